@@ -1,0 +1,24 @@
+//! sudoku-batch: solve Sudoku puzzles in bulk.
+//!
+//! The library behind the `sudoku-batch` command: a 9x9 [`grid`] model and
+//! parser, fast and reference [`solver`]s behind one trait, and the streaming
+//! [`input`] reader.
+//!
+//! ```
+//! use sudoku_batch::grid::Grid;
+//! use sudoku_batch::solver::{FastSolver, Limits, Mode, Solver, Status};
+//!
+//! let puzzle = Grid::parse(
+//!     b"016400000200009000400000062070230100100000003003087040960000005000800007000006820",
+//! )?;
+//! let outcome = FastSolver::new().solve(&puzzle, Mode::Unique, &Limits::default());
+//! assert_eq!(outcome.status, Status::Solved);
+//! assert!(outcome.solution.unwrap().is_solution_of(&puzzle));
+//! # Ok::<(), sudoku_batch::grid::ParseError>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod grid;
+pub mod input;
+pub mod solver;
