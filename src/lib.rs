@@ -19,6 +19,14 @@
 
 #![warn(missing_docs)]
 
+pub mod cli;
+pub mod config;
+pub mod error;
 pub mod grid;
 pub mod input;
+pub mod output;
+pub mod pipeline;
+pub mod progress;
+pub mod result;
 pub mod solver;
+pub mod stats;

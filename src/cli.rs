@@ -1,0 +1,235 @@
+//! The command line, defined once with clap's derive API (it also feeds
+//! `--help`). These are raw flags; [`crate::config`] turns them into a
+//! validated [`crate::config::Config`].
+
+use std::path::PathBuf;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::input::{Column, Format};
+use crate::solver::SolverKind;
+
+/// Solve Sudoku puzzles in bulk: a streaming reader, every core solving, a
+/// results CSV in input order and a timing summary.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-batch", version, about, max_term_width = 100)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve every puzzle of the inputs and write one results row per record.
+    ///
+    /// Exit codes: 0 when every puzzle is solved and no given solution
+    /// mismatched (or there are no puzzles), 1 otherwise, 2 on usage and
+    /// I/O errors.
+    Solve(SolveArgs),
+}
+
+/// The options of `solve`, kept in one struct so that other subcommands
+/// with the same inputs and outputs (e.g. `check`) can flatten it.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Puzzle files; `-` or none means stdin. Names ending in `.gz` are
+    /// decompressed on the fly.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// The results CSV; `-` or absent means stdout. A name ending in `.gz` is
+    /// written gzip-compressed.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Solver threads [default: all cores]. Reading and writing run on their
+    /// own threads beside them.
+    #[arg(short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Write the run's summary as JSON to FILE (`-` for stdout, only when
+    /// `-o` names a file).
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+
+    /// Stop at the first solution (mode `first`) instead of checking that it
+    /// is the only one (mode `unique`).
+    #[arg(long)]
+    pub first: bool,
+
+    /// The solver.
+    #[arg(long, value_name = "NAME", default_value = "fast", value_parser = solver_parser())]
+    pub solver: SolverKind,
+
+    /// Give up on a puzzle after N guesses (status `timeout`); deterministic.
+    #[arg(long, value_name = "N")]
+    pub max_guesses: Option<u64>,
+
+    /// Stop after N puzzle records (malformed ones included).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+
+    /// Input layout: `auto` is `csv` for names ending `.csv` or `.csv.gz`,
+    /// `lines` otherwise (stdin included).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+
+    /// The puzzle field: a header name or a 1-based field number.
+    #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
+    pub column: Option<Column>,
+
+    /// No progress bar and no human summary (errors still go to stderr).
+    #[arg(long)]
+    pub quiet: bool,
+
+    /// Progress bar on stderr: `auto` shows it only when stderr is a terminal
+    /// and `--quiet` is absent.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ProgressArg::Auto)]
+    pub progress: ProgressArg,
+}
+
+/// `--format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// `csv` for names ending `.csv` or `.csv.gz`, else `lines`.
+    Auto,
+    /// One puzzle per line.
+    Lines,
+    /// CSV with an optional header.
+    Csv,
+    /// Multi-line grids, one grid row per line.
+    Grid,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Auto => Format::Auto,
+            FormatArg::Lines => Format::Lines,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Grid => Format::Grid,
+        }
+    }
+}
+
+/// `--progress` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProgressArg {
+    /// Only when stderr is a terminal and `--quiet` is absent.
+    Auto,
+    /// Always, even when stderr is not a terminal.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Parses a solver name (`fast`, `naive`) into a [`SolverKind`]; `--help`
+/// lists the names.
+pub fn solver_parser() -> impl TypedValueParser<Value = SolverKind> {
+    PossibleValuesParser::new(SolverKind::ALL.map(SolverKind::name)).map(|name| {
+        SolverKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .unwrap_or_default()
+    })
+}
+
+/// Parses `--column`: digits are a 1-based field number, anything else a
+/// header name.
+///
+/// # Errors
+/// A field number of 0.
+pub fn parse_column(value: &str) -> Result<Column, String> {
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        match value.parse::<usize>() {
+            Ok(0) => Err("field numbers start at 1".to_string()),
+            Ok(n) => Ok(Column::Index(n)),
+            Err(e) => Err(e.to_string()),
+        }
+    } else if value.trim().is_empty() {
+        Err("a column name cannot be empty".to_string())
+    } else {
+        Ok(Column::Name(value.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn solve_args(args: &[&str]) -> SolveArgs {
+        let cli = Cli::try_parse_from(["sudoku-batch", "solve"].iter().chain(args)).unwrap();
+        match cli.command {
+            Command::Solve(args) => args,
+        }
+    }
+
+    #[test]
+    fn the_cli_definition_is_consistent() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn defaults() {
+        let args = solve_args(&[]);
+        assert!(args.inputs.is_empty());
+        assert_eq!(args.solver, SolverKind::Fast);
+        assert_eq!(args.format, FormatArg::Auto);
+        assert_eq!(args.progress, ProgressArg::Auto);
+        assert!(!args.first && !args.quiet);
+    }
+
+    #[test]
+    fn every_option_parses() {
+        let args = solve_args(&[
+            "a.txt",
+            "-",
+            "-o",
+            "r.csv.gz",
+            "-j",
+            "3",
+            "--summary-json",
+            "s.json",
+            "--first",
+            "--solver",
+            "naive",
+            "--max-guesses",
+            "10",
+            "--limit",
+            "5",
+            "--format",
+            "csv",
+            "--column",
+            "quizzes",
+            "--quiet",
+            "--progress",
+            "never",
+        ]);
+        assert_eq!(args.inputs, [PathBuf::from("a.txt"), PathBuf::from("-")]);
+        assert_eq!(args.threads, Some(3));
+        assert_eq!(args.solver, SolverKind::Naive);
+        assert_eq!(args.max_guesses, Some(10));
+        assert_eq!(args.limit, Some(5));
+        assert_eq!(args.column, Some(Column::Name("quizzes".into())));
+        assert_eq!(args.progress, ProgressArg::Never);
+        assert!(args.first && args.quiet);
+    }
+
+    #[test]
+    fn column_numbers_and_names() {
+        assert_eq!(parse_column("2"), Ok(Column::Index(2)));
+        assert_eq!(parse_column("Quiz"), Ok(Column::Name("Quiz".into())));
+        assert!(parse_column("0").is_err());
+        assert!(parse_column("").is_err());
+    }
+
+    #[test]
+    fn unknown_solver_is_a_usage_error() {
+        let err = Cli::try_parse_from(["sudoku-batch", "solve", "--solver", "slow"]).unwrap_err();
+        assert_eq!(err.exit_code(), 2);
+    }
+}

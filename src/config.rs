@@ -1,0 +1,278 @@
+//! The second stage of the command line: raw flags ([`SolveArgs`]) become a
+//! validated [`Config`]. Every decision that depends on the machine or the
+//! terminal (the thread count, whether to draw a progress bar, colour) is
+//! taken here, once.
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use crate::cli::{ProgressArg, SolveArgs};
+use crate::error::Error;
+use crate::input::ReadOptions;
+use crate::solver::{Limits, Mode, SolverKind};
+
+/// The name that means stdin or stdout.
+pub const STDIO: &str = "-";
+
+/// Where an output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output.
+    Stdout,
+    /// A file, created or truncated.
+    File {
+        /// The file's path.
+        path: PathBuf,
+        /// True when the name ends in `.gz`: the file is gzip-compressed.
+        gzip: bool,
+    },
+}
+
+impl Destination {
+    /// The destination named by a flag: absent or `-` is stdout.
+    pub fn from_arg(arg: Option<&Path>) -> Destination {
+        match arg {
+            None => Destination::Stdout,
+            Some(path) if path.as_os_str() == STDIO => Destination::Stdout,
+            Some(path) => Destination::File {
+                path: path.to_path_buf(),
+                gzip: path.extension().is_some_and(|ext| ext == "gz"),
+            },
+        }
+    }
+
+    /// The name used in messages: the path, or `-` for stdout.
+    pub fn name(&self) -> &Path {
+        match self {
+            Destination::Stdout => Path::new(STDIO),
+            Destination::File { path, .. } => path,
+        }
+    }
+}
+
+/// The facts about the process's surroundings that flags are resolved
+/// against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Environment {
+    /// Whether stderr is a terminal.
+    pub stderr_is_terminal: bool,
+    /// Whether `NO_COLOR` is set to a non-empty value (no-color.org).
+    pub no_color: bool,
+    /// Cores available to this process (at least 1).
+    pub cores: usize,
+}
+
+impl Environment {
+    /// The current process's environment.
+    pub fn detect() -> Environment {
+        Environment {
+            stderr_is_terminal: std::io::stderr().is_terminal(),
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+/// A validated `solve` configuration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// The inputs in order, never empty; `-` is stdin.
+    pub inputs: Vec<PathBuf>,
+    /// How to read each input.
+    pub read: ReadOptions,
+    /// Where the results CSV goes.
+    pub output: Destination,
+    /// Where the JSON summary goes, if anywhere.
+    pub summary_json: Option<Destination>,
+    /// Solver threads, at least 1.
+    pub threads: usize,
+    /// The solver.
+    pub solver: SolverKind,
+    /// The search mode.
+    pub mode: Mode,
+    /// Per-puzzle search limits.
+    pub limits: Limits,
+    /// Stop after this many puzzle records.
+    pub limit: Option<u64>,
+    /// Draw a progress bar on stderr.
+    pub progress: bool,
+    /// Print the human summary on stderr.
+    pub human_summary: bool,
+    /// Colour is allowed on stderr.
+    pub color: bool,
+}
+
+impl Config {
+    /// Validates `args` against the current environment.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for flags that do not fit together; see
+    /// [`Config::with_environment`].
+    pub fn from_args(args: &SolveArgs) -> Result<Config, Error> {
+        Config::with_environment(args, Environment::detect())
+    }
+
+    /// Validates `args` against a given environment.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] when `-j` is 0, when stdin is named twice, when
+    /// `--summary-json -` is given without `-o FILE` (stdout already carries
+    /// the results), or when the summary and the results name the same file.
+    pub fn with_environment(args: &SolveArgs, env: Environment) -> Result<Config, Error> {
+        let threads = match args.threads {
+            Some(0) => return Err(Error::Usage("-j/--threads must be at least 1".into())),
+            Some(n) => n,
+            None => env.cores.max(1),
+        };
+        let inputs = if args.inputs.is_empty() {
+            vec![PathBuf::from(STDIO)]
+        } else {
+            args.inputs.clone()
+        };
+        if inputs.iter().filter(|p| p.as_os_str() == STDIO).count() > 1 {
+            return Err(Error::Usage("stdin (`-`) can be read only once".into()));
+        }
+        let output = Destination::from_arg(args.output.as_deref());
+        let summary_json = args
+            .summary_json
+            .as_deref()
+            .map(|p| Destination::from_arg(Some(p)));
+        match (&summary_json, &output) {
+            (Some(Destination::Stdout), Destination::Stdout) => {
+                return Err(Error::Usage(
+                    "--summary-json - needs -o FILE: stdout already carries the results CSV".into(),
+                ))
+            }
+            (Some(Destination::File { path: s, .. }), Destination::File { path: o, .. })
+                if s == o =>
+            {
+                return Err(Error::Usage(format!(
+                    "--summary-json and -o both name {}",
+                    s.display()
+                )))
+            }
+            _ => {}
+        }
+        let progress = match args.progress {
+            ProgressArg::Always => true,
+            ProgressArg::Never => false,
+            ProgressArg::Auto => env.stderr_is_terminal && !args.quiet,
+        };
+        Ok(Config {
+            inputs,
+            read: ReadOptions {
+                format: args.format.into(),
+                column: args.column.clone(),
+            },
+            output,
+            summary_json,
+            threads,
+            solver: args.solver,
+            mode: if args.first {
+                Mode::First
+            } else {
+                Mode::Unique
+            },
+            limits: Limits {
+                max_guesses: args.max_guesses,
+                timeout: None,
+            },
+            limit: args.limit,
+            progress,
+            human_summary: !args.quiet,
+            color: !env.no_color,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    const TERMINAL: Environment = Environment {
+        stderr_is_terminal: true,
+        no_color: false,
+        cores: 4,
+    };
+
+    fn config(args: &[&str], env: Environment) -> Result<Config, Error> {
+        let cli =
+            Cli::try_parse_from(["sudoku-batch", "solve"].iter().chain(args)).expect("flags parse");
+        let Command::Solve(args) = cli.command;
+        Config::with_environment(&args, env)
+    }
+
+    #[test]
+    fn defaults_read_stdin_and_use_every_core() {
+        let c = config(&[], TERMINAL).unwrap();
+        assert_eq!(c.inputs, [PathBuf::from("-")]);
+        assert_eq!(c.output, Destination::Stdout);
+        assert_eq!(c.threads, 4);
+        assert_eq!(c.mode, Mode::Unique);
+        assert!(c.progress && c.human_summary && c.color);
+    }
+
+    #[test]
+    fn progress_auto_needs_a_terminal_and_no_quiet() {
+        let piped = Environment {
+            stderr_is_terminal: false,
+            ..TERMINAL
+        };
+        assert!(!config(&[], piped).unwrap().progress);
+        assert!(!config(&["--quiet"], TERMINAL).unwrap().progress);
+        assert!(config(&["--progress", "always"], piped).unwrap().progress);
+        assert!(!config(&["--progress", "never"], TERMINAL).unwrap().progress);
+    }
+
+    #[test]
+    fn gz_output_and_first_mode() {
+        let c = config(&["-o", "r.csv.gz", "--first", "-j", "1"], TERMINAL).unwrap();
+        assert_eq!(
+            c.output,
+            Destination::File {
+                path: "r.csv.gz".into(),
+                gzip: true
+            }
+        );
+        assert_eq!((c.mode, c.threads), (Mode::First, 1));
+    }
+
+    #[test]
+    fn summary_on_stdout_needs_an_output_file() {
+        for args in [
+            &["--summary-json", "-"][..],
+            &["--summary-json", "-", "-o", "-"],
+        ] {
+            let err = config(args, TERMINAL).unwrap_err();
+            assert!(matches!(err, Error::Usage(_)), "{args:?}");
+        }
+        let c = config(&["--summary-json", "-", "-o", "r.csv"], TERMINAL).unwrap();
+        assert_eq!(c.summary_json, Some(Destination::Stdout));
+    }
+
+    #[test]
+    fn usage_errors() {
+        for args in [
+            &["-j", "0"][..],
+            &["-", "-"],
+            &["-o", "x.csv", "--summary-json", "x.csv"],
+        ] {
+            assert!(
+                matches!(config(args, TERMINAL), Err(Error::Usage(_))),
+                "{args:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_color_is_honoured() {
+        let env = Environment {
+            no_color: true,
+            ..TERMINAL
+        };
+        assert!(!config(&[], env).unwrap().color);
+    }
+}

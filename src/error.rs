@@ -1,0 +1,121 @@
+//! Errors that end a run, and the exit-code contract, in one place.
+//!
+//! | code | meaning |
+//! |---|---|
+//! | 0 | every puzzle `solved` and no given solution mismatched (also: no puzzles at all, with a warning; and a closed stdout pipe) |
+//! | 1 | some puzzle got another status, or a given solution mismatched |
+//! | 2 | a usage error or an I/O error (input, output or summary) |
+//!
+//! Problems with single records are not errors: they become `malformed`
+//! rows and the run goes on.
+
+use std::io;
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::input::InputError;
+
+/// Exit code: every puzzle solved, nothing mismatched.
+pub const EXIT_OK: u8 = 0;
+/// Exit code: some puzzle was not solved, or a check mismatched.
+pub const EXIT_FAILED: u8 = 1;
+/// Exit code: usage or I/O error.
+pub const EXIT_ERROR: u8 = 2;
+
+/// A failure that stops a run.
+#[derive(Debug, Error)]
+pub enum Error {
+    /// The flags do not make sense together (e.g. `--summary-json -`
+    /// without `-o FILE`).
+    #[error("{0}")]
+    Usage(String),
+    /// An input could not be opened or read.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// Writing the results or the summary failed (e.g. a full disk).
+    #[error("writing {what} to {path}: {source}")]
+    Write {
+        /// What was being written: `results` or `summary`.
+        what: &'static str,
+        /// Where to (`-` for stdout).
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// A thread (the reader, or the solver pool) could not be started.
+    #[error("cannot start {what}: {cause}")]
+    Threads {
+        /// Which threads, e.g. `4 solver threads`.
+        what: String,
+        /// The cause, from the operating system.
+        cause: String,
+    },
+    /// Standard output was closed by its reader (e.g. `| head`): the run
+    /// stops quietly with exit code 0, as ripgrep does.
+    #[error("standard output closed")]
+    BrokenPipe,
+}
+
+impl Error {
+    /// A write error on `path`, or [`Error::BrokenPipe`] when the cause is
+    /// a closed pipe.
+    pub fn write(what: &'static str, path: impl Into<PathBuf>, source: io::Error) -> Error {
+        if source.kind() == io::ErrorKind::BrokenPipe {
+            Error::BrokenPipe
+        } else {
+            Error::Write {
+                what,
+                path: path.into(),
+                source,
+            }
+        }
+    }
+
+    /// True when the error should end the run without a message
+    /// ([`Error::BrokenPipe`]).
+    pub fn is_quiet(&self) -> bool {
+        matches!(self, Error::BrokenPipe)
+    }
+}
+
+/// How a run that finished without an [`Error`] went.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every puzzle `solved` and nothing mismatched (or no puzzles at all).
+    Clean,
+    /// Some puzzle got another status, or a given solution mismatched.
+    Failures,
+}
+
+/// The process exit code for a run's result: see the module docs.
+pub fn exit_code(result: &Result<Verdict, Error>) -> u8 {
+    match result {
+        Ok(Verdict::Clean) => EXIT_OK,
+        Ok(Verdict::Failures) => EXIT_FAILED,
+        Err(Error::BrokenPipe) => EXIT_OK,
+        Err(_) => EXIT_ERROR,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exit_codes_follow_the_contract() {
+        assert_eq!(exit_code(&Ok(Verdict::Clean)), 0);
+        assert_eq!(exit_code(&Ok(Verdict::Failures)), 1);
+        assert_eq!(exit_code(&Err(Error::Usage("bad".into()))), 2);
+        assert_eq!(exit_code(&Err(Error::BrokenPipe)), 0);
+    }
+
+    #[test]
+    fn a_closed_pipe_is_quiet_and_a_full_disk_is_not() {
+        let pipe = Error::write("results", "-", io::ErrorKind::BrokenPipe.into());
+        assert!(pipe.is_quiet());
+        let full = Error::write("results", "out.csv", io::Error::from_raw_os_error(28));
+        assert!(!full.is_quiet());
+        assert!(full.to_string().starts_with("writing results to out.csv: "));
+    }
+}

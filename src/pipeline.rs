@@ -1,0 +1,424 @@
+//! The parallel pipeline: a reader thread cuts the inputs' records into
+//! chunks, a rayon pool of `-j` threads solves each chunk (every worker with
+//! its own solver), and the calling thread receives the solved chunks in
+//! input order.
+//!
+//! ```text
+//! reader thread --chunks--> solver pool --batches--> caller (writer)
+//!                (bounded)                (bounded)
+//! ```
+//!
+//! Both queues hold at most [`QUEUE_CHUNKS`] chunks, so memory stays bounded
+//! by a few chunks however long the input is. Chunks are solved one after
+//! another, each spread over the whole pool, so results come out in input
+//! order and are the same for any thread count (solve times aside).
+
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::thread;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::input::{InputError, Record};
+use crate::result::{Check, PuzzleResult};
+use crate::solver::{Limits, Mode, Solver, SolverKind, Status};
+use crate::stats::Tally;
+
+/// Records per chunk by default.
+pub const CHUNK_RECORDS: usize = 2048;
+
+/// Chunks waiting in each queue, at most.
+pub const QUEUE_CHUNKS: usize = 2;
+
+/// One input's records, as the reader yields them.
+pub struct Source {
+    /// The records, in input order; an `Err` ends the run.
+    pub records: Box<dyn Iterator<Item = Result<Record, InputError>> + Send>,
+}
+
+/// How to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Solver threads, at least 1.
+    pub threads: usize,
+    /// The solver each worker builds.
+    pub solver: SolverKind,
+    /// The search mode.
+    pub mode: Mode,
+    /// Per-puzzle limits.
+    pub limits: Limits,
+    /// Stop after this many records in all.
+    pub limit: Option<u64>,
+    /// Records per chunk, at least 1.
+    pub chunk_records: usize,
+}
+
+/// The results of one chunk, in input order, with their tally (built on
+/// the solver threads).
+#[derive(Clone, Debug)]
+pub struct Batch {
+    /// One result per record.
+    pub results: Vec<PuzzleResult>,
+    /// The tally of `results`.
+    pub tally: Tally,
+}
+
+/// A chunk of records tagged with their input's index.
+type Chunk = Vec<(usize, Record)>;
+
+/// Solves every record of `sources`, in order, calling `sink` with each
+/// solved chunk in input order on the calling thread.
+///
+/// # Errors
+/// The first of: the thread pool cannot start ([`Error::Threads`]); an input
+/// fails to read ([`Error::Input`], after every chunk before the failure has
+/// gone to `sink`); `sink` fails (its error is returned and the run stops).
+pub fn run(
+    sources: Vec<Source>,
+    settings: &Settings,
+    mut sink: impl FnMut(Batch) -> Result<(), Error>,
+) -> Result<(), Error> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(settings.threads)
+        .thread_name(|i| format!("solver-{i}"))
+        .build()
+        .map_err(|e| thread_error(format!("{} solver threads", settings.threads), e))?;
+    let (chunk_tx, chunk_rx) = sync_channel(QUEUE_CHUNKS);
+    let (batch_tx, batch_rx) = sync_channel(QUEUE_CHUNKS);
+    // Neither thread is joined on an early return: the reader may be
+    // blocked reading a stdin that never ends. Closing the queues stops
+    // them at their next send.
+    let limit = settings.limit;
+    let chunk_records = settings.chunk_records.max(1);
+    let reader = thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || read(sources, limit, chunk_records, chunk_tx))
+        .map_err(|e| thread_error("the reader thread".into(), e))?;
+    let settings = *settings;
+    let solver = thread::Builder::new()
+        .name("solve".into())
+        .spawn(move || pool.install(|| solve(chunk_rx, &settings, batch_tx)))
+        .map_err(|e| thread_error("the solver thread".into(), e))?;
+    for message in batch_rx {
+        sink(message?)?;
+    }
+    // Both queues closed: the threads are done or have panicked.
+    for handle in [reader, solver] {
+        if let Err(panic) = handle.join() {
+            std::panic::resume_unwind(panic);
+        }
+    }
+    Ok(())
+}
+
+fn thread_error(what: String, cause: impl std::fmt::Display) -> Error {
+    Error::Threads {
+        what,
+        cause: cause.to_string(),
+    }
+}
+
+/// The reader thread: fills chunks and sends them, stopping at the limit,
+/// at the first input error (sent on), or when the queue is closed.
+fn read(
+    sources: Vec<Source>,
+    limit: Option<u64>,
+    chunk_records: usize,
+    tx: SyncSender<Result<Chunk, InputError>>,
+) {
+    let mut left = limit.unwrap_or(u64::MAX);
+    let mut chunk = Vec::with_capacity(chunk_records);
+    for (input, source) in sources.into_iter().enumerate() {
+        for record in source.records {
+            if left == 0 {
+                break;
+            }
+            match record {
+                Ok(record) => chunk.push((input, record)),
+                Err(e) => {
+                    if !chunk.is_empty() && tx.send(Ok(chunk)).is_err() {
+                        return;
+                    }
+                    // The run ends here whether or not the error is received.
+                    let _ = tx.send(Err(e));
+                    return;
+                }
+            }
+            left -= 1;
+            if chunk.len() == chunk_records {
+                let full = std::mem::replace(&mut chunk, Vec::with_capacity(chunk_records));
+                if tx.send(Ok(full)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+    if !chunk.is_empty() {
+        // A closed queue means the run already stopped; nothing to do.
+        let _ = tx.send(Ok(chunk));
+    }
+}
+
+/// The solving thread, running inside the pool: solves chunk after chunk
+/// with every worker, passing batches (or the reader's error) on in order.
+fn solve(
+    rx: Receiver<Result<Chunk, InputError>>,
+    settings: &Settings,
+    tx: SyncSender<Result<Batch, Error>>,
+) {
+    for message in rx {
+        let batch = message
+            .map(|chunk| solve_chunk(chunk, settings))
+            .map_err(Error::from);
+        let failed = batch.is_err();
+        if tx.send(batch).is_err() || failed {
+            return;
+        }
+    }
+}
+
+/// Solves one chunk on the current pool; each rayon job builds its own
+/// solver, so workers never share solver state.
+fn solve_chunk(chunk: Chunk, settings: &Settings) -> Batch {
+    let results: Vec<PuzzleResult> = chunk
+        .into_par_iter()
+        .map_init(
+            || settings.solver.build(),
+            |solver, (input, record)| {
+                solve_record(
+                    solver.as_mut(),
+                    input,
+                    record,
+                    settings.mode,
+                    &settings.limits,
+                )
+            },
+        )
+        .collect();
+    let tally = results
+        .par_iter()
+        .with_min_len(256)
+        .fold(Tally::new, |mut tally, result| {
+            tally.add(result);
+            tally
+        })
+        .reduce(Tally::new, |mut a, b| {
+            a.merge(&b);
+            a
+        });
+    Batch { results, tally }
+}
+
+/// Classifies one record: a malformed record becomes a `malformed` result
+/// with the reader's message; a puzzle is solved and timed (`solve_ns`
+/// covers the classification and search of this puzzle alone), and its
+/// solution checked against the one the input gives, if any.
+pub fn solve_record(
+    solver: &mut dyn Solver,
+    input: usize,
+    record: Record,
+    mode: Mode,
+    limits: &Limits,
+) -> PuzzleResult {
+    let Record {
+        line,
+        puzzle,
+        solution: given,
+        expected,
+    } = record;
+    let grid = match puzzle {
+        Ok(grid) => grid,
+        Err(message) => {
+            return PuzzleResult {
+                input,
+                line,
+                puzzle: None,
+                status: Status::Malformed,
+                solution: None,
+                guesses: None,
+                solve_ns: None,
+                check: None,
+                message: Some(message),
+                expected,
+            }
+        }
+    };
+    let start = Instant::now();
+    let outcome = solver.solve(&grid, mode, limits);
+    let solve_ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    let check = match (&outcome.solution, given) {
+        (Some(found), Some(given)) if outcome.status == Status::Solved => {
+            Some(if *found == given {
+                Check::Ok
+            } else {
+                Check::Mismatch
+            })
+        }
+        _ => None,
+    };
+    PuzzleResult {
+        input,
+        line,
+        puzzle: Some(grid),
+        status: outcome.status,
+        solution: outcome.solution,
+        guesses: Some(outcome.guesses),
+        solve_ns: Some(solve_ns),
+        check,
+        message: outcome.message,
+        expected,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use super::*;
+    use crate::grid::Grid;
+
+    const PUZZLE: &[u8] =
+        b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+
+    fn record(line: u64, text: &[u8]) -> Record {
+        Record {
+            line,
+            puzzle: Grid::parse(text).map_err(|e| e.to_string()),
+            solution: None,
+            expected: None,
+        }
+    }
+
+    fn source(records: Vec<Result<Record, InputError>>) -> Source {
+        Source {
+            records: Box::new(records.into_iter()),
+        }
+    }
+
+    fn settings(threads: usize, chunk_records: usize) -> Settings {
+        Settings {
+            threads,
+            solver: SolverKind::Fast,
+            mode: Mode::Unique,
+            limits: Limits::default(),
+            limit: None,
+            chunk_records,
+        }
+    }
+
+    fn collect(
+        sources: Vec<Source>,
+        settings: &Settings,
+    ) -> (Vec<PuzzleResult>, Result<(), Error>) {
+        let mut results = vec![];
+        let outcome = run(sources, settings, |batch| {
+            assert_eq!(batch.tally.puzzles as usize, batch.results.len());
+            results.extend(batch.results);
+            Ok(())
+        });
+        (results, outcome)
+    }
+
+    fn many(n: u64) -> Vec<Result<Record, InputError>> {
+        (1..=n)
+            .map(|line| {
+                Ok(if line % 7 == 0 {
+                    record(line, b"12")
+                } else {
+                    record(line, PUZZLE)
+                })
+            })
+            .collect()
+    }
+
+    fn strip_times(results: &mut [PuzzleResult]) {
+        for r in results {
+            r.solve_ns = r.solve_ns.map(|_| 0);
+        }
+    }
+
+    #[test]
+    fn results_come_out_in_input_order_for_any_thread_count() {
+        let (mut one, ok) = collect(vec![source(many(100))], &settings(1, 8));
+        ok.unwrap();
+        let (mut four, ok) = collect(vec![source(many(100))], &settings(4, 3));
+        ok.unwrap();
+        strip_times(&mut one);
+        strip_times(&mut four);
+        assert_eq!(one, four);
+        let lines: Vec<u64> = one.iter().map(|r| r.line).collect();
+        assert_eq!(lines, (1..=100).collect::<Vec<_>>());
+        assert_eq!(one[6].status, Status::Malformed);
+        assert_eq!(one[6].message.as_deref(), Some("2 cells, expected 81"));
+        assert_eq!(one[0].status, Status::Solved);
+    }
+
+    #[test]
+    fn several_sources_are_tagged_and_the_limit_counts_all_records() {
+        let mut s = settings(2, 4);
+        s.limit = Some(12);
+        let (results, ok) = collect(vec![source(many(10)), source(many(10))], &s);
+        ok.unwrap();
+        let tags: Vec<(usize, u64)> = results.iter().map(|r| (r.input, r.line)).collect();
+        let mut expected: Vec<(usize, u64)> = (1..=10).map(|l| (0, l)).collect();
+        expected.extend([(1, 1), (1, 2)]);
+        assert_eq!(tags, expected);
+    }
+
+    #[test]
+    fn an_input_error_arrives_after_the_records_before_it() {
+        let mut records = many(5);
+        records.push(Err(InputError::Io {
+            path: PathBuf::from("bad.txt"),
+            source: std::io::Error::other("disk on fire"),
+        }));
+        records.extend(many(5));
+        let (results, outcome) = collect(vec![source(records)], &settings(2, 2));
+        assert_eq!(results.len(), 5);
+        let err = outcome.unwrap_err();
+        assert!(err.to_string().contains("bad.txt"), "{err}");
+    }
+
+    #[test]
+    fn a_sink_error_stops_the_run() {
+        let mut calls = 0;
+        let outcome = run(vec![source(many(50))], &settings(2, 5), |_| {
+            calls += 1;
+            Err(Error::BrokenPipe)
+        });
+        assert!(matches!(outcome, Err(Error::BrokenPipe)));
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn given_solutions_are_checked() {
+        let mut solver = SolverKind::Fast.build();
+        let plain = record(3, PUZZLE);
+        let solved = solve_record(
+            solver.as_mut(),
+            0,
+            plain.clone(),
+            Mode::Unique,
+            &Limits::default(),
+        );
+        let solution = solved.solution.expect("the puzzle has one solution");
+        assert!(solution.is_solution_of(&solved.puzzle.unwrap()));
+        assert_eq!(solved.check, None);
+
+        let right = Record {
+            solution: Some(solution),
+            ..plain.clone()
+        };
+        let ok = solve_record(solver.as_mut(), 0, right, Mode::Unique, &Limits::default());
+        assert_eq!(ok.check, Some(Check::Ok));
+
+        let wrong = Record {
+            solution: Some(Grid::parse(PUZZLE).unwrap()),
+            ..plain
+        };
+        let bad = solve_record(solver.as_mut(), 0, wrong, Mode::Unique, &Limits::default());
+        assert_eq!(bad.check, Some(Check::Mismatch));
+        assert!(bad.is_failure());
+    }
+}

@@ -1,0 +1,191 @@
+//! The progress display on stderr: an indicatif bar sized in input bytes
+//! (so gzip and huge inputs get an ETA without counting lines first), or a
+//! spinner when a size is unknown (stdin), showing puzzles done and
+//! puzzles/s. It is updated once per chunk, never per puzzle.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+
+/// How often the display is redrawn, at most, per second.
+const REDRAW_HZ: u8 = 8;
+
+/// How often the display is redrawn when stderr is not a terminal
+/// (`--progress always` into a log), per second.
+const LOG_HZ: u8 = 1;
+
+/// Where the progress goes and what it measures.
+#[derive(Clone, Debug, Default)]
+pub struct ProgressOptions {
+    /// Show anything at all.
+    pub enabled: bool,
+    /// Stderr is a terminal: draw in place; else write one line per update.
+    pub terminal: bool,
+    /// Colour allowed.
+    pub color: bool,
+    /// Total input bytes, when every input's size is known.
+    pub total_bytes: Option<u64>,
+}
+
+/// The live progress of a run. Does nothing when disabled.
+pub struct Progress {
+    bar: Option<ProgressBar>,
+    bytes_read: Vec<Arc<AtomicU64>>,
+    start: Instant,
+}
+
+impl Progress {
+    /// Starts the display. `bytes_read` are the inputs' raw byte counters
+    /// (bytes taken from the file, before decompression), summed for the
+    /// bar's position.
+    pub fn start(options: &ProgressOptions, bytes_read: Vec<Arc<AtomicU64>>) -> Progress {
+        let target = if options.terminal {
+            ProgressDrawTarget::stderr_with_hz(REDRAW_HZ)
+        } else {
+            ProgressDrawTarget::term_like_with_hz(Box::new(LogLines), LOG_HZ)
+        };
+        Progress::start_on(options, bytes_read, target)
+    }
+
+    fn start_on(
+        options: &ProgressOptions,
+        bytes_read: Vec<Arc<AtomicU64>>,
+        target: ProgressDrawTarget,
+    ) -> Progress {
+        let bar = options.enabled.then(|| {
+            let bar = ProgressBar::with_draw_target(options.total_bytes, target);
+            bar.set_style(style(options.total_bytes.is_some(), options.color));
+            bar.enable_steady_tick(Duration::from_millis(250));
+            bar
+        });
+        let progress = Progress {
+            bar,
+            bytes_read,
+            start: Instant::now(),
+        };
+        progress.update(0);
+        progress
+    }
+
+    /// Shows `puzzles` done and the bytes read so far.
+    pub fn update(&self, puzzles: u64) {
+        let Some(bar) = &self.bar else { return };
+        let bytes: u64 = self
+            .bytes_read
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum();
+        bar.set_position(bytes);
+        let secs = self.start.elapsed().as_secs_f64();
+        let rate = if secs > 0.0 {
+            puzzles as f64 / secs
+        } else {
+            0.0
+        };
+        bar.set_message(format!("{puzzles} puzzles, {rate:.0}/s"));
+    }
+
+    /// Removes the display.
+    pub fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn style(sized: bool, color: bool) -> ProgressStyle {
+    let template = match (sized, color) {
+        (true, true) => {
+            "{spinner:.green} {elapsed_precise} [{bar:30.cyan/blue}] {percent:>3}% {msg}, ETA {eta}"
+        }
+        (true, false) => "{spinner} {elapsed_precise} [{bar:30}] {percent:>3}% {msg}, ETA {eta}",
+        (false, true) => "{spinner:.green} {elapsed_precise} {bytes} read, {msg}",
+        (false, false) => "{spinner} {elapsed_precise} {bytes} read, {msg}",
+    };
+    ProgressStyle::with_template(template)
+        .expect("the progress templates are valid")
+        .progress_chars("=> ")
+}
+
+/// A draw target for a stderr that is not a terminal: every redraw becomes
+/// one plain line, with no cursor movement.
+#[derive(Debug)]
+struct LogLines;
+
+impl TermLike for LogLines {
+    fn width(&self) -> u16 {
+        100
+    }
+
+    fn move_cursor_up(&self, _: usize) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn move_cursor_down(&self, _: usize) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn move_cursor_right(&self, _: usize) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn move_cursor_left(&self, _: usize) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn write_line(&self, s: &str) -> io::Result<()> {
+        self.write_str(s)
+    }
+
+    fn write_str(&self, s: &str) -> io::Result<()> {
+        if s.trim().is_empty() {
+            return Ok(());
+        }
+        writeln!(io::stderr(), "{s}")
+    }
+
+    fn clear_line(&self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn flush(&self) -> io::Result<()> {
+        io::stderr().flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_disabled_display_does_nothing() {
+        let counter = Arc::new(AtomicU64::new(10));
+        let progress = Progress::start(&ProgressOptions::default(), vec![counter]);
+        assert!(progress.bar.is_none());
+        progress.update(5);
+        progress.finish();
+    }
+
+    #[test]
+    fn the_bar_follows_the_byte_counters() {
+        let counters = vec![Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0))];
+        let options = ProgressOptions {
+            enabled: true,
+            terminal: false,
+            color: false,
+            total_bytes: Some(1000),
+        };
+        let progress = Progress::start_on(&options, counters.clone(), ProgressDrawTarget::hidden());
+        counters[0].store(300, Ordering::Relaxed);
+        counters[1].store(200, Ordering::Relaxed);
+        progress.update(42);
+        let bar = progress.bar.as_ref().unwrap();
+        assert_eq!(bar.position(), 500);
+        assert_eq!(bar.length(), Some(1000));
+        assert!(bar.message().starts_with("42 puzzles, "));
+        progress.finish();
+    }
+}

@@ -1,0 +1,72 @@
+//! The plain data passed from the solving stage to the writer and the
+//! summary: one [`PuzzleResult`] per input record.
+
+use serde::Serialize;
+
+use crate::grid::Grid;
+use crate::solver::Status;
+
+/// The check of a solved puzzle against the solution its input gives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Check {
+    /// The solver's solution equals the given one.
+    Ok,
+    /// It differs.
+    Mismatch,
+}
+
+impl Check {
+    /// The name written in results: `ok` or `mismatch`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Ok => "ok",
+            Check::Mismatch => "mismatch",
+        }
+    }
+}
+
+/// The result for one input record: what becomes one results row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PuzzleResult {
+    /// Index of the input the record came from (0-based, in command-line
+    /// order).
+    pub input: usize,
+    /// The 1-based physical line where the record starts.
+    pub line: u64,
+    /// The puzzle; `None` when the record is malformed.
+    pub puzzle: Option<Grid>,
+    /// The classification.
+    pub status: Status,
+    /// The solution, only when `status` is `solved`.
+    pub solution: Option<Grid>,
+    /// Guesses the search made; `None` when malformed (never searched).
+    pub guesses: Option<u64>,
+    /// Time of this puzzle's classification and search alone, in
+    /// nanoseconds; `None` when malformed.
+    pub solve_ns: Option<u64>,
+    /// The check against a solution given by the input: set only for a
+    /// `solved` puzzle whose input gives one.
+    pub check: Option<Check>,
+    /// Why: the parser's message for `malformed`, the conflict for
+    /// `invalid`, the limit for `timeout`; else `None`. Raw text, possibly
+    /// echoing input: writers must clean it (see
+    /// [`crate::output::clean_message`]).
+    pub message: Option<String>,
+    /// The status the input expects for this record, if it says (used by
+    /// `check`).
+    pub expected: Option<Status>,
+}
+
+impl PuzzleResult {
+    /// True when the puzzle was searched, i.e. every status but `malformed`.
+    pub fn searched(&self) -> bool {
+        self.status != Status::Malformed
+    }
+
+    /// True when this row makes the run fail (exit code 1): any status but
+    /// `solved`, or a mismatched check.
+    pub fn is_failure(&self) -> bool {
+        self.status != Status::Solved || self.check == Some(Check::Mismatch)
+    }
+}
