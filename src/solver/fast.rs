@@ -292,11 +292,10 @@ impl State {
         let mut dirty = 0;
         for digit in 0..9 {
             let idx = 3 * digit;
-            let cols: [u32; 3] =
-                std::array::from_fn(|b| {
-                    let m = self.cand[idx + b];
-                    (m | m >> 9 | m >> 18) & 0x1FF
-                });
+            let cols: [u32; 3] = std::array::from_fn(|b| {
+                let m = self.cand[idx + b];
+                (m | m >> 9 | m >> 18) & 0x1FF
+            });
             let mut keep = [0u32; 3];
             for stack in 0..3 {
                 let shift = 3 * stack;
@@ -345,6 +344,8 @@ impl State {
     /// A cell with the fewest candidates: `(band, bit, digit mask)`. Prefers
     /// the first bivalue cell; otherwise scans every unsolved cell.
     fn branch_cell(&self) -> (usize, u32, u16) {
+        let mut pick = None;
+        let mut pick_score = 0;
         for band in 0..3 {
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
             for digit in 0..9 {
@@ -354,10 +355,19 @@ impl State {
                 one |= m;
             }
             let bivalue = two & !three & self.unsolved[band];
-            if bivalue != 0 {
-                let bit = bivalue & bivalue.wrapping_neg();
-                return (band, bit, self.digits_at(band, bit));
+            let mut rest = bivalue;
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                let score = self.unsolved_peers(band, bit) + 1;
+                if score > pick_score {
+                    pick_score = score;
+                    pick = Some((band, bit));
+                }
             }
+        }
+        if let Some((band, bit)) = pick {
+            return (band, bit, self.digits_at(band, bit));
         }
         let mut best = (0, 0, 0u16);
         let mut best_count = u32::MAX;
@@ -374,6 +384,21 @@ impl State {
             }
         }
         best
+    }
+
+    /// Number of unsolved cells in the row, column and box of a cell.
+    fn unsolved_peers(&self, band: usize, bit: u32) -> u32 {
+        let pos = bit.trailing_zeros();
+        let (rb, col) = (pos / 9, pos % 9);
+        let row = self.unsolved[band] & (0x1FF << (9 * rb));
+        let box_mask = 0x1C0E07 << (3 * (col / 3));
+        let column = 0x40201 << col;
+        let same_band = self.unsolved[band] & (box_mask | column);
+        let others: u32 = (0..3)
+            .filter(|&b| b != band)
+            .map(|b| (self.unsolved[b] & column).count_ones())
+            .sum();
+        (row | same_band).count_ones() + others
     }
 
     /// Candidate digits (bit `d` for digit `d + 1`) of one cell.
