@@ -326,7 +326,7 @@ impl State {
     }
 
     /// The solved grid (only meaningful when [`State::is_solved`]).
-    fn to_grid(&self) -> Grid {
+    fn solution(&self) -> Grid {
         let mut cells = [0u8; CELLS];
         for digit in 0..9 {
             for band in 0..3 {
@@ -445,7 +445,7 @@ impl Run {
         if state.is_solved() {
             self.solutions += 1;
             if self.first.is_none() {
-                self.first = Some(state.to_grid());
+                self.first = Some(state.solution());
             }
             return self.solutions >= self.target;
         }
