@@ -418,8 +418,7 @@ mod tests {
 
     #[test]
     fn units_and_peers_are_consistent() {
-        for cell in 0..CELLS {
-            let peers = &PEERS[cell];
+        for (cell, peers) in PEERS.iter().enumerate() {
             assert!(!peers.contains(&(cell as u8)));
             let c = Cell(cell as u8);
             for &p in peers {

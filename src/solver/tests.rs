@@ -1,1 +1,281 @@
+//! Solver tests: the shared cases (copied into `tests/cases/`), limits, and
+//! property tests comparing the fast solver with the naive one.
 
+use proptest::prelude::*;
+
+use super::*;
+use crate::grid::{Cell, Grid};
+
+const ANTI_BACKTRACKING: &str = include_str!("../../tests/cases/01-anti-backtracking.txt");
+const DUPLICATE_GIVENS: &str = include_str!("../../tests/cases/02-duplicate-givens.txt");
+const NO_SOLUTION: &str = include_str!("../../tests/cases/04-no-solution.txt");
+const MULTIPLE: &str = include_str!("../../tests/cases/05-multiple-solutions.txt");
+const LAST_CELL: &str = include_str!("../../tests/cases/07-last-cell.txt");
+
+fn grids(text: &str) -> Vec<Grid> {
+    text.lines()
+        .map(|line| Grid::parse(line.trim_end().as_bytes()).expect("case line is a puzzle"))
+        .collect()
+}
+
+fn solvers() -> Vec<Box<dyn Solver>> {
+    SolverKind::ALL.iter().map(|kind| kind.build()).collect()
+}
+
+fn solve(solver: &mut dyn Solver, grid: &Grid, mode: Mode) -> Outcome {
+    solver.solve(grid, mode, &Limits::default())
+}
+
+#[test]
+fn anti_backtracking_puzzle_is_solved_and_its_typo_is_multiple() {
+    let cases = grids(ANTI_BACKTRACKING);
+    let mut fast = FastSolver::new();
+    let solved = solve(&mut fast, &cases[0], Mode::Unique);
+    assert_eq!(solved.status, Status::Solved);
+    let solution = solved.solution.expect("solved has a solution");
+    assert!(solution.to_line().starts_with("987654321"));
+    assert!(solution.is_solution_of(&cases[0]));
+    let typo = solve(&mut fast, &cases[1], Mode::Unique);
+    assert_eq!(typo.status, Status::Multiple);
+    assert_eq!(typo.solution, None);
+}
+
+#[test]
+fn naive_solver_times_out_on_anti_backtracking_puzzle_never_unsolvable() {
+    let grid = grids(ANTI_BACKTRACKING)[0];
+    let mut naive = NaiveSolver::with_max_placements(100_000);
+    let outcome = solve(&mut naive, &grid, Mode::First);
+    assert_eq!(outcome.status, Status::Timeout);
+    assert_eq!(
+        outcome.message.as_deref(),
+        Some("placement limit 100000 exceeded")
+    );
+}
+
+#[test]
+fn duplicate_givens_are_invalid_before_search() {
+    let cases = grids(DUPLICATE_GIVENS);
+    for mut solver in solvers() {
+        for grid in &cases[..5] {
+            let outcome = solve(solver.as_mut(), grid, Mode::Unique);
+            assert_eq!(outcome.status, Status::Invalid, "{grid}");
+            assert_eq!(outcome.guesses, 0);
+            assert!(outcome
+                .message
+                .expect("invalid has a message")
+                .contains(" twice in "));
+        }
+        let last = solve(solver.as_mut(), &cases[5], Mode::Unique);
+        assert_eq!(last.status, Status::Solved);
+    }
+    let first = solve(&mut FastSolver::new(), &cases[0], Mode::Unique);
+    assert_eq!(
+        first.message.as_deref(),
+        Some("9 twice in row 1: r1c2, r1c3")
+    );
+}
+
+#[test]
+fn no_solution_cases_are_invalid_then_unsolvable() {
+    let cases = grids(NO_SOLUTION);
+    let mut fast = FastSolver::new();
+    assert_eq!(
+        solve(&mut fast, &cases[0], Mode::Unique).status,
+        Status::Invalid
+    );
+    for grid in &cases[1..] {
+        for mode in [Mode::Unique, Mode::First] {
+            let outcome = solve(&mut fast, grid, mode);
+            assert_eq!(outcome.status, Status::Unsolvable, "{grid}");
+            assert_eq!(outcome.solution, None);
+        }
+    }
+}
+
+#[test]
+fn multiple_solutions_never_report_a_solution() {
+    for mut solver in solvers() {
+        for grid in grids(MULTIPLE) {
+            let outcome = solve(solver.as_mut(), &grid, Mode::Unique);
+            assert_eq!(outcome.status, Status::Multiple, "{} {grid}", solver.name());
+            assert_eq!(outcome.solution, None);
+        }
+    }
+}
+
+#[test]
+fn first_mode_solves_a_puzzle_with_several_solutions() {
+    for grid in grids(MULTIPLE) {
+        let outcome = solve(&mut FastSolver::new(), &grid, Mode::First);
+        assert_eq!(outcome.status, Status::Solved);
+        assert!(outcome.solution.expect("solution").is_solution_of(&grid));
+    }
+}
+
+#[test]
+fn last_cell_is_kept() {
+    let cases = grids(LAST_CELL);
+    let mut fast = FastSolver::new();
+    let outcome = solve(&mut fast, &cases[0], Mode::Unique);
+    assert_eq!(outcome.status, Status::Solved);
+    assert_eq!(outcome.solution.expect("solution").get(Cell(80)), 7);
+    assert_eq!(
+        solve(&mut fast, &cases[1], Mode::Unique).status,
+        Status::Multiple
+    );
+}
+
+#[test]
+fn guess_limit_gives_timeout_with_the_limit_in_the_message() {
+    // A forum-hardest puzzle (data/forum_hardest_2000.txt, line 3).
+    let grid = Grid::parse(
+        b"98.7..6..7.5....9..43.....78..2....6..7.1..2......48..3..9...6.....5.3.......1..9",
+    )
+    .expect("puzzle");
+    let unlimited = FastSolver::new().solve(&grid, Mode::Unique, &Limits::default());
+    assert!(unlimited.guesses > 1);
+    let limits = Limits {
+        max_guesses: Some(1),
+        timeout: None,
+    };
+    let outcome = FastSolver::new().solve(&grid, Mode::Unique, &limits);
+    assert_eq!(outcome.status, Status::Timeout);
+    assert_eq!(outcome.message.as_deref(), Some("guess limit 1 exceeded"));
+    assert_eq!(outcome.solution, None);
+}
+
+#[test]
+fn guesses_count_every_candidate_tried_in_a_branching_cell() {
+    let empty = FastSolver::new().solve(&Grid::EMPTY, Mode::First, &Limits::default());
+    assert_eq!(empty.status, Status::Solved);
+    assert!(empty.guesses >= 1);
+    // The first puzzle of the Kaggle 1M slice: solved by singles alone.
+    let easy = Grid::parse(
+        b"004300209005009001070060043006002087190007400050083000600000105003508690042910300",
+    )
+    .expect("puzzle");
+    let outcome = FastSolver::new().solve(&easy, Mode::Unique, &Limits::default());
+    assert_eq!((outcome.status, outcome.guesses), (Status::Solved, 0));
+}
+
+#[test]
+fn status_names_round_trip() {
+    for status in Status::ALL {
+        assert_eq!(status.name().parse::<Status>(), Ok(status));
+    }
+    assert!("done".parse::<Status>().is_err());
+}
+
+/// Solution grids to build random puzzles from (cases 08 and 11).
+const SOLUTIONS: [&str; 3] = [
+    "316452978285679314497318562879234156142965783653187249968721435521843697734596821",
+    "321597864497816253865243197579182436642375981138964725986751342214639578753428619",
+    "987654321246173985351928746128537694634892157795461832519286473472319568863745219",
+];
+
+/// A valid solution grid: one of [`SOLUTIONS`] with its digits relabelled,
+/// optionally transposed.
+fn solution_grid() -> impl Strategy<Value = Grid> {
+    (
+        0..SOLUTIONS.len(),
+        Just((1..=9u8).collect::<Vec<_>>()).prop_shuffle(),
+        any::<bool>(),
+    )
+        .prop_map(|(which, relabel, transpose)| {
+            let base = Grid::parse(SOLUTIONS[which].as_bytes()).expect("solution");
+            let mut grid = Grid::EMPTY;
+            for cell in 0..81u8 {
+                let from = if transpose {
+                    cell % 9 * 9 + cell / 9
+                } else {
+                    cell
+                };
+                grid.set(Cell(cell), relabel[base.get(Cell(from)) as usize - 1]);
+            }
+            grid
+        })
+}
+
+/// A solution grid and a puzzle made from it by blanking cells.
+fn blanked_puzzle() -> impl Strategy<Value = (Grid, Grid)> {
+    (
+        solution_grid(),
+        prop::collection::vec(0..100u8, 81),
+        20..90u8,
+    )
+        .prop_map(|(solution, rolls, blank_pct)| {
+            let mut puzzle = solution;
+            for (cell, roll) in rolls.into_iter().enumerate() {
+                if roll < blank_pct {
+                    puzzle.set(Cell(cell as u8), 0);
+                }
+            }
+            (solution, puzzle)
+        })
+}
+
+/// Arbitrary givens: often invalid or unsolvable.
+fn random_givens() -> impl Strategy<Value = Grid> {
+    prop::collection::vec(prop_oneof![6 => Just(0u8), 1 => 1..=9u8], 81).prop_map(|cells| {
+        let mut grid = Grid::EMPTY;
+        for (cell, value) in cells.into_iter().enumerate() {
+            grid.set(Cell(cell as u8), value);
+        }
+        grid
+    })
+}
+
+proptest! {
+    #[test]
+    fn solved_means_a_valid_grid_keeping_the_givens(
+        grid in prop_oneof![blanked_puzzle().prop_map(|(_, p)| p), random_givens()],
+        first in any::<bool>(),
+    ) {
+        let mode = if first { Mode::First } else { Mode::Unique };
+        let outcome = FastSolver::new().solve(&grid, mode, &Limits::default());
+        match outcome.status {
+            Status::Solved => {
+                let solution = outcome.solution.expect("solved has a solution");
+                prop_assert!(solution.is_solution_of(&grid));
+            }
+            _ => prop_assert_eq!(outcome.solution, None),
+        }
+        if grid.first_conflict().is_some() {
+            prop_assert_eq!(outcome.status, Status::Invalid);
+        }
+    }
+
+    #[test]
+    fn blanking_a_solved_grid_never_gives_unsolvable_or_invalid(
+        (solution, puzzle) in blanked_puzzle(),
+    ) {
+        let outcome = FastSolver::new().solve(&puzzle, Mode::Unique, &Limits::default());
+        prop_assert!(matches!(outcome.status, Status::Solved | Status::Multiple));
+        if outcome.status == Status::Solved {
+            prop_assert_eq!(outcome.solution, Some(solution));
+        }
+    }
+
+    #[test]
+    fn fast_and_naive_agree_where_naive_finishes(
+        grid in prop_oneof![blanked_puzzle().prop_map(|(_, p)| p), random_givens()],
+    ) {
+        let limits = Limits::default();
+        let fast = FastSolver::new().solve(&grid, Mode::Unique, &limits);
+        let naive = NaiveSolver::with_max_placements(200_000).solve(&grid, Mode::Unique, &limits);
+        if naive.status != Status::Timeout {
+            prop_assert_eq!(fast.status, naive.status);
+            prop_assert_eq!(fast.solution, naive.solution);
+        }
+    }
+
+    #[test]
+    fn guess_count_is_the_same_on_every_run(
+        grid in prop_oneof![blanked_puzzle().prop_map(|(_, p)| p), random_givens()],
+    ) {
+        let mut solver = FastSolver::new();
+        let once = solver.solve(&grid, Mode::Unique, &Limits::default());
+        let again = solver.solve(&grid, Mode::Unique, &Limits::default());
+        prop_assert_eq!(once, again);
+    }
+}
