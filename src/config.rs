@@ -163,6 +163,7 @@ impl Config {
             read: ReadOptions {
                 format: args.format.into(),
                 column: args.column.clone(),
+                solutions: None,
             },
             output,
             summary_json,
