@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
 use crate::input::ReadOptions;
+use crate::progress::Draw;
 use crate::solver::{Limits, Mode, SolverKind};
 
 /// The name that means stdin or stdout.
@@ -77,7 +78,7 @@ impl Environment {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     /// The inputs in order, never empty; `-` is stdin.
-    pub inputs: Vec<PathBuf>,
+    pub inputs: Vec<String>,
     /// How to read each input.
     pub read: ReadOptions,
     /// Where the results CSV goes.
@@ -94,8 +95,8 @@ pub struct Config {
     pub limits: Limits,
     /// Stop after this many puzzle records.
     pub limit: Option<u64>,
-    /// Draw a progress bar on stderr.
-    pub progress: bool,
+    /// How to draw progress on stderr.
+    pub progress: Draw,
     /// Print the human summary on stderr.
     pub human_summary: bool,
     /// Colour is allowed on stderr.
@@ -125,11 +126,11 @@ impl Config {
             None => env.cores.max(1),
         };
         let inputs = if args.inputs.is_empty() {
-            vec![PathBuf::from(STDIO)]
+            vec![STDIO.to_string()]
         } else {
             args.inputs.clone()
         };
-        if inputs.iter().filter(|p| p.as_os_str() == STDIO).count() > 1 {
+        if inputs.iter().filter(|p| *p == STDIO).count() > 1 {
             return Err(Error::Usage("stdin (`-`) can be read only once".into()));
         }
         let output = Destination::from_arg(args.output.as_deref());
@@ -153,10 +154,11 @@ impl Config {
             }
             _ => {}
         }
-        let progress = match args.progress {
-            ProgressArg::Always => true,
-            ProgressArg::Never => false,
-            ProgressArg::Auto => env.stderr_is_terminal && !args.quiet,
+        let progress = match (args.progress, env.stderr_is_terminal) {
+            (ProgressArg::Never, _) | (ProgressArg::Auto, false) => Draw::Off,
+            (ProgressArg::Auto, true) if args.quiet => Draw::Off,
+            (ProgressArg::Auto | ProgressArg::Always, true) => Draw::Terminal,
+            (ProgressArg::Always, false) => Draw::Log,
         };
         Ok(Config {
             inputs,
@@ -209,11 +211,12 @@ mod tests {
     #[test]
     fn defaults_read_stdin_and_use_every_core() {
         let c = config(&[], TERMINAL).unwrap();
-        assert_eq!(c.inputs, [PathBuf::from("-")]);
+        assert_eq!(c.inputs, ["-"]);
         assert_eq!(c.output, Destination::Stdout);
         assert_eq!(c.threads, 4);
         assert_eq!(c.mode, Mode::Unique);
-        assert!(c.progress && c.human_summary && c.color);
+        assert_eq!(c.progress, Draw::Terminal);
+        assert!(c.human_summary && c.color);
     }
 
     #[test]
@@ -222,10 +225,15 @@ mod tests {
             stderr_is_terminal: false,
             ..TERMINAL
         };
-        assert!(!config(&[], piped).unwrap().progress);
-        assert!(!config(&["--quiet"], TERMINAL).unwrap().progress);
-        assert!(config(&["--progress", "always"], piped).unwrap().progress);
-        assert!(!config(&["--progress", "never"], TERMINAL).unwrap().progress);
+        let draw = |args: &[&str], env| config(args, env).unwrap().progress;
+        assert_eq!(draw(&[], piped), Draw::Off);
+        assert_eq!(draw(&["--quiet"], TERMINAL), Draw::Off);
+        assert_eq!(draw(&["--progress", "always"], piped), Draw::Log);
+        assert_eq!(
+            draw(&["--progress", "always", "--quiet"], TERMINAL),
+            Draw::Terminal
+        );
+        assert_eq!(draw(&["--progress", "never"], TERMINAL), Draw::Off);
     }
 
     #[test]

@@ -28,5 +28,24 @@ pub mod output;
 pub mod pipeline;
 pub mod progress;
 pub mod result;
+pub mod solve;
 pub mod solver;
 pub mod stats;
+
+use crate::cli::{Cli, Command};
+use crate::config::Config;
+use crate::error::{Error, Verdict};
+
+/// Runs a parsed command line: the whole program but for the process exit
+/// code, which [`error::exit_code`] derives from the result.
+///
+/// # Errors
+/// Usage and I/O errors; see [`error::Error`].
+pub fn run(cli: Cli) -> Result<Verdict, Error> {
+    match cli.command {
+        Command::Solve(args) => {
+            let config = Config::from_args(&args)?;
+            solve::run(&config).map(|(verdict, _)| verdict)
+        }
+    }
+}

@@ -1,1 +1,18 @@
-fn main() {}
+//! The `sudoku-batch` binary: parses the command line, runs the library and
+//! turns the result into an exit code (see [`sudoku_batch::error`]).
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use sudoku_batch::cli::Cli;
+use sudoku_batch::error::exit_code;
+
+fn main() -> ExitCode {
+    let result = sudoku_batch::run(Cli::parse());
+    if let Err(e) = &result {
+        if !e.is_quiet() {
+            eprintln!("sudoku-batch: error: {e}");
+        }
+    }
+    ExitCode::from(exit_code(&result))
+}

@@ -17,13 +17,24 @@ const REDRAW_HZ: u8 = 8;
 /// (`--progress always` into a log), per second.
 const LOG_HZ: u8 = 1;
 
+/// Whether and how progress is drawn on stderr.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Draw {
+    /// Not at all.
+    #[default]
+    Off,
+    /// In place, on a terminal.
+    Terminal,
+    /// One plain line per update, for a stderr that is not a terminal
+    /// (`--progress always` into a log).
+    Log,
+}
+
 /// Where the progress goes and what it measures.
 #[derive(Clone, Debug, Default)]
 pub struct ProgressOptions {
-    /// Show anything at all.
-    pub enabled: bool,
-    /// Stderr is a terminal: draw in place; else write one line per update.
-    pub terminal: bool,
+    /// How to draw.
+    pub draw: Draw,
     /// Colour allowed.
     pub color: bool,
     /// Total input bytes, when every input's size is known.
@@ -42,10 +53,10 @@ impl Progress {
     /// (bytes taken from the file, before decompression), summed for the
     /// bar's position.
     pub fn start(options: &ProgressOptions, bytes_read: Vec<Arc<AtomicU64>>) -> Progress {
-        let target = if options.terminal {
-            ProgressDrawTarget::stderr_with_hz(REDRAW_HZ)
-        } else {
-            ProgressDrawTarget::term_like_with_hz(Box::new(LogLines), LOG_HZ)
+        let target = match options.draw {
+            Draw::Off => ProgressDrawTarget::hidden(),
+            Draw::Terminal => ProgressDrawTarget::stderr_with_hz(REDRAW_HZ),
+            Draw::Log => ProgressDrawTarget::term_like_with_hz(Box::new(LogLines), LOG_HZ),
         };
         Progress::start_on(options, bytes_read, target)
     }
@@ -55,7 +66,7 @@ impl Progress {
         bytes_read: Vec<Arc<AtomicU64>>,
         target: ProgressDrawTarget,
     ) -> Progress {
-        let bar = options.enabled.then(|| {
+        let bar = (options.draw != Draw::Off).then(|| {
             let bar = ProgressBar::with_draw_target(options.total_bytes, target);
             bar.set_style(style(options.total_bytes.is_some(), options.color));
             bar.enable_steady_tick(Duration::from_millis(250));
@@ -173,8 +184,7 @@ mod tests {
     fn the_bar_follows_the_byte_counters() {
         let counters = vec![Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0))];
         let options = ProgressOptions {
-            enabled: true,
-            terminal: false,
+            draw: Draw::Log,
             color: false,
             total_bytes: Some(1000),
         };
