@@ -29,6 +29,11 @@ pub enum Command {
     /// mismatched (or there are no puzzles), 1 otherwise, 2 on usage and
     /// I/O errors.
     Solve(SolveArgs),
+    /// Measure solver throughput in memory: puzzles/s, guesses and speedup
+    /// per data set, solver, mode and thread count.
+    ///
+    /// Exit codes: 0 when every measurement ran, 2 on usage and I/O errors.
+    Bench(crate::bench::BenchArgs),
 }
 
 /// The options of `solve`, kept in one struct so that other subcommands
@@ -164,6 +169,7 @@ mod tests {
         let cli = Cli::try_parse_from(["sudoku-batch", "solve"].iter().chain(args)).unwrap();
         match cli.command {
             Command::Solve(args) => args,
+            other => panic!("parsed as another subcommand: {other:?}"),
         }
     }
 

@@ -204,7 +204,9 @@ mod tests {
     fn config(args: &[&str], env: Environment) -> Result<Config, Error> {
         let cli =
             Cli::try_parse_from(["sudoku-batch", "solve"].iter().chain(args)).expect("flags parse");
-        let Command::Solve(args) = cli.command;
+        let Command::Solve(args) = cli.command else {
+            panic!("parsed as another subcommand")
+        };
         Config::with_environment(&args, env)
     }
 

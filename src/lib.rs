@@ -19,6 +19,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod cli;
 pub mod config;
 pub mod error;
@@ -47,5 +48,6 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
             let config = Config::from_args(&args)?;
             solve::run(&config).map(|(verdict, _)| verdict)
         }
+        Command::Bench(args) => bench::run(&args),
     }
 }

@@ -1,0 +1,364 @@
+//! The benchmark loop, after tdoku's `run_benchmark`.
+//!
+//! 1. **Warm-up** (`--warmup-s`): puzzles in random order until the time is
+//!    up, on every worker, to warm caches and branch predictors and to
+//!    estimate the speed.
+//! 2. **Timing** (`--time-s`): when the estimate says a full pass over the
+//!    data set takes at most twice the timed run, full passes (in file
+//!    order, or shuffled with `--seed`) until the time is reached, the
+//!    clock read between passes, so that every puzzle counts equally.
+//!    Otherwise (a slow solver, or no warm-up to estimate from), puzzles in
+//!    random order until the time is reached, the clock read before each
+//!    puzzle, so that a slow solver cannot stall the benchmark.
+//!
+//! Work is spread over a rayon pool of `threads` workers, each with its own
+//! solver built once per measurement: workers take the next few puzzles
+//! from a shared counter, so the load stays even. Throughput is puzzles
+//! solved over wall-clock time, all workers together.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::grid::Grid;
+use crate::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
+
+/// The seed of the random order used for warm-up and sampling when
+/// `--seed` is not given, so that runs are repeatable.
+pub const DEFAULT_SEED: u64 = 0;
+
+/// Puzzles a worker takes at a time during full passes.
+const PASS_CHUNK: usize = 16;
+
+/// How long to warm up and to time, and how to order the puzzles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Warm-up per measurement; zero skips it (and then the timed run
+    /// samples, having no speed estimate).
+    pub warmup: Duration,
+    /// The timed run per measurement.
+    pub time: Duration,
+    /// Shuffle full passes with this seed; also the sampling seed.
+    pub seed: Option<u64>,
+}
+
+/// The orders in which a data set's puzzles are visited, as indices.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Orders {
+    /// Full passes: file order, or shuffled with `--seed`.
+    pub pass: Vec<u32>,
+    /// Warm-up and sampling: always shuffled (`--seed`, else
+    /// [`DEFAULT_SEED`]).
+    pub sample: Vec<u32>,
+}
+
+impl Orders {
+    /// The orders for a data set of `n` puzzles.
+    ///
+    /// # Panics
+    /// If `n` does not fit in a `u32` (4 billion puzzles).
+    pub fn new(n: usize, seed: Option<u64>) -> Orders {
+        let n = u32::try_from(n).expect("data sets hold fewer than 2^32 puzzles");
+        let identity: Vec<u32> = (0..n).collect();
+        let sample = shuffled(identity.clone(), seed.unwrap_or(DEFAULT_SEED));
+        let pass = match seed {
+            Some(_) => sample.clone(),
+            None => identity,
+        };
+        Orders { pass, sample }
+    }
+}
+
+/// `items` in a random order drawn from `seed` (Fisher-Yates over
+/// SplitMix64): the same seed gives the same order on every machine.
+pub fn shuffled<T>(mut items: Vec<T>, seed: u64) -> Vec<T> {
+    let mut state = seed;
+    let mut next = move || {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    for i in (1..items.len()).rev() {
+        // Multiply-shift maps 64 random bits onto 0..=i without division.
+        let j = ((u128::from(next()) * (i as u128 + 1)) >> 64) as usize;
+        items.swap(i, j);
+    }
+    items
+}
+
+/// Totals over the puzzles solved in one span of work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Totals {
+    /// Puzzles solved (a puzzle solved twice counts twice).
+    pub puzzles: u64,
+    /// Guesses, summed.
+    pub guesses: u64,
+    /// Puzzles solved without a guess.
+    pub no_guess: u64,
+    /// Puzzles not stopped by a limit (every status but `timeout`).
+    pub finished: u64,
+}
+
+impl Totals {
+    fn add(&mut self, outcome: &Outcome) {
+        self.puzzles += 1;
+        self.guesses += outcome.guesses;
+        self.no_guess += u64::from(outcome.guesses == 0);
+        self.finished += u64::from(outcome.status != Status::Timeout);
+    }
+
+    fn merge(&mut self, other: &Totals) {
+        self.puzzles += other.puzzles;
+        self.guesses += other.guesses;
+        self.no_guess += other.no_guess;
+        self.finished += other.finished;
+    }
+}
+
+/// One measurement: a solver, a mode and a thread count on one data set.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measurement {
+    /// The solver.
+    pub solver: SolverKind,
+    /// The mode.
+    pub mode: Mode,
+    /// Worker threads.
+    pub threads: usize,
+    /// The timed run's totals.
+    pub totals: Totals,
+    /// The timed run's wall-clock time.
+    pub elapsed: Duration,
+    /// Full passes made, or `None` when the timed run sampled puzzles in
+    /// random order instead.
+    pub passes: Option<u64>,
+}
+
+impl Measurement {
+    /// Puzzles per second, all workers together.
+    pub fn puzzles_per_s(&self) -> f64 {
+        self.totals.puzzles as f64 / self.elapsed.as_secs_f64().max(f64::MIN_POSITIVE)
+    }
+}
+
+/// The workers of one measurement: a pool and one solver per worker.
+struct Workers {
+    pool: rayon::ThreadPool,
+    solvers: Vec<Mutex<Box<dyn Solver>>>,
+    mode: Mode,
+    limits: Limits,
+}
+
+impl Workers {
+    fn new(solver: SolverKind, mode: Mode, threads: usize) -> Result<Workers, Error> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("bench-{i}"))
+            .build()
+            .map_err(|e| Error::Threads {
+                what: format!("{threads} benchmark threads"),
+                cause: e.to_string(),
+            })?;
+        Ok(Workers {
+            pool,
+            solvers: (0..threads).map(|_| Mutex::new(solver.build())).collect(),
+            mode,
+            limits: Limits::default(),
+        })
+    }
+
+    /// Solves `order`'s puzzles once, spread over the workers `chunk` at a
+    /// time; with a deadline, each worker stops taking puzzles once it has
+    /// passed (after solving at least one chunk, so that every span counts
+    /// some work).
+    fn span(
+        &self,
+        puzzles: &[Grid],
+        order: &[u32],
+        chunk: usize,
+        deadline: Option<Instant>,
+    ) -> Totals {
+        let next = AtomicUsize::new(0);
+        let per_worker = self.pool.broadcast(|ctx| {
+            let mut solver = self.solvers[ctx.index()]
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            let mut totals = Totals::default();
+            loop {
+                if totals.puzzles > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+                    break;
+                }
+                let start = next.fetch_add(chunk, Ordering::Relaxed);
+                if start >= order.len() {
+                    break;
+                }
+                for &i in &order[start..order.len().min(start + chunk)] {
+                    let outcome = solver.solve(&puzzles[i as usize], self.mode, &self.limits);
+                    totals.add(&outcome);
+                }
+            }
+            totals
+        });
+        let mut totals = Totals::default();
+        for worker in &per_worker {
+            totals.merge(worker);
+        }
+        totals
+    }
+}
+
+/// Measures `solver` in `mode` with `threads` workers on `puzzles` (not
+/// empty), visited in `orders`: warm-up, then the timed run (see the module
+/// docs).
+///
+/// # Errors
+/// [`Error::Threads`] when the pool cannot start.
+pub fn measure(
+    puzzles: &[Grid],
+    orders: &Orders,
+    solver: SolverKind,
+    mode: Mode,
+    threads: usize,
+    plan: &Plan,
+) -> Result<Measurement, Error> {
+    let workers = Workers::new(solver, mode, threads)?;
+    let rate = if plan.warmup.is_zero() {
+        None
+    } else {
+        Some(until(&workers, puzzles, &orders.sample, plan.warmup).0)
+    };
+    let full_passes =
+        rate.is_some_and(|r| puzzles.len() as f64 <= r * 2.0 * plan.time.as_secs_f64());
+
+    let mut totals = Totals::default();
+    let (elapsed, passes) = if full_passes {
+        let start = Instant::now();
+        let mut passes = 0;
+        loop {
+            totals.merge(&workers.span(puzzles, &orders.pass, PASS_CHUNK, None));
+            passes += 1;
+            if start.elapsed() >= plan.time {
+                break;
+            }
+        }
+        (start.elapsed(), Some(passes))
+    } else {
+        let (_, sampled, elapsed) = until(&workers, puzzles, &orders.sample, plan.time);
+        totals = sampled;
+        (elapsed, None)
+    };
+    Ok(Measurement {
+        solver,
+        mode,
+        threads,
+        totals,
+        elapsed,
+        passes,
+    })
+}
+
+/// Solves puzzles in `order`, cycling, one at a time per worker, until
+/// `time` has passed; returns the speed (puzzles/s), the totals and the
+/// wall-clock time.
+fn until(
+    workers: &Workers,
+    puzzles: &[Grid],
+    order: &[u32],
+    time: Duration,
+) -> (f64, Totals, Duration) {
+    let start = Instant::now();
+    let deadline = start + time;
+    let mut totals = Totals::default();
+    loop {
+        totals.merge(&workers.span(puzzles, order, 1, Some(deadline)));
+        if Instant::now() >= deadline {
+            break;
+        }
+    }
+    let elapsed = start.elapsed();
+    let rate = totals.puzzles as f64 / elapsed.as_secs_f64().max(f64::MIN_POSITIVE);
+    (rate, totals, elapsed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &[u8] =
+        b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+
+    #[test]
+    fn shuffles_are_permutations_and_repeatable() {
+        let a = shuffled((0..1000).collect::<Vec<u32>>(), 7);
+        let b = shuffled((0..1000).collect::<Vec<u32>>(), 7);
+        let c = shuffled((0..1000).collect::<Vec<u32>>(), 8);
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_ne!(a, (0..1000).collect::<Vec<u32>>());
+        let mut sorted = a.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..1000).collect::<Vec<u32>>());
+        assert!(shuffled(Vec::<u8>::new(), 1).is_empty());
+    }
+
+    #[test]
+    fn orders_follow_the_seed() {
+        let plain = Orders::new(50, None);
+        assert_eq!(plain.pass, (0..50).collect::<Vec<u32>>());
+        assert_eq!(plain.sample, shuffled((0..50).collect(), DEFAULT_SEED));
+        let seeded = Orders::new(50, Some(3));
+        assert_eq!(seeded.pass, seeded.sample);
+        assert_eq!(seeded.pass, shuffled((0..50).collect(), 3));
+    }
+
+    fn plan(warmup_ms: u64, time_ms: u64) -> Plan {
+        Plan {
+            warmup: Duration::from_millis(warmup_ms),
+            time: Duration::from_millis(time_ms),
+            seed: None,
+        }
+    }
+
+    #[test]
+    fn full_passes_count_every_puzzle_equally() {
+        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 10];
+        let orders = Orders::new(puzzles.len(), None);
+        for threads in [1, 2] {
+            let m = measure(
+                &puzzles,
+                &orders,
+                SolverKind::Fast,
+                Mode::Unique,
+                threads,
+                &plan(5, 20),
+            )
+            .unwrap();
+            let passes = m.passes.expect("a fast solver makes full passes");
+            assert!(passes >= 1);
+            assert_eq!(m.totals.puzzles, passes * 10);
+            assert_eq!(m.totals.finished, m.totals.puzzles);
+            assert!(m.elapsed >= Duration::from_millis(20));
+            assert!(m.puzzles_per_s() > 0.0);
+        }
+    }
+
+    #[test]
+    fn without_warm_up_the_run_samples_and_stops_on_time() {
+        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 3];
+        let orders = Orders::new(puzzles.len(), None);
+        let m = measure(
+            &puzzles,
+            &orders,
+            SolverKind::Fast,
+            Mode::First,
+            2,
+            &plan(0, 10),
+        )
+        .unwrap();
+        assert_eq!(m.passes, None);
+        assert!(m.totals.puzzles >= 2, "every worker solves one at least");
+        assert!(m.elapsed >= Duration::from_millis(10));
+    }
+}

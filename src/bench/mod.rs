@@ -1,0 +1,442 @@
+//! The `bench` subcommand: measures the solvers' throughput in memory, the
+//! way solver benchmarks in this field do (tdoku's `run_benchmark` is the
+//! model).
+//!
+//! Each data set is read once, with `solve`'s input rules, into a vector of
+//! grids (the parse time is reported apart, on stderr). Then, for every
+//! solver, mode and thread count, [`measure`] warms up and times repeated
+//! passes, and the result becomes one [`BenchRow`]. Rows go to an aligned
+//! table on stdout and to the `--export-*` files, which are rewritten as
+//! each row arrives (see [`export`]).
+
+pub mod export;
+pub mod measure;
+pub mod row;
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::Args;
+
+use crate::cli::{parse_column, solver_parser, FormatArg};
+use crate::error::{Error, Verdict};
+use crate::grid::Grid;
+use crate::input::{self, Column, Input, ReadOptions};
+use crate::solver::{Mode, SolverKind};
+
+pub use self::export::{ExportFormat, Exports};
+pub use self::measure::{measure, Measurement, Plan};
+pub use self::row::{BenchRow, Machine};
+
+/// The options of `bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Puzzle files, one data set each, read with `solve`'s input rules
+    /// (`.gz` decompressed; `-` is stdin). Malformed records are skipped.
+    #[arg(value_name = "INPUT", required = true)]
+    pub inputs: Vec<String>,
+
+    /// The solvers to measure, comma-separated.
+    #[arg(
+        long,
+        value_name = "NAME,...",
+        value_delimiter = ',',
+        default_values = ["fast", "naive"],
+        value_parser = solver_parser(),
+    )]
+    pub solver: Vec<SolverKind>,
+
+    /// The modes to measure, comma-separated: `unique` stops at the second
+    /// solution, `first` at the first.
+    #[arg(
+        long,
+        value_name = "MODE,...",
+        value_delimiter = ',',
+        default_values = ["unique"],
+        value_parser = mode_parser(),
+    )]
+    pub mode: Vec<Mode>,
+
+    /// Thread counts to measure, comma-separated [default: 1 and all
+    /// cores].
+    #[arg(
+        short = 'j',
+        long = "threads",
+        value_name = "N,...",
+        value_delimiter = ','
+    )]
+    pub threads: Vec<usize>,
+
+    /// Warm-up before each measurement, seconds (fractions allowed). It
+    /// also estimates the speed that decides between full passes and a
+    /// sample (see `--time-s`).
+    #[arg(long, value_name = "SECONDS", default_value_t = 1.0, value_parser = parse_seconds)]
+    pub warmup_s: f64,
+
+    /// Timed run per measurement, seconds (fractions allowed): full passes
+    /// over the data set until this time is reached, or, for a solver too
+    /// slow to finish a pass in twice this time, puzzles in random order
+    /// until it is reached.
+    #[arg(long, value_name = "SECONDS", default_value_t = 3.0, value_parser = parse_seconds)]
+    pub time_s: f64,
+
+    /// Shuffle each data set with this seed before timing it (default: file
+    /// order for full passes; sampling always uses a random order, seed 0
+    /// unless given).
+    #[arg(long, value_name = "N")]
+    pub seed: Option<u64>,
+
+    /// Load at most N records of each input (malformed ones included).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+
+    /// Input layout, as for `solve`.
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+
+    /// The puzzle field: a header name or a 1-based field number.
+    #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
+    pub column: Option<Column>,
+
+    /// Write the rows as CSV to FILE (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_csv: Option<PathBuf>,
+
+    /// Write the rows as JSON to FILE (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_json: Option<PathBuf>,
+
+    /// Write the rows as a Markdown table to FILE (`-` for stdout).
+    #[arg(long, value_name = "FILE")]
+    pub export_markdown: Option<PathBuf>,
+
+    /// No progress lines on stderr (the table and errors still print).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Parses `unique` or `first`.
+fn mode_parser() -> impl TypedValueParser<Value = Mode> {
+    PossibleValuesParser::new(["unique", "first"]).map(|name| {
+        if name == "first" {
+            Mode::First
+        } else {
+            Mode::Unique
+        }
+    })
+}
+
+/// Parses a duration in seconds: finite and not negative.
+fn parse_seconds(value: &str) -> Result<f64, String> {
+    let seconds: f64 = value
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{value}' is not a number of seconds"))?;
+    if (0.0..1e9).contains(&seconds) {
+        Ok(seconds)
+    } else {
+        Err(format!("'{value}' is not a duration in seconds"))
+    }
+}
+
+/// A validated `bench` configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BenchConfig {
+    /// The data sets' input names, in order.
+    pub inputs: Vec<String>,
+    /// How to read them.
+    pub read: ReadOptions,
+    /// Records to load per input, at most.
+    pub limit: Option<u64>,
+    /// Solvers, in the order given, without repeats.
+    pub solvers: Vec<SolverKind>,
+    /// Modes, in the order given, without repeats.
+    pub modes: Vec<Mode>,
+    /// Thread counts, ascending, without repeats (so the 1-thread row that
+    /// `speedup` divides by comes first).
+    pub threads: Vec<usize>,
+    /// Warm-up and timing.
+    pub plan: Plan,
+    /// Where the rows go.
+    pub exports: Exports,
+    /// Progress lines on stderr.
+    pub progress: bool,
+}
+
+impl BenchConfig {
+    /// Validates `args` for a machine with `cores` cores.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for a thread count of 0, a `--time-s` of 0, stdin
+    /// named twice, or two exports to stdout.
+    pub fn new(args: &BenchArgs, cores: usize) -> Result<BenchConfig, Error> {
+        let mut threads = if args.threads.is_empty() {
+            vec![1, cores.max(1)]
+        } else {
+            args.threads.clone()
+        };
+        if threads.contains(&0) {
+            return Err(Error::Usage("--threads: counts must be at least 1".into()));
+        }
+        threads.sort_unstable();
+        threads.dedup();
+        if args.time_s <= 0.0 {
+            return Err(Error::Usage("--time-s must be more than 0".into()));
+        }
+        if args.inputs.iter().filter(|i| *i == "-").count() > 1 {
+            return Err(Error::Usage("stdin (`-`) can be read only once".into()));
+        }
+        let exports = Exports::new(&[
+            (ExportFormat::Csv, args.export_csv.as_deref()),
+            (ExportFormat::Json, args.export_json.as_deref()),
+            (ExportFormat::Markdown, args.export_markdown.as_deref()),
+        ])?;
+        Ok(BenchConfig {
+            inputs: args.inputs.clone(),
+            read: ReadOptions {
+                format: args.format.into(),
+                column: args.column.clone(),
+                solutions: None,
+            },
+            limit: args.limit,
+            solvers: unique(&args.solver),
+            modes: unique(&args.mode),
+            threads,
+            plan: Plan {
+                warmup: Duration::from_secs_f64(args.warmup_s),
+                time: Duration::from_secs_f64(args.time_s),
+                seed: args.seed,
+            },
+            exports,
+            progress: !args.quiet,
+        })
+    }
+}
+
+/// `items` without repeats, first occurrences kept in order.
+fn unique<T: PartialEq + Copy>(items: &[T]) -> Vec<T> {
+    let mut out = Vec::with_capacity(items.len());
+    for &item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
+
+/// One data set, loaded.
+#[derive(Clone, Debug)]
+pub struct Dataset {
+    /// The input's name as given.
+    pub name: String,
+    /// The puzzles, in file order.
+    pub puzzles: Vec<Grid>,
+    /// Malformed records skipped.
+    pub skipped: u64,
+    /// Time to read and parse the input.
+    pub parse: Duration,
+}
+
+impl Dataset {
+    /// Reads every record of an opened input (at most `limit`), keeping
+    /// the puzzles and counting the malformed records.
+    ///
+    /// # Errors
+    /// [`Error::Input`] when the input cannot be read.
+    pub fn load(input: Input, read: &ReadOptions, limit: Option<u64>) -> Result<Dataset, Error> {
+        let start = Instant::now();
+        let name = input.name().to_string();
+        let records = input.records(read)?;
+        let mut puzzles = Vec::new();
+        let mut skipped = 0;
+        for record in records.take(usize::try_from(limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX))
+        {
+            match record?.puzzle {
+                Ok(grid) => puzzles.push(grid),
+                Err(_) => skipped += 1,
+            }
+        }
+        Ok(Dataset {
+            name,
+            puzzles,
+            skipped,
+            parse: start.elapsed(),
+        })
+    }
+}
+
+/// Runs `bench`: loads every data set, then measures every combination of
+/// data set, solver, mode and thread count, in that nesting order.
+///
+/// # Errors
+/// Usage errors, input errors and export write errors.
+pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
+    let machine = Machine::detect();
+    let config = BenchConfig::new(args, machine.cores)?;
+    let log = |line: String| {
+        if config.progress {
+            eprintln!("bench: {line}");
+        }
+    };
+    // Every input is opened before any is read, so that a missing file
+    // fails at once.
+    let inputs = config
+        .inputs
+        .iter()
+        .map(|name| input::open(name))
+        .collect::<Result<Vec<Input>, _>>()?;
+    let mut datasets = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let dataset = Dataset::load(input, &config.read, config.limit)?;
+        let skipped = match dataset.skipped {
+            0 => String::new(),
+            n => format!(" ({n} malformed records skipped)"),
+        };
+        log(format!(
+            "loaded {} puzzles from {} in {:.1} ms{skipped}",
+            dataset.puzzles.len(),
+            dataset.name,
+            dataset.parse.as_secs_f64() * 1e3,
+        ));
+        if dataset.puzzles.is_empty() {
+            eprintln!(
+                "sudoku-batch: warning: no puzzles in {}; skipped",
+                dataset.name
+            );
+        }
+        datasets.push(dataset);
+    }
+
+    let mut rows: Vec<BenchRow> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    for dataset in datasets.iter().filter(|d| !d.puzzles.is_empty()) {
+        let orders = measure::Orders::new(dataset.puzzles.len(), config.plan.seed);
+        for &solver in &config.solvers {
+            for &mode in &config.modes {
+                let mut single: Option<f64> = None;
+                for &threads in &config.threads {
+                    let m = measure(
+                        &dataset.puzzles,
+                        &orders,
+                        solver,
+                        mode,
+                        threads,
+                        &config.plan,
+                    )?;
+                    let what = format!(
+                        "{} {solver} {mode} {threads} thread{}",
+                        dataset.name,
+                        if threads == 1 { "" } else { "s" }
+                    );
+                    let how = match m.passes {
+                        Some(passes) => format!("{passes} full passes"),
+                        None => {
+                            let note = format!(
+                                "{what}: a sample of {} puzzle solves in random order \
+                                 (a full pass would take over twice --time-s)",
+                                m.totals.puzzles
+                            );
+                            notes.push(note);
+                            format!("a sample of {} puzzles", m.totals.puzzles)
+                        }
+                    };
+                    let row = BenchRow::new(&dataset.name, dataset.puzzles.len(), &m, &machine);
+                    if threads == 1 {
+                        single = Some(row.puzzles_per_s);
+                    }
+                    let row = BenchRow {
+                        speedup: single.map(|one| row.puzzles_per_s / one),
+                        ..row
+                    };
+                    log(format!(
+                        "{what}: {:.0} puzzles/s over {:.2} s ({how})",
+                        row.puzzles_per_s,
+                        m.elapsed.as_secs_f64()
+                    ));
+                    rows.push(row);
+                    config.exports.write_files(&rows)?;
+                }
+            }
+        }
+    }
+    config.exports.write_stdout(&rows)?;
+    export::write_table(&rows, &notes, config.exports.uses_stdout())?;
+    Ok(Verdict::Clean)
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::cli::{Cli, Command};
+
+    fn config(args: &[&str]) -> Result<BenchConfig, Error> {
+        let cli =
+            Cli::try_parse_from(["sudoku-batch", "bench"].iter().chain(args)).expect("flags parse");
+        let Command::Bench(args) = cli.command else {
+            panic!("parsed as another subcommand")
+        };
+        BenchConfig::new(&args, 4)
+    }
+
+    #[test]
+    fn defaults() {
+        let c = config(&["a.txt"]).unwrap();
+        assert_eq!(c.solvers, [SolverKind::Fast, SolverKind::Naive]);
+        assert_eq!(c.modes, [Mode::Unique]);
+        assert_eq!(c.threads, [1, 4]);
+        assert_eq!(c.plan.warmup, Duration::from_secs(1));
+        assert_eq!(c.plan.time, Duration::from_secs(3));
+        assert_eq!(c.plan.seed, None);
+        assert!(c.progress);
+    }
+
+    #[test]
+    fn lists_are_split_sorted_and_deduplicated() {
+        let c = config(&[
+            "a.txt",
+            "--solver",
+            "naive,fast,naive",
+            "--mode",
+            "first,unique",
+            "-j",
+            "2,1,2",
+            "--time-s",
+            "0.05",
+            "--warmup-s",
+            "0",
+            "--seed",
+            "7",
+        ])
+        .unwrap();
+        assert_eq!(c.solvers, [SolverKind::Naive, SolverKind::Fast]);
+        assert_eq!(c.modes, [Mode::First, Mode::Unique]);
+        assert_eq!(c.threads, [1, 2]);
+        assert_eq!(c.plan.time, Duration::from_millis(50));
+        assert_eq!(c.plan.warmup, Duration::ZERO);
+        assert_eq!(c.plan.seed, Some(7));
+    }
+
+    #[test]
+    fn usage_errors() {
+        for args in [
+            &["a.txt", "-j", "0"][..],
+            &["a.txt", "--time-s", "0"],
+            &["-", "-"],
+            &["a.txt", "--export-csv", "-", "--export-json", "-"],
+        ] {
+            assert!(matches!(config(args), Err(Error::Usage(_))), "{args:?}");
+        }
+        for args in [
+            &["a.txt", "--time-s", "-1"][..],
+            &["a.txt", "--warmup-s", "soon"],
+            &["a.txt", "--mode", "fastest"],
+            &[],
+        ] {
+            let err = Cli::try_parse_from(["sudoku-batch", "bench"].iter().chain(args));
+            assert_eq!(err.unwrap_err().exit_code(), 2, "{args:?}");
+        }
+    }
+}
