@@ -34,6 +34,13 @@ pub enum Command {
     ///
     /// Exit codes: 0 when every measurement ran, 2 on usage and I/O errors.
     Bench(crate::bench::BenchArgs),
+    /// `solve` for CI: verify every result, require `solved` (or an allowed
+    /// or expected status) and compare with a baseline.
+    ///
+    /// Exit codes: 0 when everything holds, 1 when anything failed (the
+    /// report on stderr says what), 2 on usage and I/O errors (also a
+    /// baseline that belongs to other inputs).
+    Check(crate::check::CheckArgs),
 }
 
 /// The options of `solve`, kept in one struct so that other subcommands

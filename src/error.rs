@@ -51,6 +51,16 @@ pub enum Error {
         /// The cause, from the operating system.
         cause: String,
     },
+    /// `check --baseline`: the baseline cannot be read, or it belongs to
+    /// another run (a different puzzle at a line, other inputs, another
+    /// solver or mode).
+    #[error("baseline {path}: {message}")]
+    Baseline {
+        /// The baseline file.
+        path: PathBuf,
+        /// What is wrong, with the line when there is one.
+        message: String,
+    },
     /// Standard output was closed by its reader (e.g. `| head`): the run
     /// stops quietly with exit code 0, as ripgrep does.
     #[error("standard output closed")]

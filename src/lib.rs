@@ -20,6 +20,7 @@
 #![warn(missing_docs)]
 
 pub mod bench;
+pub mod check;
 pub mod cli;
 pub mod config;
 pub mod error;
@@ -49,5 +50,6 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
             solve::run(&config).map(|(verdict, _)| verdict)
         }
         Command::Bench(args) => bench::run(&args),
+        Command::Check(args) => check::run(&args),
     }
 }

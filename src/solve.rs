@@ -9,7 +9,7 @@ use crate::config::{Config, Destination};
 use crate::error::{Error, Verdict};
 use crate::input;
 use crate::output::ResultsWriter;
-use crate::pipeline::{self, Settings, Source, CHUNK_RECORDS};
+use crate::pipeline::{self, Batch, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
 use crate::stats::{RunInfo, Summary, Tally};
 
@@ -26,6 +26,20 @@ use crate::stats::{RunInfo, Summary, Tally};
 /// results or the summary cannot be written; [`Error::BrokenPipe`] when
 /// stdout is closed.
 pub fn run(config: &Config) -> Result<(Verdict, Summary), Error> {
+    run_observed(config, |_| Ok(()))
+}
+
+/// [`run`], calling `observe` with each batch of results, in input order,
+/// after it is written (`check` verifies results and compares them with a
+/// baseline this way). An error from `observe` stops the run like a write
+/// error: the rows written so far are kept.
+///
+/// # Errors
+/// As for [`run`], and the first error `observe` returns.
+pub fn run_observed(
+    config: &Config,
+    mut observe: impl FnMut(&Batch) -> Result<(), Error>,
+) -> Result<(Verdict, Summary), Error> {
     let start = Instant::now();
     let inputs = open_inputs(config)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
@@ -67,6 +81,7 @@ pub fn run(config: &Config) -> Result<(Verdict, Summary), Error> {
     let mut tally = Tally::new();
     let outcome = pipeline::run(sources, &settings, |batch| {
         writer.write(&batch.results)?;
+        observe(&batch)?;
         tally.merge(&batch.tally);
         progress.update(tally.puzzles);
         Ok(())

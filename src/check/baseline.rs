@@ -1,0 +1,573 @@
+//! `check --baseline FILE`: an earlier run to compare with. A file holding
+//! a JSON object is a summary (`--summary-json`); anything else is a
+//! results CSV (`-o`, gzip-compressed when the name ends `.gz`).
+//!
+//! A results CSV is read as a stream beside the run, never whole: its rows
+//! are matched on (`file`, `line`) with the run's results, which come in
+//! input order, so the baseline's rows must come in that order too (as
+//! `solve` and `check` write them: inputs in command-line order, lines
+//! ascending). Without a `file` column the rows belong to the run's only
+//! input.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use flate2::read::MultiGzDecoder;
+
+use super::report::{Place, Problem, Report};
+use crate::error::Error;
+use crate::grid::Grid;
+use crate::result::PuzzleResult;
+use crate::solver::{Mode, SolverKind, Status};
+use crate::stats::Summary;
+
+/// A baseline, opened.
+pub enum Baseline {
+    /// A `--summary-json` file: totals only.
+    Summary(SummaryBaseline),
+    /// A results CSV, matched row by row.
+    Rows(Box<RowsBaseline>),
+}
+
+impl Baseline {
+    /// Opens `path` and tells its kind; for a results CSV, reads the
+    /// header. `inputs` are the run's input names, in order.
+    ///
+    /// # Errors
+    /// [`Error::Baseline`] when the file cannot be read, or is neither a
+    /// summary nor a results CSV for these inputs.
+    pub fn open(path: &Path, inputs: &[String]) -> Result<Baseline, Error> {
+        let error = |message: String| Error::Baseline {
+            path: path.to_path_buf(),
+            message,
+        };
+        let file = File::open(path).map_err(|e| error(e.to_string()))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(error("is a directory".into()));
+        }
+        let mut reader: Box<dyn BufRead + Send> = if path.extension().is_some_and(|e| e == "gz") {
+            Box::new(BufReader::new(MultiGzDecoder::new(file)))
+        } else {
+            Box::new(BufReader::new(file))
+        };
+        let start = reader.fill_buf().map_err(|e| error(e.to_string()))?;
+        let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
+        if start.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+            let mut text = String::new();
+            reader
+                .read_to_string(&mut text)
+                .map_err(|e| error(e.to_string()))?;
+            SummaryBaseline::parse(text.trim_start_matches('\u{feff}'))
+                .map(Baseline::Summary)
+                .map_err(error)
+        } else {
+            RowsBaseline::new(path, reader, inputs).map(|rows| Baseline::Rows(Box::new(rows)))
+        }
+    }
+}
+
+/// What a summary baseline holds that `check` compares.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SummaryBaseline {
+    /// Records that got a row.
+    pub puzzles: u64,
+    /// Total guesses.
+    pub guesses: u64,
+    /// Puzzles per second.
+    pub puzzles_per_s: f64,
+    /// The solver, by name.
+    pub solver: String,
+    /// The mode, by name.
+    pub mode: String,
+}
+
+impl SummaryBaseline {
+    /// Reads the keys `check` needs from a summary's JSON text.
+    ///
+    /// # Errors
+    /// A message naming the JSON error or the missing key.
+    pub fn parse(text: &str) -> Result<SummaryBaseline, String> {
+        let json: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not a JSON summary: {e}"))?;
+        let missing = |key: &str| format!("not a summary from --summary-json: no `{key}`");
+        let number = |key: &str| json.get(key).and_then(serde_json::Value::as_u64);
+        let text = |key: &str| {
+            json.get(key)
+                .and_then(serde_json::Value::as_str)
+                .map(str::to_string)
+                .ok_or_else(|| missing(key))
+        };
+        Ok(SummaryBaseline {
+            puzzles: number("puzzles").ok_or_else(|| missing("puzzles"))?,
+            guesses: json
+                .get("guesses")
+                .and_then(|g| g.get("total"))
+                .and_then(serde_json::Value::as_u64)
+                .ok_or_else(|| missing("guesses.total"))?,
+            puzzles_per_s: json
+                .get("puzzles_per_s")
+                .and_then(serde_json::Value::as_f64)
+                .ok_or_else(|| missing("puzzles_per_s"))?,
+            solver: text("solver")?,
+            mode: text("mode")?,
+        })
+    }
+
+    /// Checks that this baseline can be compared with a run of `solver` in
+    /// `mode`: guess counts belong to one solver and mode.
+    ///
+    /// # Errors
+    /// A message naming both.
+    pub fn fits(&self, solver: SolverKind, mode: Mode) -> Result<(), String> {
+        if self.solver != solver.name() || self.mode != mode.name() {
+            return Err(format!(
+                "the baseline ran the {} solver in {} mode, this run the {solver} solver in \
+                 {mode} mode: guess counts cannot be compared",
+                self.solver, self.mode
+            ));
+        }
+        Ok(())
+    }
+
+    /// Compares this run's `summary` with the baseline: total guesses may
+    /// change by `max_guess_pct` percent at most; with `min_speed_ratio`,
+    /// puzzles/s must be at least that times the baseline's.
+    ///
+    /// # Errors
+    /// A message when the two runs did not count the same puzzles.
+    pub fn compare(
+        &self,
+        summary: &Summary,
+        max_guess_pct: f64,
+        min_speed_ratio: Option<f64>,
+        report: &mut Report,
+    ) -> Result<(), String> {
+        if summary.puzzles != self.puzzles {
+            return Err(format!(
+                "the baseline counts {} puzzles, this run {}: not the same inputs",
+                self.puzzles, summary.puzzles
+            ));
+        }
+        let (old, new) = (self.guesses, summary.guesses.total);
+        let change = if old == 0 {
+            if new == 0 {
+                0.0
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            (new as f64 - old as f64).abs() / old as f64 * 100.0
+        };
+        if change > max_guess_pct {
+            report.push(
+                Place::Run,
+                Problem::TotalGuesses {
+                    old,
+                    new,
+                    max_pct: max_guess_pct,
+                },
+            );
+        }
+        if let Some(ratio) = min_speed_ratio {
+            if summary.puzzles_per_s < ratio * self.puzzles_per_s {
+                report.push(
+                    Place::Run,
+                    Problem::Speed {
+                        old: self.puzzles_per_s,
+                        new: summary.puzzles_per_s,
+                        min_ratio: ratio,
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The results columns a baseline must have (and `file`, optional).
+const NEEDED: [&str; 5] = ["line", "puzzle", "status", "solution", "guesses"];
+
+/// One baseline row, as compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Row {
+    /// (input index, line): the matching key, in run order.
+    key: (usize, u64),
+    /// The row's own line in the baseline file, for messages.
+    at: u64,
+    puzzle: Option<Grid>,
+    status: Status,
+    solution: Option<Grid>,
+    guesses: Option<u64>,
+}
+
+/// A results CSV baseline, read row by row beside the run.
+pub struct RowsBaseline {
+    path: PathBuf,
+    reader: csv::Reader<Box<dyn BufRead + Send>>,
+    record: csv::StringRecord,
+    /// Indices of `file` (if any) and of [`NEEDED`].
+    file: Option<usize>,
+    columns: [usize; 5],
+    inputs: Vec<String>,
+    next: Option<Row>,
+    last: Option<(usize, u64)>,
+    /// Rows compared with a result.
+    matched: u64,
+}
+
+impl RowsBaseline {
+    fn new(
+        path: &Path,
+        reader: Box<dyn BufRead + Send>,
+        inputs: &[String],
+    ) -> Result<RowsBaseline, Error> {
+        let error = |message: String| Error::Baseline {
+            path: path.to_path_buf(),
+            message,
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(false)
+            .from_reader(reader);
+        let header = reader
+            .headers()
+            .map_err(|e| error(format!("not a results CSV: {e}")))?
+            .clone();
+        let find = |name: &str| {
+            header
+                .iter()
+                .position(|h| h.trim().trim_start_matches('\u{feff}') == name)
+        };
+        let mut columns = [0; 5];
+        for (slot, name) in columns.iter_mut().zip(NEEDED) {
+            *slot = find(name).ok_or_else(|| {
+                let shown: Vec<&str> = header.iter().take(10).collect();
+                error(format!(
+                    "not a results CSV: no `{name}` column (the header is `{}`)",
+                    shown.join(",")
+                ))
+            })?;
+        }
+        let file = find("file");
+        if file.is_none() && inputs.len() > 1 {
+            return Err(error(format!(
+                "the baseline has no `file` column, so it is for one input, and this run has {}",
+                inputs.len()
+            )));
+        }
+        Ok(RowsBaseline {
+            path: path.to_path_buf(),
+            reader,
+            record: csv::StringRecord::new(),
+            file,
+            columns,
+            inputs: inputs.to_vec(),
+            next: None,
+            last: None,
+            matched: 0,
+        })
+    }
+
+    fn error(&self, message: String) -> Error {
+        Error::Baseline {
+            path: self.path.clone(),
+            message,
+        }
+    }
+
+    /// The next row, read if need be; `None` at the end.
+    fn peek(&mut self) -> Result<Option<&Row>, Error> {
+        if self.next.is_none() {
+            self.next = self.read()?;
+        }
+        Ok(self.next.as_ref())
+    }
+
+    fn read(&mut self) -> Result<Option<Row>, Error> {
+        let more = self
+            .reader
+            .read_record(&mut self.record)
+            .map_err(|e| self.error(format!("not a results CSV: {e}")))?;
+        if !more {
+            return Ok(None);
+        }
+        let at = self.record.position().map_or(0, |p| p.line());
+        let field = |i: usize| self.record.get(i).unwrap_or("").trim();
+        let bad = |what: &str, value: &str| self.error(format!("line {at}: bad {what} `{value}`"));
+        let input = match self.file {
+            None => 0,
+            Some(i) => {
+                let name = field(i);
+                self.inputs.iter().position(|n| n == name).ok_or_else(|| {
+                    self.error(format!(
+                        "line {at}: file `{name}` is not an input of this run ({})",
+                        self.inputs.join(", ")
+                    ))
+                })?
+            }
+        };
+        let [line, puzzle, status, solution, guesses] = self.columns.map(field);
+        let line: u64 = line.parse().map_err(|_| bad("line", line))?;
+        let grid = |what: &str, text: &str| {
+            if text.is_empty() {
+                Ok(None)
+            } else {
+                Grid::parse(text.as_bytes())
+                    .map(Some)
+                    .map_err(|_| bad(what, text))
+            }
+        };
+        let row = Row {
+            key: (input, line),
+            at,
+            puzzle: grid("puzzle", puzzle)?,
+            status: status.parse().map_err(|_| bad("status", status))?,
+            solution: grid("solution", solution)?,
+            guesses: if guesses.is_empty() {
+                None
+            } else {
+                Some(guesses.parse().map_err(|_| bad("guesses", guesses))?)
+            },
+        };
+        if self.last.is_some_and(|last| last >= row.key) {
+            return Err(self.error(format!(
+                "line {at}: rows are not in run order (inputs in command-line order, lines \
+                 ascending, each once), as `solve -o` writes them"
+            )));
+        }
+        self.last = Some(row.key);
+        Ok(Some(row))
+    }
+
+    fn place(&self, key: (usize, u64)) -> Place {
+        Place::Line {
+            file: self.inputs[key.0].clone(),
+            line: key.1,
+        }
+    }
+
+    /// Compares one result (results come in run order) with the baseline's
+    /// row for its (`file`, `line`), reporting every change; baseline rows
+    /// passed over are reported as not in this run.
+    ///
+    /// # Errors
+    /// [`Error::Baseline`] when the baseline holds another puzzle at that
+    /// line (it belongs to other inputs), or cannot be read.
+    pub fn compare(&mut self, result: &PuzzleResult, report: &mut Report) -> Result<(), Error> {
+        let key = (result.input, result.line);
+        loop {
+            let Some(row) = self.peek()? else {
+                report.push(self.place(key), Problem::NotInBaseline);
+                return Ok(());
+            };
+            if row.key > key {
+                report.push(self.place(key), Problem::NotInBaseline);
+                return Ok(());
+            }
+            let row = self.next.take().expect("peeked");
+            if row.key < key {
+                report.push(self.place(row.key), Problem::NotInRun { old: row.status });
+                continue;
+            }
+            return self.compare_row(&row, result, report);
+        }
+    }
+
+    fn compare_row(
+        &mut self,
+        row: &Row,
+        result: &PuzzleResult,
+        report: &mut Report,
+    ) -> Result<(), Error> {
+        if row.puzzle != result.puzzle {
+            let show = |g: &Option<Grid>| g.map_or_else(|| "(malformed)".into(), |g| g.to_line());
+            return Err(self.error(format!(
+                "line {}: the puzzle for {}:{} differs from this run's (baseline {}, this run \
+                 {}): the baseline is for other inputs",
+                row.at,
+                self.inputs[row.key.0],
+                row.key.1,
+                show(&row.puzzle),
+                show(&result.puzzle)
+            )));
+        }
+        self.matched += 1;
+        let place = || self.place(row.key);
+        if row.status != result.status {
+            report.push(
+                place(),
+                Problem::StatusChanged {
+                    old: row.status,
+                    new: result.status,
+                },
+            );
+        } else if row.solution != result.solution {
+            report.push(
+                place(),
+                Problem::SolutionChanged {
+                    old: row.solution,
+                    new: result.solution,
+                },
+            );
+        }
+        if row.guesses != result.guesses {
+            report.push(
+                place(),
+                Problem::GuessesChanged {
+                    old: row.guesses,
+                    new: result.guesses,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Ends the comparison: every baseline row left is reported as not in
+    /// this run, unless the run was cut short on purpose (`--limit`).
+    /// Returns the number of rows matched with a result.
+    ///
+    /// # Errors
+    /// [`Error::Baseline`] when the rest of the baseline cannot be read.
+    pub fn finish(&mut self, cut_short: bool, report: &mut Report) -> Result<u64, Error> {
+        if !cut_short {
+            while self.peek()?.is_some() {
+                let row = self.next.take().expect("peeked");
+                report.push(self.place(row.key), Problem::NotInRun { old: row.status });
+            }
+        }
+        Ok(self.matched)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use super::*;
+    use crate::grid::Grid;
+
+    const PUZZLE: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    fn rows(text: &str, inputs: &[&str]) -> Result<RowsBaseline, Error> {
+        let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
+        RowsBaseline::new(
+            Path::new("base.csv"),
+            Box::new(Cursor::new(text.as_bytes().to_vec())),
+            &inputs,
+        )
+    }
+
+    fn result(input: usize, line: u64, status: Status, guesses: u64) -> PuzzleResult {
+        PuzzleResult {
+            input,
+            line,
+            puzzle: Some(Grid::parse(PUZZLE.as_bytes()).unwrap()),
+            status,
+            solution: None,
+            guesses: Some(guesses),
+            solve_ns: Some(1),
+            check: None,
+            message: None,
+            expected: None,
+        }
+    }
+
+    const HEADER: &str = "line,puzzle,status,solution,guesses,solve_us,check,message\n";
+
+    #[test]
+    fn summaries_need_their_keys() {
+        let ok = SummaryBaseline::parse(
+            r#"{"puzzles": 3, "guesses": {"total": 12, "mean": 4.0}, "puzzles_per_s": 99.5,
+                "solver": "fast", "mode": "unique"}"#,
+        )
+        .unwrap();
+        assert_eq!((ok.puzzles, ok.guesses, ok.puzzles_per_s), (3, 12, 99.5));
+        assert!(ok.fits(SolverKind::Fast, Mode::Unique).is_ok());
+        assert!(ok.fits(SolverKind::Naive, Mode::Unique).is_err());
+        let err = SummaryBaseline::parse(r#"{"puzzles": 3}"#).unwrap_err();
+        assert!(err.contains("guesses.total"), "{err}");
+        assert!(SummaryBaseline::parse("{oops").is_err());
+    }
+
+    #[test]
+    fn rows_match_on_line_and_report_each_change() {
+        let text = format!(
+            "{HEADER}2,{PUZZLE},timeout,,7,1.0,,limit\n3,{PUZZLE},timeout,,9,1.0,,limit\n\
+             5,{PUZZLE},timeout,,9,1.0,,limit\n"
+        );
+        let mut base = rows(&text, &["a.txt"]).unwrap();
+        let mut report = Report::new();
+        base.compare(&result(0, 2, Status::Timeout, 7), &mut report)
+            .unwrap();
+        assert_eq!(report.total(), 0);
+        base.compare(&result(0, 3, Status::Multiple, 8), &mut report)
+            .unwrap();
+        base.compare(&result(0, 4, Status::Timeout, 9), &mut report)
+            .unwrap();
+        assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        let lines: Vec<String> = report.shown().iter().map(|f| f.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "a.txt:3: status changed from the baseline: timeout -> multiple",
+                "a.txt:3: guesses changed from the baseline: 9 -> 8",
+                "a.txt:4: a record the baseline has no row for",
+                "a.txt:5: the baseline has a row here (status timeout) but this run has no record",
+            ]
+        );
+    }
+
+    #[test]
+    fn another_puzzle_at_a_line_is_a_wrong_baseline() {
+        let other = PUZZLE.replacen('4', "5", 1);
+        let text = format!("{HEADER}2,{other},solved,,0,1.0,,\n");
+        let mut base = rows(&text, &["a.txt"]).unwrap();
+        let err = base
+            .compare(&result(0, 2, Status::Solved, 0), &mut Report::new())
+            .unwrap_err();
+        assert!(matches!(err, Error::Baseline { .. }));
+        assert!(
+            err.to_string()
+                .contains("line 2: the puzzle for a.txt:2 differs"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn files_are_matched_by_name_in_run_order() {
+        let text =
+            format!("file,{HEADER}a.txt,1,{PUZZLE},solved,,0,,,\nb.txt,1,{PUZZLE},solved,,0,,,\n");
+        let mut base = rows(&text, &["a.txt", "b.txt"]).unwrap();
+        let mut report = Report::new();
+        base.compare(&result(0, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        base.compare(&result(1, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        assert_eq!(report.total(), 0);
+
+        let mut swapped = rows(&text, &["b.txt", "a.txt"]).unwrap();
+        swapped
+            .compare(&result(0, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        swapped
+            .compare(&result(1, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        let err = swapped.finish(false, &mut report).unwrap_err();
+        assert!(err.to_string().contains("not in run order"), "{err}");
+        let err = rows(&text, &["a.txt", "c.txt"])
+            .unwrap()
+            .finish(false, &mut report)
+            .unwrap_err();
+        assert!(err.to_string().contains("`b.txt` is not an input"), "{err}");
+    }
+
+    #[test]
+    fn headers_must_be_results_csv() {
+        assert!(rows("puzzle,solution\n", &["a.txt"]).is_err());
+        let err = rows(HEADER, &["a.txt", "b.txt"]).err().unwrap();
+        assert!(err.to_string().contains("no `file` column"), "{err}");
+    }
+}

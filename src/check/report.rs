@@ -1,0 +1,356 @@
+//! What `check` found wrong, and the report on stderr: every failure with
+//! its place (`file:line`) and the old and new values, the first
+//! [`SHOWN`] in full, then a count of the rest.
+
+use std::fmt;
+
+use crate::grid::Grid;
+use crate::solver::Status;
+
+/// Failures listed in full; the rest are counted.
+pub const SHOWN: usize = 20;
+
+/// One thing that did not hold.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// The status is not the one wanted: `solved`, or the input's expected
+    /// status, or one of `--allow`.
+    Status {
+        /// The status found.
+        found: Status,
+        /// The status wanted (`solved` unless the input says otherwise).
+        wanted: Status,
+        /// The statuses `--allow` accepts as well.
+        allowed: Vec<Status>,
+    },
+    /// A `solved` result whose grid is not complete, repeats a digit or
+    /// changes a given.
+    NotASolution {
+        /// The grid the solver returned (`None`: none at all).
+        solution: Option<Grid>,
+    },
+    /// A `solved` result that differs from the solution the input gives.
+    Mismatch {
+        /// The solver's solution.
+        solution: Option<Grid>,
+    },
+    /// The status differs from the baseline's.
+    StatusChanged {
+        /// The baseline's.
+        old: Status,
+        /// This run's.
+        new: Status,
+    },
+    /// The solution differs from the baseline's.
+    SolutionChanged {
+        /// The baseline's.
+        old: Option<Grid>,
+        /// This run's.
+        new: Option<Grid>,
+    },
+    /// The guess count differs from the baseline's.
+    GuessesChanged {
+        /// The baseline's (`None`: empty, a malformed row).
+        old: Option<u64>,
+        /// This run's.
+        new: Option<u64>,
+    },
+    /// This run has a record the baseline has no row for.
+    NotInBaseline,
+    /// The baseline has a row this run has no record for.
+    NotInRun {
+        /// The baseline row's status.
+        old: Status,
+    },
+    /// A summary baseline's total guesses changed by more than allowed.
+    TotalGuesses {
+        /// The baseline's total.
+        old: u64,
+        /// This run's total.
+        new: u64,
+        /// The change allowed, percent.
+        max_pct: f64,
+    },
+    /// Puzzles/s fell below `--min-speed-ratio` times the baseline's.
+    Speed {
+        /// The baseline's puzzles/s.
+        old: f64,
+        /// This run's puzzles/s.
+        new: f64,
+        /// The least ratio allowed.
+        min_ratio: f64,
+    },
+}
+
+/// Where a problem is: an input's line, or the run as a whole.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// A record: the input's name and the record's line.
+    Line {
+        /// The input's name.
+        file: String,
+        /// The record's 1-based line.
+        line: u64,
+    },
+    /// The whole run (summary baselines).
+    Run,
+}
+
+/// One failure: a problem and where.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    /// Where.
+    pub place: Place,
+    /// What.
+    pub problem: Problem,
+}
+
+fn grid(g: &Option<Grid>) -> String {
+    g.map_or_else(|| "(none)".to_string(), |g| g.to_line())
+}
+
+fn count(n: &Option<u64>) -> String {
+    n.map_or_else(|| "(none)".to_string(), |n| n.to_string())
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Problem::Status {
+                found,
+                wanted,
+                allowed,
+            } => {
+                write!(f, "status {found}, expected {wanted}")?;
+                if !allowed.is_empty() {
+                    let names: Vec<&str> = allowed.iter().map(|s| s.name()).collect();
+                    write!(f, " (or allowed: {})", names.join(", "))?;
+                }
+                Ok(())
+            }
+            Problem::NotASolution { solution } => write!(
+                f,
+                "solved, but {} is not a solution of the puzzle (incomplete, a repeated digit \
+                 or a given changed)",
+                grid(solution)
+            ),
+            Problem::Mismatch { solution } => write!(
+                f,
+                "solution {} differs from the solution the input gives",
+                grid(solution)
+            ),
+            Problem::StatusChanged { old, new } => {
+                write!(f, "status changed from the baseline: {old} -> {new}")
+            }
+            Problem::SolutionChanged { old, new } => write!(
+                f,
+                "solution changed from the baseline: {} -> {}",
+                grid(old),
+                grid(new)
+            ),
+            Problem::GuessesChanged { old, new } => write!(
+                f,
+                "guesses changed from the baseline: {} -> {}",
+                count(old),
+                count(new)
+            ),
+            Problem::NotInBaseline => f.write_str("a record the baseline has no row for"),
+            Problem::NotInRun { old } => write!(
+                f,
+                "the baseline has a row here (status {old}) but this run has no record"
+            ),
+            Problem::TotalGuesses { old, new, max_pct } => write!(
+                f,
+                "total guesses changed from the baseline: {old} -> {new} ({}; \
+                 --max-guess-change allows {max_pct}%)",
+                change_pct(*old, *new)
+            ),
+            Problem::Speed {
+                old,
+                new,
+                min_ratio,
+            } => write!(
+                f,
+                "puzzles/s fell from the baseline: {old:.0} -> {new:.0} ({:.2}x; \
+                 --min-speed-ratio asks for {min_ratio}x)",
+                new / old
+            ),
+        }
+    }
+}
+
+/// A change from `old` to `new` in percent, signed (`+5.00%`), or
+/// `from 0` when `old` is 0.
+pub fn change_pct(old: u64, new: u64) -> String {
+    if old == 0 {
+        if new == 0 {
+            "+0.00%".to_string()
+        } else {
+            "from 0".to_string()
+        }
+    } else {
+        format!("{:+.2}%", (new as f64 - old as f64) / old as f64 * 100.0)
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.place {
+            Place::Line { file, line } => write!(f, "{file}:{line}: {}", self.problem),
+            Place::Run => write!(f, "{}", self.problem),
+        }
+    }
+}
+
+/// The failures of a run: the first [`SHOWN`] kept, all counted.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Report {
+    shown: Vec<Failure>,
+    total: u64,
+}
+
+impl Report {
+    /// An empty report.
+    pub fn new() -> Report {
+        Report::default()
+    }
+
+    /// Records a failure.
+    pub fn push(&mut self, place: Place, problem: Problem) {
+        self.total += 1;
+        if self.shown.len() < SHOWN {
+            self.shown.push(Failure { place, problem });
+        }
+    }
+
+    /// Failures recorded.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// The failures kept in full, in the order found.
+    pub fn shown(&self) -> &[Failure] {
+        &self.shown
+    }
+
+    /// The report's text for a run of `puzzles` puzzles: one line when all
+    /// holds, else a header line, the failures shown and the count of the
+    /// rest. `checks` names what was checked (e.g. `baseline base.csv`).
+    pub fn render(&self, puzzles: u64, checks: &str) -> String {
+        let mut out = String::new();
+        if self.total == 0 {
+            out.push_str(&format!(
+                "sudoku-batch check: ok: {puzzles} puzzles, {checks}\n"
+            ));
+            return out;
+        }
+        out.push_str(&format!(
+            "sudoku-batch check: FAILED: {} failure{} in {puzzles} puzzles ({checks})\n",
+            self.total,
+            if self.total == 1 { "" } else { "s" }
+        ));
+        for failure in &self.shown {
+            out.push_str(&format!("  {failure}\n"));
+        }
+        let rest = self.total - self.shown.len() as u64;
+        if rest > 0 {
+            out.push_str(&format!(
+                "  ... and {rest} more failure{} (the first {SHOWN} are shown)\n",
+                if rest == 1 { "" } else { "s" }
+            ));
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: u64) -> Place {
+        Place::Line {
+            file: "a.txt".into(),
+            line,
+        }
+    }
+
+    #[test]
+    fn failures_name_the_place_and_both_values() {
+        let f = Failure {
+            place: at(12),
+            problem: Problem::StatusChanged {
+                old: Status::Solved,
+                new: Status::Multiple,
+            },
+        };
+        assert_eq!(
+            f.to_string(),
+            "a.txt:12: status changed from the baseline: solved -> multiple"
+        );
+        let f = Failure {
+            place: at(3),
+            problem: Problem::GuessesChanged {
+                old: Some(4),
+                new: Some(6),
+            },
+        };
+        assert_eq!(
+            f.to_string(),
+            "a.txt:3: guesses changed from the baseline: 4 -> 6"
+        );
+        let f = Failure {
+            place: Place::Run,
+            problem: Problem::TotalGuesses {
+                old: 200,
+                new: 210,
+                max_pct: 1.0,
+            },
+        };
+        assert_eq!(
+            f.to_string(),
+            "total guesses changed from the baseline: 200 -> 210 (+5.00%; \
+             --max-guess-change allows 1%)"
+        );
+        let status = Problem::Status {
+            found: Status::Timeout,
+            wanted: Status::Solved,
+            allowed: vec![Status::Multiple],
+        };
+        assert_eq!(
+            status.to_string(),
+            "status timeout, expected solved (or allowed: multiple)"
+        );
+    }
+
+    #[test]
+    fn the_first_twenty_are_shown_then_a_count() {
+        let mut report = Report::new();
+        assert_eq!(
+            report.render(5, "no baseline"),
+            "sudoku-batch check: ok: 5 puzzles, no baseline\n"
+        );
+        for line in 1..=25 {
+            report.push(at(line), Problem::NotInBaseline);
+        }
+        assert_eq!(report.total(), 25);
+        let text = report.render(30, "baseline b.csv");
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 1 + SHOWN + 1);
+        assert_eq!(
+            lines[0],
+            "sudoku-batch check: FAILED: 25 failures in 30 puzzles (baseline b.csv)"
+        );
+        assert!(lines[20].starts_with("  a.txt:20: "));
+        assert_eq!(
+            lines[21],
+            "  ... and 5 more failures (the first 20 are shown)"
+        );
+    }
+
+    #[test]
+    fn changes_in_percent() {
+        assert_eq!(change_pct(100, 90), "-10.00%");
+        assert_eq!(change_pct(0, 0), "+0.00%");
+        assert_eq!(change_pct(0, 3), "from 0");
+    }
+}
