@@ -1,0 +1,244 @@
+//! `sudoku-batch bench`, run as a binary on the shipped data: every field
+//! in every export, positive numbers, and `us_per_puzzle` x
+//! `puzzles_per_s` = 1e6.
+
+use assert_cmd::Command;
+use predicates::str::contains;
+use serde_json::Value;
+
+/// The row fields, in order: JSON keys and CSV columns.
+const FIELDS: [&str; 14] = [
+    "dataset",
+    "solver",
+    "mode",
+    "threads",
+    "puzzles",
+    "puzzles_per_s",
+    "us_per_puzzle",
+    "no_guess_pct",
+    "guesses_per_puzzle",
+    "speedup",
+    "finished_pct",
+    "cpu",
+    "cores",
+    "version",
+];
+
+/// Short timings: tests run unoptimised on a shared machine.
+const QUICK: [&str; 4] = ["--time-s", "0.05", "--warmup-s", "0.05"];
+
+fn bench(args: &[&str]) -> Command {
+    let mut cmd = Command::cargo_bin("sudoku-batch").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("bench")
+        .args(QUICK)
+        .args(args);
+    cmd
+}
+
+/// Runs `bench` with `--export-json -` and returns the rows.
+fn json_rows(args: &[&str]) -> Vec<Value> {
+    let out = bench(args)
+        .args(["--export-json", "-", "--quiet"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let json: Value = serde_json::from_slice(&out).expect("stdout is the JSON export");
+    json["results"].as_array().expect("a results array").clone()
+}
+
+/// `us_per_puzzle` x `puzzles_per_s` = 1e6, to floating-point rounding.
+fn assert_reciprocal(us_per_puzzle: f64, puzzles_per_s: f64) {
+    let product = us_per_puzzle * puzzles_per_s;
+    assert!(
+        (product - 1e6).abs() < 1e-6,
+        "{us_per_puzzle} x {puzzles_per_s} = {product}"
+    );
+}
+
+#[test]
+fn every_field_of_every_row_is_present_and_positive() {
+    // The naive solver gets an easy set (Kaggle puzzles fall to singles);
+    // both solvers at 1 and 2 threads, in both modes.
+    let rows = json_rows(&[
+        "data/kaggle1m_10000.csv",
+        "--limit",
+        "200",
+        "--solver",
+        "fast,naive",
+        "--mode",
+        "unique,first",
+        "--threads",
+        "1,2",
+    ]);
+    assert_eq!(rows.len(), 2 * 2 * 2);
+    let mut combos = vec![];
+    for row in &rows {
+        let object = row.as_object().unwrap();
+        let mut keys: Vec<&str> = object.keys().map(String::as_str).collect();
+        let mut fields = FIELDS.to_vec();
+        keys.sort_unstable();
+        fields.sort_unstable();
+        assert_eq!(keys, fields, "{row}");
+        for key in [
+            "threads",
+            "puzzles",
+            "puzzles_per_s",
+            "us_per_puzzle",
+            "speedup",
+            "finished_pct",
+            "cores",
+        ] {
+            let x = row[key]
+                .as_f64()
+                .unwrap_or_else(|| panic!("{key} in {row}"));
+            assert!(x > 0.0 && x.is_finite(), "{key} = {x} in {row}");
+        }
+        for key in ["no_guess_pct", "guesses_per_puzzle"] {
+            let x = row[key].as_f64().unwrap();
+            assert!(x >= 0.0 && x.is_finite(), "{key} = {x} in {row}");
+        }
+        for key in ["dataset", "cpu", "version"] {
+            assert!(!row[key].as_str().unwrap().is_empty(), "{key} in {row}");
+        }
+        assert_eq!(row["dataset"], "data/kaggle1m_10000.csv");
+        assert_eq!(row["puzzles"], 200);
+        assert_eq!(row["finished_pct"], 100.0, "easy puzzles all finish: {row}");
+        if row["solver"] == "fast" {
+            // Every Kaggle puzzle falls to singles: no guess at all.
+            assert_eq!(row["no_guess_pct"], 100.0, "{row}");
+        }
+        assert_reciprocal(
+            row["us_per_puzzle"].as_f64().unwrap(),
+            row["puzzles_per_s"].as_f64().unwrap(),
+        );
+        if row["threads"] == 1 {
+            assert_eq!(row["speedup"], 1.0);
+        }
+        combos.push(format!(
+            "{} {} {}",
+            row["solver"], row["mode"], row["threads"]
+        ));
+    }
+    assert_eq!(
+        combos,
+        [
+            r#""fast" "unique" 1"#,
+            r#""fast" "unique" 2"#,
+            r#""fast" "first" 1"#,
+            r#""fast" "first" 2"#,
+            r#""naive" "unique" 1"#,
+            r#""naive" "unique" 2"#,
+            r#""naive" "first" 1"#,
+            r#""naive" "first" 2"#,
+        ]
+    );
+}
+
+#[test]
+fn csv_export_has_the_fields_as_columns_at_full_precision() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv_path = dir.path().join("bench.csv");
+    let md_path = dir.path().join("bench.md");
+    let assert = bench(&["data/top95.txt", "--solver", "fast", "-j", "1,2"])
+        .arg("--export-csv")
+        .arg(&csv_path)
+        .arg("--export-markdown")
+        .arg(&md_path)
+        .assert()
+        .success();
+    // The default table still goes to stdout.
+    let table = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    assert!(table.starts_with("dataset "), "{table}");
+    assert!(table.contains("data/top95.txt"), "{table}");
+
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    assert_eq!(reader.headers().unwrap(), FIELDS.as_slice());
+    let records: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(records.len(), 2);
+    for record in &records {
+        let number = |i: usize| record[i].parse::<f64>().unwrap();
+        assert_eq!(&record[1], "fast");
+        assert_eq!(number(4), 95.0);
+        assert!(number(5) > 0.0);
+        assert_reciprocal(number(6), number(5));
+        assert_eq!(number(10), 100.0);
+    }
+    assert_eq!((&records[0][3], &records[1][3]), ("1", "2"));
+
+    let markdown = std::fs::read_to_string(&md_path).unwrap();
+    let lines: Vec<&str> = markdown.lines().collect();
+    assert!(lines[0].starts_with("| dataset | solver | mode | threads |"));
+    assert!(lines[1].starts_with("|:---|"));
+    assert_eq!(
+        lines
+            .iter()
+            .filter(|l| l.contains("data/top95.txt"))
+            .count(),
+        2
+    );
+    assert!(markdown.contains("cores; sudoku-batch "));
+}
+
+#[test]
+fn the_table_is_aligned_and_parse_time_is_reported_apart() {
+    let assert = bench(&["data/top95.txt", "--solver", "fast", "-j", "1"])
+        .assert()
+        .success()
+        .stderr(contains("bench: loaded 95 puzzles from data/top95.txt in "));
+    let table = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(lines.len(), 3, "{table}");
+    let header = lines[0];
+    for field in &FIELDS[..11] {
+        assert!(header.contains(field), "{field} in {header}");
+    }
+    // Numbers are right-aligned under their header.
+    let end = header.find("puzzles_per_s").unwrap() + "puzzles_per_s".len();
+    assert!(lines[1].as_bytes()[end - 1].is_ascii_digit(), "{table}");
+    assert_eq!(lines[1].as_bytes().get(end), Some(&b' '));
+    assert!(lines[2].starts_with("cpu: "));
+}
+
+#[test]
+fn a_slow_solver_is_sampled_and_cannot_stall_the_run() {
+    // The naive solver on the hardest puzzles: a full pass would take far
+    // longer than the timed run, so it samples puzzles in random order and
+    // stops on time (some hit the placement limit).
+    let start = std::time::Instant::now();
+    let rows = json_rows(&[
+        "data/forum_hardest_2000.txt",
+        "--solver",
+        "naive",
+        "-j",
+        "1",
+        "--seed",
+        "1",
+    ]);
+    assert!(start.elapsed().as_secs() < 60);
+    assert_eq!(rows.len(), 1);
+    let row = &rows[0];
+    assert_eq!(row["puzzles"], 2000);
+    assert!(row["finished_pct"].as_f64().unwrap() <= 100.0);
+    assert_reciprocal(
+        row["us_per_puzzle"].as_f64().unwrap(),
+        row["puzzles_per_s"].as_f64().unwrap(),
+    );
+}
+
+#[test]
+fn usage_and_input_errors_exit_2() {
+    bench(&["data/no-such-file.txt"])
+        .assert()
+        .code(2)
+        .stderr(contains("no-such-file.txt"));
+    bench(&["data/top95.txt", "-j", "0"]).assert().code(2);
+    bench(&["data/top95.txt", "--export-csv", "-", "--export-json", "-"])
+        .assert()
+        .code(2);
+    bench(&["data/top95.txt", "--time-s", "soon"])
+        .assert()
+        .code(2);
+}
