@@ -65,13 +65,26 @@ pub fn spreadsheet_number(field: &[u8]) -> bool {
 }
 
 /// True when the field looks like an attempt at a puzzle: a puzzle, a
-/// one-line grid of another size, a spreadsheet number, or 17 or more
-/// characters made only of digits and blanks. A line or CSV record with no
-/// such field may be a header.
+/// one-line grid of another size, a spreadsheet number, or a run of 17 or
+/// more digits and blanks (with a digit in it, or 81 long), such as a puzzle
+/// with a typo or a missing cell. A line or CSV record with no such field
+/// may be a header.
 pub fn looks_like_puzzle(field: &[u8]) -> bool {
-    (field.len() >= 17 && field.iter().all(|&b| is_cell(b)))
-        || other_size(field).is_some()
-        || spreadsheet_number(field)
+    let mut run = 0;
+    let mut digit = false;
+    for &b in field {
+        if is_cell(b) {
+            run += 1;
+            digit |= b.is_ascii_digit();
+            if run >= CELLS || (run >= 17 && digit) {
+                return true;
+            }
+        } else {
+            run = 0;
+            digit = false;
+        }
+    }
+    other_size(field).is_some() || spreadsheet_number(field)
 }
 
 /// Why `field` is not a 9x9 puzzle, in the parser's words (for a field that
@@ -157,6 +170,9 @@ mod tests {
     fn puzzle_likeness() {
         assert!(looks_like_puzzle(b"00000000000000000"));
         assert!(!looks_like_puzzle(b"0000000000000000a"));
+        assert!(looks_like_puzzle(b"x00000000000000000abc"));
+        assert!(!looks_like_puzzle(b"-----------------------"));
+        assert!(looks_like_puzzle(&[b'.'; 81]));
         assert!(!looks_like_puzzle(b"1465"));
         assert!(looks_like_puzzle(b"4.3E+78"));
         assert!(!looks_like_puzzle(b"difficulty_range"));

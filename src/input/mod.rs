@@ -57,6 +57,8 @@ mod frame;
 mod grid;
 mod lines;
 mod open;
+#[cfg(test)]
+mod tests;
 
 use std::path::PathBuf;
 
