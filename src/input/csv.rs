@@ -115,7 +115,8 @@ impl<R: BufRead> CsvReader<R> {
     /// Takes the first record as a header when none of its fields looks
     /// like a puzzle. Returns whether it was one.
     fn header(&mut self) -> Result<bool, InputError> {
-        if self.record.iter().any(field::looks_like_puzzle) {
+        if self.record.iter().any(field::looks_like_puzzle) || !field::is_text(self.framer.bytes())
+        {
             if let Some(Column::Name(name)) = &self.column {
                 return Err(InputError::NoHeader {
                     path: self.name.clone().into(),

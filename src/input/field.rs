@@ -87,6 +87,16 @@ pub fn looks_like_puzzle(field: &[u8]) -> bool {
     other_size(field).is_some() || spreadsheet_number(field)
 }
 
+/// True for printable text: valid UTF-8 with no control character but tab
+/// and carriage return. Only text can be a header or a note; binary garbage
+/// is always reported.
+pub fn is_text(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .all(|&b| b >= 0x20 && b != 0x7F || b == b'\t' || b == b'\r')
+        && std::str::from_utf8(bytes).is_ok()
+}
+
 /// Why `field` is not a 9x9 puzzle, in the parser's words (for a field that
 /// is not one; see [`puzzle`]).
 pub fn error(field: &[u8]) -> String {
@@ -164,6 +174,14 @@ mod tests {
         assert_eq!(error(&[b'A'; 256]), "a 16x16 grid: only 9x9 is supported");
         assert_eq!(error(&[b'1', 0xC3, 0xA9]), "byte 0xC3 at position 2");
         assert_eq!(error(b""), "0 cells, expected 81");
+    }
+
+    #[test]
+    fn text() {
+        assert!(is_text("Sudoku für Profis\t95".as_bytes()));
+        assert!(!is_text(b"\xff\xfegarbage"));
+        assert!(!is_text(b"a\x00b"));
+        assert!(!is_text(b"caf\xC3"));
     }
 
     #[test]

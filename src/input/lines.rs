@@ -131,7 +131,7 @@ impl LineRules {
             });
             len >= 17 && digit
         };
-        let text = evidence.is_none() && ambiguous.is_none() && !grouped();
+        let text = evidence.is_none() && ambiguous.is_none() && !grouped() && field::is_text(line);
         if !self.seen_record && text {
             // A header: a title, a count, column names.
             if let Some(Column::Name(name)) = &self.column {

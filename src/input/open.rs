@@ -282,17 +282,18 @@ impl Records {
                 line: record.line,
             }),
             Some(Err(e)) => Err(e),
-            Some(Ok(s)) => match s.puzzle {
-                Ok(grid) if grid.is_complete() => {
+            Some(Ok(s)) => match (s.solution, s.puzzle) {
+                // A solutions CSV with a solution column, or one grid a line.
+                (Some(grid), _) | (None, Ok(grid)) if grid.is_complete() => {
                     record.solution = Some(grid);
                     Ok(record)
                 }
-                Ok(_) => Err(InputError::BadSolution {
+                (_, Ok(_)) => Err(InputError::BadSolution {
                     solutions: self.solutions_name.clone(),
                     line: s.line,
                     message: "the grid has blanks".into(),
                 }),
-                Err(message) => Err(InputError::BadSolution {
+                (_, Err(message)) => Err(InputError::BadSolution {
                     solutions: self.solutions_name.clone(),
                     line: s.line,
                     message,

@@ -162,11 +162,19 @@ fn binary_and_invalid_utf8() {
     assert_eq!(
         brief(&got),
         vec![
+            bad(1, "byte 0xFF at position 1"),
             ok(2, P),
             bad(3, "byte 0x00 at position 1"),
             bad(4, "byte 0xC3 at position 3")
         ]
     );
+    // Garbage after the last puzzle is reported too (text would be a note).
+    let got = read_with("x.txt", b"\x00\x01\n", &ReadOptions::default()).unwrap();
+    assert_eq!(brief(&got), vec![bad(1, "byte 0x00 at position 1")]);
+    let data = format!("\u{feff}quizzes,solutions\n{P},{S}\n\x1A");
+    assert_eq!(brief(&read("b.csv", &data)), vec![ok(2, P)]);
+    let got = read_with("g.csv", b"\xff\xfe,x\n", &ReadOptions::default()).unwrap();
+    assert_eq!(brief(&got), vec![bad(1, "no field looks like a puzzle")]);
 }
 
 #[test]
@@ -369,6 +377,20 @@ fn solutions_file_pairs_record_by_record() {
     ));
     let err = read_with("x.txt", data.as_bytes(), &with(&format!("{S}\n{P}\n{S}")));
     assert!(matches!(err, Err(InputError::BadSolution { line: 2, .. })));
+    // A CSV of solutions: its solution column.
+    let csv = ReadOptions {
+        solutions: Some(
+            temp(
+                &dir,
+                "s.csv",
+                format!("puzzle,solution\n{Q},{S}\n{Q},{S}\n{Q},{S}").as_bytes(),
+            )
+            .into(),
+        ),
+        ..ReadOptions::default()
+    };
+    let got = read_with("x.txt", data.as_bytes(), &csv).unwrap();
+    assert!(got.iter().all(|r| r.solution == Some(grid(S))));
     let missing = ReadOptions {
         solutions: Some(dir.path().join("none.txt")),
         ..ReadOptions::default()
