@@ -114,9 +114,6 @@ impl LineRules {
             }
         }
         if let Some((at, grid)) = found {
-            if let Some(Column::Name(name)) = &self.column {
-                return Err(name.clone());
-            }
             self.seen_record = true;
             let solution = (at + 1..fields.len()).find_map(|i| get(i).and_then(field::complete));
             return Ok(Line::Record(Ok(grid), solution));
@@ -152,17 +149,16 @@ impl LineRules {
             _ if get(0).is_some_and(field::looks_like_puzzle) => 0,
             _ => evidence.unwrap_or(0),
         };
-        let message = match get(at) {
-            _ if ambiguous.is_some() && !get(0).is_some_and(field::looks_like_puzzle) => {
-                let (a, b) = ambiguous.unwrap_or_default();
+        let message = match (ambiguous, get(at)) {
+            (Some((a, b)), _) if at != 0 || !get(0).is_some_and(field::looks_like_puzzle) => {
                 format!(
                     "fields {} and {} both hold a puzzle; choose one with --column",
                     a + 1,
                     b + 1
                 )
             }
-            Some(f) => field::error(f),
-            None => format!("no field {} (the line has {})", at + 1, fields.len()),
+            (_, Some(f)) => field::error(f),
+            (_, None) => format!("no field {} (the line has {})", at + 1, fields.len()),
         };
         if text {
             return Ok(Line::Text(message));

@@ -194,6 +194,10 @@ impl Input {
             }
         };
         Ok(Records {
+            format: match format {
+                Format::Auto => Format::Lines,
+                format => format,
+            },
             reader,
             solutions,
             solutions_name: options.solutions.clone().unwrap_or_default(),
@@ -246,6 +250,7 @@ enum Reader {
 /// Memory stays bounded whatever the input: one record buffer of at most
 /// [`super::MAX_RECORD`] bytes and a 64 KiB read buffer.
 pub struct Records {
+    format: Format,
     reader: Reader,
     solutions: Option<Box<Records>>,
     solutions_name: PathBuf,
@@ -262,6 +267,16 @@ impl std::fmt::Debug for Records {
 }
 
 impl Records {
+    /// The layout being read: `lines`, `csv` or `grid` (never `auto`).
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The input's name, as given to [`open`].
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     fn next_raw(&mut self) -> Option<Result<Record, InputError>> {
         match &mut self.reader {
             Reader::Lines(r) => r.next_record(),

@@ -250,6 +250,13 @@ fn grid_files_refused_under_auto_and_read_under_grid() {
     assert!(message.starts_with("p096.txt: line 2:"), "{message}");
     let got = read_with("p096.txt", GRID.as_bytes(), &options(Format::Grid)).unwrap();
     assert_eq!(brief(&got), vec![ok(2, GRID_LINE)]);
+    let records = Input::from_reader("a.csv.gz", Cursor::new(Vec::new()))
+        .records(&ReadOptions::default())
+        .unwrap();
+    assert_eq!(
+        (records.format(), records.name()),
+        (Format::Csv, "a.csv.gz")
+    );
     // Comma grids in a `.csv` are grids too.
     let data = "2,1,0,0\r\n0,3,2,0\r\n0,0,0,4\r\n1,0,0,0";
     let err = read_with("g.csv", data.as_bytes(), &ReadOptions::default()).unwrap_err();
