@@ -159,6 +159,31 @@ impl State {
         fixed: [0; 3],
     };
 
+    /// The state for a grid's givens before any propagation: each given
+    /// leaves its cell with one candidate and its row with one place for its
+    /// digit. Repeated givens are not detected here (see
+    /// [`Grid::first_conflict`]); they only make the state unsolvable.
+    fn from_givens(grid: &Grid) -> State {
+        let mut givens = [0u32; 27];
+        let mut filled = [0u32; 3];
+        for (cell, &value) in grid.cells().iter().enumerate() {
+            if value != 0 {
+                let (band, bit) = (cell / 27, 1 << (cell % 27));
+                givens[3 * (value as usize - 1) + band] |= bit;
+                filled[band] |= bit;
+            }
+        }
+        let mut state = State::START;
+        for (idx, &given) in givens.iter().enumerate() {
+            let shape = shape(given);
+            let rows = ROWS[((shape | shape >> 1 | shape >> 2) & 1
+                | (shape >> 2 | shape >> 3 | shape >> 4) & 2
+                | (shape >> 4 | shape >> 5 | shape >> 6) & 4) as usize];
+            state.cand[idx] = (BAND & !filled[idx % 3] & !rows) | given;
+        }
+        state
+    }
+
     /// Places `digit` in `band` at cell bit `bit`: the other cells of its
     /// row lose the digit and the cell loses the other digits. Returns the
     /// masks changed, as dirty bits.
@@ -499,17 +524,8 @@ impl Solver for FastSolver {
             clock: LimitClock::start(limits),
             stopped: None,
         };
-        let mut state = State::START;
-        let mut consistent = true;
-        for (cell, &value) in grid.cells().iter().enumerate() {
-            if value != 0 {
-                let (band, bit) = (cell / 27, 1 << (cell % 27));
-                consistent &= state.place(value as usize - 1, band, bit).is_ok();
-            }
-        }
-        if consistent {
-            run.search(&mut state, (1 << 27) - 1);
-        }
+        let mut state = State::from_givens(grid);
+        run.search(&mut state, (1 << 27) - 1);
         Search {
             solutions: run.solutions,
             first: run.first,
