@@ -1,0 +1,359 @@
+//! CSV: records framed (and capped) by [`Framer`], fields parsed by the `csv`
+//! crate into one reused [`ByteRecord`].
+//!
+//! The framer finds where each record starts and ends (quotes included), so
+//! line numbers are exact and no record over the cap reaches the `csv`
+//! crate; the crate then parses one record at a time from a small buffer.
+
+use std::io::{self, BufRead, Read};
+
+use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
+
+use super::field;
+use super::frame::Framer;
+use super::lines::{is_skipped, too_long};
+use super::{Column, InputError, Record};
+use crate::solver::Status;
+
+/// Header names of the puzzle column (case-insensitive).
+pub const PUZZLE_NAMES: [&str; 4] = ["puzzle", "quizzes", "quiz", "question"];
+/// Header names of the solution column (case-insensitive).
+pub const SOLUTION_NAMES: [&str; 3] = ["solution", "solutions", "answer"];
+/// Header name of the expected-status column (case-insensitive).
+pub const STATUS_NAME: &str = "status";
+
+/// The bytes of one framed record, handed to the `csv` crate.
+#[derive(Default)]
+struct Feed {
+    buf: Vec<u8>,
+    pos: usize,
+}
+
+impl Read for Feed {
+    fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+        let rest = &self.buf[self.pos..];
+        let n = rest.len().min(out.len());
+        out[..n].copy_from_slice(&rest[..n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+fn parser() -> Reader<Feed> {
+    ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .trim(Trim::All)
+        .terminator(Terminator::Any(b'\n'))
+        .buffer_capacity(8 * 1024)
+        .from_reader(Feed::default())
+}
+
+/// Which fields hold what, once known.
+#[derive(Clone, Debug, Default)]
+struct Columns {
+    /// 0-based puzzle field; `None` until known.
+    puzzle: Option<usize>,
+    /// 0-based solution field named by the header.
+    solution: Option<usize>,
+    /// 0-based `status` field named by the header.
+    status: Option<usize>,
+    /// A header named the solution column (or had none): don't look for a
+    /// solution field by content.
+    solution_by_name: bool,
+}
+
+/// Records from a CSV input.
+pub struct CsvReader<R> {
+    framer: Framer<R>,
+    parser: Reader<Feed>,
+    record: ByteRecord,
+    column: Option<Column>,
+    cols: Columns,
+    first: bool,
+    name: String,
+}
+
+impl<R: BufRead> CsvReader<R> {
+    /// A reader over `src` (named `name` in errors).
+    pub fn new(src: R, column: Option<Column>, name: String) -> CsvReader<R> {
+        CsvReader {
+            framer: Framer::new(src, true),
+            parser: parser(),
+            record: ByteRecord::with_capacity(256, 8),
+            column,
+            cols: Columns::default(),
+            first: true,
+            name,
+        }
+    }
+
+    fn error(&self, e: io::Error) -> InputError {
+        InputError::io(&self.name, e)
+    }
+
+    /// Parses the framer's current record into `self.record`.
+    fn parse(&mut self, open_quote: bool) -> bool {
+        let feed = self.parser.get_mut();
+        feed.buf.clear();
+        feed.pos = 0;
+        feed.buf.extend_from_slice(self.framer.bytes());
+        if open_quote {
+            feed.buf.push(b'"');
+        }
+        feed.buf.push(b'\n');
+        match self.parser.read_byte_record(&mut self.record) {
+            Ok(true) => true,
+            _ => {
+                // Never expected: start over with a fresh parser.
+                self.parser = parser();
+                false
+            }
+        }
+    }
+
+    /// Takes the first record as a header when none of its fields looks
+    /// like a puzzle. Returns whether it was one.
+    fn header(&mut self) -> Result<bool, InputError> {
+        if self.record.iter().any(field::looks_like_puzzle) || !field::is_text(self.framer.bytes())
+        {
+            if let Some(Column::Name(name)) = &self.column {
+                return Err(InputError::NoHeader {
+                    path: self.name.clone().into(),
+                    column: name.clone(),
+                });
+            }
+            return Ok(false);
+        }
+        let find = |names: &[&str]| {
+            self.record
+                .iter()
+                .position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes())))
+        };
+        self.cols.puzzle = match &self.column {
+            Some(Column::Name(name)) => match find(&[name.as_str()]) {
+                Some(i) => Some(i),
+                None => {
+                    return Err(InputError::UnknownColumn {
+                        path: self.name.clone().into(),
+                        column: name.clone(),
+                        header: Some(header_text(&self.record)),
+                    })
+                }
+            },
+            Some(Column::Index(n)) => Some(n.saturating_sub(1)),
+            None => find(&PUZZLE_NAMES),
+        };
+        self.cols.solution = find(&SOLUTION_NAMES);
+        self.cols.status = find(&[STATUS_NAME]);
+        self.cols.solution_by_name = self.cols.puzzle.is_some() || self.cols.solution.is_some();
+        Ok(true)
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(self.error(e))),
+            };
+            if frame.too_long {
+                self.first = false;
+                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
+            }
+            if is_skipped(self.framer.bytes()) {
+                continue;
+            }
+            if !self.parse(frame.open_quote) {
+                return Some(Ok(Record::new(
+                    frame.line,
+                    Err("unreadable CSV record".into()),
+                    None,
+                )));
+            }
+            if std::mem::replace(&mut self.first, false) {
+                match self.header() {
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            return Some(Ok(self.data(frame.line)));
+        }
+    }
+
+    /// Turns the parsed data record into a [`Record`].
+    fn data(&mut self, line: u64) -> Record {
+        let rec = &self.record;
+        if self.cols.puzzle.is_none() {
+            self.cols.puzzle = match &self.column {
+                Some(Column::Index(n)) => Some(n.saturating_sub(1)),
+                _ => rec.iter().position(field::looks_like_puzzle),
+            };
+        }
+        let Some(at) = self.cols.puzzle else {
+            return Record::new(line, Err("no field looks like a puzzle".into()), None);
+        };
+        let puzzle = match rec.get(at) {
+            Some(f) => field::puzzle(f).ok_or_else(|| field::error(f)),
+            None => Err(format!(
+                "no field {} (the record has {})",
+                at + 1,
+                rec.len()
+            )),
+        };
+        let solution = if self.cols.solution_by_name {
+            self.cols
+                .solution
+                .and_then(|i| rec.get(i))
+                .and_then(field::complete)
+        } else {
+            rec.iter().skip(at + 1).find_map(field::complete)
+        };
+        let mut record = Record::new(line, puzzle, solution);
+        record.expected = self
+            .cols
+            .status
+            .and_then(|i| rec.get(i))
+            .and_then(|f| std::str::from_utf8(f).ok())
+            .and_then(|s| s.parse::<Status>().ok());
+        record
+    }
+}
+
+/// The header's text for an error message, shortened.
+fn header_text(record: &ByteRecord) -> String {
+    let names: Vec<String> = record
+        .iter()
+        .map(|f| String::from_utf8_lossy(f).into_owned())
+        .collect();
+    let mut text = names.join(",");
+    if text.len() > 80 {
+        let mut cut = 77;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text.push_str("...");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    const S: &str =
+        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+
+    fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
+        let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into());
+        std::iter::from_fn(|| r.next_record()).collect()
+    }
+
+    fn grid(s: &str) -> Grid {
+        Grid::parse(s.as_bytes()).unwrap()
+    }
+
+    fn summary(records: &[Record]) -> Vec<(u64, Result<String, String>, bool)> {
+        records
+            .iter()
+            .map(|r| {
+                (
+                    r.line,
+                    r.puzzle.clone().map(|g| g.to_line()),
+                    r.solution.is_some(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn header_by_name_and_solution_column() {
+        let data = format!("quizzes,solutions\r\n\r\n{P},{S}\r\n# note\r\n{S},{P}");
+        let got = read(&data, None).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].line, got[0].puzzle.clone()), (3, Ok(grid(P))));
+        assert_eq!(got[0].solution, Some(grid(S)));
+        assert_eq!((got[1].line, got[1].solution), (5, None));
+    }
+
+    #[test]
+    fn no_header_index_column_quotes_and_padding() {
+        let data = format!(",puzzle,solution\n0,\"{P}\",  {S}  \n");
+        let got = read(&data, None).unwrap();
+        assert_eq!(summary(&got), vec![(2, Ok(grid(P).to_line()), true)]);
+        let data = format!("{P},{S},26\n{},{S},3\n", &P[..76]);
+        let got = read(&data, None).unwrap();
+        assert_eq!(got[0].solution, Some(grid(S)));
+        assert_eq!(got[1].puzzle, Err("76 cells, expected 81".into()));
+        assert_eq!(got[1].line, 2);
+    }
+
+    #[test]
+    fn quoted_field_spanning_lines_keeps_start_line() {
+        let data =
+            format!("puzzle,note\n\"{P}\",\"multi\nline, note\"\n{P},x\n\n  {P}  ,\"\"\"q\"\"\"");
+        let got = read(&data, None).unwrap();
+        let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+        assert_eq!(lines, vec![2, 4, 6]);
+        assert!(got.iter().all(|r| r.puzzle == Ok(grid(P))));
+    }
+
+    #[test]
+    fn spreadsheet_numbers_and_status_column() {
+        let data = "quizzes,solutions\r\n4.30021E+78,8.64371E+80\r\n";
+        let got = read(data, None).unwrap();
+        assert_eq!(
+            got[0].puzzle,
+            Err("looks like a spreadsheet number (4.30021E+78): leading zeros lost".into())
+        );
+        let data = format!("line,puzzle,status,solution\n1,{P},solved,{S}\n2,,malformed,\n");
+        let got = read(&data, None).unwrap();
+        assert_eq!(got[0].expected, Some(Status::Solved));
+        assert_eq!(got[0].solution, Some(grid(S)));
+        assert_eq!(got[1].expected, Some(Status::Malformed));
+        assert_eq!(got[1].puzzle, Err("0 cells, expected 81".into()));
+    }
+
+    #[test]
+    fn columns_by_option() {
+        let data = format!("a,b\n{S},{P}\n");
+        let got = read(&data, Some(Column::Name("B".into()))).unwrap();
+        assert_eq!(got[0].puzzle, Ok(grid(P)));
+        let got = read(&data, Some(Column::Index(2))).unwrap();
+        assert_eq!(got[0].puzzle, Ok(grid(P)));
+        let got = read(&data, Some(Column::Index(3))).unwrap();
+        assert_eq!(got[0].puzzle, Err("no field 3 (the record has 2)".into()));
+        let err = read(&data, Some(Column::Name("c".into()))).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.csv: no column named 'c' (the header is a,b)"
+        );
+        let err = read(&format!("{P}\n"), Some(Column::Name("c".into()))).unwrap_err();
+        assert!(err.to_string().contains("no header"), "{err}");
+    }
+
+    #[test]
+    fn too_long_record_and_unclosed_quote() {
+        let long = "9".repeat(5000);
+        let data = format!("puzzle\n\"{long}\n{long}\"\n{P}\n\"{P}");
+        let got = read(&data, None).unwrap();
+        // Over the cap, the quoted record ends with its first line.
+        let lines: Vec<(u64, Result<Grid, String>)> =
+            got.iter().map(|r| (r.line, r.puzzle.clone())).collect();
+        assert_eq!(
+            lines,
+            vec![
+                (2, Err(too_long())),
+                (3, Err(too_long())),
+                (4, Ok(grid(P))),
+                (5, Ok(grid(P)))
+            ]
+        );
+    }
+}

@@ -1,0 +1,198 @@
+//! Judging one field: is it a puzzle, does it look like one, and if not,
+//! why not.
+
+use crate::grid::{Grid, ParseError, BLANKS, CELLS};
+
+/// True for a digit or one of the blank characters `.0_-`.
+#[inline]
+pub fn is_cell(b: u8) -> bool {
+    b.is_ascii_digit() || BLANKS.contains(&b)
+}
+
+/// The field as a 9x9 puzzle, when it is one.
+#[inline]
+pub fn puzzle(field: &[u8]) -> Option<Grid> {
+    if field.len() == CELLS {
+        Grid::parse(field).ok()
+    } else {
+        None
+    }
+}
+
+/// The field as a complete 9x9 grid (a solution), when it is one.
+#[inline]
+pub fn complete(field: &[u8]) -> Option<Grid> {
+    puzzle(field).filter(Grid::is_complete)
+}
+
+/// The side of a one-line grid of another size (4, 16 or 25): 16 cells of
+/// `1`-`4` or blanks, or 256 or 625 letters, digits or blanks.
+pub fn other_size(field: &[u8]) -> Option<usize> {
+    let (side, ok): (usize, fn(&u8) -> bool) = match field.len() {
+        16 => (4, |&b| (b'1'..=b'4').contains(&b) || BLANKS.contains(&b)),
+        256 => (16, |&b| b.is_ascii_alphanumeric() || BLANKS.contains(&b)),
+        625 => (25, |&b| b.is_ascii_alphanumeric() || BLANKS.contains(&b)),
+        _ => return None,
+    };
+    field.iter().all(ok).then_some(side)
+}
+
+/// True for a field a spreadsheet made of a long number: digits, optionally
+/// a dot and more digits, then `E` or `e`, an optional sign and digits (as
+/// `4.30021E+78`).
+pub fn spreadsheet_number(field: &[u8]) -> bool {
+    if field.len() > 32 {
+        return false;
+    }
+    let digits = |s: &[u8]| s.iter().take_while(|b| b.is_ascii_digit()).count();
+    let mut i = digits(field);
+    if i == 0 {
+        return false;
+    }
+    if field.get(i) == Some(&b'.') {
+        i += 1;
+        i += digits(&field[i..]);
+    }
+    if !matches!(field.get(i), Some(b'E' | b'e')) {
+        return false;
+    }
+    i += 1;
+    if matches!(field.get(i), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let exp = digits(&field[i..]);
+    exp > 0 && i + exp == field.len()
+}
+
+/// True when the field looks like an attempt at a puzzle: a puzzle, a
+/// one-line grid of another size, a spreadsheet number, or a run of 17 or
+/// more digits and blanks (with a digit in it, or 81 long), such as a puzzle
+/// with a typo or a missing cell. A line or CSV record with no such field
+/// may be a header.
+pub fn looks_like_puzzle(field: &[u8]) -> bool {
+    let mut run = 0;
+    let mut digit = false;
+    for &b in field {
+        if is_cell(b) {
+            run += 1;
+            digit |= b.is_ascii_digit();
+            if run >= CELLS || (run >= 17 && digit) {
+                return true;
+            }
+        } else {
+            run = 0;
+            digit = false;
+        }
+    }
+    other_size(field).is_some() || spreadsheet_number(field)
+}
+
+/// True for printable text: valid UTF-8 with no control character but tab
+/// and carriage return. Only text can be a header or a note; binary garbage
+/// is always reported.
+pub fn is_text(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .all(|&b| b >= 0x20 && b != 0x7F || b == b'\t' || b == b'\r')
+        && std::str::from_utf8(bytes).is_ok()
+}
+
+/// Why `field` is not a 9x9 puzzle, in the parser's words (for a field that
+/// is not one; see [`puzzle`]).
+pub fn error(field: &[u8]) -> String {
+    if spreadsheet_number(field) {
+        return format!(
+            "looks like a spreadsheet number ({}): leading zeros lost",
+            String::from_utf8_lossy(field)
+        );
+    }
+    if let Some(side) = other_size(field) {
+        return ParseError::OtherSize { side }.to_string();
+    }
+    // The parser names a size for any field of 16, 256 or 625 bytes; for one
+    // that is not a grid of that size, name the bad character instead.
+    let err = match field.iter().position(|&b| !is_cell(b)) {
+        Some(i) => {
+            let (byte, position) = (field[i], i + 1);
+            if byte.is_ascii_graphic() || byte == b' ' {
+                ParseError::BadCharacter {
+                    ch: byte as char,
+                    position,
+                }
+            } else {
+                ParseError::BadByte { byte, position }
+            }
+        }
+        None if field.len() != CELLS => ParseError::CellCount { count: field.len() },
+        None => match Grid::parse(field) {
+            Err(e) => e,
+            Ok(_) => return String::from("not a puzzle"),
+        },
+    };
+    err.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spreadsheet_numbers() {
+        for yes in ["4.30021E+78", "4.3E+78", "6.0012E+80", "4E78", "12.5e-3"] {
+            assert!(spreadsheet_number(yes.as_bytes()), "{yes}");
+        }
+        for no in [
+            "4.3E+",
+            "E+78",
+            "4.3",
+            "4.3E+78x",
+            ".3E+7",
+            "",
+            "4.30021E+78 ",
+        ] {
+            assert!(!spreadsheet_number(no.as_bytes()), "{no}");
+        }
+        assert_eq!(
+            error(b"4.30021E+78"),
+            "looks like a spreadsheet number (4.30021E+78): leading zeros lost"
+        );
+    }
+
+    #[test]
+    fn messages() {
+        assert_eq!(error(b"016"), "3 cells, expected 81");
+        assert_eq!(
+            error(b"difficulty_range"),
+            "bad character 'd' at position 1"
+        );
+        assert_eq!(error(b"1234123412341235"), "16 cells, expected 81");
+        assert_eq!(
+            error(b"1234123412341234"),
+            "a 4x4 grid: only 9x9 is supported"
+        );
+        assert_eq!(error(b"9999999999999999"), "16 cells, expected 81");
+        assert_eq!(error(&[b'A'; 256]), "a 16x16 grid: only 9x9 is supported");
+        assert_eq!(error(&[b'1', 0xC3, 0xA9]), "byte 0xC3 at position 2");
+        assert_eq!(error(b""), "0 cells, expected 81");
+    }
+
+    #[test]
+    fn text() {
+        assert!(is_text("Sudoku für Profis\t95".as_bytes()));
+        assert!(!is_text(b"\xff\xfegarbage"));
+        assert!(!is_text(b"a\x00b"));
+        assert!(!is_text(b"caf\xC3"));
+    }
+
+    #[test]
+    fn puzzle_likeness() {
+        assert!(looks_like_puzzle(b"00000000000000000"));
+        assert!(!looks_like_puzzle(b"0000000000000000a"));
+        assert!(looks_like_puzzle(b"x00000000000000000abc"));
+        assert!(!looks_like_puzzle(b"-----------------------"));
+        assert!(looks_like_puzzle(&[b'.'; 81]));
+        assert!(!looks_like_puzzle(b"1465"));
+        assert!(looks_like_puzzle(b"4.3E+78"));
+        assert!(!looks_like_puzzle(b"difficulty_range"));
+    }
+}

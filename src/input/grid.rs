@@ -1,0 +1,429 @@
+//! Multi-line grids: telling a grid file, and reading one.
+//!
+//! A grid row is a line that holds 4, 9, 16 or 25 cells: one token of cell
+//! characters (`003020600`, `_________`), single-character tokens
+//! (`4 . . |. . . |8 . 5`, `k,+,m,...`), or numbers of one or two digits
+//! (`0,11,9,...`). Titles (`Grid 01`) and separators (`========`,
+//! `------+------+------`) come between grids.
+
+use std::io::BufRead;
+
+use memchr::memchr;
+
+use super::frame::{Framer, MAX_RECORD};
+use super::lines::too_long;
+use super::{InputError, Record};
+use crate::grid::{Grid, ParseError, CELLS};
+
+/// The grid sides a row can have.
+const SIDES: [usize; 4] = [4, 9, 16, 25];
+
+/// A number too large for a 9x9 cell, in [`row`]'s output.
+const BIG: u8 = 0xFF;
+
+/// What a line is, to a grid reader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Row {
+    /// Blank.
+    Blank,
+    /// A `#` comment.
+    Comment,
+    /// A separator drawn with `-`, `=`, `+`, `*`, `~` or `|`.
+    Separator,
+    /// Words or anything else that is not cells.
+    Title,
+    /// Holds this many cells; the cells are in the `cells` buffer.
+    Cells(usize),
+}
+
+#[inline]
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0B | 0x0C | b',' | b';' | b'|')
+}
+
+/// A cell character that is not a letter: a digit or a blank.
+#[inline]
+fn is_plain_cell(b: u8) -> bool {
+    b.is_ascii_digit() || matches!(b, b'.' | b'_' | b'-' | b'+' | b'*')
+}
+
+/// Classifies a line and puts its cells (one byte each: the character, the
+/// digit for a one-digit number, or [`BIG`]) in `cells`.
+pub fn row(line: &[u8], cells: &mut Vec<u8>) -> Row {
+    cells.clear();
+    let Some(first) = line.iter().position(|b| !b.is_ascii_whitespace()) else {
+        return Row::Blank;
+    };
+    if line[first] == b'#' {
+        return Row::Comment;
+    }
+    let drawn = |b: &u8| b"-=+*~|".contains(b) || b.is_ascii_whitespace();
+    if line.iter().all(drawn)
+        && (line.iter().any(|b| b"=~*|".contains(b))
+            || (line.contains(&b'+') && line.contains(&b'-')))
+    {
+        return Row::Separator;
+    }
+    let tokens = || line.split(|&b| is_separator(b)).filter(|t| !t.is_empty());
+    let count = tokens().count();
+    if count >= 2
+        && tokens().all(|t| t.len() == 1 && (t[0].is_ascii_alphanumeric() || is_plain_cell(t[0])))
+    {
+        cells.extend(tokens().map(|t| t[0]));
+        return Row::Cells(count);
+    }
+    if count >= 2 && tokens().all(|t| t.len() <= 2 && t.iter().all(u8::is_ascii_digit)) {
+        cells.extend(tokens().map(|t| match t {
+            [d] => *d,
+            [b'0', d] => *d,
+            _ => BIG,
+        }));
+        return Row::Cells(count);
+    }
+    if tokens().all(|t| t.iter().all(|&b| is_plain_cell(b))) {
+        cells.extend(tokens().flatten());
+        return Row::Cells(cells.len());
+    }
+    if count == 1 {
+        let t = tokens().next().unwrap_or_default();
+        if [16, 25, 256, 625].contains(&t.len())
+            && t.iter()
+                .all(|&b| b.is_ascii_alphanumeric() || is_plain_cell(b))
+        {
+            cells.extend_from_slice(t);
+            return Row::Cells(t.len());
+        }
+    }
+    Row::Title
+}
+
+/// The verdict on the start of an input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Detected {
+    /// Not enough lines yet.
+    Undecided,
+    /// Not a grid file.
+    NotGrid,
+    /// The first two lines that are not blanks, comments, titles or
+    /// separators hold the same number of cells, 4, 9, 16 or 25.
+    Grid {
+        /// Line of the first grid row.
+        line: u64,
+        /// The side.
+        side: usize,
+    },
+}
+
+/// Tells whether `prefix`, the start of an input (all of it when `eof`),
+/// is a grid file.
+pub fn detect(prefix: &[u8], eof: bool) -> Detected {
+    let prefix = prefix.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(prefix);
+    let mut rest = prefix;
+    let mut line_no = 0u64;
+    let mut first: Option<(u64, usize)> = None;
+    let mut cells = Vec::new();
+    loop {
+        line_no += 1;
+        let (line, complete) = match memchr(b'\n', rest) {
+            Some(i) => {
+                let line = &rest[..i];
+                rest = &rest[i + 1..];
+                (line, true)
+            }
+            None => (rest, false),
+        };
+        if !complete {
+            if line.len() > MAX_RECORD {
+                return Detected::NotGrid;
+            }
+            if !eof {
+                return Detected::Undecided;
+            }
+            if line.is_empty() {
+                return Detected::NotGrid;
+            }
+        }
+        let n = if line.len() > MAX_RECORD + 1 {
+            0
+        } else {
+            match row(line, &mut cells) {
+                Row::Cells(n) => n,
+                _ => {
+                    if complete {
+                        continue;
+                    }
+                    return Detected::NotGrid;
+                }
+            }
+        };
+        match first {
+            // Decided on one row when it cannot be a grid row.
+            None if !SIDES.contains(&n) => return Detected::NotGrid,
+            None => first = Some((line_no, n)),
+            Some((line, side)) => {
+                return if side == n && SIDES.contains(&n) {
+                    Detected::Grid { line, side }
+                } else {
+                    Detected::NotGrid
+                };
+            }
+        }
+        if !complete {
+            return Detected::NotGrid;
+        }
+    }
+}
+
+/// Records from a grid file: one per grid, at the line of its first row.
+pub struct GridReader<R> {
+    framer: Framer<R>,
+    name: String,
+    cells: Vec<u8>,
+    row: Vec<u8>,
+    /// The grid being read: its first line and side.
+    open: Option<(u64, usize)>,
+    rows: usize,
+    /// A record found while closing an unfinished grid, returned next.
+    pending: Option<Record>,
+}
+
+impl<R: BufRead> GridReader<R> {
+    /// A reader over `src` (named `name` in errors).
+    pub fn new(src: R, name: String) -> GridReader<R> {
+        GridReader {
+            framer: Framer::new(src, false),
+            name,
+            cells: Vec::with_capacity(CELLS),
+            row: Vec::with_capacity(32),
+            open: None,
+            rows: 0,
+            pending: None,
+        }
+    }
+
+    /// Ends the grid being read before its last row, as a malformed record.
+    fn cut(&mut self, why: &str) -> Option<Record> {
+        let (line, side) = self.open.take()?;
+        Some(Record::new(
+            line,
+            Err(format!(
+                "a {side}x{side} grid cut short after {} of {side} rows ({why})",
+                self.rows
+            )),
+            None,
+        ))
+    }
+
+    /// The finished grid as a record.
+    fn finish(&mut self) -> Option<Record> {
+        let (line, side) = self.open.take()?;
+        if side != 9 {
+            return Some(Record::new(
+                line,
+                Err(ParseError::OtherSize { side }.to_string()),
+                None,
+            ));
+        }
+        let puzzle = if let Some(i) = self.cells.iter().position(|&c| c == BIG) {
+            Err(format!("a number over 9 at r{}c{}", i / 9 + 1, i % 9 + 1))
+        } else {
+            Grid::parse(&self.cells).map_err(|e| match e {
+                ParseError::BadCharacter { ch, position } => {
+                    format!("bad character '{ch}' at {}", cell_name(position))
+                }
+                ParseError::BadByte { byte, position } => {
+                    format!("byte 0x{byte:02X} at {}", cell_name(position))
+                }
+                e => e.to_string(),
+            })
+        };
+        Some(Record::new(line, puzzle, None))
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
+        if let Some(record) = self.pending.take() {
+            return Some(Ok(record));
+        }
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return self.cut("end of input").map(Ok),
+                Err(e) => return Some(Err(InputError::io(&self.name, e))),
+            };
+            if frame.too_long {
+                let record = Record::new(frame.line, Err(too_long()), None);
+                return Some(Ok(match self.cut("a line too long") {
+                    Some(cut) => {
+                        self.pending = Some(record);
+                        cut
+                    }
+                    None => record,
+                }));
+            }
+            let kind = row(self.framer.bytes(), &mut self.row);
+            if self.framer.bytes() == b"\x1A" {
+                continue;
+            }
+            match (kind, self.open) {
+                (Row::Comment | Row::Separator, _) => continue,
+                (Row::Blank | Row::Title, None) => continue,
+                (Row::Blank, Some(_)) => return self.cut("a blank line").map(Ok),
+                (Row::Title, Some(_)) => return self.cut("a line of text").map(Ok),
+                (Row::Cells(n), Some((_, side))) if n == side => {
+                    self.rows += 1;
+                    if side == 9 {
+                        self.cells.extend_from_slice(&self.row);
+                    }
+                    if self.rows == side {
+                        return self.finish().map(Ok);
+                    }
+                }
+                (Row::Cells(n), Some((_, side))) => {
+                    let why = format!("line {} has {n} cells", frame.line);
+                    let _ = side;
+                    return self.cut(&why).map(Ok);
+                }
+                (Row::Cells(n), None) if SIDES.contains(&n) => {
+                    self.open = Some((frame.line, n));
+                    self.rows = 1;
+                    self.cells.clear();
+                    if n == 9 {
+                        self.cells.extend_from_slice(&self.row);
+                    }
+                }
+                (Row::Cells(_), None) => {
+                    let line = self.framer.bytes();
+                    let puzzle = match super::field::puzzle(line.trim_ascii()) {
+                        Some(grid) => Ok(grid),
+                        None => Err(format!(
+                            "{} cells: not a grid row of 4, 9, 16 or 25 cells",
+                            self.row.len()
+                        )),
+                    };
+                    return Some(Ok(Record::new(frame.line, puzzle, None)));
+                }
+            }
+        }
+    }
+}
+
+/// `r3c4` for a 1-based position in an 81-cell field.
+fn cell_name(position: usize) -> String {
+    format!("r{}c{}", (position - 1) / 9 + 1, (position - 1) % 9 + 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kind(line: &str) -> Row {
+        row(line.as_bytes(), &mut Vec::new())
+    }
+
+    #[test]
+    fn rows_titles_and_separators() {
+        assert_eq!(kind("003020600"), Row::Cells(9));
+        assert_eq!(kind("_________"), Row::Cells(9));
+        assert_eq!(kind("4 . . |. . . |8 . 5"), Row::Cells(9));
+        assert_eq!(kind("2,1,0,0,"), Row::Cells(4));
+        assert_eq!(
+            kind("0,11,9,0,0,16,13,4,0,0,14,0,10,6,15,0,"),
+            Row::Cells(16)
+        );
+        assert_eq!(kind("k,+,m,c,j,f,+,+,a,+,g,l,+,+,+,+\r"), Row::Cells(16));
+        assert_eq!(kind("1465"), Row::Cells(4));
+        assert_eq!(kind("Grid 01"), Row::Title);
+        assert_eq!(kind("quizzes,solutions"), Row::Title);
+        assert_eq!(kind("========"), Row::Separator);
+        assert_eq!(kind("------+------+------"), Row::Separator);
+        assert_eq!(kind("---------"), Row::Cells(9));
+        assert_eq!(kind("  "), Row::Blank);
+        assert_eq!(kind("# x"), Row::Comment);
+    }
+
+    fn verdict(data: &str) -> Detected {
+        detect(data.as_bytes(), true)
+    }
+
+    #[test]
+    fn detection() {
+        let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+        assert_eq!(verdict(&format!("1465\n{p}\n{p}\n")), Detected::NotGrid);
+        assert_eq!(verdict(&format!("{p}\n{p}")), Detected::NotGrid);
+        assert_eq!(
+            verdict("Grid 01\n003020600\n900305001\n"),
+            Detected::Grid { line: 2, side: 9 }
+        );
+        assert_eq!(
+            verdict("# c\n\n2,1,0,0,\n0,3,2,0,"),
+            Detected::Grid { line: 3, side: 4 }
+        );
+        assert_eq!(verdict("003020600\n"), Detected::NotGrid);
+        assert_eq!(detect(b"003020600\n", false), Detected::Undecided);
+        assert_eq!(detect(b"003020600\n9003", false), Detected::Undecided);
+        assert_eq!(
+            detect(format!("{p}\n").as_bytes(), false),
+            Detected::NotGrid
+        );
+        assert_eq!(detect(&[b'1'; 5000], false), Detected::NotGrid);
+    }
+
+    fn read(data: &str) -> Vec<(u64, Result<String, String>)> {
+        let mut r = GridReader::new(data.as_bytes(), "g".into());
+        std::iter::from_fn(|| r.next_record())
+            .map(|r| {
+                let r = r.unwrap();
+                (r.line, r.puzzle.map(|g| g.to_line()))
+            })
+            .collect()
+    }
+
+    const GRID: &str = "003020600\n900305001\n001806400\n008102900\n700000008\n006708200\n002609500\n800203009\n005010300\n";
+    const LINE: &str =
+        "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..";
+
+    #[test]
+    fn reads_grids_with_titles_and_separators() {
+        let data = format!(
+            "Grid 01\n{GRID}========\n\n{}",
+            GRID.replace("0", " . ").replace("\n", "\r\n")
+        );
+        assert_eq!(
+            read(&data),
+            vec![(2, Ok(LINE.into())), (13, Ok(LINE.into()))]
+        );
+    }
+
+    #[test]
+    fn cut_grids_and_other_sizes() {
+        let short: String = GRID.lines().take(5).map(|l| format!("{l}\n")).collect();
+        let data = format!(
+            "{short}\n{GRID}2,1,0,0\n0,3,2,0\n0,0,0,4\n1,0,0,0\nThe end\n{}",
+            &GRID[..20]
+        );
+        let got = read(&data);
+        assert_eq!(
+            got[0],
+            (
+                1,
+                Err("a 9x9 grid cut short after 5 of 9 rows (a blank line)".into())
+            )
+        );
+        assert_eq!(got[1], (7, Ok(LINE.into())));
+        assert_eq!(
+            got[2],
+            (16, Err("a 4x4 grid: only 9x9 is supported".into()))
+        );
+        assert_eq!(
+            got[3],
+            (
+                21,
+                Err("a 9x9 grid cut short after 2 of 9 rows (end of input)".into())
+            )
+        );
+        assert_eq!(got.len(), 4);
+        let bad = GRID.replacen("003020600", "0 0 3 0 2 0 6 0 x", 1);
+        assert_eq!(read(&bad)[0], (1, Err("bad character 'x' at r1c9".into())));
+    }
+}

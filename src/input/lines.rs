@@ -1,0 +1,371 @@
+//! Plain text: one puzzle per line, fields split on whitespace, `,`, `;`
+//! and `|`.
+
+use std::collections::VecDeque;
+use std::io::BufRead;
+
+use super::field;
+use super::frame::{Framer, MAX_RECORD};
+use super::{Column, InputError, Record};
+use crate::grid::Grid;
+
+/// True for a byte that separates fields on a text line.
+#[inline]
+fn is_separator(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0B | 0x0C | b',' | b';' | b'|')
+}
+
+/// The message of a record over the length cap.
+pub fn too_long() -> String {
+    format!("line too long (over {MAX_RECORD} bytes)")
+}
+
+/// True for a line to skip whatever the layout: blank (only whitespace), a
+/// `#` comment, or a lone DOS end-of-file byte.
+pub fn is_skipped(line: &[u8]) -> bool {
+    match line.iter().position(|b| !b.is_ascii_whitespace()) {
+        None => true,
+        Some(i) => line[i] == b'#' || &line[i..] == b"\x1A",
+    }
+}
+
+/// Splits `line` into field ranges (runs of separators between fields
+/// collapse; leading and trailing separators are ignored).
+pub fn split(line: &[u8], fields: &mut Vec<(usize, usize)>) {
+    fields.clear();
+    let mut i = 0;
+    let n = line.len();
+    while i < n {
+        while i < n && is_separator(line[i]) {
+            i += 1;
+        }
+        if i == n {
+            break;
+        }
+        let start = i;
+        while i < n && !is_separator(line[i]) {
+            i += 1;
+        }
+        fields.push((start, i));
+    }
+}
+
+/// What one line holds.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Line {
+    /// Nothing to report: blank, comment or header.
+    Skip,
+    /// A record: the puzzle or why there is none, and a given solution.
+    Record(Result<Grid, String>, Option<Grid>),
+    /// After the first record, a line of text with no field that looks like
+    /// a puzzle: `malformed` with this message, unless no record follows it
+    /// (notes at the end of a file are skipped, as headers are at its top).
+    Text(String),
+}
+
+/// The rules that turn text lines into records; keeps the state that spans
+/// lines (has a record been seen yet, which column).
+pub struct LineRules {
+    column: Option<Column>,
+    seen_record: bool,
+    fields: Vec<(usize, usize)>,
+}
+
+impl LineRules {
+    /// Rules for the given `--column`, if any.
+    pub fn new(column: Option<Column>) -> LineRules {
+        LineRules {
+            column,
+            seen_record: false,
+            fields: Vec::with_capacity(16),
+        }
+    }
+
+    /// Judges one line (without its terminator). `Err` holds the name of a
+    /// `--column NAME` no header line had, when the first record comes.
+    pub fn line(&mut self, line: &[u8]) -> Result<Line, String> {
+        if is_skipped(line) {
+            return Ok(Line::Skip);
+        }
+        split(line, &mut self.fields);
+        let fields = &self.fields;
+        let get = |i: usize| fields.get(i).map(|&(s, e)| &line[s..e]);
+        let chosen = match &self.column {
+            Some(Column::Index(n)) => Some(n.saturating_sub(1)),
+            Some(Column::Name(_)) => None,
+            None => Some(0),
+        };
+        let mut found = None;
+        let mut ambiguous = None;
+        if let Some(c) = chosen {
+            if let Some(grid) = get(c).and_then(field::puzzle) {
+                found = Some((c, grid));
+            } else if self.column.is_none() {
+                // `<id> <puzzle> <rating>`: exactly one other field is an
+                // incomplete 81-cell puzzle.
+                let mut others = (1..fields.len())
+                    .filter_map(|i| Some(i).zip(get(i).and_then(field::puzzle)))
+                    .filter(|(_, g)| !g.is_complete());
+                match (others.next(), others.next()) {
+                    (Some(one), None) => found = Some(one),
+                    (Some((a, _)), Some((b, _))) => ambiguous = Some((a, b)),
+                    _ => {}
+                }
+            }
+        }
+        if let Some((at, grid)) = found {
+            self.seen_record = true;
+            let solution = (at + 1..fields.len()).find_map(|i| get(i).and_then(field::complete));
+            return Ok(Line::Record(Ok(grid), solution));
+        }
+        let evidence = (0..fields.len()).find(|&i| get(i).is_some_and(field::looks_like_puzzle));
+        // A puzzle grouped into short fields (`016 400 000 ...`) counts too.
+        let grouped = || {
+            let cells = fields.iter().map(|&(s, e)| &line[s..e]);
+            let cells = cells.filter(|f| f.iter().all(|&b| field::is_cell(b)));
+            let (len, digit) = cells.fold((0, false), |(n, d), f| {
+                (n + f.len(), d || f.iter().any(u8::is_ascii_digit))
+            });
+            len >= 17 && digit
+        };
+        let text = evidence.is_none() && ambiguous.is_none() && !grouped() && field::is_text(line);
+        if !self.seen_record && text {
+            // A header: a title, a count, column names.
+            if let Some(Column::Name(name)) = &self.column {
+                if let Some(i) = (0..fields.len())
+                    .find(|&i| get(i).is_some_and(|f| f.eq_ignore_ascii_case(name.as_bytes())))
+                {
+                    self.column = Some(Column::Index(i + 1));
+                }
+            }
+            return Ok(Line::Skip);
+        }
+        if let Some(Column::Name(name)) = &self.column {
+            return Err(name.clone());
+        }
+        self.seen_record = true;
+        let at = match chosen {
+            Some(c) if self.column.is_some() => c,
+            _ if get(0).is_some_and(field::looks_like_puzzle) => 0,
+            _ => evidence.unwrap_or(0),
+        };
+        let message = match (ambiguous, get(at)) {
+            (Some((a, b)), _) if at != 0 || !get(0).is_some_and(field::looks_like_puzzle) => {
+                format!(
+                    "fields {} and {} both hold a puzzle; choose one with --column",
+                    a + 1,
+                    b + 1
+                )
+            }
+            (_, Some(f)) => field::error(f),
+            (_, None) => format!("no field {} (the line has {})", at + 1, fields.len()),
+        };
+        if text {
+            return Ok(Line::Text(message));
+        }
+        Ok(Line::Record(Err(message), None))
+    }
+
+    /// Marks that a record was seen (a line too long), so later non-puzzle
+    /// lines are no longer headers.
+    pub fn saw_record(&mut self) {
+        self.seen_record = true;
+    }
+}
+
+/// Most text lines held back at a time, waiting to see whether a record
+/// follows them; beyond this they are reported at once.
+const HOLD: usize = 64;
+
+/// Records from a text input, one per line.
+pub struct LinesReader<R> {
+    framer: Framer<R>,
+    rules: LineRules,
+    name: String,
+    /// Text lines after the last record, reported if a record follows.
+    held: VecDeque<Record>,
+    /// Records ready to return, in order.
+    ready: VecDeque<Record>,
+}
+
+impl<R: BufRead> LinesReader<R> {
+    /// A reader over `src` (named `name` in errors).
+    pub fn new(src: R, column: Option<Column>, name: String) -> LinesReader<R> {
+        LinesReader {
+            framer: Framer::new(src, false),
+            rules: LineRules::new(column),
+            name,
+            held: VecDeque::new(),
+            ready: VecDeque::new(),
+        }
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
+        loop {
+            if let Some(record) = self.ready.pop_front() {
+                return Some(Ok(record));
+            }
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => {
+                    // Text after the last record: notes, not records.
+                    self.held.clear();
+                    return None;
+                }
+                Err(source) => return Some(Err(InputError::io(&self.name, source))),
+            };
+            let record = if frame.too_long {
+                self.rules.saw_record();
+                Record::new(frame.line, Err(too_long()), None)
+            } else {
+                match self.rules.line(self.framer.bytes()) {
+                    Ok(Line::Skip) => continue,
+                    Ok(Line::Record(puzzle, solution)) => Record::new(frame.line, puzzle, solution),
+                    Ok(Line::Text(message)) => {
+                        if self.held.len() == HOLD {
+                            self.ready.append(&mut self.held);
+                        }
+                        self.held
+                            .push_back(Record::new(frame.line, Err(message), None));
+                        continue;
+                    }
+                    Err(column) => {
+                        return Some(Err(InputError::UnknownColumn {
+                            path: self.name.clone().into(),
+                            column,
+                            header: None,
+                        }))
+                    }
+                }
+            };
+            self.ready.append(&mut self.held);
+            self.ready.push_back(record);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    const S: &str =
+        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+
+    fn run(rules: &mut LineRules, line: &str) -> Line {
+        rules.line(line.as_bytes()).unwrap()
+    }
+
+    fn ok(line: &str, solution: Option<&str>) -> Line {
+        Line::Record(
+            Ok(Grid::parse(line.as_bytes()).unwrap()),
+            solution.map(|s| Grid::parse(s.as_bytes()).unwrap()),
+        )
+    }
+
+    fn bad(message: &str) -> Line {
+        Line::Record(Err(message.to_string()), None)
+    }
+
+    #[test]
+    fn splits_on_all_separators() {
+        let mut f = Vec::new();
+        split(b"  a,b;;c|d\te \r", &mut f);
+        assert_eq!(f, vec![(2, 3), (4, 5), (7, 8), (9, 10), (11, 12)]);
+    }
+
+    #[test]
+    fn headers_only_before_the_first_record() {
+        let mut r = LineRules::new(None);
+        assert_eq!(run(&mut r, "95"), Line::Skip);
+        assert_eq!(run(&mut r, "quizzes,solutions"), Line::Skip);
+        assert_eq!(run(&mut r, "# comment"), Line::Skip);
+        assert_eq!(run(&mut r, "   "), Line::Skip);
+        assert_eq!(run(&mut r, &format!("{P},{S}")), ok(P, Some(S)));
+        assert_eq!(
+            run(&mut r, "puzzle"),
+            Line::Text("bad character 'p' at position 1".into())
+        );
+        assert_eq!(run(&mut r, "\x1A"), Line::Skip);
+    }
+
+    #[test]
+    fn digits_line_before_first_puzzle_is_malformed() {
+        let mut r = LineRules::new(None);
+        assert_eq!(run(&mut r, &P[..80]), bad("80 cells, expected 81"));
+        assert_eq!(
+            run(&mut r, "title"),
+            Line::Text("bad character 't' at position 1".into())
+        );
+    }
+
+    #[test]
+    fn free_text_and_long_fields() {
+        let mut r = LineRules::new(None);
+        assert_eq!(
+            run(&mut r, &format!("{P} // from a newspaper 12/3")),
+            ok(P, None)
+        );
+        assert_eq!(
+            run(&mut r, &format!("{P}abc")),
+            bad("bad character 'a' at position 82")
+        );
+        let grouped: Vec<&str> = (0..27).map(|i| &P[i * 3..i * 3 + 3]).collect();
+        assert_eq!(run(&mut r, &grouped.join(" ")), bad("3 cells, expected 81"));
+    }
+
+    #[test]
+    fn puzzle_in_another_field() {
+        let mut r = LineRules::new(None);
+        assert_eq!(run(&mut r, &format!("12 {P} 1.5")), ok(P, None));
+        assert_eq!(run(&mut r, &format!("12\t{P}\t{S}")), ok(P, Some(S)));
+        // Never solved from its solution.
+        assert_eq!(
+            run(&mut r, &format!("{},{S}", &P[..76])),
+            bad("76 cells, expected 81")
+        );
+        // Two candidates: ambiguous, the first field's message.
+        assert_eq!(
+            run(&mut r, &format!("x {P} {P}")),
+            bad("fields 2 and 3 both hold a puzzle; choose one with --column")
+        );
+        // The message names the field that looks like a puzzle.
+        assert_eq!(
+            run(&mut r, &format!("7 {} 2.5", &P[..80])),
+            bad("80 cells, expected 81")
+        );
+    }
+
+    #[test]
+    fn explicit_column() {
+        let mut r = LineRules::new(Some(Column::Index(2)));
+        assert_eq!(run(&mut r, "id puzzle"), Line::Skip);
+        assert_eq!(run(&mut r, &format!("{S} {P} {S}")), ok(P, Some(S)));
+        assert_eq!(run(&mut r, P), bad("no field 2 (the line has 1)"));
+        let mut r = LineRules::new(Some(Column::Name("quizzes".into())));
+        assert_eq!(run(&mut r, "id,QUIZZES"), Line::Skip);
+        assert_eq!(run(&mut r, &format!("1,{P}")), ok(P, None));
+        let mut r = LineRules::new(Some(Column::Name("nope".into())));
+        assert_eq!(r.line(P.as_bytes()), Err("nope".to_string()));
+    }
+
+    #[test]
+    fn other_sizes_and_spreadsheet_numbers() {
+        let mut r = LineRules::new(None);
+        assert_eq!(
+            run(&mut r, "4.30021E+78"),
+            bad("looks like a spreadsheet number (4.30021E+78): leading zeros lost")
+        );
+        let mut r = LineRules::new(None);
+        assert_eq!(
+            run(&mut r, &"..A.".repeat(64)),
+            bad("a 16x16 grid: only 9x9 is supported")
+        );
+        assert_eq!(
+            run(&mut r, "3102200002100320"),
+            bad("a 4x4 grid: only 9x9 is supported")
+        );
+    }
+}

@@ -1,0 +1,228 @@
+//! Streaming input: opens files, stdin and gzip, and turns their lines or CSV
+//! records into puzzle [`Record`]s, one at a time, in bounded memory.
+//!
+//! ```no_run
+//! use sudoku_batch::input::{open, ReadOptions};
+//!
+//! let input = open("puzzles.csv.gz")?; // fails at once if missing
+//! let progress = input.consumed(); // raw bytes read so far, for a progress bar
+//! for record in input.records(&ReadOptions::default())? {
+//!     let record = record?; // an I/O error ends the input
+//!     match record.puzzle {
+//!         Ok(grid) => println!("line {}: {grid}", record.line),
+//!         Err(why) => println!("line {}: malformed: {why}", record.line),
+//!     }
+//! }
+//! # let _ = progress;
+//! # Ok::<(), sudoku_batch::input::InputError>(())
+//! ```
+//!
+//! # Layouts
+//!
+//! - **Lines** ([`Format::Lines`]): one puzzle per line, fields split on
+//!   whitespace, `,`, `;` and `|` (runs of separators count as one). The
+//!   puzzle is the first field, or [`ReadOptions::column`]; when the first
+//!   field is not an 81-cell puzzle but exactly one other field is an 81-cell
+//!   puzzle that is not a complete grid, that field is the puzzle (so
+//!   `<id> <puzzle> <rating>` works). The first later field that is a
+//!   complete grid is the given solution; anything else after the puzzle is
+//!   free text. Blank lines, `#` comment lines and a lone 0x1A byte are
+//!   skipped. Before the first record, a line with no field that looks like a
+//!   puzzle (17 or more digits and blanks, a one-line grid of another size, a
+//!   spreadsheet number) is a header (a title, a count, column names) and is
+//!   skipped; any other line that is not a puzzle is a `malformed` record.
+//! - **CSV** ([`Format::Csv`]): the first record is a header when none of its
+//!   fields looks like a puzzle. The puzzle column is [`ReadOptions::column`],
+//!   else the header's `puzzle`, `quizzes`, `quiz` or `question`
+//!   (case-insensitive), else the first field of the first data record that
+//!   looks like a puzzle. The solution column is the header's `solution`,
+//!   `solutions` or `answer`; without a header naming the puzzle or the
+//!   solution, the first field after the puzzle that is a complete grid. A
+//!   `status` column gives [`Record::expected`]. Fields are trimmed; quoted
+//!   fields may hold separators and newlines; blank and `#` lines are skipped.
+//! - **Grid** ([`Format::Grid`]): multi-line grids, one grid row per line
+//!   (`003020600`, `4 . . |. . . |8 . 5`, `0,11,9,...`), separator and
+//!   title lines between grids; 9x9 grids are read, other sizes are
+//!   `malformed` naming the size.
+//!
+//! Every layout: a UTF-8 byte-order mark is dropped; LF, CRLF and mixed line
+//! endings work; the last line needs no newline; a record over
+//! [`MAX_RECORD`] bytes is `malformed` (`line too long (over 4096 bytes)`)
+//! and is never held whole in memory. [`Record::line`] is the physical line
+//! where the record starts, counting every line.
+
+mod csv;
+mod field;
+mod frame;
+mod grid;
+mod lines;
+mod open;
+#[cfg(test)]
+mod tests;
+
+use std::path::PathBuf;
+
+use thiserror::Error;
+
+use crate::grid::Grid;
+use crate::solver::Status;
+
+pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
+pub use self::frame::MAX_RECORD;
+pub use self::open::{open, Input, Records};
+
+/// One puzzle record read from an input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The 1-based physical line where the record starts, counting every line
+    /// of the file (headers, comments and blank lines included).
+    pub line: u64,
+    /// The puzzle, or the reason the record is not a 9x9 puzzle (the parser's
+    /// message, e.g. `bad character 'a' at position 82`).
+    pub puzzle: Result<Grid, String>,
+    /// A complete solution given by the input (a solution column, a later
+    /// field, or a `--solutions` file), to check the result against.
+    pub solution: Option<Grid>,
+    /// A status the input expects for this record (a `status` column, as in
+    /// a previous results CSV); used by `check`.
+    pub expected: Option<Status>,
+}
+
+impl Record {
+    /// A record with no expected status.
+    pub fn new(line: u64, puzzle: Result<Grid, String>, solution: Option<Grid>) -> Record {
+        Record {
+            line,
+            puzzle,
+            solution,
+            expected: None,
+        }
+    }
+}
+
+/// How an input's records are laid out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Format {
+    /// `csv` for names ending `.csv` or `.csv.gz`, `lines` otherwise; an
+    /// input whose first rows look like a multi-line grid is refused with
+    /// [`InputError::GridFile`].
+    #[default]
+    Auto,
+    /// One puzzle per line, fields split on whitespace, `,`, `;` and `|`.
+    Lines,
+    /// CSV with an optional header.
+    Csv,
+    /// Multi-line grids, one grid row per line.
+    Grid,
+}
+
+/// Which field holds the puzzle.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Column {
+    /// A header name, matched case-insensitively.
+    Name(String),
+    /// A 1-based field index.
+    Index(usize),
+}
+
+/// Options for reading one input.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// The layout.
+    pub format: Format,
+    /// The puzzle field, when not found automatically.
+    pub column: Option<Column>,
+    /// A file of solutions paired with the input record by record (read as
+    /// lines, or CSV for a `.csv` name); each gives [`Record::solution`].
+    pub solutions: Option<PathBuf>,
+}
+
+/// A failure that stops reading an input (per-record problems are
+/// `malformed` records instead).
+#[derive(Debug, Error)]
+pub enum InputError {
+    /// The input could not be opened or read.
+    #[error("{path}: {source}")]
+    Io {
+        /// The input's name (`-` for stdin).
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// Under [`Format::Auto`], the input looks like multi-line grids.
+    #[error(
+        "{path}: line {line}: looks like a file of {side}x{side} grids written one row per line; \
+         use --format grid to read it"
+    )]
+    GridFile {
+        /// The input's name.
+        path: PathBuf,
+        /// The line of the first grid row.
+        line: u64,
+        /// The grid's side (4, 9, 16 or 25).
+        side: usize,
+    },
+    /// `--column NAME` names no column of the header.
+    #[error("{path}: no column named '{column}'{}", header.as_ref().map(|h| format!(" (the header is {h})")).unwrap_or_else(|| " in a header line".into()))]
+    UnknownColumn {
+        /// The input's name.
+        path: PathBuf,
+        /// The name asked for.
+        column: String,
+        /// The header, shortened, when there is one.
+        header: Option<String>,
+    },
+    /// `--column NAME` on an input with no header.
+    #[error(
+        "{path}: --column {column} names a column, but the input has no header; use a field number"
+    )]
+    NoHeader {
+        /// The input's name.
+        path: PathBuf,
+        /// The name asked for.
+        column: String,
+    },
+    /// `--column 0`: columns count from 1.
+    #[error("--column 0: columns are numbered from 1")]
+    ColumnZero,
+    /// The `--solutions` file ended before the input.
+    #[error("{solutions}: no solution for the record at line {line} of {path} (the solutions file is shorter than the input)")]
+    SolutionsShort {
+        /// The solutions file.
+        solutions: PathBuf,
+        /// The input's name.
+        path: PathBuf,
+        /// The input record's line.
+        line: u64,
+    },
+    /// The `--solutions` file has records left after the input ended.
+    #[error("{solutions}: line {line}: more solutions than records in {path}")]
+    SolutionsLong {
+        /// The solutions file.
+        solutions: PathBuf,
+        /// The input's name.
+        path: PathBuf,
+        /// The first solution record left over.
+        line: u64,
+    },
+    /// A record of the `--solutions` file is not a complete grid.
+    #[error("{solutions}: line {line}: not a solution: {message}")]
+    BadSolution {
+        /// The solutions file.
+        solutions: PathBuf,
+        /// The solution record's line.
+        line: u64,
+        /// Why.
+        message: String,
+    },
+}
+
+impl InputError {
+    /// An I/O error on the input `name`.
+    pub(crate) fn io(name: &str, source: std::io::Error) -> InputError {
+        InputError::Io {
+            path: name.into(),
+            source,
+        }
+    }
+}

@@ -1,0 +1,356 @@
+//! Opening inputs (files, stdin, gzip) and the record iterator.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Cursor, Read};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use flate2::read::MultiGzDecoder;
+
+use super::csv::CsvReader;
+use super::grid::{self, Detected, GridReader};
+use super::lines::LinesReader;
+use super::{Column, Format, InputError, ReadOptions, Record};
+
+/// Size of the buffer between the (decompressed) input and the reader.
+const BUFFER: usize = 64 * 1024;
+
+/// Most bytes looked at before the first record to tell a grid file.
+const SNIFF: usize = 64 * 1024;
+
+/// The byte source behind an input.
+type Source = Box<dyn BufRead + Send>;
+
+/// Counts the raw bytes read from a source into a shared counter.
+struct Counting<R> {
+    inner: R,
+    consumed: Arc<AtomicU64>,
+}
+
+impl<R: Read> Read for Counting<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.consumed.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// An opened input, not yet read: a file, stdin or a gzip file.
+pub struct Input {
+    name: String,
+    size: Option<u64>,
+    consumed: Arc<AtomicU64>,
+    source: Source,
+}
+
+impl std::fmt::Debug for Input {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Input")
+            .field("name", &self.name)
+            .field("size", &self.size)
+            .finish_non_exhaustive()
+    }
+}
+
+/// Opens an input: `-` is stdin; a name ending `.gz` is decompressed (all
+/// members of a multi-member gzip file); anything else is read as it is.
+///
+/// Nothing is read yet, but a missing or unreadable file, or a directory,
+/// fails here, so every input can be checked before work starts.
+///
+/// # Errors
+/// [`InputError::Io`] naming the path and the cause.
+pub fn open(path: &str) -> Result<Input, InputError> {
+    if path == "-" {
+        return Ok(Input::from_reader("-", io::stdin()));
+    }
+    let err = |source| InputError::io(path, source);
+    let file = File::open(path).map_err(err)?;
+    let meta = file.metadata().map_err(err)?;
+    if meta.is_dir() {
+        return Err(err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "is a directory",
+        )));
+    }
+    let size = meta.is_file().then_some(meta.len());
+    let consumed = Arc::new(AtomicU64::new(0));
+    let counting = Counting {
+        inner: file,
+        consumed: Arc::clone(&consumed),
+    };
+    let source: Source = if path.ends_with(".gz") {
+        Box::new(BufReader::with_capacity(
+            BUFFER,
+            MultiGzDecoder::new(counting),
+        ))
+    } else {
+        Box::new(BufReader::with_capacity(BUFFER, counting))
+    };
+    Ok(Input {
+        name: path.to_string(),
+        size,
+        consumed,
+        source,
+    })
+}
+
+impl Input {
+    /// An input read from any reader, as it is (no decompression), named
+    /// `name` in records' errors and for [`Format::Auto`].
+    pub fn from_reader(name: &str, reader: impl Read + Send + 'static) -> Input {
+        let consumed = Arc::new(AtomicU64::new(0));
+        let counting = Counting {
+            inner: reader,
+            consumed: Arc::clone(&consumed),
+        };
+        Input {
+            name: name.to_string(),
+            size: None,
+            consumed,
+            source: Box::new(BufReader::with_capacity(BUFFER, counting)),
+        }
+    }
+
+    /// The input's name as given (`-` for stdin).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The raw length in bytes of a regular file (compressed length for
+    /// gzip); `None` for stdin, pipes and other non-files.
+    pub fn size(&self) -> Option<u64> {
+        self.size
+    }
+
+    /// A shared counter of the raw bytes read so far (compressed bytes for
+    /// gzip), to set against [`Input::size`] for progress. Updated as the
+    /// records are read, from the reading thread.
+    pub fn consumed(&self) -> Arc<AtomicU64> {
+        Arc::clone(&self.consumed)
+    }
+
+    /// The layout [`Format::Auto`] means for this input before looking at
+    /// its content: `csv` for names ending `.csv` or `.csv.gz`
+    /// (case-insensitive), `lines` otherwise (stdin included).
+    pub fn format_by_name(&self) -> Format {
+        format_by_name(&self.name)
+    }
+
+    /// Starts reading records.
+    ///
+    /// Under [`Format::Auto`] this reads the first lines (up to the first two
+    /// that hold cells, at most 64 KiB) to refuse a multi-line grid file; it
+    /// also opens [`ReadOptions::solutions`].
+    ///
+    /// # Errors
+    /// [`InputError::GridFile`] for a grid file under [`Format::Auto`];
+    /// [`InputError::ColumnZero`]; [`InputError::Io`] for a read error on
+    /// the first lines, or when the solutions file cannot be opened.
+    pub fn records(self, options: &ReadOptions) -> Result<Records, InputError> {
+        if options.column == Some(Column::Index(0)) {
+            return Err(InputError::ColumnZero);
+        }
+        let solutions = match &options.solutions {
+            Some(path) => {
+                let name = path.to_string_lossy().into_owned();
+                let input = open(&name)?;
+                let format = input.format_by_name();
+                let records = input.records(&ReadOptions {
+                    format,
+                    column: None,
+                    solutions: None,
+                })?;
+                Some(Box::new(records))
+            }
+            None => None,
+        };
+        let Input {
+            name, mut source, ..
+        } = self;
+        let format = match options.format {
+            Format::Auto => {
+                let (prefix, detected) =
+                    sniff(&mut source).map_err(|e| InputError::io(&name, e))?;
+                source = Box::new(Cursor::new(prefix).chain(source));
+                if let Detected::Grid { line, side } = detected {
+                    return Err(InputError::GridFile {
+                        path: name.into(),
+                        line,
+                        side,
+                    });
+                }
+                format_by_name(&name)
+            }
+            format => format,
+        };
+        let column = options.column.clone();
+        let reader = match format {
+            Format::Csv => Reader::Csv(CsvReader::new(source, column, name.clone())),
+            Format::Grid => Reader::Grid(GridReader::new(source, name.clone())),
+            Format::Lines | Format::Auto => {
+                Reader::Lines(LinesReader::new(source, column, name.clone()))
+            }
+        };
+        Ok(Records {
+            format: match format {
+                Format::Auto => Format::Lines,
+                format => format,
+            },
+            reader,
+            solutions,
+            solutions_name: options.solutions.clone().unwrap_or_default(),
+            name,
+            done: false,
+        })
+    }
+}
+
+fn format_by_name(name: &str) -> Format {
+    let name = name.to_ascii_lowercase();
+    if name.ends_with(".csv") || name.ends_with(".csv.gz") {
+        Format::Csv
+    } else {
+        Format::Lines
+    }
+}
+
+/// Reads the start of `source` until it can tell whether it is a grid file.
+/// Returns the bytes read (to be read again) and the verdict.
+fn sniff(source: &mut Source) -> io::Result<(Vec<u8>, Detected)> {
+    let mut prefix = Vec::new();
+    loop {
+        let chunk = match source.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let eof = chunk.is_empty();
+        prefix.extend_from_slice(chunk);
+        let n = chunk.len();
+        source.consume(n);
+        match grid::detect(&prefix, eof) {
+            Detected::Undecided if !eof && prefix.len() < SNIFF => continue,
+            Detected::Undecided => return Ok((prefix, Detected::NotGrid)),
+            verdict => return Ok((prefix, verdict)),
+        }
+    }
+}
+
+enum Reader {
+    Lines(LinesReader<Source>),
+    Csv(CsvReader<Source>),
+    Grid(GridReader<Source>),
+}
+
+/// The records of one input, in order: an iterator of
+/// `Result<Record, InputError>` that ends after the first error.
+///
+/// Memory stays bounded whatever the input: one record buffer of at most
+/// [`super::MAX_RECORD`] bytes and a 64 KiB read buffer.
+pub struct Records {
+    format: Format,
+    reader: Reader,
+    solutions: Option<Box<Records>>,
+    solutions_name: PathBuf,
+    name: String,
+    done: bool,
+}
+
+impl std::fmt::Debug for Records {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Records")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Records {
+    /// The layout being read: `lines`, `csv` or `grid` (never `auto`).
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The input's name, as given to [`open`].
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn next_raw(&mut self) -> Option<Result<Record, InputError>> {
+        match &mut self.reader {
+            Reader::Lines(r) => r.next_record(),
+            Reader::Csv(r) => r.next_record(),
+            Reader::Grid(r) => r.next_record(),
+        }
+    }
+
+    /// Pairs `record` with the next record of the solutions file.
+    fn pair(&mut self, mut record: Record) -> Result<Record, InputError> {
+        let Some(solutions) = &mut self.solutions else {
+            return Ok(record);
+        };
+        match solutions.next() {
+            None => Err(InputError::SolutionsShort {
+                solutions: self.solutions_name.clone(),
+                path: self.name.clone().into(),
+                line: record.line,
+            }),
+            Some(Err(e)) => Err(e),
+            Some(Ok(s)) => match (s.solution, s.puzzle) {
+                // A solutions CSV with a solution column, or one grid a line.
+                (Some(grid), _) | (None, Ok(grid)) if grid.is_complete() => {
+                    record.solution = Some(grid);
+                    Ok(record)
+                }
+                (_, Ok(_)) => Err(InputError::BadSolution {
+                    solutions: self.solutions_name.clone(),
+                    line: s.line,
+                    message: "the grid has blanks".into(),
+                }),
+                (_, Err(message)) => Err(InputError::BadSolution {
+                    solutions: self.solutions_name.clone(),
+                    line: s.line,
+                    message,
+                }),
+            },
+        }
+    }
+
+    /// At the end of the input: the solutions file must end too.
+    fn check_solutions_end(&mut self) -> Option<InputError> {
+        let solutions = self.solutions.as_mut()?;
+        match solutions.next()? {
+            Err(e) => Some(e),
+            Ok(extra) => Some(InputError::SolutionsLong {
+                solutions: self.solutions_name.clone(),
+                path: self.name.clone().into(),
+                line: extra.line,
+            }),
+        }
+    }
+}
+
+impl Iterator for Records {
+    type Item = Result<Record, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let item = match self.next_raw() {
+            Some(Ok(record)) => self.pair(record),
+            Some(Err(e)) => Err(e),
+            None => {
+                self.done = true;
+                return self.check_solutions_end().map(Err);
+            }
+        };
+        if item.is_err() {
+            self.done = true;
+        }
+        Some(item)
+    }
+}
+
+impl std::iter::FusedIterator for Records {}
