@@ -53,8 +53,9 @@ impl std::fmt::Debug for Input {
     }
 }
 
-/// Opens an input: `-` is stdin; a name ending `.gz` is decompressed (all
-/// members of a multi-member gzip file); anything else is read as it is.
+/// Opens an input: `-` is stdin; a name ending `.gz` (any case) is
+/// decompressed, every member of a multi-member gzip file; anything else is
+/// read as it is.
 ///
 /// Nothing is read yet, but a missing or unreadable file, or a directory,
 /// fails here, so every input can be checked before work starts.
@@ -80,7 +81,7 @@ pub fn open(path: &str) -> Result<Input, InputError> {
         inner: file,
         consumed: Arc::clone(&consumed),
     };
-    let source: Source = if path.ends_with(".gz") {
+    let source: Source = if path.to_ascii_lowercase().ends_with(".gz") {
         Box::new(BufReader::with_capacity(
             BUFFER,
             MultiGzDecoder::new(counting),
