@@ -69,7 +69,6 @@ impl Progress {
         let bar = (options.draw != Draw::Off).then(|| {
             let bar = ProgressBar::with_draw_target(options.total_bytes, target);
             bar.set_style(style(options.total_bytes.is_some(), options.color));
-            bar.enable_steady_tick(Duration::from_millis(250));
             bar
         });
         let progress = Progress {
@@ -78,6 +77,9 @@ impl Progress {
             start: Instant::now(),
         };
         progress.update(0);
+        if let Some(bar) = &progress.bar {
+            bar.enable_steady_tick(Duration::from_millis(250));
+        }
         progress
     }
 
@@ -89,7 +91,6 @@ impl Progress {
             .iter()
             .map(|c| c.load(Ordering::Relaxed))
             .sum();
-        bar.set_position(bytes);
         let secs = self.start.elapsed().as_secs_f64();
         let rate = if secs > 0.0 {
             puzzles as f64 / secs
@@ -97,6 +98,7 @@ impl Progress {
             0.0
         };
         bar.set_message(format!("{puzzles} puzzles, {rate:.0}/s"));
+        bar.set_position(bytes);
     }
 
     /// Removes the display.
