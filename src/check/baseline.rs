@@ -356,22 +356,35 @@ impl RowsBaseline {
     /// line (it belongs to other inputs), or cannot be read.
     pub fn compare(&mut self, result: &PuzzleResult, report: &mut Report) -> Result<(), Error> {
         let key = (result.input, result.line);
-        loop {
-            let Some(row) = self.peek()? else {
+        self.pass_before(key, report)?;
+        match self.peek()? {
+            Some(row) if row.key == key => {
+                let row = self.next.take().expect("peeked");
+                self.compare_row(&row, result, report)
+            }
+            _ => {
                 report.push(self.place(key), Problem::NotInBaseline);
-                return Ok(());
-            };
-            if row.key > key {
-                report.push(self.place(key), Problem::NotInBaseline);
-                return Ok(());
+                Ok(())
+            }
+        }
+    }
+
+    /// Reports the baseline rows before `key` (in run order) as not in this
+    /// run. [`RowsBaseline::compare`] does this first; calling it before
+    /// reporting anything else about the record at `key` keeps that
+    /// record's problems together.
+    ///
+    /// # Errors
+    /// [`Error::Baseline`] when the baseline cannot be read.
+    pub fn pass_before(&mut self, key: (usize, u64), report: &mut Report) -> Result<(), Error> {
+        while let Some(row) = self.peek()? {
+            if row.key >= key {
+                break;
             }
             let row = self.next.take().expect("peeked");
-            if row.key < key {
-                report.push(self.place(row.key), Problem::NotInRun { old: row.status });
-                continue;
-            }
-            return self.compare_row(&row, result, report);
+            report.push(self.place(row.key), Problem::NotInRun { old: row.status });
         }
+        Ok(())
     }
 
     fn compare_row(
@@ -511,8 +524,8 @@ mod tests {
         assert_eq!(
             lines,
             [
-                "a.txt:3: status changed from the baseline: timeout -> multiple",
-                "a.txt:3: guesses changed from the baseline: 9 -> 8",
+                "a.txt:3: status changed from the baseline: timeout -> multiple; guesses changed \
+                 from the baseline: 9 -> 8",
                 "a.txt:4: a record the baseline has no row for",
                 "a.txt:5: the baseline has a row here (status timeout) but this run has no record",
             ]

@@ -159,6 +159,11 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
                 file: names[result.input].clone(),
                 line: result.line,
             };
+            // Baseline rows passed over first, so that each record's
+            // problems are reported together.
+            if let Some(Baseline::Rows(rows)) = &mut baseline {
+                rows.pass_before((result.input, result.line), &mut report)?;
+            }
             rules.verify(result, place, &mut report);
             if let Some(Baseline::Rows(rows)) = &mut baseline {
                 rows.compare(result, &mut report)?;

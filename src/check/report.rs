@@ -96,13 +96,13 @@ pub enum Place {
     Run,
 }
 
-/// One failure: a problem and where.
+/// One failure: a place and every problem found there.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Failure {
     /// Where.
     pub place: Place,
-    /// What.
-    pub problem: Problem,
+    /// What, in the order found; never empty.
+    pub problems: Vec<Problem>,
 }
 
 fn grid(g: &Option<Grid>) -> String {
@@ -194,19 +194,29 @@ pub fn change_pct(old: u64, new: u64) -> String {
 }
 
 impl fmt::Display for Failure {
+    /// `file:line: problem; problem`, or the problems alone for the run.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.place {
-            Place::Line { file, line } => write!(f, "{file}:{line}: {}", self.problem),
-            Place::Run => write!(f, "{}", self.problem),
+        if let Place::Line { file, line } = &self.place {
+            write!(f, "{file}:{line}: ")?;
         }
+        for (i, problem) in self.problems.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{problem}")?;
+        }
+        Ok(())
     }
 }
 
-/// The failures of a run: the first [`SHOWN`] kept, all counted.
+/// The failures of a run, one per place: the first [`SHOWN`] kept, all
+/// counted. Problems pushed one after another for the same place make one
+/// failure.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Report {
     shown: Vec<Failure>,
     total: u64,
+    last: Option<Place>,
 }
 
 impl Report {
@@ -215,15 +225,26 @@ impl Report {
         Report::default()
     }
 
-    /// Records a failure.
+    /// Records a problem: part of the last failure when it has the same
+    /// place, else a new failure.
     pub fn push(&mut self, place: Place, problem: Problem) {
+        if self.last.as_ref() == Some(&place) {
+            if let Some(last) = self.shown.last_mut().filter(|f| f.place == place) {
+                last.problems.push(problem);
+            }
+            return;
+        }
         self.total += 1;
+        self.last = Some(place.clone());
         if self.shown.len() < SHOWN {
-            self.shown.push(Failure { place, problem });
+            self.shown.push(Failure {
+                place,
+                problems: vec![problem],
+            });
         }
     }
 
-    /// Failures recorded.
+    /// Failures recorded (places with a problem).
     pub fn total(&self) -> u64 {
         self.total
     }
@@ -278,10 +299,10 @@ mod tests {
     fn failures_name_the_place_and_both_values() {
         let f = Failure {
             place: at(12),
-            problem: Problem::StatusChanged {
+            problems: vec![Problem::StatusChanged {
                 old: Status::Solved,
                 new: Status::Multiple,
-            },
+            }],
         };
         assert_eq!(
             f.to_string(),
@@ -289,22 +310,26 @@ mod tests {
         );
         let f = Failure {
             place: at(3),
-            problem: Problem::GuessesChanged {
-                old: Some(4),
-                new: Some(6),
-            },
+            problems: vec![
+                Problem::GuessesChanged {
+                    old: Some(4),
+                    new: Some(6),
+                },
+                Problem::NotInBaseline,
+            ],
         };
         assert_eq!(
             f.to_string(),
-            "a.txt:3: guesses changed from the baseline: 4 -> 6"
+            "a.txt:3: guesses changed from the baseline: 4 -> 6; a record the baseline has no \
+             row for"
         );
         let f = Failure {
             place: Place::Run,
-            problem: Problem::TotalGuesses {
+            problems: vec![Problem::TotalGuesses {
                 old: 200,
                 new: 210,
                 max_pct: 1.0,
-            },
+            }],
         };
         assert_eq!(
             f.to_string(),
@@ -331,8 +356,15 @@ mod tests {
         );
         for line in 1..=25 {
             report.push(at(line), Problem::NotInBaseline);
+            report.push(
+                at(line),
+                Problem::NotInRun {
+                    old: Status::Solved,
+                },
+            );
         }
         assert_eq!(report.total(), 25);
+        assert_eq!(report.shown()[0].problems.len(), 2);
         let text = report.render(30, "baseline b.csv");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 1 + SHOWN + 1);
