@@ -330,6 +330,7 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
                         if threads == 1 { "" } else { "s" }
                     );
                     let how = match m.passes {
+                        Some(1) => "1 full pass".to_string(),
                         Some(passes) => format!("{passes} full passes"),
                         None => {
                             let note = format!(
