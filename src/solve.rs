@@ -3,6 +3,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use crate::config::{Config, Destination};
@@ -21,6 +22,7 @@ use crate::stats::{RunInfo, Summary, Tally};
 /// stderr unless `--quiet`, and writes the JSON summary when asked.
 ///
 /// # Errors
+/// [`Error::Usage`] when `-o` or `--summary-json` names an input;
 /// [`Error::Input`] when an input cannot be opened or read (rows before a
 /// read error are written and flushed first); [`Error::Write`] when the
 /// results or the summary cannot be written; [`Error::BrokenPipe`] when
@@ -42,6 +44,7 @@ pub fn run_observed(
 ) -> Result<(Verdict, Summary), Error> {
     let start = Instant::now();
     let inputs = open_inputs(config)?;
+    refuse_overwriting_inputs(config)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
     let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
     let counters = inputs.iter().map(input::Input::consumed).collect();
@@ -133,6 +136,31 @@ fn open_inputs(config: &Config) -> Result<Vec<input::Input>, Error> {
         .iter()
         .map(|name| input::open(name).map_err(Error::from))
         .collect()
+}
+
+/// Refuses an output or summary file that is one of the inputs: creating
+/// it would truncate the input before it is read.
+fn refuse_overwriting_inputs(config: &Config) -> Result<(), Error> {
+    let inputs: Vec<PathBuf> = config
+        .inputs
+        .iter()
+        .filter_map(|name| std::fs::canonicalize(name).ok())
+        .collect();
+    let outputs = [Some(&config.output), config.summary_json.as_ref()];
+    for destination in outputs.into_iter().flatten() {
+        if let Destination::File { path, .. } = destination {
+            let Ok(canonical) = std::fs::canonicalize(path) else {
+                continue; // does not exist yet, so it is no input
+            };
+            if inputs.contains(&canonical) {
+                return Err(Error::Usage(format!(
+                    "{} is an input: writing to it would destroy it",
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `--summary-json` destination, opened before the run so that a bad
