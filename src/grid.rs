@@ -269,6 +269,23 @@ impl Grid {
     /// boxes, each unit scanned in order. `None` when the givens are
     /// consistent.
     pub fn first_conflict(&self) -> Option<Conflict> {
+        // Most grids have no conflict: find that out with bitmasks, and scan
+        // the units in order only to name the first conflict.
+        let (mut rows, mut cols, mut boxes) = ([0u16; 9], [0u16; 9], [0u16; 9]);
+        let mut clash = false;
+        for (r, row) in self.cells.chunks_exact(9).enumerate() {
+            for (c, &v) in row.iter().enumerate() {
+                let bit = (1u16 << v) & !1;
+                let b = r / 3 * 3 + c / 3;
+                clash |= (rows[r] | cols[c] | boxes[b]) & bit != 0;
+                rows[r] |= bit;
+                cols[c] |= bit;
+                boxes[b] |= bit;
+            }
+        }
+        if !clash {
+            return None;
+        }
         for (u, unit) in UNITS.iter().enumerate() {
             let mut seen = [None::<Cell>; 10];
             for &c in unit {

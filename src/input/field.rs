@@ -65,13 +65,36 @@ pub fn spreadsheet_number(field: &[u8]) -> bool {
 }
 
 /// True when the field looks like an attempt at a puzzle: a puzzle, a
-/// one-line grid of another size, a spreadsheet number, or 17 or more
-/// characters made only of digits and blanks. A line or CSV record with no
-/// such field may be a header.
+/// one-line grid of another size, a spreadsheet number, or a run of 17 or
+/// more digits and blanks (with a digit in it, or 81 long), such as a puzzle
+/// with a typo or a missing cell. A line or CSV record with no such field
+/// may be a header.
 pub fn looks_like_puzzle(field: &[u8]) -> bool {
-    (field.len() >= 17 && field.iter().all(|&b| is_cell(b)))
-        || other_size(field).is_some()
-        || spreadsheet_number(field)
+    let mut run = 0;
+    let mut digit = false;
+    for &b in field {
+        if is_cell(b) {
+            run += 1;
+            digit |= b.is_ascii_digit();
+            if run >= CELLS || (run >= 17 && digit) {
+                return true;
+            }
+        } else {
+            run = 0;
+            digit = false;
+        }
+    }
+    other_size(field).is_some() || spreadsheet_number(field)
+}
+
+/// True for printable text: valid UTF-8 with no control character but tab
+/// and carriage return. Only text can be a header or a note; binary garbage
+/// is always reported.
+pub fn is_text(bytes: &[u8]) -> bool {
+    bytes
+        .iter()
+        .all(|&b| b >= 0x20 && b != 0x7F || b == b'\t' || b == b'\r')
+        && std::str::from_utf8(bytes).is_ok()
 }
 
 /// Why `field` is not a 9x9 puzzle, in the parser's words (for a field that
@@ -154,9 +177,20 @@ mod tests {
     }
 
     #[test]
+    fn text() {
+        assert!(is_text("Sudoku für Profis\t95".as_bytes()));
+        assert!(!is_text(b"\xff\xfegarbage"));
+        assert!(!is_text(b"a\x00b"));
+        assert!(!is_text(b"caf\xC3"));
+    }
+
+    #[test]
     fn puzzle_likeness() {
         assert!(looks_like_puzzle(b"00000000000000000"));
         assert!(!looks_like_puzzle(b"0000000000000000a"));
+        assert!(looks_like_puzzle(b"x00000000000000000abc"));
+        assert!(!looks_like_puzzle(b"-----------------------"));
+        assert!(looks_like_puzzle(&[b'.'; 81]));
         assert!(!looks_like_puzzle(b"1465"));
         assert!(looks_like_puzzle(b"4.3E+78"));
         assert!(!looks_like_puzzle(b"difficulty_range"));

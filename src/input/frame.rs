@@ -13,6 +13,9 @@ use memchr::{memchr, memchr2, memchr_iter};
 /// record is `malformed` (`line too long`).
 pub const MAX_RECORD: usize = 4096;
 
+/// Bytes kept of a record: the cap, plus one for a carriage return.
+const KEEP: usize = MAX_RECORD + 1;
+
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// The DOS end-of-file byte some old files end with.
@@ -130,15 +133,25 @@ impl<R: BufRead> Framer<R> {
             if chunk.is_empty() {
                 break;
             }
-            let (end, newlines) = if self.csv {
+            // Once over the cap, a record ends at the end of the physical
+            // line, quotes or not: a stray quote costs one line, never the
+            // rest of the file. Until then, scan no further than the cap.
+            let over = total > KEEP as u64;
+            let window = if over {
+                chunk.len()
+            } else {
+                chunk.len().min(KEEP + 1 - total as usize)
+            };
+            let part = &chunk[..window];
+            let (end, newlines) = if self.csv && !over {
                 let mut newlines = 0;
-                let end = scan_csv(&mut state, chunk, &mut newlines);
+                let end = scan_csv(&mut state, part, &mut newlines);
                 (end, newlines)
             } else {
-                (memchr(b'\n', chunk), 0)
+                (memchr(b'\n', part), 0)
             };
-            let take = end.unwrap_or(chunk.len());
-            let room = (MAX_RECORD + 1).saturating_sub(self.buf.len());
+            let take = end.unwrap_or(window);
+            let room = KEEP.saturating_sub(self.buf.len());
             self.buf.extend_from_slice(&chunk[..take.min(room)]);
             total += take as u64;
             self.line += newlines;
@@ -168,7 +181,7 @@ impl<R: BufRead> Framer<R> {
         Ok(Some(Frame {
             line: start,
             too_long,
-            open_quote: matches!(state, Scan::Quoted),
+            open_quote: !too_long && matches!(state, Scan::Quoted),
         }))
     }
 }
@@ -320,5 +333,12 @@ mod tests {
         assert_eq!((got[1].0, got[1].2), (2, true));
         assert!(got[1].1.len() <= MAX_RECORD + 1);
         assert_eq!(got[2], (3, "ok".to_string(), false));
+        // Over the cap inside quotes: the record ends with its line.
+        let mut data = b"a,\"".to_vec();
+        data.extend(vec![b'x'; MAX_RECORD]);
+        data.extend_from_slice(b"\nb,c\n\"d\ne\"");
+        let got = both(&data, true);
+        assert_eq!((got[0].0, got[0].2), (1, true));
+        assert_eq!(&got[1..], &simple(&[(2, "b,c"), (3, "\"d\ne\"")])[..]);
     }
 }

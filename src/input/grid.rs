@@ -157,6 +157,8 @@ pub fn detect(prefix: &[u8], eof: bool) -> Detected {
             }
         };
         match first {
+            // Decided on one row when it cannot be a grid row.
+            None if !SIDES.contains(&n) => return Detected::NotGrid,
             None => first = Some((line_no, n)),
             Some((line, side)) => {
                 return if side == n && SIDES.contains(&n) {
@@ -360,6 +362,10 @@ mod tests {
         assert_eq!(verdict("003020600\n"), Detected::NotGrid);
         assert_eq!(detect(b"003020600\n", false), Detected::Undecided);
         assert_eq!(detect(b"003020600\n9003", false), Detected::Undecided);
+        assert_eq!(
+            detect(format!("{p}\n").as_bytes(), false),
+            Detected::NotGrid
+        );
         assert_eq!(detect(&[b'1'; 5000], false), Detected::NotGrid);
     }
 

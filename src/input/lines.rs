@@ -1,6 +1,7 @@
 //! Plain text: one puzzle per line, fields split on whitespace, `,`, `;`
 //! and `|`.
 
+use std::collections::VecDeque;
 use std::io::BufRead;
 
 use super::field;
@@ -56,6 +57,10 @@ pub enum Line {
     Skip,
     /// A record: the puzzle or why there is none, and a given solution.
     Record(Result<Grid, String>, Option<Grid>),
+    /// After the first record, a line of text with no field that looks like
+    /// a puzzle: `malformed` with this message, unless no record follows it
+    /// (notes at the end of a file are skipped, as headers are at its top).
+    Text(String),
 }
 
 /// The rules that turn text lines into records; keeps the state that spans
@@ -109,15 +114,22 @@ impl LineRules {
             }
         }
         if let Some((at, grid)) = found {
-            if let Some(Column::Name(name)) = &self.column {
-                return Err(name.clone());
-            }
             self.seen_record = true;
             let solution = (at + 1..fields.len()).find_map(|i| get(i).and_then(field::complete));
             return Ok(Line::Record(Ok(grid), solution));
         }
         let evidence = (0..fields.len()).find(|&i| get(i).is_some_and(field::looks_like_puzzle));
-        if !self.seen_record && evidence.is_none() {
+        // A puzzle grouped into short fields (`016 400 000 ...`) counts too.
+        let grouped = || {
+            let cells = fields.iter().map(|&(s, e)| &line[s..e]);
+            let cells = cells.filter(|f| f.iter().all(|&b| field::is_cell(b)));
+            let (len, digit) = cells.fold((0, false), |(n, d), f| {
+                (n + f.len(), d || f.iter().any(u8::is_ascii_digit))
+            });
+            len >= 17 && digit
+        };
+        let text = evidence.is_none() && ambiguous.is_none() && !grouped() && field::is_text(line);
+        if !self.seen_record && text {
             // A header: a title, a count, column names.
             if let Some(Column::Name(name)) = &self.column {
                 if let Some(i) = (0..fields.len())
@@ -137,18 +149,20 @@ impl LineRules {
             _ if get(0).is_some_and(field::looks_like_puzzle) => 0,
             _ => evidence.unwrap_or(0),
         };
-        let message = match get(at) {
-            _ if ambiguous.is_some() && !get(0).is_some_and(field::looks_like_puzzle) => {
-                let (a, b) = ambiguous.unwrap_or_default();
+        let message = match (ambiguous, get(at)) {
+            (Some((a, b)), _) if at != 0 || !get(0).is_some_and(field::looks_like_puzzle) => {
                 format!(
                     "fields {} and {} both hold a puzzle; choose one with --column",
                     a + 1,
                     b + 1
                 )
             }
-            Some(f) => field::error(f),
-            None => format!("no field {} (the line has {})", at + 1, fields.len()),
+            (_, Some(f)) => field::error(f),
+            (_, None) => format!("no field {} (the line has {})", at + 1, fields.len()),
         };
+        if text {
+            return Ok(Line::Text(message));
+        }
         Ok(Line::Record(Err(message), None))
     }
 
@@ -159,11 +173,19 @@ impl LineRules {
     }
 }
 
+/// Most text lines held back at a time, waiting to see whether a record
+/// follows them; beyond this they are reported at once.
+const HOLD: usize = 64;
+
 /// Records from a text input, one per line.
 pub struct LinesReader<R> {
     framer: Framer<R>,
     rules: LineRules,
     name: String,
+    /// Text lines after the last record, reported if a record follows.
+    held: VecDeque<Record>,
+    /// Records ready to return, in order.
+    ready: VecDeque<Record>,
 }
 
 impl<R: BufRead> LinesReader<R> {
@@ -173,34 +195,52 @@ impl<R: BufRead> LinesReader<R> {
             framer: Framer::new(src, false),
             rules: LineRules::new(column),
             name,
+            held: VecDeque::new(),
+            ready: VecDeque::new(),
         }
     }
 
     /// The next record, `None` at the end of the input.
     pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
         loop {
+            if let Some(record) = self.ready.pop_front() {
+                return Some(Ok(record));
+            }
             let frame = match self.framer.next() {
                 Ok(Some(frame)) => frame,
-                Ok(None) => return None,
+                Ok(None) => {
+                    // Text after the last record: notes, not records.
+                    self.held.clear();
+                    return None;
+                }
                 Err(source) => return Some(Err(InputError::io(&self.name, source))),
             };
-            if frame.too_long {
+            let record = if frame.too_long {
                 self.rules.saw_record();
-                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
-            }
-            match self.rules.line(self.framer.bytes()) {
-                Ok(Line::Skip) => continue,
-                Ok(Line::Record(puzzle, solution)) => {
-                    return Some(Ok(Record::new(frame.line, puzzle, solution)));
+                Record::new(frame.line, Err(too_long()), None)
+            } else {
+                match self.rules.line(self.framer.bytes()) {
+                    Ok(Line::Skip) => continue,
+                    Ok(Line::Record(puzzle, solution)) => Record::new(frame.line, puzzle, solution),
+                    Ok(Line::Text(message)) => {
+                        if self.held.len() == HOLD {
+                            self.ready.append(&mut self.held);
+                        }
+                        self.held
+                            .push_back(Record::new(frame.line, Err(message), None));
+                        continue;
+                    }
+                    Err(column) => {
+                        return Some(Err(InputError::UnknownColumn {
+                            path: self.name.clone().into(),
+                            column,
+                            header: None,
+                        }))
+                    }
                 }
-                Err(column) => {
-                    return Some(Err(InputError::UnknownColumn {
-                        path: self.name.clone().into(),
-                        column,
-                        header: None,
-                    }))
-                }
-            }
+            };
+            self.ready.append(&mut self.held);
+            self.ready.push_back(record);
         }
     }
 }
@@ -246,7 +286,7 @@ mod tests {
         assert_eq!(run(&mut r, &format!("{P},{S}")), ok(P, Some(S)));
         assert_eq!(
             run(&mut r, "puzzle"),
-            bad("bad character 'p' at position 1")
+            Line::Text("bad character 'p' at position 1".into())
         );
         assert_eq!(run(&mut r, "\x1A"), Line::Skip);
     }
@@ -255,7 +295,10 @@ mod tests {
     fn digits_line_before_first_puzzle_is_malformed() {
         let mut r = LineRules::new(None);
         assert_eq!(run(&mut r, &P[..80]), bad("80 cells, expected 81"));
-        assert_eq!(run(&mut r, "title"), bad("bad character 't' at position 1"));
+        assert_eq!(
+            run(&mut r, "title"),
+            Line::Text("bad character 't' at position 1".into())
+        );
     }
 
     #[test]

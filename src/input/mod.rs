@@ -27,10 +27,13 @@
 //!   `<id> <puzzle> <rating>` works). The first later field that is a
 //!   complete grid is the given solution; anything else after the puzzle is
 //!   free text. Blank lines, `#` comment lines and a lone 0x1A byte are
-//!   skipped. Before the first record, a line with no field that looks like a
-//!   puzzle (17 or more digits and blanks, a one-line grid of another size, a
-//!   spreadsheet number) is a header (a title, a count, column names) and is
-//!   skipped; any other line that is not a puzzle is a `malformed` record.
+//!   skipped. Before the first record, a line of text with nothing that
+//!   looks like a puzzle (a run of 17 or more digits and blanks, a one-line
+//!   grid of another size, a spreadsheet number such as `4.30021E+78`) is a
+//!   header (a title, a count, column names) and is skipped; after the last
+//!   record, such lines are notes and are skipped too. Any other line that is
+//!   not a puzzle is a `malformed` record; binary garbage and invalid UTF-8
+//!   always are.
 //! - **CSV** ([`Format::Csv`]): the first record is a header when none of its
 //!   fields looks like a puzzle. The puzzle column is [`ReadOptions::column`],
 //!   else the header's `puzzle`, `quizzes`, `quiz` or `question`
@@ -43,7 +46,8 @@
 //! - **Grid** ([`Format::Grid`]): multi-line grids, one grid row per line
 //!   (`003020600`, `4 . . |. . . |8 . 5`, `0,11,9,...`), separator and
 //!   title lines between grids; 9x9 grids are read, other sizes are
-//!   `malformed` naming the size.
+//!   `malformed` naming the size, and so is a grid cut short by a blank or
+//!   text line. A one-line 81-cell puzzle between grids is read too.
 //!
 //! Every layout: a UTF-8 byte-order mark is dropped; LF, CRLF and mixed line
 //! endings work; the last line needs no newline; a record over
@@ -57,6 +61,8 @@ mod frame;
 mod grid;
 mod lines;
 mod open;
+#[cfg(test)]
+mod tests;
 
 use std::path::PathBuf;
 

@@ -53,8 +53,9 @@ impl std::fmt::Debug for Input {
     }
 }
 
-/// Opens an input: `-` is stdin; a name ending `.gz` is decompressed (all
-/// members of a multi-member gzip file); anything else is read as it is.
+/// Opens an input: `-` is stdin; a name ending `.gz` (any case) is
+/// decompressed, every member of a multi-member gzip file; anything else is
+/// read as it is.
 ///
 /// Nothing is read yet, but a missing or unreadable file, or a directory,
 /// fails here, so every input can be checked before work starts.
@@ -80,7 +81,7 @@ pub fn open(path: &str) -> Result<Input, InputError> {
         inner: file,
         consumed: Arc::clone(&consumed),
     };
-    let source: Source = if path.ends_with(".gz") {
+    let source: Source = if path.to_ascii_lowercase().ends_with(".gz") {
         Box::new(BufReader::with_capacity(
             BUFFER,
             MultiGzDecoder::new(counting),
@@ -194,6 +195,10 @@ impl Input {
             }
         };
         Ok(Records {
+            format: match format {
+                Format::Auto => Format::Lines,
+                format => format,
+            },
             reader,
             solutions,
             solutions_name: options.solutions.clone().unwrap_or_default(),
@@ -246,6 +251,7 @@ enum Reader {
 /// Memory stays bounded whatever the input: one record buffer of at most
 /// [`super::MAX_RECORD`] bytes and a 64 KiB read buffer.
 pub struct Records {
+    format: Format,
     reader: Reader,
     solutions: Option<Box<Records>>,
     solutions_name: PathBuf,
@@ -262,6 +268,16 @@ impl std::fmt::Debug for Records {
 }
 
 impl Records {
+    /// The layout being read: `lines`, `csv` or `grid` (never `auto`).
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The input's name, as given to [`open`].
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     fn next_raw(&mut self) -> Option<Result<Record, InputError>> {
         match &mut self.reader {
             Reader::Lines(r) => r.next_record(),
@@ -282,17 +298,18 @@ impl Records {
                 line: record.line,
             }),
             Some(Err(e)) => Err(e),
-            Some(Ok(s)) => match s.puzzle {
-                Ok(grid) if grid.is_complete() => {
+            Some(Ok(s)) => match (s.solution, s.puzzle) {
+                // A solutions CSV with a solution column, or one grid a line.
+                (Some(grid), _) | (None, Ok(grid)) if grid.is_complete() => {
                     record.solution = Some(grid);
                     Ok(record)
                 }
-                Ok(_) => Err(InputError::BadSolution {
+                (_, Ok(_)) => Err(InputError::BadSolution {
                     solutions: self.solutions_name.clone(),
                     line: s.line,
                     message: "the grid has blanks".into(),
                 }),
-                Err(message) => Err(InputError::BadSolution {
+                (_, Err(message)) => Err(InputError::BadSolution {
                     solutions: self.solutions_name.clone(),
                     line: s.line,
                     message,

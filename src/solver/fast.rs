@@ -45,9 +45,9 @@ const fn row_mask(rb: usize) -> u32 {
     0x1FF << (9 * rb)
 }
 
-/// For a 9-bit row: bit `k` set when the row's segment in box `k` is not
-/// empty.
-const fn build_minirows() -> [u8; 512] {
+/// For a 9-bit row: bit `k` (0..3) set when the row's segment in box `k` is
+/// not empty, and bit 3 set when the row holds exactly one cell.
+const fn build_shapes() -> [u8; 512] {
     let mut t = [0u8; 512];
     let mut x = 0;
     while x < 512 {
@@ -57,6 +57,9 @@ const fn build_minirows() -> [u8; 512] {
                 t[x] |= 1 << k;
             }
             k += 1;
+        }
+        if (x as u32).count_ones() == 1 {
+            t[x] |= 1 << 3;
         }
         x += 1;
     }
@@ -120,16 +123,18 @@ const ROWS: [u32; 8] = [
     BAND,
 ];
 
-static MINIROWS: [u8; 512] = build_minirows();
+static SHAPES: [u8; 512] = build_shapes();
 static PERMUTATIONS: [u16; 512] = build_permutations();
 static EXPAND: [u32; 512] = build_expand();
 
-/// Minirow mask (bit `3 * row + box`) of a band's 27-bit cell mask.
+/// The shape of a band's 27-bit cell mask: bits 0..9 its minirows (bit
+/// `3 * row + box` set when that segment is not empty), bits 9..12 the rows
+/// holding exactly one cell.
 #[inline(always)]
-fn minirows(m: u32) -> usize {
-    MINIROWS[(m & 0x1FF) as usize] as usize
-        | (MINIROWS[((m >> 9) & 0x1FF) as usize] as usize) << 3
-        | (MINIROWS[(m >> 18) as usize] as usize) << 6
+fn shape(m: u32) -> u32 {
+    let row = |rb: u32| SHAPES[((m >> (9 * rb)) & 0x1FF) as usize] as u32;
+    let (r0, r1, r2) = (row(0), row(1), row(2));
+    (r0 & 7) | (r1 & 7) << 3 | (r2 & 7) << 6 | (r0 >> 3) << 9 | (r1 >> 3) << 10 | (r2 >> 3) << 11
 }
 
 /// The whole search state; small and `Copy`, so a guess copies it.
@@ -139,8 +144,9 @@ struct State {
     cand: [u32; 27],
     /// Per band, the cells not yet fixed.
     unsolved: [u32; 3],
-    /// Bit `9 * digit + row` set once the digit is fixed in that row.
-    fixed: u128,
+    /// Per band, bit `3 * digit + row_in_band` set once the digit is fixed
+    /// in that row.
+    fixed: [u32; 3],
 }
 
 /// Why propagation stopped early: the state has no solution.
@@ -150,8 +156,33 @@ impl State {
     const START: State = State {
         cand: [BAND; 27],
         unsolved: [BAND; 3],
-        fixed: 0,
+        fixed: [0; 3],
     };
+
+    /// The state for a grid's givens before any propagation: each given
+    /// leaves its cell with one candidate and its row with one place for its
+    /// digit. Repeated givens are not detected here (see
+    /// [`Grid::first_conflict`]); they only make the state unsolvable.
+    fn from_givens(grid: &Grid) -> State {
+        let mut givens = [0u32; 27];
+        let mut filled = [0u32; 3];
+        for (cell, &value) in grid.cells().iter().enumerate() {
+            if value != 0 {
+                let (band, bit) = (cell / 27, 1 << (cell % 27));
+                givens[3 * (value as usize - 1) + band] |= bit;
+                filled[band] |= bit;
+            }
+        }
+        let mut state = State::START;
+        for (idx, &given) in givens.iter().enumerate() {
+            let shape = shape(given);
+            let rows = ROWS[((shape | shape >> 1 | shape >> 2) & 1
+                | (shape >> 2 | shape >> 3 | shape >> 4) & 2
+                | (shape >> 4 | shape >> 5 | shape >> 6) & 4) as usize];
+            state.cand[idx] = (BAND & !filled[idx % 3] & !rows) | given;
+        }
+        state
+    }
 
     /// Places `digit` in `band` at cell bit `bit`: the other cells of its
     /// row lose the digit and the cell loses the other digits. Returns the
@@ -182,44 +213,43 @@ impl State {
     fn update(&mut self, idx: usize, dirty: &mut u32) -> Result<(), Contradiction> {
         let digit = idx / 3;
         let band = idx % 3;
-        let shift = 9 * digit + 3 * band;
+        let shift = 3 * digit;
         let mut m = self.cand[idx];
+        let mut shape = shape(m);
         loop {
-            let allowed = PERMUTATIONS[minirows(m)];
+            let allowed = PERMUTATIONS[shape as usize & 0x1FF];
             if allowed == 0 {
                 return Err(Contradiction);
             }
-            m &= EXPAND[allowed as usize];
-            let mut singles = 0u32;
-            for rb in 0..3 {
-                let row = (m >> (9 * rb)) & 0x1FF;
-                if row & (row - 1) == 0 {
-                    singles |= 1 << rb;
-                }
+            let keep = EXPAND[allowed as usize];
+            if m & !keep != 0 {
+                m &= keep;
+                shape = self::shape(m);
             }
-            singles &= !((self.fixed >> shift) as u32 & 7);
+            let singles = (shape >> 9) & !(self.fixed[band] >> shift) & 7;
             if singles == 0 {
                 break;
             }
-            self.fixed |= (singles as u128) << shift;
+            self.fixed[band] |= singles << shift;
             let cells = m & ROWS[singles as usize];
             let cols = (cells | cells >> 9 | cells >> 18) & 0x1FF;
-            let colmask = cols | cols << 9 | cols << 18;
+            let colmask = cols * 0x40201;
             m &= !colmask | cells;
+            shape = self::shape(m);
             self.unsolved[band] &= !cells;
             for od in 0..9 {
                 let o = 3 * od + band;
-                if od != digit && self.cand[o] & cells != 0 {
-                    self.cand[o] &= !cells;
-                    *dirty |= 1 << o;
-                }
+                let old = self.cand[o];
+                let new = if od == digit { old } else { old & !cells };
+                self.cand[o] = new;
+                *dirty |= ((old != new) as u32) << o;
             }
             for ob in 0..3 {
                 let o = 3 * digit + ob;
-                if ob != band && self.cand[o] & colmask != 0 {
-                    self.cand[o] &= !colmask;
-                    *dirty |= 1 << o;
-                }
+                let old = self.cand[o];
+                let new = if ob == band { old } else { old & !colmask };
+                self.cand[o] = new;
+                *dirty |= ((old != new) as u32) << o;
             }
         }
         self.cand[idx] = m;
@@ -230,12 +260,14 @@ impl State {
     /// then naked singles, repeated.
     fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
         loop {
+            let mut touched = 0u16;
             while dirty != 0 {
                 let idx = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
+                touched |= 1 << (idx / 3);
                 self.update(idx, &mut dirty)?;
             }
-            dirty = self.stacks()?;
+            dirty = self.stacks(touched)?;
             if dirty != 0 {
                 continue;
             }
@@ -284,13 +316,16 @@ impl State {
         }
     }
 
-    /// Applies the stack rules to every digit: each column and each box of
+    /// Applies the stack rules to the given digits (bit `d` for digit
+    /// `d + 1`): each column and each box of
     /// a stack holds the digit once, so the stack's boxes use its three
     /// columns in some permutation (the band rule turned 90 degrees). Returns
     /// the masks changed, as dirty bits.
-    fn stacks(&mut self) -> Result<u32, Contradiction> {
+    fn stacks(&mut self, mut digits: u16) -> Result<u32, Contradiction> {
         let mut dirty = 0;
-        for digit in 0..9 {
+        while digits != 0 {
+            let digit = digits.trailing_zeros() as usize;
+            digits &= digits - 1;
             let idx = 3 * digit;
             let cols: [u32; 3] = std::array::from_fn(|b| {
                 let m = self.cand[idx + b];
@@ -322,7 +357,7 @@ impl State {
 
     /// True when every digit is fixed in every row.
     fn is_solved(&self) -> bool {
-        self.fixed == (1u128 << 81) - 1
+        self.fixed == [BAND; 3]
     }
 
     /// The solved grid (only meaningful when [`State::is_solved`]).
@@ -489,17 +524,8 @@ impl Solver for FastSolver {
             clock: LimitClock::start(limits),
             stopped: None,
         };
-        let mut state = State::START;
-        let mut consistent = true;
-        for (cell, &value) in grid.cells().iter().enumerate() {
-            if value != 0 {
-                let (band, bit) = (cell / 27, 1 << (cell % 27));
-                consistent &= state.place(value as usize - 1, band, bit).is_ok();
-            }
-        }
-        if consistent {
-            run.search(&mut state, (1 << 27) - 1);
-        }
+        let mut state = State::from_givens(grid);
+        run.search(&mut state, (1 << 27) - 1);
         Search {
             solutions: run.solutions,
             first: run.first,

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::grid::Grid;
 
 pub use fast::FastSolver;
-pub use naive::NaiveSolver;
+pub use naive::{NaiveSolver, DEFAULT_MAX_PLACEMENTS};
 
 /// How far a search goes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

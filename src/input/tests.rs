@@ -1,0 +1,469 @@
+//! Tests of the whole reader: [`Input`] to [`Record`]s, every layout.
+
+use std::io::{Cursor, Write};
+
+use proptest::prelude::*;
+
+use super::*;
+use crate::grid::Grid;
+
+const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+const S: &str = "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+const Q: &str = "000007004000006003860200000509082000640000080000000700000000042010030000703000009";
+
+fn grid(s: &str) -> Grid {
+    Grid::parse(s.as_bytes()).unwrap()
+}
+
+fn options(format: Format) -> ReadOptions {
+    ReadOptions {
+        format,
+        ..ReadOptions::default()
+    }
+}
+
+fn read_with(name: &str, data: &[u8], opts: &ReadOptions) -> Result<Vec<Record>, InputError> {
+    Input::from_reader(name, Cursor::new(data.to_vec()))
+        .records(opts)?
+        .collect()
+}
+
+fn read(name: &str, data: &str) -> Vec<Record> {
+    read_with(name, data.as_bytes(), &ReadOptions::default()).unwrap()
+}
+
+/// `(line, Ok(puzzle line) | Err(message))` for each record.
+fn brief(records: &[Record]) -> Vec<(u64, Result<String, String>)> {
+    records
+        .iter()
+        .map(|r| (r.line, r.puzzle.clone().map(|g| g.to_line())))
+        .collect()
+}
+
+fn ok(line: u64, p: &str) -> (u64, Result<String, String>) {
+    (line, Ok(grid(p).to_line()))
+}
+
+fn bad(line: u64, message: &str) -> (u64, Result<String, String>) {
+    (line, Err(message.to_string()))
+}
+
+#[test]
+fn records_are_send() {
+    fn send<T: Send>() {}
+    send::<Records>();
+    send::<Input>();
+}
+
+#[test]
+fn case_10_wrong_length() {
+    let data = format!(
+        "{}\n{}05\n{P} from a newspaper 12/3\n{P}abc\n\n{}\npuzzle\n{Q}\n",
+        &P[..80],
+        &P[..80],
+        (0..27)
+            .map(|i| &P[i * 3..i * 3 + 3])
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    assert_eq!(
+        brief(&read("10.txt", &data)),
+        vec![
+            bad(1, "80 cells, expected 81"),
+            bad(2, "82 cells, expected 81"),
+            ok(3, P),
+            bad(4, "bad character 'a' at position 82"),
+            bad(6, "3 cells, expected 81"),
+            bad(7, "bad character 'p' at position 1"),
+            ok(8, Q),
+        ]
+    );
+}
+
+#[test]
+fn line_numbers_count_every_line() {
+    let data = format!(
+        "\u{feff}# title comment\r\n#! shebang-like\n95\r\n\r\n  {P}\r\n\n\t{Q} \t\r\n{P}\t# note\n\x1A"
+    );
+    assert_eq!(
+        brief(&read("x.txt", &data)),
+        vec![ok(5, P), ok(7, Q), ok(8, P)]
+    );
+    // No final newline; mixed endings.
+    let data = format!("{P}\n{Q}\r\n{P}");
+    assert_eq!(
+        brief(&read("x.txt", &data)),
+        vec![ok(1, P), ok(2, Q), ok(3, P)]
+    );
+}
+
+#[test]
+fn notes_after_the_last_puzzle_are_not_records() {
+    let data = format!("{P}\n{Q}\n\nVery Hard\n30%\n");
+    assert_eq!(brief(&read("x.txt", &data)), vec![ok(1, P), ok(2, Q)]);
+    let data = format!("{P}\nnote\n{Q}\n");
+    assert_eq!(
+        brief(&read("x.txt", &data)),
+        vec![
+            ok(1, P),
+            bad(2, "bad character 'n' at position 1"),
+            ok(3, Q)
+        ]
+    );
+    // A grouped or cut puzzle at the end is still reported.
+    let data = format!("{P}\n016 400 000 200 009 000\n{}", &P[..40]);
+    assert_eq!(
+        brief(&read("x.txt", &data)),
+        vec![
+            ok(1, P),
+            bad(2, "3 cells, expected 81"),
+            bad(3, "40 cells, expected 81")
+        ]
+    );
+}
+
+#[test]
+fn solutions_in_later_fields() {
+    let data = format!("{P},{S}\n17 {Q} 2.5\n{},{S}\n", &P[..76]);
+    let got = read("x.txt", &data);
+    assert_eq!(
+        brief(&got),
+        vec![ok(1, P), ok(2, Q), bad(3, "76 cells, expected 81")]
+    );
+    assert_eq!(got[0].solution, Some(grid(S)));
+    assert_eq!(got[1].solution, None);
+    assert_eq!(got[2].solution, None);
+}
+
+#[test]
+fn line_over_the_cap() {
+    let long = "1".repeat(100_000);
+    let data = format!("{P}\n{long}\n{Q}\n{long}");
+    let message = format!("line too long (over {MAX_RECORD} bytes)");
+    assert_eq!(
+        brief(&read("x.txt", &data)),
+        vec![ok(1, P), bad(2, &message), ok(3, Q), bad(4, &message)]
+    );
+    let data = format!("puzzle\n\"{long}\"\n{Q}\n");
+    assert_eq!(
+        brief(&read("x.csv", &data)),
+        vec![bad(2, &message), ok(3, Q)]
+    );
+}
+
+#[test]
+fn binary_and_invalid_utf8() {
+    let mut data = b"\xff\xfe\x00garbage\n".to_vec();
+    data.extend_from_slice(P.as_bytes());
+    data.extend_from_slice(b"\n\x00\x01\x02\n12\xC3\xA9");
+    data.extend_from_slice(&P.as_bytes()[3..]);
+    data.push(b'\n');
+    let got = read_with("x.txt", &data, &ReadOptions::default()).unwrap();
+    assert_eq!(
+        brief(&got),
+        vec![
+            bad(1, "byte 0xFF at position 1"),
+            ok(2, P),
+            bad(3, "byte 0x00 at position 1"),
+            bad(4, "byte 0xC3 at position 3")
+        ]
+    );
+    // Garbage after the last puzzle is reported too (text would be a note).
+    let got = read_with("x.txt", b"\x00\x01\n", &ReadOptions::default()).unwrap();
+    assert_eq!(brief(&got), vec![bad(1, "byte 0x00 at position 1")]);
+    let data = format!("\u{feff}quizzes,solutions\n{P},{S}\n\x1A");
+    assert_eq!(brief(&read("b.csv", &data)), vec![ok(2, P)]);
+    let got = read_with("g.csv", b"\xff\xfe,x\n", &ReadOptions::default()).unwrap();
+    assert_eq!(brief(&got), vec![bad(1, "no field looks like a puzzle")]);
+}
+
+#[test]
+fn csv_layouts() {
+    let data = format!("quizzes,solutions\r\n{P},{S}\r\n\r\n{Q},{S}");
+    let got = read("k.csv", &data);
+    assert_eq!(brief(&got), vec![ok(2, P), ok(4, Q)]);
+    assert_eq!(got[0].solution, Some(grid(S)));
+    let data = format!("id,puzzle,solution,clues,difficulty\n12,{Q},{S},17,0.0\n");
+    assert_eq!(brief(&read("r.csv", &data)), vec![ok(2, Q)]);
+    let data = format!(",puzzle,solution\n0,{P},{S}\n1,{Q},{S}\n");
+    assert_eq!(brief(&read("i.csv", &data)), vec![ok(2, P), ok(3, Q)]);
+    let data = format!(
+        "puzzle,note\n\"{P}\",\"quoted, with comma\"\n  {Q}  ,padded\n{P},\"multi\nline note\"\n{Q}"
+    );
+    assert_eq!(
+        brief(&read("q.csv.gz.csv", &data)),
+        vec![ok(2, P), ok(3, Q), ok(4, P), ok(6, Q)]
+    );
+}
+
+#[test]
+fn mangled_spreadsheet_csv() {
+    let data = "quizzes,solutions\r\n4.30021E+78,8.64371E+80\r\n4.3E+78,8.6E+80\r\n";
+    assert_eq!(
+        brief(&read("m.csv", data)),
+        vec![
+            bad(
+                2,
+                "looks like a spreadsheet number (4.30021E+78): leading zeros lost"
+            ),
+            bad(
+                3,
+                "looks like a spreadsheet number (4.3E+78): leading zeros lost"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn other_sizes_one_line() {
+    let data = format!(
+        "{}\n{}\n\nVery Hard\n",
+        "..A.".repeat(64),
+        "B...".repeat(64)
+    );
+    let m = "a 16x16 grid: only 9x9 is supported";
+    assert_eq!(brief(&read("s.txt", &data)), vec![bad(1, m), bad(2, m)]);
+    let data = "Puzzle,Solution\r\n3102200002100320,3142243142131324\r\n";
+    assert_eq!(
+        brief(&read("s.csv", data)),
+        vec![bad(2, "a 4x4 grid: only 9x9 is supported")]
+    );
+}
+
+const GRID: &str = "Grid 01\n003020600\n900305001\n001806400\n008102900\n700000008\n006708200\n002609500\n800203009\n005010300\n";
+const GRID_LINE: &str =
+    "003020600900305001001806400008102900700000008006708200002609500800203009005010300";
+
+#[test]
+fn grid_files_refused_under_auto_and_read_under_grid() {
+    let err = read_with("p096.txt", GRID.as_bytes(), &ReadOptions::default()).unwrap_err();
+    let message = err.to_string();
+    assert!(matches!(
+        err,
+        InputError::GridFile {
+            line: 2,
+            side: 9,
+            ..
+        }
+    ));
+    assert!(message.contains("--format grid"), "{message}");
+    assert!(message.starts_with("p096.txt: line 2:"), "{message}");
+    let got = read_with("p096.txt", GRID.as_bytes(), &options(Format::Grid)).unwrap();
+    assert_eq!(brief(&got), vec![ok(2, GRID_LINE)]);
+    let records = Input::from_reader("a.csv.gz", Cursor::new(Vec::new()))
+        .records(&ReadOptions::default())
+        .unwrap();
+    assert_eq!(
+        (records.format(), records.name()),
+        (Format::Csv, "a.csv.gz")
+    );
+    // Comma grids in a `.csv` are grids too.
+    let data = "2,1,0,0\r\n0,3,2,0\r\n0,0,0,4\r\n1,0,0,0";
+    let err = read_with("g.csv", data.as_bytes(), &ReadOptions::default()).unwrap_err();
+    assert!(matches!(err, InputError::GridFile { side: 4, .. }));
+    let got = read_with("g.csv", data.as_bytes(), &options(Format::Grid)).unwrap();
+    assert_eq!(
+        brief(&got),
+        vec![bad(1, "a 4x4 grid: only 9x9 is supported")]
+    );
+    // A count line above puzzles is a header, not a grid row.
+    let data = format!("1465\n{P}\n{Q}\n");
+    assert_eq!(brief(&read("c.txt", &data)), vec![ok(2, P), ok(3, Q)]);
+    // Explicit `lines` is the way out of a wrong guess: the rows are too
+    // short to be puzzles, so they are headers.
+    let got = read_with("p096.txt", GRID.as_bytes(), &options(Format::Lines)).unwrap();
+    assert_eq!(got.len(), 0);
+}
+
+#[test]
+fn explicit_column_for_text_and_csv() {
+    let opts = ReadOptions {
+        column: Some(Column::Index(2)),
+        ..ReadOptions::default()
+    };
+    let data = format!("{S} {P}\n");
+    assert_eq!(
+        brief(&read_with("x.txt", data.as_bytes(), &opts).unwrap()),
+        vec![ok(1, P)]
+    );
+    let data = format!("a,b\n{S},{P}\n");
+    assert_eq!(
+        brief(&read_with("x.csv", data.as_bytes(), &opts).unwrap()),
+        vec![ok(2, P)]
+    );
+    let zero = ReadOptions {
+        column: Some(Column::Index(0)),
+        ..ReadOptions::default()
+    };
+    assert!(matches!(
+        read_with("x.csv", data.as_bytes(), &zero),
+        Err(InputError::ColumnZero)
+    ));
+}
+
+fn temp(dir: &tempfile::TempDir, name: &str, data: &[u8]) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, data).unwrap();
+    path.to_string_lossy().into_owned()
+}
+
+#[test]
+fn open_files_gzip_and_counters() {
+    use flate2::write::GzEncoder;
+    use flate2::Compression;
+    let dir = tempfile::tempdir().unwrap();
+    // Two gzip members, as `cat a.gz b.gz` makes.
+    let mut gz = Vec::new();
+    for part in [
+        format!("quizzes,solutions\n{P},{S}\n"),
+        format!("{Q},{S}\n"),
+    ] {
+        let mut enc = GzEncoder::new(Vec::new(), Compression::default());
+        enc.write_all(part.as_bytes()).unwrap();
+        gz.extend(enc.finish().unwrap());
+    }
+    let path = temp(&dir, "k.csv.gz", &gz);
+    let input = open(&path).unwrap();
+    assert_eq!(input.name(), path);
+    assert_eq!(input.size(), Some(gz.len() as u64));
+    assert_eq!(input.format_by_name(), Format::Csv);
+    let consumed = input.consumed();
+    let got: Vec<Record> = input
+        .records(&ReadOptions::default())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    assert_eq!(brief(&got), vec![ok(2, P), ok(3, Q)]);
+    assert!(got.iter().all(|r| r.solution == Some(grid(S))));
+    assert_eq!(
+        consumed.load(std::sync::atomic::Ordering::Relaxed),
+        gz.len() as u64
+    );
+
+    let missing = dir.path().join("nope.txt");
+    let err = open(missing.to_str().unwrap()).unwrap_err();
+    assert!(err.to_string().contains("nope.txt"), "{err}");
+    let err = open(dir.path().to_str().unwrap()).unwrap_err();
+    assert!(err.to_string().contains("directory"), "{err}");
+    // Not gzip at all: an error when reading, never a panic.
+    let path = temp(&dir, "bad.txt.gz", b"not gzip\n");
+    let err = open(&path).unwrap().records(&ReadOptions::default());
+    assert!(matches!(err, Err(InputError::Io { .. })));
+    assert_eq!(open("-").unwrap().name(), "-");
+    assert_eq!(open("-").unwrap().size(), None);
+}
+
+#[test]
+fn solutions_file_pairs_record_by_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let with = |solutions: &str| ReadOptions {
+        solutions: Some(temp(&dir, "solved.txt", solutions.as_bytes()).into()),
+        ..ReadOptions::default()
+    };
+    let data = format!("{P}\n# c\n{}\n{Q}", &P[..5]);
+    let got = read_with("x.txt", data.as_bytes(), &with(&format!("{S}\n{S}\n{S}"))).unwrap();
+    assert_eq!(
+        brief(&got),
+        vec![ok(1, P), bad(3, "5 cells, expected 81"), ok(4, Q)]
+    );
+    assert!(got.iter().all(|r| r.solution == Some(grid(S))));
+
+    let err = read_with("x.txt", data.as_bytes(), &with(&format!("{S}\n{S}\n"))).unwrap_err();
+    assert!(
+        matches!(err, InputError::SolutionsShort { line: 4, .. }),
+        "{err}"
+    );
+    let err = read_with(
+        "x.txt",
+        data.as_bytes(),
+        &with(&format!("{S}\n{S}\n{S}\n{S}")),
+    );
+    assert!(matches!(
+        err,
+        Err(InputError::SolutionsLong { line: 4, .. })
+    ));
+    let err = read_with("x.txt", data.as_bytes(), &with(&format!("{S}\n{P}\n{S}")));
+    assert!(matches!(err, Err(InputError::BadSolution { line: 2, .. })));
+    // A CSV of solutions: its solution column.
+    let csv = ReadOptions {
+        solutions: Some(
+            temp(
+                &dir,
+                "s.csv",
+                format!("puzzle,solution\n{Q},{S}\n{Q},{S}\n{Q},{S}").as_bytes(),
+            )
+            .into(),
+        ),
+        ..ReadOptions::default()
+    };
+    let got = read_with("x.txt", data.as_bytes(), &csv).unwrap();
+    assert!(got.iter().all(|r| r.solution == Some(grid(S))));
+    let missing = ReadOptions {
+        solutions: Some(dir.path().join("none.txt")),
+        ..ReadOptions::default()
+    };
+    assert!(matches!(
+        read_with("x.txt", data.as_bytes(), &missing),
+        Err(InputError::Io { .. })
+    ));
+}
+
+/// Number of lines in `data`: every `\n`, plus an unterminated last line.
+fn line_count(data: &[u8]) -> u64 {
+    let newlines = data.iter().filter(|&&b| b == b'\n').count() as u64;
+    newlines + u64::from(!data.is_empty() && data.last() != Some(&b'\n'))
+}
+
+fn piece() -> impl Strategy<Value = Vec<u8>> {
+    prop_oneof![
+        proptest::collection::vec(any::<u8>(), 0..40),
+        Just(b"\n".to_vec()),
+        Just(b"\r\n".to_vec()),
+        Just(b"\"".to_vec()),
+        Just(b",".to_vec()),
+        Just(b"#".to_vec()),
+        Just(b"\xEF\xBB\xBF".to_vec()),
+        Just(b"\x1A".to_vec()),
+        Just(P.as_bytes().to_vec()),
+        Just(b"003020600\n".to_vec()),
+        Just(b"4.30021E+78".to_vec()),
+        (1usize..6000).prop_map(|n| vec![b'5'; n]),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(
+        pieces in proptest::collection::vec(piece(), 0..24),
+        format in prop_oneof![
+            Just(Format::Auto),
+            Just(Format::Lines),
+            Just(Format::Csv),
+            Just(Format::Grid),
+        ],
+        name in prop_oneof![Just("x.txt"), Just("x.csv")],
+    ) {
+        let data: Vec<u8> = pieces.concat();
+        let lines = line_count(&data);
+        let records = match Input::from_reader(name, Cursor::new(data.clone())).records(&options(format)) {
+            Ok(records) => records,
+            Err(InputError::GridFile { line, .. }) => {
+                prop_assert!(line >= 1 && line <= lines);
+                return Ok(());
+            }
+            Err(e) => return Err(TestCaseError::fail(e.to_string())),
+        };
+        let mut last = 0;
+        for record in records {
+            let record = record.map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert!(record.line > last, "line {} after {}", record.line, last);
+            prop_assert!(record.line <= lines, "line {} of {}", record.line, lines);
+            if let Err(message) = &record.puzzle {
+                prop_assert!(message.len() <= 120, "{}", message);
+            }
+            last = record.line;
+        }
+    }
+}
