@@ -160,7 +160,16 @@ impl SummaryFile {
                 mut file,
                 destination,
             } => file
-                .set_len(0)
+                .metadata()
+                // Only a regular file can be cut: a device such as
+                // /dev/stderr or /dev/full, or a pipe, cannot.
+                .and_then(|meta| {
+                    if meta.is_file() {
+                        file.set_len(0)
+                    } else {
+                        Ok(())
+                    }
+                })
                 .and_then(|()| file.write_all(json.as_bytes()))
                 .and_then(|()| file.flush())
                 .map_err(|e| Error::write("summary", destination.name(), e)),
