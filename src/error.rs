@@ -90,7 +90,7 @@ impl Error {
     }
 }
 
-/// How a run that finished without an [`Error`] went.
+/// How a run that finished without an [`enum@Error`] went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
     /// Every puzzle `solved` and nothing mismatched (or no puzzles at all).

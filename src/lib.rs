@@ -1,8 +1,12 @@
 //! sudoku-batch: solve Sudoku puzzles in bulk.
 //!
-//! The library behind the `sudoku-batch` command: a 9x9 [`grid`] model and
-//! parser, fast and reference [`solver`]s behind one trait, and the streaming
-//! [`input`] reader.
+//! The library behind the `sudoku-batch` command. Data flows one way:
+//! [`input`] reads records -> [`pipeline`] classifies and solves them on a
+//! thread pool with the [`solver`]s (over the [`grid`] model) -> [`output`]
+//! writes one results row per record ([`result`]) -> [`stats`] summarises.
+//! [`cli`] defines the flags, [`config`] validates them, [`solve`] wires the
+//! `solve` subcommand together, [`progress`] draws the bar and [`error`]
+//! maps failures to exit codes.
 //!
 //! ```
 //! use sudoku_batch::grid::Grid;

@@ -3,6 +3,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Instant;
@@ -33,6 +34,7 @@ use crate::stats::{RunInfo, Summary, Tally};
 /// and the verdict cover the whole file.
 ///
 /// # Errors
+/// [`Error::Usage`] when `-o` or `--summary-json` names an input;
 /// [`Error::Input`] when an input cannot be opened or read (rows before a
 /// read error are written and flushed first); [`Error::Resume`] when the
 /// results file cannot be resumed; [`Error::Write`] when the results or the
@@ -138,14 +140,11 @@ struct Prepared {
 }
 
 /// Opens every input, in order, failing on the first that cannot be read
-/// or is refused (a grid file under `--format auto`), and with `--resume`
-/// reads the results file.
+/// or is refused (a grid file under `--format auto`), refuses outputs that
+/// are inputs, and with `--resume` reads the results file.
 fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
-    let inputs = config
-        .inputs
-        .iter()
-        .map(|name| input::open(name))
-        .collect::<Result<Vec<_>, _>>()?;
+    let inputs = open_inputs(config)?;
+    refuse_overwriting_inputs(config)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
     let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
     let counters = inputs.iter().map(input::Input::consumed).collect();
@@ -241,6 +240,40 @@ fn report(
         Verdict::Failures
     };
     Ok((verdict, summary))
+}
+
+/// Opens every input, in order, failing on the first that cannot be read.
+fn open_inputs(config: &Config) -> Result<Vec<input::Input>, Error> {
+    config
+        .inputs
+        .iter()
+        .map(|name| input::open(name).map_err(Error::from))
+        .collect()
+}
+
+/// Refuses an output or summary file that is one of the inputs: creating
+/// it would truncate the input before it is read.
+fn refuse_overwriting_inputs(config: &Config) -> Result<(), Error> {
+    let inputs: Vec<PathBuf> = config
+        .inputs
+        .iter()
+        .filter_map(|name| std::fs::canonicalize(name).ok())
+        .collect();
+    let outputs = [Some(&config.output), config.summary_json.as_ref()];
+    for destination in outputs.into_iter().flatten() {
+        if let Destination::File { path, .. } = destination {
+            let Ok(canonical) = std::fs::canonicalize(path) else {
+                continue; // does not exist yet, so it is no input
+            };
+            if inputs.contains(&canonical) {
+                return Err(Error::Usage(format!(
+                    "{} is an input: writing to it would destroy it",
+                    path.display()
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The `--summary-json` destination, opened before the run so that a bad

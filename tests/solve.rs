@@ -132,6 +132,21 @@ fn exit_code_2_for_usage_and_io_errors_and_nothing_written() {
         "inputs are opened first"
     );
 
+    let input = scratch.file("in.txt", &std::fs::read(case("08-crlf.txt")).unwrap());
+    for out in ["-o", "--summary-json"] {
+        let output = solve(&[&input, out, &input]);
+        assert_eq!(code(&output), 2, "{out}");
+        assert!(
+            stderr(&output).contains("is an input"),
+            "{}",
+            stderr(&output)
+        );
+    }
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        std::fs::read(case("08-crlf.txt")).unwrap()
+    );
+
     for args in [
         &["--summary-json", "-"][..],
         &["-j", "0"],
