@@ -78,8 +78,8 @@ pub struct SolveArgs {
     /// Continue the results file of `-o FILE` that an earlier run left
     /// unfinished (interrupted, killed): its complete rows are kept (a row cut
     /// short is dropped) and checked against the inputs, those records are
-    /// skipped and the rest appended. The summary covers the whole file. Not
-    /// for stdout or gzip output.
+    /// skipped and the rest appended. The summary, and `--limit`, cover the
+    /// whole file. Not for stdout or gzip output.
     #[arg(long, requires = "output")]
     pub resume: bool,
 
