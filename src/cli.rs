@@ -80,6 +80,21 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N")]
     pub max_guesses: Option<u64>,
 
+    /// Give up on a puzzle after N milliseconds of wall-clock time (status
+    /// `timeout`, the limit in `message`); the run goes on. Depends on the
+    /// machine and its load, so CI and regression checks should prefer the
+    /// deterministic `--max-guesses`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: Option<u64>,
+
+    /// Continue the results file of `-o FILE` that an earlier run left
+    /// unfinished (interrupted, killed): its complete rows are kept (a row cut
+    /// short is dropped) and checked against the inputs, those records are
+    /// skipped and the rest appended. The summary, and `--limit`, cover the
+    /// whole file. Not for stdout or gzip output.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
     /// Stop after N puzzle records (malformed ones included).
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
@@ -92,6 +107,13 @@ pub struct SolveArgs {
     /// The puzzle field: a header name or a 1-based field number.
     #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
     pub column: Option<Column>,
+
+    /// A file of solutions paired with the input record by record (as the
+    /// `solved_*` files of some corpora), each checked against the result
+    /// like a solution column; read as CSV for a `.csv` name, else as lines.
+    /// Only with one input.
+    #[arg(long, value_name = "FILE")]
+    pub solutions: Option<PathBuf>,
 
     /// No progress bar and no human summary (errors still go to stderr).
     #[arg(long)]
@@ -212,12 +234,17 @@ mod tests {
             "naive",
             "--max-guesses",
             "10",
+            "--timeout-ms",
+            "250",
+            "--resume",
             "--limit",
             "5",
             "--format",
             "csv",
             "--column",
             "quizzes",
+            "--solutions",
+            "solved.txt",
             "--quiet",
             "--progress",
             "never",
@@ -226,8 +253,11 @@ mod tests {
         assert_eq!(args.threads, Some(3));
         assert_eq!(args.solver, SolverKind::Naive);
         assert_eq!(args.max_guesses, Some(10));
+        assert_eq!(args.timeout_ms, Some(250));
+        assert!(args.resume);
         assert_eq!(args.limit, Some(5));
         assert_eq!(args.column, Some(Column::Name("quizzes".into())));
+        assert_eq!(args.solutions, Some(PathBuf::from("solved.txt")));
         assert_eq!(args.progress, ProgressArg::Never);
         assert!(args.first && args.quiet);
     }
@@ -238,6 +268,15 @@ mod tests {
         assert_eq!(parse_column("Quiz"), Ok(Column::Name("Quiz".into())));
         assert!(parse_column("0").is_err());
         assert!(parse_column("").is_err());
+    }
+
+    #[test]
+    fn timeout_must_be_positive_and_resume_needs_an_output() {
+        for args in [&["--timeout-ms", "0"][..], &["--resume"]] {
+            let err = Cli::try_parse_from(["sudoku-batch", "solve"].iter().chain(args))
+                .expect_err("a usage error");
+            assert_eq!(err.exit_code(), 2, "{args:?}");
+        }
     }
 
     #[test]

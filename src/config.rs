@@ -5,6 +5,7 @@
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
@@ -83,6 +84,8 @@ pub struct Config {
     pub read: ReadOptions,
     /// Where the results CSV goes.
     pub output: Destination,
+    /// Continue the results file (`--resume`): always a plain file.
+    pub resume: bool,
     /// Where the JSON summary goes, if anywhere.
     pub summary_json: Option<Destination>,
     /// Solver threads, at least 1.
@@ -118,7 +121,9 @@ impl Config {
     /// # Errors
     /// [`Error::Usage`] when `-j` is 0, when stdin is named twice, when
     /// `--summary-json -` is given without `-o FILE` (stdout already carries
-    /// the results), or when the summary and the results name the same file.
+    /// the results), when the summary and the results name the same file,
+    /// when `--resume` is given without a plain (not gzip) `-o FILE`, or when
+    /// `--solutions` is given with several inputs.
     pub fn with_environment(args: &SolveArgs, env: Environment) -> Result<Config, Error> {
         let threads = match args.threads {
             Some(0) => return Err(Error::Usage("-j/--threads must be at least 1".into())),
@@ -132,6 +137,11 @@ impl Config {
         };
         if inputs.iter().filter(|p| *p == STDIO).count() > 1 {
             return Err(Error::Usage("stdin (`-`) can be read only once".into()));
+        }
+        if args.solutions.is_some() && inputs.len() > 1 {
+            return Err(Error::Usage(
+                "--solutions pairs its file with one input; give one input".into(),
+            ));
         }
         let output = Destination::from_arg(args.output.as_deref());
         let summary_json = args
@@ -154,6 +164,23 @@ impl Config {
             }
             _ => {}
         }
+        if args.resume {
+            match &output {
+                Destination::Stdout => {
+                    return Err(Error::Usage(
+                        "--resume needs -o FILE: it continues a results file".into(),
+                    ))
+                }
+                Destination::File { path, gzip: true } => {
+                    return Err(Error::Usage(format!(
+                        "--resume cannot continue a gzip file ({}): a cut-off gzip stream \
+                         cannot be appended to; write plain CSV to resume",
+                        path.display()
+                    )))
+                }
+                Destination::File { .. } => {}
+            }
+        }
         let progress = match (args.progress, env.stderr_is_terminal) {
             (ProgressArg::Never, _) | (ProgressArg::Auto, false) => Draw::Off,
             (ProgressArg::Auto, true) if args.quiet => Draw::Off,
@@ -165,9 +192,10 @@ impl Config {
             read: ReadOptions {
                 format: args.format.into(),
                 column: args.column.clone(),
-                solutions: None,
+                solutions: args.solutions.clone(),
             },
             output,
+            resume: args.resume,
             summary_json,
             threads,
             solver: args.solver,
@@ -178,7 +206,7 @@ impl Config {
             },
             limits: Limits {
                 max_guesses: args.max_guesses,
-                timeout: None,
+                timeout: args.timeout_ms.map(Duration::from_millis),
             },
             limit: args.limit,
             progress,
@@ -270,12 +298,36 @@ mod tests {
             &["-j", "0"][..],
             &["-", "-"],
             &["-o", "x.csv", "--summary-json", "x.csv"],
+            &["a.txt", "b.txt", "--solutions", "s.txt"],
         ] {
             assert!(
                 matches!(config(args, TERMINAL), Err(Error::Usage(_))),
                 "{args:?}"
             );
         }
+    }
+
+    #[test]
+    fn resume_needs_a_plain_output_file() {
+        for args in [
+            &["--resume", "-o", "-"][..],
+            &["--resume", "-o", "r.csv.gz"],
+        ] {
+            let err = config(args, TERMINAL).unwrap_err();
+            assert!(err.to_string().contains("--resume"), "{err}");
+        }
+        assert!(
+            config(&["--resume", "-o", "r.csv"], TERMINAL)
+                .unwrap()
+                .resume
+        );
+    }
+
+    #[test]
+    fn timeout_ms_becomes_the_time_limit() {
+        let c = config(&["--timeout-ms", "1500"], TERMINAL).unwrap();
+        assert_eq!(c.limits.timeout, Some(Duration::from_millis(1500)));
+        assert_eq!(config(&[], TERMINAL).unwrap().limits.timeout, None);
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! | 0 | every puzzle `solved` and no given solution mismatched (also: no puzzles at all, with a warning; and a closed stdout pipe) |
 //! | 1 | some puzzle got another status, or a given solution mismatched |
 //! | 2 | a usage error or an I/O error (input, output or summary) |
+//! | 130 | SIGINT stopped the run (the rows finished before it are written) |
+//! | 143 | SIGTERM stopped the run (likewise) |
 //!
 //! Problems with single records are not errors: they become `malformed`
 //! rows and the run goes on.
@@ -15,6 +17,8 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::input::InputError;
+use crate::interrupt::Signal;
+use crate::resume::ResumeError;
 
 /// Exit code: every puzzle solved, nothing mismatched.
 pub const EXIT_OK: u8 = 0;
@@ -51,6 +55,13 @@ pub enum Error {
         /// The cause, from the operating system.
         cause: String,
     },
+    /// `--resume` cannot continue the results file: it is not a results
+    /// file for these inputs, or its rows differ from them.
+    #[error(transparent)]
+    Resume(#[from] ResumeError),
+    /// The signal handlers could not be installed.
+    #[error("cannot handle SIGINT and SIGTERM: {0}")]
+    Signals(io::Error),
     /// `check --baseline`: the baseline cannot be read, or it belongs to
     /// another run (a different puzzle at a line, other inputs, another
     /// solver or mode).
@@ -96,6 +107,9 @@ pub enum Verdict {
     Clean,
     /// Some puzzle got another status, or a given solution mismatched.
     Failures,
+    /// A signal stopped the run early; the rows finished before it are
+    /// written.
+    Interrupted(Signal),
 }
 
 /// The process exit code for a run's result: see the module docs.
@@ -103,6 +117,7 @@ pub fn exit_code(result: &Result<Verdict, Error>) -> u8 {
     match result {
         Ok(Verdict::Clean) => EXIT_OK,
         Ok(Verdict::Failures) => EXIT_FAILED,
+        Ok(Verdict::Interrupted(signal)) => signal.exit_code(),
         Err(Error::BrokenPipe) => EXIT_OK,
         Err(_) => EXIT_ERROR,
     }
@@ -116,6 +131,10 @@ mod tests {
     fn exit_codes_follow_the_contract() {
         assert_eq!(exit_code(&Ok(Verdict::Clean)), 0);
         assert_eq!(exit_code(&Ok(Verdict::Failures)), 1);
+        let sigint = Verdict::Interrupted(Signal::Interrupt);
+        assert_eq!(exit_code(&Ok(sigint)), 130);
+        let sigterm = Verdict::Interrupted(Signal::Terminate);
+        assert_eq!(exit_code(&Ok(sigterm)), 143);
         assert_eq!(exit_code(&Err(Error::Usage("bad".into()))), 2);
         assert_eq!(exit_code(&Err(Error::BrokenPipe)), 0);
     }

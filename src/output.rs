@@ -4,8 +4,9 @@
 //! Columns, exactly: `line,puzzle,status,solution,guesses,solve_us,check,message`,
 //! with a `file` column first when the run has several inputs.
 
-use std::fs::File;
-use std::io::{self, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::Path;
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
@@ -180,6 +181,42 @@ impl ResultsWriter {
                 }
             }
         };
+        ResultsWriter::start(sink, destination, file_names, true)
+    }
+
+    /// Continues the plain results file `path` (`--resume`): keeps its first
+    /// `keep` bytes (the header and the complete rows), drops the rest, and
+    /// appends after them; writes the header when `keep` is 0.
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`].
+    pub fn append(
+        path: &Path,
+        file_names: Option<Vec<String>>,
+        keep: u64,
+    ) -> Result<ResultsWriter, Error> {
+        let error = |e| Error::write("results", path, e);
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(error)?;
+        file.set_len(keep).map_err(error)?;
+        file.seek(SeekFrom::End(0)).map_err(error)?;
+        let destination = Destination::File {
+            path: path.to_path_buf(),
+            gzip: false,
+        };
+        ResultsWriter::start(Sink::File(file), &destination, file_names, keep == 0)
+    }
+
+    fn start(
+        sink: Sink,
+        destination: &Destination,
+        file_names: Option<Vec<String>>,
+        header: bool,
+    ) -> Result<ResultsWriter, Error> {
         let csv = csv::WriterBuilder::new()
             .has_headers(false)
             .buffer_capacity(BUFFER_BYTES)
@@ -189,12 +226,14 @@ impl ResultsWriter {
             destination: destination.clone(),
             file_names,
         };
-        let file_column = writer.file_names.as_ref().map(|_| FILE_COLUMN);
-        let header: Vec<&str> = file_column.into_iter().chain(COLUMNS).collect();
-        writer
-            .csv
-            .write_record(&header)
-            .map_err(|e| writer.error(e))?;
+        if header {
+            let file_column = writer.file_names.as_ref().map(|_| FILE_COLUMN);
+            let header: Vec<&str> = file_column.into_iter().chain(COLUMNS).collect();
+            writer
+                .csv
+                .write_record(&header)
+                .map_err(|e| writer.error(e))?;
+        }
         Ok(writer)
     }
 

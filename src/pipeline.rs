@@ -4,16 +4,25 @@
 //! input order.
 //!
 //! ```text
-//! reader thread --chunks--> solver pool --batches--> caller (writer)
-//!                (bounded)                (bounded)
+//! reader thread --chunks--> solver pool --chunks being solved--> caller (writer)
+//!                (bounded)               (bounded)
 //! ```
 //!
 //! Both queues hold at most [`QUEUE_CHUNKS`] chunks, so memory stays bounded
 //! by a few chunks however long the input is. Chunks are solved one after
 //! another, each spread over the whole pool, so results come out in input
 //! order and are the same for any thread count (solve times aside).
+//!
+//! A chunk reaches the caller as soon as its solving starts, as one slot per
+//! record that a worker fills when it finishes that record. So when an
+//! [`Interrupt`] is raised, the caller need not wait for a slow chunk: it
+//! passes on the finished records up to the first one still unfinished, and
+//! returns at once, leaving the other threads to end with the process (the
+//! reader may be blocked on a stdin that never ends; it is never joined).
 
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::collections::VecDeque;
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, OnceLock};
 use std::thread;
 use std::time::Instant;
 
@@ -21,6 +30,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::input::{InputError, Record};
+use crate::interrupt::{Interrupt, Signal, POLL};
 use crate::result::{Check, PuzzleResult};
 use crate::solver::{Limits, Mode, Solver, SolverKind, Status};
 use crate::stats::Tally;
@@ -64,44 +74,114 @@ pub struct Batch {
     pub tally: Tally,
 }
 
+/// How a run that did not fail ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every record was read and solved.
+    Finished,
+    /// The interrupt was raised: the records finished before it, as far as
+    /// they run without a gap, went to the sink; the rest did not.
+    Interrupted(Signal),
+}
+
 /// A chunk of records tagged with their input's index.
 type Chunk = Vec<(usize, Record)>;
+
+/// A chunk being solved: one slot per record, filled by the worker that
+/// solves it.
+type Slots = Vec<OnceLock<PuzzleResult>>;
+
+/// What the solving thread tells the caller, in input order.
+enum Solving {
+    /// A chunk's solving has started.
+    Started(Arc<Slots>),
+    /// The oldest started chunk is complete; its tally.
+    Finished(Tally),
+    /// The run failed (an input error).
+    Failed(Error),
+}
 
 /// Solves every record of `sources`, in order, calling `sink` with each
 /// solved chunk in input order on the calling thread.
 ///
 /// # Errors
-/// The first of: the thread pool cannot start ([`Error::Threads`]); an input
-/// fails to read ([`Error::Input`], after every chunk before the failure has
-/// gone to `sink`); `sink` fails (its error is returned and the run stops).
+/// As for [`run_until`].
 pub fn run(
     sources: Vec<Source>,
     settings: &Settings,
-    mut sink: impl FnMut(Batch) -> Result<(), Error>,
+    sink: impl FnMut(Batch) -> Result<(), Error>,
 ) -> Result<(), Error> {
+    run_until(sources, settings, &Interrupt::new(), sink).map(|_| ())
+}
+
+/// As [`run`], until `interrupt` is raised: then the records finished so
+/// far go to `sink` (as far as they run without a gap) and the run returns
+/// [`Ending::Interrupted`] within [`POLL`] plus the time `sink`
+/// takes, however slow the puzzles being solved.
+///
+/// # Errors
+/// The first of: the thread pool cannot start ([`Error::Threads`]); an input
+/// fails to read ([`Error::Input`], after every chunk before the failure has
+/// gone to `sink`); `sink` fails (its error is returned and the run stops).
+pub fn run_until(
+    sources: Vec<Source>,
+    settings: &Settings,
+    interrupt: &Interrupt,
+    mut sink: impl FnMut(Batch) -> Result<(), Error>,
+) -> Result<Ending, Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(settings.threads)
         .thread_name(|i| format!("solver-{i}"))
         .build()
         .map_err(|e| thread_error(format!("{} solver threads", settings.threads), e))?;
     let (chunk_tx, chunk_rx) = sync_channel(QUEUE_CHUNKS);
-    let (batch_tx, batch_rx) = sync_channel(QUEUE_CHUNKS);
+    // Two messages per chunk: `Started` and `Finished`.
+    let (solving_tx, solving_rx) = sync_channel(2 * QUEUE_CHUNKS);
     // Neither thread is joined on an early return: the reader may be
     // blocked reading a stdin that never ends. Closing the queues stops
     // them at their next send.
     let limit = settings.limit;
     let chunk_records = settings.chunk_records.max(1);
+    let stop = interrupt.clone();
     let reader = thread::Builder::new()
         .name("reader".into())
-        .spawn(move || read(sources, limit, chunk_records, chunk_tx))
+        .spawn(move || read(sources, limit, chunk_records, &stop, chunk_tx))
         .map_err(|e| thread_error("the reader thread".into(), e))?;
     let settings = *settings;
+    let stop = interrupt.clone();
     let solver = thread::Builder::new()
         .name("solve".into())
-        .spawn(move || pool.install(|| solve(chunk_rx, &settings, batch_tx)))
+        .spawn(move || pool.install(|| solve(chunk_rx, &settings, &stop, solving_tx)))
         .map_err(|e| thread_error("the solver thread".into(), e))?;
-    for message in batch_rx {
-        sink(message?)?;
+    let mut started = VecDeque::new();
+    loop {
+        if let Some(signal) = interrupt.signal() {
+            // What is already queued, then the finished start of the chunks
+            // still being solved.
+            while let Ok(message) = solving_rx.try_recv() {
+                receive(message, &mut started, &mut sink)?;
+            }
+            for slots in started {
+                let results = finished_start(&slots);
+                let complete = results.len() == slots.len();
+                if !results.is_empty() {
+                    let tally = Tally::of(&results);
+                    sink(Batch { results, tally })?;
+                }
+                if !complete {
+                    break;
+                }
+            }
+            return Ok(Ending::Interrupted(signal));
+        }
+        match solving_rx.recv_timeout(POLL) {
+            Ok(message) => receive(message, &mut started, &mut sink)?,
+            Err(RecvTimeoutError::Timeout) => {}
+            // The threads also end when they see the interrupt: back to the
+            // top, which handles it.
+            Err(RecvTimeoutError::Disconnected) if interrupt.signal().is_some() => {}
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
     }
     // Both queues closed: the threads are done or have panicked.
     for handle in [reader, solver] {
@@ -109,7 +189,37 @@ pub fn run(
             std::panic::resume_unwind(panic);
         }
     }
+    Ok(Ending::Finished)
+}
+
+/// Handles one message of the solving thread: a started chunk waits in
+/// `started` until its `Finished` comes, then goes to `sink` whole.
+fn receive(
+    message: Solving,
+    started: &mut VecDeque<Arc<Slots>>,
+    sink: &mut impl FnMut(Batch) -> Result<(), Error>,
+) -> Result<(), Error> {
+    match message {
+        Solving::Started(slots) => started.push_back(slots),
+        Solving::Failed(e) => return Err(e),
+        Solving::Finished(tally) => {
+            let slots = started.pop_front().unwrap_or_default();
+            // The solving thread has let go of the chunk before saying it is
+            // finished, so the results move out without a copy.
+            let results = match Arc::try_unwrap(slots) {
+                Ok(slots) => slots.into_iter().filter_map(OnceLock::into_inner).collect(),
+                Err(shared) => shared.iter().filter_map(|s| s.get().cloned()).collect(),
+            };
+            sink(Batch { results, tally })?;
+        }
+    }
     Ok(())
+}
+
+/// The results of a chunk being solved, from its first record up to the
+/// first one not finished yet.
+fn finished_start(slots: &Slots) -> Vec<PuzzleResult> {
+    slots.iter().map_while(|slot| slot.get().cloned()).collect()
 }
 
 fn thread_error(what: String, cause: impl std::fmt::Display) -> Error {
@@ -120,17 +230,22 @@ fn thread_error(what: String, cause: impl std::fmt::Display) -> Error {
 }
 
 /// The reader thread: fills chunks and sends them, stopping at the limit,
-/// at the first input error (sent on), or when the queue is closed.
+/// at the first input error (sent on), when the queue is closed, or when the
+/// interrupt is raised (the chunk being filled is dropped).
 fn read(
     sources: Vec<Source>,
     limit: Option<u64>,
     chunk_records: usize,
+    interrupt: &Interrupt,
     tx: SyncSender<Result<Chunk, InputError>>,
 ) {
     let mut left = limit.unwrap_or(u64::MAX);
     let mut chunk = Vec::with_capacity(chunk_records);
     for (input, source) in sources.into_iter().enumerate() {
         for record in source.records {
+            if interrupt.is_raised() {
+                return;
+            }
             if left == 0 {
                 break;
             }
@@ -161,53 +276,79 @@ fn read(
 }
 
 /// The solving thread, running inside the pool: solves chunk after chunk
-/// with every worker, passing batches (or the reader's error) on in order.
+/// with every worker, telling the caller when each starts and finishes (or
+/// passing the reader's error on), in order. A chunk cut short by the
+/// interrupt is never said to be finished.
 fn solve(
     rx: Receiver<Result<Chunk, InputError>>,
     settings: &Settings,
-    tx: SyncSender<Result<Batch, Error>>,
+    interrupt: &Interrupt,
+    tx: SyncSender<Solving>,
 ) {
     for message in rx {
-        let batch = message
-            .map(|chunk| solve_chunk(chunk, settings))
-            .map_err(Error::from);
-        let failed = batch.is_err();
-        if tx.send(batch).is_err() || failed {
+        if interrupt.is_raised() {
+            return;
+        }
+        let chunk = match message {
+            Ok(chunk) => chunk,
+            Err(e) => {
+                // The run ends here whether or not the error is received.
+                let _ = tx.send(Solving::Failed(e.into()));
+                return;
+            }
+        };
+        let slots: Arc<Slots> = Arc::new(chunk.iter().map(|_| OnceLock::new()).collect());
+        if tx.send(Solving::Started(Arc::clone(&slots))).is_err() {
+            return;
+        }
+        let Some(tally) = solve_chunk(chunk, &slots, settings, interrupt) else {
+            return;
+        };
+        drop(slots);
+        if tx.send(Solving::Finished(tally)).is_err() {
             return;
         }
     }
 }
 
-/// Solves one chunk on the current pool; each rayon job builds its own
-/// solver, so workers never share solver state.
-fn solve_chunk(chunk: Chunk, settings: &Settings) -> Batch {
-    let results: Vec<PuzzleResult> = chunk
-        .into_par_iter()
-        .map_init(
-            || settings.solver.build(),
-            |solver, (input, record)| {
-                solve_record(
-                    solver.as_mut(),
-                    input,
-                    record,
-                    settings.mode,
-                    &settings.limits,
-                )
-            },
-        )
-        .collect();
-    let tally = results
+/// Solves one chunk on the current pool into `slots`; each rayon job builds
+/// its own solver, so workers never share solver state. Workers stop taking
+/// records once the interrupt is raised. Returns the chunk's tally, or
+/// `None` when the interrupt left records unsolved.
+fn solve_chunk(
+    chunk: Chunk,
+    slots: &Slots,
+    settings: &Settings,
+    interrupt: &Interrupt,
+) -> Option<Tally> {
+    chunk.into_par_iter().zip(slots.par_iter()).for_each_init(
+        || settings.solver.build(),
+        |solver, ((input, record), slot)| {
+            if interrupt.is_raised() {
+                return;
+            }
+            let result = solve_record(
+                solver.as_mut(),
+                input,
+                record,
+                settings.mode,
+                &settings.limits,
+            );
+            // Each slot belongs to one record, so it is empty here.
+            let _ = slot.set(result);
+        },
+    );
+    slots
         .par_iter()
         .with_min_len(256)
-        .fold(Tally::new, |mut tally, result| {
-            tally.add(result);
-            tally
+        .try_fold(Tally::new, |mut tally, slot| {
+            tally.add(slot.get()?);
+            Some(tally)
         })
-        .reduce(Tally::new, |mut a, b| {
+        .try_reduce(Tally::new, |mut a, b| {
             a.merge(&b);
-            a
-        });
-    Batch { results, tally }
+            Some(a)
+        })
 }
 
 /// Classifies one record: a malformed record becomes a `malformed` result
@@ -389,6 +530,70 @@ mod tests {
         });
         assert!(matches!(outcome, Err(Error::BrokenPipe)));
         assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn an_interrupt_raised_before_the_run_stops_it_with_nothing_solved() {
+        let interrupt = Interrupt::new();
+        interrupt.raise(Signal::Interrupt);
+        let mut results = vec![];
+        let ending = run_until(vec![source(many(50))], &settings(2, 5), &interrupt, |b| {
+            results.extend(b.results);
+            Ok(())
+        });
+        assert_eq!(ending.unwrap(), Ending::Interrupted(Signal::Interrupt));
+        assert!(results.is_empty());
+    }
+
+    /// Records from `first`, then a wait for a record that never comes
+    /// until `release` is dropped, as a stdin left open.
+    fn never_ending(
+        first: Vec<Result<Record, InputError>>,
+    ) -> (Source, std::sync::mpsc::Sender<Record>) {
+        let (release, blocked) = std::sync::mpsc::channel::<Record>();
+        let records = first.into_iter().chain(blocked.into_iter().map(Ok));
+        (
+            Source {
+                records: Box::new(records),
+            },
+            release,
+        )
+    }
+
+    #[test]
+    fn an_interrupt_ends_a_run_whose_input_never_ends_with_the_rows_so_far() {
+        let (source, release) = never_ending(many(12));
+        let interrupt = Interrupt::new();
+        let mut results = vec![];
+        let ending = run_until(vec![source], &settings(2, 5), &interrupt, |batch| {
+            results.extend(batch.results);
+            interrupt.raise(Signal::Terminate);
+            Ok(())
+        });
+        assert_eq!(ending.unwrap(), Ending::Interrupted(Signal::Terminate));
+        let lines: Vec<u64> = results.iter().map(|r| r.line).collect();
+        assert!((5..=10).contains(&lines.len()), "{lines:?}");
+        assert_eq!(lines, (1..=lines.len() as u64).collect::<Vec<_>>());
+        drop(release);
+    }
+
+    #[test]
+    fn the_finished_start_of_a_chunk_stops_at_the_first_gap() {
+        let mut solver = SolverKind::Fast.build();
+        let slots: Slots = (1..=4).map(|_| OnceLock::new()).collect();
+        for line in [1, 2, 4] {
+            let result = solve_record(
+                solver.as_mut(),
+                0,
+                record(line, PUZZLE),
+                Mode::Unique,
+                &Limits::default(),
+            );
+            slots[line as usize - 1].set(result).unwrap();
+        }
+        let start: Vec<u64> = finished_start(&slots).iter().map(|r| r.line).collect();
+        assert_eq!(start, [1, 2]);
+        assert!(finished_start(&slots[2..].to_vec()).is_empty());
     }
 
     #[test]

@@ -4,14 +4,18 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::PathBuf;
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::config::{Config, Destination};
 use crate::error::{Error, Verdict};
 use crate::input;
+use crate::interrupt::{Interrupt, Signal, SignalGuard};
 use crate::output::ResultsWriter;
-use crate::pipeline::{self, Batch, Settings, Source, CHUNK_RECORDS};
+use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
+use crate::resume::{self, Kept, Matching};
 use crate::stats::{RunInfo, Summary, Tally};
 
 /// Runs `solve` with `config`: every input is opened (and its layout
@@ -21,12 +25,20 @@ use crate::stats::{RunInfo, Summary, Tally};
 /// Prints a warning when the inputs hold no puzzle, the human summary on
 /// stderr unless `--quiet`, and writes the JSON summary when asked.
 ///
+/// While it runs, SIGINT and SIGTERM stop it early: the rows finished so far
+/// (as far as they run without a gap) are written and flushed, the summary
+/// says `interrupted`, and the verdict is [`Verdict::Interrupted`].
+///
+/// With `--resume`, the complete rows already in the results file are kept,
+/// checked against the inputs and skipped, the rest appended; the summary
+/// and the verdict cover the whole file.
+///
 /// # Errors
 /// [`Error::Usage`] when `-o` or `--summary-json` names an input;
 /// [`Error::Input`] when an input cannot be opened or read (rows before a
-/// read error are written and flushed first); [`Error::Write`] when the
-/// results or the summary cannot be written; [`Error::BrokenPipe`] when
-/// stdout is closed.
+/// read error are written and flushed first); [`Error::Resume`] when the
+/// results file cannot be resumed; [`Error::Write`] when the results or the
+/// summary cannot be written; [`Error::BrokenPipe`] when stdout is closed.
 pub fn run(config: &Config) -> Result<(Verdict, Summary), Error> {
     run_observed(config, |_| Ok(()))
 }
@@ -43,19 +55,30 @@ pub fn run_observed(
     mut observe: impl FnMut(&Batch) -> Result<(), Error>,
 ) -> Result<(Verdict, Summary), Error> {
     let start = Instant::now();
-    let inputs = open_inputs(config)?;
-    refuse_overwriting_inputs(config)?;
-    let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
-    let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
-    let counters = inputs.iter().map(input::Input::consumed).collect();
-    let sources = inputs
-        .into_iter()
-        .map(|i| {
-            Ok(Source {
-                records: Box::new(i.records(&config.read)?),
-            })
-        })
-        .collect::<Result<Vec<_>, input::InputError>>()?;
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    // Opening the inputs reads their first bytes (to tell their layout), and
+    // --resume reads the results file: on a thread of their own, so that a
+    // signal ends the run at once even while stdin sends nothing.
+    let prepared = {
+        let (config, interrupt) = (config.clone(), interrupt.clone());
+        move || prepare(&config, &interrupt)
+    };
+    let prepared = interrupt
+        .wait_for("open", prepared)
+        .map_err(|e| Error::Threads {
+            what: "the thread opening the inputs".into(),
+            cause: e.to_string(),
+        })?;
+    let Prepared {
+        names,
+        total_bytes,
+        counters,
+        sources,
+        resume,
+    } = match prepared {
+        Ok(prepared) => prepared?,
+        Err(signal) => return stopped_before_start(config, signal, start),
+    };
 
     let summary_file = config
         .summary_json
@@ -63,7 +86,18 @@ pub fn run_observed(
         .map(SummaryFile::open)
         .transpose()?;
     let file_column = (names.len() > 1).then(|| names.clone());
-    let mut writer = ResultsWriter::create(&config.output, file_column)?;
+    let (mut writer, mut tally, limit) = match (&resume, &config.output) {
+        (Some((kept, _)), Destination::File { path, .. }) => (
+            ResultsWriter::append(path, file_column, kept.len)?,
+            kept.tally.clone(),
+            config.limit.map(|n| n.saturating_sub(kept.rows)),
+        ),
+        _ => (
+            ResultsWriter::create(&config.output, file_column)?,
+            Tally::new(),
+            config.limit,
+        ),
+    };
     let progress = Progress::start(
         &ProgressOptions {
             draw: config.progress,
@@ -78,11 +112,10 @@ pub fn run_observed(
         solver: config.solver,
         mode: config.mode,
         limits: config.limits,
-        limit: config.limit,
+        limit,
         chunk_records: CHUNK_RECORDS,
     };
-    let mut tally = Tally::new();
-    let outcome = pipeline::run(sources, &settings, |batch| {
+    let outcome = pipeline::run_until(sources, &settings, &interrupt, |batch| {
         writer.write(&batch.results)?;
         observe(&batch)?;
         tally.merge(&batch.tally);
@@ -90,29 +123,122 @@ pub fn run_observed(
         Ok(())
     });
     progress.finish();
-    if let Err(e) = outcome {
-        // Keep the rows finished before the failure. After a write error the
-        // flush fails the same way; the first error is the one to report.
-        let _ = writer.finish();
-        return Err(e);
-    }
+    let ending = match outcome {
+        Ok(ending) => ending,
+        Err(e) => {
+            // Keep the rows finished before the failure. After a write error
+            // the flush fails the same way; the first error is the one to
+            // report.
+            let _ = writer.finish();
+            return Err(e);
+        }
+    };
     writer.finish()?;
+    if let Some((_, matching)) = &resume {
+        matching.check()?;
+    }
+    let interrupted = match ending {
+        Ending::Finished => interrupt.signal(),
+        Ending::Interrupted(signal) => Some(signal),
+    };
+    report(config, names, &tally, start, interrupted, summary_file)
+}
 
+/// What is ready before the run: the opened inputs and, with `--resume`,
+/// the rows kept in the results file.
+struct Prepared {
+    names: Vec<String>,
+    total_bytes: Option<u64>,
+    counters: Vec<Arc<AtomicU64>>,
+    sources: Vec<Source>,
+    resume: Option<(Kept, Matching)>,
+}
+
+/// Opens every input, in order, failing on the first that cannot be read
+/// or is refused (a grid file under `--format auto`), refuses outputs that
+/// are inputs, and with `--resume` reads the results file.
+fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
+    let inputs = open_inputs(config)?;
+    refuse_overwriting_inputs(config)?;
+    let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
+    let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
+    let counters = inputs.iter().map(input::Input::consumed).collect();
+    let sources = inputs
+        .into_iter()
+        .map(|i| {
+            Ok(Source {
+                records: Box::new(i.records(&config.read)?),
+            })
+        })
+        .collect::<Result<Vec<_>, input::InputError>>()?;
+    let (sources, resume) = match &config.output {
+        Destination::File { path, .. } if config.resume => {
+            let kept = resume::scan(path, &names, interrupt)?;
+            let (sources, matching) = resume::skip_kept(&kept, &names, sources)?;
+            (sources, Some((kept, matching)))
+        }
+        _ => (sources, None),
+    };
+    Ok(Prepared {
+        names,
+        total_bytes,
+        counters,
+        sources,
+        resume,
+    })
+}
+
+/// Ends a run that a signal stopped while the inputs were being opened:
+/// the results hold only their header (a resumed file is left as it is).
+fn stopped_before_start(
+    config: &Config,
+    signal: Signal,
+    start: Instant,
+) -> Result<(Verdict, Summary), Error> {
+    let summary_file = config
+        .summary_json
+        .as_ref()
+        .map(SummaryFile::open)
+        .transpose()?;
+    let names = config.inputs.clone();
+    if !config.resume {
+        let file_column = (names.len() > 1).then(|| names.clone());
+        ResultsWriter::create(&config.output, file_column)?.finish()?;
+    }
+    report(
+        config,
+        names,
+        &Tally::new(),
+        start,
+        Some(signal),
+        summary_file,
+    )
+}
+
+/// Writes the summaries of a run that is over and gives its verdict.
+fn report(
+    config: &Config,
+    names: Vec<String>,
+    tally: &Tally,
+    start: Instant,
+    interrupted: Option<Signal>,
+    summary_file: Option<SummaryFile>,
+) -> Result<(Verdict, Summary), Error> {
     let summary = Summary::new(
-        &tally,
+        tally,
         RunInfo {
             inputs: names,
             wall: start.elapsed(),
             threads: config.threads,
             solver: config.solver,
             mode: config.mode,
-            interrupted: false,
+            interrupted: interrupted.is_some(),
         },
     );
     if let Some(file) = summary_file {
         file.write(&summary)?;
     }
-    if tally.puzzles == 0 {
+    if tally.puzzles == 0 && interrupted.is_none() {
         eprintln!(
             "sudoku-batch: warning: no puzzles found in {}",
             summary.inputs.join(", ")
@@ -121,7 +247,9 @@ pub fn run_observed(
     if config.human_summary {
         eprint!("{summary}");
     }
-    let verdict = if tally.all_solved() {
+    let verdict = if let Some(signal) = interrupted {
+        Verdict::Interrupted(signal)
+    } else if tally.all_solved() {
         Verdict::Clean
     } else {
         Verdict::Failures
@@ -203,7 +331,16 @@ impl SummaryFile {
                 mut file,
                 destination,
             } => file
-                .set_len(0)
+                .metadata()
+                // Only a regular file can be cut: a device such as
+                // /dev/stderr or /dev/full, or a pipe, cannot.
+                .and_then(|meta| {
+                    if meta.is_file() {
+                        file.set_len(0)
+                    } else {
+                        Ok(())
+                    }
+                })
                 .and_then(|()| file.write_all(json.as_bytes()))
                 .and_then(|()| file.flush())
                 .map_err(|e| Error::write("summary", destination.name(), e)),

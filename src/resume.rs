@@ -1,0 +1,835 @@
+//! `--resume`: continue a results CSV that an earlier run left unfinished
+//! (interrupted, killed, out of disk).
+//!
+//! Two steps, both streaming, so a results file of any length is resumed in
+//! bounded memory:
+//!
+//! 1. [`scan`] reads the file before the run: it keeps the complete rows (a
+//!    last row without its newline was cut short and is dropped), checks
+//!    that they are results rows with the run's header, and tallies them so
+//!    that the summary covers the whole file.
+//! 2. [`skip_kept`] wraps the inputs' record streams: on the reader thread,
+//!    the first records are compared with the kept rows (same input, same
+//!    line, same puzzle, or both malformed) and skipped; the records after
+//!    them go on to be solved and appended. The first difference ends the
+//!    run with [`ResumeError::Mismatch`] (or [`ResumeError::InputShort`])
+//!    before anything is appended.
+
+use std::fs::File;
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use thiserror::Error;
+
+use crate::grid::{Grid, CELLS};
+use crate::input::{InputError, Record};
+use crate::interrupt::Interrupt;
+use crate::output::{COLUMNS, FILE_COLUMN};
+use crate::pipeline::Source;
+use crate::result::{Check, PuzzleResult};
+use crate::solver::Status;
+use crate::stats::Tally;
+
+/// Why a results file cannot be resumed.
+#[derive(Debug, Error)]
+pub enum ResumeError {
+    /// The results file could not be read.
+    #[error("reading {path} to resume it: {source}")]
+    Read {
+        /// The results file.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// Its first line is not the header this run writes.
+    #[error(
+        "{path}: line 1: the header is `{found}`, but this run writes `{expected}`; \
+         --resume continues a results file written by `solve` with the same inputs"
+    )]
+    Header {
+        /// The results file.
+        path: PathBuf,
+        /// Its header, shortened.
+        found: String,
+        /// The header this run writes.
+        expected: String,
+    },
+    /// A complete row is not a results row.
+    #[error("{path}: line {line}: not a results row: {cause}")]
+    BadRow {
+        /// The results file.
+        path: PathBuf,
+        /// The row's line in the results file.
+        line: u64,
+        /// What is wrong.
+        cause: String,
+    },
+    /// A kept row differs from the input record at its place.
+    #[error(
+        "{path}: line {line} does not match the inputs: the row has {row}, \
+         but the inputs have {record} there; --resume needs the inputs of the run that wrote it"
+    )]
+    Mismatch {
+        /// The results file.
+        path: PathBuf,
+        /// The row's line in the results file.
+        line: u64,
+        /// The row, described.
+        row: String,
+        /// The input record at its place, described.
+        record: String,
+    },
+    /// The inputs end before the kept rows do.
+    #[error(
+        "{path}: line {line} has {row}, but the inputs end before it; \
+         --resume needs the inputs of the run that wrote it"
+    )]
+    InputShort {
+        /// The results file.
+        path: PathBuf,
+        /// The first row left over, its line in the results file.
+        line: u64,
+        /// The row, described.
+        row: String,
+    },
+}
+
+/// What [`scan`] found in a results file.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    /// The results file.
+    pub path: PathBuf,
+    /// Length in bytes of its complete lines, header included: appending
+    /// starts here (anything after is a row cut short, and is dropped). 0
+    /// when the file is missing, empty, or has no complete header.
+    pub len: u64,
+    /// Complete rows after the header.
+    pub rows: u64,
+    /// The tally of those rows, for the summary.
+    pub tally: Tally,
+    /// True when the rows have a `file` column (several inputs).
+    file_column: bool,
+}
+
+/// Bytes read at a time when looking for the last newline from the end.
+const TAIL_BLOCK: u64 = 64 * 1024;
+
+/// How often, in rows, [`scan`] looks at the interrupt flag.
+const INTERRUPT_ROWS: u64 = 4096;
+
+/// Reads the results file at `path` written for inputs named `names`: its
+/// complete rows, checked and tallied. A missing file is an empty one. When
+/// `interrupt` is raised, stops early and returns the rows read so far.
+///
+/// # Errors
+/// [`ResumeError::Read`], [`ResumeError::Header`] (a header other than the
+/// one this run would write, e.g. one input now and several then),
+/// [`ResumeError::BadRow`].
+pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept, ResumeError> {
+    let file_column = names.len() > 1;
+    let mut kept = Kept {
+        path: path.to_path_buf(),
+        len: 0,
+        rows: 0,
+        tally: Tally::new(),
+        file_column,
+    };
+    let read_error = |source| ResumeError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(kept),
+        Err(e) => return Err(read_error(e)),
+    };
+    kept.len = complete_len(&mut file).map_err(read_error)?;
+    file.seek(SeekFrom::Start(0)).map_err(read_error)?;
+    let mut rows = RowReader::new(file.take(kept.len), path, file_column);
+    if let Some(header) = rows.header()? {
+        check_header(path, &header, file_column)?;
+    }
+    while let Some((_, row)) = rows.next_row()? {
+        kept.tally.add(&row.result);
+        kept.rows += 1;
+        if kept.rows % INTERRUPT_ROWS == 0 && interrupt.is_raised() {
+            break;
+        }
+    }
+    Ok(kept)
+}
+
+/// The length of `file` up to and including its last newline.
+fn complete_len(file: &mut File) -> io::Result<u64> {
+    let mut end = file.seek(SeekFrom::End(0))?;
+    let mut block = vec![0u8; TAIL_BLOCK as usize];
+    while end > 0 {
+        let start = end.saturating_sub(TAIL_BLOCK);
+        let part = &mut block[..(end - start) as usize];
+        file.seek(SeekFrom::Start(start))?;
+        file.read_exact(part)?;
+        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
+            return Ok(start + i as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// The header this run writes.
+fn expected_header(file_column: bool) -> Vec<&'static str> {
+    file_column
+        .then_some(FILE_COLUMN)
+        .into_iter()
+        .chain(COLUMNS)
+        .collect()
+}
+
+fn check_header(
+    path: &Path,
+    found: &csv::ByteRecord,
+    file_column: bool,
+) -> Result<(), ResumeError> {
+    let expected = expected_header(file_column);
+    if found.iter().eq(expected.iter().map(|c| c.as_bytes())) {
+        return Ok(());
+    }
+    let found = found
+        .iter()
+        .map(String::from_utf8_lossy)
+        .collect::<Vec<_>>()
+        .join(",");
+    let found: String = found.chars().take(80).collect();
+    Err(ResumeError::Header {
+        path: path.to_path_buf(),
+        found: found.escape_debug().to_string(),
+        expected: expected.join(","),
+    })
+}
+
+/// One kept row: the input name (with several inputs) and the result.
+#[derive(Clone, Debug, PartialEq)]
+struct Row {
+    file: Option<String>,
+    result: PuzzleResult,
+}
+
+impl Row {
+    /// The row as a message names it: `a.txt line 7 with puzzle 1.3...`.
+    fn describe(&self) -> String {
+        describe(
+            self.file.as_deref(),
+            self.result.line,
+            self.result.puzzle.as_ref(),
+        )
+    }
+}
+
+fn describe(file: Option<&str>, line: u64, puzzle: Option<&Grid>) -> String {
+    let file = file.unwrap_or("input");
+    match puzzle {
+        Some(grid) => format!("{file} line {line} with puzzle {grid}"),
+        None => format!("{file} line {line}, malformed"),
+    }
+}
+
+/// Reads the rows of a results file, one reused record at a time.
+struct RowReader<R> {
+    csv: csv::Reader<R>,
+    record: csv::ByteRecord,
+    path: PathBuf,
+    file_column: bool,
+}
+
+impl<R: Read> RowReader<R> {
+    fn new(bytes: R, path: &Path, file_column: bool) -> RowReader<R> {
+        RowReader {
+            csv: csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(bytes),
+            record: csv::ByteRecord::new(),
+            path: path.to_path_buf(),
+            file_column,
+        }
+    }
+
+    /// The line of the record last read.
+    fn line(&self) -> u64 {
+        self.record.position().map_or(0, |p| p.line())
+    }
+
+    fn read(&mut self) -> Result<bool, ResumeError> {
+        self.csv
+            .read_byte_record(&mut self.record)
+            .map_err(|e| ResumeError::BadRow {
+                path: self.path.clone(),
+                line: e.position().map_or(0, |p| p.line()),
+                cause: e.to_string(),
+            })
+    }
+
+    /// The header, or `None` for a file with no complete line.
+    fn header(&mut self) -> Result<Option<csv::ByteRecord>, ResumeError> {
+        Ok(self.read()?.then(|| self.record.clone()))
+    }
+
+    /// The next row, with its line in the results file.
+    fn next_row(&mut self) -> Result<Option<(u64, Row)>, ResumeError> {
+        if !self.read()? {
+            return Ok(None);
+        }
+        let line = self.line();
+        parse_row(&self.record, self.file_column)
+            .map(|row| Some((line, row)))
+            .map_err(|cause| ResumeError::BadRow {
+                path: self.path.clone(),
+                line,
+                cause,
+            })
+    }
+}
+
+/// Parses one results row (the columns of [`expected_header`]).
+fn parse_row(record: &csv::ByteRecord, file_column: bool) -> Result<Row, String> {
+    let expected = expected_header(file_column).len();
+    if record.len() != expected {
+        return Err(format!("{} fields, expected {expected}", record.len()));
+    }
+    let mut fields = record.iter();
+    let mut next = |name: &str| -> Result<&str, String> {
+        let field = fields.next().unwrap_or_default();
+        std::str::from_utf8(field).map_err(|_| format!("{name} is not UTF-8"))
+    };
+    let file = if file_column {
+        Some(next("file")?.to_string())
+    } else {
+        None
+    };
+    let line = next("line")?
+        .parse::<u64>()
+        .map_err(|e| format!("line: {e}"))?;
+    let puzzle = optional_grid(next("puzzle")?, "puzzle")?;
+    let status = Status::from_str(next("status")?).map_err(|e| e.to_string())?;
+    let solution = optional_grid(next("solution")?, "solution")?;
+    let guesses = optional(next("guesses")?, |g| g.parse::<u64>().ok(), "guesses")?;
+    let solve_ns = optional(next("solve_us")?, parse_micros, "solve_us")?;
+    let check = optional(
+        next("check")?,
+        |c| match c {
+            "ok" => Some(Check::Ok),
+            "mismatch" => Some(Check::Mismatch),
+            _ => None,
+        },
+        "check",
+    )?;
+    let message = Some(next("message")?)
+        .filter(|m| !m.is_empty())
+        .map(str::to_string);
+    if (status == Status::Malformed) != puzzle.is_none() {
+        return Err(format!(
+            "status {status} with a puzzle field that does not fit it"
+        ));
+    }
+    Ok(Row {
+        file,
+        result: PuzzleResult {
+            input: 0,
+            line,
+            puzzle,
+            status,
+            solution,
+            guesses,
+            solve_ns,
+            check,
+            message,
+            expected: None,
+        },
+    })
+}
+
+fn optional<T>(
+    field: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    name: &str,
+) -> Result<Option<T>, String> {
+    if field.is_empty() {
+        return Ok(None);
+    }
+    parse(field)
+        .map(Some)
+        .ok_or_else(|| format!("{name} `{}` is not valid", field.escape_debug()))
+}
+
+fn optional_grid(field: &str, name: &str) -> Result<Option<Grid>, String> {
+    optional(
+        field,
+        |f| {
+            (f.len() == CELLS)
+                .then(|| Grid::parse(f.as_bytes()).ok())
+                .flatten()
+        },
+        name,
+    )
+}
+
+/// `12.3` (microseconds, one decimal) as nanoseconds.
+fn parse_micros(field: &str) -> Option<u64> {
+    let (whole, tenths) = field.split_once('.')?;
+    let tenths: u64 = match tenths.as_bytes() {
+        [d] if d.is_ascii_digit() => u64::from(d - b'0'),
+        _ => return None,
+    };
+    whole
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(1000)?
+        .checked_add(tenths * 100)
+}
+
+/// Shared by the wrapped inputs: the kept rows still to match, read again
+/// from the results file, and the first difference found.
+struct Matcher {
+    /// The results file.
+    path: PathBuf,
+    rows: Option<RowReader<std::io::Take<BufReader<File>>>>,
+    /// The next kept row, read but not matched yet, with its line.
+    next: Option<(u64, Row)>,
+    /// The input names, to place rows with a `file` column.
+    names: Vec<String>,
+    /// The input of the last row matched.
+    cursor: usize,
+    failure: Option<ResumeError>,
+}
+
+/// What the wrapped input `input` must do next.
+enum Step {
+    /// Every kept row is matched: pass the records on.
+    PassOn,
+    /// The next kept row belongs to this input: match it with its next
+    /// record.
+    Match,
+    /// The next kept row belongs to a later input: this one must end.
+    End,
+    /// A difference was found: stop.
+    Stop,
+}
+
+impl Matcher {
+    fn step(&mut self, input: usize) -> Step {
+        if self.failure.is_some() {
+            return Step::Stop;
+        }
+        if self.next.is_none() {
+            let read = match self.rows.as_mut() {
+                Some(rows) => rows.next_row(),
+                None => Ok(None),
+            };
+            match read {
+                Ok(Some(row)) => self.next = Some(row),
+                Ok(None) => {
+                    self.rows = None;
+                    return Step::PassOn;
+                }
+                Err(e) => return self.fail(e),
+            }
+        }
+        let Some((_, row)) = &self.next else {
+            return Step::PassOn;
+        };
+        let place = match &row.file {
+            None => 0,
+            Some(name) => match (self.cursor..self.names.len()).find(|&i| &self.names[i] == name) {
+                Some(place) => place,
+                None => {
+                    let why = format!(
+                        "no record of {name} (the inputs left are {})",
+                        self.names[self.cursor..].join(", ")
+                    );
+                    return self.mismatch(why);
+                }
+            },
+        };
+        match place.cmp(&input) {
+            std::cmp::Ordering::Equal => Step::Match,
+            std::cmp::Ordering::Greater => Step::End,
+            // The inputs before this one ended with rows left for them.
+            std::cmp::Ordering::Less => self.short(),
+        }
+    }
+
+    /// Matches the next kept row with `record` of input `input`.
+    fn matches(&mut self, input: usize, record: &Record) -> bool {
+        let Some((_, row)) = &self.next else {
+            return false;
+        };
+        let same = row.result.line == record.line
+            && match (&record.puzzle, &row.result.puzzle) {
+                (Ok(grid), Some(kept)) => grid == kept,
+                (Err(_), None) => true,
+                _ => false,
+            };
+        if same {
+            self.cursor = input;
+            self.next = None;
+        } else {
+            let record = self.describe(input, record);
+            self.mismatch(record);
+        }
+        same
+    }
+
+    /// `record` of input `input`, as a message names it.
+    fn describe(&self, input: usize, record: &Record) -> String {
+        let file = (self.names.len() > 1)
+            .then(|| self.names.get(input).map(String::as_str))
+            .flatten();
+        describe(file, record.line, record.puzzle.as_ref().ok())
+    }
+
+    /// The next kept row differs from `record` (described).
+    fn mismatch(&mut self, record: String) -> Step {
+        let Some((line, row)) = self.next.take() else {
+            return Step::Stop;
+        };
+        self.fail(ResumeError::Mismatch {
+            path: self.path.clone(),
+            line,
+            row: row.describe(),
+            record,
+        })
+    }
+
+    /// The inputs ended before the next kept row.
+    fn short(&mut self) -> Step {
+        let Some((line, row)) = self.next.take() else {
+            return Step::Stop;
+        };
+        self.fail(ResumeError::InputShort {
+            path: self.path.clone(),
+            line,
+            row: row.describe(),
+        })
+    }
+
+    fn fail(&mut self, e: ResumeError) -> Step {
+        self.failure.get_or_insert(e);
+        self.rows = None;
+        Step::Stop
+    }
+}
+
+/// The first difference between the kept rows and the inputs, once the run
+/// is over; see [`skip_kept`].
+#[derive(Clone)]
+pub struct Matching {
+    matcher: Arc<Mutex<Matcher>>,
+}
+
+impl Matching {
+    /// The difference that stopped the run, if any. Call it after the
+    /// pipeline has ended: until every kept row is matched, nothing is
+    /// appended, and a difference ends every input at once.
+    ///
+    /// # Errors
+    /// The difference, or a failure to read the results file again.
+    pub fn check(&self) -> Result<(), ResumeError> {
+        let mut matcher = self.matcher.lock().unwrap_or_else(PoisonError::into_inner);
+        match matcher.failure.take() {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Wraps `sources` (inputs named `names`) so that their first records, the
+/// ones [`scan`] kept in the results file, are checked against the kept rows
+/// and skipped. The returned [`Matching`] says, after the run, whether they
+/// matched.
+///
+/// # Errors
+/// [`ResumeError::Read`] when the results file cannot be opened again.
+pub fn skip_kept(
+    kept: &Kept,
+    names: &[String],
+    sources: Vec<Source>,
+) -> Result<(Vec<Source>, Matching), ResumeError> {
+    let mut rows = None;
+    if kept.rows > 0 {
+        let file = File::open(&kept.path).map_err(|source| ResumeError::Read {
+            path: kept.path.clone(),
+            source,
+        })?;
+        let mut reader = RowReader::new(
+            BufReader::new(file).take(kept.len),
+            &kept.path,
+            kept.file_column,
+        );
+        reader.header()?;
+        rows = Some(reader);
+    }
+    let matcher = Arc::new(Mutex::new(Matcher {
+        path: kept.path.clone(),
+        rows,
+        next: None,
+        names: names.to_vec(),
+        cursor: 0,
+        failure: None,
+    }));
+    let sources = sources
+        .into_iter()
+        .enumerate()
+        .map(|(input, source)| Source {
+            records: Box::new(Skipping {
+                input,
+                inner: source.records,
+                matcher: Some(Arc::clone(&matcher)),
+            }),
+        })
+        .collect();
+    Ok((sources, Matching { matcher }))
+}
+
+/// One input's records, with those already in the results file skipped.
+struct Skipping {
+    input: usize,
+    inner: Box<dyn Iterator<Item = Result<Record, InputError>> + Send>,
+    /// `None` once every kept row is matched: records then pass straight on.
+    matcher: Option<Arc<Mutex<Matcher>>>,
+}
+
+impl Iterator for Skipping {
+    type Item = Result<Record, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while let Some(shared) = self.matcher.clone() {
+            let mut matcher = shared.lock().unwrap_or_else(PoisonError::into_inner);
+            match matcher.step(self.input) {
+                Step::Stop => return None,
+                Step::PassOn => {
+                    drop(matcher);
+                    self.matcher = None;
+                }
+                Step::End => {
+                    return match self.inner.next() {
+                        None => None,
+                        Some(Ok(record)) => {
+                            let record = matcher.describe(self.input, &record);
+                            matcher.mismatch(record);
+                            None
+                        }
+                        Some(Err(e)) => Some(Err(e)),
+                    };
+                }
+                Step::Match => match self.inner.next() {
+                    None => {
+                        matcher.short();
+                        return None;
+                    }
+                    Some(Err(e)) => return Some(Err(e)),
+                    Some(Ok(record)) => {
+                        if !matcher.matches(self.input, &record) {
+                            return None;
+                        }
+                    }
+                },
+            }
+        }
+        self.inner.next()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    const Q: &str =
+        "000007004000006003860200000509082000640000080000000700000000042010030000703000009";
+    const HEADER: &str = "line,puzzle,status,solution,guesses,solve_us,check,message\n";
+
+    fn dotted(puzzle: &str) -> String {
+        puzzle.replace('0', ".")
+    }
+
+    /// A results row: `unsolvable` for a puzzle (so no solution to fill
+    /// in), `malformed` without one.
+    fn row(line: u64, puzzle: Option<&str>) -> String {
+        match puzzle {
+            Some(p) => format!("{line},{},unsolvable,,3,12.5,,\n", dotted(p)),
+            None => format!("{line},,malformed,,,,,\"3 cells, expected 81\"\n"),
+        }
+    }
+
+    fn record(line: u64, puzzle: Option<&str>) -> Record {
+        let puzzle = match puzzle {
+            Some(p) => Ok(Grid::parse(p.as_bytes()).unwrap()),
+            None => Err("3 cells, expected 81".to_string()),
+        };
+        Record::new(line, puzzle, None)
+    }
+
+    fn source(records: Vec<Record>) -> Source {
+        Source {
+            records: Box::new(records.into_iter().map(Ok)),
+        }
+    }
+
+    fn names(n: usize) -> Vec<String> {
+        ["a.txt", "b.txt"][..n]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    /// Scans `text` as a results file and wraps `sources`; returns the
+    /// records passed on, the kept rows' count and the verdict.
+    fn resume(
+        text: &str,
+        inputs: usize,
+        sources: Vec<Source>,
+    ) -> (Vec<(usize, u64)>, u64, Result<(), ResumeError>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, text).unwrap();
+        let kept = scan(&path, &names(inputs), &Interrupt::new()).unwrap();
+        let (sources, matching) = skip_kept(&kept, &names(inputs), sources).unwrap();
+        let passed = sources
+            .into_iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.records.map(move |r| (i, r.unwrap().line)))
+            .collect();
+        (passed, kept.rows, matching.check())
+    }
+
+    #[test]
+    fn micros_parse_back_to_nanoseconds() {
+        assert_eq!(parse_micros("12.3"), Some(12_300));
+        assert_eq!(parse_micros("0.0"), Some(0));
+        for bad in ["1.23", "12", "x.1", "-1.0", ".5"] {
+            assert_eq!(parse_micros(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn scan_keeps_the_complete_rows_and_drops_a_row_cut_short() {
+        let complete = format!("{HEADER}{}{}", row(1, Some(P)), row(3, None));
+        let text = format!("{complete}4,{}", &dotted(Q)[..20]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, &text).unwrap();
+        let kept = scan(&path, &names(1), &Interrupt::new()).unwrap();
+        assert_eq!(kept.len, complete.len() as u64);
+        assert_eq!(kept.rows, 2);
+        assert_eq!(kept.tally.count(Status::Unsolvable), 1);
+        assert_eq!(kept.tally.count(Status::Malformed), 1);
+        assert_eq!((kept.tally.guesses, kept.tally.solve_ns), (3, 12_500));
+    }
+
+    #[test]
+    fn a_missing_or_headless_file_keeps_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = scan(&dir.path().join("no.csv"), &names(1), &Interrupt::new()).unwrap();
+        assert_eq!((missing.len, missing.rows), (0, 0));
+        let cut = dir.path().join("cut.csv");
+        std::fs::write(&cut, &HEADER[..10]).unwrap();
+        let kept = scan(&cut, &names(1), &Interrupt::new()).unwrap();
+        assert_eq!((kept.len, kept.rows), (0, 0));
+    }
+
+    #[test]
+    fn scan_refuses_another_header_and_rows_that_are_not_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, format!("{HEADER}{}", row(1, Some(P)))).unwrap();
+        let err = scan(&path, &names(2), &Interrupt::new()).unwrap_err();
+        assert!(matches!(err, ResumeError::Header { .. }), "{err}");
+        for bad in [
+            "1,,solved,,,,,\n".to_string(),
+            format!("x,{},solved,,,,,\n", dotted(P)),
+            format!("1,{},solved,,,,\n", dotted(P)),
+            format!("1,{},done,,,,,\n", dotted(P)),
+        ] {
+            std::fs::write(&path, format!("{HEADER}{}{bad}", row(1, Some(P)))).unwrap();
+            let err = scan(&path, &names(1), &Interrupt::new()).unwrap_err();
+            assert!(
+                matches!(err, ResumeError::BadRow { line: 3, .. }),
+                "{bad}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn kept_records_are_skipped_and_the_rest_passed_on() {
+        let text = format!("{HEADER}{}{}", row(1, Some(P)), row(2, None));
+        let input = vec![
+            record(1, Some(P)),
+            record(2, None),
+            record(3, Some(Q)),
+            record(5, Some(P)),
+        ];
+        let (passed, rows, verdict) = resume(&text, 1, vec![source(input)]);
+        assert_eq!(passed, [(0, 3), (0, 5)]);
+        assert_eq!(rows, 2);
+        verdict.unwrap();
+    }
+
+    #[test]
+    fn the_first_difference_stops_every_input() {
+        let text = format!("{HEADER}{}{}", row(1, Some(P)), row(2, Some(P)));
+        for second in [record(2, Some(Q)), record(3, Some(P)), record(2, None)] {
+            let input = vec![record(1, Some(P)), second.clone(), record(4, Some(Q))];
+            let (passed, _, verdict) = resume(&text, 1, vec![source(input)]);
+            assert!(passed.is_empty(), "{second:?}");
+            let err = verdict.unwrap_err();
+            assert!(
+                matches!(err, ResumeError::Mismatch { line: 3, .. }),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn inputs_shorter_than_the_kept_rows_are_an_error() {
+        let text = format!("{HEADER}{}{}", row(1, Some(P)), row(2, Some(Q)));
+        let (passed, _, verdict) = resume(&text, 1, vec![source(vec![record(1, Some(P))])]);
+        assert!(passed.is_empty());
+        let err = verdict.unwrap_err();
+        assert!(
+            matches!(err, ResumeError::InputShort { line: 3, .. }),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("input line 2 with puzzle"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn several_inputs_are_matched_by_their_file_column() {
+        let header = format!("file,{HEADER}");
+        let text = format!(
+            "{header}a.txt,{}a.txt,{}b.txt,{}",
+            row(1, Some(P)),
+            row(2, Some(Q)),
+            row(1, Some(Q))
+        );
+        let a = vec![record(1, Some(P)), record(2, Some(Q))];
+        let b = vec![record(1, Some(Q)), record(2, Some(P))];
+        let (passed, rows, verdict) = resume(&text, 2, vec![source(a.clone()), source(b)]);
+        assert_eq!((passed, rows), (vec![(1, 2)], 3));
+        verdict.unwrap();
+
+        // Input a.txt now has a third record where the file moves on to b.txt.
+        let mut longer = a;
+        longer.push(record(3, Some(P)));
+        let b = vec![record(1, Some(Q))];
+        let (passed, _, verdict) = resume(&text, 2, vec![source(longer), source(b)]);
+        assert!(passed.is_empty());
+        let err = verdict.unwrap_err().to_string();
+        assert!(err.contains("a.txt line 3 with puzzle"), "{err}");
+    }
+}
