@@ -39,7 +39,7 @@ pub enum Command {
     ///
     /// Exit codes: 0 when everything holds, 1 when anything failed (the
     /// report on stderr says what), 2 on usage and I/O errors (also a
-    /// baseline that belongs to other inputs).
+    /// baseline that belongs to other inputs), 130/143 on SIGINT/SIGTERM.
     Check(crate::check::CheckArgs),
 }
 

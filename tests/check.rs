@@ -218,6 +218,17 @@ fn a_baseline_with_another_puzzle_at_a_line_is_an_error() {
 }
 
 #[test]
+fn resume_is_refused_since_every_row_must_be_verified() {
+    let dir = TempDir::new().unwrap();
+    let base = baseline(&dir, TOP95);
+    check(&[TOP95, "--quiet", "--resume", "-o"])
+        .arg(&base)
+        .assert()
+        .code(2)
+        .stderr(contains("cannot --resume"));
+}
+
+#[test]
 fn missing_files_exit_2() {
     check(&["data/no-such-file.txt", "--quiet"])
         .assert()

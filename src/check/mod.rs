@@ -10,7 +10,10 @@
 //!   (see [`report`]).
 //!
 //! Exit codes: 0 when everything holds, 1 when anything failed, 2 on usage
-//! and I/O errors, and for a baseline that belongs to other inputs.
+//! and I/O errors, and for a baseline that belongs to other inputs; 130 or
+//! 143 when SIGINT or SIGTERM stopped the run (the report then covers the
+//! rows finished before the signal). `--resume` is refused: every row must
+//! be verified.
 
 pub mod baseline;
 pub mod report;
@@ -125,6 +128,11 @@ impl Rules {
 /// other inputs.
 pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
     let config = Config::from_args(&args.solve)?;
+    if config.resume {
+        return Err(Error::Usage(
+            "check verifies every row, so it cannot --resume: run it again from the start".into(),
+        ));
+    }
     let rules = Rules {
         allow: args.allow.clone(),
     };
@@ -153,7 +161,7 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
 
     let mut report = Report::new();
     let names = config.inputs.clone();
-    let (_, summary) = solve::run_observed(&config, |batch| {
+    let (verdict, summary) = solve::run_observed(&config, |batch| {
         for result in &batch.results {
             let place = || Place::Line {
                 file: names[result.input].clone(),
@@ -177,13 +185,17 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
         .as_deref()
         .map(|p| p.display().to_string())
         .unwrap_or_default();
+    if let Verdict::Interrupted(_) = verdict {
+        // What was checked before the signal, then the signal's exit code.
+        eprint!("{}", report.render(summary.puzzles, "interrupted"));
+        return Ok(verdict);
+    }
     let checks = match &mut baseline {
         None => "no baseline".to_string(),
         Some(Baseline::Rows(rows)) => {
             // Rows after the last record are expected to be missing when
-            // the run was cut short on purpose or by a signal.
-            let cut_short = config.limit.is_some() || summary.interrupted;
-            let matched = rows.finish(cut_short, &mut report)?;
+            // the run was cut short on purpose.
+            let matched = rows.finish(config.limit.is_some(), &mut report)?;
             format!("{matched} rows compared with baseline {base_name}")
         }
         Some(Baseline::Summary(old)) => {
