@@ -488,11 +488,13 @@ impl Run {
         while digits != 0 {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            self.guesses += 1;
-            if let Some(why) = self.clock.exceeded(self.guesses, self.guesses) {
+            // A guess past the limit is refused, not made: `guesses` never
+            // exceeds the limit.
+            if let Some(why) = self.clock.exceeded(self.guesses + 1, self.guesses + 1) {
                 self.stopped = Some(why);
                 return true;
             }
+            self.guesses += 1;
             if digits == 0 {
                 return match state.place(digit, band, bit) {
                     Ok(dirty) => self.search(state, dirty),

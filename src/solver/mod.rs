@@ -259,9 +259,10 @@ impl LimitClock {
         }
     }
 
-    /// Called after each step of a search with the guesses so far and a
-    /// step counter (`ticks`, which samples the clock every 1024 steps);
-    /// returns the message naming the limit once one is exceeded.
+    /// Called before each step of a search with the guesses and the step
+    /// counter (`ticks`, which samples the clock every 1024 steps) that the
+    /// step would bring; returns the message naming the limit when the step
+    /// must be refused.
     #[inline]
     pub(crate) fn exceeded(&self, guesses: u64, ticks: u64) -> Option<String> {
         if guesses > self.max_guesses {

@@ -73,18 +73,19 @@ impl Run {
             if allowed & (1 << digit) == 0 {
                 continue;
             }
-            self.placements += 1;
-            if guessing {
-                self.guesses += 1;
-            }
-            if self.placements > self.max_placements {
+            // A placement past a limit is refused, not made: neither count
+            // ever exceeds its limit.
+            let guesses = self.guesses + u64::from(guessing);
+            if self.placements + 1 > self.max_placements {
                 self.stopped = Some(format!("placement limit {} exceeded", self.max_placements));
                 return true;
             }
-            if let Some(why) = self.clock.exceeded(self.guesses, self.placements) {
+            if let Some(why) = self.clock.exceeded(guesses, self.placements + 1) {
                 self.stopped = Some(why);
                 return true;
             }
+            self.placements += 1;
+            self.guesses = guesses;
             self.cells[cell] = digit;
             if self.recurse(cell + 1) {
                 return true;

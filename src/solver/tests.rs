@@ -141,6 +141,9 @@ fn guess_limit_gives_timeout_with_the_limit_in_the_message() {
     let outcome = FastSolver::new().solve(&grid, Mode::Unique, &limits);
     assert_eq!(outcome.status, Status::Timeout);
     assert_eq!(outcome.message.as_deref(), Some("guess limit 1 exceeded"));
+    assert_eq!(outcome.guesses, 1, "the refused guess is not counted");
+    let naive = NaiveSolver::new().solve(&grid, Mode::Unique, &limits);
+    assert_eq!((naive.status, naive.guesses), (Status::Timeout, 1));
     assert_eq!(outcome.solution, None);
 }
 
