@@ -229,6 +229,45 @@ fn resume_is_refused_since_every_row_must_be_verified() {
 }
 
 #[test]
+fn resume_is_hidden_from_check_help_but_still_refused() {
+    let help = check(&["--help"]).assert().success();
+    let help = String::from_utf8(help.get_output().stdout.clone()).unwrap();
+    assert!(!help.contains("--resume"), "{help}");
+    assert!(help.contains("--baseline"), "{help}");
+    check(&[TOP95, "--quiet", "--resume"]).assert().code(2);
+}
+
+#[test]
+fn a_run_with_no_puzzles_fails_since_nothing_was_checked() {
+    let dir = TempDir::new().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let header_only = dir.path().join("header.csv");
+    std::fs::write(&header_only, "quizzes,solutions\n").unwrap();
+    for input in [&empty, &header_only] {
+        let assert = check(&["--quiet", "-o", "-"]).arg(input).assert().code(1);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(
+            stderr.contains("FAILED: 1 failure in 0 puzzles"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(&format!(
+                "no puzzles read from {}: nothing was checked",
+                input.display()
+            )),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("ok:"), "{stderr}");
+    }
+    check(&["--quiet", "-o", "-", "-"])
+        .write_stdin("")
+        .assert()
+        .code(1)
+        .stderr(contains("no puzzles read from stdin: nothing was checked"));
+}
+
+#[test]
 fn missing_files_exit_2() {
     check(&["data/no-such-file.txt", "--quiet"])
         .assert()
