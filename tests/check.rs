@@ -203,6 +203,29 @@ fn the_report_shows_twenty_failures_then_a_count() {
 }
 
 #[test]
+fn a_baseline_made_in_another_mode_gets_a_hint_on_the_first_line() {
+    let dir = TempDir::new().unwrap();
+    let base = dir.path().join("first.csv");
+    cmd("solve")
+        .args([TOP95, "--first", "--quiet", "-o"])
+        .arg(&base)
+        .assert()
+        .success();
+    let stderr = check_against(&base, 1);
+    let first = stderr.lines().next().unwrap();
+    assert!(
+        first.starts_with("sudoku-batch check: FAILED: "),
+        "{stderr}"
+    );
+    assert!(
+        first.ends_with(
+            "guess counts changed: was the baseline made with the same --solver and --first?"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_baseline_with_another_puzzle_at_a_line_is_an_error() {
     let dir = TempDir::new().unwrap();
     let base = baseline(&dir, TOP95);
