@@ -439,3 +439,57 @@ fn the_report_is_printed_even_with_quiet_and_the_outputs_are_solves() {
         serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(json["unsolvable"], 4);
 }
+
+/// SIGINT on a `check` reading a stdin that never ends: exit 130, and the
+/// report says `interrupted after N puzzles` (never `ok`) and lists the
+/// failure found before the signal.
+#[test]
+fn an_interrupted_check_is_not_ok_and_reports_its_failures_so_far() {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("r.csv");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+        .args(["check", "--progress", "never", "--quiet", "-j", "2", "-o"])
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Line 1 is invalid (a second 1 in row 1); then more than one chunk
+    // (2048 records) of good puzzles, and the input never ends.
+    let invalid = P.replacen('0', "1", 1);
+    let input = format!("{invalid}\n{}", format!("{P}\n").repeat(3000));
+    stdin.write_all(input.as_bytes()).unwrap();
+    let rows = || std::fs::read(&out).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while rows() <= 2048 {
+        assert!(Instant::now() < deadline, "no rows written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-s", "INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let output = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("sudoku-batch check: interrupted after "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("puzzles: 1 failure so far"), "{stderr}");
+    assert!(
+        stderr.contains(":1: status invalid, expected solved"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("ok:"), "{stderr}");
+}
