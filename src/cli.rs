@@ -38,8 +38,10 @@ pub enum Command {
     /// or expected status) and compare with a baseline.
     ///
     /// Exit codes: 0 when everything holds, 1 when anything failed (the
-    /// report on stderr says what), 2 on usage and I/O errors (also a
-    /// baseline that belongs to other inputs), 130/143 on SIGINT/SIGTERM.
+    /// report on stderr says what) or no puzzle was read (nothing was
+    /// checked), 2 on usage and I/O errors (also a baseline that belongs to
+    /// other inputs), 130/143 on SIGINT/SIGTERM (the report then says
+    /// `interrupted after N puzzles` and lists the failures so far).
     Check(crate::check::CheckArgs),
 }
 
