@@ -38,8 +38,10 @@ pub enum Command {
     /// or expected status) and compare with a baseline.
     ///
     /// Exit codes: 0 when everything holds, 1 when anything failed (the
-    /// report on stderr says what), 2 on usage and I/O errors (also a
-    /// baseline that belongs to other inputs), 130/143 on SIGINT/SIGTERM.
+    /// report on stderr says what) or no puzzle was read (nothing was
+    /// checked), 2 on usage and I/O errors (also a baseline that belongs to
+    /// other inputs), 130/143 on SIGINT/SIGTERM (the report then says
+    /// `interrupted after N puzzles` and lists the failures so far).
     Check(crate::check::CheckArgs),
 }
 
@@ -72,7 +74,9 @@ pub struct SolveArgs {
     #[arg(long)]
     pub first: bool,
 
-    /// The solver.
+    /// The solver: `fast`, or `naive`, the plain backtracking reference,
+    /// which gives up on a puzzle after 10,000,000 placements (status
+    /// `timeout`, the limit in `message`) so that no puzzle can stall a run.
     #[arg(long, value_name = "NAME", default_value = "fast", value_parser = solver_parser())]
     pub solver: SolverKind,
 
@@ -277,6 +281,20 @@ mod tests {
                 .expect_err("a usage error");
             assert_eq!(err.exit_code(), 2, "{args:?}");
         }
+    }
+
+    #[test]
+    fn solver_help_states_the_naive_placement_limit() {
+        use clap::CommandFactory;
+        let mut cli = Cli::command();
+        let help = cli
+            .find_subcommand_mut("solve")
+            .expect("a solve subcommand")
+            .render_long_help()
+            .to_string();
+        let limit = crate::solver::DEFAULT_MAX_PLACEMENTS;
+        assert_eq!(limit, 10_000_000, "update `--solver`'s help and the README");
+        assert!(help.contains("10,000,000 placements"), "{help}");
     }
 
     #[test]

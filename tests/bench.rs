@@ -242,3 +242,23 @@ fn usage_and_input_errors_exit_2() {
         .assert()
         .code(2);
 }
+
+#[test]
+fn the_progress_line_rounds_puzzles_per_s_as_the_table_does() {
+    for solver in ["fast", "naive"] {
+        let assert = bench(&["data/top95.txt", "--solver", solver, "-j", "1"])
+            .assert()
+            .success();
+        let table = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        let lines: Vec<&str> = table.lines().collect();
+        let header = lines[0];
+        let end = header.find("puzzles_per_s").unwrap() + "puzzles_per_s".len();
+        let cell = lines[1][..end].split_whitespace().last().unwrap();
+        let progress = format!(": {cell} puzzles/s over ");
+        assert!(
+            stderr.lines().any(|l| l.contains(&progress)),
+            "`{progress}` in {stderr}\n{table}"
+        );
+    }
+}

@@ -203,6 +203,29 @@ fn the_report_shows_twenty_failures_then_a_count() {
 }
 
 #[test]
+fn a_baseline_made_in_another_mode_gets_a_hint_on_the_first_line() {
+    let dir = TempDir::new().unwrap();
+    let base = dir.path().join("first.csv");
+    cmd("solve")
+        .args([TOP95, "--first", "--quiet", "-o"])
+        .arg(&base)
+        .assert()
+        .success();
+    let stderr = check_against(&base, 1);
+    let first = stderr.lines().next().unwrap();
+    assert!(
+        first.starts_with("sudoku-batch check: FAILED: "),
+        "{stderr}"
+    );
+    assert!(
+        first.ends_with(
+            "guess counts changed: was the baseline made with the same --solver and --first?"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn a_baseline_with_another_puzzle_at_a_line_is_an_error() {
     let dir = TempDir::new().unwrap();
     let base = baseline(&dir, TOP95);
@@ -226,6 +249,45 @@ fn resume_is_refused_since_every_row_must_be_verified() {
         .assert()
         .code(2)
         .stderr(contains("cannot --resume"));
+}
+
+#[test]
+fn resume_is_hidden_from_check_help_but_still_refused() {
+    let help = check(&["--help"]).assert().success();
+    let help = String::from_utf8(help.get_output().stdout.clone()).unwrap();
+    assert!(!help.contains("--resume"), "{help}");
+    assert!(help.contains("--baseline"), "{help}");
+    check(&[TOP95, "--quiet", "--resume"]).assert().code(2);
+}
+
+#[test]
+fn a_run_with_no_puzzles_fails_since_nothing_was_checked() {
+    let dir = TempDir::new().unwrap();
+    let empty = dir.path().join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    let header_only = dir.path().join("header.csv");
+    std::fs::write(&header_only, "quizzes,solutions\n").unwrap();
+    for input in [&empty, &header_only] {
+        let assert = check(&["--quiet", "-o", "-"]).arg(input).assert().code(1);
+        let stderr = String::from_utf8(assert.get_output().stderr.clone()).unwrap();
+        assert!(
+            stderr.contains("FAILED: 1 failure in 0 puzzles"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(&format!(
+                "no puzzles read from {}: nothing was checked",
+                input.display()
+            )),
+            "{stderr}"
+        );
+        assert!(!stderr.contains("ok:"), "{stderr}");
+    }
+    check(&["--quiet", "-o", "-", "-"])
+        .write_stdin("")
+        .assert()
+        .code(1)
+        .stderr(contains("no puzzles read from stdin: nothing was checked"));
 }
 
 #[test]
@@ -376,4 +438,58 @@ fn the_report_is_printed_even_with_quiet_and_the_outputs_are_solves() {
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&summary).unwrap()).unwrap();
     assert_eq!(json["unsolvable"], 4);
+}
+
+/// SIGINT on a `check` reading a stdin that never ends: exit 130, and the
+/// report says `interrupted after N puzzles` (never `ok`) and lists the
+/// failure found before the signal.
+#[test]
+fn an_interrupted_check_is_not_ok_and_reports_its_failures_so_far() {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    let dir = TempDir::new().unwrap();
+    let out = dir.path().join("r.csv");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+        .args(["check", "--progress", "never", "--quiet", "-j", "2", "-o"])
+        .arg(&out)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // Line 1 is invalid (a second 1 in row 1); then more than one chunk
+    // (2048 records) of good puzzles, and the input never ends.
+    let invalid = P.replacen('0', "1", 1);
+    let input = format!("{invalid}\n{}", format!("{P}\n").repeat(3000));
+    stdin.write_all(input.as_bytes()).unwrap();
+    let rows = || std::fs::read(&out).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count());
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while rows() <= 2048 {
+        assert!(Instant::now() < deadline, "no rows written");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let sent = std::process::Command::new("kill")
+        .args(["-s", "INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let output = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(output.status.code(), Some(130));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("sudoku-batch check: interrupted after "),
+        "{stderr}"
+    );
+    assert!(stderr.contains("puzzles: 1 failure so far"), "{stderr}");
+    assert!(
+        stderr.contains(":1: status invalid, expected solved"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("ok:"), "{stderr}");
 }

@@ -14,7 +14,8 @@
 //! Work is spread over a rayon pool of `threads` workers, each with its own
 //! solver built once per measurement: workers take the next few puzzles
 //! from a shared counter, so the load stays even. Throughput is puzzles
-//! solved over wall-clock time, all workers together.
+//! searched (whatever the status) over wall-clock time, all workers
+//! together.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
@@ -89,14 +90,15 @@ pub fn shuffled<T>(mut items: Vec<T>, seed: u64) -> Vec<T> {
     items
 }
 
-/// Totals over the puzzles solved in one span of work.
+/// Totals over the puzzles searched in one span of work, whatever the
+/// status (`invalid`, `unsolvable`, `multiple` and `timeout` ones too).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Totals {
-    /// Puzzles solved (a puzzle solved twice counts twice).
+    /// Puzzles searched (a puzzle searched twice counts twice).
     pub puzzles: u64,
     /// Guesses, summed.
     pub guesses: u64,
-    /// Puzzles solved without a guess.
+    /// Puzzles searched without a guess.
     pub no_guess: u64,
     /// Puzzles not stopped by a limit (every status but `timeout`).
     pub finished: u64,
@@ -342,6 +344,30 @@ mod tests {
             assert!(m.elapsed >= Duration::from_millis(20));
             assert!(m.puzzles_per_s() > 0.0);
         }
+    }
+
+    #[test]
+    fn totals_count_every_puzzle_searched_invalid_ones_too() {
+        let mut bad = PUZZLE.to_vec();
+        bad[0] = b'1'; // a second 1 in the first row: invalid
+        let puzzles = vec![Grid::parse(PUZZLE).unwrap(), Grid::parse(&bad).unwrap()];
+        let orders = Orders::new(puzzles.len(), None);
+        let m = measure(
+            &puzzles,
+            &orders,
+            SolverKind::Fast,
+            Mode::Unique,
+            1,
+            &plan(5, 20),
+        )
+        .unwrap();
+        let passes = m.passes.expect("full passes");
+        assert_eq!(m.totals.puzzles, passes * 2, "the invalid puzzle counts");
+        assert!(
+            m.totals.no_guess >= passes,
+            "an invalid puzzle needs no guess"
+        );
+        assert_eq!(m.totals.finished, m.totals.puzzles);
     }
 
     #[test]

@@ -350,9 +350,10 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
                         speedup: single.map(|one| row.puzzles_per_s / one),
                         ..row
                     };
+                    // Rounded as in the table, so the two agree.
                     log(format!(
-                        "{what}: {:.0} puzzles/s over {:.2} s ({how})",
-                        row.puzzles_per_s,
+                        "{what}: {} puzzles/s over {:.2} s ({how})",
+                        export::rate(row.puzzles_per_s),
                         m.elapsed.as_secs_f64()
                     ));
                     rows.push(row);

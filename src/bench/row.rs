@@ -39,21 +39,25 @@ pub struct BenchRow {
     pub threads: usize,
     /// Puzzles in the data set (malformed records not counted).
     pub puzzles: usize,
-    /// Puzzles solved per second of wall-clock time, all threads together.
+    /// Puzzles searched per second of wall-clock time in the timed run, all
+    /// threads together (every search counts, whatever its status).
     pub puzzles_per_s: f64,
     /// `1e6 / puzzles_per_s`: wall-clock microseconds per puzzle, all
     /// threads together.
     pub us_per_puzzle: f64,
-    /// Share of the solved puzzles that needed no guess, percent.
+    /// Share of the puzzles searched in the timed run whose search made no
+    /// guess, percent (every search counts, whatever its status: `invalid`
+    /// and `unsolvable` ones too; a puzzle searched twice counts twice).
     pub no_guess_pct: f64,
-    /// Guesses per solved puzzle.
+    /// Guesses per puzzle searched in the timed run (every search counts,
+    /// whatever its status; a puzzle searched twice counts twice).
     pub guesses_per_puzzle: f64,
     /// `puzzles_per_s` over that of the same data set, solver and mode at 1
     /// thread; `None` (empty in CSV, `null` in JSON) when 1 thread was not
     /// measured.
     pub speedup: Option<f64>,
-    /// Share of the solved puzzles not stopped by a limit (status other
-    /// than `timeout`), percent.
+    /// Share of the puzzles searched in the timed run not stopped by a limit
+    /// (status other than `timeout`), percent.
     pub finished_pct: f64,
     /// The CPU model.
     pub cpu: String,

@@ -214,6 +214,8 @@ pub struct RowsBaseline {
     last: Option<(usize, u64)>,
     /// Rows compared with a result.
     matched: u64,
+    /// Of those, rows whose guess count changed.
+    guesses_changed: u64,
 }
 
 impl RowsBaseline {
@@ -266,6 +268,7 @@ impl RowsBaseline {
             next: None,
             last: None,
             matched: 0,
+            guesses_changed: 0,
         })
     }
 
@@ -406,6 +409,9 @@ impl RowsBaseline {
             )));
         }
         self.matched += 1;
+        if row.guesses != result.guesses {
+            self.guesses_changed += 1;
+        }
         let place = || self.place(row.key);
         if row.status != result.status {
             report.push(
@@ -450,6 +456,27 @@ impl RowsBaseline {
             }
         }
         Ok(self.matched)
+    }
+
+    /// When most compared rows (at least half, and more than one) changed
+    /// their guess count, the likely cause: a results CSV does not record
+    /// the solver or mode, and guess counts belong to one solver and mode.
+    /// (A baseline made with `--first` checked in mode `unique` changes
+    /// most counts but not all: puzzles solved without a guess keep 0.)
+    pub fn hint(&self) -> Option<String> {
+        let (changed, matched) = (self.guesses_changed, self.matched);
+        if changed < 2 || changed * 2 < matched {
+            return None;
+        }
+        let which = if changed == matched {
+            format!("all {matched}")
+        } else {
+            format!("{changed} of {matched}")
+        };
+        Some(format!(
+            "{which} guess counts changed: was the baseline made with the same --solver and \
+             --first?"
+        ))
     }
 }
 
@@ -520,6 +547,7 @@ mod tests {
         base.compare(&result(0, 4, Status::Timeout, 9), &mut report)
             .unwrap();
         assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        assert_eq!(base.hint(), None);
         let lines: Vec<String> = report.shown().iter().map(|f| f.to_string()).collect();
         assert_eq!(
             lines,
@@ -530,6 +558,29 @@ mod tests {
                 "a.txt:5: the baseline has a row here (status timeout) but this run has no record",
             ]
         );
+    }
+
+    #[test]
+    fn every_guess_count_changed_hints_at_another_solver_or_mode() {
+        let text = format!("{HEADER}2,{PUZZLE},timeout,,7,1.0,,\n3,{PUZZLE},timeout,,9,1.0,,\n");
+        let mut base = rows(&text, &["a.txt"]).unwrap();
+        let mut report = Report::new();
+        base.compare(&result(0, 2, Status::Timeout, 8), &mut report)
+            .unwrap();
+        base.compare(&result(0, 3, Status::Timeout, 10), &mut report)
+            .unwrap();
+        assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        assert_eq!(
+            base.hint().unwrap(),
+            "all 2 guess counts changed: was the baseline made with the same --solver and --first?"
+        );
+        base.matched = 4;
+        assert_eq!(
+            base.hint().unwrap(),
+            "2 of 4 guess counts changed: was the baseline made with the same --solver and --first?"
+        );
+        base.matched = 5;
+        assert_eq!(base.hint(), None, "fewer than half");
     }
 
     #[test]

@@ -11,9 +11,11 @@
 //!
 //! Exit codes: 0 when everything holds, 1 when anything failed, 2 on usage
 //! and I/O errors, and for a baseline that belongs to other inputs; 130 or
-//! 143 when SIGINT or SIGTERM stopped the run (the report then covers the
-//! rows finished before the signal). `--resume` is refused: every row must
-//! be verified.
+//! 143 when SIGINT or SIGTERM stopped the run (the report then says
+//! `interrupted after N puzzles`, never `ok`, and lists the failures among
+//! the rows finished before the signal). A run that reads no puzzle record
+//! fails (exit 1): it checked nothing. `--resume` is hidden from `--help`
+//! and refused: every row must be verified.
 
 pub mod baseline;
 pub mod report;
@@ -32,8 +34,10 @@ use crate::result::{Check, PuzzleResult};
 use crate::solve;
 use crate::solver::Status;
 
-/// The options of `check`: those of `solve`, and these.
+/// The options of `check`: those of `solve` (but `--resume`, hidden from
+/// `--help` and refused, since every row must be verified), and these.
 #[derive(Debug, Args)]
+#[command(mut_arg("resume", |arg| arg.hide(true)))]
 pub struct CheckArgs {
     /// Every option of `solve`.
     #[command(flatten)]
@@ -186,9 +190,21 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
         .map(|p| p.display().to_string())
         .unwrap_or_default();
     if let Verdict::Interrupted(_) = verdict {
-        // What was checked before the signal, then the signal's exit code.
-        eprint!("{}", report.render(summary.puzzles, "interrupted"));
+        // What was checked before the signal (never `ok`), then the
+        // signal's exit code.
+        eprint!("{}", report.render_interrupted(summary.puzzles));
         return Ok(verdict);
+    }
+    if summary.puzzles == 0 {
+        // An empty or header-only input would otherwise pass having
+        // checked nothing: a trap for a CI job pointed at the wrong file.
+        let names: Vec<&str> = config
+            .inputs
+            .iter()
+            .map(|n| if n == "-" { "stdin" } else { n.as_str() })
+            .collect();
+        let inputs = names.join(", ");
+        report.push(Place::Run, Problem::NoPuzzles { inputs });
     }
     let checks = match &mut baseline {
         None => "no baseline".to_string(),
@@ -196,6 +212,9 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
             // Rows after the last record are expected to be missing when
             // the run was cut short on purpose.
             let matched = rows.finish(config.limit.is_some(), &mut report)?;
+            if let Some(hint) = rows.hint() {
+                report.set_hint(hint);
+            }
             format!("{matched} rows compared with baseline {base_name}")
         }
         Some(Baseline::Summary(old)) => {

@@ -71,6 +71,12 @@ pub enum Problem {
         /// The change allowed, percent.
         max_pct: f64,
     },
+    /// The run read no puzzle record at all: nothing was checked, which
+    /// must not pass for a regression check.
+    NoPuzzles {
+        /// The inputs, as named on the command line, comma-separated.
+        inputs: String,
+    },
     /// Puzzles/s fell below `--min-speed-ratio` times the baseline's.
     Speed {
         /// The baseline's puzzles/s.
@@ -165,6 +171,9 @@ impl fmt::Display for Problem {
                  --max-guess-change allows {max_pct}%)",
                 change_pct(*old, *new)
             ),
+            Problem::NoPuzzles { inputs } => {
+                write!(f, "no puzzles read from {inputs}: nothing was checked")
+            }
             Problem::Speed {
                 old,
                 new,
@@ -217,6 +226,7 @@ pub struct Report {
     shown: Vec<Failure>,
     total: u64,
     last: Option<Place>,
+    hint: Option<String>,
 }
 
 impl Report {
@@ -254,6 +264,43 @@ impl Report {
         &self.shown
     }
 
+    /// A likely cause of the failures, shown at the end of the report's
+    /// first line when anything failed.
+    pub fn set_hint(&mut self, hint: String) {
+        self.hint = Some(hint);
+    }
+
+    fn push_failures(&self, out: &mut String) {
+        for failure in &self.shown {
+            out.push_str(&format!("  {failure}\n"));
+        }
+        let rest = self.total - self.shown.len() as u64;
+        if rest > 0 {
+            out.push_str(&format!(
+                "  ... and {rest} more failure{} (the first {SHOWN} are shown)\n",
+                if rest == 1 { "" } else { "s" }
+            ));
+        }
+    }
+
+    /// The report's text for a run a signal stopped after `puzzles`
+    /// puzzles: never `ok`, since not everything was checked; the failures
+    /// found so far, if any, follow as in [`Report::render`].
+    pub fn render_interrupted(&self, puzzles: u64) -> String {
+        let mut out = format!("sudoku-batch check: interrupted after {puzzles} puzzles");
+        if self.total == 0 {
+            out.push_str(": no failures so far, the rest not checked\n");
+        } else {
+            out.push_str(&format!(
+                ": {} failure{} so far\n",
+                self.total,
+                if self.total == 1 { "" } else { "s" }
+            ));
+            self.push_failures(&mut out);
+        }
+        out
+    }
+
     /// The report's text for a run of `puzzles` puzzles: one line when all
     /// holds, else a header line, the failures shown and the count of the
     /// rest. `checks` names what was checked (e.g. `baseline base.csv`).
@@ -266,20 +313,15 @@ impl Report {
             return out;
         }
         out.push_str(&format!(
-            "sudoku-batch check: FAILED: {} failure{} in {puzzles} puzzles ({checks})\n",
+            "sudoku-batch check: FAILED: {} failure{} in {puzzles} puzzles ({checks})",
             self.total,
             if self.total == 1 { "" } else { "s" }
         ));
-        for failure in &self.shown {
-            out.push_str(&format!("  {failure}\n"));
+        if let Some(hint) = &self.hint {
+            out.push_str(&format!(": {hint}"));
         }
-        let rest = self.total - self.shown.len() as u64;
-        if rest > 0 {
-            out.push_str(&format!(
-                "  ... and {rest} more failure{} (the first {SHOWN} are shown)\n",
-                if rest == 1 { "" } else { "s" }
-            ));
-        }
+        out.push('\n');
+        self.push_failures(&mut out);
         out
     }
 }
@@ -376,6 +418,39 @@ mod tests {
         assert_eq!(
             lines[21],
             "  ... and 5 more failures (the first 20 are shown)"
+        );
+    }
+
+    #[test]
+    fn an_interrupted_run_is_never_ok_and_shows_its_failures() {
+        let mut report = Report::new();
+        assert_eq!(
+            report.render_interrupted(7),
+            "sudoku-batch check: interrupted after 7 puzzles: no failures so far, the rest not \
+             checked\n"
+        );
+        report.push(at(3), Problem::NotInBaseline);
+        assert_eq!(
+            report.render_interrupted(7),
+            "sudoku-batch check: interrupted after 7 puzzles: 1 failure so far\n  a.txt:3: a \
+             record the baseline has no row for\n"
+        );
+    }
+
+    #[test]
+    fn no_puzzles_and_hints() {
+        let mut report = Report::new();
+        report.push(
+            Place::Run,
+            Problem::NoPuzzles {
+                inputs: "empty.txt".into(),
+            },
+        );
+        report.set_hint("look here".into());
+        assert_eq!(
+            report.render(0, "no baseline"),
+            "sudoku-batch check: FAILED: 1 failure in 0 puzzles (no baseline): look here\n  no \
+             puzzles read from empty.txt: nothing was checked\n"
         );
     }
 

@@ -193,17 +193,20 @@ pub(crate) fn grouped(x: f64) -> String {
     out
 }
 
+/// Puzzles/s as the table, Markdown and the progress lines show it: whole
+/// numbers grouped by thousands from 100 up, one decimal below.
+pub(crate) fn rate(x: f64) -> String {
+    if x >= 100.0 {
+        grouped(x)
+    } else {
+        format!("{x:.1}")
+    }
+}
+
 /// The cells of one row as the table and Markdown show them: the fields
 /// but `cpu`, `cores` and `version` (the same on every row: see
 /// [`machine_line`]), numbers rounded for reading.
 pub(crate) fn display_cells(row: &BenchRow) -> [String; 11] {
-    let rate = |x: f64| {
-        if x >= 100.0 {
-            grouped(x)
-        } else {
-            format!("{x:.1}")
-        }
-    };
     let micros = |x: f64| {
         if x >= 1000.0 {
             grouped(x)
@@ -289,6 +292,13 @@ pub(crate) mod tests {
             ..one.clone()
         };
         vec![one, two]
+    }
+
+    #[test]
+    fn rates_are_rounded_alike_everywhere() {
+        assert_eq!(rate(2.84), "2.8");
+        assert_eq!(rate(99.96), "100.0");
+        assert_eq!(rate(218_983.4), "218,983");
     }
 
     #[test]
