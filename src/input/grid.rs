@@ -266,7 +266,15 @@ impl<R: BufRead> GridReader<R> {
                 continue;
             }
             match (kind, self.open) {
-                (Row::Comment | Row::Separator, _) => continue,
+                (Row::Comment, _) | (Row::Separator, None) => continue,
+                // A rule between bands of boxes (`------+------+------`)
+                // belongs to the grid; any other separator ends it.
+                (Row::Separator, Some((_, side)))
+                    if self.rows % box_side(side) == 0 && !self.framer.bytes().contains(&b'=') =>
+                {
+                    continue
+                }
+                (Row::Separator, Some(_)) => return self.cut("a separator line").map(Ok),
                 (Row::Blank | Row::Title, None) => continue,
                 (Row::Blank, Some(_)) => return self.cut("a blank line").map(Ok),
                 (Row::Title, Some(_)) => return self.cut("a line of text").map(Ok),
@@ -305,6 +313,16 @@ impl<R: BufRead> GridReader<R> {
                 }
             }
         }
+    }
+}
+
+/// The side of a box of a grid of side `side` (3 for 9x9).
+fn box_side(side: usize) -> usize {
+    match side {
+        4 => 2,
+        16 => 4,
+        25 => 5,
+        _ => 3,
     }
 }
 
@@ -423,6 +441,28 @@ mod tests {
             )
         );
         assert_eq!(got.len(), 4);
+        // A separator ends a grid cut short: never joined with the next.
+        let short: String = GRID.lines().take(4).map(|l| format!("{l}\n")).collect();
+        let got = read(&format!("{short}========\n{GRID}"));
+        assert_eq!(
+            got,
+            vec![
+                (
+                    1,
+                    Err("a 9x9 grid cut short after 4 of 9 rows (a separator line)".into())
+                ),
+                (6, Ok(LINE.into()))
+            ]
+        );
+        // Rules between bands of boxes are part of the grid.
+        let ruled: Vec<&str> = GRID.lines().collect();
+        let ruled = format!(
+            "{}\n------+------+------\n{}\n---+---+---\n{}\n",
+            ruled[..3].join("\n"),
+            ruled[3..6].join("\n"),
+            ruled[6..].join("\n")
+        );
+        assert_eq!(read(&ruled), vec![(1, Ok(LINE.into()))]);
         let bad = GRID.replacen("003020600", "0 0 3 0 2 0 6 0 x", 1);
         assert_eq!(read(&bad)[0], (1, Err("bad character 'x' at r1c9".into())));
     }
