@@ -1,10 +1,13 @@
 //! The input reader's rules, through the real binary: a grid cut short
-//! is never joined with the next.
+//! is never joined with the next; lines after the last puzzle are rows;
+//! unreadable puzzles are never headers.
 
 mod common;
 
 use common::*;
 
+const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+const Q: &str = "000007004000006003860200000509082000640000080000000700000000042010030000703000009";
 const GRID: &str = "003020600\n900305001\n001806400\n008102900\n700000008\n006708200\n002609500\n800203009\n005010300\n";
 
 fn messages(rows: &[Row]) -> Vec<(u64, &str, &str)> {
@@ -71,4 +74,70 @@ fn grid_cut_short_before_a_separator_is_never_joined_with_the_next() {
         0,
     );
     assert_eq!(messages(&rows), [(1, "solved", "")]);
+}
+
+#[test]
+fn lines_after_the_last_puzzle_are_malformed_rows() {
+    for (tail, message) in [
+        ("12345", "5 cells, expected 81"),
+        ("hello world", "bad character 'h' at position 1"),
+        (&P[..15], "15 cells, expected 81"),
+    ] {
+        let output = solve_stdin(&[], format!("{P}\n{tail}\n").as_bytes());
+        assert_eq!(code(&output), 1, "{tail}: {}", stderr(&output));
+        let rows = rows(&stdout(&output));
+        check_rows(&rows);
+        assert_eq!(
+            messages(&rows),
+            [(1, "solved", ""), (2, "malformed", message)],
+            "{tail}"
+        );
+    }
+    // Blank and comment lines at the end are still skipped.
+    let output = solve_stdin(&[], format!("{P}\n\n# end\n\x1A").as_bytes());
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(rows(&stdout(&output)).len(), 1);
+}
+
+#[test]
+fn unreadable_81_character_puzzles_are_never_headers() {
+    let top95 = std::fs::read_to_string(repo("data/top95.txt"))
+        .or_else(|_| std::fs::read_to_string("/work/shared/data/norvig/top95.txt"));
+    let euro = |p: &str| p.replace('0', "€");
+    let text = match top95 {
+        Ok(text) => text.replace('.', "€"),
+        Err(_) => format!("{}\n{}\n", euro(P), euro(Q)),
+    };
+    let scratch = Scratch::new();
+    let rows = solve_in(&scratch, "euro.txt", text.as_bytes(), &[], 1);
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    assert_eq!(rows.len(), lines);
+    assert!(rows.iter().all(|r| r.status == "malformed"));
+    assert!(rows[0].message.starts_with("byte 0xE2 at position"));
+    // Other near-puzzles: 81 foreign characters, digits among one foreign
+    // blank; real headers still skipped.
+    let text = format!(
+        "quizzes,solutions\n49151\n# c\n{}\n{}\n{P}\n",
+        "x".repeat(81),
+        &P.replace('0', "*")[..80]
+    );
+    let rows = solve_in(&scratch, "near.txt", text.as_bytes(), &[], 1);
+    assert_eq!(
+        messages(&rows),
+        [
+            (4, "malformed", "bad character 'x' at position 1"),
+            (5, "malformed", "bad character '*' at position 1"),
+            (6, "solved", ""),
+        ]
+    );
+    // The same in a CSV with no header: the first record is no header.
+    let text = format!("{},x\n{P},y\n", euro(P));
+    let rows = solve_in(&scratch, "euro.csv", text.as_bytes(), &[], 1);
+    assert_eq!(
+        messages(&rows),
+        [
+            (1, "malformed", "byte 0xE2 at position 1"),
+            (2, "solved", "")
+        ]
+    );
 }

@@ -29,13 +29,15 @@
 //!   free text. Blank lines, `#` comment lines and a lone 0x1A byte are
 //!   skipped. Before the first record, a line of text with nothing that
 //!   looks like a puzzle (a run of 17 or more digits and blanks, a one-line
-//!   grid of another size, a spreadsheet number such as `4.30021E+78`) is a
-//!   header (a title, a count, column names) and is skipped; after the last
-//!   record, such lines are notes and are skipped too. Any other line that is
-//!   not a puzzle is a `malformed` record; binary garbage and invalid UTF-8
-//!   always are.
+//!   grid of another size, a spreadsheet number such as `4.30021E+78`, a
+//!   field or line of exactly 81 characters or bytes, 17 or more digits
+//!   among one repeated foreign character) is a header (a title, a count,
+//!   column names) and is skipped. Every other line that is not a puzzle,
+//!   and after the first record every line that is not a puzzle, blank or
+//!   comment, is a `malformed` record: nothing is dropped silently. Binary
+//!   garbage and invalid UTF-8 are always `malformed`.
 //! - **CSV** ([`Format::Csv`]): the first record is a header when none of its
-//!   fields looks like a puzzle. The puzzle column is [`ReadOptions::column`],
+//!   fields looks like a puzzle (by the same rules as a lines header). The puzzle column is [`ReadOptions::column`],
 //!   else the header's `puzzle`, `quizzes`, `quiz` or `question`
 //!   (case-insensitive), else the first field of the first data record that
 //!   looks like a puzzle. The solution column is the header's `solution`,
