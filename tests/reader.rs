@@ -1,6 +1,6 @@
-//! The input reader's rules, through the real binary: a grid cut short
-//! is never joined with the next; lines after the last puzzle are rows;
-//! unreadable puzzles are never headers.
+//! The input reader's rules, through the real binary: grids cut short,
+//! lines after the last puzzle, unreadable puzzles that are no headers,
+//! `--column NAME` checked before any output.
 
 mod common;
 
@@ -140,4 +140,31 @@ fn unreadable_81_character_puzzles_are_never_headers() {
             (2, "solved", "")
         ]
     );
+}
+
+#[test]
+fn a_bad_column_name_fails_before_any_output() {
+    let scratch = Scratch::new();
+    let existing = scratch.file("existing.csv", b"keep\n");
+    let csv = scratch.file("in.csv", format!(",puzzle\n0,{P}\n").as_bytes());
+    let txt = scratch.file("in.txt", format!("id puzzle\n1 {P}\n").as_bytes());
+    for input in [&csv, &txt] {
+        let output = solve(&[input, "--column", "nope", "-o", &existing]);
+        assert_eq!(code(&output), 2, "{}", stderr(&output));
+        assert!(stderr(&output).contains("nope"), "{}", stderr(&output));
+        assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep\n");
+        let output = solve(&[input, "--column", "nope"]);
+        assert_eq!(code(&output), 2);
+        assert_eq!(stdout(&output), "", "no header before the error");
+    }
+    // A CSV with no header at all.
+    let bare = scratch.file("bare.csv", format!("{P}\n").as_bytes());
+    let output = solve(&[&bare, "--column", "puzzle", "-o", &existing]);
+    assert_eq!(code(&output), 2);
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep\n");
+    // A good name still works.
+    let rows = solve_rows(&[&csv, "--column", "PUZZLE"], 0);
+    assert_eq!(messages(&rows), [(2, "solved", "")]);
+    let rows = solve_rows(&[&txt, "--column", "puzzle"], 0);
+    assert_eq!(messages(&rows), [(2, "solved", "")]);
 }

@@ -141,14 +141,17 @@ impl Input {
 
     /// Starts reading records.
     ///
-    /// Under [`Format::Auto`] this reads the first lines (up to the first two
-    /// that hold cells, at most 64 KiB) to refuse a multi-line grid file; it
-    /// also opens [`ReadOptions::solutions`].
+    /// Under [`Format::Auto`] this reads the first lines (up to the first two that hold cells, at most 64 KiB) to
+    /// refuse a multi-line grid file. With a [`Column::Name`] it reads up to
+    /// the first record, so that a column no header names fails here,
+    /// before any output is made. It also opens [`ReadOptions::solutions`].
     ///
     /// # Errors
     /// [`InputError::GridFile`] for a grid file under [`Format::Auto`];
-    /// [`InputError::ColumnZero`]; [`InputError::Io`] for a read error on
-    /// the first lines, or when the solutions file cannot be opened.
+    /// [`InputError::ColumnZero`]; [`InputError::UnknownColumn`] and
+    /// [`InputError::NoHeader`] for a `--column NAME` the input lacks;
+    /// [`InputError::Io`] for a read error on the first lines, or when the
+    /// solutions file cannot be opened.
     pub fn records(self, options: &ReadOptions) -> Result<Records, InputError> {
         if options.column == Some(Column::Index(0)) {
             return Err(InputError::ColumnZero);
@@ -194,7 +197,7 @@ impl Input {
                 Reader::Lines(LinesReader::new(source, column, name.clone()))
             }
         };
-        Ok(Records {
+        let mut records = Records {
             format: match format {
                 Format::Auto => Format::Lines,
                 format => format,
@@ -204,7 +207,17 @@ impl Input {
             solutions_name: options.solutions.clone().unwrap_or_default(),
             name,
             done: false,
-        })
+            peeked: None,
+        };
+        if let Some(Column::Name(_)) = options.column {
+            // The header is read now: a bad name is an error before any
+            // output exists.
+            match records.next_raw() {
+                Some(Err(e)) => return Err(e),
+                first => records.peeked = Some(first),
+            }
+        }
+        Ok(records)
     }
 }
 
@@ -257,6 +270,8 @@ pub struct Records {
     solutions_name: PathBuf,
     name: String,
     done: bool,
+    /// The first raw record, read ahead by [`Input::records`].
+    peeked: Option<Option<Result<Record, InputError>>>,
 }
 
 impl std::fmt::Debug for Records {
@@ -279,6 +294,9 @@ impl Records {
     }
 
     fn next_raw(&mut self) -> Option<Result<Record, InputError>> {
+        if let Some(first) = self.peeked.take() {
+            return first;
+        }
         match &mut self.reader {
             Reader::Lines(r) => r.next_record(),
             Reader::Csv(r) => r.next_record(),
