@@ -1,6 +1,6 @@
 //! The input reader's rules, through the real binary: grids cut short,
 //! lines after the last puzzle, unreadable puzzles that are no headers,
-//! `--column NAME` checked before any output.
+//! `--column NAME` checked before any output, gzip found by content.
 
 mod common;
 
@@ -167,4 +167,32 @@ fn a_bad_column_name_fails_before_any_output() {
     assert_eq!(messages(&rows), [(2, "solved", "")]);
     let rows = solve_rows(&[&txt, "--column", "puzzle"], 0);
     assert_eq!(messages(&rows), [(2, "solved", "")]);
+}
+
+#[test]
+fn gzip_is_found_by_content() {
+    let scratch = Scratch::new();
+    let text = format!("{P}\n{Q}\n");
+    let gz = scratch.gzip("puzzles.gz", text.as_bytes());
+    let bytes = std::fs::read(&gz).unwrap();
+    // On stdin.
+    let output = solve_stdin(&["-"], &bytes);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        messages(&rows(&stdout(&output))),
+        [(1, "solved", ""), (2, "solved", "")]
+    );
+    // A file not named .gz, and a CSV.
+    let plain = scratch.file("puzzles.txt", &bytes);
+    assert_eq!(solve_rows(&[&plain], 0).len(), 2);
+    let csv = scratch.gzip("p.csv", format!("quizzes,solutions\n{P},\n").as_bytes());
+    let got = solve_rows(&[&csv], 0);
+    assert_eq!(messages(&got), [(2, "solved", "")]);
+    // A lone 0x1F byte is no gzip.
+    let output = solve_stdin(&[], b"\x1F");
+    assert_eq!(code(&output), 1);
+    assert_eq!(
+        messages(&rows(&stdout(&output))),
+        [(1, "malformed", "byte 0x1F at position 1")]
+    );
 }

@@ -51,7 +51,10 @@
 //!   `malformed` naming the size, and so is a grid cut short by a blank or
 //!   text line. A one-line 81-cell puzzle between grids is read too.
 //!
-//! Every layout: a UTF-8 byte-order mark is dropped; LF, CRLF and mixed line
+//! Every layout: an input named `.gz`, or starting with the gzip magic bytes
+//! `1F 8B` (stdin included), is decompressed (every member), while
+//! [`Input::consumed`] counts the raw bytes; a UTF-8 byte-order mark is
+//! dropped; LF, CRLF and mixed line
 //! endings work; the last line needs no newline; a record over
 //! [`MAX_RECORD`] bytes is `malformed` (`line too long (over 4096 bytes)`)
 //! and is never held whole in memory. [`Record::line`] is the physical line

@@ -42,6 +42,8 @@ pub struct Input {
     size: Option<u64>,
     consumed: Arc<AtomicU64>,
     source: Source,
+    /// Decompressed by name (`.gz`): not looked at for gzip content again.
+    gzip: bool,
 }
 
 impl std::fmt::Debug for Input {
@@ -55,7 +57,8 @@ impl std::fmt::Debug for Input {
 
 /// Opens an input: `-` is stdin; a name ending `.gz` (any case) is
 /// decompressed, every member of a multi-member gzip file; anything else is
-/// read as it is.
+/// read as it is, unless it starts with the gzip magic bytes (`1F 8B`),
+/// found when [`Input::records`] starts reading.
 ///
 /// Nothing is read yet, but a missing or unreadable file, or a directory,
 /// fails here, so every input can be checked before work starts.
@@ -81,7 +84,8 @@ pub fn open(path: &str) -> Result<Input, InputError> {
         inner: file,
         consumed: Arc::clone(&consumed),
     };
-    let source: Source = if path.to_ascii_lowercase().ends_with(".gz") {
+    let gzip = path.to_ascii_lowercase().ends_with(".gz");
+    let source: Source = if gzip {
         Box::new(BufReader::with_capacity(
             BUFFER,
             MultiGzDecoder::new(counting),
@@ -94,6 +98,7 @@ pub fn open(path: &str) -> Result<Input, InputError> {
         size,
         consumed,
         source,
+        gzip,
     })
 }
 
@@ -111,6 +116,7 @@ impl Input {
             size: None,
             consumed,
             source: Box::new(BufReader::with_capacity(BUFFER, counting)),
+            gzip: false,
         }
     }
 
@@ -141,7 +147,9 @@ impl Input {
 
     /// Starts reading records.
     ///
-    /// Under [`Format::Auto`] this reads the first lines (up to the first two that hold cells, at most 64 KiB) to
+    /// This reads the first two bytes, to decompress an input that is gzip
+    /// by content though not by name. Under [`Format::Auto`] it reads the
+    /// first lines (up to the first two that hold cells, at most 64 KiB) to
     /// refuse a multi-line grid file. With a [`Column::Name`] it reads up to
     /// the first record, so that a column no header names fails here,
     /// before any output is made. It also opens [`ReadOptions::solutions`].
@@ -171,8 +179,22 @@ impl Input {
             None => None,
         };
         let Input {
-            name, mut source, ..
+            name,
+            mut source,
+            gzip,
+            ..
         } = self;
+        if !gzip {
+            let magic = peek(&mut source, 2).map_err(|e| InputError::io(&name, e))?;
+            let is_gzip = magic == [0x1F, 0x8B];
+            source = Box::new(Cursor::new(magic).chain(source));
+            if is_gzip {
+                source = Box::new(BufReader::with_capacity(
+                    BUFFER,
+                    MultiGzDecoder::new(source),
+                ));
+            }
+        }
         let format = match options.format {
             Format::Auto => {
                 let (prefix, detected) =
@@ -228,6 +250,26 @@ fn format_by_name(name: &str) -> Format {
     } else {
         Format::Lines
     }
+}
+
+/// Reads the first `n` bytes of `source` (fewer at its end), to be read
+/// again.
+fn peek(source: &mut Source, n: usize) -> io::Result<Vec<u8>> {
+    let mut prefix = Vec::with_capacity(n);
+    while prefix.len() < n {
+        let chunk = match source.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let take = chunk.len().min(n - prefix.len());
+        prefix.extend_from_slice(&chunk[..take]);
+        source.consume(take);
+    }
+    Ok(prefix)
 }
 
 /// Reads the start of `source` until it can tell whether it is a grid file.
