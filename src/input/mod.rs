@@ -47,9 +47,12 @@
 //!   fields may hold separators and newlines; blank and `#` lines are skipped.
 //! - **Grid** ([`Format::Grid`]): multi-line grids, one grid row per line
 //!   (`003020600`, `4 . . |. . . |8 . 5`, `0,11,9,...`), separator and
-//!   title lines between grids; 9x9 grids are read, other sizes are
-//!   `malformed` naming the size, and so is a grid cut short by a blank or
-//!   text line. A one-line 81-cell puzzle between grids is read too.
+//!   title lines between grids, rules such as `------+------+------`
+//!   between bands of boxes; 9x9 grids are read, other sizes are
+//!   `malformed` naming the size, and so is a grid cut short by a blank,
+//!   title or separator line (`========`, `---`) or the end of the input:
+//!   it is never joined with the next grid. A one-line 81-cell puzzle
+//!   between grids is read too.
 //!
 //! Every layout: an input named `.gz`, or starting with the gzip magic bytes
 //! `1F 8B` (stdin included), is decompressed (every member), while
