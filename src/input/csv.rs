@@ -115,7 +115,11 @@ impl<R: BufRead> CsvReader<R> {
     /// Takes the first record as a header when none of its fields looks
     /// like a puzzle. Returns whether it was one.
     fn header(&mut self) -> Result<bool, InputError> {
-        if self.record.iter().any(field::looks_like_puzzle) || !field::is_text(self.framer.bytes())
+        if self
+            .record
+            .iter()
+            .any(|f| field::looks_like_puzzle(f) || field::near_puzzle(f))
+            || !field::is_text(self.framer.bytes())
         {
             if let Some(Column::Name(name)) = &self.column {
                 return Err(InputError::NoHeader {
@@ -189,7 +193,9 @@ impl<R: BufRead> CsvReader<R> {
         if self.cols.puzzle.is_none() {
             self.cols.puzzle = match &self.column {
                 Some(Column::Index(n)) => Some(n.saturating_sub(1)),
-                _ => rec.iter().position(field::looks_like_puzzle),
+                _ => rec
+                    .iter()
+                    .position(|f| field::looks_like_puzzle(f) || field::near_puzzle(f)),
             };
         }
         let Some(at) = self.cols.puzzle else {

@@ -87,6 +87,26 @@ pub fn looks_like_puzzle(field: &[u8]) -> bool {
     other_size(field).is_some() || spreadsheet_number(field)
 }
 
+/// True for a field (or line) that is a puzzle in all but its characters,
+/// though [`looks_like_puzzle`] misses it: exactly 81 characters (UTF-8
+/// characters, or bytes), such as a puzzle with `€` blanks; or 17 or more
+/// digits where every other character is one and the same foreign blank
+/// (`4**3*...`). Such a field is never a header.
+pub fn near_puzzle(field: &[u8]) -> bool {
+    if field.len() == CELLS {
+        return true;
+    }
+    let Ok(text) = std::str::from_utf8(field) else {
+        return false;
+    };
+    if text.chars().count() == CELLS {
+        return true;
+    }
+    let digits = field.iter().filter(|b| b.is_ascii_digit()).count();
+    let mut foreign = text.chars().filter(|&c| !c.is_ascii() || !is_cell(c as u8));
+    digits >= 17 && foreign.next().is_some_and(|c| foreign.all(|d| d == c))
+}
+
 /// True for printable text: valid UTF-8 with no control character but tab
 /// and carriage return. Only text can be a header or a note; binary garbage
 /// is always reported.
@@ -194,5 +214,18 @@ mod tests {
         assert!(!looks_like_puzzle(b"1465"));
         assert!(looks_like_puzzle(b"4.3E+78"));
         assert!(!looks_like_puzzle(b"difficulty_range"));
+    }
+
+    #[test]
+    fn near_puzzles() {
+        let euro =
+            "4€€€€€8€5€3€€€€€€€€€€7€€€€€€2€€€€€6€€€€€8€4€€€€€€1€€€€€€€6€3€7€5€€2€€€€€1€4€€€€€€";
+        assert!(near_puzzle(euro.as_bytes()));
+        assert!(near_puzzle(&[b'x'; 81]));
+        assert!(near_puzzle(b"4**3*12*5678*9*1*2*3*4*5*6*7*8"));
+        assert!(!near_puzzle(b"quizzes"));
+        assert!(!near_puzzle(b"49151"));
+        assert!(!near_puzzle(b"2024-01-01T12:00:00.123456Z"));
+        assert!(!near_puzzle(b"a3f9b2c1d4e5f60718293a4b5c6d7e8f90a1b2c3"));
     }
 }

@@ -183,6 +183,8 @@ pub struct GridReader<R> {
     /// The grid being read: its first line and side.
     open: Option<(u64, usize)>,
     rows: usize,
+    /// The grid being read writes blanks as `-`.
+    dashes: bool,
     /// A record found while closing an unfinished grid, returned next.
     pending: Option<Record>,
 }
@@ -197,6 +199,7 @@ impl<R: BufRead> GridReader<R> {
             row: Vec::with_capacity(32),
             open: None,
             rows: 0,
+            dashes: false,
             pending: None,
         }
     }
@@ -261,17 +264,34 @@ impl<R: BufRead> GridReader<R> {
                     None => record,
                 }));
             }
-            let kind = row(self.framer.bytes(), &mut self.row);
+            let mut kind = row(self.framer.bytes(), &mut self.row);
+            if let Row::Cells(n) = kind {
+                // A line of dashes is a rule, unless it is a row of blanks
+                // in a grid that writes its blanks as `-`.
+                let dash_row = self.dashes && self.open.is_some_and(|(_, side)| side == n);
+                if self.row.iter().all(|&c| c == b'-') && !dash_row {
+                    kind = Row::Separator;
+                }
+            }
             if self.framer.bytes() == b"\x1A" {
                 continue;
             }
             match (kind, self.open) {
-                (Row::Comment | Row::Separator, _) => continue,
+                (Row::Comment, _) | (Row::Separator, None) => continue,
+                // A rule between bands of boxes (`------+------+------`)
+                // belongs to the grid; any other separator ends it.
+                (Row::Separator, Some((_, side)))
+                    if self.rows % box_side(side) == 0 && !self.framer.bytes().contains(&b'=') =>
+                {
+                    continue
+                }
+                (Row::Separator, Some(_)) => return self.cut("a separator line").map(Ok),
                 (Row::Blank | Row::Title, None) => continue,
                 (Row::Blank, Some(_)) => return self.cut("a blank line").map(Ok),
                 (Row::Title, Some(_)) => return self.cut("a line of text").map(Ok),
                 (Row::Cells(n), Some((_, side))) if n == side => {
                     self.rows += 1;
+                    self.dashes |= self.row.contains(&b'-');
                     if side == 9 {
                         self.cells.extend_from_slice(&self.row);
                     }
@@ -286,6 +306,7 @@ impl<R: BufRead> GridReader<R> {
                 }
                 (Row::Cells(n), None) if SIDES.contains(&n) => {
                     self.open = Some((frame.line, n));
+                    self.dashes = self.row.contains(&b'-');
                     self.rows = 1;
                     self.cells.clear();
                     if n == 9 {
@@ -305,6 +326,16 @@ impl<R: BufRead> GridReader<R> {
                 }
             }
         }
+    }
+}
+
+/// The side of a box of a grid of side `side` (3 for 9x9).
+fn box_side(side: usize) -> usize {
+    match side {
+        4 => 2,
+        16 => 4,
+        25 => 5,
+        _ => 3,
     }
 }
 
@@ -423,6 +454,43 @@ mod tests {
             )
         );
         assert_eq!(got.len(), 4);
+        // A separator ends a grid cut short: never joined with the next.
+        let short: String = GRID.lines().take(4).map(|l| format!("{l}\n")).collect();
+        let got = read(&format!("{short}========\n{GRID}"));
+        assert_eq!(
+            got,
+            vec![
+                (
+                    1,
+                    Err("a 9x9 grid cut short after 4 of 9 rows (a separator line)".into())
+                ),
+                (6, Ok(LINE.into()))
+            ]
+        );
+        // Rules between bands of boxes are part of the grid.
+        let ruled: Vec<&str> = GRID.lines().collect();
+        let ruled = format!(
+            "{}\n------+------+------\n{}\n---+---+---\n{}\n",
+            ruled[..3].join("\n"),
+            ruled[3..6].join("\n"),
+            ruled[6..].join("\n")
+        );
+        assert_eq!(read(&ruled), vec![(1, Ok(LINE.into()))]);
+        // A line of dashes is a rule too, or a row of blanks in a grid
+        // written with `-` blanks.
+        let got = read(&format!("{short}---------\n{GRID}"));
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[0].0, 1);
+        assert!(got[0].1.is_err());
+        let dashed = GRID.replace('0', "-").replacen("7-------8", "---------", 1);
+        let blank_row = LINE.replacen("7.......8", ".........", 1);
+        assert_eq!(read(&dashed), vec![(1, Ok(blank_row))]);
+        let wide = format!(
+            "{}\n---------------------\n{}\n",
+            GRID.lines().take(3).collect::<Vec<_>>().join("\n"),
+            GRID.lines().skip(3).collect::<Vec<_>>().join("\n")
+        );
+        assert_eq!(read(&wide), vec![(1, Ok(LINE.into()))]);
         let bad = GRID.replacen("003020600", "0 0 3 0 2 0 6 0 x", 1);
         assert_eq!(read(&bad)[0], (1, Err("bad character 'x' at r1c9".into())));
     }

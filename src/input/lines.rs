@@ -1,7 +1,6 @@
 //! Plain text: one puzzle per line, fields split on whitespace, `,`, `;`
 //! and `|`.
 
-use std::collections::VecDeque;
 use std::io::BufRead;
 
 use super::field;
@@ -57,10 +56,6 @@ pub enum Line {
     Skip,
     /// A record: the puzzle or why there is none, and a given solution.
     Record(Result<Grid, String>, Option<Grid>),
-    /// After the first record, a line of text with no field that looks like
-    /// a puzzle: `malformed` with this message, unless no record follows it
-    /// (notes at the end of a file are skipped, as headers are at its top).
-    Text(String),
 }
 
 /// The rules that turn text lines into records; keeps the state that spans
@@ -119,6 +114,12 @@ impl LineRules {
             return Ok(Line::Record(Ok(grid), solution));
         }
         let evidence = (0..fields.len()).find(|&i| get(i).is_some_and(field::looks_like_puzzle));
+        // A puzzle the field rules miss: 81 characters (or bytes) with
+        // characters the parser refuses, or digits among a foreign blank.
+        let near = || {
+            (0..fields.len()).any(|i| get(i).is_some_and(field::near_puzzle))
+                || field::near_puzzle(line.trim_ascii())
+        };
         // A puzzle grouped into short fields (`016 400 000 ...`) counts too.
         let grouped = || {
             let cells = fields.iter().map(|&(s, e)| &line[s..e]);
@@ -128,7 +129,11 @@ impl LineRules {
             });
             len >= 17 && digit
         };
-        let text = evidence.is_none() && ambiguous.is_none() && !grouped() && field::is_text(line);
+        let text = evidence.is_none()
+            && ambiguous.is_none()
+            && field::is_text(line)
+            && !grouped()
+            && !near();
         if !self.seen_record && text {
             // A header: a title, a count, column names.
             if let Some(Column::Name(name)) = &self.column {
@@ -160,9 +165,6 @@ impl LineRules {
             (_, Some(f)) => field::error(f),
             (_, None) => format!("no field {} (the line has {})", at + 1, fields.len()),
         };
-        if text {
-            return Ok(Line::Text(message));
-        }
         Ok(Line::Record(Err(message), None))
     }
 
@@ -173,19 +175,11 @@ impl LineRules {
     }
 }
 
-/// Most text lines held back at a time, waiting to see whether a record
-/// follows them; beyond this they are reported at once.
-const HOLD: usize = 64;
-
 /// Records from a text input, one per line.
 pub struct LinesReader<R> {
     framer: Framer<R>,
     rules: LineRules,
     name: String,
-    /// Text lines after the last record, reported if a record follows.
-    held: VecDeque<Record>,
-    /// Records ready to return, in order.
-    ready: VecDeque<Record>,
 }
 
 impl<R: BufRead> LinesReader<R> {
@@ -195,52 +189,34 @@ impl<R: BufRead> LinesReader<R> {
             framer: Framer::new(src, false),
             rules: LineRules::new(column),
             name,
-            held: VecDeque::new(),
-            ready: VecDeque::new(),
         }
     }
 
     /// The next record, `None` at the end of the input.
     pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
         loop {
-            if let Some(record) = self.ready.pop_front() {
-                return Some(Ok(record));
-            }
             let frame = match self.framer.next() {
                 Ok(Some(frame)) => frame,
-                Ok(None) => {
-                    // Text after the last record: notes, not records.
-                    self.held.clear();
-                    return None;
-                }
+                Ok(None) => return None,
                 Err(source) => return Some(Err(InputError::io(&self.name, source))),
             };
-            let record = if frame.too_long {
+            if frame.too_long {
                 self.rules.saw_record();
-                Record::new(frame.line, Err(too_long()), None)
-            } else {
-                match self.rules.line(self.framer.bytes()) {
-                    Ok(Line::Skip) => continue,
-                    Ok(Line::Record(puzzle, solution)) => Record::new(frame.line, puzzle, solution),
-                    Ok(Line::Text(message)) => {
-                        if self.held.len() == HOLD {
-                            self.ready.append(&mut self.held);
-                        }
-                        self.held
-                            .push_back(Record::new(frame.line, Err(message), None));
-                        continue;
-                    }
-                    Err(column) => {
-                        return Some(Err(InputError::UnknownColumn {
-                            path: self.name.clone().into(),
-                            column,
-                            header: None,
-                        }))
-                    }
+                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
+            }
+            match self.rules.line(self.framer.bytes()) {
+                Ok(Line::Skip) => continue,
+                Ok(Line::Record(puzzle, solution)) => {
+                    return Some(Ok(Record::new(frame.line, puzzle, solution)))
                 }
-            };
-            self.ready.append(&mut self.held);
-            self.ready.push_back(record);
+                Err(column) => {
+                    return Some(Err(InputError::UnknownColumn {
+                        path: self.name.clone().into(),
+                        column,
+                        header: None,
+                    }))
+                }
+            }
         }
     }
 }
@@ -286,7 +262,7 @@ mod tests {
         assert_eq!(run(&mut r, &format!("{P},{S}")), ok(P, Some(S)));
         assert_eq!(
             run(&mut r, "puzzle"),
-            Line::Text("bad character 'p' at position 1".into())
+            bad("bad character 'p' at position 1")
         );
         assert_eq!(run(&mut r, "\x1A"), Line::Skip);
     }
@@ -295,10 +271,7 @@ mod tests {
     fn digits_line_before_first_puzzle_is_malformed() {
         let mut r = LineRules::new(None);
         assert_eq!(run(&mut r, &P[..80]), bad("80 cells, expected 81"));
-        assert_eq!(
-            run(&mut r, "title"),
-            Line::Text("bad character 't' at position 1".into())
-        );
+        assert_eq!(run(&mut r, "title"), bad("bad character 't' at position 1"));
     }
 
     #[test]

@@ -29,13 +29,15 @@
 //!   free text. Blank lines, `#` comment lines and a lone 0x1A byte are
 //!   skipped. Before the first record, a line of text with nothing that
 //!   looks like a puzzle (a run of 17 or more digits and blanks, a one-line
-//!   grid of another size, a spreadsheet number such as `4.30021E+78`) is a
-//!   header (a title, a count, column names) and is skipped; after the last
-//!   record, such lines are notes and are skipped too. Any other line that is
-//!   not a puzzle is a `malformed` record; binary garbage and invalid UTF-8
-//!   always are.
+//!   grid of another size, a spreadsheet number such as `4.30021E+78`, a
+//!   field or line of exactly 81 characters or bytes, 17 or more digits
+//!   among one repeated foreign character) is a header (a title, a count,
+//!   column names) and is skipped. Every other line that is not a puzzle,
+//!   and after the first record every line that is not a puzzle, blank or
+//!   comment, is a `malformed` record: nothing is dropped silently. Binary
+//!   garbage and invalid UTF-8 are always `malformed`.
 //! - **CSV** ([`Format::Csv`]): the first record is a header when none of its
-//!   fields looks like a puzzle. The puzzle column is [`ReadOptions::column`],
+//!   fields looks like a puzzle (by the same rules as a lines header). The puzzle column is [`ReadOptions::column`],
 //!   else the header's `puzzle`, `quizzes`, `quiz` or `question`
 //!   (case-insensitive), else the first field of the first data record that
 //!   looks like a puzzle. The solution column is the header's `solution`,
@@ -45,11 +47,17 @@
 //!   fields may hold separators and newlines; blank and `#` lines are skipped.
 //! - **Grid** ([`Format::Grid`]): multi-line grids, one grid row per line
 //!   (`003020600`, `4 . . |. . . |8 . 5`, `0,11,9,...`), separator and
-//!   title lines between grids; 9x9 grids are read, other sizes are
-//!   `malformed` naming the size, and so is a grid cut short by a blank or
-//!   text line. A one-line 81-cell puzzle between grids is read too.
+//!   title lines between grids, rules such as `------+------+------`
+//!   between bands of boxes; 9x9 grids are read, other sizes are
+//!   `malformed` naming the size, and so is a grid cut short by a blank,
+//!   title or separator line (`========`, `---`) or the end of the input:
+//!   it is never joined with the next grid. A one-line 81-cell puzzle
+//!   between grids is read too.
 //!
-//! Every layout: a UTF-8 byte-order mark is dropped; LF, CRLF and mixed line
+//! Every layout: an input named `.gz`, or starting with the gzip magic bytes
+//! `1F 8B` (stdin included), is decompressed (every member), while
+//! [`Input::consumed`] counts the raw bytes; a UTF-8 byte-order mark is
+//! dropped; LF, CRLF and mixed line
 //! endings work; the last line needs no newline; a record over
 //! [`MAX_RECORD`] bytes is `malformed` (`line too long (over 4096 bytes)`)
 //! and is never held whole in memory. [`Record::line`] is the physical line

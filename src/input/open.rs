@@ -42,6 +42,8 @@ pub struct Input {
     size: Option<u64>,
     consumed: Arc<AtomicU64>,
     source: Source,
+    /// Decompressed by name (`.gz`): not looked at for gzip content again.
+    gzip: bool,
 }
 
 impl std::fmt::Debug for Input {
@@ -55,7 +57,8 @@ impl std::fmt::Debug for Input {
 
 /// Opens an input: `-` is stdin; a name ending `.gz` (any case) is
 /// decompressed, every member of a multi-member gzip file; anything else is
-/// read as it is.
+/// read as it is, unless it starts with the gzip magic bytes (`1F 8B`),
+/// found when [`Input::records`] starts reading.
 ///
 /// Nothing is read yet, but a missing or unreadable file, or a directory,
 /// fails here, so every input can be checked before work starts.
@@ -81,7 +84,8 @@ pub fn open(path: &str) -> Result<Input, InputError> {
         inner: file,
         consumed: Arc::clone(&consumed),
     };
-    let source: Source = if path.to_ascii_lowercase().ends_with(".gz") {
+    let gzip = path.to_ascii_lowercase().ends_with(".gz");
+    let source: Source = if gzip {
         Box::new(BufReader::with_capacity(
             BUFFER,
             MultiGzDecoder::new(counting),
@@ -94,6 +98,7 @@ pub fn open(path: &str) -> Result<Input, InputError> {
         size,
         consumed,
         source,
+        gzip,
     })
 }
 
@@ -111,6 +116,7 @@ impl Input {
             size: None,
             consumed,
             source: Box::new(BufReader::with_capacity(BUFFER, counting)),
+            gzip: false,
         }
     }
 
@@ -141,14 +147,19 @@ impl Input {
 
     /// Starts reading records.
     ///
-    /// Under [`Format::Auto`] this reads the first lines (up to the first two
-    /// that hold cells, at most 64 KiB) to refuse a multi-line grid file; it
-    /// also opens [`ReadOptions::solutions`].
+    /// This reads the first two bytes, to decompress an input that is gzip
+    /// by content though not by name. Under [`Format::Auto`] it reads the
+    /// first lines (up to the first two that hold cells, at most 64 KiB) to
+    /// refuse a multi-line grid file. With a [`Column::Name`] it reads up to
+    /// the first record, so that a column no header names fails here,
+    /// before any output is made. It also opens [`ReadOptions::solutions`].
     ///
     /// # Errors
     /// [`InputError::GridFile`] for a grid file under [`Format::Auto`];
-    /// [`InputError::ColumnZero`]; [`InputError::Io`] for a read error on
-    /// the first lines, or when the solutions file cannot be opened.
+    /// [`InputError::ColumnZero`]; [`InputError::UnknownColumn`] and
+    /// [`InputError::NoHeader`] for a `--column NAME` the input lacks;
+    /// [`InputError::Io`] for a read error on the first lines, or when the
+    /// solutions file cannot be opened.
     pub fn records(self, options: &ReadOptions) -> Result<Records, InputError> {
         if options.column == Some(Column::Index(0)) {
             return Err(InputError::ColumnZero);
@@ -168,8 +179,22 @@ impl Input {
             None => None,
         };
         let Input {
-            name, mut source, ..
+            name,
+            mut source,
+            gzip,
+            ..
         } = self;
+        if !gzip {
+            let magic = peek(&mut source, 2).map_err(|e| InputError::io(&name, e))?;
+            let is_gzip = magic == [0x1F, 0x8B];
+            source = Box::new(Cursor::new(magic).chain(source));
+            if is_gzip {
+                source = Box::new(BufReader::with_capacity(
+                    BUFFER,
+                    MultiGzDecoder::new(source),
+                ));
+            }
+        }
         let format = match options.format {
             Format::Auto => {
                 let (prefix, detected) =
@@ -194,7 +219,7 @@ impl Input {
                 Reader::Lines(LinesReader::new(source, column, name.clone()))
             }
         };
-        Ok(Records {
+        let mut records = Records {
             format: match format {
                 Format::Auto => Format::Lines,
                 format => format,
@@ -204,7 +229,17 @@ impl Input {
             solutions_name: options.solutions.clone().unwrap_or_default(),
             name,
             done: false,
-        })
+            peeked: None,
+        };
+        if let Some(Column::Name(_)) = options.column {
+            // The header is read now: a bad name is an error before any
+            // output exists.
+            match records.next_raw() {
+                Some(Err(e)) => return Err(e),
+                first => records.peeked = Some(first),
+            }
+        }
+        Ok(records)
     }
 }
 
@@ -215,6 +250,26 @@ fn format_by_name(name: &str) -> Format {
     } else {
         Format::Lines
     }
+}
+
+/// Reads the first `n` bytes of `source` (fewer at its end), to be read
+/// again.
+fn peek(source: &mut Source, n: usize) -> io::Result<Vec<u8>> {
+    let mut prefix = Vec::with_capacity(n);
+    while prefix.len() < n {
+        let chunk = match source.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let take = chunk.len().min(n - prefix.len());
+        prefix.extend_from_slice(&chunk[..take]);
+        source.consume(take);
+    }
+    Ok(prefix)
 }
 
 /// Reads the start of `source` until it can tell whether it is a grid file.
@@ -257,6 +312,8 @@ pub struct Records {
     solutions_name: PathBuf,
     name: String,
     done: bool,
+    /// The first raw record, read ahead by [`Input::records`].
+    peeked: Option<Option<Result<Record, InputError>>>,
 }
 
 impl std::fmt::Debug for Records {
@@ -279,6 +336,9 @@ impl Records {
     }
 
     fn next_raw(&mut self) -> Option<Result<Record, InputError>> {
+        if let Some(first) = self.peeked.take() {
+            return first;
+        }
         match &mut self.reader {
             Reader::Lines(r) => r.next_record(),
             Reader::Csv(r) => r.next_record(),

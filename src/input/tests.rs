@@ -98,9 +98,17 @@ fn line_numbers_count_every_line() {
 }
 
 #[test]
-fn notes_after_the_last_puzzle_are_not_records() {
+fn lines_after_the_last_puzzle_are_malformed() {
     let data = format!("{P}\n{Q}\n\nVery Hard\n30%\n");
-    assert_eq!(brief(&read("x.txt", &data)), vec![ok(1, P), ok(2, Q)]);
+    assert_eq!(
+        brief(&read("x.txt", &data)),
+        vec![
+            ok(1, P),
+            ok(2, Q),
+            bad(4, "bad character 'V' at position 1"),
+            bad(5, "bad character '%' at position 3")
+        ]
+    );
     let data = format!("{P}\nnote\n{Q}\n");
     assert_eq!(
         brief(&read("x.txt", &data)),
@@ -222,7 +230,11 @@ fn other_sizes_one_line() {
         "B...".repeat(64)
     );
     let m = "a 16x16 grid: only 9x9 is supported";
-    assert_eq!(brief(&read("s.txt", &data)), vec![bad(1, m), bad(2, m)]);
+    let after = "bad character 'V' at position 1";
+    assert_eq!(
+        brief(&read("s.txt", &data)),
+        vec![bad(1, m), bad(2, m), bad(4, after)]
+    );
     let data = "Puzzle,Solution\r\n3102200002100320,3142243142131324\r\n";
     assert_eq!(
         brief(&read("s.csv", data)),

@@ -1,0 +1,196 @@
+//! The input reader's rules, through the real binary: grids cut short,
+//! lines after the last puzzle, unreadable puzzles that are no headers,
+//! `--column NAME` checked before any output, gzip found by content.
+
+mod common;
+
+use common::*;
+
+const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+const Q: &str = "000007004000006003860200000509082000640000080000000700000000042010030000703000009";
+const GRID: &str = "003020600\n900305001\n001806400\n008102900\n700000008\n006708200\n002609500\n800203009\n005010300\n";
+
+fn messages(rows: &[Row]) -> Vec<(u64, &str, &str)> {
+    rows.iter()
+        .map(|r| (r.line, r.status.as_str(), r.message.as_str()))
+        .collect()
+}
+
+fn solve_in(scratch: &Scratch, name: &str, text: &[u8], args: &[&str], code: i32) -> Vec<Row> {
+    let input = scratch.file(name, text);
+    let mut all = vec![input.as_str()];
+    all.extend_from_slice(args);
+    solve_rows(&all, code)
+}
+
+#[test]
+fn grid_cut_short_before_a_separator_is_never_joined_with_the_next() {
+    let scratch = Scratch::new();
+    let short: String = GRID.lines().take(4).map(|l| format!("{l}\n")).collect();
+    for sep in ["========", "---", "---------", "Grid 02", "", "~~~~~~"] {
+        let text = format!("{GRID}========\n{short}{sep}\n{GRID}");
+        let rows = solve_in(
+            &scratch,
+            "easy.txt",
+            text.as_bytes(),
+            &["--format", "grid"],
+            1,
+        );
+        assert_eq!(
+            messages(&rows),
+            [
+                (1, "solved", ""),
+                (
+                    11,
+                    "malformed",
+                    if sep.is_empty() {
+                        "a 9x9 grid cut short after 4 of 9 rows (a blank line)"
+                    } else if sep == "Grid 02" {
+                        "a 9x9 grid cut short after 4 of 9 rows (a line of text)"
+                    } else {
+                        "a 9x9 grid cut short after 4 of 9 rows (a separator line)"
+                    }
+                ),
+                (16, "solved", ""),
+            ],
+            "{sep:?}"
+        );
+    }
+    // Rules between bands of boxes stay inside a grid.
+    let rows: Vec<&str> = GRID.lines().collect();
+    let ruled = format!(
+        "{}\n------+------+------\n{}\n------+------+------\n{}\n",
+        rows[..3].join("\n"),
+        rows[3..6].join("\n"),
+        rows[6..].join("\n")
+    );
+    let rows = solve_in(
+        &scratch,
+        "ruled.txt",
+        ruled.as_bytes(),
+        &["--format", "grid"],
+        0,
+    );
+    assert_eq!(messages(&rows), [(1, "solved", "")]);
+}
+
+#[test]
+fn lines_after_the_last_puzzle_are_malformed_rows() {
+    for (tail, message) in [
+        ("12345", "5 cells, expected 81"),
+        ("hello world", "bad character 'h' at position 1"),
+        (&P[..15], "15 cells, expected 81"),
+    ] {
+        let output = solve_stdin(&[], format!("{P}\n{tail}\n").as_bytes());
+        assert_eq!(code(&output), 1, "{tail}: {}", stderr(&output));
+        let rows = rows(&stdout(&output));
+        check_rows(&rows);
+        assert_eq!(
+            messages(&rows),
+            [(1, "solved", ""), (2, "malformed", message)],
+            "{tail}"
+        );
+    }
+    // Blank and comment lines at the end are still skipped.
+    let output = solve_stdin(&[], format!("{P}\n\n# end\n\x1A").as_bytes());
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(rows(&stdout(&output)).len(), 1);
+}
+
+#[test]
+fn unreadable_81_character_puzzles_are_never_headers() {
+    let top95 = std::fs::read_to_string(repo("data/top95.txt"))
+        .or_else(|_| std::fs::read_to_string("/work/shared/data/norvig/top95.txt"));
+    let euro = |p: &str| p.replace('0', "€");
+    let text = match top95 {
+        Ok(text) => text.replace('.', "€"),
+        Err(_) => format!("{}\n{}\n", euro(P), euro(Q)),
+    };
+    let scratch = Scratch::new();
+    let rows = solve_in(&scratch, "euro.txt", text.as_bytes(), &[], 1);
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    assert_eq!(rows.len(), lines);
+    assert!(rows.iter().all(|r| r.status == "malformed"));
+    assert!(rows[0].message.starts_with("byte 0xE2 at position"));
+    // Other near-puzzles: 81 foreign characters, digits among one foreign
+    // blank; real headers still skipped.
+    let text = format!(
+        "quizzes,solutions\n49151\n# c\n{}\n{}\n{P}\n",
+        "x".repeat(81),
+        &P.replace('0', "*")[..80]
+    );
+    let rows = solve_in(&scratch, "near.txt", text.as_bytes(), &[], 1);
+    assert_eq!(
+        messages(&rows),
+        [
+            (4, "malformed", "bad character 'x' at position 1"),
+            (5, "malformed", "bad character '*' at position 1"),
+            (6, "solved", ""),
+        ]
+    );
+    // The same in a CSV with no header: the first record is no header.
+    let text = format!("{},x\n{P},y\n", euro(P));
+    let rows = solve_in(&scratch, "euro.csv", text.as_bytes(), &[], 1);
+    assert_eq!(
+        messages(&rows),
+        [
+            (1, "malformed", "byte 0xE2 at position 1"),
+            (2, "solved", "")
+        ]
+    );
+}
+
+#[test]
+fn a_bad_column_name_fails_before_any_output() {
+    let scratch = Scratch::new();
+    let existing = scratch.file("existing.csv", b"keep\n");
+    let csv = scratch.file("in.csv", format!(",puzzle\n0,{P}\n").as_bytes());
+    let txt = scratch.file("in.txt", format!("id puzzle\n1 {P}\n").as_bytes());
+    for input in [&csv, &txt] {
+        let output = solve(&[input, "--column", "nope", "-o", &existing]);
+        assert_eq!(code(&output), 2, "{}", stderr(&output));
+        assert!(stderr(&output).contains("nope"), "{}", stderr(&output));
+        assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep\n");
+        let output = solve(&[input, "--column", "nope"]);
+        assert_eq!(code(&output), 2);
+        assert_eq!(stdout(&output), "", "no header before the error");
+    }
+    // A CSV with no header at all.
+    let bare = scratch.file("bare.csv", format!("{P}\n").as_bytes());
+    let output = solve(&[&bare, "--column", "puzzle", "-o", &existing]);
+    assert_eq!(code(&output), 2);
+    assert_eq!(std::fs::read_to_string(&existing).unwrap(), "keep\n");
+    // A good name still works.
+    let rows = solve_rows(&[&csv, "--column", "PUZZLE"], 0);
+    assert_eq!(messages(&rows), [(2, "solved", "")]);
+    let rows = solve_rows(&[&txt, "--column", "puzzle"], 0);
+    assert_eq!(messages(&rows), [(2, "solved", "")]);
+}
+
+#[test]
+fn gzip_is_found_by_content() {
+    let scratch = Scratch::new();
+    let text = format!("{P}\n{Q}\n");
+    let gz = scratch.gzip("puzzles.gz", text.as_bytes());
+    let bytes = std::fs::read(&gz).unwrap();
+    // On stdin.
+    let output = solve_stdin(&["-"], &bytes);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        messages(&rows(&stdout(&output))),
+        [(1, "solved", ""), (2, "solved", "")]
+    );
+    // A file not named .gz, and a CSV.
+    let plain = scratch.file("puzzles.txt", &bytes);
+    assert_eq!(solve_rows(&[&plain], 0).len(), 2);
+    let csv = scratch.gzip("p.csv", format!("quizzes,solutions\n{P},\n").as_bytes());
+    let got = solve_rows(&[&csv], 0);
+    assert_eq!(messages(&got), [(2, "solved", "")]);
+    // A lone 0x1F byte is no gzip.
+    let output = solve_stdin(&[], b"\x1F");
+    assert_eq!(code(&output), 1);
+    assert_eq!(
+        messages(&rows(&stdout(&output))),
+        [(1, "malformed", "byte 0x1F at position 1")]
+    );
+}
