@@ -6,7 +6,10 @@
 //! writes one results row per record ([`result`]) -> [`stats`] summarises.
 //! [`cli`] defines the flags, [`config`] validates them, [`solve`] wires the
 //! `solve` subcommand together, [`progress`] draws the bar and [`error`]
-//! maps failures to exit codes.
+//! maps failures to exit codes. [`interrupt`] turns SIGINT and SIGTERM into
+//! a clean stop and [`resume`] continues a results file. The other two
+//! subcommands: [`bench`] measures solver throughput in memory, and
+//! [`check`] verifies a run against rules and a baseline for CI.
 //!
 //! ```
 //! use sudoku_batch::grid::Grid;
