@@ -8,7 +8,7 @@
 //! `solve` subcommand together, [`progress`] draws the bar and [`error`]
 //! maps failures to exit codes. [`interrupt`] turns SIGINT and SIGTERM into
 //! a clean stop and [`resume`] continues a results file. The other two
-//! subcommands: [`bench`] measures solver throughput in memory, and
+//! subcommands: [`bench`](mod@bench) measures solver throughput in memory, and
 //! [`check`] verifies a run against rules and a baseline for CI.
 //!
 //! ```

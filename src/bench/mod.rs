@@ -4,7 +4,7 @@
 //!
 //! Each data set is read once, with `solve`'s input rules, into a vector of
 //! grids (the parse time is reported apart, on stderr). Then, for every
-//! solver, mode and thread count, [`measure`] warms up and times repeated
+//! solver, mode and thread count, [`measure()`] warms up and times repeated
 //! passes, and the result becomes one [`BenchRow`]. Rows go to an aligned
 //! table on stdout and to the `--export-*` files, which are rewritten as
 //! each row arrives (see [`export`]).

@@ -4,7 +4,7 @@
 //! `--export-csv`, `--export-json` and `--export-markdown` each name a file
 //! (rewritten after every row, so a failure late in a run keeps what was
 //! measured) or `-` for stdout (written once, at the end). The aligned
-//! [`table`] goes to stdout, or to stderr when an export takes stdout.
+//! `table` goes to stdout, or to stderr when an export takes stdout.
 
 mod csv;
 mod json;
