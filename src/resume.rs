@@ -154,7 +154,7 @@ pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept
     while let Some((_, row)) = rows.next_row()? {
         kept.tally.add(&row.result);
         kept.rows += 1;
-        if kept.rows % INTERRUPT_ROWS == 0 && interrupt.is_raised() {
+        if kept.rows.is_multiple_of(INTERRUPT_ROWS) && interrupt.is_raised() {
             break;
         }
     }

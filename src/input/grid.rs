@@ -281,7 +281,8 @@ impl<R: BufRead> GridReader<R> {
                 // A rule between bands of boxes (`------+------+------`)
                 // belongs to the grid; any other separator ends it.
                 (Row::Separator, Some((_, side)))
-                    if self.rows % box_side(side) == 0 && !self.framer.bytes().contains(&b'=') =>
+                    if self.rows.is_multiple_of(box_side(side))
+                        && !self.framer.bytes().contains(&b'=') =>
                 {
                     continue
                 }

@@ -268,7 +268,7 @@ impl LimitClock {
         if guesses > self.max_guesses {
             return Some(format!("guess limit {} exceeded", self.max_guesses));
         }
-        if ticks % 1024 == 0 {
+        if ticks.is_multiple_of(1024) {
             if let (Some(deadline), Some(timeout)) = (self.deadline, self.timeout) {
                 if Instant::now() >= deadline {
                     return Some(format!("time limit {} ms exceeded", timeout.as_millis()));
