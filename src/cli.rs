@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::input::{Column, Format};
+use crate::input::{Column, Format, ReadOptions};
 use crate::solver::SolverKind;
 
 /// Solve Sudoku puzzles in bulk: a streaming reader, every core solving, a
@@ -103,14 +103,9 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
 
-    /// Input layout: `auto` is `csv` for names ending `.csv` or `.csv.gz`,
-    /// `lines` otherwise (stdin included).
-    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-
-    /// The puzzle field: a header name or a 1-based field number.
-    #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
-    pub column: Option<Column>,
+    /// How the inputs are laid out.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
 
     /// A file of solutions paired with the input record by record (as the
     /// `solved_*` files of some corpora), each checked against the result
@@ -127,6 +122,31 @@ pub struct SolveArgs {
     /// and `--quiet` is absent.
     #[arg(long, value_name = "WHEN", value_enum, default_value_t = ProgressArg::Auto)]
     pub progress: ProgressArg,
+}
+
+/// The input layout options, shared by every subcommand that reads puzzle
+/// files.
+#[derive(Args, Clone, Debug, PartialEq, Eq)]
+pub struct LayoutArgs {
+    /// Input layout: `auto` is `csv` for names ending `.csv` or `.csv.gz`,
+    /// `lines` otherwise (stdin included).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+
+    /// The puzzle field: a header name or a 1-based field number.
+    #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
+    pub column: Option<Column>,
+}
+
+impl LayoutArgs {
+    /// The reader options these flags give, with `solutions` paired in.
+    pub fn read_options(&self, solutions: Option<PathBuf>) -> ReadOptions {
+        ReadOptions {
+            format: self.format.into(),
+            column: self.column.clone(),
+            solutions,
+        }
+    }
 }
 
 /// `--format` values.
@@ -217,7 +237,7 @@ mod tests {
         let args = solve_args(&[]);
         assert!(args.inputs.is_empty());
         assert_eq!(args.solver, SolverKind::Fast);
-        assert_eq!(args.format, FormatArg::Auto);
+        assert_eq!(args.layout.format, FormatArg::Auto);
         assert_eq!(args.progress, ProgressArg::Auto);
         assert!(!args.first && !args.quiet);
     }
@@ -260,7 +280,7 @@ mod tests {
         assert_eq!(args.timeout_ms, Some(250));
         assert!(args.resume);
         assert_eq!(args.limit, Some(5));
-        assert_eq!(args.column, Some(Column::Name("quizzes".into())));
+        assert_eq!(args.layout.column, Some(Column::Name("quizzes".into())));
         assert_eq!(args.solutions, Some(PathBuf::from("solved.txt")));
         assert_eq!(args.progress, ProgressArg::Never);
         assert!(args.first && args.quiet);

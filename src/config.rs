@@ -189,11 +189,7 @@ impl Config {
         };
         Ok(Config {
             inputs,
-            read: ReadOptions {
-                format: args.format.into(),
-                column: args.column.clone(),
-                solutions: args.solutions.clone(),
-            },
+            read: args.layout.read_options(args.solutions.clone()),
             output,
             resume: args.resume,
             summary_json,

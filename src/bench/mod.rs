@@ -19,10 +19,10 @@ use std::time::{Duration, Instant};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 
-use crate::cli::{parse_column, solver_parser, FormatArg};
+use crate::cli::{solver_parser, LayoutArgs};
 use crate::error::{Error, Verdict};
 use crate::grid::Grid;
-use crate::input::{self, Column, Input, ReadOptions};
+use crate::input::{self, Input, ReadOptions};
 use crate::solver::{Mode, SolverKind};
 
 pub use self::export::{ExportFormat, Exports};
@@ -91,13 +91,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
 
-    /// Input layout, as for `solve`.
-    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
-    pub format: FormatArg,
-
-    /// The puzzle field: a header name or a 1-based field number.
-    #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
-    pub column: Option<Column>,
+    /// How the inputs are laid out, as for `solve`.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
 
     /// Write the rows as CSV to FILE (`-` for stdout).
     #[arg(long, value_name = "FILE")]
@@ -194,11 +190,7 @@ impl BenchConfig {
         ])?;
         Ok(BenchConfig {
             inputs: args.inputs.clone(),
-            read: ReadOptions {
-                format: args.format.into(),
-                column: args.column.clone(),
-                solutions: None,
-            },
+            read: args.layout.read_options(None),
             limit: args.limit,
             solvers: unique(&args.solver),
             modes: unique(&args.mode),
