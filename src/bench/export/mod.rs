@@ -14,7 +14,7 @@ mod table;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::row::BenchRow;
+use super::row::{BenchRow, FIELDS};
 use crate::error::Error;
 
 pub use self::csv::CsvExporter;
@@ -230,20 +230,13 @@ pub(crate) fn display_cells(row: &BenchRow) -> [String; 11] {
     ]
 }
 
-/// The header of [`display_cells`].
-pub(crate) const DISPLAY_FIELDS: [&str; 11] = [
-    "dataset",
-    "solver",
-    "mode",
-    "threads",
-    "puzzles",
-    "puzzles_per_s",
-    "us_per_puzzle",
-    "no_guess_pct",
-    "guesses_per_puzzle",
-    "speedup",
-    "finished_pct",
-];
+/// The header of [`display_cells`]: the row's fields but the last three
+/// (`cpu`, `cores`, `version`), which are the same on every row and go to
+/// [`machine_line`].
+pub(crate) const DISPLAY_FIELDS: [&str; 11] = match FIELDS.first_chunk::<11>() {
+    Some(fields) => *fields,
+    None => unreachable!(),
+};
 
 /// Columns of [`display_cells`] holding text (left-aligned); the others
 /// are numbers (right-aligned).
