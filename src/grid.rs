@@ -325,12 +325,14 @@ impl Grid {
                 .all(|(&p, &s)| p == 0 || p == s)
     }
 
+    /// The 81-character line as ASCII bytes, `.` for blanks; no allocation.
+    pub fn line_bytes(&self) -> [u8; CELLS] {
+        self.cells.map(|v| if v == 0 { b'.' } else { b'0' + v })
+    }
+
     /// Formats as an 81-character line, `.` for blanks.
     pub fn to_line(&self) -> String {
-        self.cells
-            .iter()
-            .map(|&v| if v == 0 { '.' } else { (b'0' + v) as char })
-            .collect()
+        self.line_bytes().iter().map(|&b| b as char).collect()
     }
 }
 

@@ -14,7 +14,7 @@ use serde::{Serialize, Serializer};
 
 use crate::config::Destination;
 use crate::error::Error;
-use crate::grid::{Grid, CELLS};
+use crate::grid::Grid;
 use crate::result::{Check, PuzzleResult};
 use crate::solver::Status;
 
@@ -64,13 +64,7 @@ struct GridField<'a>(&'a Grid);
 
 impl Serialize for GridField<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut line = [b'.'; CELLS];
-        for (out, &v) in line.iter_mut().zip(self.0.cells()) {
-            if v != 0 {
-                *out = b'0' + v;
-            }
-        }
-        serializer.serialize_bytes(&line)
+        serializer.serialize_bytes(&self.0.line_bytes())
     }
 }
 
