@@ -52,10 +52,32 @@ pub fn run(config: &Config) -> Result<(Verdict, Summary), Error> {
 /// As for [`run`], and the first error `observe` returns.
 pub fn run_observed(
     config: &Config,
+    observe: impl FnMut(&Batch) -> Result<(), Error>,
+) -> Result<(Verdict, Summary), Error> {
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    run_observed_until(config, &interrupt, observe)
+}
+
+/// [`run`] for a library caller that handles signals itself (the Python
+/// package): no signal handler is installed; the run stops as for a signal
+/// when `interrupt` is raised.
+///
+/// # Errors
+/// As for [`run`].
+pub fn run_with_interrupt(
+    config: &Config,
+    interrupt: &Interrupt,
+) -> Result<(Verdict, Summary), Error> {
+    run_observed_until(config, interrupt, |_| Ok(()))
+}
+
+/// [`run_observed`] until `interrupt` is raised.
+fn run_observed_until(
+    config: &Config,
+    interrupt: &Interrupt,
     mut observe: impl FnMut(&Batch) -> Result<(), Error>,
 ) -> Result<(Verdict, Summary), Error> {
     let start = Instant::now();
-    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
     // Opening the inputs reads their first bytes (to tell their layout), and
     // --resume reads the results file: on a thread of their own, so that a
     // signal ends the run at once even while stdin sends nothing.
@@ -115,7 +137,7 @@ pub fn run_observed(
         limit,
         chunk_records: CHUNK_RECORDS,
     };
-    let outcome = pipeline::run_until(sources, &settings, &interrupt, |batch| {
+    let outcome = pipeline::run_until(sources, &settings, interrupt, |batch| {
         writer.write(&batch.results)?;
         observe(&batch)?;
         tally.merge(&batch.tally);

@@ -112,6 +112,13 @@ impl Record {
     }
 }
 
+/// Classifies one field as the readers do: an 81-cell puzzle, or the
+/// reader's message for why it is not one (`80 cells, expected 81`,
+/// `looks like a spreadsheet number (...)`). Nothing is trimmed.
+pub fn puzzle_field(field: &[u8]) -> Result<Grid, String> {
+    field::puzzle(field).ok_or_else(|| field::error(field))
+}
+
 /// How an input's records are laid out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {

@@ -1,0 +1,267 @@
+//! `sudoku_batch._native`: the extension module behind the `sudoku_batch`
+//! Python package. The package's Python code turns the caller's puzzles
+//! into Arrow arrays or a list and calls [`solve`]; every puzzle is solved
+//! by the `sudoku-batch` library ([`sudoku_batch::batch`]) on its own thread
+//! pool while the GIL is released. [`solve_file`] runs the `solve`
+//! subcommand's job on files.
+
+mod arrow_ffi;
+mod puzzles;
+mod results;
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyTypeError, PyValueError,
+};
+use pyo3::prelude::*;
+use pyo3::types::PyList;
+use sudoku_batch::batch::{BatchOptions, BatchSolver};
+use sudoku_batch::config::{Config, Destination};
+use sudoku_batch::error::Error;
+use sudoku_batch::input::{Column, Format, InputError, ReadOptions};
+use sudoku_batch::interrupt::{Interrupt, Signal};
+use sudoku_batch::progress::Draw;
+use sudoku_batch::solver::{Limits, Mode, SolverKind};
+
+use crate::arrow_ffi::{import_array, ArrowBatch};
+use crate::puzzles::{Items, Part, Puzzles};
+
+/// How often a call waiting for the solver threads looks for Ctrl-C.
+const SIGNAL_POLL: Duration = Duration::from_millis(50);
+
+/// Solves the puzzles of `parts` (each an object with `__arrow_c_array__`
+/// or a list) and returns the results as batches in input order, each an
+/// object with `__arrow_c_array__` (a struct array of the result columns).
+#[pyfunction]
+#[pyo3(signature = (parts, *, mode = "unique", threads = None, max_guesses = None))]
+fn solve(
+    py: Python<'_>,
+    parts: &Bound<'_, PyList>,
+    mode: &str,
+    threads: Option<usize>,
+    max_guesses: Option<u64>,
+) -> PyResult<Vec<ArrowBatch>> {
+    let options = BatchOptions {
+        threads,
+        solver: SolverKind::Fast,
+        mode: parse_mode(mode)?,
+        limits: Limits {
+            max_guesses,
+            timeout: None,
+        },
+    };
+    let parts = parts
+        .iter()
+        .map(|part| match part.cast::<PyList>() {
+            Ok(list) => Ok(Part::Items(Items::from_list(list))),
+            Err(_) => import_array(&part).map(Part::Arrow),
+        })
+        .collect::<PyResult<Vec<Part>>>()?;
+    let puzzles = Puzzles::new(parts);
+    let solver = BatchSolver::new(&options).map_err(to_py_err)?;
+    let blocks = interruptible(py, |interrupt| {
+        solver.solve_blocks(
+            puzzles.len(),
+            |i| puzzles.puzzle(i),
+            |results| results::to_arrow(&results),
+            interrupt,
+        )
+    })?;
+    match blocks {
+        Ok(blocks) => Ok(blocks
+            .into_iter()
+            .map(|batch| ArrowBatch { batch })
+            .collect()),
+        Err(_) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+            "solve() interrupted",
+        )),
+    }
+}
+
+/// Runs the `solve` subcommand's job: reads `inputs`, writes the results
+/// to `output`, and returns the summary as JSON text.
+#[pyfunction]
+#[pyo3(signature = (
+    inputs, output, *, mode = "unique", threads = None, max_guesses = None, timeout_ms = None,
+    solver = "fast", format = "auto", column = None, solutions = None, limit = None,
+    resume = false,
+))]
+#[allow(clippy::too_many_arguments)]
+fn solve_file(
+    py: Python<'_>,
+    inputs: Vec<String>,
+    output: PathBuf,
+    mode: &str,
+    threads: Option<usize>,
+    max_guesses: Option<u64>,
+    timeout_ms: Option<u64>,
+    solver: &str,
+    format: &str,
+    column: Option<Bound<'_, PyAny>>,
+    solutions: Option<PathBuf>,
+    limit: Option<u64>,
+    resume: bool,
+) -> PyResult<String> {
+    if inputs.is_empty() {
+        return Err(PyValueError::new_err("inputs: give at least one file"));
+    }
+    let threads = match threads {
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    if timeout_ms == Some(0) {
+        return Err(PyValueError::new_err("timeout_ms must be at least 1"));
+    }
+    let solver = SolverKind::ALL
+        .into_iter()
+        .find(|kind| kind.name() == solver)
+        .ok_or_else(|| {
+            PyValueError::new_err(format!("solver must be 'fast' or 'naive', not {solver:?}"))
+        })?;
+    let format = match format {
+        "auto" => Format::Auto,
+        "lines" => Format::Lines,
+        "csv" => Format::Csv,
+        "grid" => Format::Grid,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "format must be 'auto', 'lines', 'csv' or 'grid', not {other:?}"
+            )))
+        }
+    };
+    let column = column.map(|c| parse_column(&c)).transpose()?;
+    let output = Destination::from_arg(Some(&output));
+    if resume && !matches!(output, Destination::File { gzip: false, .. }) {
+        return Err(PyValueError::new_err(
+            "resume needs a plain (not gzip) output file",
+        ));
+    }
+    let config = Config {
+        inputs,
+        read: ReadOptions {
+            format,
+            column,
+            solutions,
+        },
+        output,
+        resume,
+        summary_json: None,
+        threads,
+        solver,
+        mode: parse_mode(mode)?,
+        limits: Limits {
+            max_guesses,
+            timeout: timeout_ms.map(Duration::from_millis),
+        },
+        limit,
+        progress: Draw::Off,
+        human_summary: false,
+        color: false,
+    };
+    let (_, summary) = interruptible(py, |interrupt| {
+        sudoku_batch::solve::run_with_interrupt(&config, interrupt)
+    })?
+    .map_err(to_py_err)?;
+    if summary.interrupted {
+        return Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+            "solve_file() interrupted; the rows finished before it are written",
+        ));
+    }
+    Ok(summary.to_json())
+}
+
+fn parse_mode(mode: &str) -> PyResult<Mode> {
+    match mode {
+        "unique" => Ok(Mode::Unique),
+        "first" => Ok(Mode::First),
+        other => Err(PyValueError::new_err(format!(
+            "mode must be 'unique' or 'first', not {other:?}"
+        ))),
+    }
+}
+
+/// `column`: a header name (str) or a 1-based field number (int).
+fn parse_column(column: &Bound<'_, PyAny>) -> PyResult<Column> {
+    if let Ok(name) = column.extract::<String>() {
+        if name.trim().is_empty() {
+            return Err(PyValueError::new_err("column: a name cannot be empty"));
+        }
+        return Ok(Column::Name(name));
+    }
+    match column.extract::<i64>() {
+        Ok(n) if n >= 1 => Ok(Column::Index(n as usize)),
+        Ok(_) => Err(PyValueError::new_err("column: field numbers start at 1")),
+        Err(_) => Err(PyTypeError::new_err(
+            "column must be a header name (str) or a 1-based field number (int)",
+        )),
+    }
+}
+
+/// Runs `work` on a thread of its own with the GIL released, looking for
+/// Ctrl-C meanwhile: on a KeyboardInterrupt (or any exception a signal
+/// handler raises) the interrupt is raised, `work` is waited for (it stops
+/// promptly) and the exception is returned.
+fn interruptible<T, W>(py: Python<'_>, work: W) -> PyResult<T>
+where
+    T: Send,
+    W: FnOnce(&Interrupt) -> T + Send,
+{
+    let interrupt = Interrupt::new();
+    let waiter = std::thread::current();
+    std::thread::scope(|scope| {
+        let interrupt = &interrupt;
+        let handle = std::thread::Builder::new()
+            .name("sudoku-batch".into())
+            .spawn_scoped(scope, move || {
+                let value = work(interrupt);
+                waiter.unpark();
+                value
+            })
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a thread: {e}")))?;
+        while !handle.is_finished() {
+            // A spurious wake-up only means one more look.
+            py.detach(|| std::thread::park_timeout(SIGNAL_POLL));
+            if handle.is_finished() {
+                break;
+            }
+            if let Err(signalled) = py.check_signals() {
+                interrupt.raise(Signal::Interrupt);
+                // The work stops at the interrupt; its value is dropped.
+                let _ = py.detach(|| handle.join());
+                return Err(signalled);
+            }
+        }
+        py.detach(|| handle.join())
+            .map_err(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+/// A library error as the Python exception a caller would expect.
+fn to_py_err(error: Error) -> PyErr {
+    let message = error.to_string();
+    match &error {
+        Error::Usage(_) => PyValueError::new_err(message),
+        Error::Input(InputError::Io { source, .. }) | Error::Write { source, .. } => {
+            match source.kind() {
+                std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+                std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+                _ => PyOSError::new_err(message),
+            }
+        }
+        Error::Input(_) | Error::Resume(_) => PyValueError::new_err(message),
+        _ => PyRuntimeError::new_err(message),
+    }
+}
+
+/// The extension module.
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_function(wrap_pyfunction!(solve, module)?)?;
+    module.add_function(wrap_pyfunction!(solve_file, module)?)?;
+    module.add_class::<ArrowBatch>()?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

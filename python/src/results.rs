@@ -1,0 +1,53 @@
+//! A block of results as Arrow columns: the results CSV's `status`,
+//! `solution`, `guesses`, `solve_us` and `message`, typed (nulls where the
+//! CSV leaves a field empty).
+
+use std::sync::{Arc, LazyLock};
+
+use arrow_array::builder::{Float64Builder, StringBuilder, UInt64Builder};
+use arrow_array::{ArrayRef, StructArray};
+use arrow_schema::{DataType, Field, Fields};
+use sudoku_batch::grid::CELLS;
+use sudoku_batch::result::PuzzleResult;
+
+/// The result columns and their types, in order.
+pub static FIELDS: LazyLock<Fields> = LazyLock::new(|| {
+    Fields::from(vec![
+        Field::new("status", DataType::Utf8, false),
+        Field::new("solution", DataType::Utf8, true),
+        Field::new("guesses", DataType::UInt64, true),
+        Field::new("solve_us", DataType::Float64, true),
+        Field::new("message", DataType::Utf8, true),
+    ])
+});
+
+/// The columns of `results`, in order, as one struct array.
+pub fn to_arrow(results: &[PuzzleResult]) -> StructArray {
+    let n = results.len();
+    let mut status = StringBuilder::with_capacity(n, n * 8);
+    let mut solution = StringBuilder::with_capacity(n, n * CELLS);
+    let mut guesses = UInt64Builder::with_capacity(n);
+    let mut solve_us = Float64Builder::with_capacity(n);
+    let mut message = StringBuilder::new();
+    for result in results {
+        status.append_value(result.status.name());
+        match &result.solution {
+            // Grid lines are ASCII digits and dots.
+            Some(grid) => {
+                solution.append_value(std::str::from_utf8(&grid.line_bytes()).unwrap_or_default())
+            }
+            None => solution.append_null(),
+        }
+        guesses.append_option(result.guesses);
+        solve_us.append_option(result.solve_ns.map(|ns| ns as f64 / 1000.0));
+        message.append_option(result.message.as_deref());
+    }
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(status.finish()),
+        Arc::new(solution.finish()),
+        Arc::new(guesses.finish()),
+        Arc::new(solve_us.finish()),
+        Arc::new(message.finish()),
+    ];
+    StructArray::new(FIELDS.clone(), columns, None)
+}

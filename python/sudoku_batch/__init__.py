@@ -1,0 +1,311 @@
+"""Solve Sudoku puzzles in bulk from Python, on the sudoku-batch Rust core.
+
+>>> import sudoku_batch
+>>> table = sudoku_batch.solve(
+...     ["016400000200009000400000062070230100100000003003087040960000005000800007000006820"]
+... )
+>>> table.column("status").to_pylist()
+['solved']
+
+Every puzzle goes through the same pipeline as the ``sudoku-batch solve``
+command: the same per-record classification (``solved``, ``multiple``,
+``unsolvable``, ``invalid``, ``malformed``, ``timeout``), the same solver,
+run on a Rust thread pool with the GIL released.
+
+- :func:`solve` takes puzzles in memory (a list, a NumPy array, a PyArrow
+  array, a pandas or Polars Series) and returns a :class:`pyarrow.Table`.
+- :func:`solve_file` runs the ``solve`` command's job on files and returns
+  its summary as a dict.
+- :mod:`sudoku_batch.pandas`, :mod:`sudoku_batch.polars` and
+  :mod:`sudoku_batch.dask` append the result columns to a frame; they are
+  loaded on first access (``sudoku_batch.pandas.solve(...)``), so pandas,
+  Polars and Dask stay optional.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+
+import pyarrow as pa
+
+from . import _native
+
+if TYPE_CHECKING:
+    from types import ModuleType
+
+__all__ = ["SCHEMA", "MODES", "solve", "solve_file", "pandas", "polars", "dask"]
+__version__: str = _native.__version__
+
+#: The columns of :func:`solve`'s table, with their meanings as in the
+#: results CSV: ``status`` (never null), ``solution`` (81 digits, only when
+#: solved), ``guesses`` (null when malformed), ``solve_us`` (the puzzle's
+#: classification and search time in microseconds, null when malformed) and
+#: ``message`` (why: the parser's message for malformed, the conflict for
+#: invalid, the limit for timeout).
+SCHEMA: pa.Schema = pa.schema(
+    [
+        pa.field("status", pa.string(), nullable=False),
+        pa.field("solution", pa.string()),
+        pa.field("guesses", pa.uint64()),
+        pa.field("solve_us", pa.float64()),
+        pa.field("message", pa.string()),
+    ]
+)
+
+#: The search modes: ``unique`` proves a solution is the only one (else the
+#: status is ``multiple``); ``first`` stops at the first solution.
+MODES = ("unique", "first")
+
+#: Most solver threads a call may ask for.
+MAX_THREADS = 1024
+
+_LAZY_SUBMODULES = ("pandas", "polars", "dask")
+
+
+def solve(
+    puzzles: Any,
+    *,
+    mode: str = "unique",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+) -> pa.Table:
+    """Solve every puzzle and return one result row per puzzle, in order.
+
+    Parameters
+    ----------
+    puzzles
+        The puzzles, each 81 cells of digits ``1``-``9`` and blanks
+        (``.``, ``0``, ``_`` or ``-``), surrounding whitespace ignored, or a
+        list of 81 integers (0 blank). Accepted containers: a list (or tuple
+        or other iterable) of ``str``/``bytes``; a NumPy array of ``str`` or
+        ``bytes`` (or a 2-D integer array of shape ``(n, 81)``); a PyArrow
+        ``Array`` or ``ChunkedArray`` of ``string``, ``large_string``,
+        ``string_view``, ``binary`` (any width), dictionary-encoded strings,
+        or lists of 81 integers; a pandas ``Series``; a Polars ``Series``;
+        any object with ``__arrow_c_array__``. Arrow data is read in place
+        through the Arrow C data interface, without a copy.
+    mode
+        ``"unique"`` (default) proves the solution unique, ``"first"`` stops
+        at the first one.
+    threads
+        Solver threads, 1 to 1024; ``None`` means one per core.
+    max_guesses
+        Give up on a puzzle after this many guesses (status ``timeout``).
+
+    Returns
+    -------
+    pyarrow.Table
+        Columns as in :data:`SCHEMA`: ``status``, ``solution``, ``guesses``,
+        ``solve_us``, ``message``; one row per input, in input order.
+
+    A bad record (``None``, a number, a string of the wrong length) is a row
+    with status ``malformed`` and a message; it never stops the batch.
+
+    Raises
+    ------
+    TypeError
+        ``puzzles`` is not a collection of puzzles (e.g. a single ``str``),
+        or an option has the wrong type.
+    ValueError
+        An option is out of range (an unknown mode, ``threads=0``).
+    KeyboardInterrupt
+        Ctrl-C while solving; the solver threads stop promptly.
+    """
+    _check_options(mode, threads, max_guesses)
+    parts = _to_parts(puzzles)
+    batches = _native.solve(parts, mode=mode, threads=threads, max_guesses=max_guesses)
+    return pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=SCHEMA)
+
+
+def solve_file(
+    inputs: Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]],
+    output: Union[str, "os.PathLike[str]"],
+    *,
+    mode: str = "unique",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    timeout_ms: Optional[int] = None,
+    solver: str = "fast",
+    format: str = "auto",
+    column: Union[str, int, None] = None,
+    solutions: Union[str, "os.PathLike[str]", None] = None,
+    limit: Optional[int] = None,
+    resume: bool = False,
+) -> dict:
+    """Run the ``sudoku-batch solve`` job: read puzzle files, write the results.
+
+    The same job as the command line, option for option (``mode="first"``
+    is ``--first``): the inputs are streamed in bounded memory, solved on
+    every core, and one results row per record is written to ``output`` in
+    input order (CSV; ``.gz`` names are compressed).
+
+    Parameters
+    ----------
+    inputs
+        One input file or a list of them (``.gz`` decompressed).
+    output
+        The results file (``"-"`` is standard output).
+    mode, threads, max_guesses
+        As for :func:`solve`.
+    timeout_ms
+        Give up on a puzzle after this many milliseconds (status ``timeout``).
+    solver
+        ``"fast"`` (default) or ``"naive"``.
+    format
+        The input layout: ``"auto"``, ``"lines"``, ``"csv"`` or ``"grid"``.
+    column
+        The puzzle column: a header name or a 1-based field number.
+    solutions
+        A file of solutions paired record by record with the one input.
+    limit
+        Stop after this many records.
+    resume
+        Continue a results file that an interrupted run left.
+
+    Returns
+    -------
+    dict
+        The summary, as ``--summary-json`` writes it: ``puzzles``, ``solved``,
+        ``multiple``, ``unsolvable``, ``invalid``, ``malformed``, ``timeout``,
+        ``mismatches``, ``wall_s``, ``puzzles_per_s``, ``solve_us``,
+        ``guesses``, ...
+
+    Raises
+    ------
+    FileNotFoundError, PermissionError, OSError
+        An input cannot be read or the output cannot be written.
+    ValueError
+        Options that do not fit (``threads=0``, an unknown format, an output
+        that is an input, a results file that cannot be resumed).
+    TypeError
+        An option has the wrong type.
+    KeyboardInterrupt
+        Ctrl-C: the rows finished before it are written.
+    """
+    _check_options(mode, threads, max_guesses)
+    if isinstance(inputs, (str, bytes, os.PathLike)):
+        inputs = [inputs]
+    names = [os.fspath(path) for path in inputs]
+    if not all(isinstance(name, str) for name in names):
+        raise TypeError("inputs must be paths given as str or os.PathLike")
+    for name, value in (("timeout_ms", timeout_ms), ("limit", limit)):
+        _check_int(name, value, minimum=1 if name == "timeout_ms" else 0)
+    summary = _native.solve_file(
+        names,
+        os.fspath(output),
+        mode=mode,
+        threads=threads,
+        max_guesses=max_guesses,
+        timeout_ms=timeout_ms,
+        solver=solver,
+        format=format,
+        column=column,
+        solutions=None if solutions is None else os.fspath(solutions),
+        limit=limit,
+        resume=resume,
+    )
+    return json.loads(summary)
+
+
+def _check_int(name: str, value: Any, *, minimum: int, maximum: Optional[int] = None) -> None:
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{name} must be an int or None, not {type(value).__name__}")
+    if value < minimum or (maximum is not None and value > maximum):
+        bound = f"from {minimum} to {maximum}" if maximum is not None else f"at least {minimum}"
+        raise ValueError(f"{name} must be {bound}, not {value}")
+
+
+def _check_options(mode: Any, threads: Any, max_guesses: Any) -> None:
+    if not isinstance(mode, str):
+        raise TypeError(f"mode must be a str, not {type(mode).__name__}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be 'unique' or 'first', not {mode!r}")
+    _check_int("threads", threads, minimum=1, maximum=MAX_THREADS)
+    _check_int("max_guesses", max_guesses, minimum=0)
+
+
+def _to_parts(puzzles: Any) -> list:
+    """The puzzles as parts the native module reads: Arrow arrays (anything
+    with ``__arrow_c_array__``) and Python lists."""
+    if isinstance(puzzles, (str, bytes, bytearray)):
+        raise TypeError(
+            "puzzles must be a collection of puzzles, not a single "
+            f"{type(puzzles).__name__}; for one puzzle pass [puzzle]"
+        )
+    if isinstance(puzzles, pa.ChunkedArray):
+        return [_arrow_part(chunk) for chunk in puzzles.chunks]
+    if isinstance(puzzles, pa.Array):
+        return [_arrow_part(puzzles)]
+    numpy = sys.modules.get("numpy")
+    if numpy is not None and isinstance(puzzles, numpy.ndarray):
+        return _numpy_parts(numpy, puzzles)
+    pandas = sys.modules.get("pandas")
+    if pandas is not None and isinstance(puzzles, pandas.Series):
+        return _pandas_parts(puzzles)
+    polars = sys.modules.get("polars")
+    if polars is not None and isinstance(puzzles, polars.Series):
+        if puzzles.dtype == polars.Object:
+            return [puzzles.to_list()]
+        return _to_parts(puzzles.to_arrow())
+    if hasattr(puzzles, "__arrow_c_array__"):
+        return _to_parts(pa.array(puzzles))
+    if hasattr(puzzles, "__arrow_c_stream__"):
+        return _to_parts(pa.chunked_array(puzzles))
+    if isinstance(puzzles, list):
+        return [puzzles]
+    if isinstance(puzzles, Iterable) and not isinstance(puzzles, Mapping):
+        return [list(puzzles)]
+    raise TypeError(
+        "puzzles must be a list, a NumPy array, a PyArrow Array or ChunkedArray, "
+        f"a pandas or Polars Series, not {type(puzzles).__name__}"
+    )
+
+
+def _arrow_part(array: pa.Array) -> pa.Array:
+    if isinstance(array.type, pa.ExtensionType):
+        array = array.storage
+    if pa.types.is_dictionary(array.type):
+        array = array.dictionary_decode()
+    return array
+
+
+def _numpy_parts(numpy: "ModuleType", array: Any) -> list:
+    if array.ndim == 2 and array.dtype.kind in "iu":
+        if array.shape[1] != 81:
+            raise ValueError(
+                f"a 2-D integer array must have 81 columns (one per cell), not {array.shape[1]}"
+            )
+        cells = pa.array(numpy.ascontiguousarray(array).reshape(-1))
+        return [pa.FixedSizeListArray.from_arrays(cells, 81)]
+    if array.ndim != 1:
+        raise ValueError(f"puzzles must be a 1-D array, not {array.ndim}-D")
+    if array.dtype.kind in "US":
+        return [pa.array(array)]
+    return [array.tolist()]
+
+
+def _pandas_parts(series: Any) -> list:
+    try:
+        array = pa.array(series, from_pandas=True)
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
+        # Mixed objects (None, numbers, strings): judged item by item.
+        return [series.tolist()]
+    return _to_parts(array)
+
+
+def __getattr__(name: str) -> "ModuleType":
+    """Loads :mod:`sudoku_batch.pandas`, ``.polars`` and ``.dask`` on first access."""
+    if name in _LAZY_SUBMODULES:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_LAZY_SUBMODULES))

@@ -1,0 +1,43 @@
+"""Solve Sudoku puzzles in bulk from Python, on the sudoku-batch Rust core."""
+
+import os
+from typing import Any, Optional, Sequence, Tuple, Union
+
+import pyarrow as pa
+
+from . import dask as dask
+from . import pandas as pandas
+from . import polars as polars
+
+__version__: str
+SCHEMA: pa.Schema
+MODES: Tuple[str, str]
+MAX_THREADS: int
+
+_Path = Union[str, "os.PathLike[str]"]
+
+def solve(
+    puzzles: Any,
+    *,
+    mode: str = "unique",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+) -> pa.Table:
+    """Solve every puzzle; one result row per puzzle, in order (see SCHEMA)."""
+
+def solve_file(
+    inputs: Union[_Path, Sequence[_Path]],
+    output: _Path,
+    *,
+    mode: str = "unique",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    timeout_ms: Optional[int] = None,
+    solver: str = "fast",
+    format: str = "auto",
+    column: Union[str, int, None] = None,
+    solutions: Optional[_Path] = None,
+    limit: Optional[int] = None,
+    resume: bool = False,
+) -> dict:
+    """Run the ``sudoku-batch solve`` job on files; return the summary."""

@@ -1,0 +1,37 @@
+"""The Rust extension behind :mod:`sudoku_batch` (use the package's functions)."""
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+__version__: str
+
+class ArrowBatch:
+    """One block of results: a struct array of the result columns."""
+
+    def __arrow_c_array__(self, requested_schema: Optional[Any] = None) -> Tuple[Any, Any]: ...
+    def __len__(self) -> int: ...
+
+def solve(
+    parts: List[Any],
+    *,
+    mode: str = "unique",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+) -> List[ArrowBatch]:
+    """Solves ``parts`` (Arrow arrays and lists) in order; GIL released."""
+
+def solve_file(
+    inputs: Sequence[str],
+    output: str,
+    *,
+    mode: str = "unique",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    timeout_ms: Optional[int] = None,
+    solver: str = "fast",
+    format: str = "auto",
+    column: Optional[Any] = None,
+    solutions: Optional[str] = None,
+    limit: Optional[int] = None,
+    resume: bool = False,
+) -> str:
+    """Runs the ``solve`` job; returns the summary JSON text."""

@@ -1,0 +1,60 @@
+"""Dask helper: solve a Dask DataFrame's puzzle column partition by partition.
+
+Each partition goes through :func:`sudoku_batch.pandas.solve` in whichever
+process holds it: on a ``distributed`` cluster every worker process solves
+its partitions on its own solver threads, so the work scales out across
+machines with no scheduler of ours.
+
+>>> import dask.dataframe as dd, sudoku_batch              # doctest: +SKIP
+>>> ddf = dd.read_parquet("puzzles/")                        # doctest: +SKIP
+>>> out = sudoku_batch.dask.solve(ddf, "puzzle", threads=1)  # doctest: +SKIP
+>>> out.to_parquet("results/")                               # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import dask.dataframe as dd
+
+import sudoku_batch
+from sudoku_batch import pandas as _pandas
+
+__all__ = ["solve"]
+
+
+def solve(
+    ddf: dd.DataFrame,
+    column: str,
+    *,
+    mode: str = "unique",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    prefix: str = "",
+) -> dd.DataFrame:
+    """Solve the puzzles in ``ddf[column]``; return a Dask DataFrame with the result columns appended.
+
+    Lazy, like any Dask operation: nothing is solved until the result is
+    computed or written. Partitions, divisions, the index and every input
+    column are kept, in row order; ``status``, ``solution``, ``guesses``,
+    ``solve_us`` and ``message`` follow (see :data:`sudoku_batch.SCHEMA`),
+    each preceded by ``prefix``.
+
+    ``threads`` is per partition task: with several worker threads per
+    process, pass ``threads=1`` (or cores divided by worker threads) so that
+    the solver threads do not outnumber the cores.
+
+    Raises
+    ------
+    KeyError, ValueError, TypeError
+        As for :func:`sudoku_batch.pandas.solve`, at once (checked against
+        the frame's metadata, before any partition is solved).
+    """
+    if not isinstance(ddf, dd.DataFrame):
+        raise TypeError(f"ddf must be a Dask DataFrame, not {type(ddf).__name__}")
+    sudoku_batch._check_options(mode, threads, max_guesses)
+    options = dict(mode=mode, threads=threads, max_guesses=max_guesses, prefix=prefix)
+    # The empty metadata frame goes through the same helper, so the column
+    # checks fail here and the output's dtypes are exactly the partitions'.
+    meta = _pandas.solve(ddf._meta, column, **options)
+    return ddf.map_partitions(_pandas.solve, column, meta=meta, **options)

@@ -1,0 +1,69 @@
+"""pandas helper: append the result columns to a DataFrame.
+
+>>> import pandas as pd, sudoku_batch
+>>> df = pd.DataFrame({"id": [7], "puzzle": [
+...     "016400000200009000400000062070230100100000003003087040960000005000800007000006820"]})
+>>> sudoku_batch.pandas.solve(df, "puzzle")[["id", "status"]].to_dict("records")
+[{'id': 7, 'status': 'solved'}]
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import pandas as pd
+import pyarrow as pa
+
+import sudoku_batch
+from sudoku_batch._frames import result_names
+
+__all__ = ["solve"]
+
+
+def solve(
+    df: pd.DataFrame,
+    column: str,
+    *,
+    mode: str = "unique",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    prefix: str = "",
+) -> pd.DataFrame:
+    """Solve the puzzles in ``df[column]``; return ``df`` with the result columns appended.
+
+    The returned frame has every input column and the input's index and row
+    order, then ``status``, ``solution``, ``guesses`` (nullable ``UInt64``),
+    ``solve_us`` and ``message`` (see :data:`sudoku_batch.SCHEMA`), each name
+    preceded by ``prefix``. ``df`` itself is not changed.
+
+    Options as for :func:`sudoku_batch.solve`.
+
+    Raises
+    ------
+    KeyError
+        ``column`` is not a column of ``df``.
+    ValueError
+        A result column's name is already taken (pass ``prefix``), or an
+        option is out of range.
+    TypeError
+        ``df`` is not a pandas DataFrame, or an option has the wrong type.
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"df must be a pandas DataFrame, not {type(df).__name__}")
+    if column not in df.columns:
+        raise KeyError(f"no column {column!r} in the frame (columns: {list(df.columns)})")
+    names = result_names(df.columns, prefix)
+    table = sudoku_batch.solve(df[column], mode=mode, threads=threads, max_guesses=max_guesses)
+    results = to_pandas(table, df.index)
+    results.columns = names
+    return pd.concat([df, results], axis=1)
+
+
+def to_pandas(table: pa.Table, index: Optional[pd.Index] = None) -> pd.DataFrame:
+    """The result table as a DataFrame: ``guesses`` as nullable ``UInt64``,
+    the text columns as pandas' string type, on ``index``."""
+    types = {pa.uint64(): pd.UInt64Dtype(), pa.string(): pd.StringDtype()}
+    frame = table.to_pandas(types_mapper=types.get)
+    if index is not None:
+        frame.index = index
+    return frame

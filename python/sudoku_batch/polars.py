@@ -1,0 +1,99 @@
+"""Polars helper: append the result columns to a DataFrame or LazyFrame.
+
+>>> import polars as pl, sudoku_batch
+>>> df = pl.DataFrame({"id": [7], "puzzle": [
+...     "016400000200009000400000062070230100100000003003087040960000005000800007000006820"]})
+>>> sudoku_batch.polars.solve(df, "puzzle").select("id", "status").rows()
+[(7, 'solved')]
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Optional, TypeVar
+
+import polars as pl
+
+import sudoku_batch
+from sudoku_batch._frames import RESULT_COLUMNS, result_names
+
+__all__ = ["solve", "RESULT_DTYPE"]
+
+#: The result columns as a Polars struct (the dtype of the mapped column).
+RESULT_DTYPE = pl.Struct(
+    {
+        "status": pl.String,
+        "solution": pl.String,
+        "guesses": pl.UInt64,
+        "solve_us": pl.Float64,
+        "message": pl.String,
+    }
+)
+
+Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
+
+
+def solve(
+    df: Frame,
+    column: str,
+    *,
+    mode: str = "unique",
+    threads: Optional[int] = None,
+    max_guesses: Optional[int] = None,
+    prefix: str = "",
+) -> Frame:
+    """Solve the puzzles in column ``column``; return the frame with the result columns appended.
+
+    ``df`` may be a ``DataFrame`` (solved now) or a ``LazyFrame`` (solved
+    when collected, through ``map_batches``: the plan stays lazy and
+    streaming engines hand over the column batch by batch). Every input
+    column is kept, in row order, then ``status``, ``solution``,
+    ``guesses``, ``solve_us`` and ``message`` (see
+    :data:`sudoku_batch.SCHEMA`), each name preceded by ``prefix``.
+
+    Options as for :func:`sudoku_batch.solve`.
+
+    Raises
+    ------
+    KeyError
+        ``column`` is not a column of a DataFrame (a LazyFrame fails when collected).
+    ValueError
+        A result column's name is already taken (pass ``prefix``), or an
+        option is out of range.
+    TypeError
+        ``df`` is neither a Polars DataFrame nor a LazyFrame.
+    """
+    if isinstance(df, pl.DataFrame):
+        names = result_names(df.columns, prefix)
+        if column not in df.columns:
+            raise KeyError(f"no column {column!r} in the frame (columns: {df.columns})")
+        table = sudoku_batch.solve(
+            df.get_column(column), mode=mode, threads=threads, max_guesses=max_guesses
+        )
+        results = pl.from_arrow(table)
+        return df.hstack(results.rename(dict(zip(RESULT_COLUMNS, names))).get_columns())
+    if isinstance(df, pl.LazyFrame):
+        names = result_names(df.collect_schema().names(), prefix)
+        sudoku_batch._check_options(mode, threads, max_guesses)
+        solve_batch = functools.partial(
+            _solve_series, mode=mode, threads=threads, max_guesses=max_guesses
+        )
+        struct = "__sudoku_batch_results"
+        return (
+            df.with_columns(
+                pl.col(column)
+                .map_batches(solve_batch, return_dtype=RESULT_DTYPE, is_elementwise=True)
+                .alias(struct)
+            )
+            .unnest(struct)
+            .rename(dict(zip(RESULT_COLUMNS, names)))
+        )
+    raise TypeError(f"df must be a Polars DataFrame or LazyFrame, not {type(df).__name__}")
+
+
+def _solve_series(
+    series: pl.Series, *, mode: str, threads: Optional[int], max_guesses: Optional[int]
+) -> pl.Series:
+    """One batch of a LazyFrame's puzzle column, solved, as a struct Series."""
+    table = sudoku_batch.solve(series, mode=mode, threads=threads, max_guesses=max_guesses)
+    return pl.from_arrow(table).to_struct(series.name)

@@ -1,0 +1,159 @@
+"""The pandas, Polars and Dask helpers: input columns and row order kept."""
+
+from __future__ import annotations
+
+import os
+
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import sudoku_batch
+from conftest import DATA, kaggle_table
+from test_solve import MIXED, MIXED_STATUSES, PUZZLE
+
+RESULT_COLUMNS = ["status", "solution", "guesses", "solve_us", "message"]
+
+
+def frame_data():
+    n = len(MIXED)
+    return {"id": list(range(100, 100 + n)), "puzzle": MIXED, "rating": [i / 2 for i in range(n)]}
+
+
+def test_pandas_keeps_the_index_the_columns_and_the_row_order():
+    df = pd.DataFrame(frame_data(), index=[f"r{i}" for i in reversed(range(len(MIXED)))])
+    out = sudoku_batch.pandas.solve(df, "puzzle")
+    assert list(out.columns) == ["id", "puzzle", "rating"] + RESULT_COLUMNS
+    assert list(out.index) == list(df.index)
+    pd.testing.assert_frame_equal(out[["id", "puzzle", "rating"]], df)
+    assert out["status"].tolist() == MIXED_STATUSES
+    assert str(out["guesses"].dtype) == "UInt64"
+    assert out["guesses"].isna().tolist() == [s == "malformed" for s in MIXED_STATUSES]
+    assert list(df.columns) == ["id", "puzzle", "rating"], "the input frame is not changed"
+
+
+def test_pandas_rows_in_shuffled_order_keep_their_own_results():
+    df = pd.DataFrame(frame_data()).sample(frac=1, random_state=3)
+    out = sudoku_batch.pandas.solve(df, "puzzle")
+    expected = dict(zip(MIXED, MIXED_STATUSES))
+    assert [expected[p] for p in out["puzzle"]] == out["status"].tolist()
+    assert out["id"].tolist() == df["id"].tolist()
+
+
+def test_pandas_refuses_a_taken_name_unless_prefixed():
+    df = pd.DataFrame({"puzzle": [PUZZLE], "solution": ["given"]})
+    with pytest.raises(ValueError, match="prefix"):
+        sudoku_batch.pandas.solve(df, "puzzle")
+    out = sudoku_batch.pandas.solve(df, "puzzle", prefix="result_")
+    assert out["solution"].tolist() == ["given"]
+    assert out["result_status"].tolist() == ["solved"]
+
+
+def test_pandas_argument_errors():
+    df = pd.DataFrame({"puzzle": [PUZZLE]})
+    with pytest.raises(KeyError, match="quizzes"):
+        sudoku_batch.pandas.solve(df, "quizzes")
+    with pytest.raises(TypeError):
+        sudoku_batch.pandas.solve(df["puzzle"], "puzzle")
+    with pytest.raises(ValueError, match="mode"):
+        sudoku_batch.pandas.solve(df, "puzzle", mode="slow")
+
+
+def test_polars_dataframe_keeps_columns_and_order():
+    df = pl.DataFrame(frame_data())
+    out = sudoku_batch.polars.solve(df, "puzzle")
+    assert out.columns == ["id", "puzzle", "rating"] + RESULT_COLUMNS
+    assert out.select("id", "puzzle", "rating").equals(df)
+    assert out.get_column("status").to_list() == MIXED_STATUSES
+    assert out.schema["guesses"] == pl.UInt64
+
+
+def test_polars_lazyframe_stays_lazy_and_gives_the_same_frame():
+    df = pl.DataFrame(frame_data())
+    lazy = sudoku_batch.polars.solve(df.lazy().filter(pl.col("id") >= 100), "puzzle")
+    assert isinstance(lazy, pl.LazyFrame)
+    assert lazy.collect_schema().names() == ["id", "puzzle", "rating"] + RESULT_COLUMNS
+    eager = sudoku_batch.polars.solve(df, "puzzle")
+    assert lazy.collect().drop("solve_us").equals(eager.drop("solve_us"))
+
+
+def test_polars_lazyframe_over_many_batches(tmp_path):
+    # A Parquet scan in several row groups, collected by the streaming engine.
+    table = kaggle_table().slice(0, 3000)
+    path = tmp_path / "puzzles.parquet"
+    pq.write_table(table, path, row_group_size=500)
+    out = sudoku_batch.polars.solve(pl.scan_parquet(path), "quizzes").collect(engine="streaming")
+    assert out.height == 3000
+    assert out.get_column("quizzes").to_list() == table.column("quizzes").to_pylist()
+    assert out.get_column("solution").to_list() == table.column("solutions").to_pylist()
+
+
+def test_polars_refuses_other_objects():
+    with pytest.raises(TypeError):
+        sudoku_batch.polars.solve(pd.DataFrame({"p": [PUZZLE]}), "p")
+    with pytest.raises(KeyError):
+        sudoku_batch.polars.solve(pl.DataFrame({"p": [PUZZLE]}), "q")
+
+
+@pytest.fixture(scope="module")
+def parquet_dir(tmp_path_factory):
+    """The 10,000 shipped Kaggle puzzles as a directory of four Parquet files."""
+    table = kaggle_table()
+    table = table.append_column("row", pa.array(range(table.num_rows), pa.int64()))
+    directory = tmp_path_factory.mktemp("puzzles")
+    for k in range(4):
+        pq.write_table(table.slice(k * 2500, 2500), directory / f"part-{k}.parquet")
+    return directory, table
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster, distributed.Client(cluster) as client:
+        yield client
+
+
+def test_dask_on_a_local_cluster_keeps_rows_and_columns(parquet_dir, cluster):
+    import dask.dataframe as dd
+
+    directory, table = parquet_dir
+    ddf = dd.read_parquet(str(directory))
+    out = sudoku_batch.dask.solve(ddf, "quizzes", threads=1)
+    assert list(out.columns) == ["quizzes", "solutions", "row"] + RESULT_COLUMNS
+    assert out.npartitions == ddf.npartitions
+    result = cluster.compute(out).result()
+    assert result["row"].tolist() == list(range(10000))
+    assert (result["status"] == "solved").all()
+    assert result["solution"].tolist() == result["solutions"].tolist()
+    # Both worker processes took part.
+    pids = set(cluster.run(os.getpid).values())
+    assert len(pids) == 2 and os.getpid() not in pids
+
+
+def test_dask_output_writes_to_parquet(parquet_dir, cluster, tmp_path):
+    import dask.dataframe as dd
+
+    directory, _ = parquet_dir
+    out = sudoku_batch.dask.solve(dd.read_parquet(str(directory)), "quizzes", threads=1)
+    out.to_parquet(str(tmp_path / "results"), compute_kwargs={"scheduler": cluster})
+    written = pq.read_table(tmp_path / "results")
+    assert written.num_rows == 10000
+    assert set(written.column("status").to_pylist()) == {"solved"}
+
+
+def test_dask_checks_arguments_before_computing():
+    import dask.dataframe as dd
+
+    ddf = dd.from_pandas(pd.DataFrame({"puzzle": [PUZZLE] * 4}), npartitions=2)
+    with pytest.raises(KeyError):
+        sudoku_batch.dask.solve(ddf, "quiz")
+    with pytest.raises(ValueError, match="threads"):
+        sudoku_batch.dask.solve(ddf, "puzzle", threads=0)
+    with pytest.raises(TypeError):
+        sudoku_batch.dask.solve(pd.DataFrame({"puzzle": [PUZZLE]}), "puzzle")
+    local = sudoku_batch.dask.solve(ddf, "puzzle").compute(scheduler="sync")
+    assert local["status"].tolist() == ["solved"] * 4

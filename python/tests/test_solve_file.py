@@ -1,0 +1,58 @@
+"""sudoku_batch.solve_file: the `solve` command's job, summary as a dict."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+import sudoku_batch
+from conftest import CASES, DATA
+
+
+def read_rows(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_solve_file_writes_the_results_and_returns_the_summary(tmp_path, cli):
+    output = tmp_path / "results.csv"
+    summary = sudoku_batch.solve_file(CASES / "10-wrong-length.txt", output, threads=1)
+    assert summary["puzzles"] == 7
+    assert summary["solved"] == 2 and summary["malformed"] == 5
+    assert summary["threads"] == 1
+    expected = cli(str(CASES / "10-wrong-length.txt"))
+    rows = read_rows(output)
+    assert [(r["line"], r["status"], r["message"]) for r in rows] == [
+        (r["line"], r["status"], r["message"]) for r in expected
+    ]
+
+
+def test_solve_file_options(tmp_path):
+    output = tmp_path / "results.csv.gz"
+    summary = sudoku_batch.solve_file(
+        [DATA / "kaggle1m_10000.csv"], str(output), limit=100, mode="first", max_guesses=5
+    )
+    assert summary["puzzles"] == 100 and summary["solved"] == 100
+    assert summary["mode"] == "first"
+    assert output.read_bytes()[:2] == b"\x1f\x8b"
+    csv_summary = sudoku_batch.solve_file(
+        CASES / "11-radcliffe-3m.csv", tmp_path / "r.csv", format="csv", column="puzzle"
+    )
+    assert csv_summary["solved"] == csv_summary["puzzles"] > 0
+
+
+def test_solve_file_errors(tmp_path):
+    with pytest.raises(FileNotFoundError, match="missing.txt"):
+        sudoku_batch.solve_file(tmp_path / "missing.txt", tmp_path / "out.csv")
+    with pytest.raises(ValueError, match="format"):
+        sudoku_batch.solve_file(CASES / "07-last-cell.txt", tmp_path / "o.csv", format="xlsx")
+    with pytest.raises(ValueError, match="threads"):
+        sudoku_batch.solve_file(CASES / "07-last-cell.txt", tmp_path / "o.csv", threads=0)
+    with pytest.raises(TypeError):
+        sudoku_batch.solve_file(CASES / "07-last-cell.txt", tmp_path / "o.csv", colour=True)
+    source = tmp_path / "in.txt"
+    source.write_text((CASES / "07-last-cell.txt").read_text())
+    with pytest.raises(ValueError, match="input"):
+        sudoku_batch.solve_file(source, source)
+    assert source.read_text() == (CASES / "07-last-cell.txt").read_text()
