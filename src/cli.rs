@@ -44,6 +44,13 @@ pub enum Command {
     /// other inputs), 130/143 on SIGINT/SIGTERM (the report then says
     /// `interrupted after N puzzles` and lists the failures so far).
     Check(crate::check::CheckArgs),
+    /// Merge the results files of the shards of a run (`--shard K/N`) into
+    /// the one a single run would write, in input order, and its summary.
+    ///
+    /// Exit codes: 0 when the merge is written, 2 on usage and I/O errors,
+    /// results that overlap or, with `--inputs`, miss a record (unless
+    /// `--allow-missing`).
+    Merge(crate::merge::MergeArgs),
 }
 
 /// The options of `solve`, kept in one struct so that other subcommands

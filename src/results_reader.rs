@@ -256,12 +256,17 @@ mod tests {
 
     #[test]
     fn columns_are_found_by_name_among_others() {
-        let header = record("\u{feff}file,id,line,puzzle,status,solution,guesses,solve_us,check,message,extra");
+        let header = record(
+            "\u{feff}file,id,line,puzzle,status,solution,guesses,solve_us,check,message,extra",
+        );
         let columns = Columns::find(&header).unwrap();
         assert_eq!(columns.file, Some(0));
         assert_eq!(columns.fields, [2, 3, 4, 5, 6, 7, 8, 9]);
         assert_eq!(columns.len, 11);
-        assert_eq!(Columns::find(&record(&COLUMNS.join(","))), Ok(Columns::written(false)));
+        assert_eq!(
+            Columns::find(&record(&COLUMNS.join(","))),
+            Ok(Columns::written(false))
+        );
         let written = format!("file,{}", COLUMNS.join(","));
         assert_eq!(Columns::find(&record(&written)), Ok(Columns::written(true)));
         let err = Columns::find(&record("line,puzzle,status")).unwrap_err();
@@ -271,12 +276,18 @@ mod tests {
     #[test]
     fn rows_parse_into_results() {
         let columns = Columns::written(true);
-        let row = parse_row(&record(&format!("a.txt,7,{P},unsolvable,,3,12.5,,why")), &columns)
-            .unwrap();
+        let row = parse_row(
+            &record(&format!("a.txt,7,{P},unsolvable,,3,12.5,,why")),
+            &columns,
+        )
+        .unwrap();
         assert_eq!(row.file.as_deref(), Some("a.txt"));
         assert_eq!(row.result.line, 7);
         assert_eq!(row.result.status, Status::Unsolvable);
-        assert_eq!((row.result.guesses, row.result.solve_ns), (Some(3), Some(12_500)));
+        assert_eq!(
+            (row.result.guesses, row.result.solve_ns),
+            (Some(3), Some(12_500))
+        );
         assert_eq!(row.result.message.as_deref(), Some("why"));
         let malformed = parse_row(&record("a.txt,8,,malformed,,,,,\"3 cells\""), &columns).unwrap();
         assert_eq!(malformed.result.puzzle, None);

@@ -209,7 +209,11 @@ fn check_header(
 
 /// A kept row as a message names it: `a.txt line 7 with puzzle 1.3...`.
 fn describe_row(row: &Row) -> String {
-    describe(row.file.as_deref(), row.result.line, row.result.puzzle.as_ref())
+    describe(
+        row.file.as_deref(),
+        row.result.line,
+        row.result.puzzle.as_ref(),
+    )
 }
 
 fn describe(file: Option<&str>, line: u64, puzzle: Option<&Grid>) -> String {

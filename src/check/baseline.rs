@@ -131,7 +131,8 @@ impl SummaryBaseline {
     /// # Errors
     /// A message naming both.
     pub fn fits(&self, solver: SolverKind, mode: Mode) -> Result<(), String> {
-        let differs = |theirs: &Option<String>, ours: &str| theirs.as_deref().is_some_and(|t| t != ours);
+        let differs =
+            |theirs: &Option<String>, ours: &str| theirs.as_deref().is_some_and(|t| t != ours);
         if differs(&self.solver, solver.name()) || differs(&self.mode, mode.name()) {
             return Err(format!(
                 "the baseline ran the {} solver in {} mode, this run the {solver} solver in \
@@ -614,8 +615,10 @@ mod tests {
             .unwrap();
         let text = report.render(3, "totals");
         assert!(
-            text.contains("solved count changed from the baseline: 2 -> 3 (+1); multiple count \
-                 changed from the baseline: 1 -> 0 (-1)"),
+            text.contains(
+                "solved count changed from the baseline: 2 -> 3 (+1); multiple count \
+                 changed from the baseline: 1 -> 0 (-1)"
+            ),
             "{text}"
         );
         assert!(base
@@ -633,8 +636,10 @@ mod tests {
             .unwrap();
         let text = report.render(3, "totals");
         assert!(
-            text.contains("note: the baseline ran 4 solver threads, this run 2: puzzles/s are \
-                 not comparable"),
+            text.contains(
+                "note: the baseline ran 4 solver threads, this run 2: puzzles/s are \
+                 not comparable"
+            ),
             "{text}"
         );
         assert!(
@@ -644,7 +649,10 @@ mod tests {
         let mut same = Report::new();
         base.compare(&summary(2, 1, 12, 4), 0.0, Some(0.01), &mut same)
             .unwrap();
-        assert_eq!(same.render(3, "totals"), "sudoku-batch check: ok: 3 puzzles, totals\n");
+        assert_eq!(
+            same.render(3, "totals"),
+            "sudoku-batch check: ok: 3 puzzles, totals\n"
+        );
     }
 
     #[test]
@@ -664,7 +672,10 @@ mod tests {
     #[test]
     fn summaries_need_their_keys() {
         let ok = SummaryBaseline::parse(SUMMARY).unwrap();
-        assert_eq!((ok.puzzles, ok.guesses, ok.puzzles_per_s), (3, 12, Some(99.5)));
+        assert_eq!(
+            (ok.puzzles, ok.guesses, ok.puzzles_per_s),
+            (3, 12, Some(99.5))
+        );
         assert_eq!(ok.statuses, [2, 1, 0, 0, 0, 0]);
         assert_eq!(ok.threads, Some(4));
         assert!(ok.fits(SolverKind::Fast, Mode::Unique).is_ok());
