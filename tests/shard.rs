@@ -375,7 +375,7 @@ fn merge_refuses_overlaps_and_with_inputs_gaps() {
     assert_eq!(code(&output), 2);
     let err = stderr(&output);
     assert!(
-        err.contains(&format!("{}:1 (in {a} and {a})", CORPUS[0])),
+        err.contains(&format!("\n  {}:1 in {a} and {a}\n", CORPUS[0])),
         "{err}"
     );
     assert!(!std::path::Path::new(&merged).exists(), "no partial output");

@@ -413,7 +413,7 @@ impl Merged {
         self.overlap_count += 1;
         if self.overlaps.len() < SHOWN {
             self.overlaps
-                .push(format!("{place} (in {} and {})", a.display(), b.display()));
+                .push(format!("{place} in {} and {}", a.display(), b.display()));
         }
     }
 
@@ -421,24 +421,24 @@ impl Merged {
         if self.overlap_count == 0 {
             return Ok(());
         }
-        let more = self.overlap_count - self.overlaps.len() as u64;
-        Err(Error::Merge(format!(
-            "{} record{} {} a row in more than one results file: {}{}; each record belongs to \
-             one shard",
+        let mut message = format!(
+            "{} record{} a row in more than one results file (each record belongs to one \
+             shard):",
             self.overlap_count,
-            if self.overlap_count == 1 { "" } else { "s" },
             if self.overlap_count == 1 {
-                "has"
+                " has"
             } else {
-                "have"
+                "s have"
             },
-            self.overlaps.join(", "),
-            if more > 0 {
-                format!(" and {more} more")
-            } else {
-                String::new()
-            }
-        )))
+        );
+        for overlap in &self.overlaps {
+            message.push_str(&format!("\n  {overlap}"));
+        }
+        let more = self.overlap_count - self.overlaps.len() as u64;
+        if more > 0 {
+            message.push_str(&format!("\n  ... and {more} more"));
+        }
+        Err(Error::Merge(message))
     }
 
     fn missing(&mut self, place: String) {
