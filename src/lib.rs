@@ -39,12 +39,15 @@ pub mod generator;
 pub mod grid;
 pub mod input;
 pub mod interrupt;
+pub mod merge;
 pub mod minlex;
 pub mod output;
 pub mod pipeline;
 pub mod progress;
 pub mod result;
+pub mod results_reader;
 pub mod resume;
+pub mod shard;
 pub mod solve;
 pub mod solver;
 pub mod stats;
@@ -70,5 +73,6 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
         Command::Generate(args) => dataset::generate::run(&args),
         Command::Canon(args) => dataset::canon::run(&args),
         Command::Augment(args) => dataset::augment::run(&args),
+        Command::Merge(args) => merge::run(&args),
     }
 }
