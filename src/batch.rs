@@ -3,7 +3,7 @@
 //! Python package and of any other front end that brings its own data.
 //!
 //! Every record goes through the same per-record classification as the
-//! `solve` subcommand ([`pipeline::solve_record`]), on a rayon pool of its
+//! `solve` subcommand ([`crate::pipeline::solve_record`]), on a rayon pool of its
 //! own. Records are cut into blocks; each block is solved by one worker,
 //! which then hands the block's results to the caller's `collect` (to turn
 //! them into the caller's columns while still on the worker), and the
