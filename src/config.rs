@@ -111,6 +111,29 @@ pub struct Config {
 }
 
 impl Config {
+    /// A quiet run of `inputs` into `output` with every other setting at
+    /// its default (as `solve` with no other flag, but no progress bar and
+    /// no human summary): the starting point of a library caller, which
+    /// then sets the fields it needs.
+    pub fn new(inputs: Vec<String>, output: Destination) -> Config {
+        Config {
+            inputs,
+            read: ReadOptions::default(),
+            output,
+            resume: false,
+            summary_json: None,
+            threads: Environment::detect().cores.max(1),
+            solver: SolverKind::default(),
+            mode: Mode::default(),
+            limits: Limits::default(),
+            limit: None,
+            shard: None,
+            progress: Draw::Off,
+            human_summary: false,
+            color: false,
+        }
+    }
+
     /// Validates `args` against the current environment.
     ///
     /// # Errors
@@ -329,6 +352,22 @@ mod tests {
         let c = config(&["--timeout-ms", "1500"], TERMINAL).unwrap();
         assert_eq!(c.limits.timeout, Some(Duration::from_millis(1500)));
         assert_eq!(config(&[], TERMINAL).unwrap().limits.timeout, None);
+    }
+
+    #[test]
+    fn a_library_config_is_quiet_and_otherwise_the_default() {
+        let c = Config::new(vec!["a.txt".into()], Destination::Stdout);
+        let flags = config(&["a.txt", "--quiet"], TERMINAL).unwrap();
+        assert_eq!((c.progress, c.human_summary), (Draw::Off, false));
+        assert_eq!(
+            (c.mode, c.limits, c.limit),
+            (flags.mode, flags.limits, flags.limit)
+        );
+        assert_eq!(
+            (c.read, c.solver, c.resume),
+            (flags.read, flags.solver, flags.resume)
+        );
+        assert!(c.threads >= 1);
     }
 
     #[test]

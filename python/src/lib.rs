@@ -22,7 +22,6 @@ use sudoku_batch::config::{Config, Destination};
 use sudoku_batch::error::Error;
 use sudoku_batch::input::{Column, Format, InputError, ReadOptions};
 use sudoku_batch::interrupt::{Interrupt, Signal};
-use sudoku_batch::progress::Draw;
 use sudoku_batch::solver::{Limits, Mode, SolverKind};
 
 use crate::arrow_ffi::{import_array, ArrowBatch};
@@ -107,11 +106,6 @@ fn solve_file(
     if inputs.is_empty() {
         return Err(PyValueError::new_err("inputs: give at least one file"));
     }
-    let threads = match threads {
-        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
     if timeout_ms == Some(0) {
         return Err(PyValueError::new_err("timeout_ms must be at least 1"));
     }
@@ -139,28 +133,25 @@ fn solve_file(
             "resume needs a plain (not gzip) output file",
         ));
     }
-    let config = Config {
-        inputs,
-        read: ReadOptions {
-            format,
-            column,
-            solutions,
-        },
-        output,
-        resume,
-        summary_json: None,
-        threads,
-        solver,
-        mode: parse_mode(mode)?,
-        limits: Limits {
-            max_guesses,
-            timeout: timeout_ms.map(Duration::from_millis),
-        },
-        limit,
-        progress: Draw::Off,
-        human_summary: false,
-        color: false,
+    let mut config = Config::new(inputs, output);
+    config.read = ReadOptions {
+        format,
+        column,
+        solutions,
     };
+    config.resume = resume;
+    match threads {
+        Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => config.threads = n,
+        None => {}
+    }
+    config.solver = solver;
+    config.mode = parse_mode(mode)?;
+    config.limits = Limits {
+        max_guesses,
+        timeout: timeout_ms.map(Duration::from_millis),
+    };
+    config.limit = limit;
     let (_, summary) = interruptible(py, |interrupt| {
         sudoku_batch::solve::run_with_interrupt(&config, interrupt)
     })?
