@@ -125,7 +125,9 @@ fn each_shard_checks_against_the_full_baseline_and_only_the_altered_one_fails() 
         assert_eq!(code, 0, "shard {k}: {report}");
         let mine = (rows + 3 - k) / 3;
         assert!(
-            report.contains(&format!("ok: {mine} puzzles, {mine} rows compared")),
+            report.contains(&format!(
+                "ok: {mine} puzzles, {mine} rows of shard {k}/3 compared with baseline"
+            )),
             "shard {k}: {report}"
         );
     }
