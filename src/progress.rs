@@ -8,7 +8,8 @@
 //! 100 % before the end.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
@@ -50,6 +51,7 @@ pub struct ProgressOptions {
 /// The live progress of a run. Does nothing when disabled.
 pub struct Progress {
     bar: Option<ProgressBar>,
+    bytes_read: Vec<Arc<AtomicU64>>,
     total_bytes: Option<u64>,
     kept: u64,
     /// No chunk of this run shown yet.
@@ -58,17 +60,24 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// Starts the display.
-    pub fn start(options: &ProgressOptions) -> Progress {
+    /// Starts the display. `bytes_read` are the inputs' raw byte counters
+    /// (bytes taken from the file, before decompression), summed for the
+    /// bar's position by [`Progress::update`]; a caller that knows where its
+    /// written rows stand gives none and calls [`Progress::update_to`].
+    pub fn start(options: &ProgressOptions, bytes_read: Vec<Arc<AtomicU64>>) -> Progress {
         let target = match options.draw {
             Draw::Off => ProgressDrawTarget::hidden(),
             Draw::Terminal => ProgressDrawTarget::stderr_with_hz(REDRAW_HZ),
             Draw::Log => ProgressDrawTarget::term_like_with_hz(Box::new(LogLines), LOG_HZ),
         };
-        Progress::start_on(options, target)
+        Progress::start_on(options, bytes_read, target)
     }
 
-    fn start_on(options: &ProgressOptions, target: ProgressDrawTarget) -> Progress {
+    fn start_on(
+        options: &ProgressOptions,
+        bytes_read: Vec<Arc<AtomicU64>>,
+        target: ProgressDrawTarget,
+    ) -> Progress {
         let bar = (options.draw != Draw::Off).then(|| {
             let bar = ProgressBar::with_draw_target(options.total_bytes, target);
             bar.set_style(style(options.total_bytes.is_some(), options.color));
@@ -76,6 +85,7 @@ impl Progress {
         });
         let progress = Progress {
             bar,
+            bytes_read,
             total_bytes: options.total_bytes,
             kept: options.kept,
             first: AtomicBool::new(true),
@@ -90,10 +100,21 @@ impl Progress {
         progress
     }
 
+    /// Shows `puzzles` done and the bytes the counters given to
+    /// [`Progress::start`] say were read so far.
+    pub fn update(&self, puzzles: u64) {
+        let bytes = self
+            .bytes_read
+            .iter()
+            .map(|c| c.load(Ordering::Relaxed))
+            .sum();
+        self.update_to(puzzles, bytes);
+    }
+
     /// Shows `puzzles` done in all (kept rows included) and the raw input
     /// bytes read up to the last row written. Below 100 % until
     /// [`Progress::finish`].
-    pub fn update(&self, puzzles: u64, bytes_read: u64) {
+    pub fn update_to(&self, puzzles: u64, bytes_read: u64) {
         let Some(bar) = &self.bar else { return };
         let secs = self.start.elapsed().as_secs_f64();
         let rate = if secs > 0.0 {
@@ -140,6 +161,9 @@ impl Progress {
         Progress {
             bar,
             bytes_read: Vec::new(),
+            total_bytes: None,
+            kept: 0,
+            first: AtomicBool::new(false),
             start: Instant::now(),
         }
     }
@@ -232,28 +256,45 @@ mod tests {
             total_bytes,
             kept,
         };
-        Progress::start_on(&options, ProgressDrawTarget::hidden())
+        Progress::start_on(&options, vec![], ProgressDrawTarget::hidden())
     }
 
     #[test]
     fn a_disabled_display_does_nothing() {
-        let progress = Progress::start(&ProgressOptions::default());
+        let progress = Progress::start(&ProgressOptions::default(), vec![]);
         assert!(progress.bar.is_none());
-        progress.update(5, 10);
+        progress.update(5);
         progress.finish();
     }
 
     #[test]
     fn the_bar_follows_the_bytes_of_the_rows_written_and_stops_short_of_the_end() {
         let progress = hidden(Some(1000), 0);
-        progress.update(42, 500);
+        progress.update_to(42, 500);
         let bar = progress.bar.as_ref().unwrap();
         assert_eq!(bar.position(), 500);
         assert_eq!(bar.length(), Some(1000));
         assert!(bar.message().starts_with("42 puzzles, "));
         // A gzip input read to its end before its last rows are written.
-        progress.update(50, 1000);
+        progress.update_to(50, 1000);
         assert_eq!(bar.position(), 999);
+        progress.finish();
+    }
+
+    #[test]
+    fn the_bar_can_follow_live_byte_counters() {
+        let counters = vec![Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0))];
+        let options = ProgressOptions {
+            draw: Draw::Log,
+            color: false,
+            total_bytes: Some(1000),
+            kept: 0,
+        };
+        let progress = Progress::start_on(&options, counters.clone(), ProgressDrawTarget::hidden());
+        counters[0].store(300, Ordering::Relaxed);
+        counters[1].store(200, Ordering::Relaxed);
+        progress.update(42);
+        assert_eq!(progress.bar.as_ref().unwrap().position(), 500);
         progress.finish();
     }
 
@@ -261,10 +302,10 @@ mod tests {
     fn the_rate_after_resume_counts_only_this_runs_puzzles() {
         let progress = hidden(None, 1_000_000);
         std::thread::sleep(Duration::from_millis(20));
-        progress.update(1_000_000, 10);
+        progress.update_to(1_000_000, 10);
         let bar = progress.bar.as_ref().unwrap();
         assert_eq!(bar.message(), "1000000 puzzles, 0/s");
-        progress.update(1_000_010, 20);
+        progress.update_to(1_000_010, 20);
         let rate: f64 = bar
             .message()
             .trim_start_matches("1000010 puzzles, ")

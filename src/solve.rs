@@ -99,12 +99,15 @@ pub fn run_observed(
     };
     // A shard's records are already cut at the limit (see `prepare`).
     let limit = if config.shard.is_some() { None } else { limit };
-    let progress = Progress::start(&ProgressOptions {
-        draw: config.progress,
-        color: config.color,
-        total_bytes,
-        kept: tally.puzzles,
-    });
+    let progress = Progress::start(
+        &ProgressOptions {
+            draw: config.progress,
+            color: config.color,
+            total_bytes,
+            kept: tally.puzzles,
+        },
+        vec![],
+    );
 
     let settings = Settings {
         threads: config.threads,
@@ -119,7 +122,7 @@ pub fn run_observed(
         writer.write_text(&batch.text)?;
         observe(batch)?;
         tally.merge(&batch.tally);
-        progress.update(tally.puzzles, batch.bytes_read);
+        progress.update_to(tally.puzzles, batch.bytes_read);
         Ok(())
     });
     progress.finish();
