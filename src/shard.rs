@@ -22,6 +22,7 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use crate::input::Parsed;
 use crate::pipeline::Source;
 
 /// One shard of N: `K/N` on the command line, 1-based.
@@ -95,8 +96,15 @@ pub fn select(sources: Vec<Source>, shard: Shard, limit: Option<u64>) -> Vec<Sou
     let numbered = Arc::new(AtomicU64::new(0));
     sources
         .into_iter()
-        .map(|source| Source {
-            records: Box::new(keep(source.records, shard, Arc::clone(&numbered), limit)),
+        .map(|source| {
+            let Source {
+                records,
+                bytes_read,
+            } = source;
+            Source {
+                records: Box::new(Parsed(keep(records, shard, Arc::clone(&numbered), limit))),
+                bytes_read,
+            }
         })
         .collect()
 }
@@ -138,9 +146,7 @@ mod tests {
                 Ok(Record::new(line, puzzle, None))
             })
             .collect();
-        Source {
-            records: Box::new(records.into_iter()),
-        }
+        Source::parsed(records.into_iter())
     }
 
     fn kept(sources: Vec<Source>) -> Vec<(usize, u64)> {
@@ -199,9 +205,7 @@ mod tests {
                 source: std::io::Error::other("disk on fire"),
             }),
         ];
-        let source = Source {
-            records: Box::new(records.into_iter()),
-        };
+        let source = Source::parsed(records.into_iter());
         let out: Vec<_> = select(vec![source], Shard::new(2, 2).unwrap(), None)
             .remove(0)
             .records
