@@ -29,6 +29,7 @@
 
 use rayon::prelude::*;
 
+use crate::config::MAX_THREADS;
 use crate::error::Error;
 use crate::grid::{Grid, CELLS};
 use crate::input::{self, Record};
@@ -65,11 +66,17 @@ impl BatchSolver {
     /// Starts the pool.
     ///
     /// # Errors
-    /// [`Error::Usage`] for 0 threads; [`Error::Threads`] when the
+    /// [`Error::Usage`] for 0 threads or more than [`MAX_THREADS`];
+    /// [`Error::Threads`] when the
     /// operating system refuses the threads.
     pub fn new(options: &BatchOptions) -> Result<BatchSolver, Error> {
         let threads = match options.threads {
             Some(0) => return Err(Error::Usage("threads must be at least 1".into())),
+            Some(n) if n > MAX_THREADS => {
+                return Err(Error::Usage(format!(
+                    "threads {n}: at most {MAX_THREADS} threads"
+                )))
+            }
             Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         };
@@ -138,7 +145,7 @@ impl BatchSolver {
                             results.push(solve_record(
                                 solver.as_mut(),
                                 0,
-                                record,
+                                &record,
                                 options.mode,
                                 &options.limits,
                             ));
@@ -238,12 +245,14 @@ mod tests {
     }
 
     #[test]
-    fn zero_threads_is_a_usage_error() {
-        let options = BatchOptions {
-            threads: Some(0),
-            ..BatchOptions::default()
-        };
-        assert!(matches!(BatchSolver::new(&options), Err(Error::Usage(_))));
+    fn zero_threads_and_too_many_are_usage_errors() {
+        for threads in [0, MAX_THREADS + 1] {
+            let options = BatchOptions {
+                threads: Some(threads),
+                ..BatchOptions::default()
+            };
+            assert!(matches!(BatchSolver::new(&options), Err(Error::Usage(_))));
+        }
     }
 
     #[test]

@@ -254,5 +254,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve_file, module)?)?;
     module.add_class::<ArrowBatch>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    module.add("MAX_THREADS", sudoku_batch::config::MAX_THREADS)?;
     Ok(())
 }

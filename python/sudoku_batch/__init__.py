@@ -61,8 +61,8 @@ SCHEMA: pa.Schema = pa.schema(
 #: status is ``multiple``); ``first`` stops at the first solution.
 MODES = ("unique", "first")
 
-#: Most solver threads a call may ask for.
-MAX_THREADS = 1024
+#: Most solver threads a call may ask for (the CLI's bound on ``-j``).
+MAX_THREADS: int = _native.MAX_THREADS
 
 _LAZY_SUBMODULES = ("pandas", "polars", "dask")
 

@@ -3,6 +3,7 @@
 from typing import Any, List, Optional, Sequence, Tuple
 
 __version__: str
+MAX_THREADS: int
 
 class ArrowBatch:
     """One block of results: a struct array of the result columns."""
