@@ -110,10 +110,14 @@ def parquet_dir(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def cluster():
+    import dask
+
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
+    # Generous timeouts: a loaded CI machine can take long to start workers.
+    timeouts = {"distributed.comm.timeouts.connect": "120s", "distributed.comm.timeouts.tcp": "120s"}
+    with dask.config.set(timeouts), distributed.LocalCluster(
         n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
-    ) as cluster, distributed.Client(cluster) as client:
+    ) as cluster, distributed.Client(cluster, timeout="120s") as client:
         yield client
 
 
