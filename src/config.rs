@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
+use crate::file_guard::FileGuard;
 use crate::input::ReadOptions;
 use crate::progress::Draw;
 use crate::solver::{Limits, Mode, SolverKind};
@@ -107,6 +108,24 @@ pub struct Config {
 }
 
 impl Config {
+    /// The files this run reads (inputs, stdin, `--solutions`) and writes
+    /// (the results, `--summary-json`), for [`FileGuard::check`]; a
+    /// subcommand registers its own (`--baseline`) before checking.
+    pub fn file_guard(&self) -> FileGuard {
+        let mut guard = FileGuard::new();
+        for input in &self.inputs {
+            guard.reads("input", input);
+        }
+        if let Some(solutions) = &self.read.solutions {
+            guard.reads("--solutions", solutions);
+        }
+        guard.writes("-o", self.output.name());
+        if let Some(summary) = &self.summary_json {
+            guard.writes("--summary-json", summary.name());
+        }
+        guard
+    }
+
     /// Validates `args` against the current environment.
     ///
     /// # Errors

@@ -6,7 +6,8 @@
 //! writes one results row per record ([`result`]) -> [`stats`] summarises.
 //! [`cli`] defines the flags, [`config`] validates them, [`solve`] wires the
 //! `solve` subcommand together, [`progress`] draws the bar and [`error`]
-//! maps failures to exit codes. [`interrupt`] turns SIGINT and SIGTERM into
+//! maps failures to exit codes; [`file_guard`] refuses an output that is an
+//! input by another name. [`interrupt`] turns SIGINT and SIGTERM into
 //! a clean stop and [`resume`] continues a results file. The other two
 //! subcommands: [`bench`](mod@bench) measures solver throughput in memory, and
 //! [`check`] verifies a run against rules and a baseline for CI.
@@ -31,6 +32,7 @@ pub mod check;
 pub mod cli;
 pub mod config;
 pub mod error;
+pub mod file_guard;
 pub mod grid;
 pub mod input;
 pub mod interrupt;
@@ -42,6 +44,7 @@ pub mod resume;
 pub mod solve;
 pub mod solver;
 pub mod stats;
+pub mod stderr;
 
 use crate::cli::{Cli, Command};
 use crate::config::Config;

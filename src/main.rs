@@ -11,7 +11,7 @@ fn main() -> ExitCode {
     let result = sudoku_batch::run(Cli::parse());
     if let Err(e) = &result {
         if !e.is_quiet() {
-            eprintln!("sudoku-batch: error: {e}");
+            sudoku_batch::stderrln!("sudoku-batch: error: {e}");
         }
     }
     ExitCode::from(exit_code(&result))

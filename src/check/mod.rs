@@ -117,6 +117,7 @@ impl Rules {
                 place(),
                 Problem::Mismatch {
                     solution: result.solution,
+                    why: result.message.clone(),
                 },
             );
         }
@@ -137,6 +138,11 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
             "check verifies every row, so it cannot --resume: run it again from the start".into(),
         ));
     }
+    let mut guard = config.file_guard();
+    if let Some(path) = &args.baseline {
+        guard.reads("--baseline", path);
+    }
+    guard.check()?;
     let rules = Rules {
         allow: args.allow.clone(),
     };
@@ -192,7 +198,7 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
     if let Verdict::Interrupted(_) = verdict {
         // What was checked before the signal (never `ok`), then the
         // signal's exit code.
-        eprint!("{}", report.render_interrupted(summary.puzzles));
+        crate::stderr!("{}", report.render_interrupted(summary.puzzles));
         return Ok(verdict);
     }
     if summary.puzzles == 0 {
@@ -231,7 +237,7 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
             format!("totals compared with baseline {base_name}")
         }
     };
-    eprint!("{}", report.render(summary.puzzles, &checks));
+    crate::stderr!("{}", report.render(summary.puzzles, &checks));
     Ok(if report.total() == 0 {
         Verdict::Clean
     } else {
@@ -291,10 +297,8 @@ mod tests {
     fn solved(expected: Option<Status>) -> PuzzleResult {
         let mut solver = crate::solver::SolverKind::Fast.build();
         let record = crate::input::Record {
-            line: 4,
-            puzzle: Ok(Grid::parse(PUZZLE).unwrap()),
-            solution: None,
             expected,
+            ..crate::input::Record::new(4, Ok(Grid::parse(PUZZLE).unwrap()), None)
         };
         crate::pipeline::solve_record(
             solver.as_mut(),

@@ -61,6 +61,14 @@ struct Columns {
     /// A header named the solution column (or had none): don't look for a
     /// solution field by content.
     solution_by_name: bool,
+    /// Fields in the header, trailing empty ones not counted; `None`
+    /// without a header.
+    header_fields: Option<usize>,
+}
+
+/// Fields of `record`, trailing empty ones not counted.
+fn filled_len(record: &ByteRecord) -> usize {
+    record.iter().rposition(|f| !f.is_empty()).map_or(0, |i| i + 1)
 }
 
 /// Records from a CSV input.
@@ -93,14 +101,11 @@ impl<R: BufRead> CsvReader<R> {
     }
 
     /// Parses the framer's current record into `self.record`.
-    fn parse(&mut self, open_quote: bool) -> bool {
+    fn parse(&mut self) -> bool {
         let feed = self.parser.get_mut();
         feed.buf.clear();
         feed.pos = 0;
         feed.buf.extend_from_slice(self.framer.bytes());
-        if open_quote {
-            feed.buf.push(b'"');
-        }
         feed.buf.push(b'\n');
         match self.parser.read_byte_record(&mut self.record) {
             Ok(true) => true,
@@ -151,6 +156,7 @@ impl<R: BufRead> CsvReader<R> {
         self.cols.solution = find(&SOLUTION_NAMES);
         self.cols.status = find(&[STATUS_NAME]);
         self.cols.solution_by_name = self.cols.puzzle.is_some() || self.cols.solution.is_some();
+        self.cols.header_fields = Some(filled_len(&self.record));
         Ok(true)
     }
 
@@ -169,7 +175,12 @@ impl<R: BufRead> CsvReader<R> {
             if is_skipped(self.framer.bytes()) {
                 continue;
             }
-            if !self.parse(frame.open_quote) {
+            if frame.open_quote {
+                self.first = false;
+                let message = format!("unterminated quote opened on line {}", frame.line);
+                return Some(Ok(Record::new(frame.line, Err(message), None)));
+            }
+            if !self.parse() {
                 return Some(Ok(Record::new(
                     frame.line,
                     Err("unreadable CSV record".into()),
@@ -190,6 +201,17 @@ impl<R: BufRead> CsvReader<R> {
     /// Turns the parsed data record into a [`Record`].
     fn data(&mut self, line: u64) -> Record {
         let rec = &self.record;
+        if let Some(header) = self.cols.header_fields {
+            // A field too many or too few shifts the columns: nothing in
+            // the record can be trusted.
+            let filled = filled_len(rec);
+            if filled > header || rec.len() < header {
+                let fields = if filled > header { filled } else { rec.len() };
+                let plural = if fields == 1 { "" } else { "s" };
+                let message = format!("{fields} field{plural}, but the header has {header}");
+                return Record::new(line, Err(message), None);
+            }
+        }
         if self.cols.puzzle.is_none() {
             self.cols.puzzle = match &self.column {
                 Some(Column::Index(n)) => Some(n.saturating_sub(1)),
@@ -209,15 +231,23 @@ impl<R: BufRead> CsvReader<R> {
                 rec.len()
             )),
         };
+        let mut solution_error = None;
         let solution = if self.cols.solution_by_name {
-            self.cols
-                .solution
-                .and_then(|i| rec.get(i))
-                .and_then(field::complete)
+            match self.cols.solution.and_then(|i| rec.get(i)) {
+                Some(f) if !f.is_empty() => {
+                    let grid = field::complete(f);
+                    if grid.is_none() {
+                        solution_error = Some(field::not_a_solution(f));
+                    }
+                    grid
+                }
+                _ => None,
+            }
         } else {
             rec.iter().skip(at + 1).find_map(field::complete)
         };
         let mut record = Record::new(line, puzzle, solution);
+        record.solution_error = solution_error;
         record.expected = self
             .cols
             .status
@@ -358,7 +388,7 @@ mod tests {
                 (2, Err(too_long())),
                 (3, Err(too_long())),
                 (4, Ok(grid(P))),
-                (5, Ok(grid(P)))
+                (5, Err("unterminated quote opened on line 5".into()))
             ]
         );
     }

@@ -67,8 +67,10 @@ mod csv;
 mod field;
 mod frame;
 mod grid;
+mod gzip;
 mod lines;
 mod open;
+mod solutions;
 #[cfg(test)]
 mod tests;
 
@@ -81,6 +83,7 @@ use crate::solver::Status;
 
 pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 pub use self::frame::MAX_RECORD;
+pub use self::gzip::GzipMembers;
 pub use self::open::{open, Input, Records};
 
 /// One puzzle record read from an input.
@@ -95,6 +98,11 @@ pub struct Record {
     /// A complete solution given by the input (a solution column, a later
     /// field, or a `--solutions` file), to check the result against.
     pub solution: Option<Grid>,
+    /// A solution the input gives that is not a complete grid (a solution
+    /// column's value of 80 digits, a junk line of a `--solutions` file):
+    /// why, e.g. `given solution is not a grid: 80 cells, expected 81`. The
+    /// result's check is then `mismatch`.
+    pub solution_error: Option<String>,
     /// A status the input expects for this record (a `status` column, as in
     /// a previous results CSV); used by `check`.
     pub expected: Option<Status>,
@@ -107,6 +115,7 @@ impl Record {
             line,
             puzzle,
             solution,
+            solution_error: None,
             expected: None,
         }
     }
@@ -216,16 +225,6 @@ pub enum InputError {
         path: PathBuf,
         /// The first solution record left over.
         line: u64,
-    },
-    /// A record of the `--solutions` file is not a complete grid.
-    #[error("{solutions}: line {line}: not a solution: {message}")]
-    BadSolution {
-        /// The solutions file.
-        solutions: PathBuf,
-        /// The solution record's line.
-        line: u64,
-        /// Why.
-        message: String,
     },
 }
 
