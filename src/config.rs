@@ -105,6 +105,10 @@ pub struct Config {
     pub human_summary: bool,
     /// Colour is allowed on stderr.
     pub color: bool,
+    /// When stdout closes early (`| head`), go on solving every record
+    /// without writing it, instead of stopping quietly: `check` must
+    /// verify every record. `false` unless set by the subcommand.
+    pub finish_when_stdout_closes: bool,
 }
 
 impl Config {
@@ -227,6 +231,7 @@ impl Config {
             progress,
             human_summary: !args.quiet,
             color: !env.no_color,
+            finish_when_stdout_closes: false,
         })
     }
 }

@@ -26,6 +26,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// No `eprintln!`: it panics on a closed stderr (see `stderr`, clippy.toml).
+#![warn(clippy::disallowed_macros)]
 
 pub mod bench;
 pub mod check;

@@ -1,6 +1,8 @@
 //! The `sudoku-batch` binary: parses the command line, runs the library and
 //! turns the result into an exit code (see [`sudoku_batch::error`]).
 
+#![warn(clippy::disallowed_macros)]
+
 use std::process::ExitCode;
 
 use clap::Parser;

@@ -637,7 +637,10 @@ mod tests {
             ..record(3, PUZZLE)
         };
         let junk = solve_record(solver.as_mut(), 0, junk, Mode::Unique, &Limits::default());
-        assert_eq!((junk.status, junk.check), (Status::Solved, Some(Check::Mismatch)));
+        assert_eq!(
+            (junk.status, junk.check),
+            (Status::Solved, Some(Check::Mismatch))
+        );
         assert_eq!(
             junk.message.as_deref(),
             Some("given solution is not a grid: 80 cells, expected 81")

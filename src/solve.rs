@@ -117,8 +117,18 @@ pub fn run_observed(
         limit,
         chunk_records: CHUNK_RECORDS,
     };
+    // Stdout closed early; with `finish_when_stdout_closes` the later
+    // records are still solved and observed, but not written.
+    let mut stdout_closed = false;
     let outcome = pipeline::run_until(sources, &settings, &interrupt, |batch| {
-        writer.write(&batch.results)?;
+        if !stdout_closed {
+            match writer.write(&batch.results) {
+                Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {
+                    stdout_closed = true;
+                }
+                written => written?,
+            }
+        }
         observe(&batch)?;
         tally.merge(&batch.tally);
         progress.update(tally.puzzles);
@@ -135,7 +145,17 @@ pub fn run_observed(
             return Err(e);
         }
     };
-    writer.finish()?;
+    match writer.finish() {
+        Err(Error::BrokenPipe) if config.finish_when_stdout_closes => stdout_closed = true,
+        finished => finished?,
+    }
+    if stdout_closed {
+        crate::stderrln!(
+            "sudoku-batch: standard output closed early; all {} records were still solved and \
+             checked",
+            tally.puzzles
+        );
+    }
     if let Some((_, matching)) = &resume {
         matching.check()?;
     }
@@ -236,7 +256,11 @@ fn report(
         },
     );
     if let Some(file) = summary_file {
-        file.write(&summary)?;
+        match file.write(&summary) {
+            // Stdout closed early: the verdict still counts.
+            Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {}
+            written => written?,
+        }
     }
     if tally.puzzles == 0 && interrupted.is_none() {
         crate::stderrln!(

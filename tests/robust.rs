@@ -418,7 +418,7 @@ fn sigint_on_a_stdin_that_never_ends_writes_the_finished_rows_and_exits_130() {
         .expect("the child reads its stdin");
     wait_until("the first chunk's rows", || lines_in(&out) > 2048);
     let (status, after) = signal_and_wait(&mut child, "INT");
-    println!("exited {after:?} after SIGINT");
+    eprintln!("exited {after:?} after SIGINT");
     assert_eq!(status.code(), Some(130));
     let lines: Vec<u64> = (1..=records as u64).collect();
     let rows = check_interrupted(&out, &summary, &lines);
@@ -453,7 +453,7 @@ fn sigterm_during_a_slow_chunk_writes_its_finished_start_and_exits_143() {
     // than the minute `signal_and_wait` allows.
     std::thread::sleep(Duration::from_millis(300));
     let (status, after) = signal_and_wait(&mut child, "TERM");
-    println!("exited {after:?} after SIGTERM");
+    eprintln!("exited {after:?} after SIGTERM");
     assert_eq!(status.code(), Some(143));
     let lines: Vec<u64> = (1..=1008).collect();
     let rows = check_interrupted(&out, &summary, &lines);

@@ -132,7 +132,9 @@ impl Rules {
 /// [`Error::Baseline`] for a baseline that cannot be read or belongs to
 /// other inputs.
 pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
-    let config = Config::from_args(&args.solve)?;
+    let mut config = Config::from_args(&args.solve)?;
+    // `check ... | head`: every record is still verified.
+    config.finish_when_stdout_closes = true;
     if config.resume {
         return Err(Error::Usage(
             "check verifies every row, so it cannot --resume: run it again from the start".into(),

@@ -144,10 +144,7 @@ impl fmt::Display for Problem {
                  or a given changed)",
                 grid(solution)
             ),
-            Problem::Mismatch {
-                why: Some(why),
-                ..
-            } => write!(f, "check mismatch: {why}"),
+            Problem::Mismatch { why: Some(why), .. } => write!(f, "check mismatch: {why}"),
             Problem::Mismatch {
                 solution,
                 why: None,

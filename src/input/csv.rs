@@ -68,7 +68,10 @@ struct Columns {
 
 /// Fields of `record`, trailing empty ones not counted.
 fn filled_len(record: &ByteRecord) -> usize {
-    record.iter().rposition(|f| !f.is_empty()).map_or(0, |i| i + 1)
+    record
+        .iter()
+        .rposition(|f| !f.is_empty())
+        .map_or(0, |i| i + 1)
 }
 
 /// Records from a CSV input.

@@ -400,7 +400,10 @@ mod tests {
             both(b"x,\"a\rb\r\nc\nd\"\ry,z\r\nw", true),
             simple(&[(1, "x,\"a\rb\r\nc\nd\""), (5, "y,z"), (6, "w")])
         );
-        assert_eq!(both(b"x,\"a\"\ry", true), simple(&[(1, "x,\"a\""), (2, "y")]));
+        assert_eq!(
+            both(b"x,\"a\"\ry", true),
+            simple(&[(1, "x,\"a\""), (2, "y")])
+        );
     }
 
     /// Frames with their `open_quote` flag.
@@ -443,7 +446,10 @@ mod tests {
         assert_eq!(got.len(), lines + 2);
         assert_eq!(got[0], open(1, "1,\"note"));
         assert_eq!(got[1], shut(2, "00000000"));
-        assert_eq!(got[lines], shut(lines as u64 + 1, &format!("{:08}", lines - 1)));
+        assert_eq!(
+            got[lines],
+            shut(lines as u64 + 1, &format!("{:08}", lines - 1))
+        );
         assert_eq!(got[lines + 1], shut(lines as u64 + 2, "x,\"y\""));
         // A quoted note over two lines that closes is one record.
         assert_eq!(

@@ -129,7 +129,10 @@ mod tests {
         let mut data = gz(b"one\n");
         data.extend([0, 0, 7]);
         let err = read(&data).unwrap_err();
-        assert!(err.to_string().contains("byte 0x07 after 2 zero bytes"), "{err}");
+        assert!(
+            err.to_string().contains("byte 0x07 after 2 zero bytes"),
+            "{err}"
+        );
         let mut data = gz(b"one\n");
         data.extend(b"junk");
         assert!(read(&data).is_err());

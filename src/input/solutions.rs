@@ -106,8 +106,7 @@ impl<R: BufRead> SolutionsReader<R> {
                 let get = |&(s, e): &(usize, usize)| &bytes[s..e];
                 let likely = |f: &&[u8]| field::looks_like_puzzle(f) || field::near_puzzle(f);
                 let mut fields = self.fields.iter().map(get);
-                if !self.started && field::is_text(bytes) && !fields.clone().any(|f| likely(&f))
-                {
+                if !self.started && field::is_text(bytes) && !fields.clone().any(|f| likely(&f)) {
                     continue; // a title or column names
                 }
                 let chosen = fields
@@ -173,7 +172,7 @@ fn solution_error(value: &[u8]) -> String {
 
 /// The message of a solutions record that is not a grid, naming its line.
 fn not_a_grid(line: u64, why: &str) -> String {
-    format!("--solutions line {line}: not a grid: {why}")
+    format!("solutions file line {line}: not a grid: {why}")
 }
 
 #[cfg(test)]
@@ -195,7 +194,11 @@ mod tests {
 
     #[test]
     fn blank_lines_stand_for_their_record_and_junk_is_kept_as_a_reason() {
-        let data = format!("solutions\n{S}\nx{}\n\n# note\n{}\n{S}{S}\n", &S[1..], &S[1..]);
+        let data = format!(
+            "solutions\n{S}\nx{}\n\n# note\n{}\n{S}{S}\n",
+            &S[1..],
+            &S[1..]
+        );
         assert_eq!(
             read(&data, false),
             [
@@ -203,18 +206,20 @@ mod tests {
                 (
                     3,
                     Some(Err(
-                        "--solutions line 3: not a grid: bad character 'x' at position 1".into()
+                        "solutions file line 3: not a grid: bad character 'x' at position 1".into()
                     ))
                 ),
                 (4, None),
                 (
                     6,
-                    Some(Err("--solutions line 6: not a grid: 80 cells, expected 81".into()))
+                    Some(Err(
+                        "solutions file line 6: not a grid: 80 cells, expected 81".into()
+                    ))
                 ),
                 (
                     7,
                     Some(Err(
-                        "--solutions line 7: not a grid: 162 cells, expected 81".into()
+                        "solutions file line 7: not a grid: 162 cells, expected 81".into()
                     ))
                 ),
             ]

@@ -200,7 +200,12 @@ fn csv_layouts() {
     );
     assert_eq!(
         brief(&read("q.csv.gz.csv", &data)),
-        vec![ok(2, P), ok(3, Q), ok(4, P), bad(6, "1 field, but the header has 2")]
+        vec![
+            ok(2, P),
+            ok(3, Q),
+            ok(4, P),
+            bad(6, "1 field, but the header has 2")
+        ]
     );
 }
 
@@ -396,14 +401,9 @@ fn solutions_file_pairs_record_by_record() {
     ));
     // A value that is not a grid is kept as the reason; a blank line stands
     // for its record; blank lines after the last solution are no solutions.
-    let got = read_with(
-        "x.txt",
-        data.as_bytes(),
-        &with(&format!("{S}\n{P}\n\n\n")),
-    )
-    .unwrap();
+    let got = read_with("x.txt", data.as_bytes(), &with(&format!("{S}\n{P}\n\n\n"))).unwrap();
     assert_eq!(got[0].solution, Some(grid(S)));
-    let why = "--solutions line 2: not a grid: it has blanks";
+    let why = "solutions file line 2: not a grid: it has blanks";
     assert_eq!(got[1].solution_error.as_deref(), Some(why));
     assert_eq!((&got[2].solution, &got[2].solution_error), (&None, &None));
     // A CSV of solutions: its solution column.
