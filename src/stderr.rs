@@ -2,7 +2,7 @@
 //! closed, full (`2>/dev/full`) or a pipe whose reader is gone; a warning
 //! or a summary that cannot be shown must not turn a finished run into a
 //! crash (exit 101) after its results were written. So every message goes
-//! through [`stderrln!`](crate::stderrln) or [`stderr!`](crate::stderr),
+//! through [`stderrln!`](crate::stderrln!) or [`stderr!`](crate::stderr!),
 //! which drop what cannot be written (clippy's `disallowed-macros`, in
 //! `clippy.toml`, keeps `eprintln!` out).
 //!
@@ -20,7 +20,7 @@ pub fn write(args: fmt::Arguments<'_>) {
     let _ = err.write_fmt(args).and_then(|()| err.flush());
 }
 
-/// `eprint!` that never panics: see the [module docs](crate::stderr).
+/// `eprint!` that never panics: see the [module docs](mod@crate::stderr).
 #[macro_export]
 macro_rules! stderr {
     ($($arg:tt)*) => {
@@ -28,7 +28,7 @@ macro_rules! stderr {
     };
 }
 
-/// `eprintln!` that never panics: see the [module docs](crate::stderr).
+/// `eprintln!` that never panics: see the [module docs](mod@crate::stderr).
 #[macro_export]
 macro_rules! stderrln {
     () => {
