@@ -10,7 +10,10 @@
 //! input by another name. [`interrupt`] turns SIGINT and SIGTERM into
 //! a clean stop and [`resume`] continues a results file. The other two
 //! subcommands: [`bench`](mod@bench) measures solver throughput in memory, and
-//! [`check`] verifies a run against rules and a baseline for CI.
+//! [`check`] verifies a run against rules and a baseline for CI. The
+//! [`dataset`] subcommands (`generate`, `canon`, `augment`) build puzzle
+//! sets with the [`generator`], canonical forms ([`minlex`]) and
+//! equivalence transforms ([`transform`]).
 //!
 //! ```
 //! use sudoku_batch::grid::Grid;
@@ -33,12 +36,15 @@ pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod dataset;
 pub mod error;
 pub mod file_guard;
+pub mod generator;
 pub mod grid;
 pub mod input;
 pub mod interrupt;
 pub mod merge;
+pub mod minlex;
 pub mod output;
 pub mod pipeline;
 pub mod progress;
@@ -50,6 +56,7 @@ pub mod solve;
 pub mod solver;
 pub mod stats;
 pub mod stderr;
+pub mod transform;
 
 use crate::cli::{Cli, Command};
 use crate::config::Config;
@@ -68,6 +75,9 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
         }
         Command::Bench(args) => bench::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Generate(args) => dataset::generate::run(&args),
+        Command::Canon(args) => dataset::canon::run(&args),
+        Command::Augment(args) => dataset::augment::run(&args),
         Command::Merge(args) => merge::run(&args),
     }
 }

@@ -101,6 +101,45 @@ impl Progress {
         bar.set_position(bytes);
     }
 
+    /// A bar counting items towards `total` (puzzles to make, say) instead
+    /// of input bytes; [`Progress::count`] moves it.
+    pub fn start_counting(options: &ProgressOptions, total: u64) -> Progress {
+        let target = match options.draw {
+            Draw::Off => ProgressDrawTarget::hidden(),
+            Draw::Terminal => ProgressDrawTarget::stderr_with_hz(REDRAW_HZ),
+            Draw::Log => ProgressDrawTarget::term_like_with_hz(Box::new(LogLines), LOG_HZ),
+        };
+        let bar = (options.draw != Draw::Off).then(|| {
+            let bar = ProgressBar::with_draw_target(Some(total), target);
+            let template = if options.color {
+                "{spinner:.green} {elapsed_precise} [{bar:30.cyan/blue}] {pos}/{len} {msg}, ETA {eta}"
+            } else {
+                "{spinner} {elapsed_precise} [{bar:30}] {pos}/{len} {msg}, ETA {eta}"
+            };
+            bar.set_style(
+                ProgressStyle::with_template(template)
+                    .expect("the progress templates are valid")
+                    .progress_chars("=> "),
+            );
+            bar.enable_steady_tick(Duration::from_millis(250));
+            bar
+        });
+        Progress {
+            bar,
+            bytes_read: Vec::new(),
+            start: Instant::now(),
+        }
+    }
+
+    /// Shows `done` items of a [`Progress::start_counting`] bar, and
+    /// `message` after the count.
+    pub fn count(&self, done: u64, message: &str) {
+        if let Some(bar) = &self.bar {
+            bar.set_position(done);
+            bar.set_message(message.to_string());
+        }
+    }
+
     /// Removes the display.
     pub fn finish(&self) {
         if let Some(bar) = &self.bar {
