@@ -3,7 +3,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -11,7 +10,7 @@ use crate::config::{Config, Destination};
 use crate::error::{Error, Verdict};
 use crate::input;
 use crate::interrupt::{Interrupt, Signal, SignalGuard};
-use crate::output::ResultsWriter;
+use crate::output::{ResultsWriter, RowFormat};
 use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
 use crate::resume::{self, Kept, Matching};
@@ -75,7 +74,6 @@ pub fn run_observed(
     let Prepared {
         names,
         total_bytes,
-        counters,
         sources,
         resume,
     } = match prepared {
@@ -108,8 +106,9 @@ pub fn run_observed(
             draw: config.progress,
             color: config.color,
             total_bytes,
+            kept: tally.puzzles,
         },
-        counters,
+        vec![],
     );
 
     let settings = Settings {
@@ -123,18 +122,19 @@ pub fn run_observed(
     // Stdout closed early; with `finish_when_stdout_closes` the later
     // records are still solved and observed, but not written.
     let mut stdout_closed = false;
-    let outcome = pipeline::run_until(sources, &settings, &interrupt, |batch| {
+    let rows: Arc<dyn RowFormat> = Arc::new(writer.rows().clone());
+    let outcome = pipeline::run_until(sources, &settings, &interrupt, Some(rows), |batch| {
         if !stdout_closed {
-            match writer.write(&batch.results) {
+            match writer.write_text(&batch.text) {
                 Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {
                     stdout_closed = true;
                 }
                 written => written?,
             }
         }
-        observe(&batch)?;
+        observe(batch)?;
         tally.merge(&batch.tally);
-        progress.update(tally.puzzles);
+        progress.update_to(tally.puzzles, batch.bytes_read);
         Ok(())
     });
     progress.finish();
@@ -174,7 +174,6 @@ pub fn run_observed(
 struct Prepared {
     names: Vec<String>,
     total_bytes: Option<u64>,
-    counters: Vec<Arc<AtomicU64>>,
     sources: Vec<Source>,
     resume: Option<(Kept, Matching)>,
 }
@@ -185,12 +184,13 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
     let inputs = open_inputs(config)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
     let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
-    let counters = inputs.iter().map(input::Input::consumed).collect();
     let sources = inputs
         .into_iter()
         .map(|i| {
+            let bytes_read = Some(i.consumed());
             Ok(Source {
                 records: Box::new(i.records(&config.read)?),
+                bytes_read,
             })
         })
         .collect::<Result<Vec<_>, input::InputError>>()?;
@@ -211,7 +211,6 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
     Ok(Prepared {
         names,
         total_bytes,
-        counters,
         sources,
         resume,
     })

@@ -146,7 +146,8 @@ pub fn check_rows(rows: &[Row]) {
             assert!(row.solution.is_empty(), "{at}");
             assert!(row.check.is_empty() || not_a_grid, "{at}");
         }
-        let with_message = ["invalid", "timeout"].contains(&row.status.as_str()) || not_a_grid;
+        let with_message =
+            ["invalid", "timeout", "multiple"].contains(&row.status.as_str()) || not_a_grid;
         assert_eq!(
             !row.message.is_empty(),
             with_message,
