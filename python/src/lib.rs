@@ -242,7 +242,7 @@ fn to_py_err(error: Error) -> PyErr {
                 _ => PyOSError::new_err(message),
             }
         }
-        Error::Input(_) | Error::Resume(_) => PyValueError::new_err(message),
+        Error::Input(_) | Error::Resume(_) | Error::Guard(_) => PyValueError::new_err(message),
         _ => PyRuntimeError::new_err(message),
     }
 }
