@@ -7,7 +7,7 @@ use predicates::str::contains;
 use serde_json::Value;
 
 /// The row fields, in order: JSON keys and CSV columns.
-const FIELDS: [&str; 14] = [
+const FIELDS: [&str; 18] = [
     "dataset",
     "solver",
     "mode",
@@ -22,6 +22,10 @@ const FIELDS: [&str; 14] = [
     "cpu",
     "cores",
     "version",
+    "runs",
+    "puzzles_per_s_min",
+    "puzzles_per_s_max",
+    "puzzles_per_s_stddev",
 ];
 
 /// Short timings: tests run unoptimised on a shared machine.
@@ -261,4 +265,51 @@ fn the_progress_line_rounds_puzzles_per_s_as_the_table_does() {
             "`{progress}` in {stderr}\n{table}"
         );
     }
+}
+
+#[test]
+fn runs_give_the_median_and_the_spread() {
+    for runs in [1, 3] {
+        let rows = json_rows(&[
+            "data/top95.txt",
+            "--solver",
+            "fast",
+            "-j",
+            "1",
+            "--runs",
+            &runs.to_string(),
+        ]);
+        assert_eq!(rows.len(), 1);
+        let row = &rows[0];
+        let number = |key: &str| row[key].as_f64().unwrap_or_else(|| panic!("{key} in {row}"));
+        assert_eq!(row["runs"], runs, "{row}");
+        let (min, median, max) = (
+            number("puzzles_per_s_min"),
+            number("puzzles_per_s"),
+            number("puzzles_per_s_max"),
+        );
+        assert!(0.0 < min && min <= median && median <= max, "{row}");
+        let stddev = number("puzzles_per_s_stddev");
+        if runs == 1 {
+            assert_eq!((min, max, stddev), (median, median, 0.0), "{row}");
+        } else {
+            assert!(stddev >= 0.0 && stddev <= max - min, "{row}");
+        }
+    }
+}
+
+#[test]
+fn more_threads_than_cores_is_warned_about() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let many = (cores + 1).to_string();
+    bench(&["data/top95.txt", "--solver", "fast", "-j", &many, "--runs", "1"])
+        .assert()
+        .success()
+        .stderr(contains(format!(
+            "warning: {many} threads asked for, but only {cores} cores"
+        )));
+    bench(&["data/top95.txt", "--solver", "fast", "-j", "1", "--runs", "0"])
+        .assert()
+        .code(2)
+        .stderr(contains("--runs"));
 }

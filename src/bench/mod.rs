@@ -12,6 +12,7 @@
 pub mod export;
 pub mod measure;
 pub mod row;
+pub mod spread;
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -28,6 +29,7 @@ use crate::solver::{Mode, SolverKind};
 pub use self::export::{ExportFormat, Exports};
 pub use self::measure::{measure, Measurement, Plan};
 pub use self::row::{BenchRow, Machine};
+pub use self::spread::Spread;
 
 /// The options of `bench`.
 #[derive(Debug, Args)]
@@ -80,6 +82,11 @@ pub struct BenchArgs {
     /// until it is reached.
     #[arg(long, value_name = "SECONDS", default_value_t = 3.0, value_parser = parse_seconds)]
     pub time_s: f64,
+
+    /// Timed runs per measurement: `puzzles_per_s` is their median, and
+    /// their spread is reported beside it (warm-up once, before them).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub runs: usize,
 
     /// Shuffle each data set with this seed before timing it (default: file
     /// order for full passes; sampling always uses a random order, seed 0
@@ -164,7 +171,7 @@ impl BenchConfig {
     /// Validates `args` for a machine with `cores` cores.
     ///
     /// # Errors
-    /// [`Error::Usage`] for a thread count of 0, a `--time-s` of 0, stdin
+    /// [`Error::Usage`] for a thread count of 0, a `--runs` or `--time-s` of 0, stdin
     /// named twice, or two exports to stdout.
     pub fn new(args: &BenchArgs, cores: usize) -> Result<BenchConfig, Error> {
         let mut threads = if args.threads.is_empty() {
@@ -177,6 +184,9 @@ impl BenchConfig {
         }
         threads.sort_unstable();
         threads.dedup();
+        if args.runs == 0 {
+            return Err(Error::Usage("--runs must be at least 1".into()));
+        }
         if args.time_s <= 0.0 {
             return Err(Error::Usage("--time-s must be more than 0".into()));
         }
@@ -199,6 +209,7 @@ impl BenchConfig {
                 warmup: Duration::from_secs_f64(args.warmup_s),
                 time: Duration::from_secs_f64(args.time_s),
                 seed: args.seed,
+                runs: args.runs,
             },
             exports,
             progress: !args.quiet,
@@ -300,6 +311,13 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
         datasets.push(dataset);
     }
 
+    if let Some(&most) = config.threads.last().filter(|&&n| n > machine.cores) {
+        eprintln!(
+            "sudoku-batch: warning: {most} threads asked for, but only {} cores: rows above \
+             {} threads measure threads sharing cores, not scaling",
+            machine.cores, machine.cores
+        );
+    }
     let mut rows: Vec<BenchRow> = Vec::new();
     let mut notes: Vec<String> = Vec::new();
     for dataset in datasets.iter().filter(|d| !d.puzzles.is_empty()) {
@@ -321,9 +339,13 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
                         dataset.name,
                         if threads == 1 { "" } else { "s" }
                     );
+                    let runs = match config.plan.runs {
+                        1 => String::new(),
+                        n => format!(", {n} runs"),
+                    };
                     let how = match m.passes {
-                        Some(1) => "1 full pass".to_string(),
-                        Some(passes) => format!("{passes} full passes"),
+                        Some(1) => format!("1 full pass{runs}"),
+                        Some(passes) => format!("{passes} full passes{runs}"),
                         None => {
                             let note = format!(
                                 "{what}: a sample of {} puzzle solves in random order \
@@ -331,7 +353,7 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
                                 m.totals.puzzles
                             );
                             notes.push(note);
-                            format!("a sample of {} puzzles", m.totals.puzzles)
+                            format!("a sample of {} puzzles{runs}", m.totals.puzzles)
                         }
                     };
                     let row = BenchRow::new(&dataset.name, dataset.puzzles.len(), &m, &machine);
@@ -348,6 +370,7 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
                         export::rate(row.puzzles_per_s),
                         m.elapsed.as_secs_f64()
                     ));
+                    warn_about_spread(&what, &m.spread());
                     rows.push(row);
                     config.exports.write_files(&rows)?;
                 }
@@ -357,6 +380,23 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
     config.exports.write_stdout(&rows)?;
     export::write_table(&rows, &notes, config.exports.uses_stdout())?;
     Ok(Verdict::Clean)
+}
+
+/// Warns on stderr when the runs of one measurement differ by more than
+/// [`spread::LARGE_SPREAD`] of their median, as hyperfine warns about
+/// outliers: the figure is then not to be trusted on its own.
+fn warn_about_spread(what: &str, spread: &Spread) {
+    if spread.is_large() {
+        eprintln!(
+            "sudoku-batch: warning: {what}: puzzles/s ranged from {} to {} over {} runs \
+             ({:.0}% of the median): other programs may have disturbed the measurement; \
+             try more --runs, a longer --time-s, a quiet machine or a pinned core (taskset)",
+            export::rate(spread.min),
+            export::rate(spread.max),
+            spread.runs,
+            spread.relative_range() * 100.0
+        );
+    }
 }
 
 #[cfg(test)]
@@ -384,6 +424,7 @@ mod tests {
         assert_eq!(c.plan.warmup, Duration::from_secs(1));
         assert_eq!(c.plan.time, Duration::from_secs(3));
         assert_eq!(c.plan.seed, None);
+        assert_eq!(c.plan.runs, 3);
         assert!(c.progress);
     }
 
@@ -418,6 +459,7 @@ mod tests {
         for args in [
             &["a.txt", "-j", "0"][..],
             &["a.txt", "--time-s", "0"],
+            &["a.txt", "--runs", "0"],
             &["-", "-"],
             &["a.txt", "--export-csv", "-", "--export-json", "-"],
         ] {

@@ -8,7 +8,7 @@ use super::measure::Measurement;
 use crate::solver::{Mode, SolverKind};
 
 /// The row's fields, in order: the JSON keys and the CSV columns.
-pub const FIELDS: [&str; 14] = [
+pub const FIELDS: [&str; 18] = [
     "dataset",
     "solver",
     "mode",
@@ -23,9 +23,13 @@ pub const FIELDS: [&str; 14] = [
     "cpu",
     "cores",
     "version",
+    "runs",
+    "puzzles_per_s_min",
+    "puzzles_per_s_max",
+    "puzzles_per_s_stddev",
 ];
 
-/// One measurement's result. Rates are over the timed run only (the
+/// One measurement's result. Rates are over the timed runs only (the
 /// warm-up and the parse are not in them).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BenchRow {
@@ -39,8 +43,9 @@ pub struct BenchRow {
     pub threads: usize,
     /// Puzzles in the data set (malformed records not counted).
     pub puzzles: usize,
-    /// Puzzles searched per second of wall-clock time in the timed run, all
-    /// threads together (every search counts, whatever its status).
+    /// The median over the timed runs of the puzzles searched per second of
+    /// wall-clock time, all threads together (every search counts, whatever
+    /// its status).
     pub puzzles_per_s: f64,
     /// `1e6 / puzzles_per_s`: wall-clock microseconds per puzzle, all
     /// threads together.
@@ -65,6 +70,15 @@ pub struct BenchRow {
     pub cores: usize,
     /// The sudoku-batch version.
     pub version: String,
+    /// Timed runs (`--runs`) that `puzzles_per_s` is the median of.
+    pub runs: usize,
+    /// The slowest run's puzzles per second.
+    pub puzzles_per_s_min: f64,
+    /// The fastest run's puzzles per second.
+    pub puzzles_per_s_max: f64,
+    /// The sample standard deviation of the runs' puzzles per second (0 for
+    /// one run).
+    pub puzzles_per_s_stddev: f64,
 }
 
 impl BenchRow {
@@ -79,7 +93,8 @@ impl BenchRow {
                 x as f64 / t.puzzles as f64
             }
         };
-        let puzzles_per_s = m.puzzles_per_s();
+        let spread = m.spread();
+        let puzzles_per_s = spread.median;
         BenchRow {
             dataset: dataset.to_string(),
             solver: m.solver,
@@ -99,6 +114,10 @@ impl BenchRow {
             cpu: machine.cpu.clone(),
             cores: machine.cores,
             version: env!("CARGO_PKG_VERSION").to_string(),
+            runs: spread.runs,
+            puzzles_per_s_min: spread.min,
+            puzzles_per_s_max: spread.max,
+            puzzles_per_s_stddev: spread.stddev,
         }
     }
 }
@@ -157,8 +176,9 @@ mod tests {
                 no_guess: 2,
                 finished: 6,
             },
-            elapsed: Duration::from_millis(250),
+            elapsed: Duration::from_millis(750),
             passes: None,
+            rates: vec![40.0, 32.0, 24.0],
         };
         let machine = Machine {
             cpu: "Test CPU".into(),
@@ -170,6 +190,9 @@ mod tests {
         assert_eq!(row.no_guess_pct, 25.0);
         assert_eq!(row.guesses_per_puzzle, 2.5);
         assert_eq!(row.finished_pct, 75.0);
+        assert_eq!(row.runs, 3);
+        assert_eq!((row.puzzles_per_s_min, row.puzzles_per_s_max), (24.0, 40.0));
+        assert_eq!(row.puzzles_per_s_stddev, 8.0);
         let json = serde_json::to_value(&row).unwrap();
         let mut keys: Vec<&str> = json
             .as_object()

@@ -43,7 +43,7 @@ mod tests {
         assert!(lines[1].starts_with("|:---|:---|:---|---:|"));
         assert_eq!(
             lines[2],
-            "| data/top95.txt | fast | unique | 1 | 95 | 123,457 | 8.10 | 12.5 | 9.12 | 1.00 | 100.0 |"
+            "| data/top95.txt | fast | unique | 1 | 95 | 123,457 | ±2.0% | 8.10 | 12.5 | 9.12 | 1.00 | 100.0 |"
         );
         assert_eq!(
             lines.last().unwrap(),

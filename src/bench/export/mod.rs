@@ -14,7 +14,7 @@ mod table;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::row::{BenchRow, FIELDS};
+use super::row::BenchRow;
 use crate::error::Error;
 
 pub use self::csv::CsvExporter;
@@ -203,10 +203,11 @@ pub(crate) fn rate(x: f64) -> String {
     }
 }
 
-/// The cells of one row as the table and Markdown show them: the fields
-/// but `cpu`, `cores` and `version` (the same on every row: see
-/// [`machine_line`]), numbers rounded for reading.
-pub(crate) fn display_cells(row: &BenchRow) -> [String; 11] {
+/// The cells of one row as the table and Markdown show them, under
+/// [`DISPLAY_FIELDS`]: the fields but `cpu`, `cores` and `version` (the same
+/// on every row: see [`machine_line`]) and the spread's details, numbers
+/// rounded for reading.
+pub(crate) fn display_cells(row: &BenchRow) -> [String; DISPLAY_FIELDS.len()] {
     let micros = |x: f64| {
         if x >= 1000.0 {
             grouped(x)
@@ -221,6 +222,7 @@ pub(crate) fn display_cells(row: &BenchRow) -> [String; 11] {
         row.threads.to_string(),
         grouped(row.puzzles as f64),
         rate(row.puzzles_per_s),
+        spread_cell(row),
         micros(row.us_per_puzzle),
         format!("{:.1}", row.no_guess_pct),
         format!("{:.2}", row.guesses_per_puzzle),
@@ -230,13 +232,34 @@ pub(crate) fn display_cells(row: &BenchRow) -> [String; 11] {
     ]
 }
 
-/// The header of [`display_cells`]: the row's fields but the last three
-/// (`cpu`, `cores`, `version`), which are the same on every row and go to
-/// [`machine_line`].
-pub(crate) const DISPLAY_FIELDS: [&str; 11] = match FIELDS.first_chunk::<11>() {
-    Some(fields) => *fields,
-    None => unreachable!(),
-};
+/// The `spread` cell: the runs' standard deviation as a share of the
+/// median, `±2.1%`; `-` for a single run.
+fn spread_cell(row: &BenchRow) -> String {
+    if row.runs < 2 || row.puzzles_per_s <= 0.0 {
+        "-".to_string()
+    } else {
+        format!("±{:.1}%", row.puzzles_per_s_stddev / row.puzzles_per_s * 100.0)
+    }
+}
+
+/// The header of [`display_cells`]: the row's fields but `cpu`, `cores`
+/// and `version` (the same on every row, in [`machine_line`]) and the
+/// spread's details, which `spread` sums up as the standard deviation over
+/// the median.
+pub(crate) const DISPLAY_FIELDS: [&str; 12] = [
+    "dataset",
+    "solver",
+    "mode",
+    "threads",
+    "puzzles",
+    "puzzles_per_s",
+    "spread",
+    "us_per_puzzle",
+    "no_guess_pct",
+    "guesses_per_puzzle",
+    "speedup",
+    "finished_pct",
+];
 
 /// Columns of [`display_cells`] holding text (left-aligned); the others
 /// are numbers (right-aligned).
@@ -275,12 +298,20 @@ pub(crate) mod tests {
             cpu: "Test CPU".into(),
             cores: 2,
             version: "0.1.0".into(),
+            runs: 3,
+            puzzles_per_s_min: 120_000.0,
+            puzzles_per_s_max: 125_000.0,
+            puzzles_per_s_stddev: 2_469.134,
         };
         let two = BenchRow {
             threads: 2,
             puzzles_per_s: 40.0,
             us_per_puzzle: 25_000.0,
             speedup: None,
+            runs: 1,
+            puzzles_per_s_min: 40.0,
+            puzzles_per_s_max: 40.0,
+            puzzles_per_s_stddev: 0.0,
             solver: SolverKind::Naive,
             ..one.clone()
         };
@@ -308,11 +339,13 @@ pub(crate) mod tests {
         let rows = rows();
         let cells = display_cells(&rows[0]);
         assert_eq!(cells[5], "123,457");
-        assert_eq!(cells[6], "8.10");
-        assert_eq!(cells[9], "1.00");
+        assert_eq!(cells[6], "±2.0%");
+        assert_eq!(cells[7], "8.10");
+        assert_eq!(cells[10], "1.00");
         let cells = display_cells(&rows[1]);
-        assert_eq!((cells[5].as_str(), cells[6].as_str()), ("40.0", "25,000"));
-        assert_eq!(cells[9], "-");
+        assert_eq!((cells[5].as_str(), cells[7].as_str()), ("40.0", "25,000"));
+        assert_eq!(cells[6], "-", "one run: no spread");
+        assert_eq!(cells[10], "-");
     }
 
     #[test]

@@ -13,7 +13,7 @@ pub struct TableExporter;
 impl Exporter for TableExporter {
     fn serialize(&self, rows: &[BenchRow]) -> io::Result<Vec<u8>> {
         let header = DISPLAY_FIELDS.map(str::to_string);
-        let body: Vec<[String; 11]> = rows.iter().map(display_cells).collect();
+        let body: Vec<[String; DISPLAY_FIELDS.len()]> = rows.iter().map(display_cells).collect();
         let mut widths = header.clone().map(|h| h.chars().count());
         for cells in &body {
             for (width, cell) in widths.iter_mut().zip(cells) {
