@@ -36,6 +36,7 @@ pub mod input;
 pub mod interrupt;
 pub mod output;
 pub mod pipeline;
+pub mod plot;
 pub mod progress;
 pub mod result;
 pub mod resume;

@@ -238,6 +238,9 @@ fn report(
     if let Some(file) = summary_file {
         file.write(&summary)?;
     }
+    if let Some(path) = &config.summary_html {
+        crate::plot::summary::write_page(path, &summary, tally)?;
+    }
     if tally.puzzles == 0 && interrupted.is_none() {
         eprintln!(
             "sudoku-batch: warning: no puzzles found in {}",
@@ -274,7 +277,15 @@ fn refuse_overwriting_inputs(config: &Config) -> Result<(), Error> {
         .iter()
         .filter_map(|name| std::fs::canonicalize(name).ok())
         .collect();
-    let outputs = [Some(&config.output), config.summary_json.as_ref()];
+    let html = config
+        .summary_html
+        .as_deref()
+        .map(|p| Destination::from_arg(Some(p)));
+    let outputs = [
+        Some(&config.output),
+        config.summary_json.as_ref(),
+        html.as_ref(),
+    ];
     for destination in outputs.into_iter().flatten() {
         if let Destination::File { path, .. } = destination {
             let Ok(canonical) = std::fs::canonicalize(path) else {

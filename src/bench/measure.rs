@@ -22,6 +22,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use hdrhistogram::Histogram;
+
 use super::spread::Spread;
 use crate::error::Error;
 use crate::grid::Grid;
@@ -275,6 +277,45 @@ pub fn measure(
     Ok(m)
 }
 
+/// The solve times of one built-in solver on one data set, for the HTML
+/// page's distribution chart.
+#[derive(Clone, Debug)]
+pub struct SolveTimes {
+    /// The data set's name.
+    pub dataset: String,
+    /// The solver's name.
+    pub solver: String,
+    /// Solve time per puzzle, nanoseconds.
+    pub histogram: Histogram<u64>,
+}
+
+/// Times each puzzle alone, on this thread: one pass in `order`, or as
+/// many puzzles as fit in `budget` (one at least). Apart from the timed
+/// runs, because reading the clock around every puzzle would slow them.
+pub fn solve_times(
+    puzzles: &[Grid],
+    order: &[u32],
+    solver: SolverKind,
+    mode: Mode,
+    budget: Duration,
+) -> Histogram<u64> {
+    let mut histogram =
+        Histogram::new(3).expect("3 significant figures is a valid histogram precision");
+    let mut solver = solver.build();
+    let limits = Limits::default();
+    let start = Instant::now();
+    for &i in order {
+        let t = Instant::now();
+        solver.solve(&puzzles[i as usize], mode, &limits);
+        let ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        histogram.saturating_record(ns.max(1));
+        if start.elapsed() >= budget {
+            break;
+        }
+    }
+    histogram
+}
+
 /// Solves puzzles in `order`, cycling, one at a time per worker, until
 /// `time` has passed; returns the speed (puzzles/s), the totals and the
 /// wall-clock time.
@@ -384,6 +425,52 @@ mod tests {
             "an invalid puzzle needs no guess"
         );
         assert_eq!(m.totals.finished, m.totals.puzzles);
+    }
+
+    #[test]
+    fn runs_are_repeated_after_one_warm_up() {
+        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 10];
+        let orders = Orders::new(puzzles.len(), None);
+        let m = measure(
+            &puzzles,
+            &orders,
+            SolverKind::Fast,
+            Mode::Unique,
+            1,
+            &Plan {
+                runs: 3,
+                ..plan(5, 10)
+            },
+        )
+        .unwrap();
+        assert_eq!(m.rates.len(), 3);
+        assert!(m.rates.iter().all(|&r| r > 0.0));
+        assert!(m.elapsed >= Duration::from_millis(30));
+        let s = m.spread();
+        assert!(s.min <= s.median && s.median <= s.max);
+    }
+
+    #[test]
+    fn solve_times_count_each_puzzle_of_a_pass_once() {
+        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 5];
+        let order: Vec<u32> = (0..5).collect();
+        let h = solve_times(
+            &puzzles,
+            &order,
+            SolverKind::Fast,
+            Mode::Unique,
+            Duration::from_secs(60),
+        );
+        assert_eq!(h.len(), 5);
+        assert!(h.min() > 0);
+        let one = solve_times(
+            &puzzles,
+            &order,
+            SolverKind::Fast,
+            Mode::Unique,
+            Duration::ZERO,
+        );
+        assert_eq!(one.len(), 1, "one puzzle at least");
     }
 
     #[test]

@@ -93,7 +93,10 @@ mod tests {
     fn median_extremes_and_sample_stddev() {
         // The three runs of one measurement.
         let s = Spread::of(&[35_400.0, 45_614.0, 42_728.0]);
-        assert_eq!((s.runs, s.median, s.min, s.max), (3, 42_728.0, 35_400.0, 45_614.0));
+        assert_eq!(
+            (s.runs, s.median, s.min, s.max),
+            (3, 42_728.0, 35_400.0, 45_614.0)
+        );
         let mean = (35_400.0 + 45_614.0 + 42_728.0) / 3.0;
         let var = [35_400.0f64, 45_614.0, 42_728.0]
             .iter()
@@ -109,10 +112,16 @@ mod tests {
     #[test]
     fn one_run_has_no_spread_and_none_has_zeros() {
         let one = Spread::of(&[100.0]);
-        assert_eq!((one.median, one.min, one.max, one.stddev), (100.0, 100.0, 100.0, 0.0));
+        assert_eq!(
+            (one.median, one.min, one.max, one.stddev),
+            (100.0, 100.0, 100.0, 0.0)
+        );
         assert!(!one.is_large());
         let none = Spread::of(&[]);
-        assert_eq!((none.runs, none.median, none.relative_range()), (0, 0.0, 0.0));
+        assert_eq!(
+            (none.runs, none.median, none.relative_range()),
+            (0, 0.0, 0.0)
+        );
     }
 
     #[test]
