@@ -8,6 +8,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::input::{Column, Format, ReadOptions};
+use crate::shard::Shard;
 use crate::solver::SolverKind;
 
 /// Solve Sudoku puzzles in bulk: a streaming reader, every core solving, a
@@ -43,6 +44,13 @@ pub enum Command {
     /// other inputs), 130/143 on SIGINT/SIGTERM (the report then says
     /// `interrupted after N puzzles` and lists the failures so far).
     Check(crate::check::CheckArgs),
+    /// Merge the results files of the shards of a run (`--shard K/N`) into
+    /// the one a single run would write, in input order, and its summary.
+    ///
+    /// Exit codes: 0 when the merge is written, 2 on usage and I/O errors,
+    /// results that overlap or, with `--inputs`, miss a record (unless
+    /// `--allow-missing`).
+    Merge(crate::merge::MergeArgs),
 }
 
 /// The options of `solve`, kept in one struct so that other subcommands
@@ -105,9 +113,18 @@ pub struct SolveArgs {
     #[arg(long, requires = "output")]
     pub resume: bool,
 
-    /// Stop after N puzzle records (malformed ones included).
+    /// Stop after N puzzle records (malformed ones included). With
+    /// `--shard`, N counts the records of the whole inputs: the shard takes
+    /// its share of the first N.
     #[arg(long, value_name = "N")]
     pub limit: Option<u64>,
+
+    /// Handle only shard K of N: the records whose 0-based number across all
+    /// inputs, in order, is K-1 modulo N, keeping their `file` and `line`.
+    /// N runs with K = 1..N cover every record once; `merge` joins their
+    /// results.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
 
     /// How the inputs are laid out.
     #[command(flatten)]
@@ -271,6 +288,8 @@ mod tests {
             "--resume",
             "--limit",
             "5",
+            "--shard",
+            "2/3",
             "--format",
             "csv",
             "--column",
@@ -289,6 +308,7 @@ mod tests {
         assert_eq!(args.timeout_ms, Some(250));
         assert!(args.resume);
         assert_eq!(args.limit, Some(5));
+        assert_eq!(args.shard, Some(Shard::new(2, 3).unwrap()));
         assert_eq!(args.layout.column, Some(Column::Name("quizzes".into())));
         assert_eq!(args.solutions, Some(PathBuf::from("solved.txt")));
         assert_eq!(args.progress, ProgressArg::Never);

@@ -11,6 +11,7 @@ use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
 use crate::input::ReadOptions;
 use crate::progress::Draw;
+use crate::shard::Shard;
 use crate::solver::{Limits, Mode, SolverKind};
 
 /// The name that means stdin or stdout.
@@ -98,8 +99,11 @@ pub struct Config {
     pub mode: Mode,
     /// Per-puzzle search limits.
     pub limits: Limits,
-    /// Stop after this many puzzle records.
+    /// Stop after this many puzzle records (of the whole inputs, with a
+    /// shard).
     pub limit: Option<u64>,
+    /// Handle only this shard of the records (`--shard K/N`).
+    pub shard: Option<Shard>,
     /// How to draw progress on stderr.
     pub progress: Draw,
     /// Print the human summary on stderr.
@@ -220,6 +224,7 @@ impl Config {
                 timeout: args.timeout_ms.map(Duration::from_millis),
             },
             limit: args.limit,
+            shard: args.shard,
             progress,
             human_summary: !args.quiet,
             color: !env.no_color,

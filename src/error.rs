@@ -72,6 +72,10 @@ pub enum Error {
         /// What is wrong, with the line when there is one.
         message: String,
     },
+    /// `merge`: the results files cannot be merged (unreadable, of other
+    /// runs, overlapping, or missing records of `--inputs`).
+    #[error("{0}")]
+    Merge(String),
     /// Standard output was closed by its reader (e.g. `| head`): the run
     /// stops quietly with exit code 0, as ripgrep does.
     #[error("standard output closed")]

@@ -34,12 +34,15 @@ pub mod error;
 pub mod grid;
 pub mod input;
 pub mod interrupt;
+pub mod merge;
 pub mod output;
 pub mod pipeline;
 pub mod plot;
 pub mod progress;
 pub mod result;
+pub mod results_reader;
 pub mod resume;
+pub mod shard;
 pub mod solve;
 pub mod solver;
 pub mod stats;
@@ -61,5 +64,6 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
         }
         Command::Bench(args) => bench::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Merge(args) => merge::run(&args),
     }
 }

@@ -18,18 +18,16 @@
 use std::fs::File;
 use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::str::FromStr;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use thiserror::Error;
 
-use crate::grid::{Grid, CELLS};
+use crate::grid::Grid;
 use crate::input::{InputError, Record};
 use crate::interrupt::Interrupt;
 use crate::output::{COLUMNS, FILE_COLUMN};
 use crate::pipeline::Source;
-use crate::result::{Check, PuzzleResult};
-use crate::solver::Status;
+use crate::results_reader::{parse_row, Columns, Row};
 use crate::stats::Tally;
 
 /// Why a results file cannot be resumed.
@@ -209,22 +207,13 @@ fn check_header(
     })
 }
 
-/// One kept row: the input name (with several inputs) and the result.
-#[derive(Clone, Debug, PartialEq)]
-struct Row {
-    file: Option<String>,
-    result: PuzzleResult,
-}
-
-impl Row {
-    /// The row as a message names it: `a.txt line 7 with puzzle 1.3...`.
-    fn describe(&self) -> String {
-        describe(
-            self.file.as_deref(),
-            self.result.line,
-            self.result.puzzle.as_ref(),
-        )
-    }
+/// A kept row as a message names it: `a.txt line 7 with puzzle 1.3...`.
+fn describe_row(row: &Row) -> String {
+    describe(
+        row.file.as_deref(),
+        row.result.line,
+        row.result.puzzle.as_ref(),
+    )
 }
 
 fn describe(file: Option<&str>, line: u64, puzzle: Option<&Grid>) -> String {
@@ -282,7 +271,7 @@ impl<R: Read> RowReader<R> {
             return Ok(None);
         }
         let line = self.line();
-        parse_row(&self.record, self.file_column)
+        parse_row(&self.record, &Columns::written(self.file_column))
             .map(|row| Some((line, row)))
             .map_err(|cause| ResumeError::BadRow {
                 path: self.path.clone(),
@@ -290,103 +279,6 @@ impl<R: Read> RowReader<R> {
                 cause,
             })
     }
-}
-
-/// Parses one results row (the columns of [`expected_header`]).
-fn parse_row(record: &csv::ByteRecord, file_column: bool) -> Result<Row, String> {
-    let expected = expected_header(file_column).len();
-    if record.len() != expected {
-        return Err(format!("{} fields, expected {expected}", record.len()));
-    }
-    let mut fields = record.iter();
-    let mut next = |name: &str| -> Result<&str, String> {
-        let field = fields.next().unwrap_or_default();
-        std::str::from_utf8(field).map_err(|_| format!("{name} is not UTF-8"))
-    };
-    let file = if file_column {
-        Some(next("file")?.to_string())
-    } else {
-        None
-    };
-    let line = next("line")?
-        .parse::<u64>()
-        .map_err(|e| format!("line: {e}"))?;
-    let puzzle = optional_grid(next("puzzle")?, "puzzle")?;
-    let status = Status::from_str(next("status")?).map_err(|e| e.to_string())?;
-    let solution = optional_grid(next("solution")?, "solution")?;
-    let guesses = optional(next("guesses")?, |g| g.parse::<u64>().ok(), "guesses")?;
-    let solve_ns = optional(next("solve_us")?, parse_micros, "solve_us")?;
-    let check = optional(
-        next("check")?,
-        |c| match c {
-            "ok" => Some(Check::Ok),
-            "mismatch" => Some(Check::Mismatch),
-            _ => None,
-        },
-        "check",
-    )?;
-    let message = Some(next("message")?)
-        .filter(|m| !m.is_empty())
-        .map(str::to_string);
-    if (status == Status::Malformed) != puzzle.is_none() {
-        return Err(format!(
-            "status {status} with a puzzle field that does not fit it"
-        ));
-    }
-    Ok(Row {
-        file,
-        result: PuzzleResult {
-            input: 0,
-            line,
-            puzzle,
-            status,
-            solution,
-            guesses,
-            solve_ns,
-            check,
-            message,
-            expected: None,
-        },
-    })
-}
-
-fn optional<T>(
-    field: &str,
-    parse: impl Fn(&str) -> Option<T>,
-    name: &str,
-) -> Result<Option<T>, String> {
-    if field.is_empty() {
-        return Ok(None);
-    }
-    parse(field)
-        .map(Some)
-        .ok_or_else(|| format!("{name} `{}` is not valid", field.escape_debug()))
-}
-
-fn optional_grid(field: &str, name: &str) -> Result<Option<Grid>, String> {
-    optional(
-        field,
-        |f| {
-            (f.len() == CELLS)
-                .then(|| Grid::parse(f.as_bytes()).ok())
-                .flatten()
-        },
-        name,
-    )
-}
-
-/// `12.3` (microseconds, one decimal) as nanoseconds.
-fn parse_micros(field: &str) -> Option<u64> {
-    let (whole, tenths) = field.split_once('.')?;
-    let tenths: u64 = match tenths.as_bytes() {
-        [d] if d.is_ascii_digit() => u64::from(d - b'0'),
-        _ => return None,
-    };
-    whole
-        .parse::<u64>()
-        .ok()?
-        .checked_mul(1000)?
-        .checked_add(tenths * 100)
 }
 
 /// Shared by the wrapped inputs: the kept rows still to match, read again
@@ -497,7 +389,7 @@ impl Matcher {
         self.fail(ResumeError::Mismatch {
             path: self.path.clone(),
             line,
-            row: row.describe(),
+            row: describe_row(&row),
             record,
         })
     }
@@ -510,7 +402,7 @@ impl Matcher {
         self.fail(ResumeError::InputShort {
             path: self.path.clone(),
             line,
-            row: row.describe(),
+            row: describe_row(&row),
         })
     }
 
@@ -644,6 +536,7 @@ impl Iterator for Skipping {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::Status;
 
     const P: &str =
         "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
@@ -703,15 +596,6 @@ mod tests {
             .flat_map(|(i, s)| s.records.map(move |r| (i, r.unwrap().line)))
             .collect();
         (passed, kept.rows, matching.check())
-    }
-
-    #[test]
-    fn micros_parse_back_to_nanoseconds() {
-        assert_eq!(parse_micros("12.3"), Some(12_300));
-        assert_eq!(parse_micros("0.0"), Some(0));
-        for bad in ["1.23", "12", "x.1", "-1.0", ".5"] {
-            assert_eq!(parse_micros(bad), None, "{bad}");
-        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::output::ResultsWriter;
 use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
 use crate::resume::{self, Kept, Matching};
+use crate::shard;
 use crate::stats::{RunInfo, Summary, Tally};
 
 /// Runs `solve` with `config`: every input is opened (and its layout
@@ -98,6 +99,8 @@ pub fn run_observed(
             config.limit,
         ),
     };
+    // A shard's records are already cut at the limit (see `prepare`).
+    let limit = if config.shard.is_some() { None } else { limit };
     let progress = Progress::start(
         &ProgressOptions {
             draw: config.progress,
@@ -171,6 +174,12 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
             })
         })
         .collect::<Result<Vec<_>, input::InputError>>()?;
+    // Sharding numbers the records of the whole inputs, so it comes before
+    // --resume, which skips the shard's own rows already written.
+    let sources = match config.shard {
+        Some(shard) => shard::select(sources, shard, config.limit),
+        None => sources,
+    };
     let (sources, resume) = match &config.output {
         Destination::File { path, .. } if config.resume => {
             let kept = resume::scan(path, &names, interrupt)?;

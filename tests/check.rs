@@ -134,12 +134,17 @@ fn an_altered_solution_fails_naming_the_line() {
         stderr.contains("FAILED: 1 failure in 95 puzzles"),
         "{stderr}"
     );
+    // The first differing cell is named, not two 81-digit strings.
+    let cell = format!("r{}c{}", i / 9 + 1, i % 9 + 1);
+    let (was, now) = (altered.as_bytes()[i] as char, old.as_bytes()[i] as char);
     assert!(
         stderr.contains(&format!(
-            "data/top95.txt:17: solution changed from the baseline: {altered} -> {old}"
+            "data/top95.txt:17: solution changed from the baseline: {cell}: {was} -> {now} (the \
+             first of 2 changed cells)"
         )),
         "{stderr}"
     );
+    assert!(!stderr.contains(&old), "{stderr}");
 }
 
 #[test]

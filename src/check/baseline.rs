@@ -15,10 +15,11 @@ use std::path::{Path, PathBuf};
 
 use flate2::read::MultiGzDecoder;
 
-use super::report::{Place, Problem, Report};
+use super::report::{threads_differ, Place, Problem, Report};
 use crate::error::Error;
 use crate::grid::Grid;
 use crate::result::PuzzleResult;
+use crate::shard::Shard;
 use crate::solver::{Mode, SolverKind, Status};
 use crate::stats::Summary;
 
@@ -72,14 +73,19 @@ impl Baseline {
 pub struct SummaryBaseline {
     /// Records that got a row.
     pub puzzles: u64,
+    /// Rows per status, in the order of [`Status::ALL`].
+    pub statuses: [u64; 6],
     /// Total guesses.
     pub guesses: u64,
-    /// Puzzles per second.
-    pub puzzles_per_s: f64,
-    /// The solver, by name.
-    pub solver: String,
-    /// The mode, by name.
-    pub mode: String,
+    /// Puzzles per second; `None` when `null` (a `merge` made without
+    /// every shard's summary).
+    pub puzzles_per_s: Option<f64>,
+    /// Solver threads; `None` when `null`.
+    pub threads: Option<u64>,
+    /// The solver, by name; `None` when `null`.
+    pub solver: Option<String>,
+    /// The mode, by name; `None` when `null`.
+    pub mode: Option<String>,
 }
 
 impl SummaryBaseline {
@@ -91,51 +97,62 @@ impl SummaryBaseline {
         let json: serde_json::Value =
             serde_json::from_str(text).map_err(|e| format!("not a JSON summary: {e}"))?;
         let missing = |key: &str| format!("not a summary from --summary-json: no `{key}`");
-        let number = |key: &str| json.get(key).and_then(serde_json::Value::as_u64);
-        let text = |key: &str| {
+        let number = |key: &str| {
             json.get(key)
-                .and_then(serde_json::Value::as_str)
-                .map(str::to_string)
+                .and_then(serde_json::Value::as_u64)
                 .ok_or_else(|| missing(key))
         };
+        // Keys a merge may leave `null`; absent is still not a summary.
+        let nullable = |key: &str| json.get(key).ok_or_else(|| missing(key));
+        let text = |key: &str| nullable(key).map(|v| v.as_str().map(str::to_string));
+        let mut statuses = [0; 6];
+        for (count, status) in statuses.iter_mut().zip(Status::ALL) {
+            *count = number(status.name())?;
+        }
         Ok(SummaryBaseline {
-            puzzles: number("puzzles").ok_or_else(|| missing("puzzles"))?,
+            puzzles: number("puzzles")?,
+            statuses,
             guesses: json
                 .get("guesses")
                 .and_then(|g| g.get("total"))
                 .and_then(serde_json::Value::as_u64)
                 .ok_or_else(|| missing("guesses.total"))?,
-            puzzles_per_s: json
-                .get("puzzles_per_s")
-                .and_then(serde_json::Value::as_f64)
-                .ok_or_else(|| missing("puzzles_per_s"))?,
+            puzzles_per_s: nullable("puzzles_per_s")?.as_f64(),
+            threads: nullable("threads")?.as_u64(),
             solver: text("solver")?,
             mode: text("mode")?,
         })
     }
 
     /// Checks that this baseline can be compared with a run of `solver` in
-    /// `mode`: guess counts belong to one solver and mode.
+    /// `mode`: guess counts belong to one solver and mode. A baseline that
+    /// does not say (a merge without the shards' summaries) fits any.
     ///
     /// # Errors
     /// A message naming both.
     pub fn fits(&self, solver: SolverKind, mode: Mode) -> Result<(), String> {
-        if self.solver != solver.name() || self.mode != mode.name() {
+        let differs =
+            |theirs: &Option<String>, ours: &str| theirs.as_deref().is_some_and(|t| t != ours);
+        if differs(&self.solver, solver.name()) || differs(&self.mode, mode.name()) {
             return Err(format!(
                 "the baseline ran the {} solver in {} mode, this run the {solver} solver in \
                  {mode} mode: guess counts cannot be compared",
-                self.solver, self.mode
+                self.solver.as_deref().unwrap_or("(unknown)"),
+                self.mode.as_deref().unwrap_or("(unknown)")
             ));
         }
         Ok(())
     }
 
-    /// Compares this run's `summary` with the baseline: total guesses may
-    /// change by `max_guess_pct` percent at most; with `min_speed_ratio`,
-    /// puzzles/s must be at least that times the baseline's.
+    /// Compares this run's `summary` with the baseline: every status count
+    /// must be the same; total guesses may change by `max_guess_pct`
+    /// percent at most; with `min_speed_ratio`, puzzles/s must be at least
+    /// that times the baseline's (and a note says when the two ran
+    /// different thread counts).
     ///
     /// # Errors
-    /// A message when the two runs did not count the same puzzles.
+    /// A message when the two runs did not count the same puzzles, or
+    /// `min_speed_ratio` is given and the baseline has no puzzles/s.
     pub fn compare(
         &self,
         summary: &Summary,
@@ -148,6 +165,19 @@ impl SummaryBaseline {
                 "the baseline counts {} puzzles, this run {}: not the same inputs",
                 self.puzzles, summary.puzzles
             ));
+        }
+        let counts = [
+            summary.solved,
+            summary.multiple,
+            summary.unsolvable,
+            summary.invalid,
+            summary.malformed,
+            summary.timeout,
+        ];
+        for ((status, old), new) in Status::ALL.into_iter().zip(self.statuses).zip(counts) {
+            if old != new {
+                report.push(Place::Run, Problem::StatusCount { status, old, new });
+            }
         }
         let (old, new) = (self.guesses, summary.guesses.total);
         let change = if old == 0 {
@@ -170,13 +200,24 @@ impl SummaryBaseline {
             );
         }
         if let Some(ratio) = min_speed_ratio {
-            if summary.puzzles_per_s < ratio * self.puzzles_per_s {
+            let old = self.puzzles_per_s.ok_or_else(|| {
+                "--min-speed-ratio: the baseline's puzzles_per_s is null (a merge made without \
+                 every shard's summary)"
+                    .to_string()
+            })?;
+            let ours = summary.threads as u64;
+            let threads = self.threads.filter(|&t| t != ours).map(|t| (t, ours));
+            if let Some((old, new)) = threads {
+                report.note(threads_differ(old, new));
+            }
+            if summary.puzzles_per_s < ratio * old {
                 report.push(
                     Place::Run,
                     Problem::Speed {
-                        old: self.puzzles_per_s,
+                        old,
                         new: summary.puzzles_per_s,
                         min_ratio: ratio,
+                        threads,
                     },
                 );
             }
@@ -216,6 +257,10 @@ pub struct RowsBaseline {
     matched: u64,
     /// Of those, rows whose guess count changed.
     guesses_changed: u64,
+    /// With `--shard`: only this shard's rows are compared.
+    shard: Option<Shard>,
+    /// Data rows read so far, kept or not: the number of the next row.
+    ordinal: u64,
 }
 
 impl RowsBaseline {
@@ -269,7 +314,17 @@ impl RowsBaseline {
             last: None,
             matched: 0,
             guesses_changed: 0,
+            shard: None,
+            ordinal: 0,
         })
+    }
+
+    /// Compares only `shard`'s rows: the baseline is taken as the results
+    /// of the whole inputs, row `i` (0-based) for record `i`, as `solve`
+    /// without `--shard` (or `merge`) writes them, and its rows that are not
+    /// this shard's are skipped unread.
+    pub fn set_shard(&mut self, shard: Shard) {
+        self.shard = Some(shard);
     }
 
     fn error(&self, message: String) -> Error {
@@ -288,12 +343,19 @@ impl RowsBaseline {
     }
 
     fn read(&mut self) -> Result<Option<Row>, Error> {
-        let more = self
-            .reader
-            .read_record(&mut self.record)
-            .map_err(|e| self.error(format!("not a results CSV: {e}")))?;
-        if !more {
-            return Ok(None);
+        loop {
+            let more = self
+                .reader
+                .read_record(&mut self.record)
+                .map_err(|e| self.error(format!("not a results CSV: {e}")))?;
+            if !more {
+                return Ok(None);
+            }
+            let ordinal = self.ordinal;
+            self.ordinal += 1;
+            if self.shard.is_none_or(|shard| shard.keeps(ordinal)) {
+                break;
+            }
         }
         let at = self.record.position().map_or(0, |p| p.line());
         let field = |i: usize| self.record.get(i).unwrap_or("").trim();
@@ -516,17 +578,111 @@ mod tests {
 
     const HEADER: &str = "line,puzzle,status,solution,guesses,solve_us,check,message\n";
 
+    const SUMMARY: &str = r#"{"puzzles": 3, "solved": 2, "multiple": 1, "unsolvable": 0,
+        "invalid": 0, "malformed": 0, "timeout": 0, "guesses": {"total": 12, "mean": 4.0},
+        "puzzles_per_s": 99.5, "threads": 4, "solver": "fast", "mode": "unique"}"#;
+
+    fn summary(solved: u64, multiple: u64, guesses: u64, threads: usize) -> Summary {
+        let mut tally = crate::stats::Tally::new();
+        for (status, n) in [(Status::Solved, solved), (Status::Multiple, multiple)] {
+            for _ in 0..n {
+                let mut r = result(0, 1, status, 0);
+                r.guesses = Some(guesses / (solved + multiple));
+                tally.add(&r);
+            }
+        }
+        Summary::new(
+            &tally,
+            crate::stats::RunInfo {
+                inputs: vec!["a.txt".into()],
+                wall: std::time::Duration::from_secs(1),
+                threads,
+                solver: SolverKind::Fast,
+                mode: Mode::Unique,
+                interrupted: false,
+            },
+        )
+    }
+
+    #[test]
+    fn a_summary_baseline_names_each_changed_status_count() {
+        let base = SummaryBaseline::parse(SUMMARY).unwrap();
+        let mut report = Report::new();
+        base.compare(&summary(2, 1, 12, 4), 0.0, None, &mut report)
+            .unwrap();
+        assert_eq!(report.total(), 0);
+        base.compare(&summary(3, 0, 12, 4), 0.0, None, &mut report)
+            .unwrap();
+        let text = report.render(3, "totals");
+        assert!(
+            text.contains(
+                "solved count changed from the baseline: 2 -> 3 (+1); multiple count \
+                 changed from the baseline: 1 -> 0 (-1)"
+            ),
+            "{text}"
+        );
+        assert!(base
+            .compare(&summary(3, 1, 12, 4), 0.0, None, &mut report)
+            .unwrap_err()
+            .contains("not the same inputs"));
+    }
+
+    #[test]
+    fn speed_comparisons_say_when_thread_counts_differ() {
+        let base = SummaryBaseline::parse(SUMMARY).unwrap();
+        let mut report = Report::new();
+        // 3 puzzles in 1 s: 3 puzzles/s against the baseline's 99.5.
+        base.compare(&summary(2, 1, 12, 2), 0.0, Some(0.5), &mut report)
+            .unwrap();
+        let text = report.render(3, "totals");
+        assert!(
+            text.contains(
+                "note: the baseline ran 4 solver threads, this run 2: puzzles/s are \
+                 not comparable"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("(0.03x; --min-speed-ratio asks for 0.5x); the baseline ran 4"),
+            "{text}"
+        );
+        let mut same = Report::new();
+        base.compare(&summary(2, 1, 12, 4), 0.0, Some(0.01), &mut same)
+            .unwrap();
+        assert_eq!(
+            same.render(3, "totals"),
+            "sudoku-batch check: ok: 3 puzzles, totals\n"
+        );
+    }
+
+    #[test]
+    fn a_merged_summary_without_run_facts_fits_any_solver() {
+        let merged = SUMMARY
+            .replace("99.5", "null")
+            .replace("\"fast\"", "null")
+            .replace("\"unique\"", "null");
+        let base = SummaryBaseline::parse(&merged).unwrap();
+        assert!(base.fits(SolverKind::Naive, Mode::First).is_ok());
+        let err = base
+            .compare(&summary(2, 1, 12, 4), 0.0, Some(1.0), &mut Report::new())
+            .unwrap_err();
+        assert!(err.contains("puzzles_per_s is null"), "{err}");
+    }
+
     #[test]
     fn summaries_need_their_keys() {
-        let ok = SummaryBaseline::parse(
-            r#"{"puzzles": 3, "guesses": {"total": 12, "mean": 4.0}, "puzzles_per_s": 99.5,
-                "solver": "fast", "mode": "unique"}"#,
-        )
-        .unwrap();
-        assert_eq!((ok.puzzles, ok.guesses, ok.puzzles_per_s), (3, 12, 99.5));
+        let ok = SummaryBaseline::parse(SUMMARY).unwrap();
+        assert_eq!(
+            (ok.puzzles, ok.guesses, ok.puzzles_per_s),
+            (3, 12, Some(99.5))
+        );
+        assert_eq!(ok.statuses, [2, 1, 0, 0, 0, 0]);
+        assert_eq!(ok.threads, Some(4));
         assert!(ok.fits(SolverKind::Fast, Mode::Unique).is_ok());
         assert!(ok.fits(SolverKind::Naive, Mode::Unique).is_err());
         let err = SummaryBaseline::parse(r#"{"puzzles": 3}"#).unwrap_err();
+        assert!(err.contains("no `solved`"), "{err}");
+        let err = SummaryBaseline::parse(&SUMMARY.replace("\"total\"", "\"sum\"")).unwrap_err();
         assert!(err.contains("guesses.total"), "{err}");
         assert!(SummaryBaseline::parse("{oops").is_err());
     }

@@ -145,6 +145,9 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
         .as_deref()
         .map(|path| Baseline::open(path, &config.inputs))
         .transpose()?;
+    if let (Some(Baseline::Rows(rows)), Some(shard)) = (&mut baseline, config.shard) {
+        rows.set_shard(shard);
+    }
     let summary_only = |flag: &str| {
         Error::Usage(format!(
             "{flag} compares totals: it needs a --baseline written by --summary-json"
@@ -224,9 +227,18 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
                 args.min_speed_ratio,
                 &mut report,
             )
-            .map_err(|message| Error::Baseline {
-                path: args.baseline.clone().unwrap_or_default(),
-                message,
+            .map_err(|mut message| {
+                if let Some(shard) = config.shard {
+                    message.push_str(&format!(
+                        " (this run is shard {shard}: a summary holds the totals of the run \
+                         that wrote it; check a shard against a results CSV of the whole \
+                         inputs, or check the merged summary)"
+                    ));
+                }
+                Error::Baseline {
+                    path: args.baseline.clone().unwrap_or_default(),
+                    message,
+                }
             })?;
             format!("totals compared with baseline {base_name}")
         }

@@ -4,7 +4,7 @@
 
 use std::fmt;
 
-use crate::grid::Grid;
+use crate::grid::{Cell, Grid, CELLS};
 use crate::solver::Status;
 
 /// Failures listed in full; the rest are counted.
@@ -85,6 +85,18 @@ pub enum Problem {
         new: f64,
         /// The least ratio allowed.
         min_ratio: f64,
+        /// The solver threads of the baseline and of this run, when they
+        /// differ (the speeds then measure different machines' worth).
+        threads: Option<(u64, u64)>,
+    },
+    /// A summary baseline's count of rows with a status changed.
+    StatusCount {
+        /// The status counted.
+        status: Status,
+        /// The baseline's count.
+        old: u64,
+        /// This run's count.
+        new: u64,
     },
 }
 
@@ -148,6 +160,13 @@ impl fmt::Display for Problem {
             Problem::StatusChanged { old, new } => {
                 write!(f, "status changed from the baseline: {old} -> {new}")
             }
+            Problem::SolutionChanged {
+                old: Some(old),
+                new: Some(new),
+            } => {
+                f.write_str("solution changed from the baseline: ")?;
+                changed_cells(f, old, new)
+            }
             Problem::SolutionChanged { old, new } => write!(
                 f,
                 "solution changed from the baseline: {} -> {}",
@@ -178,14 +197,56 @@ impl fmt::Display for Problem {
                 old,
                 new,
                 min_ratio,
-            } => write!(
+                threads,
+            } => {
+                write!(
+                    f,
+                    "puzzles/s fell from the baseline: {old:.0} -> {new:.0} ({:.2}x; \
+                     --min-speed-ratio asks for {min_ratio}x)",
+                    new / old
+                )?;
+                if let Some((old, new)) = threads {
+                    write!(f, "; {}", threads_differ(*old, *new))?;
+                }
+                Ok(())
+            }
+            Problem::StatusCount { status, old, new } => write!(
                 f,
-                "puzzles/s fell from the baseline: {old:.0} -> {new:.0} ({:.2}x; \
-                 --min-speed-ratio asks for {min_ratio}x)",
-                new / old
+                "{status} count changed from the baseline: {old} -> {new} ({:+})",
+                i128::from(*new) - i128::from(*old)
             ),
         }
     }
+}
+
+/// Names the first cell where two grids differ and its two digits
+/// (`r4c7: 3 -> 8`), and how many cells differ when more than one.
+fn changed_cells(f: &mut fmt::Formatter<'_>, old: &Grid, new: &Grid) -> fmt::Result {
+    let differ = |i: &usize| old.cells()[*i] != new.cells()[*i];
+    let Some(first) = (0..CELLS).find(differ) else {
+        return f.write_str("the same grid");
+    };
+    let digit = |d: u8| if d == 0 { '.' } else { char::from(b'0' + d) };
+    write!(
+        f,
+        "{}: {} -> {}",
+        Cell(first as u8),
+        digit(old.cells()[first]),
+        digit(new.cells()[first])
+    )?;
+    let count = (0..CELLS).filter(differ).count();
+    if count > 1 {
+        write!(f, " (the first of {count} changed cells)")?;
+    }
+    Ok(())
+}
+
+/// The note that a speed comparison spans different thread counts.
+pub fn threads_differ(old: u64, new: u64) -> String {
+    format!(
+        "the baseline ran {old} solver thread{}, this run {new}: puzzles/s are not comparable",
+        if old == 1 { "" } else { "s" }
+    )
 }
 
 /// A change from `old` to `new` in percent, signed (`+5.00%`), or
@@ -227,6 +288,7 @@ pub struct Report {
     total: u64,
     last: Option<Place>,
     hint: Option<String>,
+    notes: Vec<String>,
 }
 
 impl Report {
@@ -270,6 +332,19 @@ impl Report {
         self.hint = Some(hint);
     }
 
+    /// Adds a note shown under the report's first line whether or not
+    /// anything failed (e.g. that speeds were compared across thread
+    /// counts); notes are not failures.
+    pub fn note(&mut self, note: String) {
+        self.notes.push(note);
+    }
+
+    fn push_notes(&self, out: &mut String) {
+        for note in &self.notes {
+            out.push_str(&format!("  note: {note}\n"));
+        }
+    }
+
     fn push_failures(&self, out: &mut String) {
         for failure in &self.shown {
             out.push_str(&format!("  {failure}\n"));
@@ -310,6 +385,7 @@ impl Report {
             out.push_str(&format!(
                 "sudoku-batch check: ok: {puzzles} puzzles, {checks}\n"
             ));
+            self.push_notes(&mut out);
             return out;
         }
         out.push_str(&format!(
@@ -321,6 +397,7 @@ impl Report {
             out.push_str(&format!(": {hint}"));
         }
         out.push('\n');
+        self.push_notes(&mut out);
         self.push_failures(&mut out);
         out
     }
@@ -452,6 +529,40 @@ mod tests {
             "sudoku-batch check: FAILED: 1 failure in 0 puzzles (no baseline): look here\n  no \
              puzzles read from empty.txt: nothing was checked\n"
         );
+    }
+
+    #[test]
+    fn a_changed_solution_names_its_first_differing_cell() {
+        let old = Grid::parse(
+            b"417369825632158947958724316825437169791586432346912758289643571573291684164875293",
+        )
+        .unwrap();
+        let mut cells = *old.cells();
+        // r4c7 (row 4, column 7): 1 -> 8; and r9c9: 3 -> 4.
+        cells[3 * 9 + 6] = 8;
+        cells[80] = 4;
+        let new = Grid::from_cells(cells).unwrap();
+        let changed = |new: Grid| {
+            Problem::SolutionChanged {
+                old: Some(old),
+                new: Some(new),
+            }
+            .to_string()
+        };
+        assert_eq!(
+            changed(new),
+            "solution changed from the baseline: r4c7: 1 -> 8 (the first of 2 changed cells)"
+        );
+        cells[80] = 3;
+        assert_eq!(
+            changed(Grid::from_cells(cells).unwrap()),
+            "solution changed from the baseline: r4c7: 1 -> 8"
+        );
+        let gone = Problem::SolutionChanged {
+            old: Some(old),
+            new: None,
+        };
+        assert!(gone.to_string().ends_with(" -> (none)"), "{gone}");
     }
 
     #[test]

@@ -1,0 +1,416 @@
+//! `--shard K/N`, `check --shard` against a full baseline, and `merge`, run
+//! as the binary on a mixed corpus (every status, several inputs).
+
+mod common;
+
+use std::process::Output;
+
+use common::{code, stderr, without_timing, Scratch};
+
+/// Five inputs, in this order: malformed lines, puzzles with several
+/// solutions, with none, Norvig's top95, and invalid puzzles.
+const CORPUS: [&str; 5] = [
+    "tests/cases/10-wrong-length.txt",
+    "tests/cases/05-multiple-solutions.txt",
+    "tests/cases/04-no-solution.txt",
+    "data/top95.txt",
+    "tests/cases/02-duplicate-givens.txt",
+];
+
+/// Statuses the corpus holds besides `solved`.
+const ALLOW: &str = "multiple,unsolvable,invalid,malformed";
+
+/// Runs `sudoku-batch SUBCOMMAND ARGS --quiet` in the crate root, so that
+/// the `file` column holds the relative names above.
+fn run(subcommand: &str, args: &[&str]) -> Output {
+    let mut cmd = common::bin();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg(subcommand)
+        .args(args)
+        .arg("--quiet");
+    if subcommand != "merge" {
+        cmd.args(["--progress", "never"]);
+    }
+    cmd.output().expect("the binary runs")
+}
+
+fn solve_to(out: &str, extra: &[&str]) {
+    let mut args: Vec<&str> = CORPUS.to_vec();
+    args.extend(["-o", out]);
+    args.extend(extra);
+    let output = run("solve", &args);
+    // Not every puzzle is solvable: exit 1.
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(path).expect("a results file")
+}
+
+/// The data rows of a results CSV (header dropped), timing emptied.
+fn data_rows(text: &str) -> Vec<String> {
+    without_timing(text)
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn three_shards_cover_a_single_run_each_record_once_in_order() {
+    let s = Scratch::new();
+    let full = s.path("full.csv");
+    solve_to(&full, &[]);
+    let whole = data_rows(&read(&full));
+    assert!(whole.len() > 100, "{}", whole.len());
+    let statuses: std::collections::BTreeSet<&str> =
+        whole.iter().map(|r| r.split(',').nth(3).unwrap()).collect();
+    assert_eq!(statuses.len(), 5, "every status but timeout: {statuses:?}");
+    for k in 1..=3 {
+        let out = s.path(&format!("shard{k}.csv"));
+        solve_to(&out, &["--shard", &format!("{k}/3")]);
+        let text = read(&out);
+        assert_eq!(
+            text.lines().next(),
+            read(&full).lines().next(),
+            "same header"
+        );
+        let expected: Vec<String> = whole.iter().skip(k - 1).step_by(3).cloned().collect();
+        assert_eq!(data_rows(&text), expected, "shard {k}/3");
+    }
+}
+
+#[test]
+fn a_limit_counts_the_whole_inputs_and_resume_continues_a_shard() {
+    let s = Scratch::new();
+    let full = s.path("full.csv");
+    solve_to(&full, &["--limit", "20"]);
+    let whole = data_rows(&read(&full));
+    assert_eq!(whole.len(), 20);
+    let shard = s.path("shard.csv");
+    solve_to(&shard, &["--limit", "20", "--shard", "2/3"]);
+    let mine = data_rows(&read(&shard));
+    let expected: Vec<String> = whole.iter().skip(1).step_by(3).cloned().collect();
+    assert_eq!(mine, expected);
+
+    // A shard cut short after three rows, and half a row, resumes to the
+    // same rows.
+    let text = read(&shard);
+    let mut lines: Vec<&str> = text.lines().take(4).collect();
+    let half = &text.lines().nth(4).unwrap()[..10];
+    lines.push(half);
+    std::fs::write(&shard, format!("{}\n{half}", lines[..4].join("\n"))).unwrap();
+    solve_to(&shard, &["--limit", "20", "--shard", "2/3", "--resume"]);
+    assert_eq!(data_rows(&read(&shard)), expected);
+}
+
+/// `check` of shard K/3 against `baseline`; returns (exit code, stderr).
+fn check_shard(k: usize, baseline: &str) -> (i32, String) {
+    let mut args: Vec<&str> = CORPUS.to_vec();
+    let shard = format!("{k}/3");
+    args.extend(["--shard", &shard, "--allow", ALLOW, "-o", "/dev/null"]);
+    args.extend(["--baseline", baseline]);
+    let output = run("check", &args);
+    (code(&output), stderr(&output))
+}
+
+#[test]
+fn each_shard_checks_against_the_full_baseline_and_only_the_altered_one_fails() {
+    let s = Scratch::new();
+    let full = s.path("full.csv");
+    solve_to(&full, &[]);
+    let rows = data_rows(&read(&full)).len();
+    for k in 1..=3 {
+        let (code, report) = check_shard(k, &full);
+        assert_eq!(code, 0, "shard {k}: {report}");
+        let mine = (rows + 3 - k) / 3;
+        assert!(
+            report.contains(&format!("ok: {mine} puzzles, {mine} rows compared")),
+            "shard {k}: {report}"
+        );
+    }
+
+    // Change one solved row's solution in the baseline: the 41st data row
+    // (record 40, which falls to shard 2 of 3) swaps two digits of row 1.
+    let text = read(&full);
+    let mut records: Vec<csv::StringRecord> = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(text.as_bytes())
+        .records()
+        .map(Result::unwrap)
+        .collect();
+    let row = &mut records[1 + 40];
+    assert_eq!(&row[3], "solved", "{row:?}");
+    assert_eq!(40 % 3, 1, "record 40 belongs to shard 2");
+    let (file, line) = (row[0].to_string(), row[1].to_string());
+    let old = row[4].to_string();
+    let mut new = old.clone().into_bytes();
+    new.swap(0, 1);
+    let new = String::from_utf8(new).unwrap();
+    let mut fields: Vec<String> = row.iter().map(str::to_string).collect();
+    fields[4] = new.clone();
+    *row = csv::StringRecord::from(fields);
+    let altered = s.path("altered.csv");
+    let mut writer = csv::Writer::from_path(&altered).unwrap();
+    for record in &records {
+        writer.write_record(record).unwrap();
+    }
+    writer.flush().unwrap();
+
+    for k in [1, 3] {
+        let (code, report) = check_shard(k, &altered);
+        assert_eq!(code, 0, "shard {k}: {report}");
+    }
+    let (code, report) = check_shard(2, &altered);
+    assert_eq!(code, 1, "{report}");
+    let digit = |s: &str, i: usize| s.as_bytes()[i] as char;
+    assert!(
+        report.contains(&format!(
+            "{file}:{line}: solution changed from the baseline: r1c1: {} -> {} (the first of 2 \
+             changed cells)",
+            digit(&new, 0),
+            digit(&old, 0)
+        )),
+        "{report}"
+    );
+    assert!(report.contains("FAILED: 1 failure in"), "{report}");
+}
+
+#[test]
+fn shard_options_are_checked() {
+    for bad in ["0/3", "4/3", "1/0", "x"] {
+        let output = run("solve", &["data/top95.txt", "--shard", bad]);
+        assert_eq!(code(&output), 2, "{bad}");
+        assert!(stderr(&output).contains("--shard"), "{}", stderr(&output));
+    }
+}
+
+/// Solves the corpus whole (`full.csv`, `full.json`) and in three shards
+/// (`shardK.csv`, `shardK.json`) into `s`.
+fn full_and_shards(s: &Scratch) {
+    solve_to(
+        &s.path("full.csv"),
+        &["--summary-json", &s.path("full.json")],
+    );
+    for k in 1..=3 {
+        let json = s.path(&format!("shard{k}.json"));
+        let shard = format!("{k}/3");
+        solve_to(
+            &s.path(&format!("shard{k}.csv")),
+            &["--shard", &shard, "--summary-json", &json, "-j", "2"],
+        );
+    }
+}
+
+fn merge(args: &[&str]) -> Output {
+    run("merge", args)
+}
+
+fn json(path: &str) -> serde_json::Value {
+    serde_json::from_str(&read(path)).expect("a JSON summary")
+}
+
+#[test]
+fn merged_shards_equal_a_single_run_and_merging_one_file_copies_it_byte_for_byte() {
+    let s = Scratch::new();
+    full_and_shards(&s);
+    let merged = s.path("merged.csv");
+    let (a, b, c) = (
+        s.path("shard1.csv"),
+        s.path("shard2.csv"),
+        s.path("shard3.csv"),
+    );
+    let output = merge(&[&c, &a, &b, "-o", &merged]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let full = read(&s.path("full.csv"));
+    assert_eq!(without_timing(&read(&merged)), without_timing(&full));
+
+    let copy = s.path("copy.csv");
+    let output = merge(&[&s.path("full.csv"), "-o", &copy]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(read(&copy), full, "rows are written as they were read");
+
+    // Gzip both ways, and --inputs giving the order.
+    let gz = s.path("merged.csv.gz");
+    let mut args = vec![
+        a.as_str(),
+        b.as_str(),
+        c.as_str(),
+        "-o",
+        gz.as_str(),
+        "--inputs",
+    ];
+    args.extend(CORPUS);
+    let output = merge(&args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let again = s.path("again.csv");
+    let output = merge(&[&gz, "-o", &again]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(read(&again), read(&merged));
+}
+
+/// Nearest-rank percentile of `values`.
+fn percentile(sorted: &[f64], q: f64) -> f64 {
+    let rank = ((q * sorted.len() as f64).ceil() as usize).max(1);
+    sorted[rank - 1]
+}
+
+#[test]
+fn the_merged_summary_counts_like_a_single_run_and_takes_run_facts_from_every_shard() {
+    let s = Scratch::new();
+    full_and_shards(&s);
+    let shards: Vec<String> = (1..=3).map(|k| s.path(&format!("shard{k}.csv"))).collect();
+    let merged = s.path("merged.csv");
+    let summary = s.path("merged.json");
+    let mut args: Vec<&str> = shards.iter().map(String::as_str).collect();
+    args.extend(["-o", &merged, "--summary-json", &summary]);
+    let output = merge(&args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let (one, all) = (json(&s.path("full.json")), json(&summary));
+    let keys =
+        |v: &serde_json::Value| -> Vec<String> { v.as_object().unwrap().keys().cloned().collect() };
+    assert_eq!(keys(&one), keys(&all));
+    for key in [
+        "inputs",
+        "puzzles",
+        "solved",
+        "multiple",
+        "unsolvable",
+        "invalid",
+        "malformed",
+        "timeout",
+        "mismatches",
+        "guesses",
+    ] {
+        assert_eq!(one[key], all[key], "{key}");
+    }
+    for key in ["wall_s", "puzzles_per_s", "threads", "solver", "mode"] {
+        assert!(all[key].is_null(), "{key}: {}", all[key]);
+    }
+    // Percentiles, exactly, from the merged rows' solve_us.
+    let mut times: Vec<f64> = common::rows(&read(&merged))
+        .iter()
+        .filter(|r| r.status != "malformed")
+        .map(|r| r.solve_us.parse().unwrap())
+        .collect();
+    times.sort_by(f64::total_cmp);
+    for (key, q) in [("p50", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0)] {
+        let got = all["solve_us"][key].as_f64().unwrap();
+        assert!((got - percentile(&times, q)).abs() < 1e-9, "{key}: {got}");
+    }
+
+    // Every shard's summary: the run's facts.
+    let summaries: Vec<String> = (1..=3).map(|k| s.path(&format!("shard{k}.json"))).collect();
+    args.push("--summaries");
+    args.extend(summaries.iter().map(String::as_str));
+    let output = merge(&args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let all = json(&summary);
+    assert_eq!(all["threads"], 6, "3 shards of 2 threads");
+    assert_eq!(
+        (all["solver"].as_str(), all["mode"].as_str()),
+        (Some("fast"), Some("unique"))
+    );
+    let longest = summaries
+        .iter()
+        .map(|p| json(p)["wall_s"].as_f64().unwrap())
+        .fold(0.0, f64::max);
+    assert_eq!(all["wall_s"].as_f64(), Some(longest));
+
+    // A summary left out is refused.
+    let output = merge(&[
+        &shards[0],
+        &shards[1],
+        &shards[2],
+        "-o",
+        &merged,
+        "--summaries",
+        &summaries[0],
+    ]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("give every shard's summary, once"),
+        "{}",
+        stderr(&output)
+    );
+
+    // The merged summary is a baseline for check: same status counts pass.
+    let mut check: Vec<&str> = CORPUS.to_vec();
+    check.extend(["--allow", ALLOW, "-o", "/dev/null", "--baseline", &summary]);
+    let output = run("check", &check);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    // A status count changed in the baseline fails, naming it.
+    let mut changed = json(&summary);
+    changed["solved"] = (changed["solved"].as_u64().unwrap() - 1).into();
+    changed["multiple"] = (changed["multiple"].as_u64().unwrap() + 1).into();
+    let changed_path = s.path("changed.json");
+    std::fs::write(&changed_path, changed.to_string()).unwrap();
+    let last = check.len() - 1;
+    check[last] = &changed_path;
+    let output = run("check", &check);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    let report = stderr(&output);
+    assert!(
+        report.contains("solved count changed from the baseline"),
+        "{report}"
+    );
+    assert!(
+        report.contains("multiple count changed from the baseline"),
+        "{report}"
+    );
+}
+
+#[test]
+fn merge_refuses_overlaps_and_with_inputs_gaps() {
+    let s = Scratch::new();
+    full_and_shards(&s);
+    let (a, b, c) = (
+        s.path("shard1.csv"),
+        s.path("shard2.csv"),
+        s.path("shard3.csv"),
+    );
+    let merged = s.path("merged.csv");
+
+    let output = merge(&[&a, &b, &a, &c, "-o", &merged]);
+    assert_eq!(code(&output), 2);
+    let err = stderr(&output);
+    assert!(
+        err.contains(&format!("\n  {}:1 in {a} and {a}\n", CORPUS[0])),
+        "{err}"
+    );
+    assert!(!std::path::Path::new(&merged).exists(), "no partial output");
+
+    // Shard 2 missing: its first record is the corpus's second.
+    let mut args = vec![a.as_str(), c.as_str(), "-o", merged.as_str(), "--inputs"];
+    args.extend(CORPUS);
+    let output = merge(&args);
+    assert_eq!(code(&output), 2);
+    let err = stderr(&output);
+    let full = common::rows(&read(&s.path("full.csv")));
+    let second = &full[1];
+    let first_missing = format!(
+        "no results file has a row for {}:{} (the first of {} records",
+        second.file.as_deref().unwrap(),
+        second.line,
+        full.iter().skip(1).step_by(3).count()
+    );
+    assert!(err.contains(&first_missing), "{err}");
+    assert!(!std::path::Path::new(&merged).exists(), "no partial output");
+
+    args.push("--allow-missing");
+    let output = merge(&args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(stderr(&output).contains("warning"), "{}", stderr(&output));
+    let rows = common::rows(&read(&merged));
+    assert_eq!(
+        rows.len(),
+        full.len() - full.iter().skip(1).step_by(3).count()
+    );
+
+    // Without --inputs a gap cannot be seen: the merge is partial, silently.
+    let output = merge(&[&a, &c, "-o", &merged]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    // Inputs that are not the results' own are refused.
+    let output = merge(&[&a, "-o", &merged, "--inputs", "data/top95.txt"]);
+    assert_eq!(code(&output), 2);
+}
