@@ -16,10 +16,13 @@
 //! stopped early, or gave no answer within `--cmd-timeout-s`, when it is
 //! killed), are counted, never hidden.
 //!
-//! Start-up (the shell, an interpreter, loading tables) is measured apart:
-//! the copies are started once more with empty input and timed until they
-//! exit, and that time is taken off each run's wall-clock time before
-//! dividing.
+//! Start-up (the shell, an interpreter, loading tables) is left out of
+//! puzzles/s: each copy is timed from its first answer line to its last.
+//! It is also measured apart, for the report: the copies are started with
+//! empty input and timed until they exit. When the answers come in bursts
+//! (a solver that buffers its output, or one so fast that many answers
+//! share a pipe read), the first answer does not mark the end of start-up,
+//! so the run's wall-clock time less that start-up is used instead.
 
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::os::unix::process::CommandExt;
@@ -289,16 +292,39 @@ struct Batch {
     answered: u64,
     wrong: u64,
     missing: u64,
+    /// Answers that arrived apart from the line before (not in one burst).
+    apart: u64,
+    /// Per copy: answers to its deal, and the time from the first to the
+    /// last of them.
+    spans: Vec<(u64, Duration)>,
     /// From starting the copies to the last answer line.
     elapsed: Duration,
     notes: Vec<String>,
 }
 
 impl Batch {
-    /// Answer lines per second of wall-clock time less `startup` (at least
-    /// a tenth of the wall-clock time is left, so that a start-up measured
-    /// long by chance cannot make the rate soar).
+    /// Answer lines per second, start-up excluded. When most answers came
+    /// apart (a solver that flushes each line), each copy is timed from its
+    /// first answer to its last, and the copies' rates are summed. When they
+    /// came in bursts (a solver that buffers its output, or one so fast that
+    /// many answers share a pipe read), the first answer says nothing of
+    /// the start-up: then wall-clock time less the `startup` measured apart
+    /// (at least a tenth of the wall-clock time is left, so that a start-up
+    /// measured long by chance cannot make the rate soar).
     fn rate(&self, startup: Duration) -> f64 {
+        let streamed = self.apart * 2 >= self.answered
+            && !self.spans.is_empty()
+            && self
+                .spans
+                .iter()
+                .all(|&(n, span)| n >= 2 && !span.is_zero());
+        if streamed {
+            return self
+                .spans
+                .iter()
+                .map(|&(n, span)| (n - 1) as f64 / span.as_secs_f64())
+                .sum();
+        }
         let wall = self.elapsed.as_secs_f64();
         let solving = (wall - startup.as_secs_f64()).max(wall / 10.0);
         if solving > 0.0 {
@@ -309,12 +335,21 @@ impl Batch {
     }
 }
 
+/// Answers closer than this to the line before count as one burst.
+const BURST: Duration = Duration::from_micros(50);
+
 /// What a copy's reader thread counted.
 #[derive(Debug, Default)]
 struct Answers {
     answered: u64,
     wrong: u64,
     extra: u64,
+    /// Answers that arrived more than [`BURST`] after the line before.
+    apart: u64,
+    /// Nanoseconds from the batch start to the first and the last answer
+    /// to the deal.
+    first: u64,
+    last: u64,
 }
 
 /// One running copy and the threads that feed and read it.
@@ -469,6 +504,10 @@ impl Runner<'_> {
                 .unwrap_or_default();
             let answered = read.answered.min(copy.dealt as u64);
             batch.answered += answered;
+            batch.apart += read.apart;
+            batch
+                .spans
+                .push((answered, Duration::from_nanos(read.last - read.first)));
             batch.wrong += read.wrong;
             batch.missing += copy.dealt as u64 - answered;
             if read.extra > 0 {
@@ -619,11 +658,17 @@ fn read_answers(
         if reader.read_until(b'\n', &mut line)? == 0 {
             return Ok(read);
         }
-        stamps
-            .last_answer
-            .store(stamps.start.elapsed().as_nanos() as u64, Ordering::Release);
+        let now = stamps.start.elapsed().as_nanos() as u64;
+        let previous = stamps.last_answer.swap(now, Ordering::AcqRel);
         match deal.get(read.answered as usize) {
             Some(&i) => {
+                if read.answered == 0 {
+                    read.first = now;
+                }
+                if read.answered == 0 || now - previous > BURST.as_nanos() as u64 {
+                    read.apart += 1;
+                }
+                read.last = now;
                 read.answered += 1;
                 if !expected.accepts(puzzles, i as usize, &line) {
                     read.wrong += 1;
@@ -765,6 +810,29 @@ mod tests {
         assert!(
             !expected.accepts(&puzzles, 1, &solution),
             "it breaks a given"
+        );
+    }
+
+    #[test]
+    fn streamed_answers_are_timed_first_to_last_and_bursts_less_start_up() {
+        let streamed = Batch {
+            answered: 22,
+            apart: 22,
+            spans: vec![(11, Duration::from_secs(1)), (11, Duration::from_secs(2))],
+            elapsed: Duration::from_secs(9),
+            ..Batch::default()
+        };
+        // 10 answers in 1 s and 10 in 2 s, whatever the start-up.
+        assert_eq!(streamed.rate(Duration::from_secs(5)), 15.0);
+        let burst = Batch {
+            apart: 2,
+            ..streamed
+        };
+        assert_eq!(burst.rate(Duration::from_secs(7)), 11.0);
+        assert_eq!(
+            burst.rate(Duration::from_secs(60)),
+            22.0 / 0.9,
+            "a tenth kept"
         );
     }
 
