@@ -51,6 +51,30 @@ pub enum Command {
     /// results that overlap or, with `--inputs`, miss a record (unless
     /// `--allow-missing`).
     Merge(crate::merge::MergeArgs),
+    /// Make N fresh puzzles, each with one solution and minimal (removing
+    /// any given leaves several solutions): columns
+    /// `index,puzzle,solution,clues,guesses`. Puzzle i depends only on the
+    /// seed and i, so every -j gives the same bytes and --start continues a
+    /// run.
+    ///
+    /// Exit codes: 0 when done, 2 on usage and I/O errors, 130/143 on
+    /// SIGINT/SIGTERM (the rows finished before it are kept).
+    Generate(crate::dataset::generate::GenerateArgs),
+    /// Minlex canonical form of every record, with duplicates and --against
+    /// leaks: columns `line,puzzle,canonical,duplicate_of,against,message`
+    /// (`file` first with several inputs).
+    ///
+    /// Exit codes: 0 when every record was canonicalised and nothing leaked,
+    /// 1 when a record was malformed or invalid or an --against record
+    /// matched, 2 on usage and I/O errors, 130/143 on SIGINT/SIGTERM.
+    Canon(crate::dataset::canon::CanonArgs),
+    /// K random equivalent copies of every record, with their solutions:
+    /// columns `line,copy,puzzle,solution,transform,status,message` (`file`
+    /// first with several inputs).
+    ///
+    /// Exit codes: 0 when no record was malformed, 1 otherwise, 2 on usage
+    /// and I/O errors, 130/143 on SIGINT/SIGTERM.
+    Augment(crate::dataset::augment::AugmentArgs),
 }
 
 /// The options of `solve`, kept in one struct so that other subcommands
@@ -67,8 +91,9 @@ pub struct SolveArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Solver threads [default: all cores]. Reading and writing run on their
-    /// own threads beside them.
+    /// Solver threads [default: all cores], at most 1024; more than the
+    /// cores is allowed, with a warning. Reading and writing run on their own
+    /// threads beside them.
     #[arg(short = 'j', long = "threads", value_name = "N")]
     pub threads: Option<usize>,
 

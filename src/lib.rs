@@ -9,7 +9,10 @@
 //! maps failures to exit codes. [`interrupt`] turns SIGINT and SIGTERM into
 //! a clean stop and [`resume`] continues a results file. The other two
 //! subcommands: [`bench`](mod@bench) measures solver throughput in memory, and
-//! [`check`] verifies a run against rules and a baseline for CI.
+//! [`check`] verifies a run against rules and a baseline for CI. The
+//! [`dataset`] subcommands (`generate`, `canon`, `augment`) build puzzle
+//! sets with the [`generator`], canonical forms ([`minlex`]) and
+//! equivalence transforms ([`transform`]).
 //!
 //! ```
 //! use sudoku_batch::grid::Grid;
@@ -30,11 +33,14 @@ pub mod bench;
 pub mod check;
 pub mod cli;
 pub mod config;
+pub mod dataset;
 pub mod error;
+pub mod generator;
 pub mod grid;
 pub mod input;
 pub mod interrupt;
 pub mod merge;
+pub mod minlex;
 pub mod output;
 pub mod pipeline;
 pub mod plot;
@@ -46,6 +52,7 @@ pub mod shard;
 pub mod solve;
 pub mod solver;
 pub mod stats;
+pub mod transform;
 
 use crate::cli::{Cli, Command};
 use crate::config::Config;
@@ -64,6 +71,9 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
         }
         Command::Bench(args) => bench::run(&args),
         Command::Check(args) => check::run(&args),
+        Command::Generate(args) => dataset::generate::run(&args),
+        Command::Canon(args) => dataset::canon::run(&args),
+        Command::Augment(args) => dataset::augment::run(&args),
         Command::Merge(args) => merge::run(&args),
     }
 }

@@ -325,7 +325,7 @@ fn more_threads_than_cores_is_warned_about() {
     .assert()
     .success()
     .stderr(contains(format!(
-        "warning: {many} threads asked for, but only {cores} cores"
+        "warning: -j {many} is more threads than the {cores} cores"
     )));
     bench(&[
         "data/top95.txt",

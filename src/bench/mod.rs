@@ -203,7 +203,8 @@ impl BenchConfig {
     /// Validates `args` for a machine with `cores` cores.
     ///
     /// # Errors
-    /// [`Error::Usage`] for a thread count of 0, a `--runs` or `--time-s` of 0, stdin
+    /// [`Error::Usage`] for a thread count of 0 or above
+    /// [`crate::config::MAX_THREADS`], a `--runs` or `--time-s` of 0, stdin
     /// named twice, or two exports to stdout.
     pub fn new(args: &BenchArgs, cores: usize) -> Result<BenchConfig, Error> {
         let mut threads = if args.threads.is_empty() {
@@ -214,6 +215,7 @@ impl BenchConfig {
         if threads.contains(&0) {
             return Err(Error::Usage("--threads: counts must be at least 1".into()));
         }
+        crate::config::check_threads(&threads, cores)?;
         threads.sort_unstable();
         threads.dedup();
         let mut externals: Vec<ExternalSolver> = Vec::new();
@@ -363,13 +365,6 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
         datasets.push(dataset);
     }
 
-    if let Some(&most) = config.threads.last().filter(|&&n| n > machine.cores) {
-        eprintln!(
-            "sudoku-batch: warning: {most} threads asked for, but only {} cores: rows above \
-             {} threads measure threads sharing cores, not scaling",
-            machine.cores, machine.cores
-        );
-    }
     let mut record = Recorder {
         config: &config,
         rows: Vec::new(),

@@ -1,0 +1,129 @@
+//! A CSV table of serde rows written to a [`Destination`]: stdout, a file,
+//! or a gzip file (`.gz`). The data-set subcommands write their rows here.
+
+use std::fs::File;
+use std::io::{self, Write};
+
+use flate2::write::GzEncoder;
+use flate2::Compression;
+use serde::Serialize;
+
+use crate::config::Destination;
+use crate::error::Error;
+
+/// Where the CSV bytes go.
+enum Sink {
+    Stdout(io::Stdout),
+    File(File),
+    Gzip(GzEncoder<File>),
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::Stdout(w) => w.write(buf),
+            Sink::File(w) => w.write(buf),
+            Sink::Gzip(w) => w.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Stdout(w) => w.flush(),
+            Sink::File(w) => w.flush(),
+            Sink::Gzip(w) => w.flush(),
+        }
+    }
+}
+
+/// Writes rows of one shape, header first.
+pub struct TableWriter {
+    csv: csv::Writer<Sink>,
+    destination: Destination,
+}
+
+impl TableWriter {
+    /// Creates (or truncates) the destination and writes `header`.
+    ///
+    /// # Errors
+    /// [`Error::Write`] when the file cannot be created or written,
+    /// [`Error::BrokenPipe`] when stdout is closed.
+    pub fn create(destination: &Destination, header: &[&str]) -> Result<TableWriter, Error> {
+        let sink = match destination {
+            Destination::Stdout => Sink::Stdout(io::stdout()),
+            Destination::File { path, gzip } => {
+                let file =
+                    File::create(path).map_err(|e| Error::write("results", path.clone(), e))?;
+                if *gzip {
+                    Sink::Gzip(GzEncoder::new(file, Compression::default()))
+                } else {
+                    Sink::File(file)
+                }
+            }
+        };
+        let mut writer = TableWriter {
+            csv: csv::WriterBuilder::new()
+                .has_headers(false)
+                .buffer_capacity(1 << 16)
+                .from_writer(sink),
+            destination: destination.clone(),
+        };
+        writer
+            .csv
+            .write_record(header)
+            .map_err(|e| writer.error(e))?;
+        Ok(writer)
+    }
+
+    /// Writes one row.
+    ///
+    /// # Errors
+    /// As for [`TableWriter::create`].
+    pub fn row(&mut self, row: &impl Serialize) -> Result<(), Error> {
+        self.csv.serialize(row).map_err(|e| self.error(e))
+    }
+
+    /// Hands the rows written so far to the destination (gzip output is
+    /// left to [`TableWriter::finish`], so that it compresses well).
+    ///
+    /// # Errors
+    /// As for [`TableWriter::create`].
+    pub fn flush(&mut self) -> Result<(), Error> {
+        if matches!(self.csv.get_ref(), Sink::Gzip(_)) {
+            return Ok(());
+        }
+        self.csv
+            .flush()
+            .map_err(|e| Error::write("results", self.destination.name(), e))
+    }
+
+    /// Flushes everything and ends the gzip stream.
+    ///
+    /// # Errors
+    /// As for [`TableWriter::create`].
+    pub fn finish(mut self) -> Result<(), Error> {
+        let name = self.destination.name().to_path_buf();
+        self.csv
+            .flush()
+            .map_err(|e| Error::write("results", name.clone(), e))?;
+        let sink = self
+            .csv
+            .into_inner()
+            .map_err(|e| Error::write("results", name.clone(), e.into_error()))?;
+        let done = match sink {
+            Sink::Stdout(mut w) => w.flush(),
+            Sink::File(mut w) => w.flush(),
+            Sink::Gzip(w) => w.finish().and_then(|mut f| f.flush()),
+        };
+        done.map_err(|e| Error::write("results", name, e))
+    }
+
+    fn error(&self, e: csv::Error) -> Error {
+        let source = match e.into_kind() {
+            csv::ErrorKind::Io(io) => io,
+            // Rows are plain strings and numbers: serializing cannot fail.
+            kind => io::Error::other(format!("{kind:?}")),
+        };
+        Error::write("results", self.destination.name(), source)
+    }
+}

@@ -1,0 +1,221 @@
+//! Puzzle generation: random solution grids dug down to puzzles with
+//! exactly one solution, minimal unless asked otherwise.
+//!
+//! Candidate `k` of output puzzle `i` comes from a random stream seeded by
+//! `(seed, i)` alone ([`stream`]), so a puzzle does not depend on the
+//! thread that made it or on the puzzles before it: runs are reproducible
+//! for any thread count and can be split by index.
+//!
+//! One candidate:
+//! 1. *A solution grid.* The three boxes on the diagonal do not see each
+//!    other, so each gets a random order of 1-9; the solver completes the
+//!    grid, and a random [`Transform`] spreads it over its equivalence class.
+//! 2. *Digging.* The givens are visited in a random order and each is
+//!    removed when the puzzle keeps one solution. A given whose cell has no
+//!    other candidate (its 20 peers hold the other eight digits) is removed
+//!    without a search; any other removal is checked with a unique-mode
+//!    search. A given kept was needed by a puzzle with more givens than the
+//!    final one, so it is needed by the final one too: the result is minimal
+//!    (every given removed gives several solutions). With `minimal: false`
+//!    digging stops at the first given that must stay, which leaves more,
+//!    and easier to find, givens.
+//! 3. *Acceptance.* The puzzle's unique-mode search must take at least
+//!    `min_guesses` guesses; otherwise the stream's next candidate is tried.
+
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_xorshift::XorShiftRng;
+
+use crate::grid::{Cell, Grid, CELLS, PEERS};
+use crate::solver::{FastSolver, Limits, Mode, Solver, Status};
+use crate::transform::Transform;
+
+/// What a generated puzzle must satisfy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Requirements {
+    /// Every given is needed (removing any leaves several solutions).
+    pub minimal: bool,
+    /// The least number of guesses the puzzle's unique-mode search takes
+    /// (see [`crate::solver::Outcome::guesses`]).
+    pub min_guesses: u64,
+}
+
+impl Default for Requirements {
+    fn default() -> Requirements {
+        Requirements {
+            minimal: true,
+            min_guesses: 0,
+        }
+    }
+}
+
+/// One generated puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Generated {
+    /// The puzzle: exactly one solution.
+    pub puzzle: Grid,
+    /// Its solution.
+    pub solution: Grid,
+    /// Guesses of the puzzle's unique-mode search with the fast solver, as
+    /// `solve` reports them.
+    pub guesses: u64,
+    /// Candidates tried for this puzzle, the kept one included (at least 1).
+    pub tried: u64,
+}
+
+/// The random stream of output puzzle `index` under `seed`: the seed and
+/// index are hashed together (XXH3), so neighbouring indices and seeds give
+/// unrelated streams.
+pub fn stream(seed: u64, index: u64) -> XorShiftRng {
+    let mut key = [0u8; 16];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[8..].copy_from_slice(&index.to_le_bytes());
+    XorShiftRng::seed_from_u64(twox_hash::XxHash3_64::oneshot(&key))
+}
+
+/// Makes puzzles; holds a solver, so keep one per thread.
+#[derive(Debug, Default)]
+pub struct Generator {
+    solver: FastSolver,
+}
+
+impl Generator {
+    /// A generator with its own solver.
+    pub fn new() -> Generator {
+        Generator::default()
+    }
+
+    /// Output puzzle `index` under `seed`: the first candidate of its
+    /// stream that meets `requirements`. Returns `None` when `stop` says so
+    /// (checked between candidates), which matters only for demanding
+    /// `min_guesses`.
+    pub fn generate(
+        &mut self,
+        seed: u64,
+        index: u64,
+        requirements: &Requirements,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<Generated> {
+        let mut rng = stream(seed, index);
+        let mut tried = 0;
+        loop {
+            if stop() {
+                return None;
+            }
+            tried += 1;
+            let Some(solution) = self.solution(&mut rng) else {
+                continue;
+            };
+            let puzzle = self.dig(&solution, &mut rng, requirements.minimal);
+            let outcome = self.solver.solve(&puzzle, Mode::Unique, &Limits::default());
+            if outcome.status == Status::Solved && outcome.guesses >= requirements.min_guesses {
+                return Some(Generated {
+                    puzzle,
+                    solution,
+                    guesses: outcome.guesses,
+                    tried,
+                });
+            }
+        }
+    }
+
+    /// A random solution grid (see the module docs); `None` if the solver
+    /// failed to complete the diagonal boxes, which a correct solver never
+    /// does.
+    fn solution(&mut self, rng: &mut XorShiftRng) -> Option<Grid> {
+        let mut cells = [0u8; CELLS];
+        for b in [0, 4, 8] {
+            let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+            digits.shuffle(rng);
+            let (top, left) = (b / 3 * 3, b % 3 * 3);
+            for (k, d) in digits.into_iter().enumerate() {
+                cells[(top + k / 3) * 9 + left + k % 3] = d;
+            }
+        }
+        let seed = Grid::from_cells(cells)?;
+        let search = self.solver.search(&seed, Mode::First, &Limits::default());
+        let solution = search.first?;
+        Some(Transform::random(rng).apply(&solution))
+    }
+
+    /// Digs `solution` down to a puzzle with one solution (see the module
+    /// docs).
+    fn dig(&mut self, solution: &Grid, rng: &mut XorShiftRng, minimal: bool) -> Grid {
+        let mut order: [u8; CELLS] = std::array::from_fn(|i| i as u8);
+        order.shuffle(rng);
+        let mut puzzle = *solution;
+        for cell in order.map(Cell) {
+            let value = puzzle.get(cell);
+            let seen = PEERS[usize::from(cell.0)]
+                .iter()
+                .fold(0u16, |m, &p| m | 1 << puzzle.get(Cell(p)));
+            puzzle.set(cell, 0);
+            if seen | 1 << value | 1 == 0x3FF {
+                continue; // the cell's value is forced by its peers
+            }
+            let search = self
+                .solver
+                .search(&puzzle, Mode::Unique, &Limits::default());
+            if search.solutions != 1 {
+                puzzle.set(cell, value);
+                if !minimal {
+                    break;
+                }
+            }
+        }
+        puzzle
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn status(solver: &mut FastSolver, grid: &Grid) -> Status {
+        solver.solve(grid, Mode::Unique, &Limits::default()).status
+    }
+
+    #[test]
+    fn generated_puzzles_are_unique_minimal_and_reproducible() {
+        let mut generator = Generator::new();
+        let mut solver = FastSolver::new();
+        for index in 1..=5 {
+            let made = generator
+                .generate(7, index, &Requirements::default(), &|| false)
+                .unwrap();
+            assert_eq!(status(&mut solver, &made.puzzle), Status::Solved);
+            assert!(made.solution.is_solution_of(&made.puzzle));
+            for i in 0..CELLS {
+                let cell = Cell(i as u8);
+                if made.puzzle.get(cell) != 0 {
+                    let mut fewer = made.puzzle;
+                    fewer.set(cell, 0);
+                    assert_eq!(status(&mut solver, &fewer), Status::Multiple, "{cell}");
+                }
+            }
+            let again = Generator::new().generate(7, index, &Requirements::default(), &|| false);
+            assert_eq!(again, Some(made));
+        }
+    }
+
+    #[test]
+    fn harder_puzzles_on_request_and_stopping() {
+        let hard = Requirements {
+            minimal: true,
+            min_guesses: 3,
+        };
+        let made = Generator::new().generate(1, 1, &hard, &|| false).unwrap();
+        assert!(made.guesses >= 3);
+        assert_eq!(Generator::new().generate(1, 1, &hard, &|| true), None);
+    }
+
+    #[test]
+    fn non_minimal_puzzles_are_still_unique() {
+        let loose = Requirements {
+            minimal: false,
+            min_guesses: 0,
+        };
+        let made = Generator::new().generate(3, 9, &loose, &|| false).unwrap();
+        assert_eq!(status(&mut FastSolver::new(), &made.puzzle), Status::Solved);
+    }
+}
