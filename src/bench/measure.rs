@@ -308,7 +308,11 @@ pub fn solve_times(
         let t = Instant::now();
         solver.solve(&puzzles[i as usize], mode, &limits);
         let ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        histogram.saturating_record(ns.max(1));
+        // `record` grows the histogram to fit; `saturating_record` would
+        // clamp to its first, small range instead.
+        if histogram.record(ns.max(1)).is_err() {
+            histogram.saturating_record(ns.max(1));
+        }
         if start.elapsed() >= budget {
             break;
         }
@@ -463,6 +467,12 @@ mod tests {
         );
         assert_eq!(h.len(), 5);
         assert!(h.min() > 0);
+        let mut big = Histogram::<u64>::new(3).unwrap();
+        big.record(5_000_000).unwrap();
+        assert!(
+            big.max() >= 4_990_000,
+            "an auto-resizing histogram keeps large values"
+        );
         let one = solve_times(
             &puzzles,
             &order,

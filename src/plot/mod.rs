@@ -300,7 +300,14 @@ pub fn scaling_chart(curves: &[Curve], cores: usize) -> Result<String, PlotError
             .configure_mesh()
             .x_desc("threads")
             .y_desc("speedup over 1 thread")
-            .x_label_formatter(&|v| axis_number(*v))
+            // Threads are whole numbers: no ticks between them.
+            .x_label_formatter(&|v| {
+                if v.fract().abs() < 1e-9 {
+                    axis_number(*v)
+                } else {
+                    String::new()
+                }
+            })
             .label_style(font(13))
             .draw()?;
         let gray = RGBColor(0x88, 0x88, 0x88);
@@ -509,7 +516,7 @@ impl Page {
             };
             format!("<{tag}{class}>{}</{tag}>", escape(text))
         };
-        self.body.push_str("<table>\n<tr>");
+        self.body.push_str("<div class=\"wide\">\n<table>\n<tr>");
         for (i, h) in header.iter().enumerate() {
             self.body.push_str(&cell("th", i, h));
         }
@@ -521,7 +528,7 @@ impl Page {
             }
             self.body.push_str("</tr>\n");
         }
-        self.body.push_str("</table>\n");
+        self.body.push_str("</table>\n</div>\n");
     }
 
     /// The whole page.
@@ -542,7 +549,8 @@ color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
 figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
 svg { max-width: 100%; height: auto; }
-table { border-collapse: collapse; font-size: 0.85em; }
+.wide { overflow-x: auto; }
+table { border-collapse: collapse; font-size: 0.8em; }
 th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #ddd; text-align: left; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .warn { color: #c01c28; }
