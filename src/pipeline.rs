@@ -524,27 +524,32 @@ fn solve_chunk(
     interrupt: &Interrupt,
     format: Option<&dyn RowFormat>,
 ) -> bool {
-    chunk.slots.par_iter().enumerate().for_each_init(
-        || Lease::take(settings.solver),
-        |lease, (i, slot)| {
-            if interrupt.is_raised() {
-                return;
-            }
-            let Some(state) = lease.0.as_mut() else {
-                return;
-            };
-            let (input, record) = chunk.records.record(i, &mut state.scratch);
-            let result = solve_record(
-                state.solver.as_mut(),
-                input,
-                &record,
-                settings.mode,
-                &settings.limits,
-            );
-            // Each slot belongs to one record, so it is empty here.
-            let _ = slot.set(result);
-        },
-    );
+    chunk
+        .slots
+        .par_iter()
+        .enumerate()
+        .with_min_len(8)
+        .for_each_init(
+            || Lease::take(settings.solver),
+            |lease, (i, slot)| {
+                if interrupt.is_raised() {
+                    return;
+                }
+                let Some(state) = lease.0.as_mut() else {
+                    return;
+                };
+                let (input, record) = chunk.records.record(i, &mut state.scratch);
+                let result = solve_record(
+                    state.solver.as_mut(),
+                    input,
+                    &record,
+                    settings.mode,
+                    &settings.limits,
+                );
+                // Each slot belongs to one record, so it is empty here.
+                let _ = slot.set(result);
+            },
+        );
     if chunk.slots.iter().any(|slot| slot.get().is_none()) {
         return false;
     }
