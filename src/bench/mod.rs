@@ -24,6 +24,7 @@ use clap::Args;
 
 use crate::cli::{solver_parser, LayoutArgs};
 use crate::error::{Error, Verdict};
+use crate::file_guard::FileGuard;
 use crate::grid::Grid;
 use crate::input::{self, Input, ReadOptions};
 use crate::solver::{Mode, SolverKind};
@@ -331,9 +332,15 @@ impl Dataset {
 pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
     let machine = Machine::detect();
     let config = BenchConfig::new(args, machine.cores)?;
+    let mut guard = FileGuard::new();
+    for input in &config.inputs {
+        guard.reads("input", input);
+    }
+    config.exports.register(&mut guard);
+    guard.check()?;
     let log = |line: String| {
         if config.progress {
-            eprintln!("bench: {line}");
+            crate::stderrln!("bench: {line}");
         }
     };
     // Every input is opened before any is read, so that a missing file
@@ -357,7 +364,7 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
             dataset.parse.as_secs_f64() * 1e3,
         ));
         if dataset.puzzles.is_empty() {
-            eprintln!(
+            crate::stderrln!(
                 "sudoku-batch: warning: no puzzles in {}; skipped",
                 dataset.name
             );
@@ -439,10 +446,12 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
                         m.startup.as_secs_f64() * 1e3
                     );
                     if m.wrong > 0 || m.missing > 0 {
-                        eprintln!(
+                        crate::stderrln!(
                             "sudoku-batch: warning: {what}: {} wrong answers and {} puzzles \
                              without an answer, of {} sent",
-                            m.wrong, m.missing, m.dealt
+                            m.wrong,
+                            m.missing,
+                            m.dealt
                         );
                     }
                     record
@@ -516,7 +525,7 @@ impl Recorder<'_> {
         };
         if self.config.progress {
             // Rounded as in the table, so the two agree.
-            eprintln!(
+            crate::stderrln!(
                 "bench: {what}: {} puzzles/s over {:.2} s ({how})",
                 export::rate(row.puzzles_per_s),
                 elapsed.as_secs_f64()
@@ -542,7 +551,7 @@ impl Recorder<'_> {
 /// outliers: the figure is then not to be trusted on its own.
 fn warn_about_spread(what: &str, spread: &Spread) {
     if spread.is_large() {
-        eprintln!(
+        crate::stderrln!(
             "sudoku-batch: warning: {what}: puzzles/s ranged from {} to {} over {} runs \
              ({:.0}% of the median): other programs may have disturbed the measurement; \
              try more --runs, a longer --time-s, a quiet machine or a pinned core (taskset)",

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use super::measure::SolveTimes;
 use super::row::BenchRow;
 use crate::error::Error;
+use crate::file_guard::FileGuard;
 
 pub use self::csv::CsvExporter;
 pub use self::html::HtmlExporter;
@@ -132,6 +133,17 @@ impl Exports {
         Ok(Exports { targets })
     }
 
+    /// Registers every export with `guard`, under its flag, so that no
+    /// export overwrites an input.
+    pub fn register(&self, guard: &mut FileGuard) {
+        for (format, target) in &self.targets {
+            match target {
+                Target::Stdout => guard.writes(format.flag(), "-"),
+                Target::File(path) => guard.writes(format.flag(), path),
+            };
+        }
+    }
+
     /// True when an export writes to stdout (the table then goes to
     /// stderr).
     pub fn uses_stdout(&self) -> bool {
@@ -205,7 +217,7 @@ pub fn write_table(rows: &[BenchRow], notes: &[String], to_stderr: bool) -> Resu
         write_stdout(&table)?;
     }
     for note in notes {
-        eprintln!("note: {note}");
+        crate::stderrln!("note: {note}");
     }
     Ok(())
 }
