@@ -10,6 +10,9 @@
 //! records kept are not renumbered: their `file` and `line` are those of
 //! the whole inputs.
 //!
+//! `solve`, `check` and `augment` take `--shard`; `merge` joins the
+//! shards' outputs.
+//!
 //! `--limit L` counts records of the whole inputs, before sharding: shard K
 //! of N handles the records of the first L that fall to it, so the shards of
 //! a limited run together cover exactly the single run with `--limit L`.
@@ -19,6 +22,7 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use crate::input::Parsed;
 use crate::pipeline::Source;
 
 /// One shard of N: `K/N` on the command line, 1-based.
@@ -90,28 +94,36 @@ impl fmt::Display for Shard {
 pub fn select(sources: Vec<Source>, shard: Shard, limit: Option<u64>) -> Vec<Source> {
     // One count across all inputs: the reader takes them one after another.
     let numbered = Arc::new(AtomicU64::new(0));
-    let end = limit.unwrap_or(u64::MAX);
     sources
         .into_iter()
         .map(|source| {
-            let numbered = Arc::clone(&numbered);
-            let records = source.records;
-            let kept = records
-                .take_while({
-                    let numbered = Arc::clone(&numbered);
-                    move |record| record.is_err() || numbered.load(Ordering::Relaxed) < end
-                })
-                .filter(move |record| {
-                    if record.is_err() {
-                        return true;
-                    }
-                    shard.keeps(numbered.fetch_add(1, Ordering::Relaxed))
-                });
+            let Source {
+                records,
+                bytes_read,
+            } = source;
             Source {
-                records: Box::new(kept),
+                records: Box::new(Parsed(keep(records, shard, Arc::clone(&numbered), limit))),
+                bytes_read,
             }
         })
         .collect()
+}
+
+/// Keeps only `shard`'s items of `items`, numbering the `Ok` items from the
+/// count in `numbered` (shared by the streams of inputs read one after
+/// another), and with `limit`, only those numbered below it; errors pass
+/// through, uncounted.
+pub fn keep<T, E>(
+    items: impl Iterator<Item = Result<T, E>>,
+    shard: Shard,
+    numbered: Arc<AtomicU64>,
+    limit: Option<u64>,
+) -> impl Iterator<Item = Result<T, E>> {
+    let end = limit.unwrap_or(u64::MAX);
+    let counted = Arc::clone(&numbered);
+    items
+        .take_while(move |item| item.is_err() || counted.load(Ordering::Relaxed) < end)
+        .filter(move |item| item.is_err() || shard.keeps(numbered.fetch_add(1, Ordering::Relaxed)))
 }
 
 #[cfg(test)]
@@ -134,9 +146,7 @@ mod tests {
                 Ok(Record::new(line, puzzle, None))
             })
             .collect();
-        Source {
-            records: Box::new(records.into_iter()),
-        }
+        Source::parsed(records.into_iter())
     }
 
     fn kept(sources: Vec<Source>) -> Vec<(usize, u64)> {
@@ -195,9 +205,7 @@ mod tests {
                 source: std::io::Error::other("disk on fire"),
             }),
         ];
-        let source = Source {
-            records: Box::new(records.into_iter()),
-        };
+        let source = Source::parsed(records.into_iter());
         let out: Vec<_> = select(vec![source], Shard::new(2, 2).unwrap(), None)
             .remove(0)
             .records
