@@ -205,19 +205,19 @@ impl Grid {
     /// [`ParseError::BadByte`]; else a count other than 81 gives
     /// [`ParseError::CellCount`].
     pub fn parse(field: &[u8]) -> Result<Grid, ParseError> {
-        // The common case, a well-formed 81-byte field, in one branch-free
-        // pass (vectorised by the compiler); errors are found by the scan
-        // below.
         if let Ok(bytes) = <&[u8; CELLS]>::try_from(field) {
+            // The common case in one branch-free pass the compiler
+            // vectorises; anything wrong is found again below, with its
+            // position.
             let mut cells = [0u8; CELLS];
-            let mut ok = true;
+            let mut bad = false;
             for (cell, &b) in cells.iter_mut().zip(bytes) {
-                let d = b.wrapping_sub(b'0');
-                let digit = d <= 9;
-                ok &= digit | (b == b'.') | (b == b'_') | (b == b'-');
-                *cell = if digit { d } else { 0 };
+                let digit = b.wrapping_sub(b'0');
+                let is_digit = digit <= 9;
+                bad |= !is_digit & (b != b'.') & (b != b'_') & (b != b'-');
+                *cell = if is_digit { digit } else { 0 };
             }
-            if ok {
+            if !bad {
                 return Ok(Grid { cells });
             }
         }
