@@ -91,8 +91,9 @@ pub struct SolveArgs {
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
-    /// Solver threads [default: all cores]. Reading and writing run on their
-    /// own threads beside them.
+    /// Solver threads [default: all cores], at most 1024; more than the
+    /// cores is allowed, with a warning. Reading and writing run on their own
+    /// threads beside them.
     #[arg(short = 'j', long = "threads", value_name = "N")]
     pub threads: Option<usize>,
 

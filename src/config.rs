@@ -4,6 +4,7 @@
 //! taken here, once.
 
 use std::io::IsTerminal;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -123,7 +124,7 @@ impl Config {
     /// Validates `args` against a given environment.
     ///
     /// # Errors
-    /// [`Error::Usage`] when `-j` is 0, when stdin is named twice, when
+    /// [`Error::Usage`] when `-j` is 0 or above [`MAX_THREADS`], when stdin is named twice, when
     /// `--summary-json -` is given without `-o FILE` (stdout already carries
     /// the results), when the summary and the results name the same file,
     /// when `--resume` is given without a plain (not gzip) `-o FILE`, or when
@@ -131,7 +132,10 @@ impl Config {
     pub fn with_environment(args: &SolveArgs, env: Environment) -> Result<Config, Error> {
         let threads = match args.threads {
             Some(0) => return Err(Error::Usage("-j/--threads must be at least 1".into())),
-            Some(n) => n,
+            Some(n) => {
+                check_threads(&[n], env.cores)?;
+                n
+            }
             None => env.cores.max(1),
         };
         let inputs = if args.inputs.is_empty() {
@@ -215,6 +219,36 @@ impl Config {
             color: !env.no_color,
         })
     }
+}
+
+/// The most threads `-j` may ask for: more is a usage error (exit 2),
+/// refused before any thread starts.
+pub const MAX_THREADS: usize = 1024;
+
+/// Checks `-j` thread counts against [`MAX_THREADS`], and warns once on
+/// stderr when the largest is more than the machine's `cores` (allowed, but
+/// the threads then share cores and gain nothing).
+///
+/// # Errors
+/// [`Error::Usage`] when a count is above [`MAX_THREADS`].
+pub fn check_threads(counts: &[usize], cores: usize) -> Result<(), Error> {
+    let Some(&most) = counts.iter().max() else {
+        return Ok(());
+    };
+    if most > MAX_THREADS {
+        return Err(Error::Usage(format!(
+            "-j/--threads {most}: at most {MAX_THREADS} threads (this machine has {cores} cores)"
+        )));
+    }
+    if most > cores {
+        // A closed stderr loses the warning, nothing else.
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "sudoku-batch: warning: -j {most} is more threads than the {cores} cores of this machine; \
+             the extra threads share cores and add no speed"
+        );
+    }
+    Ok(())
 }
 
 #[cfg(test)]

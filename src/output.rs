@@ -1,5 +1,6 @@
-//! The results CSV: one row per record, in input order, written with the
-//! `csv` crate and serde to stdout, a file, or a gzip file (`.gz`).
+//! The results CSV: one row per record, in input order, formatted straight
+//! into byte buffers ([`CsvRows`]) and written to stdout, a file, or a gzip
+//! file (`.gz`).
 //!
 //! Columns, exactly: `line,puzzle,status,solution,guesses,solve_us,check,message`,
 //! with a `file` column first when the run has several inputs.
@@ -10,13 +11,10 @@ use std::path::Path;
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
-use serde::{Serialize, Serializer};
 
 use crate::config::Destination;
 use crate::error::Error;
-use crate::grid::Grid;
-use crate::result::{Check, PuzzleResult};
-use crate::solver::Status;
+use crate::result::PuzzleResult;
 
 /// The results columns, in order.
 pub const COLUMNS: [&str; 8] = [
@@ -58,62 +56,147 @@ pub fn clean_message(message: &str) -> String {
     escaped
 }
 
-/// A grid serialized as its 81-character line (`.` blanks), without
-/// allocating.
-struct GridField<'a>(&'a Grid);
+/// Formats one results row into a byte buffer: what the solver workers
+/// use to format their rows before the writer takes them. A writer with
+/// one line of text per row implements it; see [`CsvRows`].
+pub trait RowFormat: Send + Sync {
+    /// Appends the row of `result`, with its line end.
+    fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>);
+}
 
-impl Serialize for GridField<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_bytes(&self.0.line_bytes())
+/// Formats results rows as CSV text (RFC 4180: a field is quoted only when
+/// it holds a comma, a quote or a line end), straight into a byte buffer:
+/// no allocation per row but for a row's message. Shared by the workers,
+/// which format their rows before the writer takes them.
+#[derive(Clone, Debug, Default)]
+pub struct CsvRows {
+    /// Each input's `file` field, ready to write (escaped and quoted), when
+    /// the run has several inputs.
+    files: Option<Vec<Vec<u8>>>,
+}
+
+impl CsvRows {
+    /// Rows for a run over `file_names` when given (several inputs: a
+    /// `file` column first), else without a `file` column.
+    pub fn new(file_names: Option<&[String]>) -> CsvRows {
+        let files = file_names.map(|names| {
+            names
+                .iter()
+                .map(|name| {
+                    let mut field = Vec::with_capacity(name.len() + 2);
+                    push_field(&mut field, name.as_bytes());
+                    field
+                })
+                .collect()
+        });
+        CsvRows { files }
     }
-}
 
-/// A duration in nanoseconds serialized as microseconds with one decimal,
-/// rounded (`12.3`).
-struct Micros(u64);
-
-impl Serialize for Micros {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let tenths = self.0.saturating_add(50) / 100;
-        let mut buf = [0u8; 24];
-        let mut cursor = io::Cursor::new(&mut buf[..]);
-        write!(cursor, "{}.{}", tenths / 10, tenths % 10)
-            .map_err(|e| serde::ser::Error::custom(e.to_string()))?;
-        let len = cursor.position() as usize;
-        serializer.serialize_bytes(&buf[..len])
+    /// Appends the header line.
+    pub fn header(&self, out: &mut Vec<u8>) {
+        if self.files.is_some() {
+            out.extend_from_slice(FILE_COLUMN.as_bytes());
+            out.push(b',');
+        }
+        out.extend_from_slice(COLUMNS.join(",").as_bytes());
+        out.push(b'\n');
     }
-}
 
-/// One results row as the CSV serializer sees it; field order is
-/// [`COLUMNS`], after the optional [`FILE_COLUMN`].
-#[derive(Serialize)]
-struct Row<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    file: Option<&'a str>,
-    line: u64,
-    puzzle: Option<GridField<'a>>,
-    status: Status,
-    solution: Option<GridField<'a>>,
-    guesses: Option<u64>,
-    solve_us: Option<Micros>,
-    check: Option<Check>,
-    message: Option<String>,
-}
+    /// Appends one row: [`COLUMNS`], after [`FILE_COLUMN`] when the run has
+    /// several inputs.
+    pub fn csv_row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
+        if let Some(files) = &self.files {
+            if let Some(file) = files.get(result.input) {
+                out.extend_from_slice(file);
+            }
+            out.push(b',');
+        }
+        push_number(out, result.line);
+        out.push(b',');
+        if let Some(puzzle) = &result.puzzle {
+            out.extend_from_slice(&puzzle.line_bytes());
+        }
+        out.push(b',');
+        out.extend_from_slice(result.status.name().as_bytes());
+        out.push(b',');
+        if let Some(solution) = &result.solution {
+            out.extend_from_slice(&solution.line_bytes());
+        }
+        out.push(b',');
+        if let Some(guesses) = result.guesses {
+            push_number(out, guesses);
+        }
+        out.push(b',');
+        if let Some(ns) = result.solve_ns {
+            push_micros(out, ns);
+        }
+        out.push(b',');
+        if let Some(check) = result.check {
+            out.extend_from_slice(check.name().as_bytes());
+        }
+        out.push(b',');
+        if let Some(message) = &result.message {
+            push_field(out, clean_message(message).as_bytes());
+        }
+        out.push(b'\n');
+    }
 
-impl<'a> Row<'a> {
-    fn new(result: &'a PuzzleResult, file: Option<&'a str>) -> Row<'a> {
-        Row {
-            file,
-            line: result.line,
-            puzzle: result.puzzle.as_ref().map(GridField),
-            status: result.status,
-            solution: result.solution.as_ref().map(GridField),
-            guesses: result.guesses,
-            solve_us: result.solve_ns.map(Micros),
-            check: result.check,
-            message: result.message.as_deref().map(clean_message),
+    /// Appends every row of `results`, in order.
+    pub fn rows(&self, results: &[PuzzleResult], out: &mut Vec<u8>) {
+        for result in results {
+            self.csv_row(result, out);
         }
     }
+}
+
+impl RowFormat for CsvRows {
+    fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
+        self.csv_row(result, out);
+    }
+}
+
+/// Appends `field`, quoted (quotes doubled) when it holds a comma, a quote
+/// or a line end.
+fn push_field(out: &mut Vec<u8>, field: &[u8]) {
+    if !field
+        .iter()
+        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+    {
+        out.extend_from_slice(field);
+        return;
+    }
+    out.push(b'"');
+    for &b in field {
+        if b == b'"' {
+            out.push(b'"');
+        }
+        out.push(b);
+    }
+    out.push(b'"');
+}
+
+/// Appends `n` in decimal.
+fn push_number(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[i..]);
+}
+
+/// Appends a duration in nanoseconds as microseconds with one decimal,
+/// rounded (`12.3`).
+fn push_micros(out: &mut Vec<u8>, ns: u64) {
+    let tenths = ns.saturating_add(50) / 100;
+    push_number(out, tenths / 10);
+    out.push(b'.');
+    out.push(b'0' + (tenths % 10) as u8);
 }
 
 /// Where the CSV bytes go.
@@ -123,32 +206,12 @@ enum Sink {
     Gzip(GzEncoder<File>),
 }
 
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Sink::Stdout(w) => w.write(buf),
-            Sink::File(w) => w.write(buf),
-            Sink::Gzip(w) => w.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Sink::Stdout(w) => w.flush(),
-            Sink::File(w) => w.flush(),
-            Sink::Gzip(w) => w.flush(),
-        }
-    }
-}
-
-/// Capacity of the CSV writer's buffer, bytes.
-const BUFFER_BYTES: usize = 1 << 16;
-
 /// Writes results rows to a [`Destination`].
 pub struct ResultsWriter {
-    csv: csv::Writer<Sink>,
+    sink: Sink,
+    rows: CsvRows,
+    text: Vec<u8>,
     destination: Destination,
-    file_names: Option<Vec<String>>,
 }
 
 impl ResultsWriter {
@@ -211,61 +274,62 @@ impl ResultsWriter {
         file_names: Option<Vec<String>>,
         header: bool,
     ) -> Result<ResultsWriter, Error> {
-        let csv = csv::WriterBuilder::new()
-            .has_headers(false)
-            .buffer_capacity(BUFFER_BYTES)
-            .from_writer(sink);
         let mut writer = ResultsWriter {
-            csv,
+            sink,
+            rows: CsvRows::new(file_names.as_deref()),
+            text: Vec::new(),
             destination: destination.clone(),
-            file_names,
         };
         if header {
-            let file_column = writer.file_names.as_ref().map(|_| FILE_COLUMN);
-            let header: Vec<&str> = file_column.into_iter().chain(COLUMNS).collect();
-            writer
-                .csv
-                .write_record(&header)
-                .map_err(|e| writer.error(e))?;
+            let mut text = Vec::new();
+            writer.rows.header(&mut text);
+            writer.write_text(&text)?;
         }
         Ok(writer)
     }
 
+    /// How this writer formats rows, for rows formatted elsewhere (on the
+    /// solver workers) and handed over with [`ResultsWriter::write_text`].
+    pub fn rows(&self) -> &CsvRows {
+        &self.rows
+    }
+
     /// Writes one row per result, in the order given, then hands the bytes to
-    /// the destination (except for gzip, which is flushed by
-    /// [`ResultsWriter::finish`] so that it compresses well).
+    /// the destination.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
     pub fn write(&mut self, results: &[PuzzleResult]) -> Result<(), Error> {
-        for result in results {
-            let file = self
-                .file_names
-                .as_ref()
-                .and_then(|names| names.get(result.input))
-                .map(String::as_str);
-            if let Err(e) = self.csv.serialize(Row::new(result, file)) {
-                return Err(self.error(e));
-            }
-        }
-        if !matches!(self.csv.get_ref(), Sink::Gzip(_)) {
-            self.csv.flush().map_err(|e| self.io_error(e))?;
-        }
-        Ok(())
+        let mut text = std::mem::take(&mut self.text);
+        text.clear();
+        self.rows.rows(results, &mut text);
+        let written = self.write_text(&text);
+        self.text = text;
+        written
+    }
+
+    /// Writes rows already formatted by [`ResultsWriter::rows`], whole lines
+    /// in order, and hands them to the destination (gzip compresses them as
+    /// they come and is flushed by [`ResultsWriter::finish`]).
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`].
+    pub fn write_text(&mut self, text: &[u8]) -> Result<(), Error> {
+        let written = match &mut self.sink {
+            Sink::Stdout(w) => w.lock().write_all(text).and_then(|()| w.flush()),
+            Sink::File(w) => w.write_all(text),
+            Sink::Gzip(w) => w.write_all(text),
+        };
+        written.map_err(|e| self.io_error(e))
     }
 
     /// Flushes everything and ends the gzip stream.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
-    pub fn finish(mut self) -> Result<(), Error> {
-        self.csv.flush().map_err(|e| self.io_error(e))?;
-        let destination = self.destination.clone();
-        let sink = self
-            .csv
-            .into_inner()
-            .map_err(|e| Error::write("results", destination.name(), e.into_error()))?;
-        let done = match sink {
+    pub fn finish(self) -> Result<(), Error> {
+        let destination = self.destination;
+        let done = match self.sink {
             Sink::Stdout(mut w) => w.flush(),
             Sink::File(mut w) => w.flush(),
             Sink::Gzip(w) => w.finish().and_then(|mut f| f.flush()),
@@ -276,20 +340,14 @@ impl ResultsWriter {
     fn io_error(&self, e: io::Error) -> Error {
         Error::write("results", self.destination.name(), e)
     }
-
-    fn error(&self, e: csv::Error) -> Error {
-        let source = match e.into_kind() {
-            csv::ErrorKind::Io(io) => io,
-            // Rows are plain strings and numbers: serializing cannot fail.
-            kind => io::Error::other(format!("{kind:?}")),
-        };
-        self.io_error(source)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::Grid;
+    use crate::result::Check;
+    use crate::solver::Status;
 
     #[test]
     fn messages_are_escaped_cut_and_never_formulas() {
@@ -310,12 +368,14 @@ mod tests {
         assert_eq!(clean_message(&long).len(), MESSAGE_MAX_CHARS + 3);
     }
 
-    fn serialize(row: Row<'_>, headers: bool) -> String {
-        let mut csv = csv::WriterBuilder::new()
-            .has_headers(headers)
-            .from_writer(vec![]);
-        csv.serialize(row).unwrap();
-        String::from_utf8(csv.into_inner().unwrap()).unwrap()
+    fn format(result: &PuzzleResult, files: Option<&[String]>, header: bool) -> String {
+        let rows = CsvRows::new(files);
+        let mut out = Vec::new();
+        if header {
+            rows.header(&mut out);
+        }
+        rows.csv_row(result, &mut out);
+        String::from_utf8(out).unwrap()
     }
 
     fn malformed() -> PuzzleResult {
@@ -336,9 +396,13 @@ mod tests {
     #[test]
     fn the_row_struct_has_the_documented_columns() {
         let result = malformed();
-        let text = serialize(Row::new(&result, None), true);
+        let text = format(&result, None, true);
         assert_eq!(text.lines().next().unwrap(), COLUMNS.join(","));
-        let text = serialize(Row::new(&result, Some("a.txt")), true);
+        let text = format(
+            &result,
+            Some(&["a.txt".to_string(), "b,\"c\".txt".to_string()]),
+            true,
+        );
         assert_eq!(
             text.lines().next().unwrap(),
             format!("file,{}", COLUMNS.join(","))
@@ -347,7 +411,7 @@ mod tests {
 
     #[test]
     fn malformed_rows_leave_the_searched_columns_empty() {
-        let text = serialize(Row::new(&malformed(), None), false);
+        let text = format(&malformed(), None, false);
         assert_eq!(text, "7,,malformed,,,,,\"80 cells, expected 81\"\n");
     }
 
@@ -367,7 +431,7 @@ mod tests {
             message: None,
             ..malformed()
         };
-        let text = serialize(Row::new(&result, None), false);
+        let text = format(&result, None, false);
         let expected = format!(
             "7,{},solved,{}9,3,12.3,ok,\n",
             ".".repeat(81),
@@ -378,19 +442,41 @@ mod tests {
 
     #[test]
     fn micros_round_to_one_decimal() {
-        let micros = |ns| serialize_value(Micros(ns));
+        let micros = |ns| {
+            let mut out = Vec::new();
+            push_micros(&mut out, ns);
+            String::from_utf8(out).unwrap()
+        };
         assert_eq!(micros(0), "0.0");
         assert_eq!(micros(49), "0.0");
         assert_eq!(micros(50), "0.1");
         assert_eq!(micros(1_234_567), "1234.6");
     }
 
-    fn serialize_value(value: impl Serialize) -> String {
-        let mut csv = csv::WriterBuilder::new().from_writer(vec![]);
-        csv.serialize([value]).unwrap();
-        String::from_utf8(csv.into_inner().unwrap())
-            .unwrap()
-            .trim_end()
-            .to_string()
+    #[test]
+    fn fields_are_quoted_only_when_needed() {
+        let field = |text: &str| {
+            let mut out = Vec::new();
+            push_field(&mut out, text.as_bytes());
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(field("a b"), "a b");
+        assert_eq!(field("a,b"), "\"a,b\"");
+        assert_eq!(field("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(field("a\nb"), "\"a\nb\"");
+        let mut out = Vec::new();
+        push_number(&mut out, u64::MAX);
+        assert_eq!(out, u64::MAX.to_string().as_bytes());
+    }
+
+    #[test]
+    fn a_file_column_comes_first_and_is_quoted_when_needed() {
+        let names = ["a.txt".to_string(), "b,\"c\".txt".to_string()];
+        let mut result = malformed();
+        result.input = 1;
+        assert_eq!(
+            format(&result, Some(&names), false),
+            "\"b,\"\"c\"\".txt\",7,,malformed,,,,,\"80 cells, expected 81\"\n"
+        );
     }
 }

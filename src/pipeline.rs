@@ -1,36 +1,46 @@
 //! The parallel pipeline: a reader thread cuts the inputs' records into
-//! chunks, a rayon pool of `-j` threads solves each chunk (every worker with
-//! its own solver), and the calling thread receives the solved chunks in
-//! input order.
+//! chunks, a rayon pool of `-j` workers parses and solves them (every worker
+//! with its own solver and parsing buffers), and the calling thread receives
+//! the solved chunks in input order, their rows already formatted.
 //!
 //! ```text
-//! reader thread --chunks--> solver pool --chunks being solved--> caller (writer)
-//!                (bounded)               (bounded)
+//! reader thread --chunk--> pool (up to WINDOW_CHUNKS chunks at once) --done--> caller (writer)
+//!      ^                                                                           |
+//!      +------------------------- empty chunk, reused ----------------------------+
 //! ```
 //!
-//! Both queues hold at most [`QUEUE_CHUNKS`] chunks, so memory stays bounded
-//! by a few chunks however long the input is. Chunks are solved one after
-//! another, each spread over the whole pool, so results come out in input
-//! order and are the same for any thread count (solve times aside).
+//! At most [`WINDOW_CHUNKS`] chunks exist, each reused once written, so
+//! memory stays bounded by a few chunks however long the input is. Several
+//! chunks are solved at once, so a worker never waits for another's slow
+//! puzzle while a later chunk has work; the caller passes chunks on strictly
+//! in input order (a reorder window), so the results are the same for any
+//! thread count (solve times aside).
 //!
-//! A chunk reaches the caller as soon as its solving starts, as one slot per
-//! record that a worker fills when it finishes that record. So when an
-//! [`Interrupt`] is raised, the caller need not wait for a slow chunk: it
-//! passes on the finished records up to the first one still unfinished, and
-//! returns at once, leaving the other threads to end with the process (the
-//! reader may be blocked on a stdin that never ends; it is never joined).
+//! The reader only finds where records start and end (see
+//! [`RecordStream::fill`]); parsing, classifying, solving, the per-chunk
+//! tally and formatting the rows happen on the workers.
+//!
+//! Every slot of a chunk is filled by the worker that finishes its record.
+//! So when an [`Interrupt`] is raised, the caller need not wait for a slow
+//! puzzle: it passes on the finished records up to the first one still
+//! unfinished, and returns at once, leaving the other threads to end with
+//! the process (the reader may be blocked on a stdin that never ends; it is
+//! never joined).
 
+use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
-use std::sync::{Arc, OnceLock};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::thread;
 use std::time::Instant;
 
 use rayon::prelude::*;
 
 use crate::error::Error;
-use crate::input::{InputError, Record};
+use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch};
 use crate::interrupt::{Interrupt, Signal, POLL};
+use crate::output::RowFormat;
 use crate::result::{Check, PuzzleResult};
 use crate::solver::{Limits, Mode, Solver, SolverKind, Status};
 use crate::stats::Tally;
@@ -38,13 +48,28 @@ use crate::stats::Tally;
 /// Records per chunk by default.
 pub const CHUNK_RECORDS: usize = 2048;
 
-/// Chunks waiting in each queue, at most.
-pub const QUEUE_CHUNKS: usize = 2;
+/// Chunks in flight at once, at most: being filled, solved, or waiting
+/// for an earlier chunk to be passed on.
+pub const WINDOW_CHUNKS: usize = 8;
 
 /// One input's records, as the reader yields them.
 pub struct Source {
     /// The records, in input order; an `Err` ends the run.
-    pub records: Box<dyn Iterator<Item = Result<Record, InputError>> + Send>,
+    pub records: Box<dyn RecordStream>,
+    /// The input's raw bytes read so far, if counted (for progress).
+    pub bytes_read: Option<Arc<AtomicU64>>,
+}
+
+impl Source {
+    /// A source over already parsed records.
+    pub fn parsed(
+        records: impl Iterator<Item = Result<Record, InputError>> + Send + 'static,
+    ) -> Source {
+        Source {
+            records: Box::new(Parsed(records)),
+            bytes_read: None,
+        }
+    }
 }
 
 /// How to solve.
@@ -64,14 +89,20 @@ pub struct Settings {
     pub chunk_records: usize,
 }
 
-/// The results of one chunk, in input order, with their tally (built on
-/// the solver threads).
-#[derive(Clone, Debug)]
+/// The results of one chunk, in input order, with their tally and rows
+/// (built on the solver threads).
+#[derive(Clone, Debug, Default)]
 pub struct Batch {
     /// One result per record.
     pub results: Vec<PuzzleResult>,
     /// The tally of `results`.
     pub tally: Tally,
+    /// The rows of `results`, formatted by the run's [`RowFormat`] (empty
+    /// without one).
+    pub text: Vec<u8>,
+    /// The inputs' raw bytes read when the chunk was cut, summed over the
+    /// inputs that count them: where progress stands once it is written.
+    pub bytes_read: u64,
 }
 
 /// How a run that did not fail ended.
@@ -84,21 +115,62 @@ pub enum Ending {
     Interrupted(Signal),
 }
 
-/// A chunk of records tagged with their input's index.
-type Chunk = Vec<(usize, Record)>;
+/// A chunk: its records, one slot per record filled by the worker that
+/// solves it, and the batch passed on.
+#[derive(Default)]
+struct Chunk {
+    records: RecordBatch,
+    slots: Vec<OnceLock<PuzzleResult>>,
+    batch: Mutex<Batch>,
+}
 
-/// A chunk being solved: one slot per record, filled by the worker that
-/// solves it.
-type Slots = Vec<OnceLock<PuzzleResult>>;
-
-/// What the solving thread tells the caller, in input order.
-enum Solving {
-    /// A chunk's solving has started.
-    Started(Arc<Slots>),
-    /// The oldest started chunk is complete; its tally.
-    Finished(Tally),
-    /// The run failed (an input error).
+/// What the reader and the workers tell the caller.
+enum Message {
+    /// A chunk was cut and handed to the pool (sent in input order).
+    Started(Arc<Chunk>),
+    /// A chunk is solved, its tally and rows made.
+    Done(Arc<Chunk>),
+    /// The reader failed (an input error) after the chunks started before.
     Failed(Error),
+    /// The reader is done: every record was cut.
+    End,
+}
+
+/// What a worker keeps from record to record: its solver and parsing
+/// buffers.
+struct WorkerState {
+    kind: SolverKind,
+    solver: Box<dyn Solver>,
+    scratch: Scratch,
+}
+
+thread_local! {
+    static WORKER: RefCell<Option<WorkerState>> = const { RefCell::new(None) };
+}
+
+/// A worker's state, taken from its thread for a run of records and put
+/// back when dropped, so each pool thread builds its solver once.
+struct Lease(Option<WorkerState>);
+
+impl Lease {
+    fn take(kind: SolverKind) -> Lease {
+        let state = WORKER
+            .with(|w| w.borrow_mut().take())
+            .filter(|w| w.kind == kind)
+            .unwrap_or_else(|| WorkerState {
+                kind,
+                solver: kind.build(),
+                scratch: Scratch::default(),
+            });
+        Lease(Some(state))
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        let state = self.0.take();
+        WORKER.with(|w| *w.borrow_mut() = state);
+    }
 }
 
 /// Solves every record of `sources`, in order, calling `sink` with each
@@ -109,15 +181,17 @@ enum Solving {
 pub fn run(
     sources: Vec<Source>,
     settings: &Settings,
-    sink: impl FnMut(Batch) -> Result<(), Error>,
+    sink: impl FnMut(&Batch) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    run_until(sources, settings, &Interrupt::new(), sink).map(|_| ())
+    run_until(sources, settings, &Interrupt::new(), None, sink).map(|_| ())
 }
 
 /// As [`run`], until `interrupt` is raised: then the records finished so
 /// far go to `sink` (as far as they run without a gap) and the run returns
 /// [`Ending::Interrupted`] within [`POLL`] plus the time `sink`
-/// takes, however slow the puzzles being solved.
+/// takes, however slow the puzzles being solved. Raised while the pool's
+/// threads start, it stops their start. With `format`, every batch comes
+/// with its rows formatted ([`Batch::text`]).
 ///
 /// # Errors
 /// The first of: the thread pool cannot start ([`Error::Threads`]); an input
@@ -127,98 +201,184 @@ pub fn run_until(
     sources: Vec<Source>,
     settings: &Settings,
     interrupt: &Interrupt,
-    mut sink: impl FnMut(Batch) -> Result<(), Error>,
+    format: Option<Arc<dyn RowFormat>>,
+    mut sink: impl FnMut(&Batch) -> Result<(), Error>,
 ) -> Result<Ending, Error> {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(settings.threads)
-        .thread_name(|i| format!("solver-{i}"))
-        .build()
-        .map_err(|e| thread_error(format!("{} solver threads", settings.threads), e))?;
-    let (chunk_tx, chunk_rx) = sync_channel(QUEUE_CHUNKS);
-    // Two messages per chunk: `Started` and `Finished`.
-    let (solving_tx, solving_rx) = sync_channel(2 * QUEUE_CHUNKS);
-    // Neither thread is joined on an early return: the reader may be
-    // blocked reading a stdin that never ends. Closing the queues stops
-    // them at their next send.
-    let limit = settings.limit;
-    let chunk_records = settings.chunk_records.max(1);
-    let stop = interrupt.clone();
+    let Some(pool) = start_pool(settings.threads, interrupt)? else {
+        return Ok(Ending::Interrupted(
+            interrupt.signal().unwrap_or(Signal::Interrupt),
+        ));
+    };
+    let (tx, rx) = channel();
+    let (free_tx, free_rx) = sync_channel(WINDOW_CHUNKS);
+    for _ in 0..WINDOW_CHUNKS {
+        // The queue holds the whole window: never full here.
+        let _ = free_tx.send(Arc::new(Chunk::default()));
+    }
+    let reader = Reader {
+        limit: settings.limit,
+        chunk_records: settings.chunk_records.max(1),
+        settings: *settings,
+        interrupt: interrupt.clone(),
+        format: format.clone(),
+        pool,
+        tx,
+    };
+    // The reader is not joined on an early return: it may be blocked
+    // reading a stdin that never ends. Closing the queues stops it at its
+    // next send or receive.
     let reader = thread::Builder::new()
         .name("reader".into())
-        .spawn(move || read(sources, limit, chunk_records, &stop, chunk_tx))
+        .spawn(move || reader.read(sources, &free_rx))
         .map_err(|e| thread_error("the reader thread".into(), e))?;
-    let settings = *settings;
-    let stop = interrupt.clone();
-    let solver = thread::Builder::new()
-        .name("solve".into())
-        .spawn(move || pool.install(|| solve(chunk_rx, &settings, &stop, solving_tx)))
-        .map_err(|e| thread_error("the solver thread".into(), e))?;
-    let mut started = VecDeque::new();
+    let mut flight: VecDeque<(Arc<Chunk>, bool)> = VecDeque::new();
+    let mut failed = None;
+    let mut ended = false;
     loop {
         if let Some(signal) = interrupt.signal() {
             // What is already queued, then the finished start of the chunks
             // still being solved.
-            while let Ok(message) = solving_rx.try_recv() {
-                receive(message, &mut started, &mut sink)?;
+            while let Ok(message) = rx.try_recv() {
+                receive(message, &mut flight, &mut failed, &mut ended);
             }
-            for slots in started {
-                let results = finished_start(&slots);
-                let complete = results.len() == slots.len();
+            pass_on_finished(&mut flight, &free_tx, &mut sink)?;
+            if let Some((chunk, _)) = flight.front() {
+                let results = finished_start(&chunk.slots);
                 if !results.is_empty() {
-                    let tally = Tally::of(&results);
-                    sink(Batch { results, tally })?;
-                }
-                if !complete {
-                    break;
+                    let mut batch = Batch {
+                        tally: Tally::of(&results),
+                        results,
+                        ..Batch::default()
+                    };
+                    if let Some(format) = &format {
+                        for result in &batch.results {
+                            format.row(result, &mut batch.text);
+                        }
+                    }
+                    sink(&batch)?;
                 }
             }
             return Ok(Ending::Interrupted(signal));
         }
-        match solving_rx.recv_timeout(POLL) {
-            Ok(message) => receive(message, &mut started, &mut sink)?,
+        match rx.recv_timeout(POLL) {
+            Ok(message) => receive(message, &mut flight, &mut failed, &mut ended),
             Err(RecvTimeoutError::Timeout) => {}
             // The threads also end when they see the interrupt: back to the
             // top, which handles it.
             Err(RecvTimeoutError::Disconnected) if interrupt.signal().is_some() => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
-    }
-    // Both queues closed: the threads are done or have panicked.
-    for handle in [reader, solver] {
-        if let Err(panic) = handle.join() {
-            std::panic::resume_unwind(panic);
+        pass_on_finished(&mut flight, &free_tx, &mut sink)?;
+        if flight.is_empty() {
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            if ended {
+                break;
+            }
         }
+    }
+    if let Err(panic) = reader.join() {
+        std::panic::resume_unwind(panic);
     }
     Ok(Ending::Finished)
 }
 
-/// Handles one message of the solving thread: a started chunk waits in
-/// `started` until its `Finished` comes, then goes to `sink` whole.
+/// Starts the pool of `threads` solver workers, one thread at a time,
+/// stopping when `interrupt` is raised (`Ok(None)`).
+fn start_pool(threads: usize, interrupt: &Interrupt) -> Result<Option<rayon::ThreadPool>, Error> {
+    let stop = interrupt.clone();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .spawn_handler(move |thread| {
+            if stop.is_raised() {
+                return Err(std::io::Error::other("interrupted"));
+            }
+            let name = format!("solver-{}", thread.index());
+            thread::Builder::new().name(name).spawn(|| thread.run())?;
+            Ok(())
+        })
+        .build();
+    match pool {
+        Ok(pool) => Ok(Some(pool)),
+        Err(_) if interrupt.is_raised() => Ok(None),
+        Err(e) => Err(thread_error(format!("{threads} solver threads"), e)),
+    }
+}
+
+/// Handles one message: a started chunk joins the window, a solved one is
+/// marked done.
 fn receive(
-    message: Solving,
-    started: &mut VecDeque<Arc<Slots>>,
-    sink: &mut impl FnMut(Batch) -> Result<(), Error>,
-) -> Result<(), Error> {
+    message: Message,
+    flight: &mut VecDeque<(Arc<Chunk>, bool)>,
+    failed: &mut Option<Error>,
+    ended: &mut bool,
+) {
     match message {
-        Solving::Started(slots) => started.push_back(slots),
-        Solving::Failed(e) => return Err(e),
-        Solving::Finished(tally) => {
-            let slots = started.pop_front().unwrap_or_default();
-            // The solving thread has let go of the chunk before saying it is
-            // finished, so the results move out without a copy.
-            let results = match Arc::try_unwrap(slots) {
-                Ok(slots) => slots.into_iter().filter_map(OnceLock::into_inner).collect(),
-                Err(shared) => shared.iter().filter_map(|s| s.get().cloned()).collect(),
-            };
-            sink(Batch { results, tally })?;
+        Message::Started(chunk) => flight.push_back((chunk, false)),
+        Message::Done(chunk) => {
+            if let Some(entry) = flight.iter_mut().find(|(c, _)| Arc::ptr_eq(c, &chunk)) {
+                entry.1 = true;
+            }
         }
+        Message::Failed(e) => *failed = Some(e),
+        Message::End => *ended = true,
+    }
+}
+
+/// Passes on the solved chunks at the front of the window, in order, and
+/// hands them back to the reader, empty.
+fn pass_on_finished(
+    flight: &mut VecDeque<(Arc<Chunk>, bool)>,
+    free: &SyncSender<Arc<Chunk>>,
+    sink: &mut impl FnMut(&Batch) -> Result<(), Error>,
+) -> Result<(), Error> {
+    while flight.front().is_some_and(|(_, done)| *done) {
+        let Some((mut chunk, _)) = flight.pop_front() else {
+            break;
+        };
+        match Arc::get_mut(&mut chunk) {
+            Some(owned) => {
+                let batch = owned
+                    .batch
+                    .get_mut()
+                    .unwrap_or_else(PoisonError::into_inner);
+                batch
+                    .results
+                    .extend(owned.slots.iter_mut().filter_map(OnceLock::take));
+                sink(batch)?;
+                batch.results.clear();
+                batch.text.clear();
+                owned.records.clear();
+                owned.slots.clear();
+            }
+            // Never expected: the worker lets go of a chunk before saying
+            // it is done. Pass on a copy and let the chunk go.
+            None => {
+                let mut batch = chunk
+                    .batch
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone();
+                batch.results = chunk
+                    .slots
+                    .iter()
+                    .filter_map(|s| s.get().cloned())
+                    .collect();
+                sink(&batch)?;
+                chunk = Arc::new(Chunk::default());
+            }
+        }
+        // The reader may be gone (an input error, the limit): then the chunk
+        // is simply dropped.
+        let _ = free.try_send(chunk);
     }
     Ok(())
 }
 
 /// The results of a chunk being solved, from its first record up to the
 /// first one not finished yet.
-fn finished_start(slots: &Slots) -> Vec<PuzzleResult> {
+fn finished_start(slots: &[OnceLock<PuzzleResult>]) -> Vec<PuzzleResult> {
     slots.iter().map_while(|slot| slot.get().cloned()).collect()
 }
 
@@ -229,108 +389,155 @@ fn thread_error(what: String, cause: impl std::fmt::Display) -> Error {
     }
 }
 
-/// The reader thread: fills chunks and sends them, stopping at the limit,
-/// at the first input error (sent on), when the queue is closed, or when the
-/// interrupt is raised (the chunk being filled is dropped).
-fn read(
-    sources: Vec<Source>,
+/// The reader thread's side: cuts chunks and hands them to the pool.
+struct Reader {
     limit: Option<u64>,
     chunk_records: usize,
-    interrupt: &Interrupt,
-    tx: SyncSender<Result<Chunk, InputError>>,
-) {
-    let mut left = limit.unwrap_or(u64::MAX);
-    let mut chunk = Vec::with_capacity(chunk_records);
-    for (input, source) in sources.into_iter().enumerate() {
-        for record in source.records {
-            if interrupt.is_raised() {
-                return;
-            }
-            if left == 0 {
-                break;
-            }
-            match record {
-                Ok(record) => chunk.push((input, record)),
-                Err(e) => {
-                    if !chunk.is_empty() && tx.send(Ok(chunk)).is_err() {
+    settings: Settings,
+    interrupt: Interrupt,
+    format: Option<Arc<dyn RowFormat>>,
+    pool: rayon::ThreadPool,
+    tx: Sender<Message>,
+}
+
+impl Reader {
+    /// Fills chunks taken from `free` and starts each on the pool, stopping
+    /// at the limit, at the first input error (sent on), when the caller is
+    /// gone, or when the interrupt is raised (the chunk being filled is
+    /// dropped).
+    fn read(self, sources: Vec<Source>, free: &Receiver<Arc<Chunk>>) {
+        let mut left = self.limit.unwrap_or(u64::MAX);
+        let counters: Vec<Arc<AtomicU64>> = sources
+            .iter()
+            .filter_map(|s| s.bytes_read.clone())
+            .collect();
+        let bytes_read = || counters.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+        let mut current: Option<Arc<Chunk>> = None;
+        for (input, mut source) in sources.into_iter().enumerate() {
+            let mut more = true;
+            while more && left > 0 {
+                let mut chunk = match current.take() {
+                    Some(chunk) => chunk,
+                    None => match free.recv() {
+                        Ok(chunk) => chunk,
+                        Err(_) => return,
+                    },
+                };
+                if self.interrupt.is_raised() {
+                    return;
+                }
+                let owned = match Arc::get_mut(&mut chunk) {
+                    Some(owned) => owned,
+                    None => {
+                        chunk = Arc::new(Chunk::default());
+                        match Arc::get_mut(&mut chunk) {
+                            Some(owned) => owned,
+                            None => return,
+                        }
+                    }
+                };
+                owned.records.set_input(input);
+                let before = owned.records.len();
+                let room = (self.chunk_records - before) as u64;
+                let max = before + room.min(left) as usize;
+                let filled = source.records.fill(&mut owned.records, max);
+                left -= (owned.records.len() - before) as u64;
+                let full = owned.records.len() >= self.chunk_records || left == 0;
+                match filled {
+                    Ok(going) => more = going,
+                    Err(e) => {
+                        if !owned.records.is_empty() {
+                            owned
+                                .batch
+                                .get_mut()
+                                .unwrap_or_else(PoisonError::into_inner)
+                                .bytes_read = bytes_read();
+                            self.start(chunk);
+                        }
+                        // The run ends here whether or not the error is received.
+                        let _ = self.tx.send(Message::Failed(e.into()));
                         return;
                     }
-                    // The run ends here whether or not the error is received.
-                    let _ = tx.send(Err(e));
-                    return;
                 }
-            }
-            left -= 1;
-            if chunk.len() == chunk_records {
-                let full = std::mem::replace(&mut chunk, Vec::with_capacity(chunk_records));
-                if tx.send(Ok(full)).is_err() {
-                    return;
+                if full {
+                    owned
+                        .batch
+                        .get_mut()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .bytes_read = bytes_read();
+                    if !self.start(chunk) {
+                        return;
+                    }
+                } else {
+                    current = Some(chunk);
                 }
             }
         }
-    }
-    if !chunk.is_empty() {
+        if let Some(mut chunk) = current {
+            if let Some(owned) = Arc::get_mut(&mut chunk) {
+                if !owned.records.is_empty() {
+                    owned
+                        .batch
+                        .get_mut()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .bytes_read = bytes_read();
+                    if !self.start(chunk) {
+                        return;
+                    }
+                }
+            }
+        }
         // A closed queue means the run already stopped; nothing to do.
-        let _ = tx.send(Ok(chunk));
+        let _ = self.tx.send(Message::End);
     }
-}
 
-/// The solving thread, running inside the pool: solves chunk after chunk
-/// with every worker, telling the caller when each starts and finishes (or
-/// passing the reader's error on), in order. A chunk cut short by the
-/// interrupt is never said to be finished.
-fn solve(
-    rx: Receiver<Result<Chunk, InputError>>,
-    settings: &Settings,
-    interrupt: &Interrupt,
-    tx: SyncSender<Solving>,
-) {
-    for message in rx {
-        if interrupt.is_raised() {
-            return;
+    /// Tells the caller about `chunk` and starts solving it on the pool;
+    /// false when the caller is gone.
+    fn start(&self, mut chunk: Arc<Chunk>) -> bool {
+        if let Some(owned) = Arc::get_mut(&mut chunk) {
+            let n = owned.records.len();
+            owned.slots.resize_with(n, OnceLock::new);
         }
-        let chunk = match message {
-            Ok(chunk) => chunk,
-            Err(e) => {
-                // The run ends here whether or not the error is received.
-                let _ = tx.send(Solving::Failed(e.into()));
-                return;
+        if self.tx.send(Message::Started(Arc::clone(&chunk))).is_err() {
+            return false;
+        }
+        let tx = self.tx.clone();
+        let settings = self.settings;
+        let interrupt = self.interrupt.clone();
+        let format = self.format.clone();
+        self.pool.spawn(move || {
+            if solve_chunk(&chunk, &settings, &interrupt, format.as_deref()) {
+                // The caller may be gone; nothing to do then.
+                let _ = tx.send(Message::Done(chunk));
             }
-        };
-        let slots: Arc<Slots> = Arc::new(chunk.iter().map(|_| OnceLock::new()).collect());
-        if tx.send(Solving::Started(Arc::clone(&slots))).is_err() {
-            return;
-        }
-        let Some(tally) = solve_chunk(chunk, &slots, settings, interrupt) else {
-            return;
-        };
-        drop(slots);
-        if tx.send(Solving::Finished(tally)).is_err() {
-            return;
-        }
+        });
+        true
     }
 }
 
-/// Solves one chunk on the current pool into `slots`; each rayon job builds
-/// its own solver, so workers never share solver state. Workers stop taking
-/// records once the interrupt is raised. Returns the chunk's tally, or
-/// `None` when the interrupt left records unsolved.
+/// Solves one chunk on the current pool into its slots, then makes its
+/// tally and rows. Workers stop taking records once the interrupt is
+/// raised. Returns false when the interrupt left records unsolved.
 fn solve_chunk(
-    chunk: Chunk,
-    slots: &Slots,
+    chunk: &Chunk,
     settings: &Settings,
     interrupt: &Interrupt,
-) -> Option<Tally> {
-    chunk.into_par_iter().zip(slots.par_iter()).for_each_init(
-        || settings.solver.build(),
-        |solver, ((input, record), slot)| {
+    format: Option<&dyn RowFormat>,
+) -> bool {
+    chunk.slots.par_iter().enumerate().for_each_init(
+        || Lease::take(settings.solver),
+        |lease, (i, slot)| {
             if interrupt.is_raised() {
                 return;
             }
+            let Some(state) = lease.0.as_mut() else {
+                return;
+            };
+            let (input, record) = chunk.records.record(i, &mut state.scratch);
             let result = solve_record(
-                solver.as_mut(),
+                state.solver.as_mut(),
                 input,
-                record,
+                &record,
                 settings.mode,
                 &settings.limits,
             );
@@ -338,17 +545,19 @@ fn solve_chunk(
             let _ = slot.set(result);
         },
     );
-    slots
-        .par_iter()
-        .with_min_len(256)
-        .try_fold(Tally::new, |mut tally, slot| {
-            tally.add(slot.get()?);
-            Some(tally)
-        })
-        .try_reduce(Tally::new, |mut a, b| {
-            a.merge(&b);
-            Some(a)
-        })
+    if chunk.slots.iter().any(|slot| slot.get().is_none()) {
+        return false;
+    }
+    let mut batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
+    let batch = &mut *batch;
+    batch.tally = Tally::new();
+    for result in chunk.slots.iter().filter_map(OnceLock::get) {
+        batch.tally.add(result);
+        if let Some(format) = format {
+            format.row(result, &mut batch.text);
+        }
+    }
+    true
 }
 
 /// Classifies one record: a malformed record becomes a `malformed` result
@@ -358,49 +567,41 @@ fn solve_chunk(
 pub fn solve_record(
     solver: &mut dyn Solver,
     input: usize,
-    record: Record,
+    record: &Record,
     mode: Mode,
     limits: &Limits,
 ) -> PuzzleResult {
-    let Record {
-        line,
-        puzzle,
-        solution: given,
-        expected,
-    } = record;
-    let grid = match puzzle {
-        Ok(grid) => grid,
+    let grid = match &record.puzzle {
+        Ok(grid) => *grid,
         Err(message) => {
             return PuzzleResult {
                 input,
-                line,
+                line: record.line,
                 puzzle: None,
                 status: Status::Malformed,
                 solution: None,
                 guesses: None,
                 solve_ns: None,
                 check: None,
-                message: Some(message),
-                expected,
+                message: Some(message.clone()),
+                expected: record.expected,
             }
         }
     };
     let start = Instant::now();
     let outcome = solver.solve(&grid, mode, limits);
     let solve_ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    let check = match (&outcome.solution, given) {
-        (Some(found), Some(given)) if outcome.status == Status::Solved => {
-            Some(if *found == given {
-                Check::Ok
-            } else {
-                Check::Mismatch
-            })
-        }
+    let check = match (&outcome.solution, &record.solution) {
+        (Some(found), Some(given)) if outcome.status == Status::Solved => Some(if found == given {
+            Check::Ok
+        } else {
+            Check::Mismatch
+        }),
         _ => None,
     };
     PuzzleResult {
         input,
-        line,
+        line: record.line,
         puzzle: Some(grid),
         status: outcome.status,
         solution: outcome.solution,
@@ -408,7 +609,7 @@ pub fn solve_record(
         solve_ns: Some(solve_ns),
         check,
         message: outcome.message,
-        expected,
+        expected: record.expected,
     }
 }
 
@@ -432,9 +633,7 @@ mod tests {
     }
 
     fn source(records: Vec<Result<Record, InputError>>) -> Source {
-        Source {
-            records: Box::new(records.into_iter()),
-        }
+        Source::parsed(records.into_iter())
     }
 
     fn settings(threads: usize, chunk_records: usize) -> Settings {
@@ -455,7 +654,7 @@ mod tests {
         let mut results = vec![];
         let outcome = run(sources, settings, |batch| {
             assert_eq!(batch.tally.puzzles as usize, batch.results.len());
-            results.extend(batch.results);
+            results.extend(batch.results.iter().cloned());
             Ok(())
         });
         (results, outcome)
@@ -537,10 +736,16 @@ mod tests {
         let interrupt = Interrupt::new();
         interrupt.raise(Signal::Interrupt);
         let mut results = vec![];
-        let ending = run_until(vec![source(many(50))], &settings(2, 5), &interrupt, |b| {
-            results.extend(b.results);
-            Ok(())
-        });
+        let ending = run_until(
+            vec![source(many(50))],
+            &settings(2, 5),
+            &interrupt,
+            None,
+            |b| {
+                results.extend(b.results.iter().cloned());
+                Ok(())
+            },
+        );
         assert_eq!(ending.unwrap(), Ending::Interrupted(Signal::Interrupt));
         assert!(results.is_empty());
     }
@@ -552,12 +757,7 @@ mod tests {
     ) -> (Source, std::sync::mpsc::Sender<Record>) {
         let (release, blocked) = std::sync::mpsc::channel::<Record>();
         let records = first.into_iter().chain(blocked.into_iter().map(Ok));
-        (
-            Source {
-                records: Box::new(records),
-            },
-            release,
-        )
+        (Source::parsed(records), release)
     }
 
     #[test]
@@ -565,8 +765,8 @@ mod tests {
         let (source, release) = never_ending(many(12));
         let interrupt = Interrupt::new();
         let mut results = vec![];
-        let ending = run_until(vec![source], &settings(2, 5), &interrupt, |batch| {
-            results.extend(batch.results);
+        let ending = run_until(vec![source], &settings(2, 5), &interrupt, None, |batch| {
+            results.extend(batch.results.iter().cloned());
             interrupt.raise(Signal::Terminate);
             Ok(())
         });
@@ -580,12 +780,12 @@ mod tests {
     #[test]
     fn the_finished_start_of_a_chunk_stops_at_the_first_gap() {
         let mut solver = SolverKind::Fast.build();
-        let slots: Slots = (1..=4).map(|_| OnceLock::new()).collect();
+        let slots: Vec<OnceLock<PuzzleResult>> = (1..=4).map(|_| OnceLock::new()).collect();
         for line in [1, 2, 4] {
             let result = solve_record(
                 solver.as_mut(),
                 0,
-                record(line, PUZZLE),
+                &record(line, PUZZLE),
                 Mode::Unique,
                 &Limits::default(),
             );
@@ -593,20 +793,14 @@ mod tests {
         }
         let start: Vec<u64> = finished_start(&slots).iter().map(|r| r.line).collect();
         assert_eq!(start, [1, 2]);
-        assert!(finished_start(&slots[2..].to_vec()).is_empty());
+        assert!(finished_start(&slots[2..]).is_empty());
     }
 
     #[test]
     fn given_solutions_are_checked() {
         let mut solver = SolverKind::Fast.build();
         let plain = record(3, PUZZLE);
-        let solved = solve_record(
-            solver.as_mut(),
-            0,
-            plain.clone(),
-            Mode::Unique,
-            &Limits::default(),
-        );
+        let solved = solve_record(solver.as_mut(), 0, &plain, Mode::Unique, &Limits::default());
         let solution = solved.solution.expect("the puzzle has one solution");
         assert!(solution.is_solution_of(&solved.puzzle.unwrap()));
         assert_eq!(solved.check, None);
@@ -615,14 +809,14 @@ mod tests {
             solution: Some(solution),
             ..plain.clone()
         };
-        let ok = solve_record(solver.as_mut(), 0, right, Mode::Unique, &Limits::default());
+        let ok = solve_record(solver.as_mut(), 0, &right, Mode::Unique, &Limits::default());
         assert_eq!(ok.check, Some(Check::Ok));
 
         let wrong = Record {
             solution: Some(Grid::parse(PUZZLE).unwrap()),
             ..plain
         };
-        let bad = solve_record(solver.as_mut(), 0, wrong, Mode::Unique, &Limits::default());
+        let bad = solve_record(solver.as_mut(), 0, &wrong, Mode::Unique, &Limits::default());
         assert_eq!(bad.check, Some(Check::Mismatch));
         assert!(bad.is_failure());
     }

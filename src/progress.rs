@@ -1,10 +1,14 @@
 //! The progress display on stderr: an indicatif bar sized in input bytes
 //! (so gzip and huge inputs get an ETA without counting lines first), or a
 //! spinner when a size is unknown (stdin), showing puzzles done and
-//! puzzles/s. It is updated once per chunk, never per puzzle.
+//! puzzles/s. It is updated once per chunk written, never per puzzle, and
+//! stands where the reader stood when it cut that chunk: so it follows the
+//! rows written, not the read-ahead, and a gzip input (whose compressed
+//! bytes are all read a little before its last rows are solved) never shows
+//! 100 % before the end.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -39,19 +43,27 @@ pub struct ProgressOptions {
     pub color: bool,
     /// Total input bytes, when every input's size is known.
     pub total_bytes: Option<u64>,
+    /// Puzzles already done before this run (the rows `--resume` keeps):
+    /// counted in the total shown, not in the rate.
+    pub kept: u64,
 }
 
 /// The live progress of a run. Does nothing when disabled.
 pub struct Progress {
     bar: Option<ProgressBar>,
     bytes_read: Vec<Arc<AtomicU64>>,
+    total_bytes: Option<u64>,
+    kept: u64,
+    /// No chunk of this run shown yet.
+    first: AtomicBool,
     start: Instant,
 }
 
 impl Progress {
     /// Starts the display. `bytes_read` are the inputs' raw byte counters
     /// (bytes taken from the file, before decompression), summed for the
-    /// bar's position.
+    /// bar's position by [`Progress::update`]; a caller that knows where its
+    /// written rows stand gives none and calls [`Progress::update_to`].
     pub fn start(options: &ProgressOptions, bytes_read: Vec<Arc<AtomicU64>>) -> Progress {
         let target = match options.draw {
             Draw::Off => ProgressDrawTarget::hidden(),
@@ -74,31 +86,53 @@ impl Progress {
         let progress = Progress {
             bar,
             bytes_read,
+            total_bytes: options.total_bytes,
+            kept: options.kept,
+            first: AtomicBool::new(true),
             start: Instant::now(),
         };
-        progress.update(0);
+        if let Some(bar) = &progress.bar {
+            bar.set_message(format!("{} puzzles, 0/s", options.kept));
+        }
         if let Some(bar) = &progress.bar {
             bar.enable_steady_tick(Duration::from_millis(250));
         }
         progress
     }
 
-    /// Shows `puzzles` done and the bytes read so far.
+    /// Shows `puzzles` done and the bytes the counters given to
+    /// [`Progress::start`] say were read so far.
     pub fn update(&self, puzzles: u64) {
-        let Some(bar) = &self.bar else { return };
-        let bytes: u64 = self
+        let bytes = self
             .bytes_read
             .iter()
             .map(|c| c.load(Ordering::Relaxed))
             .sum();
+        self.update_to(puzzles, bytes);
+    }
+
+    /// Shows `puzzles` done in all (kept rows included) and the raw input
+    /// bytes read up to the last row written. Below 100 % until
+    /// [`Progress::finish`].
+    pub fn update_to(&self, puzzles: u64, bytes_read: u64) {
+        let Some(bar) = &self.bar else { return };
         let secs = self.start.elapsed().as_secs_f64();
         let rate = if secs > 0.0 {
-            puzzles as f64 / secs
+            puzzles.saturating_sub(self.kept) as f64 / secs
         } else {
             0.0
         };
         bar.set_message(format!("{puzzles} puzzles, {rate:.0}/s"));
-        bar.set_position(bytes);
+        let position = match self.total_bytes {
+            Some(total) => bytes_read.min(total.saturating_sub(1)),
+            None => bytes_read,
+        };
+        bar.set_position(position);
+        if self.first.swap(false, Ordering::Relaxed) && self.kept > 0 {
+            // The first chunk after --resume jumps over the kept rows' bytes:
+            // the estimate starts from there.
+            bar.reset_eta();
+        }
     }
 
     /// A bar counting items towards `total` (puzzles to make, say) instead
@@ -127,6 +161,9 @@ impl Progress {
         Progress {
             bar,
             bytes_read: Vec::new(),
+            total_bytes: None,
+            kept: 0,
+            first: AtomicBool::new(false),
             start: Instant::now(),
         }
     }
@@ -212,31 +249,70 @@ impl TermLike for LogLines {
 mod tests {
     use super::*;
 
+    fn hidden(total_bytes: Option<u64>, kept: u64) -> Progress {
+        let options = ProgressOptions {
+            draw: Draw::Log,
+            color: false,
+            total_bytes,
+            kept,
+        };
+        Progress::start_on(&options, vec![], ProgressDrawTarget::hidden())
+    }
+
     #[test]
     fn a_disabled_display_does_nothing() {
-        let counter = Arc::new(AtomicU64::new(10));
-        let progress = Progress::start(&ProgressOptions::default(), vec![counter]);
+        let progress = Progress::start(&ProgressOptions::default(), vec![]);
         assert!(progress.bar.is_none());
         progress.update(5);
         progress.finish();
     }
 
     #[test]
-    fn the_bar_follows_the_byte_counters() {
+    fn the_bar_follows_the_bytes_of_the_rows_written_and_stops_short_of_the_end() {
+        let progress = hidden(Some(1000), 0);
+        progress.update_to(42, 500);
+        let bar = progress.bar.as_ref().unwrap();
+        assert_eq!(bar.position(), 500);
+        assert_eq!(bar.length(), Some(1000));
+        assert!(bar.message().starts_with("42 puzzles, "));
+        // A gzip input read to its end before its last rows are written.
+        progress.update_to(50, 1000);
+        assert_eq!(bar.position(), 999);
+        progress.finish();
+    }
+
+    #[test]
+    fn the_bar_can_follow_live_byte_counters() {
         let counters = vec![Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0))];
         let options = ProgressOptions {
             draw: Draw::Log,
             color: false,
             total_bytes: Some(1000),
+            kept: 0,
         };
         let progress = Progress::start_on(&options, counters.clone(), ProgressDrawTarget::hidden());
         counters[0].store(300, Ordering::Relaxed);
         counters[1].store(200, Ordering::Relaxed);
         progress.update(42);
+        assert_eq!(progress.bar.as_ref().unwrap().position(), 500);
+        progress.finish();
+    }
+
+    #[test]
+    fn the_rate_after_resume_counts_only_this_runs_puzzles() {
+        let progress = hidden(None, 1_000_000);
+        std::thread::sleep(Duration::from_millis(20));
+        progress.update_to(1_000_000, 10);
         let bar = progress.bar.as_ref().unwrap();
-        assert_eq!(bar.position(), 500);
-        assert_eq!(bar.length(), Some(1000));
-        assert!(bar.message().starts_with("42 puzzles, "));
+        assert_eq!(bar.message(), "1000000 puzzles, 0/s");
+        progress.update_to(1_000_010, 20);
+        let rate: f64 = bar
+            .message()
+            .trim_start_matches("1000010 puzzles, ")
+            .trim_end_matches("/s")
+            .parse()
+            .unwrap();
+        assert!(rate < 10.0 / 0.02, "{}", bar.message());
         progress.finish();
     }
 }

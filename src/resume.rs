@@ -23,7 +23,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use thiserror::Error;
 
 use crate::grid::Grid;
-use crate::input::{InputError, Record};
+use crate::input::{InputError, Record, RecordBatch, RecordStream};
 use crate::interrupt::Interrupt;
 use crate::output::{COLUMNS, FILE_COLUMN};
 use crate::pipeline::Source;
@@ -479,6 +479,7 @@ pub fn skip_kept(
                 inner: source.records,
                 matcher: Some(Arc::clone(&matcher)),
             }),
+            bytes_read: source.bytes_read,
         })
         .collect();
     Ok((sources, Matching { matcher }))
@@ -487,7 +488,7 @@ pub fn skip_kept(
 /// One input's records, with those already in the results file skipped.
 struct Skipping {
     input: usize,
-    inner: Box<dyn Iterator<Item = Result<Record, InputError>> + Send>,
+    inner: Box<dyn RecordStream>,
     /// `None` once every kept row is matched: records then pass straight on.
     matcher: Option<Arc<Mutex<Matcher>>>,
 }
@@ -533,6 +534,25 @@ impl Iterator for Skipping {
     }
 }
 
+impl RecordStream for Skipping {
+    /// Parses records while kept rows are matched against them; after
+    /// that, cuts them as the inner stream does.
+    fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
+        while self.matcher.is_some() && batch.len() < max {
+            match self.next() {
+                None => return Ok(false),
+                Some(Ok(record)) => batch.push_parsed(record),
+                Some(Err(e)) => return Err(e),
+            }
+        }
+        if batch.len() < max {
+            self.inner.fill(batch, max)
+        } else {
+            Ok(true)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -566,9 +586,7 @@ mod tests {
     }
 
     fn source(records: Vec<Record>) -> Source {
-        Source {
-            records: Box::new(records.into_iter().map(Ok)),
-        }
+        Source::parsed(records.into_iter().map(Ok))
     }
 
     fn names(n: usize) -> Vec<String> {

@@ -19,6 +19,7 @@ use std::str::FromStr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use crate::input::Parsed;
 use crate::pipeline::Source;
 
 /// One shard of N: `K/N` on the command line, 1-based.
@@ -95,7 +96,10 @@ pub fn select(sources: Vec<Source>, shard: Shard, limit: Option<u64>) -> Vec<Sou
         .into_iter()
         .map(|source| {
             let numbered = Arc::clone(&numbered);
-            let records = source.records;
+            let Source {
+                records,
+                bytes_read,
+            } = source;
             let kept = records
                 .take_while({
                     let numbered = Arc::clone(&numbered);
@@ -108,7 +112,8 @@ pub fn select(sources: Vec<Source>, shard: Shard, limit: Option<u64>) -> Vec<Sou
                     shard.keeps(numbered.fetch_add(1, Ordering::Relaxed))
                 });
             Source {
-                records: Box::new(kept),
+                records: Box::new(Parsed(kept)),
+                bytes_read,
             }
         })
         .collect()
@@ -134,9 +139,7 @@ mod tests {
                 Ok(Record::new(line, puzzle, None))
             })
             .collect();
-        Source {
-            records: Box::new(records.into_iter()),
-        }
+        Source::parsed(records.into_iter())
     }
 
     fn kept(sources: Vec<Source>) -> Vec<(usize, u64)> {
@@ -195,9 +198,7 @@ mod tests {
                 source: std::io::Error::other("disk on fire"),
             }),
         ];
-        let source = Source {
-            records: Box::new(records.into_iter()),
-        };
+        let source = Source::parsed(records.into_iter());
         let out: Vec<_> = select(vec![source], Shard::new(2, 2).unwrap(), None)
             .remove(0)
             .records

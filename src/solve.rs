@@ -4,7 +4,6 @@
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::PathBuf;
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -12,7 +11,7 @@ use crate::config::{Config, Destination};
 use crate::error::{Error, Verdict};
 use crate::input;
 use crate::interrupt::{Interrupt, Signal, SignalGuard};
-use crate::output::ResultsWriter;
+use crate::output::{ResultsWriter, RowFormat};
 use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
 use crate::resume::{self, Kept, Matching};
@@ -73,7 +72,6 @@ pub fn run_observed(
     let Prepared {
         names,
         total_bytes,
-        counters,
         sources,
         resume,
     } = match prepared {
@@ -106,8 +104,9 @@ pub fn run_observed(
             draw: config.progress,
             color: config.color,
             total_bytes,
+            kept: tally.puzzles,
         },
-        counters,
+        vec![],
     );
 
     let settings = Settings {
@@ -118,11 +117,12 @@ pub fn run_observed(
         limit,
         chunk_records: CHUNK_RECORDS,
     };
-    let outcome = pipeline::run_until(sources, &settings, &interrupt, |batch| {
-        writer.write(&batch.results)?;
-        observe(&batch)?;
+    let rows: Arc<dyn RowFormat> = Arc::new(writer.rows().clone());
+    let outcome = pipeline::run_until(sources, &settings, &interrupt, Some(rows), |batch| {
+        writer.write_text(&batch.text)?;
+        observe(batch)?;
         tally.merge(&batch.tally);
-        progress.update(tally.puzzles);
+        progress.update_to(tally.puzzles, batch.bytes_read);
         Ok(())
     });
     progress.finish();
@@ -152,7 +152,6 @@ pub fn run_observed(
 struct Prepared {
     names: Vec<String>,
     total_bytes: Option<u64>,
-    counters: Vec<Arc<AtomicU64>>,
     sources: Vec<Source>,
     resume: Option<(Kept, Matching)>,
 }
@@ -165,12 +164,13 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
     refuse_overwriting_inputs(config)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
     let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
-    let counters = inputs.iter().map(input::Input::consumed).collect();
     let sources = inputs
         .into_iter()
         .map(|i| {
+            let bytes_read = Some(i.consumed());
             Ok(Source {
                 records: Box::new(i.records(&config.read)?),
+                bytes_read,
             })
         })
         .collect::<Result<Vec<_>, input::InputError>>()?;
@@ -191,7 +191,6 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
     Ok(Prepared {
         names,
         total_bytes,
-        counters,
         sources,
         resume,
     })

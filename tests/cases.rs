@@ -4,6 +4,8 @@
 mod common;
 
 use common::*;
+use sudoku_batch::grid::{Cell, Grid};
+use sudoku_batch::solver::{FastSolver, Limits, Mode, Solver, Status};
 
 #[test]
 fn case_01_anti_backtracking_is_solved_fast_and_its_typo_is_multiple() {
@@ -43,6 +45,29 @@ fn case_05_multiple_solutions_are_never_reported_solved() {
     let rows = solve_rows(&[&case("05-multiple-solutions.txt")], 1);
     let expected: Vec<(u64, &str)> = (1..=4).map(|l| (l, "multiple")).collect();
     assert_eq!(statuses(&rows), expected);
+    // The evidence: a cell and two digits, each of which the puzzle takes.
+    for row in &rows {
+        let words: Vec<&str> = row.message.split(' ').collect();
+        assert_eq!(
+            words[1..].join(" "),
+            format!(
+                "is {} in one solution and {} in another",
+                words[2], words[7]
+            ),
+            "{}",
+            row.message
+        );
+        let cell = words[0].as_bytes();
+        let at = Cell((cell[1] - b'1') * 9 + (cell[3] - b'1'));
+        let puzzle = Grid::parse(row.puzzle.as_bytes()).expect("a puzzle");
+        assert_eq!(puzzle.get(at), 0, "{}", row.message);
+        for digit in [words[2], words[7]] {
+            let mut one = puzzle;
+            one.set(at, digit.parse().expect("a digit"));
+            let outcome = FastSolver::new().solve(&one, Mode::First, &Limits::default());
+            assert_eq!(outcome.status, Status::Solved, "{}", row.message);
+        }
+    }
 }
 
 #[test]

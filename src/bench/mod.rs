@@ -164,7 +164,8 @@ impl BenchConfig {
     /// Validates `args` for a machine with `cores` cores.
     ///
     /// # Errors
-    /// [`Error::Usage`] for a thread count of 0, a `--time-s` of 0, stdin
+    /// [`Error::Usage`] for a thread count of 0 or above
+    /// [`crate::config::MAX_THREADS`], a `--time-s` of 0, stdin
     /// named twice, or two exports to stdout.
     pub fn new(args: &BenchArgs, cores: usize) -> Result<BenchConfig, Error> {
         let mut threads = if args.threads.is_empty() {
@@ -175,6 +176,7 @@ impl BenchConfig {
         if threads.contains(&0) {
             return Err(Error::Usage("--threads: counts must be at least 1".into()));
         }
+        crate::config::check_threads(&threads, cores)?;
         threads.sort_unstable();
         threads.dedup();
         if args.time_s <= 0.0 {

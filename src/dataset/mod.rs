@@ -74,12 +74,15 @@ impl RunArgs {
     /// Resolves the flags.
     ///
     /// # Errors
-    /// [`Error::Usage`] for `-j 0`.
+    /// [`Error::Usage`] for `-j 0` or above [`crate::config::MAX_THREADS`].
     pub fn settings(&self) -> Result<RunSettings, Error> {
         let env = Environment::detect();
         let threads = match self.threads {
             Some(0) => return Err(Error::Usage("-j/--threads must be at least 1".into())),
-            Some(n) => n,
+            Some(n) => {
+                crate::config::check_threads(&[n], env.cores)?;
+                n
+            }
             None => env.cores.max(1),
         };
         let draw = match (self.progress, env.stderr_is_terminal) {
@@ -95,6 +98,7 @@ impl RunArgs {
                 draw,
                 color: !env.no_color,
                 total_bytes: None,
+                kept: 0,
             },
             summary: !self.quiet,
         })

@@ -6,9 +6,11 @@
 //! crate; the crate then parses one record at a time from a small buffer.
 
 use std::io::{self, BufRead, Read};
+use std::sync::Arc;
 
 use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
 
+use super::batch::{Parser, RecordBatch};
 use super::field;
 use super::frame::Framer;
 use super::lines::{is_skipped, too_long};
@@ -63,133 +65,122 @@ struct Columns {
     solution_by_name: bool,
 }
 
-/// Records from a CSV input.
-pub struct CsvReader<R> {
-    framer: Framer<R>,
-    parser: Reader<Feed>,
-    record: ByteRecord,
-    column: Option<Column>,
-    cols: Columns,
-    first: bool,
-    name: String,
+/// The fields of one CSV record: ranges into a buffer.
+pub struct Fields<'a> {
+    buf: &'a [u8],
+    ranges: &'a [(usize, usize)],
 }
 
-impl<R: BufRead> CsvReader<R> {
-    /// A reader over `src` (named `name` in errors).
-    pub fn new(src: R, column: Option<Column>, name: String) -> CsvReader<R> {
-        CsvReader {
-            framer: Framer::new(src, true),
+impl<'a> Fields<'a> {
+    /// Field `i` (0-based).
+    pub fn get(&self, i: usize) -> Option<&'a [u8]> {
+        let buf = self.buf;
+        self.ranges.get(i).map(|&(s, e)| &buf[s..e])
+    }
+
+    /// The number of fields.
+    pub fn len(&self) -> usize {
+        self.ranges.len()
+    }
+
+    /// The fields in order.
+    pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
+        let buf = self.buf;
+        self.ranges.iter().map(move |&(s, e)| &buf[s..e])
+    }
+}
+
+/// Splits CSV records into fields with buffers reused from record to
+/// record: a record without quotes is split on commas directly; one with
+/// quotes goes through the `csv` crate.
+pub struct CsvScratch {
+    parser: Reader<Feed>,
+    record: ByteRecord,
+    ranges: Vec<(usize, usize)>,
+}
+
+impl Default for CsvScratch {
+    fn default() -> CsvScratch {
+        CsvScratch {
             parser: parser(),
             record: ByteRecord::with_capacity(256, 8),
-            column,
-            cols: Columns::default(),
-            first: true,
-            name,
+            ranges: Vec::with_capacity(8),
         }
     }
+}
 
-    fn error(&self, e: io::Error) -> InputError {
-        InputError::io(&self.name, e)
-    }
-
-    /// Parses the framer's current record into `self.record`.
-    fn parse(&mut self, open_quote: bool) -> bool {
+impl CsvScratch {
+    /// The fields of `bytes`, one record without its terminator, trimmed;
+    /// `open_quote` closes a quote left open at the end of the input.
+    /// `None` when the `csv` crate cannot read it (never expected).
+    pub fn split<'a>(&'a mut self, bytes: &'a [u8], open_quote: bool) -> Option<Fields<'a>> {
+        self.ranges.clear();
+        if !open_quote && memchr::memchr(b'"', bytes).is_none() {
+            let mut start = 0;
+            for end in memchr::memchr_iter(b',', bytes).chain([bytes.len()]) {
+                self.ranges.push(trimmed(bytes, start, end));
+                start = end + 1;
+            }
+            return Some(Fields {
+                buf: bytes,
+                ranges: &self.ranges,
+            });
+        }
         let feed = self.parser.get_mut();
         feed.buf.clear();
         feed.pos = 0;
-        feed.buf.extend_from_slice(self.framer.bytes());
+        feed.buf.extend_from_slice(bytes);
         if open_quote {
             feed.buf.push(b'"');
         }
         feed.buf.push(b'\n');
         match self.parser.read_byte_record(&mut self.record) {
-            Ok(true) => true,
+            Ok(true) => {}
             _ => {
                 // Never expected: start over with a fresh parser.
                 self.parser = parser();
-                false
+                return None;
             }
         }
+        self.ranges.extend(
+            (0..self.record.len()).filter_map(|i| self.record.range(i).map(|r| (r.start, r.end))),
+        );
+        Some(Fields {
+            buf: self.record.as_slice(),
+            ranges: &self.ranges,
+        })
+    }
+}
+
+/// The range `start..end` of `bytes` without ASCII whitespace at its ends.
+fn trimmed(bytes: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
+    while start < end && bytes[start].is_ascii_whitespace() {
+        start += 1;
+    }
+    while end > start && bytes[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    (start, end)
+}
+
+/// The rules that turn a CSV data record into a [`Record`] once the header
+/// is read and the puzzle column known; usable on any thread.
+#[derive(Clone, Debug)]
+pub struct CsvRules {
+    column: Option<Column>,
+    cols: Columns,
+}
+
+impl CsvRules {
+    /// True once the puzzle column is known: every later record is parsed
+    /// on its own.
+    fn settled(&self) -> bool {
+        self.cols.puzzle.is_some()
     }
 
-    /// Takes the first record as a header when none of its fields looks
-    /// like a puzzle. Returns whether it was one.
-    fn header(&mut self) -> Result<bool, InputError> {
-        if self
-            .record
-            .iter()
-            .any(|f| field::looks_like_puzzle(f) || field::near_puzzle(f))
-            || !field::is_text(self.framer.bytes())
-        {
-            if let Some(Column::Name(name)) = &self.column {
-                return Err(InputError::NoHeader {
-                    path: self.name.clone().into(),
-                    column: name.clone(),
-                });
-            }
-            return Ok(false);
-        }
-        let find = |names: &[&str]| {
-            self.record
-                .iter()
-                .position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes())))
-        };
-        self.cols.puzzle = match &self.column {
-            Some(Column::Name(name)) => match find(&[name.as_str()]) {
-                Some(i) => Some(i),
-                None => {
-                    return Err(InputError::UnknownColumn {
-                        path: self.name.clone().into(),
-                        column: name.clone(),
-                        header: Some(header_text(&self.record)),
-                    })
-                }
-            },
-            Some(Column::Index(n)) => Some(n.saturating_sub(1)),
-            None => find(&PUZZLE_NAMES),
-        };
-        self.cols.solution = find(&SOLUTION_NAMES);
-        self.cols.status = find(&[STATUS_NAME]);
-        self.cols.solution_by_name = self.cols.puzzle.is_some() || self.cols.solution.is_some();
-        Ok(true)
-    }
-
-    /// The next record, `None` at the end of the input.
-    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
-        loop {
-            let frame = match self.framer.next() {
-                Ok(Some(frame)) => frame,
-                Ok(None) => return None,
-                Err(e) => return Some(Err(self.error(e))),
-            };
-            if frame.too_long {
-                self.first = false;
-                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
-            }
-            if is_skipped(self.framer.bytes()) {
-                continue;
-            }
-            if !self.parse(frame.open_quote) {
-                return Some(Ok(Record::new(
-                    frame.line,
-                    Err("unreadable CSV record".into()),
-                    None,
-                )));
-            }
-            if std::mem::replace(&mut self.first, false) {
-                match self.header() {
-                    Ok(true) => continue,
-                    Ok(false) => {}
-                    Err(e) => return Some(Err(e)),
-                }
-            }
-            return Some(Ok(self.data(frame.line)));
-        }
-    }
-
-    /// Turns the parsed data record into a [`Record`].
-    fn data(&mut self, line: u64) -> Record {
-        let rec = &self.record;
+    /// Finds the puzzle column in the first data record when no header
+    /// named it.
+    fn settle(&mut self, rec: &Fields<'_>) {
         if self.cols.puzzle.is_none() {
             self.cols.puzzle = match &self.column {
                 Some(Column::Index(n)) => Some(n.saturating_sub(1)),
@@ -198,6 +189,10 @@ impl<R: BufRead> CsvReader<R> {
                     .position(|f| field::looks_like_puzzle(f) || field::near_puzzle(f)),
             };
         }
+    }
+
+    /// Turns a data record's fields into a [`Record`].
+    pub fn record(&self, line: u64, rec: &Fields<'_>) -> Record {
         let Some(at) = self.cols.puzzle else {
             return Record::new(line, Err("no field looks like a puzzle".into()), None);
         };
@@ -228,8 +223,155 @@ impl<R: BufRead> CsvReader<R> {
     }
 }
 
+/// Records from a CSV input.
+pub struct CsvReader<R> {
+    framer: Framer<R>,
+    scratch: CsvScratch,
+    rules: CsvRules,
+    first: bool,
+    name: String,
+    /// The rules, shared with the workers, once settled.
+    parser: Option<Arc<Parser>>,
+}
+
+impl<R: BufRead> CsvReader<R> {
+    /// A reader over `src` (named `name` in errors).
+    pub fn new(src: R, column: Option<Column>, name: String) -> CsvReader<R> {
+        CsvReader {
+            framer: Framer::new(src, true),
+            scratch: CsvScratch::default(),
+            rules: CsvRules {
+                column,
+                cols: Columns::default(),
+            },
+            first: true,
+            name,
+            parser: None,
+        }
+    }
+
+    fn error(&self, e: io::Error) -> InputError {
+        InputError::io(&self.name, e)
+    }
+
+    /// Takes the first record as a header when none of its fields looks
+    /// like a puzzle. Returns whether it was one.
+    fn header(
+        rules: &mut CsvRules,
+        name: &str,
+        text: bool,
+        rec: &Fields<'_>,
+    ) -> Result<bool, InputError> {
+        if rec
+            .iter()
+            .any(|f| field::looks_like_puzzle(f) || field::near_puzzle(f))
+            || !text
+        {
+            if let Some(Column::Name(column)) = &rules.column {
+                return Err(InputError::NoHeader {
+                    path: name.into(),
+                    column: column.clone(),
+                });
+            }
+            return Ok(false);
+        }
+        let find = |names: &[&str]| {
+            rec.iter()
+                .position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes())))
+        };
+        rules.cols.puzzle = match &rules.column {
+            Some(Column::Name(column)) => match find(&[column.as_str()]) {
+                Some(i) => Some(i),
+                None => {
+                    return Err(InputError::UnknownColumn {
+                        path: name.into(),
+                        column: column.clone(),
+                        header: Some(header_text(rec)),
+                    })
+                }
+            },
+            Some(Column::Index(n)) => Some(n.saturating_sub(1)),
+            None => find(&PUZZLE_NAMES),
+        };
+        rules.cols.solution = find(&SOLUTION_NAMES);
+        rules.cols.status = find(&[STATUS_NAME]);
+        rules.cols.solution_by_name = rules.cols.puzzle.is_some() || rules.cols.solution.is_some();
+        Ok(true)
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(self.error(e))),
+            };
+            if frame.too_long {
+                self.first = false;
+                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
+            }
+            let bytes = self.framer.bytes();
+            if is_skipped(bytes) {
+                continue;
+            }
+            let text = field::is_text(bytes);
+            let Some(rec) = self.scratch.split(bytes, frame.open_quote) else {
+                return Some(Ok(Record::new(
+                    frame.line,
+                    Err("unreadable CSV record".into()),
+                    None,
+                )));
+            };
+            if std::mem::replace(&mut self.first, false) {
+                match Self::header(&mut self.rules, &self.name, text, &rec) {
+                    Ok(true) => continue,
+                    Ok(false) => {}
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            self.rules.settle(&rec);
+            return Some(Ok(self.rules.record(frame.line, &rec)));
+        }
+    }
+
+    /// Puts the next record in `batch`: cut raw once the header is read and
+    /// the puzzle column known, parsed before. `None` at the end of the
+    /// input.
+    pub fn next_item(&mut self, batch: &mut RecordBatch) -> Option<Result<(), InputError>> {
+        if self.first || !self.rules.settled() {
+            return Some(self.next_record()?.map(|record| batch.push_parsed(record)));
+        }
+        let parser = self
+            .parser
+            .get_or_insert_with(|| Arc::new(Parser::Csv(self.rules.clone())));
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(InputError::io(&self.name, e))),
+            };
+            let bytes = self.framer.bytes();
+            if frame.too_long {
+                batch.push_parsed(Record::new(frame.line, Err(too_long()), None));
+            } else if is_skipped(bytes) {
+                continue;
+            } else if frame.open_quote {
+                let record = match self.scratch.split(bytes, true) {
+                    Some(rec) => self.rules.record(frame.line, &rec),
+                    None => Record::new(frame.line, Err("unreadable CSV record".into()), None),
+                };
+                batch.push_parsed(record);
+            } else {
+                batch.push_raw(frame.line, bytes, parser);
+            }
+            return Some(Ok(()));
+        }
+    }
+}
+
 /// The header's text for an error message, shortened.
-fn header_text(record: &ByteRecord) -> String {
+fn header_text(record: &Fields<'_>) -> String {
     let names: Vec<String> = record
         .iter()
         .map(|f| String::from_utf8_lossy(f).into_owned())

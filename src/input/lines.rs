@@ -2,7 +2,9 @@
 //! and `|`.
 
 use std::io::BufRead;
+use std::sync::Arc;
 
+use super::batch::{Parser, RecordBatch};
 use super::field;
 use super::frame::{Framer, MAX_RECORD};
 use super::{Column, InputError, Record};
@@ -58,8 +60,22 @@ pub enum Line {
     Record(Result<Grid, String>, Option<Grid>),
 }
 
+/// What a line that is not blank or a comment holds, judged on its own.
+enum Judged {
+    /// A puzzle, and a given solution.
+    Found(Grid, Option<Grid>),
+    /// Text with nothing like a puzzle: a header, if before the first
+    /// record.
+    Text,
+    /// Not a puzzle: why.
+    Bad(String),
+}
+
 /// The rules that turn text lines into records; keeps the state that spans
-/// lines (has a record been seen yet, which column).
+/// lines (has a record been seen yet, which column). Once a record was
+/// seen, every line is judged on its own ([`LineRules::record`]), on any
+/// thread.
+#[derive(Clone, Debug)]
 pub struct LineRules {
     column: Option<Column>,
     seen_record: bool,
@@ -76,14 +92,76 @@ impl LineRules {
         }
     }
 
+    /// True once a record was seen: later lines are never headers, so each
+    /// can be judged on its own with [`LineRules::record`].
+    pub fn settled(&self) -> bool {
+        self.seen_record && !matches!(self.column, Some(Column::Name(_)))
+    }
+
     /// Judges one line (without its terminator). `Err` holds the name of a
     /// `--column NAME` no header line had, when the first record comes.
     pub fn line(&mut self, line: &[u8]) -> Result<Line, String> {
         if is_skipped(line) {
             return Ok(Line::Skip);
         }
-        split(line, &mut self.fields);
-        let fields = &self.fields;
+        let mut fields = std::mem::take(&mut self.fields);
+        let judged = self.judge(line, &mut fields, !self.seen_record);
+        let outcome = match judged {
+            Judged::Found(grid, solution) => {
+                self.seen_record = true;
+                Ok(Line::Record(Ok(grid), solution))
+            }
+            Judged::Text => {
+                // A header: a title, a count, column names.
+                if let Some(Column::Name(name)) = &self.column {
+                    if let Some(i) = fields
+                        .iter()
+                        .position(|&(s, e)| line[s..e].eq_ignore_ascii_case(name.as_bytes()))
+                    {
+                        self.column = Some(Column::Index(i + 1));
+                    }
+                }
+                Ok(Line::Skip)
+            }
+            Judged::Bad(_) if matches!(self.column, Some(Column::Name(_))) => {
+                let Some(Column::Name(name)) = &self.column else {
+                    unreachable!("matched above")
+                };
+                Err(name.clone())
+            }
+            Judged::Bad(message) => {
+                self.seen_record = true;
+                Ok(Line::Record(Err(message), None))
+            }
+        };
+        self.fields = fields;
+        outcome
+    }
+
+    /// Judges a line that is not blank or a comment, once the rules are
+    /// [`settled`](LineRules::settled): the puzzle (or why there is none)
+    /// and a given solution. `fields` is scratch space.
+    pub fn record(
+        &self,
+        line: &[u8],
+        fields: &mut Vec<(usize, usize)>,
+    ) -> (Result<Grid, String>, Option<Grid>) {
+        match self.judge(line, fields, false) {
+            Judged::Found(grid, solution) => (Ok(grid), solution),
+            Judged::Bad(message) => (Err(message), None),
+            Judged::Text => (Err(field::error(line.trim_ascii())), None),
+        }
+    }
+
+    /// Judges a line on its own; [`Judged::Text`] only when `header_possible`.
+    fn judge(
+        &self,
+        line: &[u8],
+        fields: &mut Vec<(usize, usize)>,
+        header_possible: bool,
+    ) -> Judged {
+        split(line, fields);
+        let fields = &*fields;
         let get = |i: usize| fields.get(i).map(|&(s, e)| &line[s..e]);
         let chosen = match &self.column {
             Some(Column::Index(n)) => Some(n.saturating_sub(1)),
@@ -109,9 +187,8 @@ impl LineRules {
             }
         }
         if let Some((at, grid)) = found {
-            self.seen_record = true;
             let solution = (at + 1..fields.len()).find_map(|i| get(i).and_then(field::complete));
-            return Ok(Line::Record(Ok(grid), solution));
+            return Judged::Found(grid, solution);
         }
         let evidence = (0..fields.len()).find(|&i| get(i).is_some_and(field::looks_like_puzzle));
         // A puzzle the field rules miss: 81 characters (or bytes) with
@@ -129,26 +206,15 @@ impl LineRules {
             });
             len >= 17 && digit
         };
-        let text = evidence.is_none()
+        if header_possible
+            && evidence.is_none()
             && ambiguous.is_none()
             && field::is_text(line)
             && !grouped()
-            && !near();
-        if !self.seen_record && text {
-            // A header: a title, a count, column names.
-            if let Some(Column::Name(name)) = &self.column {
-                if let Some(i) = (0..fields.len())
-                    .find(|&i| get(i).is_some_and(|f| f.eq_ignore_ascii_case(name.as_bytes())))
-                {
-                    self.column = Some(Column::Index(i + 1));
-                }
-            }
-            return Ok(Line::Skip);
+            && !near()
+        {
+            return Judged::Text;
         }
-        if let Some(Column::Name(name)) = &self.column {
-            return Err(name.clone());
-        }
-        self.seen_record = true;
         let at = match chosen {
             Some(c) if self.column.is_some() => c,
             _ if get(0).is_some_and(field::looks_like_puzzle) => 0,
@@ -165,7 +231,7 @@ impl LineRules {
             (_, Some(f)) => field::error(f),
             (_, None) => format!("no field {} (the line has {})", at + 1, fields.len()),
         };
-        Ok(Line::Record(Err(message), None))
+        Judged::Bad(message)
     }
 
     /// Marks that a record was seen (a line too long), so later non-puzzle
@@ -180,6 +246,8 @@ pub struct LinesReader<R> {
     framer: Framer<R>,
     rules: LineRules,
     name: String,
+    /// The rules, shared with the workers, once settled.
+    parser: Option<Arc<Parser>>,
 }
 
 impl<R: BufRead> LinesReader<R> {
@@ -189,6 +257,7 @@ impl<R: BufRead> LinesReader<R> {
             framer: Framer::new(src, false),
             rules: LineRules::new(column),
             name,
+            parser: None,
         }
     }
 
@@ -217,6 +286,33 @@ impl<R: BufRead> LinesReader<R> {
                     }))
                 }
             }
+        }
+    }
+
+    /// Puts the next record in `batch`: cut raw once the rules are settled,
+    /// parsed before. `None` at the end of the input.
+    pub fn next_item(&mut self, batch: &mut RecordBatch) -> Option<Result<(), InputError>> {
+        if !self.rules.settled() {
+            return Some(self.next_record()?.map(|record| batch.push_parsed(record)));
+        }
+        let parser = self
+            .parser
+            .get_or_insert_with(|| Arc::new(Parser::Lines(self.rules.clone())));
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(source) => return Some(Err(InputError::io(&self.name, source))),
+            };
+            let bytes = self.framer.bytes();
+            if frame.too_long {
+                batch.push_parsed(Record::new(frame.line, Err(too_long()), None));
+            } else if is_skipped(bytes) {
+                continue;
+            } else {
+                batch.push_raw(frame.line, bytes, parser);
+            }
+            return Some(Ok(()));
         }
     }
 }

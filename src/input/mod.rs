@@ -63,6 +63,7 @@
 //! and is never held whole in memory. [`Record::line`] is the physical line
 //! where the record starts, counting every line.
 
+mod batch;
 mod csv;
 mod field;
 mod frame;
@@ -79,6 +80,7 @@ use thiserror::Error;
 use crate::grid::Grid;
 use crate::solver::Status;
 
+pub use self::batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch};
 pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 pub use self::frame::MAX_RECORD;
 pub use self::open::{open, Input, Records};

@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use flate2::read::MultiGzDecoder;
 
+use super::batch::{RecordBatch, RecordStream};
 use super::csv::CsvReader;
 use super::grid::{self, Detected, GridReader};
 use super::lines::LinesReader;
@@ -415,3 +416,42 @@ impl Iterator for Records {
 }
 
 impl std::iter::FusedIterator for Records {}
+
+impl RecordStream for Records {
+    /// Cuts records raw once the layout is settled (lines and CSV without
+    /// `--solutions`); parses them here otherwise.
+    fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
+        while batch.len() < max {
+            if self.done {
+                return Ok(false);
+            }
+            let item = if self.solutions.is_some() || self.peeked.is_some() {
+                None
+            } else {
+                match &mut self.reader {
+                    Reader::Lines(r) => Some(r.next_item(batch)),
+                    Reader::Csv(r) => Some(r.next_item(batch)),
+                    Reader::Grid(_) => None,
+                }
+            };
+            let item = match item {
+                Some(item) => item,
+                None => self
+                    .next()
+                    .map(|record| record.map(|r| batch.push_parsed(r))),
+            };
+            match item {
+                None => {
+                    self.done = true;
+                    return Ok(false);
+                }
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
+                    self.done = true;
+                    return Err(e);
+                }
+            }
+        }
+        Ok(true)
+    }
+}

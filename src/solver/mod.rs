@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::grid::Grid;
 
-pub use fast::FastSolver;
+pub use fast::{FastSolver, Simd};
 pub use naive::{NaiveSolver, DEFAULT_MAX_PLACEMENTS};
 
 /// How far a search goes.
@@ -137,8 +137,68 @@ pub struct Outcome {
     /// fails and second succeeds counts 2). Deterministic for a given solver,
     /// grid and mode.
     pub guesses: u64,
-    /// Why: the conflict for `invalid`, the limit for `timeout`; else `None`.
+    /// Why: the conflict for `invalid`, the limit for `timeout`, the
+    /// evidence for `multiple` (the first cell where two solutions differ,
+    /// see [`difference`]); else `None`.
     pub message: Option<String>,
+}
+
+impl Outcome {
+    /// The outcome for a grid whose repeated given is `conflict`.
+    pub fn invalid(conflict: &crate::grid::Conflict) -> Outcome {
+        Outcome {
+            status: Status::Invalid,
+            solution: None,
+            guesses: 0,
+            message: Some(conflict.to_string()),
+        }
+    }
+
+    /// Classifies a search's result: `multiple`, `solved`, `timeout` or
+    /// `unsolvable` (see [`Solver::solve`]).
+    pub fn from_search(search: Search, mode: Mode) -> Outcome {
+        let status = match (search.solutions, &search.stopped) {
+            (2.., _) => Status::Multiple,
+            (1, None) => Status::Solved,
+            (1, Some(_)) if mode == Mode::First => Status::Solved,
+            (_, Some(_)) => Status::Timeout,
+            (_, None) => Status::Unsolvable,
+        };
+        let message = match status {
+            Status::Timeout => search.stopped,
+            Status::Multiple => match (&search.first, &search.second) {
+                (Some(a), Some(b)) => difference(a, b),
+                _ => None,
+            },
+            _ => None,
+        };
+        Outcome {
+            status,
+            solution: if status == Status::Solved {
+                search.first
+            } else {
+                None
+            },
+            guesses: search.guesses,
+            message,
+        }
+    }
+}
+
+/// The evidence that a puzzle has two solutions: the first cell (row-major)
+/// where `a` and `b` differ and its two digits, as
+/// `r1c3 is 4 in one solution and 7 in another`; `None` when they are equal.
+pub fn difference(a: &Grid, b: &Grid) -> Option<String> {
+    let (cell, (x, y)) = a
+        .cells()
+        .iter()
+        .zip(b.cells())
+        .enumerate()
+        .find(|(_, (x, y))| x != y)?;
+    Some(format!(
+        "{} is {x} in one solution and {y} in another",
+        crate::grid::Cell(cell as u8)
+    ))
 }
 
 /// What a raw search found, before it is turned into an [`Outcome`].
@@ -148,6 +208,9 @@ pub struct Search {
     pub solutions: u8,
     /// The first solution found.
     pub first: Option<Grid>,
+    /// The second solution found (unique mode only): with `first`, the
+    /// evidence for `multiple`.
+    pub second: Option<Grid>,
     /// Guesses made (see [`Outcome::guesses`]).
     pub guesses: u64,
     /// Set when a limit stopped the search: the limit, for the message.
@@ -170,35 +233,9 @@ pub trait Solver: Send {
     /// `timeout`.
     fn solve(&mut self, grid: &Grid, mode: Mode, limits: &Limits) -> Outcome {
         if let Some(conflict) = grid.first_conflict() {
-            return Outcome {
-                status: Status::Invalid,
-                solution: None,
-                guesses: 0,
-                message: Some(conflict.to_string()),
-            };
+            return Outcome::invalid(&conflict);
         }
-        let search = self.search(grid, mode, limits);
-        let status = match (search.solutions, &search.stopped) {
-            (2.., _) => Status::Multiple,
-            (1, None) => Status::Solved,
-            (1, Some(_)) if mode == Mode::First => Status::Solved,
-            (_, Some(_)) => Status::Timeout,
-            (_, None) => Status::Unsolvable,
-        };
-        Outcome {
-            status,
-            solution: if status == Status::Solved {
-                search.first
-            } else {
-                None
-            },
-            guesses: search.guesses,
-            message: if status == Status::Timeout {
-                search.stopped
-            } else {
-                None
-            },
-        }
+        Outcome::from_search(self.search(grid, mode, limits), mode)
     }
 }
 

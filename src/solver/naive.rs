@@ -41,6 +41,7 @@ struct Run {
     target: u8,
     solutions: u8,
     first: Option<Grid>,
+    second: Option<Grid>,
     guesses: u64,
     placements: u64,
     max_placements: u64,
@@ -64,6 +65,8 @@ impl Run {
             self.solutions += 1;
             if self.first.is_none() {
                 self.first = Grid::from_cells(self.cells);
+            } else if self.second.is_none() {
+                self.second = Grid::from_cells(self.cells);
             }
             return self.solutions >= self.target;
         };
@@ -107,6 +110,7 @@ impl Solver for NaiveSolver {
             target: if mode == Mode::Unique { 2 } else { 1 },
             solutions: 0,
             first: None,
+            second: None,
             guesses: 0,
             placements: 0,
             max_placements: self.max_placements,
@@ -117,6 +121,7 @@ impl Solver for NaiveSolver {
         Search {
             solutions: run.solutions,
             first: run.first,
+            second: run.second,
             guesses: run.guesses,
             stopped: run.stopped,
         }

@@ -104,6 +104,45 @@ fn multiple_solutions_never_report_a_solution() {
 }
 
 #[test]
+fn multiple_names_a_cell_where_two_solutions_differ() {
+    for mut solver in solvers() {
+        for grid in grids(MULTIPLE) {
+            let outcome = solve(solver.as_mut(), &grid, Mode::Unique);
+            let message = outcome.message.expect("multiple has a message");
+            // `r1c3 is 4 in one solution and 7 in another`
+            let words: Vec<&str> = message.split(' ').collect();
+            assert_eq!(words.len(), 10, "{message}");
+            assert_eq!(
+                words[1..].join(" "),
+                format!(
+                    "is {} in one solution and {} in another",
+                    words[2], words[7]
+                )
+            );
+            let cell = words[0].as_bytes();
+            assert_eq!((cell.len(), cell[0], cell[2]), (4, b'r', b'c'), "{message}");
+            let (row, col) = (cell[1] - b'1', cell[3] - b'1');
+            assert!(row < 9 && col < 9, "{message}");
+            assert_eq!(grid.get(Cell(row * 9 + col)), 0, "{message}: a given");
+            assert_ne!(words[2], words[7], "{message}");
+        }
+    }
+}
+
+#[test]
+fn difference_names_the_first_differing_cell() {
+    let a = Grid::parse(SOLUTIONS[0].as_bytes()).expect("grid");
+    let mut b = a;
+    assert_eq!(difference(&a, &b), None);
+    b.set(Cell(2), 9);
+    b.set(Cell(40), 1);
+    assert_eq!(
+        difference(&a, &b).as_deref(),
+        Some("r1c3 is 6 in one solution and 9 in another")
+    );
+}
+
+#[test]
 fn first_mode_solves_a_puzzle_with_several_solutions() {
     for grid in grids(MULTIPLE) {
         let outcome = solve(&mut FastSolver::new(), &grid, Mode::First);
@@ -280,5 +319,149 @@ proptest! {
         let once = solver.solve(&grid, Mode::Unique, &Limits::default());
         let again = solver.solve(&grid, Mode::Unique, &Limits::default());
         prop_assert_eq!(once, again);
+    }
+}
+
+/// The fast solver at every level this CPU has.
+fn fast_paths() -> Vec<FastSolver> {
+    let paths: Vec<FastSolver> = Simd::available()
+        .into_iter()
+        .filter_map(FastSolver::with_simd)
+        .collect();
+    assert_eq!(paths[0].simd(), Simd::Scalar);
+    paths
+}
+
+/// Checks that every fast path and the strong engine alone give the same
+/// outcome (status, solution, guesses, message) on `grid` in `mode`.
+fn assert_paths_agree(paths: &mut [FastSolver], grid: &Grid, mode: Mode, limits: &Limits) {
+    let reference = fast::strong_engine_only(grid, mode, limits);
+    for path in paths.iter_mut() {
+        let outcome = path.solve(grid, mode, limits);
+        assert_eq!(outcome, reference, "{} {mode} {grid}", path.simd());
+    }
+}
+
+/// The first field of every line of a shipped data file that is a puzzle.
+fn shipped(name: &str, take: usize) -> Vec<Grid> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join(name);
+    let text = std::fs::read_to_string(&path).expect("shipped data file");
+    text.lines()
+        .filter_map(|line| Grid::parse(line.split(',').next()?.as_bytes()).ok())
+        .take(take)
+        .collect()
+}
+
+#[test]
+fn every_path_agrees_on_the_shipped_corpora() {
+    let mut paths = fast_paths();
+    let limits = Limits::default();
+    for (name, take) in [
+        ("kaggle1m_10000.csv", 3000),
+        ("17_clue_10000.txt", 1500),
+        ("magictour_top1465.txt", 1465),
+        ("forum_hardest_2000.txt", 300),
+        ("top95.txt", 95),
+    ] {
+        let grids = shipped(name, take);
+        assert_eq!(grids.len(), take, "{name}");
+        for grid in &grids {
+            for mode in [Mode::Unique, Mode::First] {
+                assert_paths_agree(&mut paths, grid, mode, &limits);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_path_stops_at_the_same_guess_limit() {
+    let mut paths = fast_paths();
+    let limits = Limits {
+        max_guesses: Some(7),
+        timeout: None,
+    };
+    for grid in shipped("forum_hardest_2000.txt", 50) {
+        assert_paths_agree(&mut paths, &grid, Mode::Unique, &limits);
+    }
+}
+
+/// A puzzle with more givens than it needs: a blanked solution with a few
+/// blanks, so that singles alone fill it.
+fn over_clued() -> impl Strategy<Value = Grid> {
+    (solution_grid(), prop::collection::vec(0..81u8, 0..12)).prop_map(|(mut grid, blanks)| {
+        for cell in blanks {
+            grid.set(Cell(cell), 0);
+        }
+        grid
+    })
+}
+
+/// A minimal puzzle: givens of a solution grid removed, in random order,
+/// while the puzzle keeps one solution.
+fn minimal() -> impl Strategy<Value = Grid> {
+    (
+        solution_grid(),
+        Just((0..81u8).collect::<Vec<_>>()).prop_shuffle(),
+    )
+        .prop_map(|(mut grid, order)| {
+            let mut engine = FastSolver::with_simd(Simd::Scalar).expect("scalar");
+            for cell in order {
+                let value = grid.get(Cell(cell));
+                grid.set(Cell(cell), 0);
+                if engine.solve(&grid, Mode::Unique, &Limits::default()).status != Status::Solved {
+                    grid.set(Cell(cell), value);
+                }
+            }
+            grid
+        })
+}
+
+/// A valid puzzle with one given changed to another digit: often invalid,
+/// else usually unsolvable.
+fn contradictory() -> impl Strategy<Value = Grid> {
+    (blanked_puzzle(), 0..81u8, 1..=9u8).prop_map(|((_, mut grid), cell, digit)| {
+        grid.set(Cell(cell), digit);
+        grid
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn every_path_agrees_on_random_puzzles(
+        grid in prop_oneof![
+            blanked_puzzle().prop_map(|(_, p)| p),
+            random_givens(),
+            over_clued(),
+            minimal(),
+            contradictory(),
+        ],
+        first in any::<bool>(),
+    ) {
+        let mode = if first { Mode::First } else { Mode::Unique };
+        assert_paths_agree(&mut fast_paths(), &grid, mode, &Limits::default());
+    }
+
+    #[test]
+    fn every_path_agrees_with_naive_where_naive_finishes(
+        grid in prop_oneof![
+            blanked_puzzle().prop_map(|(_, p)| p),
+            random_givens(),
+            over_clued(),
+            contradictory(),
+        ],
+    ) {
+        let limits = Limits::default();
+        let naive = NaiveSolver::with_max_placements(200_000).solve(&grid, Mode::Unique, &limits);
+        if naive.status != Status::Timeout {
+            for mut path in fast_paths() {
+                let fast = path.solve(&grid, Mode::Unique, &limits);
+                prop_assert_eq!(fast.status, naive.status, "{} {}", path.simd(), grid);
+                prop_assert_eq!(fast.solution, naive.solution);
+            }
+        }
     }
 }

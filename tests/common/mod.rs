@@ -142,7 +142,7 @@ pub fn check_rows(rows: &[Row]) {
         } else {
             assert!(row.solution.is_empty() && row.check.is_empty(), "{at}");
         }
-        let with_message = ["invalid", "timeout"].contains(&row.status.as_str());
+        let with_message = ["invalid", "timeout", "multiple"].contains(&row.status.as_str());
         assert_eq!(
             !row.message.is_empty(),
             with_message,

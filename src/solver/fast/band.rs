@@ -1,5 +1,6 @@
-//! The fast solver: recursive backtracking over band-oriented bitmask
-//! candidates with singles propagation after every placement.
+//! The strong engine of the fast solver: band-oriented bitmask candidates,
+//! propagation of the band and stack rules and of singles, and a
+//! depth-first search guessing on a cell with the fewest candidates.
 //!
 //! # Representation
 //! The grid is split into three bands (rows 1-3, 4-6, 7-9). For every digit
@@ -34,8 +35,8 @@
 //! New Sudoku Players' Forum) and Peter Norvig's essay "Solving Every Sudoku
 //! Puzzle"; the code is this project's own.
 
-use super::{LimitClock, Limits, Mode, Search, Solver};
 use crate::grid::{Grid, CELLS};
+use crate::solver::{LimitClock, Limits, Search};
 
 /// All 27 cells of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -138,8 +139,8 @@ fn shape(m: u32) -> u32 {
 }
 
 /// The whole search state; small and `Copy`, so a guess copies it.
-#[derive(Clone, Copy)]
-struct State {
+#[derive(Clone, Copy, Debug)]
+pub(super) struct State {
     /// Candidate masks, index `3 * digit + band` (digit 0..9 for 1..=9).
     cand: [u32; 27],
     /// Per band, the cells not yet fixed.
@@ -150,7 +151,7 @@ struct State {
 }
 
 /// Why propagation stopped early: the state has no solution.
-struct Contradiction;
+pub(super) struct Contradiction;
 
 impl State {
     const START: State = State {
@@ -163,7 +164,8 @@ impl State {
     /// leaves its cell with one candidate and its row with one place for its
     /// digit. Repeated givens are not detected here (see
     /// [`Grid::first_conflict`]); they only make the state unsolvable.
-    fn from_givens(grid: &Grid) -> State {
+    #[inline(always)]
+    pub(super) fn from_givens(grid: &Grid) -> State {
         let mut givens = [0u32; 27];
         let mut filled = [0u32; 3];
         for (cell, &value) in grid.cells().iter().enumerate() {
@@ -258,6 +260,7 @@ impl State {
 
     /// Propagates until nothing changes: band rules for every dirty mask,
     /// then naked singles, repeated.
+    #[inline(always)]
     fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
         loop {
             let mut touched = 0u16;
@@ -321,6 +324,7 @@ impl State {
     /// a stack holds the digit once, so the stack's boxes use its three
     /// columns in some permutation (the band rule turned 90 degrees). Returns
     /// the masks changed, as dirty bits.
+    #[inline(always)]
     fn stacks(&mut self, mut digits: u16) -> Result<u32, Contradiction> {
         let mut dirty = 0;
         while digits != 0 {
@@ -356,11 +360,13 @@ impl State {
     }
 
     /// True when every digit is fixed in every row.
+    #[inline(always)]
     fn is_solved(&self) -> bool {
         self.fixed == [BAND; 3]
     }
 
     /// The solved grid (only meaningful when [`State::is_solved`]).
+    #[inline(always)]
     fn solution(&self) -> Grid {
         let mut cells = [0u8; CELLS];
         for digit in 0..9 {
@@ -378,6 +384,7 @@ impl State {
 
     /// A cell with the fewest candidates: `(band, bit, digit mask)`. Prefers
     /// the first bivalue cell; otherwise scans every unsolved cell.
+    #[inline(always)]
     fn branch_cell(&self) -> (usize, u32, u16) {
         let mut pick = None;
         let mut pick_score = 0;
@@ -422,6 +429,7 @@ impl State {
     }
 
     /// Number of unsolved cells in the row, column and box of a cell.
+    #[inline(always)]
     fn unsolved_peers(&self, band: usize, bit: u32) -> u32 {
         let pos = bit.trailing_zeros();
         let (rb, col) = (pos / 9, pos % 9);
@@ -437,6 +445,7 @@ impl State {
     }
 
     /// Candidate digits (bit `d` for digit `d + 1`) of one cell.
+    #[inline(always)]
     fn digits_at(&self, band: usize, bit: u32) -> u16 {
         let mut digits = 0u16;
         for digit in 0..9 {
@@ -448,91 +457,87 @@ impl State {
     }
 }
 
-/// The band-oriented bitmask solver (see the module documentation). Keeps
-/// no state between searches; one value per worker thread.
-#[derive(Clone, Debug, Default)]
-pub struct FastSolver;
-
-impl FastSolver {
-    /// A new fast solver.
-    pub fn new() -> FastSolver {
-        FastSolver
-    }
+/// A cell to guess on and the state before the guess: the search's stack
+/// frame.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Frame {
+    state: State,
+    band: usize,
+    bit: u32,
+    /// Candidates not tried yet, bit `d` for digit `d + 1`.
+    digits: u16,
 }
 
-/// One search's counters and results.
-struct Run {
+/// Searches from `state` (before propagation) until `target` solutions
+/// are found, every branch is closed, or a limit is reached. Depth first,
+/// candidates in ascending order, the last candidate of a cell tried on the
+/// frame's own state; `stack` is scratch space kept between searches.
+#[inline(always)]
+pub(super) fn search(
+    mut state: State,
     target: u8,
-    solutions: u8,
-    first: Option<Grid>,
-    guesses: u64,
-    clock: LimitClock,
-    stopped: Option<String>,
-}
-
-impl Run {
-    /// Propagates `dirty` in `state` and searches on; returns true when the
-    /// search must stop (enough solutions, or a limit).
-    fn search(&mut self, state: &mut State, dirty: u32) -> bool {
-        if state.propagate(dirty).is_err() {
-            return false;
-        }
-        if state.is_solved() {
-            self.solutions += 1;
-            if self.first.is_none() {
-                self.first = Some(state.solution());
+    limits: &Limits,
+    stack: &mut Vec<Frame>,
+) -> Search {
+    let clock = LimitClock::start(limits);
+    let mut out = Search {
+        solutions: 0,
+        first: None,
+        second: None,
+        guesses: 0,
+        stopped: None,
+    };
+    stack.clear();
+    let mut dirty = (1 << 27) - 1;
+    'node: loop {
+        if state.propagate(dirty).is_ok() {
+            if state.is_solved() {
+                let grid = state.solution();
+                if out.solutions == 0 {
+                    out.first = Some(grid);
+                } else {
+                    out.second = Some(grid);
+                }
+                out.solutions += 1;
+                if out.solutions >= target {
+                    break;
+                }
+            } else {
+                let (band, bit, digits) = state.branch_cell();
+                stack.push(Frame {
+                    state,
+                    band,
+                    bit,
+                    digits,
+                });
             }
-            return self.solutions >= self.target;
         }
-        let (band, bit, mut digits) = state.branch_cell();
-        while digits != 0 {
-            let digit = digits.trailing_zeros() as usize;
-            digits &= digits - 1;
+        // Backtrack to the deepest cell with a candidate left to try.
+        while let Some(top) = stack.last_mut() {
+            if top.digits == 0 {
+                stack.pop();
+                continue;
+            }
+            let digit = top.digits.trailing_zeros() as usize;
+            top.digits &= top.digits - 1;
             // A guess past the limit is refused, not made: `guesses` never
             // exceeds the limit.
-            if let Some(why) = self.clock.exceeded(self.guesses + 1, self.guesses + 1) {
-                self.stopped = Some(why);
-                return true;
+            if let Some(why) = clock.exceeded(out.guesses + 1, out.guesses + 1) {
+                out.stopped = Some(why);
+                break 'node;
             }
-            self.guesses += 1;
-            if digits == 0 {
-                return match state.place(digit, band, bit) {
-                    Ok(dirty) => self.search(state, dirty),
-                    Err(Contradiction) => false,
-                };
+            out.guesses += 1;
+            let (band, bit) = (top.band, top.bit);
+            state = top.state;
+            if top.digits == 0 {
+                stack.pop();
             }
-            let mut child = *state;
-            if let Ok(dirty) = child.place(digit, band, bit) {
-                if self.search(&mut child, dirty) {
-                    return true;
-                }
+            if let Ok(changed) = state.place(digit, band, bit) {
+                dirty = changed;
+                continue 'node;
             }
         }
-        false
+        break;
     }
-}
-
-impl Solver for FastSolver {
-    fn name(&self) -> &'static str {
-        "fast"
-    }
-
-    fn search(&mut self, grid: &Grid, mode: Mode, limits: &Limits) -> Search {
-        let mut run = Run {
-            target: if mode == Mode::Unique { 2 } else { 1 },
-            solutions: 0,
-            first: None,
-            guesses: 0,
-            clock: LimitClock::start(limits),
-            stopped: None,
-        };
-        let mut state = State::from_givens(grid);
-        run.search(&mut state, (1 << 27) - 1);
-        Search {
-            solutions: run.solutions,
-            first: run.first,
-            guesses: run.guesses,
-            stopped: run.stopped,
-        }
-    }
+    out
 }

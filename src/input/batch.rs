@@ -1,0 +1,193 @@
+//! Records cut but not yet parsed, so that parsing runs on the solver
+//! workers: the reading thread only finds where each record's bytes start
+//! and end and copies them into a [`RecordBatch`]; a worker turns each into
+//! a [`Record`] with the batch's [`Parser`].
+//!
+//! A reader's first records (headers, a column found by content) depend on
+//! each other and are parsed while cutting; once the layout is settled,
+//! every record can be parsed on its own and is cut raw. Layouts that keep
+//! state from record to record (multi-line grids, `--solutions` pairing)
+//! push parsed records throughout; a new reader needs nothing more than
+//! [`RecordStream`]'s default, which does that.
+
+use std::sync::Arc;
+
+use super::csv::{CsvRules, CsvScratch};
+use super::lines::LineRules;
+use super::{InputError, Record};
+
+/// How a raw record of one input becomes a [`Record`], on any thread. Cheap
+/// to share: the reader makes one per input once its layout is settled.
+#[derive(Clone, Debug)]
+pub enum Parser {
+    /// Text lines, past the header lines.
+    Lines(LineRules),
+    /// CSV records, past the header and with the puzzle column known.
+    Csv(CsvRules),
+}
+
+/// Buffers a worker reuses from record to record, so parsing allocates
+/// nothing on the happy path.
+#[derive(Default)]
+pub struct Scratch {
+    fields: Vec<(usize, usize)>,
+    csv: CsvScratch,
+}
+
+impl Parser {
+    /// Parses one record's bytes (without its line terminator) found at
+    /// `line`.
+    pub fn parse(&self, line: u64, bytes: &[u8], scratch: &mut Scratch) -> Record {
+        match self {
+            Parser::Lines(rules) => {
+                let (puzzle, solution) = rules.record(bytes, &mut scratch.fields);
+                Record::new(line, puzzle, solution)
+            }
+            Parser::Csv(rules) => match scratch.csv.split(bytes, false) {
+                Some(fields) => rules.record(line, &fields),
+                None => Record::new(line, Err("unreadable CSV record".into()), None),
+            },
+        }
+    }
+}
+
+/// Where a record of a [`RecordBatch`] is.
+#[derive(Clone, Debug)]
+enum Item {
+    /// Parsed while cutting.
+    Parsed { input: usize, record: Record },
+    /// Bytes `start..end` of the batch, parsed by `parsers[parser]`.
+    Raw {
+        input: usize,
+        line: u64,
+        start: usize,
+        end: usize,
+        parser: usize,
+    },
+}
+
+/// A run of records in input order, each either parsed or raw bytes with
+/// the parser for them. Reused from chunk to chunk: [`RecordBatch::clear`]
+/// keeps the buffers.
+#[derive(Debug, Default)]
+pub struct RecordBatch {
+    bytes: Vec<u8>,
+    items: Vec<Item>,
+    parsers: Vec<Arc<Parser>>,
+    input: usize,
+}
+
+impl RecordBatch {
+    /// An empty batch.
+    pub fn new() -> RecordBatch {
+        RecordBatch::default()
+    }
+
+    /// Records in the batch.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// True when the batch holds no record.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Empties the batch, keeping its buffers.
+    pub fn clear(&mut self) {
+        self.bytes.clear();
+        self.items.clear();
+        self.parsers.clear();
+    }
+
+    /// Tags the records pushed from now on with the index of their input.
+    pub fn set_input(&mut self, input: usize) {
+        self.input = input;
+    }
+
+    /// Appends a parsed record.
+    pub fn push_parsed(&mut self, record: Record) {
+        self.items.push(Item::Parsed {
+            input: self.input,
+            record,
+        });
+    }
+
+    /// Appends the bytes of a record found at `line`, to be parsed later by
+    /// `parser`.
+    pub fn push_raw(&mut self, line: u64, bytes: &[u8], parser: &Arc<Parser>) {
+        let parser = match self.parsers.iter().rposition(|p| Arc::ptr_eq(p, parser)) {
+            Some(i) => i,
+            None => {
+                self.parsers.push(Arc::clone(parser));
+                self.parsers.len() - 1
+            }
+        };
+        let start = self.bytes.len();
+        self.bytes.extend_from_slice(bytes);
+        self.items.push(Item::Raw {
+            input: self.input,
+            line,
+            start,
+            end: self.bytes.len(),
+            parser,
+        });
+    }
+
+    /// The input index of record `i`, and the record, parsed now if it was
+    /// cut raw.
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    pub fn record(&self, i: usize, scratch: &mut Scratch) -> (usize, Record) {
+        match &self.items[i] {
+            Item::Parsed { input, record } => (*input, record.clone()),
+            &Item::Raw {
+                input,
+                line,
+                start,
+                end,
+                parser,
+            } => (
+                input,
+                self.parsers[parser].parse(line, &self.bytes[start..end], scratch),
+            ),
+        }
+    }
+}
+
+/// A stream of one input's records that can also hand them over cut but
+/// unparsed ([`RecordStream::fill`]). Every [`Iterator`] of records is one
+/// through [`Parsed`]; [`super::Records`] cuts raw once its layout is
+/// settled.
+pub trait RecordStream: Iterator<Item = Result<Record, InputError>> + Send {
+    /// Appends records to `batch` until it holds `max` or the input ends.
+    /// Returns `Ok(false)` when the input ended.
+    ///
+    /// # Errors
+    /// The input failed to read; the records before the failure are in
+    /// `batch`, and the stream is over.
+    fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
+        while batch.len() < max {
+            match self.next() {
+                None => return Ok(false),
+                Some(Ok(record)) => batch.push_parsed(record),
+                Some(Err(e)) => return Err(e),
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// Any iterator of records as a [`RecordStream`] that parses as it reads.
+pub struct Parsed<I>(pub I);
+
+impl<I: Iterator<Item = Result<Record, InputError>>> Iterator for Parsed<I> {
+    type Item = Result<Record, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.0.next()
+    }
+}
+
+impl<I: Iterator<Item = Result<Record, InputError>> + Send> RecordStream for Parsed<I> {}

@@ -1,0 +1,228 @@
+//! The fast solver: a cheap singles engine first, then a strong
+//! band-oriented engine with backtracking for the grids singles leave open.
+//!
+//! # Routing
+//! 1. [`singles`]: one pass over the cells builds the per-unit digit masks
+//!    and finds repeated givens; naked and hidden singles then fill the
+//!    grid. Easy puzzles (every Kaggle one) end here.
+//! 2. [`band`]: the grid singles left is set up as band bitmasks and
+//!    searched. Its propagation makes every deduction singles make, so the
+//!    guesses, statuses and solutions are those of the strong engine alone
+//!    on the givens.
+//!
+//! # Instruction sets
+//! The same code is compiled twice: for the baseline x86-64 (or any other
+//! target) and, on x86-64, for AVX2 with BMI1/BMI2, LZCNT and POPCNT, chosen
+//! at run time ([`Simd::detect`]). The release binary is built for the
+//! baseline; both paths give the same statuses, solutions and guesses, which
+//! the tests check on every path the machine has ([`Simd::available`]).
+
+mod band;
+mod singles;
+
+use std::fmt;
+
+use super::{Limits, Mode, Outcome, Search, Solver, Status};
+use crate::grid::Grid;
+use band::{Frame, State};
+use singles::{Singled, Singles};
+
+/// An instruction-set level the fast solver can run at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Simd {
+    /// Portable code for the baseline of the target (SSE2 on x86-64).
+    Scalar,
+    /// x86-64 with AVX2, BMI1, BMI2, LZCNT and POPCNT.
+    Avx2,
+}
+
+impl Simd {
+    /// Every level, from the most portable.
+    pub const ALL: [Simd; 2] = [Simd::Scalar, Simd::Avx2];
+
+    /// The level's name: `scalar` or `avx2`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Simd::Scalar => "scalar",
+            Simd::Avx2 => "avx2",
+        }
+    }
+
+    /// True when this CPU can run the level.
+    pub fn is_available(self) -> bool {
+        match self {
+            Simd::Scalar => true,
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx2 => {
+                is_x86_feature_detected!("avx2")
+                    && is_x86_feature_detected!("bmi1")
+                    && is_x86_feature_detected!("bmi2")
+                    && is_x86_feature_detected!("lzcnt")
+                    && is_x86_feature_detected!("popcnt")
+            }
+            #[cfg(not(target_arch = "x86_64"))]
+            Simd::Avx2 => false,
+        }
+    }
+
+    /// The levels this CPU can run, from the most portable.
+    pub fn available() -> Vec<Simd> {
+        Simd::ALL.into_iter().filter(|s| s.is_available()).collect()
+    }
+
+    /// The best level this CPU can run.
+    pub fn detect() -> Simd {
+        Simd::available().pop().unwrap_or(Simd::Scalar)
+    }
+}
+
+impl fmt::Display for Simd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The fast solver (see the module documentation). One value per worker
+/// thread: it keeps the search stack between puzzles.
+#[derive(Clone, Debug)]
+pub struct FastSolver {
+    simd: Simd,
+    stack: Vec<Frame>,
+}
+
+impl Default for FastSolver {
+    fn default() -> Self {
+        FastSolver::new()
+    }
+}
+
+impl FastSolver {
+    /// A fast solver at the best level this CPU has ([`Simd::detect`]).
+    pub fn new() -> FastSolver {
+        FastSolver {
+            simd: Simd::detect(),
+            stack: Vec::new(),
+        }
+    }
+
+    /// A fast solver at `simd`, or `None` when this CPU lacks it.
+    pub fn with_simd(simd: Simd) -> Option<FastSolver> {
+        simd.is_available().then(|| FastSolver {
+            simd,
+            stack: Vec::new(),
+        })
+    }
+
+    /// The level this solver runs at.
+    pub fn simd(&self) -> Simd {
+        self.simd
+    }
+
+    /// Runs [`classify`] at this solver's level.
+    fn classify(&mut self, grid: &Grid, mode: Mode, limits: &Limits) -> Classified {
+        match self.simd {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: a solver is only built at a level the CPU has
+            // (`new`, `with_simd`).
+            Simd::Avx2 => unsafe { classify_avx2(grid, mode, limits, &mut self.stack) },
+            _ => classify(grid, mode, limits, &mut self.stack),
+        }
+    }
+}
+
+/// What [`classify`] found.
+enum Classified {
+    /// A digit is repeated in a unit.
+    Repeated,
+    /// Singles alone filled the grid: its only solution.
+    Singles(Grid),
+    /// Singles alone showed there is no solution.
+    NoSolution,
+    /// The strong engine's search.
+    Searched(Search),
+}
+
+/// Singles first, then the strong engine when singles stall.
+#[inline(always)]
+fn classify(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+    let Some(mut singles) = Singles::new(grid) else {
+        return Classified::Repeated;
+    };
+    match singles.run() {
+        Singled::Solved => Classified::Singles(singles.grid()),
+        Singled::Contradiction => Classified::NoSolution,
+        Singled::Stalled => {
+            let target = if mode == Mode::Unique { 2 } else { 1 };
+            let state = State::from_givens(&singles.grid());
+            Classified::Searched(band::search(state, target, limits, stack))
+        }
+    }
+}
+
+/// The strong engine alone on the givens, without the singles engine: the
+/// reference the routed solver must agree with, guesses included.
+#[cfg(test)]
+pub(crate) fn strong_engine_only(grid: &Grid, mode: Mode, limits: &Limits) -> Outcome {
+    if let Some(conflict) = grid.first_conflict() {
+        return Outcome::invalid(&conflict);
+    }
+    let target = if mode == Mode::Unique { 2 } else { 1 };
+    let search = band::search(State::from_givens(grid), target, limits, &mut Vec::new());
+    Outcome::from_search(search, mode)
+}
+
+/// [`classify`] compiled for AVX2, BMI1/2, LZCNT and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn classify_avx2(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+    classify(grid, mode, limits, stack)
+}
+
+impl Solver for FastSolver {
+    fn name(&self) -> &'static str {
+        "fast"
+    }
+
+    fn search(&mut self, grid: &Grid, mode: Mode, limits: &Limits) -> Search {
+        let mut search = Search {
+            solutions: 0,
+            first: None,
+            second: None,
+            guesses: 0,
+            stopped: None,
+        };
+        match self.classify(grid, mode, limits) {
+            Classified::Repeated | Classified::NoSolution => {}
+            Classified::Singles(solution) => {
+                search.solutions = 1;
+                search.first = Some(solution);
+            }
+            Classified::Searched(found) => search = found,
+        }
+        search
+    }
+
+    fn solve(&mut self, grid: &Grid, mode: Mode, limits: &Limits) -> Outcome {
+        match self.classify(grid, mode, limits) {
+            Classified::Repeated => match grid.first_conflict() {
+                Some(conflict) => Outcome::invalid(&conflict),
+                // The masks and the unit scan agree on every grid; should
+                // they not, searching is the safe side.
+                None => Outcome::from_search(self.search(grid, mode, limits), mode),
+            },
+            Classified::Singles(solution) => Outcome {
+                status: Status::Solved,
+                solution: Some(solution),
+                guesses: 0,
+                message: None,
+            },
+            Classified::NoSolution => Outcome {
+                status: Status::Unsolvable,
+                solution: None,
+                guesses: 0,
+                message: None,
+            },
+            Classified::Searched(search) => Outcome::from_search(search, mode),
+        }
+    }
+}
