@@ -218,7 +218,12 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
             if let Some(hint) = rows.hint() {
                 report.set_hint(hint);
             }
-            format!("{matched} rows compared with baseline {base_name}")
+            match config.shard {
+                Some(shard) => {
+                    format!("{matched} rows of shard {shard} compared with baseline {base_name}")
+                }
+                None => format!("{matched} rows compared with baseline {base_name}"),
+            }
         }
         Some(Baseline::Summary(old)) => {
             old.compare(

@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use super::{
     input_names, rate, refuse_overwriting, run_ordered, thousands, Opened, RunArgs, TableWriter,
+    Tagged,
 };
 use crate::cli::LayoutArgs;
 use crate::error::{Error, Verdict};
@@ -27,6 +28,7 @@ use crate::input::Record;
 use crate::interrupt::SignalGuard;
 use crate::output::clean_message;
 use crate::progress::{Progress, ProgressOptions};
+use crate::shard::{self, Shard};
 use crate::solver::{FastSolver, Limits, Mode, Solver, Status};
 use crate::transform::Transform;
 
@@ -65,6 +67,13 @@ pub struct AugmentArgs {
     /// How the inputs are laid out.
     #[command(flatten)]
     pub layout: LayoutArgs,
+
+    /// Handle only shard K of N: the records whose 0-based number across all
+    /// inputs, in order, is K-1 modulo N, as `solve --shard`; each copy is
+    /// the same as in a whole run, so `merge` joins the shards' outputs into
+    /// the whole run's.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
 
     /// Output and run options.
     #[command(flatten)]
@@ -222,8 +231,13 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
     );
     let mut tally = Tally::default();
     let (copies, seed, keep) = (args.copies, args.seed, args.keep_original);
+    let records = Opened::tagged(opened.records);
+    let records: Tagged = match args.shard {
+        Some(shard) => Box::new(shard::keep(records, shard, Default::default(), None)),
+        None => records,
+    };
     let ending = run_ordered(
-        Opened::tagged(opened.records),
+        records,
         settings.threads,
         &interrupt,
         FastSolver::new,

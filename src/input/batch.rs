@@ -134,6 +134,37 @@ impl RecordBatch {
         });
     }
 
+    /// Keeps, of the records pushed since the batch held `start` records,
+    /// those for which `keep(k)` is true (`k` counts them from 0), in order,
+    /// and frees the bytes of the others: `--shard` takes its records this
+    /// way without parsing the rest.
+    pub fn retain_since(&mut self, start: usize, mut keep: impl FnMut(usize) -> bool) {
+        let mut kept = start;
+        // Bytes are appended in record order: the first raw record pushed
+        // since `start` begins where the kept bytes go.
+        let mut free = None;
+        for i in start..self.items.len() {
+            if let Item::Raw { start, .. } = self.items[i] {
+                free.get_or_insert(start);
+            }
+            if !keep(i - start) {
+                continue;
+            }
+            self.items.swap(kept, i);
+            if let (Item::Raw { start, end, .. }, Some(to)) = (&mut self.items[kept], &mut free) {
+                self.bytes.copy_within(*start..*end, *to);
+                *end = *to + (*end - *start);
+                *start = *to;
+                *to = *end;
+            }
+            kept += 1;
+        }
+        self.items.truncate(kept);
+        if let Some(to) = free {
+            self.bytes.truncate(to);
+        }
+    }
+
     /// The input index of record `i`, and the record, parsed now if it was
     /// cut raw.
     ///

@@ -1,25 +1,30 @@
-//! The `merge` subcommand: joins the results files of the shards of a run
-//! (`solve --shard K/N`, or any results files of disjoint records of the
-//! same inputs) into the one results file a single run would have written,
-//! and its summary.
+//! The `merge` subcommand: joins the outputs of the shards of a run
+//! (`--shard K/N`) into the one output a single run would have written,
+//! and, for results, its summary.
 //!
+//! - Any CSV table sudoku-batch writes per record merges: the results CSV
+//!   of `solve` and `check`, and tables such as `augment`'s, whose rows are
+//!   ordered by `file` (with several inputs), `line` and, when a record has
+//!   several rows, `copy`.
 //! - Rows come out in input order: inputs in `--inputs` order when given,
-//!   else in the order their names first appear in the results files (see
-//!   [`order`]); then by line. Every row is written as it was read (the
-//!   header too), so the merge of N shards is byte-identical to a single
-//!   run's results (the `solve_us` column aside).
-//! - A record with a row in more than one results file is refused (exit 2,
-//!   naming them): each record belongs to one shard.
+//!   else in the order their names first appear in the files (see
+//!   [`order`]); then by line (and copy). Every row is written as it was
+//!   read (the header too), so the merge of N shards is byte-identical to a
+//!   single run's output (the `solve_us` column aside).
+//! - A record with rows in more than one file is refused (exit 2, naming
+//!   them): each record belongs to one shard.
 //! - With `--inputs`, the inputs are read (not solved) and every record
-//!   must have a row, with the same puzzle (exit 2 naming the first record
-//!   missing, unless `--allow-missing`), and every row a record.
-//! - The merge streams: each results file is read in order, twice when the
-//!   input order must be found first, and memory holds one row per file (and
-//!   one count per distinct solve time, for exact percentiles).
+//!   must have a row (exit 2 naming the first record missing, unless
+//!   `--allow-missing`), and every row a record; a results row must hold
+//!   the record's puzzle.
+//! - The merge streams: each file is read in order, twice when the input
+//!   order must be found first, and memory holds one row per file (and one
+//!   count per distinct solve time, for exact percentiles).
 //! - The merged file is written beside `-o` under a temporary name and
 //!   renamed when complete: a merge that fails leaves no partial output.
 //!
-//! `--summary-json` writes the summary of the merged rows (see [`summary`]).
+//! `--summary-json` writes the summary of merged results rows (see
+//! [`summary`]).
 
 pub mod order;
 pub mod summary;
@@ -41,14 +46,16 @@ use crate::config::Destination;
 use crate::error::{Error, Verdict};
 use crate::grid::Grid;
 use crate::input::{self, InputError, Record};
+use crate::output::FILE_COLUMN;
 use crate::results_reader::{parse_row, Columns, RecordReader, Row};
 use crate::stats::Tally;
 
 /// The options of `merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// The results files to merge (results CSV as `solve -o` writes them,
-    /// gzip-compressed or not), in any order.
+    /// The files to merge, in any order: the shards' results CSV (as `solve
+    /// -o` writes them) or other per-record tables (`augment`),
+    /// gzip-compressed or not.
     #[arg(value_name = "RESULTS", required = true)]
     pub results: Vec<PathBuf>,
 
@@ -121,18 +128,25 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
     for part in &parts[1..] {
         if part.header != header {
             return Err(Error::Merge(format!(
-                "{} and {} have different headers: results of one run have the same columns",
+                "{} and {} have different headers: the outputs of one run have the same columns",
                 parts[0].path.display(),
                 part.path.display()
             )));
         }
     }
-    let with_file = parts[0].columns.file.is_some();
+    let results = parts[0].results.is_some();
+    if !results && (args.summary_json.is_some() || !summaries.is_empty()) {
+        return Err(Error::Merge(format!(
+            "{} is not a results CSV (no `status`, `guesses` or `solve_us` column): a summary \
+             is made of results rows",
+            parts[0].path.display()
+        )));
+    }
+    let with_file = parts[0].keys.file.is_some();
     let names = if !args.inputs.is_empty() {
         if !with_file && args.inputs.len() > 1 {
             return Err(Error::Merge(format!(
-                "the results have no `file` column, so they are of one input, and --inputs \
-                 gives {}",
+                "the rows have no `file` column, so they are of one input, and --inputs gives {}",
                 args.inputs.len()
             )));
         }
@@ -140,7 +154,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
     } else if with_file {
         let sequences = parts
             .iter()
-            .map(|p| file_sequence(&p.path))
+            .map(|p| file_sequence(&p.path, &p.keys))
             .collect::<Result<Vec<_>, Error>>()?;
         order::input_order(&sequences).map_err(Error::Merge)?
     } else {
@@ -149,21 +163,24 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
             .map(|s| s.inputs.clone())
             .unwrap_or_default()
     };
-    let ranks: HashMap<&str, usize> = names
+    let ranks: HashMap<&[u8], usize> = names
         .iter()
         .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
+        .map(|(i, n)| (n.as_bytes(), i))
         .collect();
-    let rank = |row: &Row| -> Result<usize, String> {
-        match &row.file {
+    let rank = |name: Option<&[u8]>| -> Result<usize, String> {
+        match name {
             None => Ok(0),
-            Some(name) => ranks
-                .get(name.as_str())
-                .copied()
-                .ok_or_else(|| format!("`{name}` is not one of the inputs ({})", names.join(", "))),
+            Some(name) => ranks.get(name).copied().ok_or_else(|| {
+                format!(
+                    "`{}` is not one of the inputs ({})",
+                    String::from_utf8_lossy(name),
+                    names.join(", ")
+                )
+            }),
         }
     };
-    let place = |(rank, line): Key| match names.get(rank) {
+    let place = |(rank, line): RecordKey| match names.get(rank) {
         Some(name) => format!("{name}:{line}"),
         None => format!("line {line}"),
     };
@@ -183,26 +200,37 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
                 heap.push(Reverse((key, i)));
             }
         }
+        // The record of the row written last, and the file it came from.
+        let mut last: Option<(RecordKey, usize)> = None;
         while let Some(Reverse((key, i))) = heap.pop() {
-            while let Some(&Reverse((other, j))) = heap.peek() {
-                if other != key {
-                    break;
+            let record = (key.0, key.1);
+            match last {
+                Some((before, j)) if before == record && j != i => {
+                    merged.overlap(record, place(record), &parts[j].path, &parts[i].path);
                 }
-                heap.pop();
-                merged.overlap(place(key), &parts[i].path, &parts[j].path);
-                if let Some(next) = parts[j].advance(&rank)? {
-                    heap.push(Reverse((next, j)));
+                Some((before, _)) if before == record => {}
+                _ => {
+                    if let Some(expected) = &mut expected {
+                        let part = &parts[i];
+                        expected.pass(
+                            record,
+                            part.row.as_ref(),
+                            &part.path,
+                            &place,
+                            &mut merged,
+                        )?;
+                    }
                 }
             }
+            last = Some((record, i));
             let part = &parts[i];
-            let row = part.row.as_ref().expect("a part in the heap has a row");
-            if let Some(expected) = &mut expected {
-                expected.pass(key, row, &part.path, &place, &mut merged)?;
-            }
             out.write(part.reader.record())?;
-            merged.tally.add(&row.result);
-            if row.result.searched() {
-                merged.times.add(row.result.solve_ns.unwrap_or(0));
+            merged.rows += 1;
+            if let Some(row) = &part.row {
+                merged.tally.add(&row.result);
+                if row.result.searched() {
+                    merged.times.add(row.result.solve_ns.unwrap_or(0));
+                }
             }
             if let Some(next) = parts[i].advance(&rank)? {
                 heap.push(Reverse((next, i)));
@@ -224,8 +252,8 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
         if !args.allow_missing {
             out.abandon();
             return Err(Error::Merge(format!(
-                "no results file has a row for {first} (the first of {count} records of the \
-                 inputs without one); --allow-missing merges what there is"
+                "no file has a row for {first} (the first of {count} records of the inputs \
+                 without one); --allow-missing merges what there is"
             )));
         }
         eprintln!(
@@ -248,19 +276,26 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
         write_summary(path, &summary)?;
     }
     if !args.quiet {
+        let what = if results {
+            format!(
+                ": solved {}, multiple {}, unsolvable {}, invalid {}, malformed {}, timeout {}; \
+                 mismatches {}",
+                summary.solved,
+                summary.multiple,
+                summary.unsolvable,
+                summary.invalid,
+                summary.malformed,
+                summary.timeout,
+                summary.mismatches
+            )
+        } else {
+            String::new()
+        };
         eprintln!(
-            "sudoku-batch merge: {} rows from {} results files into {}: solved {}, multiple {}, \
-             unsolvable {}, invalid {}, malformed {}, timeout {}; mismatches {}",
-            summary.puzzles,
+            "sudoku-batch merge: {} rows from {} files into {}{what}",
+            merged.rows,
             args.results.len(),
             args.output.display(),
-            summary.solved,
-            summary.multiple,
-            summary.unsolvable,
-            summary.invalid,
-            summary.malformed,
-            summary.timeout,
-            summary.mismatches
         );
     }
     Ok(Verdict::Clean)
@@ -303,18 +338,54 @@ fn refuse_overwriting(args: &MergeArgs) -> Result<(), Error> {
     Ok(())
 }
 
-/// (input rank, line): the order of rows.
-type Key = (usize, u64);
+/// (input rank, line): a record of the inputs.
+type RecordKey = (usize, u64);
 
-/// One results file being merged.
+/// (input rank, line, copy): the order of rows. `copy` is 0 for tables of
+/// one row per record; `augment` writes several, numbered.
+type RowKey = (usize, u64, u64);
+
+/// Where the columns that order the rows are: `file` (with several
+/// inputs), `line`, and `copy` (several rows per record).
+#[derive(Clone, Debug)]
+struct KeyColumns {
+    file: Option<usize>,
+    line: usize,
+    copy: Option<usize>,
+}
+
+impl KeyColumns {
+    fn find(header: &csv::ByteRecord) -> Result<KeyColumns, String> {
+        let position = |column: &str| {
+            header.iter().enumerate().position(|(i, name)| {
+                let name = if i == 0 {
+                    name.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(name)
+                } else {
+                    name
+                };
+                name == column.as_bytes()
+            })
+        };
+        Ok(KeyColumns {
+            file: position(FILE_COLUMN),
+            line: position("line")
+                .ok_or("no `line` column: not a table sudoku-batch writes, one row per record")?,
+            copy: position("copy"),
+        })
+    }
+}
+
+/// One file being merged.
 struct Part {
     path: PathBuf,
     reader: RecordReader<Box<dyn Read>>,
     header: csv::ByteRecord,
-    columns: Columns,
-    /// The row last read, not written yet.
+    keys: KeyColumns,
+    /// The results columns, when the file is a results CSV.
+    results: Option<Columns>,
+    /// The row last read, parsed, when the file is a results CSV.
     row: Option<Row>,
-    last: Option<Key>,
+    last: Option<RowKey>,
 }
 
 /// Opens a results file, gzip-compressed or not (by content), for reading.
@@ -340,12 +411,13 @@ impl Part {
             return Err(merge_error(path, "empty: not a results file"));
         }
         let header = reader.record().clone();
-        let columns = Columns::find(&header).map_err(|e| merge_error(path, e))?;
+        let keys = KeyColumns::find(&header).map_err(|e| merge_error(path, e))?;
         Ok(Part {
             path: path.to_path_buf(),
             reader,
+            results: Columns::find(&header).ok(),
             header,
-            columns,
+            keys,
             row: None,
             last: None,
         })
@@ -354,36 +426,60 @@ impl Part {
     /// Reads the next row; its key, or `None` at the end.
     fn advance(
         &mut self,
-        rank: &impl Fn(&Row) -> Result<usize, String>,
-    ) -> Result<Option<Key>, Error> {
+        rank: &impl Fn(Option<&[u8]>) -> Result<usize, String>,
+    ) -> Result<Option<RowKey>, Error> {
         self.row = None;
         if !self.reader.read().map_err(|e| read_error(&self.path, e))? {
             return Ok(None);
         }
         let at = self.reader.line();
         let bad = |cause: String| read_error(&self.path, (at, cause));
-        let row = parse_row(self.reader.record(), &self.columns).map_err(bad)?;
-        let key = (rank(&row).map_err(bad)?, row.result.line);
+        let record = self.reader.record();
+        if record.len() != self.header.len() {
+            return Err(bad(format!(
+                "{} fields, the header has {}",
+                record.len(),
+                self.header.len()
+            )));
+        }
+        let number = |i: Option<usize>, name: &str| -> Result<u64, String> {
+            let Some(i) = i else { return Ok(0) };
+            let field = record.get(i).unwrap_or_default();
+            if field.is_empty() && name == "copy" {
+                return Ok(0);
+            }
+            std::str::from_utf8(field)
+                .ok()
+                .and_then(|f| f.parse().ok())
+                .ok_or_else(|| format!("{name} `{}` is not a number", field.escape_ascii()))
+        };
+        let file = self.keys.file.map(|i| record.get(i).unwrap_or_default());
+        let key = (
+            rank(file).map_err(bad)?,
+            number(Some(self.keys.line), "line").map_err(bad)?,
+            number(self.keys.copy, "copy").map_err(bad)?,
+        );
+        if let Some(columns) = &self.results {
+            self.row = Some(parse_row(record, columns).map_err(bad)?);
+        }
         if self.last.is_some_and(|last| last >= key) {
             return Err(bad(
                 "rows are not in input order (inputs in order, lines ascending, each once), as \
-                 `solve -o` writes them"
+                 sudoku-batch writes them"
                     .into(),
             ));
         }
         self.last = Some(key);
-        self.row = Some(row);
         Ok(Some(key))
     }
 }
 
-/// The input names a results file's rows list, in order, each once per run
-/// of rows.
-fn file_sequence(path: &Path) -> Result<Vec<String>, Error> {
+/// The input names a file's rows list, in order, each once per run of
+/// rows.
+fn file_sequence(path: &Path, keys: &KeyColumns) -> Result<Vec<String>, Error> {
     let mut reader = RecordReader::new(open_results(path)?);
     reader.read().map_err(|e| read_error(path, e))?;
-    let columns = Columns::find(reader.record()).map_err(|e| merge_error(path, e))?;
-    let Some(file) = columns.file else {
+    let Some(file) = keys.file else {
         return Ok(vec![]);
     };
     let mut names: Vec<String> = vec![];
@@ -399,17 +495,27 @@ fn file_sequence(path: &Path) -> Result<Vec<String>, Error> {
 /// What the merge found on the way.
 #[derive(Default)]
 struct Merged {
+    /// Rows written.
+    rows: u64,
     tally: Tally,
     times: Times,
     /// The first overlaps, named, and their count.
     overlaps: Vec<String>,
     overlap_count: u64,
+    /// The record last found overlapping.
+    overlapping: Option<RecordKey>,
     /// The first record of the inputs without a row, and their count.
     missing: Option<(String, u64)>,
 }
 
 impl Merged {
-    fn overlap(&mut self, place: String, a: &Path, b: &Path) {
+    /// `record` (at `place`) has rows in files `a` and `b`; counted once per
+    /// record.
+    fn overlap(&mut self, record: RecordKey, place: String, a: &Path, b: &Path) {
+        if self.overlapping == Some(record) {
+            return;
+        }
+        self.overlapping = Some(record);
         self.overlap_count += 1;
         if self.overlaps.len() < SHOWN {
             self.overlaps
@@ -455,7 +561,7 @@ type Records = Box<dyn Iterator<Item = Result<(usize, Record), InputError>>>;
 /// The records of `--inputs`, in order, matched with the merged rows.
 struct Expected {
     records: Records,
-    next: Option<(Key, Option<Grid>)>,
+    next: Option<(RecordKey, Option<Grid>)>,
 }
 
 impl Expected {
@@ -487,17 +593,19 @@ impl Expected {
         Ok(())
     }
 
-    /// Matches the merged row at `key`: records before it have no row.
+    /// Matches the first merged row of the record at `key`: records before
+    /// it have no row. A results `row` must hold the record's puzzle (other
+    /// tables, e.g. `augment`'s, hold changed puzzles).
     ///
     /// # Errors
     /// [`Error::Merge`] when the inputs have no record at `key`, or
     /// another puzzle there.
     fn pass(
         &mut self,
-        key: Key,
-        row: &Row,
+        key: RecordKey,
+        row: Option<&Row>,
         path: &Path,
-        place: &impl Fn(Key) -> String,
+        place: &impl Fn(RecordKey) -> String,
         merged: &mut Merged,
     ) -> Result<(), Error> {
         while let Some((next, _)) = self.next.filter(|(k, _)| *k < key) {
@@ -506,10 +614,10 @@ impl Expected {
         }
         match self.next {
             Some((next, puzzle)) if next == key => {
-                if puzzle != row.result.puzzle {
+                if row.is_some_and(|row| row.result.puzzle != puzzle) {
                     return Err(Error::Merge(format!(
-                        "{}: the row for {} holds another puzzle than the input: the results \
-                         are not of these inputs",
+                        "{}: the row for {} holds another puzzle than the input: the rows are \
+                         not of these inputs",
                         path.display(),
                         place(key)
                     )));
@@ -517,8 +625,8 @@ impl Expected {
                 self.advance()
             }
             _ => Err(Error::Merge(format!(
-                "{}: a row for {}, which is no record of the inputs: the results are not of \
-                 these inputs (or not in their order)",
+                "{}: a row for {}, which is no record of the inputs: the rows are not of these \
+                 inputs (or not in their order)",
                 path.display(),
                 place(key)
             ))),
@@ -526,7 +634,11 @@ impl Expected {
     }
 
     /// Every record left has no row.
-    fn finish(&mut self, place: &impl Fn(Key) -> String, merged: &mut Merged) -> Result<(), Error> {
+    fn finish(
+        &mut self,
+        place: &impl Fn(RecordKey) -> String,
+        merged: &mut Merged,
+    ) -> Result<(), Error> {
         while let Some((next, _)) = self.next {
             merged.missing(place(next));
             self.advance()?;
