@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
+use crate::file_guard::FileGuard;
 use crate::input::ReadOptions;
 use crate::progress::Draw;
 use crate::shard::Shard;
@@ -109,9 +110,31 @@ pub struct Config {
     pub human_summary: bool,
     /// Colour is allowed on stderr.
     pub color: bool,
+    /// When stdout closes early (`| head`), go on solving every record
+    /// without writing it, instead of stopping quietly: `check` must
+    /// verify every record. `false` unless set by the subcommand.
+    pub finish_when_stdout_closes: bool,
 }
 
 impl Config {
+    /// The files this run reads (inputs, stdin, `--solutions`) and writes
+    /// (the results, `--summary-json`), for [`FileGuard::check`]; a
+    /// subcommand registers its own (`--baseline`) before checking.
+    pub fn file_guard(&self) -> FileGuard {
+        let mut guard = FileGuard::new();
+        for input in &self.inputs {
+            guard.reads("input", input);
+        }
+        if let Some(solutions) = &self.read.solutions {
+            guard.reads("--solutions", solutions);
+        }
+        guard.writes("-o", self.output.name());
+        if let Some(summary) = &self.summary_json {
+            guard.writes("--summary-json", summary.name());
+        }
+        guard
+    }
+
     /// Validates `args` against the current environment.
     ///
     /// # Errors
@@ -217,6 +240,7 @@ impl Config {
             progress,
             human_summary: !args.quiet,
             color: !env.no_color,
+            finish_when_stdout_closes: false,
         })
     }
 }

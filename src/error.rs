@@ -16,6 +16,7 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
+use crate::file_guard::GuardError;
 use crate::input::InputError;
 use crate::interrupt::Signal;
 use crate::resume::ResumeError;
@@ -34,6 +35,10 @@ pub enum Error {
     /// without `-o FILE`).
     #[error("{0}")]
     Usage(String),
+    /// An output is an input (or another output) by another name: refused
+    /// before anything is written.
+    #[error(transparent)]
+    Guard(#[from] GuardError),
     /// An input could not be opened or read.
     #[error(transparent)]
     Input(#[from] InputError),

@@ -6,7 +6,8 @@
 //! writes one results row per record ([`result`]) -> [`stats`] summarises.
 //! [`cli`] defines the flags, [`config`] validates them, [`solve`] wires the
 //! `solve` subcommand together, [`progress`] draws the bar and [`error`]
-//! maps failures to exit codes. [`interrupt`] turns SIGINT and SIGTERM into
+//! maps failures to exit codes; [`file_guard`] refuses an output that is an
+//! input by another name. [`interrupt`] turns SIGINT and SIGTERM into
 //! a clean stop and [`resume`] continues a results file. The other two
 //! subcommands: [`bench`](mod@bench) measures solver throughput in memory, and
 //! [`check`] verifies a run against rules and a baseline for CI. The
@@ -28,6 +29,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// No `eprintln!`: it panics on a closed stderr (see `stderr`, clippy.toml).
+#![warn(clippy::disallowed_macros)]
 
 pub mod bench;
 pub mod check;
@@ -35,6 +38,7 @@ pub mod cli;
 pub mod config;
 pub mod dataset;
 pub mod error;
+pub mod file_guard;
 pub mod generator;
 pub mod grid;
 pub mod input;
@@ -51,6 +55,7 @@ pub mod shard;
 pub mod solve;
 pub mod solver;
 pub mod stats;
+pub mod stderr;
 pub mod transform;
 
 use crate::cli::{Cli, Command};

@@ -1,6 +1,8 @@
 //! The `sudoku-batch` binary: parses the command line, runs the library and
 //! turns the result into an exit code (see [`sudoku_batch::error`]).
 
+#![warn(clippy::disallowed_macros)]
+
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -11,7 +13,7 @@ fn main() -> ExitCode {
     let result = sudoku_batch::run(Cli::parse());
     if let Err(e) = &result {
         if !e.is_quiet() {
-            eprintln!("sudoku-batch: error: {e}");
+            sudoku_batch::stderrln!("sudoku-batch: error: {e}");
         }
     }
     ExitCode::from(exit_code(&result))

@@ -212,6 +212,10 @@ pub struct ResultsWriter {
     rows: CsvRows,
     text: Vec<u8>,
     destination: Destination,
+    /// Stdout was closed before the header could be written: every write
+    /// is [`Error::BrokenPipe`], so the caller decides at its first row
+    /// whether to stop or go on without writing (`check`).
+    closed: bool,
 }
 
 impl ResultsWriter {
@@ -279,11 +283,15 @@ impl ResultsWriter {
             rows: CsvRows::new(file_names.as_deref()),
             text: Vec::new(),
             destination: destination.clone(),
+            closed: false,
         };
         if header {
             let mut text = Vec::new();
             writer.rows.header(&mut text);
-            writer.write_text(&text)?;
+            match writer.write_text(&text) {
+                Err(Error::BrokenPipe) => writer.closed = true,
+                written => written?,
+            }
         }
         Ok(writer)
     }
@@ -315,6 +323,9 @@ impl ResultsWriter {
     /// # Errors
     /// As for [`ResultsWriter::create`].
     pub fn write_text(&mut self, text: &[u8]) -> Result<(), Error> {
+        if self.closed {
+            return Err(Error::BrokenPipe);
+        }
         let written = match &mut self.sink {
             Sink::Stdout(w) => w.lock().write_all(text).and_then(|()| w.flush()),
             Sink::File(w) => w.write_all(text),

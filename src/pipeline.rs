@@ -524,27 +524,32 @@ fn solve_chunk(
     interrupt: &Interrupt,
     format: Option<&dyn RowFormat>,
 ) -> bool {
-    chunk.slots.par_iter().enumerate().for_each_init(
-        || Lease::take(settings.solver),
-        |lease, (i, slot)| {
-            if interrupt.is_raised() {
-                return;
-            }
-            let Some(state) = lease.0.as_mut() else {
-                return;
-            };
-            let (input, record) = chunk.records.record(i, &mut state.scratch);
-            let result = solve_record(
-                state.solver.as_mut(),
-                input,
-                &record,
-                settings.mode,
-                &settings.limits,
-            );
-            // Each slot belongs to one record, so it is empty here.
-            let _ = slot.set(result);
-        },
-    );
+    chunk
+        .slots
+        .par_iter()
+        .enumerate()
+        .with_min_len(8)
+        .for_each_init(
+            || Lease::take(settings.solver),
+            |lease, (i, slot)| {
+                if interrupt.is_raised() {
+                    return;
+                }
+                let Some(state) = lease.0.as_mut() else {
+                    return;
+                };
+                let (input, record) = chunk.records.record(i, &mut state.scratch);
+                let result = solve_record(
+                    state.solver.as_mut(),
+                    input,
+                    &record,
+                    settings.mode,
+                    &settings.limits,
+                );
+                // Each slot belongs to one record, so it is empty here.
+                let _ = slot.set(result);
+            },
+        );
     if chunk.slots.iter().any(|slot| slot.get().is_none()) {
         return false;
     }
@@ -591,12 +596,24 @@ pub fn solve_record(
     let start = Instant::now();
     let outcome = solver.solve(&grid, mode, limits);
     let solve_ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
-    let check = match (&outcome.solution, &record.solution) {
-        (Some(found), Some(given)) if outcome.status == Status::Solved => Some(if found == given {
-            Check::Ok
-        } else {
-            Check::Mismatch
-        }),
+    let mut message = outcome.message;
+    let check = match (&outcome.solution, &record.solution, &record.solution_error) {
+        // A given solution that is not a grid never passes, whatever the
+        // status: the message says why.
+        (_, _, Some(why)) => {
+            message = Some(match message {
+                Some(first) => format!("{first}; {why}"),
+                None => why.clone(),
+            });
+            Some(Check::Mismatch)
+        }
+        (Some(found), Some(given), None) if outcome.status == Status::Solved => {
+            Some(if found == given {
+                Check::Ok
+            } else {
+                Check::Mismatch
+            })
+        }
         _ => None,
     };
     PuzzleResult {
@@ -608,7 +625,7 @@ pub fn solve_record(
         guesses: Some(outcome.guesses),
         solve_ns: Some(solve_ns),
         check,
-        message: outcome.message,
+        message,
         expected: record.expected,
     }
 }
@@ -624,12 +641,7 @@ mod tests {
         b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";
 
     fn record(line: u64, text: &[u8]) -> Record {
-        Record {
-            line,
-            puzzle: Grid::parse(text).map_err(|e| e.to_string()),
-            solution: None,
-            expected: None,
-        }
+        Record::new(line, Grid::parse(text).map_err(|e| e.to_string()), None)
     }
 
     fn source(records: Vec<Result<Record, InputError>>) -> Source {
@@ -819,5 +831,20 @@ mod tests {
         let bad = solve_record(solver.as_mut(), 0, &wrong, Mode::Unique, &Limits::default());
         assert_eq!(bad.check, Some(Check::Mismatch));
         assert!(bad.is_failure());
+
+        let junk = Record {
+            solution_error: Some("given solution is not a grid: 80 cells, expected 81".into()),
+            ..record(3, PUZZLE)
+        };
+        let junk = solve_record(solver.as_mut(), 0, &junk, Mode::Unique, &Limits::default());
+        assert_eq!(
+            (junk.status, junk.check),
+            (Status::Solved, Some(Check::Mismatch))
+        );
+        assert_eq!(
+            junk.message.as_deref(),
+            Some("given solution is not a grid: 80 cells, expected 81")
+        );
+        assert!(junk.is_failure());
     }
 }

@@ -3,7 +3,6 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -34,7 +33,8 @@ use crate::stats::{RunInfo, Summary, Tally};
 /// and the verdict cover the whole file.
 ///
 /// # Errors
-/// [`Error::Usage`] when `-o` or `--summary-json` names an input;
+/// [`Error::Guard`] when `-o` or `--summary-json` is an input by any name
+/// (checked before anything is opened);
 /// [`Error::Input`] when an input cannot be opened or read (rows before a
 /// read error are written and flushed first); [`Error::Resume`] when the
 /// results file cannot be resumed; [`Error::Write`] when the results or the
@@ -55,6 +55,8 @@ pub fn run_observed(
     mut observe: impl FnMut(&Batch) -> Result<(), Error>,
 ) -> Result<(Verdict, Summary), Error> {
     let start = Instant::now();
+    // Before anything is opened: no output may be an input by another name.
+    config.file_guard().check()?;
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
     // Opening the inputs reads their first bytes (to tell their layout), and
     // --resume reads the results file: on a thread of their own, so that a
@@ -117,9 +119,19 @@ pub fn run_observed(
         limit,
         chunk_records: CHUNK_RECORDS,
     };
+    // Stdout closed early; with `finish_when_stdout_closes` the later
+    // records are still solved and observed, but not written.
+    let mut stdout_closed = false;
     let rows: Arc<dyn RowFormat> = Arc::new(writer.rows().clone());
     let outcome = pipeline::run_until(sources, &settings, &interrupt, Some(rows), |batch| {
-        writer.write_text(&batch.text)?;
+        if !stdout_closed {
+            match writer.write_text(&batch.text) {
+                Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {
+                    stdout_closed = true;
+                }
+                written => written?,
+            }
+        }
         observe(batch)?;
         tally.merge(&batch.tally);
         progress.update_to(tally.puzzles, batch.bytes_read);
@@ -136,7 +148,17 @@ pub fn run_observed(
             return Err(e);
         }
     };
-    writer.finish()?;
+    match writer.finish() {
+        Err(Error::BrokenPipe) if config.finish_when_stdout_closes => stdout_closed = true,
+        finished => finished?,
+    }
+    if stdout_closed {
+        crate::stderrln!(
+            "sudoku-batch: standard output closed early; all {} records were still solved and \
+             checked",
+            tally.puzzles
+        );
+    }
     if let Some((_, matching)) = &resume {
         matching.check()?;
     }
@@ -157,11 +179,9 @@ struct Prepared {
 }
 
 /// Opens every input, in order, failing on the first that cannot be read
-/// or is refused (a grid file under `--format auto`), refuses outputs that
-/// are inputs, and with `--resume` reads the results file.
+/// or is refused (a grid file under `--format auto`), and with `--resume` reads the results file.
 fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
     let inputs = open_inputs(config)?;
-    refuse_overwriting_inputs(config)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
     let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
     let sources = inputs
@@ -244,16 +264,20 @@ fn report(
         },
     );
     if let Some(file) = summary_file {
-        file.write(&summary)?;
+        match file.write(&summary) {
+            // Stdout closed early: the verdict still counts.
+            Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {}
+            written => written?,
+        }
     }
     if tally.puzzles == 0 && interrupted.is_none() {
-        eprintln!(
+        crate::stderrln!(
             "sudoku-batch: warning: no puzzles found in {}",
             summary.inputs.join(", ")
         );
     }
     if config.human_summary {
-        eprint!("{summary}");
+        crate::stderr!("{summary}");
     }
     let verdict = if let Some(signal) = interrupted {
         Verdict::Interrupted(signal)
@@ -272,31 +296,6 @@ fn open_inputs(config: &Config) -> Result<Vec<input::Input>, Error> {
         .iter()
         .map(|name| input::open(name).map_err(Error::from))
         .collect()
-}
-
-/// Refuses an output or summary file that is one of the inputs: creating
-/// it would truncate the input before it is read.
-fn refuse_overwriting_inputs(config: &Config) -> Result<(), Error> {
-    let inputs: Vec<PathBuf> = config
-        .inputs
-        .iter()
-        .filter_map(|name| std::fs::canonicalize(name).ok())
-        .collect();
-    let outputs = [Some(&config.output), config.summary_json.as_ref()];
-    for destination in outputs.into_iter().flatten() {
-        if let Destination::File { path, .. } = destination {
-            let Ok(canonical) = std::fs::canonicalize(path) else {
-                continue; // does not exist yet, so it is no input
-            };
-            if inputs.contains(&canonical) {
-                return Err(Error::Usage(format!(
-                    "{} is an input: writing to it would destroy it",
-                    path.display()
-                )));
-            }
-        }
-    }
-    Ok(())
 }
 
 /// The `--summary-json` destination, opened before the run so that a bad

@@ -137,7 +137,7 @@ fn exit_code_2_for_usage_and_io_errors_and_nothing_written() {
         let output = solve(&[&input, out, &input]);
         assert_eq!(code(&output), 2, "{out}");
         assert!(
-            stderr(&output).contains("is an input"),
+            stderr(&output).contains("is the same file as input"),
             "{}",
             stderr(&output)
         );

@@ -21,6 +21,7 @@ use clap::Args;
 
 use crate::cli::{solver_parser, LayoutArgs};
 use crate::error::{Error, Verdict};
+use crate::file_guard::FileGuard;
 use crate::grid::Grid;
 use crate::input::{self, Input, ReadOptions};
 use crate::solver::{Mode, SolverKind};
@@ -268,9 +269,15 @@ impl Dataset {
 pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
     let machine = Machine::detect();
     let config = BenchConfig::new(args, machine.cores)?;
+    let mut guard = FileGuard::new();
+    for input in &config.inputs {
+        guard.reads("input", input);
+    }
+    config.exports.register(&mut guard);
+    guard.check()?;
     let log = |line: String| {
         if config.progress {
-            eprintln!("bench: {line}");
+            crate::stderrln!("bench: {line}");
         }
     };
     // Every input is opened before any is read, so that a missing file
@@ -294,7 +301,7 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
             dataset.parse.as_secs_f64() * 1e3,
         ));
         if dataset.puzzles.is_empty() {
-            eprintln!(
+            crate::stderrln!(
                 "sudoku-batch: warning: no puzzles in {}; skipped",
                 dataset.name
             );

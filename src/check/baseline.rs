@@ -13,11 +13,10 @@ use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use flate2::read::MultiGzDecoder;
-
 use super::report::{threads_differ, Place, Problem, Report};
 use crate::error::Error;
 use crate::grid::Grid;
+use crate::input::GzipMembers;
 use crate::result::PuzzleResult;
 use crate::shard::Shard;
 use crate::solver::{Mode, SolverKind, Status};
@@ -48,7 +47,10 @@ impl Baseline {
             return Err(error("is a directory".into()));
         }
         let mut reader: Box<dyn BufRead + Send> = if path.extension().is_some_and(|e| e == "gz") {
-            Box::new(BufReader::new(MultiGzDecoder::new(file)))
+            Box::new(BufReader::new(GzipMembers::new(
+                BufReader::new(file),
+                &path.display().to_string(),
+            )))
         } else {
             Box::new(BufReader::new(file))
         };

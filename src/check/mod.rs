@@ -117,6 +117,7 @@ impl Rules {
                 place(),
                 Problem::Mismatch {
                     solution: result.solution,
+                    why: result.message.clone(),
                 },
             );
         }
@@ -131,12 +132,19 @@ impl Rules {
 /// [`Error::Baseline`] for a baseline that cannot be read or belongs to
 /// other inputs.
 pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
-    let config = Config::from_args(&args.solve)?;
+    let mut config = Config::from_args(&args.solve)?;
+    // `check ... | head`: every record is still verified.
+    config.finish_when_stdout_closes = true;
     if config.resume {
         return Err(Error::Usage(
             "check verifies every row, so it cannot --resume: run it again from the start".into(),
         ));
     }
+    let mut guard = config.file_guard();
+    if let Some(path) = &args.baseline {
+        guard.reads("--baseline", path);
+    }
+    guard.check()?;
     let rules = Rules {
         allow: args.allow.clone(),
     };
@@ -195,7 +203,7 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
     if let Verdict::Interrupted(_) = verdict {
         // What was checked before the signal (never `ok`), then the
         // signal's exit code.
-        eprint!("{}", report.render_interrupted(summary.puzzles));
+        crate::stderr!("{}", report.render_interrupted(summary.puzzles));
         return Ok(verdict);
     }
     if summary.puzzles == 0 {
@@ -248,7 +256,7 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
             format!("totals compared with baseline {base_name}")
         }
     };
-    eprint!("{}", report.render(summary.puzzles, &checks));
+    crate::stderr!("{}", report.render(summary.puzzles, &checks));
     Ok(if report.total() == 0 {
         Verdict::Clean
     } else {
@@ -308,10 +316,8 @@ mod tests {
     fn solved(expected: Option<Status>) -> PuzzleResult {
         let mut solver = crate::solver::SolverKind::Fast.build();
         let record = crate::input::Record {
-            line: 4,
-            puzzle: Ok(Grid::parse(PUZZLE).unwrap()),
-            solution: None,
             expected,
+            ..crate::input::Record::new(4, Ok(Grid::parse(PUZZLE).unwrap()), None)
         };
         crate::pipeline::solve_record(
             solver.as_mut(),

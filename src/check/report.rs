@@ -29,10 +29,14 @@ pub enum Problem {
         /// The grid the solver returned (`None`: none at all).
         solution: Option<Grid>,
     },
-    /// A `solved` result that differs from the solution the input gives.
+    /// A `solved` result that differs from the solution the input gives,
+    /// or a given solution that is not a grid.
     Mismatch {
         /// The solver's solution.
         solution: Option<Grid>,
+        /// The row's message, which says why when the given solution is
+        /// not a grid.
+        why: Option<String>,
     },
     /// The status differs from the baseline's.
     StatusChanged {
@@ -152,7 +156,11 @@ impl fmt::Display for Problem {
                  or a given changed)",
                 grid(solution)
             ),
-            Problem::Mismatch { solution } => write!(
+            Problem::Mismatch { why: Some(why), .. } => write!(f, "check mismatch: {why}"),
+            Problem::Mismatch {
+                solution,
+                why: None,
+            } => write!(
                 f,
                 "solution {} differs from the solution the input gives",
                 grid(solution)

@@ -306,7 +306,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
             .filter(|(_, n)| *n > 0)
             .map(|(s, n)| format!("{} {s}", thousands(n)))
             .collect();
-        eprintln!(
+        crate::stderrln!(
             "augment: {} records{}, {} copies ({} rows){}{} in {seconds:.2} s \
              ({} records/s, {} copies/s on {} threads)",
             thousands(tally.records),

@@ -350,7 +350,7 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();
         let read = tally.records + tally.against_records;
-        eprintln!(
+        crate::stderrln!(
             "canon: {} records{}, {} distinct classes, {} duplicates, {} leaks, {} malformed \
              in {seconds:.2} s ({}/s on {} threads)",
             thousands(tally.records),
@@ -367,7 +367,7 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
             settings.threads,
         );
         if !args.against.is_empty() {
-            eprintln!(
+            crate::stderrln!(
                 "  against {}: {} records, {} distinct classes, {} malformed",
                 args.against.join(", "),
                 thousands(tally.against_records),

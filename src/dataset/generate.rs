@@ -123,7 +123,7 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
     writer.finish()?;
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();
-        eprintln!(
+        crate::stderrln!(
             "generate: {} puzzles{} ({} candidates tried) in {seconds:.2} s, {}/s on {} threads",
             thousands(tally.kept),
             if ending.is_some() {
@@ -136,7 +136,7 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
             settings.threads,
         );
         if tally.kept > 0 {
-            eprintln!(
+            crate::stderrln!(
                 "  givens {}-{} (mean {:.1}), guesses mean {:.2}, max {}",
                 tally.min_clues,
                 tally.max_clues,

@@ -26,6 +26,7 @@ use rayon::prelude::*;
 use crate::cli::{LayoutArgs, ProgressArg};
 use crate::config::{Destination, Environment, STDIO};
 use crate::error::Error;
+use crate::file_guard::FileGuard;
 use crate::input::{self, InputError, Record};
 use crate::interrupt::{Interrupt, Signal, POLL};
 use crate::progress::{Draw, ProgressOptions};
@@ -105,29 +106,19 @@ impl RunArgs {
     }
 }
 
-/// Refuses an output that is one of `inputs`: creating it would truncate
-/// the input before it is read.
+/// Refuses an output that is one of `inputs` (`--against` corpora too) by
+/// any name, stdin and stdout included (see [`FileGuard`]): creating it
+/// would truncate the input before it is read.
 ///
 /// # Errors
-/// [`Error::Usage`] naming the file.
+/// [`Error::Guard`] naming both.
 pub fn refuse_overwriting(output: &Destination, inputs: &[String]) -> Result<(), Error> {
-    let Destination::File { path, .. } = output else {
-        return Ok(());
-    };
-    let Ok(target) = std::fs::canonicalize(path) else {
-        return Ok(()); // does not exist yet, so it is no input
-    };
-    if inputs
-        .iter()
-        .filter_map(|name| std::fs::canonicalize(name).ok())
-        .any(|input| input == target)
-    {
-        return Err(Error::Usage(format!(
-            "{} is an input: writing to it would destroy it",
-            path.display()
-        )));
+    let mut guard = FileGuard::new();
+    for input in inputs {
+        guard.reads("input", input);
     }
-    Ok(())
+    guard.writes("-o", output.name());
+    Ok(guard.check()?)
 }
 
 /// Opened inputs, ready to read.

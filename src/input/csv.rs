@@ -63,6 +63,9 @@ struct Columns {
     /// A header named the solution column (or had none): don't look for a
     /// solution field by content.
     solution_by_name: bool,
+    /// Fields in the header, trailing empty ones not counted; `None`
+    /// without a header.
+    header_fields: Option<usize>,
 }
 
 /// The fields of one CSV record: ranges into a buffer.
@@ -87,6 +90,14 @@ impl<'a> Fields<'a> {
     pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
         let buf = self.buf;
         self.ranges.iter().map(move |&(s, e)| &buf[s..e])
+    }
+
+    /// The number of fields, trailing empty ones not counted.
+    pub fn filled_len(&self) -> usize {
+        self.ranges
+            .iter()
+            .rposition(|&(s, e)| s < e)
+            .map_or(0, |i| i + 1)
     }
 }
 
@@ -193,6 +204,17 @@ impl CsvRules {
 
     /// Turns a data record's fields into a [`Record`].
     pub fn record(&self, line: u64, rec: &Fields<'_>) -> Record {
+        if let Some(header) = self.cols.header_fields {
+            // A field too many or too few shifts the columns: nothing in
+            // the record can be trusted.
+            let filled = rec.filled_len();
+            if filled > header || rec.len() < header {
+                let fields = if filled > header { filled } else { rec.len() };
+                let plural = if fields == 1 { "" } else { "s" };
+                let message = format!("{fields} field{plural}, but the header has {header}");
+                return Record::new(line, Err(message), None);
+            }
+        }
         let Some(at) = self.cols.puzzle else {
             return Record::new(line, Err("no field looks like a puzzle".into()), None);
         };
@@ -204,15 +226,23 @@ impl CsvRules {
                 rec.len()
             )),
         };
+        let mut solution_error = None;
         let solution = if self.cols.solution_by_name {
-            self.cols
-                .solution
-                .and_then(|i| rec.get(i))
-                .and_then(field::complete)
+            match self.cols.solution.and_then(|i| rec.get(i)) {
+                Some(f) if !f.is_empty() => {
+                    let grid = field::complete(f);
+                    if grid.is_none() {
+                        solution_error = Some(field::not_a_solution(f));
+                    }
+                    grid
+                }
+                _ => None,
+            }
         } else {
             rec.iter().skip(at + 1).find_map(field::complete)
         };
         let mut record = Record::new(line, puzzle, solution);
+        record.solution_error = solution_error;
         record.expected = self
             .cols
             .status
@@ -296,6 +326,7 @@ impl<R: BufRead> CsvReader<R> {
         rules.cols.solution = find(&SOLUTION_NAMES);
         rules.cols.status = find(&[STATUS_NAME]);
         rules.cols.solution_by_name = rules.cols.puzzle.is_some() || rules.cols.solution.is_some();
+        rules.cols.header_fields = Some(rec.filled_len());
         Ok(true)
     }
 
@@ -315,8 +346,12 @@ impl<R: BufRead> CsvReader<R> {
             if is_skipped(bytes) {
                 continue;
             }
+            if frame.open_quote {
+                self.first = false;
+                return Some(Ok(unterminated(frame.line)));
+            }
             let text = field::is_text(bytes);
-            let Some(rec) = self.scratch.split(bytes, frame.open_quote) else {
+            let Some(rec) = self.scratch.split(bytes, false) else {
                 return Some(Ok(Record::new(
                     frame.line,
                     Err("unreadable CSV record".into()),
@@ -357,17 +392,20 @@ impl<R: BufRead> CsvReader<R> {
             } else if is_skipped(bytes) {
                 continue;
             } else if frame.open_quote {
-                let record = match self.scratch.split(bytes, true) {
-                    Some(rec) => self.rules.record(frame.line, &rec),
-                    None => Record::new(frame.line, Err("unreadable CSV record".into()), None),
-                };
-                batch.push_parsed(record);
+                batch.push_parsed(unterminated(frame.line));
             } else {
                 batch.push_raw(frame.line, bytes, parser);
             }
             return Some(Ok(()));
         }
     }
+}
+
+/// The `malformed` record of a line where a quote opens and never closes
+/// (see [`super::frame::Frame::open_quote`]).
+fn unterminated(line: u64) -> Record {
+    let message = format!("unterminated quote opened on line {line}");
+    Record::new(line, Err(message), None)
 }
 
 /// The header's text for an error message, shortened.
@@ -500,7 +538,7 @@ mod tests {
                 (2, Err(too_long())),
                 (3, Err(too_long())),
                 (4, Ok(grid(P))),
-                (5, Ok(grid(P)))
+                (5, Err("unterminated quote opened on line 5".into()))
             ]
         );
     }

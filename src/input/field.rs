@@ -117,6 +117,18 @@ pub fn is_text(bytes: &[u8]) -> bool {
         && std::str::from_utf8(bytes).is_ok()
 }
 
+/// Why `field`, given as a solution, is not one: `given solution is not a
+/// grid: ` and the parser's reason (`80 cells, expected 81`, a bad
+/// character, `it has blanks`).
+pub fn not_a_solution(field: &[u8]) -> String {
+    let why = if puzzle(field).is_some() {
+        "it has blanks".to_string()
+    } else {
+        error(field)
+    };
+    format!("given solution is not a grid: {why}")
+}
+
 /// Why `field` is not a 9x9 puzzle, in the parser's words (for a field that
 /// is not one; see [`puzzle`]).
 pub fn error(field: &[u8]) -> String {

@@ -1,19 +1,29 @@
 //! Splitting a byte stream into records (physical lines, or CSV records that
 //! may span lines inside quotes) in bounded memory.
 //!
+//! A line ends at `\n`, `\r\n` or a lone `\r` (classic Mac OS), in any
+//! mixture; in CSV, only outside quoted fields.
+//!
 //! A [`Framer`] keeps at most [`MAX_RECORD`] bytes of a record (plus one for a
 //! trailing carriage return); the rest of a longer record is read and thrown
 //! away, chunk by chunk, so a line of any length runs in flat memory.
+//!
+//! A CSV quote that is never closed would swallow every later record into
+//! one field. So a quoted field that runs past the end of its line must
+//! close within the record cap and before the end of the input; one that
+//! does not is an unterminated quote: the record is cut at the end of the
+//! line where it started ([`Frame::open_quote`]) and reading starts again on
+//! the next line, from the bytes already read.
 
 use std::io::{self, BufRead};
 
-use memchr::{memchr, memchr2, memchr_iter};
+use memchr::{memchr, memchr2, memchr3};
 
 /// Longest record kept, in bytes, not counting its line terminator. A longer
 /// record is `malformed` (`line too long`).
 pub const MAX_RECORD: usize = 4096;
 
-/// Bytes kept of a record: the cap, plus one for a carriage return.
+/// Bytes kept of a record: the cap, plus one to tell a record over it.
 const KEEP: usize = MAX_RECORD + 1;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
@@ -22,7 +32,8 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 const DOS_EOF: u8 = 0x1A;
 
 /// Where a CSV scan is between chunks, mirroring `csv_core` with `,` as
-/// delimiter, `\n` as the only terminator and `""` as the quote escape.
+/// delimiter, `\n`, `\r` or `\r\n` as terminator and `""` as the quote
+/// escape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Scan {
     /// In an unquoted field; `start` when no byte of the field was seen yet.
@@ -40,7 +51,9 @@ pub struct Frame {
     pub line: u64,
     /// The record was over [`MAX_RECORD`] bytes; only its start is kept.
     pub too_long: bool,
-    /// The record ended (at end of input) inside a quoted field.
+    /// CSV: a quote opened on this record's line is never closed (not by
+    /// the end of the input, nor within [`MAX_RECORD`] bytes): the record is
+    /// that one line, and the next record starts on the next line.
     pub open_quote: bool,
 }
 
@@ -48,31 +61,81 @@ pub struct Frame {
 pub struct Framer<R> {
     src: R,
     buf: Vec<u8>,
+    /// Bytes read already that are read again before `src` (the lines
+    /// after an unterminated quote).
+    replay: Vec<u8>,
     /// Line number of the next byte to read.
     line: u64,
     csv: bool,
     at_start: bool,
+    /// The last record ended with `\r`: a `\n` right after it belongs to
+    /// the same line end.
+    after_cr: bool,
+}
+
+/// The next bytes to read: the replayed ones first, then `src`'s.
+fn fill<'a, R: BufRead>(replay: &'a [u8], src: &'a mut R) -> io::Result<&'a [u8]> {
+    if !replay.is_empty() {
+        return Ok(replay);
+    }
+    loop {
+        match src.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+            // Asked again to return the borrow: the bytes are buffered now.
+            Ok(_) => return src.fill_buf(),
+        }
+    }
+}
+
+/// Counts the line ends in `bytes` (`\n`, `\r\n`, lone `\r`); `after_cr`
+/// carries a `\r` at the end of one slice to the start of the next.
+fn count_breaks(bytes: &[u8], after_cr: &mut bool) -> u64 {
+    let mut count = 0;
+    let mut at = 0;
+    while let Some(k) = memchr2(b'\n', b'\r', &bytes[at..]) {
+        let i = at + k;
+        if bytes[i] == b'\r' || !(*after_cr && i == at) {
+            count += 1;
+        }
+        *after_cr = bytes[i] == b'\r';
+        at = i + 1;
+    }
+    if at < bytes.len() {
+        *after_cr = false;
+    }
+    count
 }
 
 impl<R: BufRead> Framer<R> {
-    /// A framer over `src`; `csv` makes a newline inside a quoted field part
-    /// of the record instead of its end.
+    /// A framer over `src`; `csv` makes a line end inside a quoted field
+    /// part of the record instead of its end.
     pub fn new(src: R, csv: bool) -> Framer<R> {
         Framer {
             src,
             buf: Vec::with_capacity(MAX_RECORD + 2),
+            replay: Vec::new(),
             line: 1,
             csv,
             at_start: true,
+            after_cr: false,
         }
     }
 
     /// The kept bytes of the last record returned by [`Framer::next`]: its
-    /// content without the line terminator (a trailing `\r` removed, a byte
-    /// order mark removed from the first record), at most [`MAX_RECORD`]
-    /// bytes plus one when the record is too long.
+    /// content without the line terminator (a byte order mark removed from
+    /// the first record), at most [`MAX_RECORD`] bytes plus one when the
+    /// record is too long.
     pub fn bytes(&self) -> &[u8] {
         &self.buf
+    }
+
+    fn consume(&mut self, n: usize) {
+        if self.replay.is_empty() {
+            self.src.consume(n);
+        } else {
+            self.replay.drain(..n);
+        }
     }
 
     /// Consumes a UTF-8 byte-order mark at the start of the input, even when
@@ -82,11 +145,7 @@ impl<R: BufRead> Framer<R> {
     fn skip_bom(&mut self) -> io::Result<usize> {
         let mut matched = 0;
         loop {
-            let chunk = match self.src.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let chunk = fill(&self.replay, &mut self.src)?;
             let len = chunk.len();
             let n = chunk
                 .iter()
@@ -96,7 +155,7 @@ impl<R: BufRead> Framer<R> {
             if n == 0 {
                 return Ok(matched);
             }
-            self.src.consume(n);
+            self.consume(n);
             matched += n;
             if matched == BOM.len() {
                 return Ok(0);
@@ -111,9 +170,18 @@ impl<R: BufRead> Framer<R> {
     /// returned too (the caller skips blank lines).
     pub fn next(&mut self) -> io::Result<Option<Frame>> {
         self.buf.clear();
+        if std::mem::take(&mut self.after_cr)
+            && fill(&self.replay, &mut self.src)?.first() == Some(&b'\n')
+        {
+            self.consume(1);
+        }
         let start = self.line;
         let mut total: u64 = 0;
         let mut state = Scan::Field { start: true };
+        // Line ends inside quoted fields, and whether the last byte seen
+        // there was a `\r`.
+        let mut inner_breaks = 0;
+        let mut inner_cr = false;
         let mut terminated = false;
         if std::mem::replace(&mut self.at_start, false) {
             let partial = self.skip_bom()?;
@@ -125,71 +193,92 @@ impl<R: BufRead> Framer<R> {
             }
         }
         loop {
-            let chunk = match self.src.fill_buf() {
-                Ok(chunk) => chunk,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
+            let chunk = fill(&self.replay, &mut self.src)?;
             if chunk.is_empty() {
                 break;
             }
             // Once over the cap, a record ends at the end of the physical
             // line, quotes or not: a stray quote costs one line, never the
             // rest of the file. Until then, scan no further than the cap.
-            let over = total > KEEP as u64;
+            let over = total >= KEEP as u64;
             let window = if over {
                 chunk.len()
             } else {
-                chunk.len().min(KEEP + 1 - total as usize)
+                chunk.len().min(KEEP - total as usize)
             };
             let part = &chunk[..window];
-            let (end, newlines) = if self.csv && !over {
-                let mut newlines = 0;
-                let end = scan_csv(&mut state, part, &mut newlines);
-                (end, newlines)
+            let end = if self.csv && !over {
+                scan_csv(&mut state, part, &mut inner_breaks, &mut inner_cr)
             } else {
-                (memchr(b'\n', part), 0)
+                memchr2(b'\n', b'\r', part)
             };
             let take = end.unwrap_or(window);
             let room = KEEP.saturating_sub(self.buf.len());
             self.buf.extend_from_slice(&chunk[..take.min(room)]);
             total += take as u64;
-            self.line += newlines;
             match end {
                 Some(end) => {
-                    self.src.consume(end + 1);
-                    self.line += 1;
+                    self.after_cr = chunk[end] == b'\r';
+                    self.consume(end + 1);
                     terminated = true;
                     break;
                 }
-                None => self.src.consume(take),
+                None => self.consume(take),
+            }
+            if state == Scan::Quoted && inner_breaks > 0 && total >= KEEP as u64 {
+                // The quote ran past its line and on past the cap.
+                return Ok(Some(self.unterminated(start)));
             }
         }
         if total == 0 && !terminated {
             return Ok(None);
         }
+        if state == Scan::Quoted && !terminated && inner_breaks > 0 {
+            // The input ended inside a quote opened lines before.
+            return Ok(Some(self.unterminated(start)));
+        }
+        self.line += inner_breaks + u64::from(terminated);
         let truncated = total > self.buf.len() as u64;
-        if !truncated {
-            if self.buf.last() == Some(&b'\r') {
-                self.buf.pop();
-            }
-            if !terminated && self.buf.last() == Some(&DOS_EOF) {
-                self.buf.pop();
-            }
+        if !truncated && !terminated && self.buf.last() == Some(&DOS_EOF) {
+            self.buf.pop();
         }
         let too_long = truncated || self.buf.len() > MAX_RECORD;
         Ok(Some(Frame {
             line: start,
             too_long,
-            open_quote: !too_long && matches!(state, Scan::Quoted),
+            open_quote: !too_long && state == Scan::Quoted,
         }))
+    }
+
+    /// Ends the record being read at the end of its first line, where an
+    /// unterminated quote opened, and puts the bytes after that line back
+    /// to be read again.
+    fn unterminated(&mut self, start: u64) -> Frame {
+        let cut = memchr2(b'\n', b'\r', &self.buf).unwrap_or(self.buf.len());
+        let mut after = cut + 1;
+        if self.buf.get(cut) == Some(&b'\r') && self.buf.get(after) == Some(&b'\n') {
+            after += 1;
+        }
+        // A `\r` last in the buffer may have its `\n` still to come.
+        self.after_cr = self.buf.get(cut) == Some(&b'\r') && after >= self.buf.len();
+        let mut rest = self.buf.split_off(cut.min(self.buf.len()));
+        rest.drain(..(after - cut).min(rest.len()));
+        rest.extend_from_slice(&self.replay);
+        self.replay = rest;
+        self.line = start + 1;
+        Frame {
+            line: start,
+            too_long: false,
+            open_quote: true,
+        }
     }
 }
 
-/// Scans `chunk` for the `\n` that ends a CSV record, starting in `state`;
-/// counts the newlines inside quoted fields on the way. Returns the
-/// terminator's index, or `None` when the record goes on past the chunk.
-fn scan_csv(state: &mut Scan, chunk: &[u8], newlines: &mut u64) -> Option<usize> {
+/// Scans `chunk` for the line end that ends a CSV record, starting in
+/// `state`; counts the line ends inside quoted fields on the way (`cr`
+/// carries a `\r` between chunks). Returns the terminator's index (of its
+/// first byte), or `None` when the record goes on past the chunk.
+fn scan_csv(state: &mut Scan, chunk: &[u8], breaks: &mut u64, cr: &mut bool) -> Option<usize> {
     let mut i = 0;
     while i < chunk.len() {
         match *state {
@@ -199,14 +288,14 @@ fn scan_csv(state: &mut Scan, chunk: &[u8], newlines: &mut u64) -> Option<usize>
                     i += 1;
                     continue;
                 }
-                match memchr2(b'\n', b',', &chunk[i..]) {
+                match memchr3(b'\n', b'\r', b',', &chunk[i..]) {
                     None => {
                         *state = Scan::Field { start: false };
                         return None;
                     }
                     Some(k) => {
                         let j = i + k;
-                        if chunk[j] == b'\n' {
+                        if chunk[j] != b',' {
                             return Some(j);
                         }
                         *state = Scan::Field { start: true };
@@ -216,11 +305,12 @@ fn scan_csv(state: &mut Scan, chunk: &[u8], newlines: &mut u64) -> Option<usize>
             }
             Scan::Quoted => match memchr(b'"', &chunk[i..]) {
                 None => {
-                    *newlines += memchr_iter(b'\n', &chunk[i..]).count() as u64;
+                    *breaks += count_breaks(&chunk[i..], cr);
                     return None;
                 }
                 Some(k) => {
-                    *newlines += memchr_iter(b'\n', &chunk[i..i + k]).count() as u64;
+                    *breaks += count_breaks(&chunk[i..i + k], cr);
+                    *cr = false;
                     *state = Scan::AfterQuote;
                     i += k + 1;
                 }
@@ -229,7 +319,7 @@ fn scan_csv(state: &mut Scan, chunk: &[u8], newlines: &mut u64) -> Option<usize>
                 match chunk[i] {
                     b'"' => *state = Scan::Quoted,
                     b',' => *state = Scan::Field { start: true },
-                    b'\n' => return Some(i),
+                    b'\n' | b'\r' => return Some(i),
                     _ => *state = Scan::Field { start: false },
                 }
                 i += 1;
@@ -293,6 +383,79 @@ mod tests {
         );
         assert_eq!(both(b"", false), simple(&[]));
         assert_eq!(both(b"\n", false), simple(&[(1, "")]));
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line_in_any_mixture() {
+        assert_eq!(
+            both(b"a\rb\r\nc\n\rd\r", false),
+            simple(&[(1, "a"), (2, "b"), (3, "c"), (4, ""), (5, "d")])
+        );
+        assert_eq!(
+            both(b"\r\r\n\n\ra", false),
+            simple(&[(1, ""), (2, ""), (3, ""), (4, ""), (5, "a")])
+        );
+        // In CSV, outside quotes only; inside, each kind counts one line.
+        assert_eq!(
+            both(b"x,\"a\rb\r\nc\nd\"\ry,z\r\nw", true),
+            simple(&[(1, "x,\"a\rb\r\nc\nd\""), (5, "y,z"), (6, "w")])
+        );
+        assert_eq!(
+            both(b"x,\"a\"\ry", true),
+            simple(&[(1, "x,\"a\""), (2, "y")])
+        );
+    }
+
+    /// Frames with their `open_quote` flag.
+    fn quoted(data: &[u8]) -> Vec<(u64, String, bool)> {
+        let mut all = Vec::new();
+        for step in [1 << 16, 1, 2, 5] {
+            let src = io::BufReader::with_capacity(step, Trickle { data, step });
+            let mut framer = Framer::new(src, true);
+            let mut out = Vec::new();
+            while let Some(frame) = framer.next().unwrap() {
+                let text = String::from_utf8_lossy(framer.bytes()).into_owned();
+                out.push((frame.line, text, frame.open_quote));
+            }
+            all.push(out);
+        }
+        assert!(all.windows(2).all(|w| w[0] == w[1]), "{all:?}");
+        all.swap_remove(0)
+    }
+
+    #[test]
+    fn an_unterminated_quote_costs_its_own_line_only() {
+        let open = |l: u64, s: &str| (l, s.to_string(), true);
+        let shut = |l: u64, s: &str| (l, s.to_string(), false);
+        // The input ends inside the quote.
+        assert_eq!(
+            quoted(b"a,\"b\r\nc\rd,e\n"),
+            [open(1, "a,\"b"), shut(2, "c"), shut(3, "d,e")]
+        );
+        // On the last line: the record is that line.
+        assert_eq!(quoted(b"a\nb,\"c"), [shut(1, "a"), open(2, "b,\"c")]);
+        // The quote runs on past the cap: every later line keeps its record,
+        // even when a later quote would have closed it.
+        let mut data = b"1,\"note\n".to_vec();
+        let lines = MAX_RECORD / 10 + 5;
+        for i in 0..lines {
+            data.extend_from_slice(format!("{i:08}\r\n").as_bytes());
+        }
+        data.extend_from_slice(b"x,\"y\"\n");
+        let got = quoted(&data);
+        assert_eq!(got.len(), lines + 2);
+        assert_eq!(got[0], open(1, "1,\"note"));
+        assert_eq!(got[1], shut(2, "00000000"));
+        assert_eq!(
+            got[lines],
+            shut(lines as u64 + 1, &format!("{:08}", lines - 1))
+        );
+        assert_eq!(got[lines + 1], shut(lines as u64 + 2, "x,\"y\""));
+        // A quoted note over two lines that closes is one record.
+        assert_eq!(
+            quoted(b"p,\"multi\nline\"\nq"),
+            [shut(1, "p,\"multi\nline\""), shut(3, "q")]
+        );
     }
 
     #[test]

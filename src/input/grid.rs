@@ -8,7 +8,7 @@
 
 use std::io::BufRead;
 
-use memchr::memchr;
+use memchr::memchr2;
 
 use super::frame::{Framer, MAX_RECORD};
 use super::lines::too_long;
@@ -124,10 +124,12 @@ pub fn detect(prefix: &[u8], eof: bool) -> Detected {
     let mut cells = Vec::new();
     loop {
         line_no += 1;
-        let (line, complete) = match memchr(b'\n', rest) {
+        // `\n`, `\r\n` and a lone `\r` each end a line.
+        let (line, complete) = match memchr2(b'\n', b'\r', rest) {
             Some(i) => {
                 let line = &rest[..i];
-                rest = &rest[i + 1..];
+                let crlf = rest[i] == b'\r' && rest.get(i + 1) == Some(&b'\n');
+                rest = &rest[i + 1 + usize::from(crlf)..];
                 (line, true)
             }
             None => (rest, false),

@@ -43,8 +43,14 @@
 //!   looks like a puzzle. The solution column is the header's `solution`,
 //!   `solutions` or `answer`; without a header naming the puzzle or the
 //!   solution, the first field after the puzzle that is a complete grid. A
-//!   `status` column gives [`Record::expected`]. Fields are trimmed; quoted
-//!   fields may hold separators and newlines; blank and `#` lines are skipped.
+//!   `status` column gives [`Record::expected`]; a solution column's value
+//!   that is not a complete grid gives [`Record::solution_error`]. With a
+//!   header, a record with more or fewer fields than it (trailing empty
+//!   fields not counted) is `malformed`. Fields are trimmed; quoted fields
+//!   may hold separators and line ends; a quote still open at the end of the
+//!   input or after [`MAX_RECORD`] bytes is `malformed` (`unterminated quote
+//!   opened on line N`) and costs that line only; blank and `#` lines are
+//!   skipped.
 //! - **Grid** ([`Format::Grid`]): multi-line grids, one grid row per line
 //!   (`003020600`, `4 . . |. . . |8 . 5`, `0,11,9,...`), separator and
 //!   title lines between grids, rules such as `------+------+------`
@@ -55,10 +61,10 @@
 //!   between grids is read too.
 //!
 //! Every layout: an input named `.gz`, or starting with the gzip magic bytes
-//! `1F 8B` (stdin included), is decompressed (every member), while
+//! `1F 8B` (stdin included), is decompressed (every member; zero padding
+//! after the last is ignored with a warning, as `gzip -t` does), while
 //! [`Input::consumed`] counts the raw bytes; a UTF-8 byte-order mark is
-//! dropped; LF, CRLF and mixed line
-//! endings work; the last line needs no newline; a record over
+//! dropped; `\n`, `\r\n` and a lone `\r` each end a line, in any mixture; the last line needs no newline; a record over
 //! [`MAX_RECORD`] bytes is `malformed` (`line too long (over 4096 bytes)`)
 //! and is never held whole in memory. [`Record::line`] is the physical line
 //! where the record starts, counting every line.
@@ -68,8 +74,10 @@ mod csv;
 mod field;
 mod frame;
 mod grid;
+mod gzip;
 mod lines;
 mod open;
+mod solutions;
 #[cfg(test)]
 mod tests;
 
@@ -83,6 +91,7 @@ use crate::solver::Status;
 pub use self::batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch};
 pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 pub use self::frame::MAX_RECORD;
+pub use self::gzip::GzipMembers;
 pub use self::open::{open, Input, Records};
 
 /// One puzzle record read from an input.
@@ -97,6 +106,11 @@ pub struct Record {
     /// A complete solution given by the input (a solution column, a later
     /// field, or a `--solutions` file), to check the result against.
     pub solution: Option<Grid>,
+    /// A solution the input gives that is not a complete grid (a solution
+    /// column's value of 80 digits, a junk line of a `--solutions` file):
+    /// why, e.g. `given solution is not a grid: 80 cells, expected 81`. The
+    /// result's check is then `mismatch`.
+    pub solution_error: Option<String>,
     /// A status the input expects for this record (a `status` column, as in
     /// a previous results CSV); used by `check`.
     pub expected: Option<Status>,
@@ -109,6 +123,7 @@ impl Record {
             line,
             puzzle,
             solution,
+            solution_error: None,
             expected: None,
         }
     }
@@ -218,16 +233,6 @@ pub enum InputError {
         path: PathBuf,
         /// The first solution record left over.
         line: u64,
-    },
-    /// A record of the `--solutions` file is not a complete grid.
-    #[error("{solutions}: line {line}: not a solution: {message}")]
-    BadSolution {
-        /// The solutions file.
-        solutions: PathBuf,
-        /// The solution record's line.
-        line: u64,
-        /// Why.
-        message: String,
     },
 }
 

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use flate2::read::MultiGzDecoder;
-
 use super::batch::{RecordBatch, RecordStream};
 use super::csv::CsvReader;
 use super::grid::{self, Detected, GridReader};
+use super::gzip::GzipMembers;
 use super::lines::LinesReader;
+use super::solutions::{Given, SolutionsReader};
 use super::{Column, Format, InputError, ReadOptions, Record};
 
 /// Size of the buffer between the (decompressed) input and the reader.
@@ -89,7 +89,7 @@ pub fn open(path: &str) -> Result<Input, InputError> {
     let source: Source = if gzip {
         Box::new(BufReader::with_capacity(
             BUFFER,
-            MultiGzDecoder::new(counting),
+            GzipMembers::new(BufReader::with_capacity(BUFFER, counting), path),
         ))
     } else {
         Box::new(BufReader::with_capacity(BUFFER, counting))
@@ -146,6 +146,29 @@ impl Input {
         format_by_name(&self.name)
     }
 
+    /// The name and the bytes to read: decompressed when the content is
+    /// gzip though the name does not say so (this reads two bytes).
+    fn decoded(self) -> Result<(String, Source), InputError> {
+        let Input {
+            name,
+            mut source,
+            gzip,
+            ..
+        } = self;
+        if !gzip {
+            let magic = peek(&mut source, 2).map_err(|e| InputError::io(&name, e))?;
+            let is_gzip = magic == [0x1F, 0x8B];
+            source = Box::new(Cursor::new(magic).chain(source));
+            if is_gzip {
+                source = Box::new(BufReader::with_capacity(
+                    BUFFER,
+                    GzipMembers::new(source, &name),
+                ));
+            }
+        }
+        Ok((name, source))
+    }
+
     /// Starts reading records.
     ///
     /// This reads the first two bytes, to decompress an input that is gzip
@@ -167,35 +190,14 @@ impl Input {
         }
         let solutions = match &options.solutions {
             Some(path) => {
-                let name = path.to_string_lossy().into_owned();
-                let input = open(&name)?;
-                let format = input.format_by_name();
-                let records = input.records(&ReadOptions {
-                    format,
-                    column: None,
-                    solutions: None,
-                })?;
-                Some(Box::new(records))
+                let input = open(&path.to_string_lossy())?;
+                let csv = input.format_by_name() == Format::Csv;
+                let (_, source) = input.decoded()?;
+                Some(SolutionsReader::new(source, csv, path))
             }
             None => None,
         };
-        let Input {
-            name,
-            mut source,
-            gzip,
-            ..
-        } = self;
-        if !gzip {
-            let magic = peek(&mut source, 2).map_err(|e| InputError::io(&name, e))?;
-            let is_gzip = magic == [0x1F, 0x8B];
-            source = Box::new(Cursor::new(magic).chain(source));
-            if is_gzip {
-                source = Box::new(BufReader::with_capacity(
-                    BUFFER,
-                    MultiGzDecoder::new(source),
-                ));
-            }
-        }
+        let (name, mut source) = self.decoded()?;
         let format = match options.format {
             Format::Auto => {
                 let (prefix, detected) =
@@ -309,7 +311,7 @@ enum Reader {
 pub struct Records {
     format: Format,
     reader: Reader,
-    solutions: Option<Box<Records>>,
+    solutions: Option<SolutionsReader<Source>>,
     solutions_name: PathBuf,
     name: String,
     done: bool,
@@ -352,43 +354,43 @@ impl Records {
         let Some(solutions) = &mut self.solutions else {
             return Ok(record);
         };
-        match solutions.next() {
+        match solutions.next_given() {
             None => Err(InputError::SolutionsShort {
                 solutions: self.solutions_name.clone(),
                 path: self.name.clone().into(),
                 line: record.line,
             }),
             Some(Err(e)) => Err(e),
-            Some(Ok(s)) => match (s.solution, s.puzzle) {
-                // A solutions CSV with a solution column, or one grid a line.
-                (Some(grid), _) | (None, Ok(grid)) if grid.is_complete() => {
-                    record.solution = Some(grid);
-                    Ok(record)
+            Some(Ok(given)) => {
+                match given.solution {
+                    None => record.solution = None,
+                    Some(Ok(grid)) => record.solution = Some(grid),
+                    Some(Err(why)) => {
+                        record.solution = None;
+                        record.solution_error = Some(why);
+                    }
                 }
-                (_, Ok(_)) => Err(InputError::BadSolution {
-                    solutions: self.solutions_name.clone(),
-                    line: s.line,
-                    message: "the grid has blanks".into(),
-                }),
-                (_, Err(message)) => Err(InputError::BadSolution {
-                    solutions: self.solutions_name.clone(),
-                    line: s.line,
-                    message,
-                }),
-            },
+                Ok(record)
+            }
         }
     }
 
-    /// At the end of the input: the solutions file must end too.
+    /// At the end of the input: the solutions file must end too (blank
+    /// lines may follow its last solution).
     fn check_solutions_end(&mut self) -> Option<InputError> {
         let solutions = self.solutions.as_mut()?;
-        match solutions.next()? {
-            Err(e) => Some(e),
-            Ok(extra) => Some(InputError::SolutionsLong {
-                solutions: self.solutions_name.clone(),
-                path: self.name.clone().into(),
-                line: extra.line,
-            }),
+        loop {
+            match solutions.next_given()? {
+                Err(e) => return Some(e),
+                Ok(Given { solution: None, .. }) => continue,
+                Ok(extra) => {
+                    return Some(InputError::SolutionsLong {
+                        solutions: self.solutions_name.clone(),
+                        path: self.name.clone().into(),
+                        line: extra.line,
+                    })
+                }
+            }
         }
     }
 }

@@ -200,7 +200,12 @@ fn csv_layouts() {
     );
     assert_eq!(
         brief(&read("q.csv.gz.csv", &data)),
-        vec![ok(2, P), ok(3, Q), ok(4, P), ok(6, Q)]
+        vec![
+            ok(2, P),
+            ok(3, Q),
+            ok(4, P),
+            bad(6, "1 field, but the header has 2")
+        ]
     );
 }
 
@@ -394,8 +399,13 @@ fn solutions_file_pairs_record_by_record() {
         err,
         Err(InputError::SolutionsLong { line: 4, .. })
     ));
-    let err = read_with("x.txt", data.as_bytes(), &with(&format!("{S}\n{P}\n{S}")));
-    assert!(matches!(err, Err(InputError::BadSolution { line: 2, .. })));
+    // A value that is not a grid is kept as the reason; a blank line stands
+    // for its record; blank lines after the last solution are no solutions.
+    let got = read_with("x.txt", data.as_bytes(), &with(&format!("{S}\n{P}\n\n\n"))).unwrap();
+    assert_eq!(got[0].solution, Some(grid(S)));
+    let why = "solutions file line 2: not a grid: it has blanks";
+    assert_eq!(got[1].solution_error.as_deref(), Some(why));
+    assert_eq!((&got[2].solution, &got[2].solution_error), (&None, &None));
     // A CSV of solutions: its solution column.
     let csv = ReadOptions {
         solutions: Some(
@@ -420,10 +430,14 @@ fn solutions_file_pairs_record_by_record() {
     ));
 }
 
-/// Number of lines in `data`: every `\n`, plus an unterminated last line.
+/// Lines of `data`: `\n`, `\r\n` and a lone `\r` each end one.
 fn line_count(data: &[u8]) -> u64 {
-    let newlines = data.iter().filter(|&&b| b == b'\n').count() as u64;
-    newlines + u64::from(!data.is_empty() && data.last() != Some(&b'\n'))
+    let ends = data
+        .iter()
+        .enumerate()
+        .filter(|&(i, &b)| b == b'\n' && (i == 0 || data[i - 1] != b'\r') || b == b'\r')
+        .count() as u64;
+    ends + u64::from(!data.is_empty() && !matches!(data.last(), Some(b'\n' | b'\r')))
 }
 
 fn piece() -> impl Strategy<Value = Vec<u8>> {
@@ -431,6 +445,7 @@ fn piece() -> impl Strategy<Value = Vec<u8>> {
         proptest::collection::vec(any::<u8>(), 0..40),
         Just(b"\n".to_vec()),
         Just(b"\r\n".to_vec()),
+        Just(b"\r".to_vec()),
         Just(b"\"".to_vec()),
         Just(b",".to_vec()),
         Just(b"#".to_vec()),

@@ -44,6 +44,7 @@ use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::cli::LayoutArgs;
 use crate::config::Destination;
 use crate::error::{Error, Verdict};
+use crate::file_guard::FileGuard;
 use crate::grid::Grid;
 use crate::input::{self, InputError, Record};
 use crate::output::FILE_COLUMN;
@@ -104,7 +105,8 @@ const SHOWN: usize = 10;
 /// Runs `merge`: see the module docs. Exit 0 when the merge is written.
 ///
 /// # Errors
-/// [`Error::Usage`] when `-o` names a file the merge reads;
+/// [`Error::Guard`] when `-o` or `--summary-json` is a file the merge
+/// reads, by any name;
 /// [`Error::Merge`] when a results file or summary cannot be read or does
 /// not fit the others, records overlap, or (with `--inputs`) a record has no
 /// row or a row no record; [`Error::Input`] when an input cannot be read;
@@ -256,7 +258,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
                  without one); --allow-missing merges what there is"
             )));
         }
-        eprintln!(
+        crate::stderrln!(
             "sudoku-batch merge: warning: {count} records of the inputs have no row (the first: \
              {first})"
         );
@@ -291,7 +293,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
         } else {
             String::new()
         };
-        eprintln!(
+        crate::stderrln!(
             "sudoku-batch merge: {} rows from {} files into {}{what}",
             merged.rows,
             args.results.len(),
@@ -316,26 +318,24 @@ fn merge_error(path: &Path, cause: impl std::fmt::Display) -> Error {
     Error::Merge(format!("{}: {cause}", path.display()))
 }
 
-/// Refuses an output that is one of the files the merge reads.
+/// Refuses an output that is one of the files the merge reads, by any
+/// name (see [`FileGuard`]).
 fn refuse_overwriting(args: &MergeArgs) -> Result<(), Error> {
-    let Ok(output) = std::fs::canonicalize(&args.output) else {
-        return Ok(()); // does not exist yet, so it is read by no one
-    };
-    let read = args
-        .results
-        .iter()
-        .chain(&args.summaries)
-        .map(PathBuf::as_path)
-        .chain(args.inputs.iter().map(Path::new));
-    for path in read {
-        if std::fs::canonicalize(path).is_ok_and(|p| p == output) {
-            return Err(Error::Usage(format!(
-                "-o {} is also read by the merge: writing to it would destroy it",
-                args.output.display()
-            )));
-        }
+    let mut guard = FileGuard::new();
+    for path in &args.results {
+        guard.reads("results file", path);
     }
-    Ok(())
+    for path in &args.summaries {
+        guard.reads("--summaries", path);
+    }
+    for input in &args.inputs {
+        guard.reads("--inputs", input);
+    }
+    guard.writes("-o", &args.output);
+    if let Some(summary) = &args.summary_json {
+        guard.writes("--summary-json", summary);
+    }
+    Ok(guard.check()?)
 }
 
 /// (input rank, line): a record of the inputs.

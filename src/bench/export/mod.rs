@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use super::row::{BenchRow, FIELDS};
 use crate::error::Error;
+use crate::file_guard::FileGuard;
 
 pub use self::csv::CsvExporter;
 pub use self::json::JsonExporter;
@@ -105,6 +106,17 @@ impl Exports {
         Ok(Exports { targets })
     }
 
+    /// Registers every export with `guard`, under its flag, so that no
+    /// export overwrites an input.
+    pub fn register(&self, guard: &mut FileGuard) {
+        for (format, target) in &self.targets {
+            match target {
+                Target::Stdout => guard.writes(format.flag(), "-"),
+                Target::File(path) => guard.writes(format.flag(), path),
+            };
+        }
+    }
+
     /// True when an export writes to stdout (the table then goes to
     /// stderr).
     pub fn uses_stdout(&self) -> bool {
@@ -172,7 +184,7 @@ pub fn write_table(rows: &[BenchRow], notes: &[String], to_stderr: bool) -> Resu
         write_stdout(&table)?;
     }
     for note in notes {
-        eprintln!("note: {note}");
+        crate::stderrln!("note: {note}");
     }
     Ok(())
 }

@@ -1,0 +1,140 @@
+//! Gzip input, member after member, as `gzip -d` reads it: a file may hold
+//! several gzip members one after another (`cat a.gz b.gz`), and may end in
+//! zero bytes that tape drives and some uploaders pad with. `gzip -t`
+//! accepts the padding ("trailing zero bytes ignored"), and so does this
+//! reader, with one warning; any other bytes after a member are an error.
+
+use std::io::{self, BufRead, Read};
+
+use flate2::bufread::GzDecoder;
+
+/// Decompresses every gzip member of `R`, then accepts zero padding.
+pub struct GzipMembers<R: BufRead> {
+    /// The member being read; `None` once the input is over.
+    member: Option<GzDecoder<R>>,
+    /// The input's name, for the padding warning.
+    name: String,
+}
+
+impl<R: BufRead> GzipMembers<R> {
+    /// A reader of the gzip data in `src`, named `name` in the warning.
+    pub fn new(src: R, name: &str) -> GzipMembers<R> {
+        GzipMembers {
+            member: Some(GzDecoder::new(src)),
+            name: name.to_string(),
+        }
+    }
+}
+
+impl<R: BufRead> Read for GzipMembers<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            let Some(member) = &mut self.member else {
+                return Ok(0);
+            };
+            let n = member.read(buf)?;
+            if n > 0 || buf.is_empty() {
+                return Ok(n);
+            }
+            // The member is over: what follows it?
+            let Some(member) = self.member.take() else {
+                return Ok(0);
+            };
+            let mut src = member.into_inner();
+            let rest = loop {
+                match src.fill_buf() {
+                    Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                    result => break result?,
+                }
+            };
+            match rest.first() {
+                None => return Ok(0),
+                Some(0) => {
+                    let zeros = skip_zeros(&mut src)?;
+                    crate::stderrln!(
+                        "sudoku-batch: warning: {}: {zeros} zero bytes after the gzip data ignored \
+                         (as gzip does)",
+                        self.name
+                    );
+                    return Ok(0);
+                }
+                Some(_) => self.member = Some(GzDecoder::new(src)),
+            }
+        }
+    }
+}
+
+/// Consumes the zero bytes up to the end of `src`, returning how many.
+///
+/// # Errors
+/// [`io::ErrorKind::InvalidData`] when another byte follows them.
+fn skip_zeros(src: &mut impl BufRead) -> io::Result<u64> {
+    let mut zeros = 0u64;
+    loop {
+        let chunk = match src.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            result => result?,
+        };
+        if chunk.is_empty() {
+            return Ok(zeros);
+        }
+        let run = chunk.iter().take_while(|&&b| b == 0).count();
+        if run < chunk.len() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "byte 0x{:02X} after {} zero bytes of padding after the gzip data",
+                    chunk[run],
+                    zeros + run as u64
+                ),
+            ));
+        }
+        zeros += run as u64;
+        src.consume(run);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use flate2::write::GzEncoder;
+    use flate2::Compression;
+
+    use super::*;
+
+    fn gz(text: &[u8]) -> Vec<u8> {
+        let mut encoder = GzEncoder::new(Vec::new(), Compression::default());
+        encoder.write_all(text).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    fn read(data: &[u8]) -> io::Result<Vec<u8>> {
+        let mut out = Vec::new();
+        GzipMembers::new(io::BufReader::with_capacity(3, data), "t.gz").read_to_end(&mut out)?;
+        Ok(out)
+    }
+
+    #[test]
+    fn members_then_zero_padding() {
+        let mut data = gz(b"one\n");
+        data.extend(gz(b"two\n"));
+        assert_eq!(read(&data).unwrap(), b"one\ntwo\n");
+        data.extend([0u8; 17]);
+        assert_eq!(read(&data).unwrap(), b"one\ntwo\n");
+    }
+
+    #[test]
+    fn other_bytes_after_the_data_are_an_error() {
+        let mut data = gz(b"one\n");
+        data.extend([0, 0, 7]);
+        let err = read(&data).unwrap_err();
+        assert!(
+            err.to_string().contains("byte 0x07 after 2 zero bytes"),
+            "{err}"
+        );
+        let mut data = gz(b"one\n");
+        data.extend(b"junk");
+        assert!(read(&data).is_err());
+    }
+}

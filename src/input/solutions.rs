@@ -1,0 +1,238 @@
+//! `--solutions FILE`: a file of solutions paired with the input record by
+//! record (the `solved_*` files some corpora ship beside their puzzles).
+//!
+//! Row by row, as a solution column is read: each physical line (or CSV
+//! record) stands for the input record at the same place. A blank line
+//! stands for its record too (no solution given: an empty check), so it
+//! never shifts the pairings after it; a value that is not a complete grid
+//! is kept as the reason (the record's check becomes `mismatch`), so one
+//! junk line never stops the run. `#` comment lines, and header lines
+//! before the first solution (text with nothing like a grid in it), are
+//! skipped. Blank lines after the last solution are not extra solutions.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+
+use csv::{ByteRecord, ReaderBuilder, Trim};
+
+use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES};
+use super::field;
+use super::frame::Framer;
+use super::lines::{is_skipped, split, too_long};
+use super::InputError;
+use crate::grid::Grid;
+
+/// One solutions record: the line it is on, and what it gives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Given {
+    /// Its physical line in the solutions file.
+    pub line: u64,
+    /// `None` for a blank line; else the grid, or why the value is not one.
+    pub solution: Option<Result<Grid, String>>,
+}
+
+/// Reads a solutions file, one [`Given`] per record.
+pub struct SolutionsReader<R> {
+    framer: Framer<R>,
+    csv: bool,
+    path: PathBuf,
+    /// A solution (or a blank) was seen: no more header lines.
+    started: bool,
+    /// CSV: the 0-based solution field, from the header.
+    column: usize,
+    record: ByteRecord,
+    fields: Vec<(usize, usize)>,
+}
+
+impl<R: BufRead> SolutionsReader<R> {
+    /// A reader over `src`, the file `path`; `csv` for a CSV file.
+    pub fn new(src: R, csv: bool, path: &Path) -> SolutionsReader<R> {
+        SolutionsReader {
+            framer: Framer::new(src, csv),
+            csv,
+            path: path.to_path_buf(),
+            started: false,
+            column: 0,
+            record: ByteRecord::new(),
+            fields: Vec::new(),
+        }
+    }
+
+    /// The next record; `None` at the end of the file.
+    pub fn next_given(&mut self) -> Option<Result<Given, InputError>> {
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(e) => {
+                    return Some(Err(InputError::Io {
+                        path: self.path.clone(),
+                        source: e,
+                    }))
+                }
+            };
+            let line = frame.line;
+            let given = |solution| Some(Ok(Given { line, solution }));
+            let bytes = self.framer.bytes();
+            if bytes.iter().all(u8::is_ascii_whitespace) {
+                self.started = true;
+                return given(None);
+            }
+            if is_skipped(bytes) {
+                continue;
+            }
+            if frame.too_long {
+                self.started = true;
+                return given(Some(Err(not_a_grid(line, &too_long()))));
+            }
+            if frame.open_quote {
+                self.started = true;
+                let why = format!("unterminated quote opened on line {line}");
+                return given(Some(Err(not_a_grid(line, &why))));
+            }
+            let value = if self.csv {
+                if !self.split_csv() {
+                    self.started = true;
+                    return given(Some(Err(not_a_grid(line, "unreadable CSV record"))));
+                }
+                if !self.started && self.is_header() {
+                    self.take_header();
+                    continue;
+                }
+                self.record.get(self.column).unwrap_or_default().to_vec()
+            } else {
+                let bytes = self.framer.bytes();
+                split(bytes, &mut self.fields);
+                let get = |&(s, e): &(usize, usize)| &bytes[s..e];
+                let likely = |f: &&[u8]| field::looks_like_puzzle(f) || field::near_puzzle(f);
+                let mut fields = self.fields.iter().map(get);
+                if !self.started && field::is_text(bytes) && !fields.clone().any(|f| likely(&f)) {
+                    continue; // a title or column names
+                }
+                let chosen = fields
+                    .clone()
+                    .find(|f| field::complete(f).is_some())
+                    .or_else(|| fields.clone().find(likely))
+                    .or_else(|| fields.next());
+                chosen.unwrap_or_default().to_vec()
+            };
+            self.started = true;
+            if value.is_empty() {
+                return given(None);
+            }
+            return given(Some(
+                field::complete(&value).ok_or_else(|| not_a_grid(line, &solution_error(&value))),
+            ));
+        }
+    }
+
+    /// Parses the current frame as one CSV record; false if it cannot be.
+    fn split_csv(&mut self) -> bool {
+        let bytes = self.framer.bytes();
+        let mut reader = ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .trim(Trim::All)
+            .from_reader(bytes);
+        matches!(reader.read_byte_record(&mut self.record), Ok(true))
+    }
+
+    /// A first CSV record with no field that looks like a grid.
+    fn is_header(&self) -> bool {
+        field::is_text(self.framer.bytes())
+            && !self
+                .record
+                .iter()
+                .any(|f| field::looks_like_puzzle(f) || field::near_puzzle(f))
+    }
+
+    /// The solution column: a solution name, else a puzzle name, else the
+    /// first field.
+    fn take_header(&mut self) {
+        let find = |names: &[&str]| {
+            self.record
+                .iter()
+                .position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes())))
+        };
+        self.column = find(&SOLUTION_NAMES)
+            .or_else(|| find(&PUZZLE_NAMES))
+            .unwrap_or(0);
+        self.started = true;
+    }
+}
+
+/// Why a value is not a complete grid: the parser's words, or blanks.
+fn solution_error(value: &[u8]) -> String {
+    if field::puzzle(value).is_some() {
+        "it has blanks".into()
+    } else {
+        field::error(value)
+    }
+}
+
+/// The message of a solutions record that is not a grid, naming its line.
+fn not_a_grid(line: u64, why: &str) -> String {
+    format!("solutions file line {line}: not a grid: {why}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: &str =
+        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+
+    fn read(data: &str, csv: bool) -> Vec<(u64, Option<Result<String, String>>)> {
+        let mut reader = SolutionsReader::new(data.as_bytes(), csv, Path::new("s"));
+        std::iter::from_fn(|| reader.next_given())
+            .map(|g| {
+                let g = g.unwrap();
+                (g.line, g.solution.map(|s| s.map(|g| g.to_line())))
+            })
+            .collect()
+    }
+
+    #[test]
+    fn blank_lines_stand_for_their_record_and_junk_is_kept_as_a_reason() {
+        let data = format!(
+            "solutions\n{S}\nx{}\n\n# note\n{}\n{S}{S}\n",
+            &S[1..],
+            &S[1..]
+        );
+        assert_eq!(
+            read(&data, false),
+            [
+                (2, Some(Ok(S.to_string()))),
+                (
+                    3,
+                    Some(Err(
+                        "solutions file line 3: not a grid: bad character 'x' at position 1".into()
+                    ))
+                ),
+                (4, None),
+                (
+                    6,
+                    Some(Err(
+                        "solutions file line 6: not a grid: 80 cells, expected 81".into()
+                    ))
+                ),
+                (
+                    7,
+                    Some(Err(
+                        "solutions file line 7: not a grid: 162 cells, expected 81".into()
+                    ))
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn csv_takes_the_solution_column_and_blank_values() {
+        let data = format!("puzzle,solution\nq,{S}\n\nq,\nq,{}\n", &S[..80]);
+        let got = read(&data, true);
+        assert_eq!(got[0], (2, Some(Ok(S.to_string()))));
+        assert_eq!(got[1], (3, None));
+        assert_eq!(got[2], (4, None));
+        assert!(matches!(&got[3], (5, Some(Err(why))) if why.contains("80 cells")));
+    }
+}
