@@ -1,8 +1,17 @@
-//! Single-thread solver throughput in unique mode on the corpora shipped in
-//! `data/`: puzzles/s (criterion's element throughput) per data set, and
-//! guesses per puzzle printed once per data set. The naive solver is the
-//! baseline on the easy Kaggle slice, the only set it finishes in reasonable
-//! time.
+//! Single-thread solver costs per data set shipped in `data/`, split into
+//! the fixed cost per puzzle and the rest:
+//!
+//! - `parse`: [`Grid::parse`] of the 81-character field;
+//! - `conflict_check`: [`Grid::first_conflict`];
+//! - `set_up/LEVEL`: the fast solver's set-up ([`FastSolver::set_up`]: unit
+//!   masks, repeated-given check, open cells), at every SIMD level the CPU
+//!   has;
+//! - `solve_unique/LEVEL`, `solve_first/LEVEL`: the whole classification;
+//!   what it costs beyond `set_up` is propagation and search.
+//!
+//! Throughput is in puzzles (criterion's elements); guesses per puzzle are
+//! printed once per data set and mode. The naive solver is the baseline on
+//! the easy Kaggle slice, the only set it finishes in reasonable time.
 //!
 //! Run with `cargo bench --bench solver`.
 
@@ -11,44 +20,94 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sudoku_batch::grid::Grid;
-use sudoku_batch::solver::{Limits, Mode, SolverKind};
+use sudoku_batch::solver::{FastSolver, Limits, Mode, NaiveSolver, Simd, Solver};
 
-/// The puzzles of a shipped data file: the first field of every line that
-/// parses as a puzzle (comments, headers and blank lines fall out).
-fn load(name: &str) -> Vec<Grid> {
+/// The puzzle fields of a shipped data file: the first field of every line
+/// that parses as a puzzle (comments, headers and blank lines fall out).
+fn load(name: &str, take: usize) -> Vec<Vec<u8>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
-        .filter_map(|line| {
-            let field = line.split([',', ' ', '\t']).next()?;
-            Grid::parse(field.as_bytes()).ok()
-        })
+        .filter_map(|line| line.split([',', ' ', '\t']).next())
+        .filter(|field| Grid::parse(field.as_bytes()).is_ok())
+        .take(take)
+        .map(|field| field.as_bytes().to_vec())
         .collect()
 }
 
-fn bench_set(c: &mut Criterion, label: &str, file: &str, kind: SolverKind, take: usize) {
-    let grids: Vec<Grid> = load(file).into_iter().take(take).collect();
-    let mut solver = kind.build();
+fn bench_set(c: &mut Criterion, label: &str, file: &str, take: usize) {
+    let fields = load(file, take);
+    let grids: Vec<Grid> = fields.iter().filter_map(|f| Grid::parse(f).ok()).collect();
     let limits = Limits::default();
-    let guesses: u64 = grids
-        .iter()
-        .map(|g| solver.solve(g, Mode::Unique, &limits).guesses)
-        .sum();
-    eprintln!(
-        "{label} ({}): {} puzzles, {:.2} guesses/puzzle",
-        kind.name(),
-        grids.len(),
-        guesses as f64 / grids.len() as f64
-    );
+    for mode in [Mode::Unique, Mode::First] {
+        let mut solver = FastSolver::new();
+        let guesses: u64 = grids
+            .iter()
+            .map(|g| solver.solve(g, mode, &limits).guesses)
+            .sum();
+        eprintln!(
+            "{label}: {} puzzles, {mode}: {:.2} guesses/puzzle",
+            grids.len(),
+            guesses as f64 / grids.len() as f64
+        );
+    }
     let mut group = c.benchmark_group(label);
     group.throughput(Throughput::Elements(grids.len() as u64));
     group.sample_size(10);
-    group.bench_function(kind.name(), |b| {
+    group.bench_function("parse", |b| {
+        b.iter(|| {
+            for field in &fields {
+                let _ = black_box(Grid::parse(black_box(field)));
+            }
+        })
+    });
+    group.bench_function("conflict_check", |b| {
         b.iter(|| {
             for grid in &grids {
-                black_box(solver.solve(black_box(grid), Mode::Unique, &limits));
+                black_box(black_box(grid).first_conflict());
+            }
+        })
+    });
+    for simd in Simd::available() {
+        let Some(mut solver) = FastSolver::with_simd(simd) else {
+            continue;
+        };
+        group.bench_function(format!("set_up/{simd}"), |b| {
+            b.iter(|| {
+                for grid in &grids {
+                    black_box(solver.set_up(black_box(grid)));
+                }
+            })
+        });
+        for mode in [Mode::Unique, Mode::First] {
+            group.bench_function(format!("solve_{mode}/{simd}"), |b| {
+                b.iter(|| {
+                    for grid in &grids {
+                        black_box(solver.solve(black_box(grid), mode, &limits));
+                    }
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+fn naive_baseline(c: &mut Criterion) {
+    let grids: Vec<Grid> = load("kaggle1m_10000.csv", 1000)
+        .iter()
+        .filter_map(|f| Grid::parse(f).ok())
+        .collect();
+    let mut naive = NaiveSolver::new();
+    let limits = Limits::default();
+    let mut group = c.benchmark_group("kaggle");
+    group.throughput(Throughput::Elements(grids.len() as u64));
+    group.sample_size(10);
+    group.bench_function("naive_unique", |b| {
+        b.iter(|| {
+            for grid in &grids {
+                black_box(naive.solve(black_box(grid), Mode::Unique, &limits));
             }
         })
     });
@@ -56,29 +115,11 @@ fn bench_set(c: &mut Criterion, label: &str, file: &str, kind: SolverKind, take:
 }
 
 fn solvers(c: &mut Criterion) {
-    bench_set(
-        c,
-        "17_clue",
-        "17_clue_10000.txt",
-        SolverKind::Fast,
-        usize::MAX,
-    );
-    bench_set(
-        c,
-        "top1465",
-        "magictour_top1465.txt",
-        SolverKind::Fast,
-        usize::MAX,
-    );
-    bench_set(
-        c,
-        "forum_hardest",
-        "forum_hardest_2000.txt",
-        SolverKind::Fast,
-        usize::MAX,
-    );
-    bench_set(c, "kaggle", "kaggle1m_10000.csv", SolverKind::Fast, 1000);
-    bench_set(c, "kaggle", "kaggle1m_10000.csv", SolverKind::Naive, 1000);
+    bench_set(c, "kaggle", "kaggle1m_10000.csv", usize::MAX);
+    bench_set(c, "17_clue", "17_clue_10000.txt", usize::MAX);
+    bench_set(c, "top1465", "magictour_top1465.txt", usize::MAX);
+    bench_set(c, "forum_hardest", "forum_hardest_2000.txt", usize::MAX);
+    naive_baseline(c);
 }
 
 criterion_group!(benches, solvers);

@@ -102,6 +102,12 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub summary_json: Option<PathBuf>,
 
+    /// Write the run's summary as one self-contained HTML page to FILE: SVG
+    /// charts of the status counts and of the solve-time distribution (log
+    /// scale), and the summary's figures.
+    #[arg(long, value_name = "FILE")]
+    pub summary_html: Option<PathBuf>,
+
     /// Stop at the first solution (mode `first`) instead of checking that it
     /// is the only one (mode `unique`).
     #[arg(long)]
@@ -295,6 +301,8 @@ mod tests {
             "3",
             "--summary-json",
             "s.json",
+            "--summary-html",
+            "s.html",
             "--first",
             "--solver",
             "naive",
@@ -319,6 +327,7 @@ mod tests {
         ]);
         assert_eq!(args.inputs, ["a.txt", "-"]);
         assert_eq!(args.threads, Some(3));
+        assert_eq!(args.summary_html, Some(PathBuf::from("s.html")));
         assert_eq!(args.solver, SolverKind::Naive);
         assert_eq!(args.max_guesses, Some(10));
         assert_eq!(args.timeout_ms, Some(250));

@@ -91,6 +91,8 @@ pub struct Config {
     pub resume: bool,
     /// Where the JSON summary goes, if anywhere.
     pub summary_json: Option<Destination>,
+    /// The file for the HTML summary page, if any.
+    pub summary_html: Option<PathBuf>,
     /// Solver threads, at least 1.
     pub threads: usize,
     /// The solver.
@@ -156,6 +158,9 @@ impl Config {
         if let Some(summary) = &self.summary_json {
             guard.writes("--summary-json", summary.name());
         }
+        if let Some(html) = &self.summary_html {
+            guard.writes("--summary-html", html);
+        }
         guard
     }
 
@@ -219,6 +224,18 @@ impl Config {
             }
             _ => {}
         }
+        if let Some(html) = &args.summary_html {
+            let taken = |d: &Option<Destination>| matches!(d, Some(Destination::File { path, .. }) if path == html);
+            if html.as_os_str() == STDIO {
+                return Err(Error::Usage("--summary-html needs a file name".into()));
+            }
+            if taken(&Some(output.clone())) || taken(&summary_json) {
+                return Err(Error::Usage(format!(
+                    "--summary-html names {}, which another output also names",
+                    html.display()
+                )));
+            }
+        }
         if args.resume {
             match &output {
                 Destination::Stdout => {
@@ -248,6 +265,7 @@ impl Config {
             output,
             resume: args.resume,
             summary_json,
+            summary_html: args.summary_html.clone(),
             threads,
             solver: args.solver,
             mode: if args.first {

@@ -11,10 +11,13 @@
 //!    other, so each gets a random order of 1-9; the solver completes the
 //!    grid, and a random [`Transform`] spreads it over its equivalence class.
 //! 2. *Digging.* The givens are visited in a random order and each is
-//!    removed when the puzzle keeps one solution. A given whose cell has no
-//!    other candidate (its 20 peers hold the other eight digits) is removed
-//!    without a search; any other removal is checked with a unique-mode
-//!    search. A given kept was needed by a puzzle with more givens than the
+//!    removed when the puzzle keeps one solution. A given that a single
+//!    would put back (its peers hold the other eight digits, or every other
+//!    blank of one of its units sees its digit) is removed without a
+//!    search; a given that is the last one left in an unavoidable set of
+//!    two digits (cells whose two digits can be swapped to give another
+//!    solution grid) is kept without a search; any other removal is
+//!    checked with a unique-mode search. A given kept was needed by a puzzle with more givens than the
 //!    final one, so it is needed by the final one too: the result is minimal
 //!    (every given removed gives several solutions). With `minimal: false`
 //!    digging stops at the first given that must stay, which leaves more,
@@ -26,7 +29,7 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xorshift::XorShiftRng;
 
-use crate::grid::{Cell, Grid, CELLS, PEERS};
+use crate::grid::{Cell, Grid, CELLS, PEERS, UNITS};
 use crate::solver::{FastSolver, Limits, Mode, Solver, Status};
 use crate::transform::Transform;
 
@@ -77,6 +80,8 @@ pub fn stream(seed: u64, index: u64) -> XorShiftRng {
 #[derive(Debug, Default)]
 pub struct Generator {
     solver: FastSolver,
+    /// The unavoidable sets of the solution being dug (a buffer).
+    unavoidable: Vec<u128>,
 }
 
 impl Generator {
@@ -143,21 +148,39 @@ impl Generator {
     fn dig(&mut self, solution: &Grid, rng: &mut XorShiftRng, minimal: bool) -> Grid {
         let mut order: [u8; CELLS] = std::array::from_fn(|i| i as u8);
         order.shuffle(rng);
+        unavoidable_pairs(solution, &mut self.unavoidable);
         let mut puzzle = *solution;
+        let mut givens: u128 = (1 << CELLS) - 1;
+        let mut cells_of = [0u128; 10];
+        for (i, &v) in solution.cells().iter().enumerate() {
+            cells_of[usize::from(v)] |= 1 << i;
+        }
         for cell in order.map(Cell) {
+            let c = usize::from(cell.0);
+            let bit = 1u128 << c;
+            // A set that only this given still hits: without it, the set's
+            // two digits can be swapped, so it must stay.
+            if self.unavoidable.iter().any(|&set| set & givens == bit) {
+                if !minimal {
+                    break;
+                }
+                continue;
+            }
             let value = puzzle.get(cell);
-            let seen = PEERS[usize::from(cell.0)]
-                .iter()
-                .fold(0u16, |m, &p| m | 1 << puzzle.get(Cell(p)));
+            let v = usize::from(value);
             puzzle.set(cell, 0);
-            if seen | 1 << value | 1 == 0x3FF {
-                continue; // the cell's value is forced by its peers
+            givens &= !bit;
+            cells_of[v] &= !bit;
+            if forced(c, v, givens, &cells_of, &puzzle) {
+                continue;
             }
             let search = self
                 .solver
                 .search(&puzzle, Mode::Unique, &Limits::default());
             if search.solutions != 1 {
                 puzzle.set(cell, value);
+                givens |= bit;
+                cells_of[v] |= bit;
                 if !minimal {
                     break;
                 }
@@ -166,6 +189,119 @@ impl Generator {
         puzzle
     }
 }
+
+/// True when blank cell `c` of `puzzle` can only hold `v` by a single: its
+/// peers hold the eight other digits (naked single), or every other blank
+/// of one of its units sees a `v` (hidden single). `givens` and `cells_of`
+/// (the cells holding each digit) describe `puzzle`.
+fn forced(c: usize, v: usize, givens: u128, cells_of: &[u128; 10], puzzle: &Grid) -> bool {
+    let seen = PEERS[c]
+        .iter()
+        .fold(0u16, |m, &p| m | 1 << puzzle.get(Cell(p)));
+    if seen | 1 << v | 1 == 0x3FF {
+        return true;
+    }
+    let mut sees_v = 0u128;
+    let mut holders = cells_of[v];
+    while holders != 0 {
+        let h = holders.trailing_zeros() as usize;
+        holders &= holders - 1;
+        sees_v |= PEER_MASKS[h];
+    }
+    let blanks = !givens & !(1u128 << c);
+    UNIT_MASKS[c]
+        .iter()
+        .any(|&unit| unit & blanks & !sees_v == 0)
+}
+
+/// The unavoidable sets of two digits of a solution grid: for each pair of
+/// digits, the groups of their 18 cells linked by sharing a row, column or
+/// box. Swapping the two digits inside one group gives another valid grid,
+/// so a puzzle with one solution keeps a given in every group. Writes the
+/// groups as cell masks into `sets`.
+fn unavoidable_pairs(solution: &Grid, sets: &mut Vec<u128>) {
+    sets.clear();
+    let mut cells_of = [[0u8; 9]; 10];
+    let mut count = [0usize; 10];
+    for (i, &v) in solution.cells().iter().enumerate() {
+        let v = usize::from(v);
+        cells_of[v][count[v]] = i as u8;
+        count[v] += 1;
+    }
+    for a in 1..=9 {
+        for b in a + 1..=9 {
+            // Nodes 0..9 are a's cells, 9..18 b's; a and b cells are linked
+            // when they share a unit.
+            let mut parent: [u8; 18] = std::array::from_fn(|i| i as u8);
+            fn root(parent: &mut [u8; 18], mut x: usize) -> usize {
+                while usize::from(parent[x]) != x {
+                    parent[x] = parent[usize::from(parent[x])];
+                    x = usize::from(parent[x]);
+                }
+                x
+            }
+            for (i, &x) in cells_of[a].iter().enumerate() {
+                for (j, &y) in cells_of[b].iter().enumerate() {
+                    let (x, y) = (Cell(x), Cell(y));
+                    if x.row() == y.row() || x.col() == y.col() || x.box_index() == y.box_index() {
+                        let (ra, rb) = (root(&mut parent, i), root(&mut parent, 9 + j));
+                        parent[ra] = rb as u8;
+                    }
+                }
+            }
+            let mut groups = [0u128; 18];
+            for n in 0..18 {
+                let cell = if n < 9 {
+                    cells_of[a][n]
+                } else {
+                    cells_of[b][n - 9]
+                };
+                groups[root(&mut parent, n)] |= 1 << cell;
+            }
+            sets.extend(groups.into_iter().filter(|&g| g != 0));
+        }
+    }
+}
+
+const fn build_peer_masks() -> [u128; CELLS] {
+    let mut masks = [0u128; CELLS];
+    let mut c = 0;
+    while c < CELLS {
+        let mut k = 0;
+        while k < 20 {
+            masks[c] |= 1 << PEERS[c][k];
+            k += 1;
+        }
+        c += 1;
+    }
+    masks
+}
+
+/// Each cell's 20 peers as a cell mask.
+const PEER_MASKS: [u128; CELLS] = build_peer_masks();
+
+const fn build_unit_masks() -> [[u128; 3]; CELLS] {
+    let mut masks = [[0u128; 3]; CELLS];
+    let mut u = 0;
+    while u < 27 {
+        let mut unit = 0u128;
+        let mut k = 0;
+        while k < 9 {
+            unit |= 1 << UNITS[u][k];
+            k += 1;
+        }
+        let mut k = 0;
+        while k < 9 {
+            masks[UNITS[u][k] as usize][u / 9] = unit;
+            k += 1;
+        }
+        u += 1;
+    }
+    masks
+}
+
+/// Each cell's row, column and box as cell masks.
+const UNIT_MASKS: [[u128; 3]; CELLS] = build_unit_masks();
 
 #[cfg(test)]
 mod tests {

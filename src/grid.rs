@@ -415,6 +415,22 @@ mod tests {
             "bad character 'a' at position 82"
         );
         assert_eq!(message("12\u{e9}"), "byte 0xC3 at position 3");
+        let mut bad = PUZZLE.as_bytes().to_vec();
+        bad[40] = b'x';
+        assert_eq!(
+            message(std::str::from_utf8(&bad).unwrap()),
+            "bad character 'x' at position 41"
+        );
+        bad[40] = b'/';
+        assert_eq!(
+            message(std::str::from_utf8(&bad).unwrap()),
+            "bad character '/' at position 41"
+        );
+        bad[40] = b':';
+        assert_eq!(
+            message(std::str::from_utf8(&bad).unwrap()),
+            "bad character ':' at position 41"
+        );
         assert_eq!(message("1\t2"), "byte 0x09 at position 2");
     }
 

@@ -48,6 +48,7 @@ pub mod merge;
 pub mod minlex;
 pub mod output;
 pub mod pipeline;
+pub mod plot;
 pub mod progress;
 pub mod result;
 pub mod results_reader;

@@ -292,6 +292,9 @@ fn report(
             written => written?,
         }
     }
+    if let Some(path) = &config.summary_html {
+        crate::plot::summary::write_page(path, &summary, tally)?;
+    }
     if tally.puzzles == 0 && interrupted.is_none() {
         crate::stderrln!(
             "sudoku-batch: warning: no puzzles found in {}",

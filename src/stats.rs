@@ -126,6 +126,12 @@ impl Tally {
         self.count(Status::Solved) == self.puzzles && self.mismatches == 0
     }
 
+    /// The solve times of the searched puzzles, nanoseconds, to 3
+    /// significant figures (for `--summary-html`'s distribution).
+    pub fn solve_times(&self) -> &Histogram<u64> {
+        &self.histogram
+    }
+
     /// The solve time at quantile `q` (0..=1), nanoseconds, to 3
     /// significant figures and never above the maximum; 0 when nothing was
     /// searched.

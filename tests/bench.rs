@@ -7,7 +7,7 @@ use predicates::str::contains;
 use serde_json::Value;
 
 /// The row fields, in order: JSON keys and CSV columns.
-const FIELDS: [&str; 14] = [
+const FIELDS: [&str; 21] = [
     "dataset",
     "solver",
     "mode",
@@ -22,17 +22,28 @@ const FIELDS: [&str; 14] = [
     "cpu",
     "cores",
     "version",
+    "runs",
+    "puzzles_per_s_min",
+    "puzzles_per_s_max",
+    "puzzles_per_s_stddev",
+    "wrong",
+    "missing",
+    "startup_s",
 ];
 
 /// Short timings: tests run unoptimised on a shared machine.
 const QUICK: [&str; 4] = ["--time-s", "0.05", "--warmup-s", "0.05"];
 
+/// `bench` with short timings, and one run unless `args` ask for more.
 fn bench(args: &[&str]) -> Command {
     let mut cmd = Command::cargo_bin("sudoku-batch").unwrap();
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("bench")
         .args(QUICK)
         .args(args);
+    if !args.contains(&"--runs") {
+        cmd.args(["--runs", "1"]);
+    }
     cmd
 }
 
@@ -259,6 +270,391 @@ fn the_progress_line_rounds_puzzles_per_s_as_the_table_does() {
         assert!(
             stderr.lines().any(|l| l.contains(&progress)),
             "`{progress}` in {stderr}\n{table}"
+        );
+    }
+}
+
+#[test]
+fn runs_give_the_median_and_the_spread() {
+    for runs in [1, 3] {
+        let rows = json_rows(&[
+            "data/top95.txt",
+            "--solver",
+            "fast",
+            "-j",
+            "1",
+            "--runs",
+            &runs.to_string(),
+        ]);
+        assert_eq!(rows.len(), 1);
+        let row = &rows[0];
+        let number = |key: &str| {
+            row[key]
+                .as_f64()
+                .unwrap_or_else(|| panic!("{key} in {row}"))
+        };
+        assert_eq!(row["runs"], runs, "{row}");
+        let (min, median, max) = (
+            number("puzzles_per_s_min"),
+            number("puzzles_per_s"),
+            number("puzzles_per_s_max"),
+        );
+        assert!(0.0 < min && min <= median && median <= max, "{row}");
+        let stddev = number("puzzles_per_s_stddev");
+        if runs == 1 {
+            assert_eq!((min, max, stddev), (median, median, 0.0), "{row}");
+        } else {
+            assert!(stddev >= 0.0 && stddev <= max - min, "{row}");
+        }
+    }
+}
+
+#[test]
+fn more_threads_than_cores_is_warned_about() {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let many = (cores + 1).to_string();
+    bench(&[
+        "data/top95.txt",
+        "--solver",
+        "fast",
+        "-j",
+        &many,
+        "--runs",
+        "1",
+    ])
+    .assert()
+    .success()
+    .stderr(contains(format!(
+        "warning: -j {many} is more threads than the {cores} cores"
+    )));
+    bench(&[
+        "data/top95.txt",
+        "--solver",
+        "fast",
+        "-j",
+        "1",
+        "--runs",
+        "0",
+    ])
+    .assert()
+    .code(2)
+    .stderr(contains("--runs"));
+}
+
+/// A small external solver in Python (backtracking over bitmasks, the
+/// cell with fewest candidates first). Its first argument picks a
+/// behaviour: `right`; `wrong` (every puzzle whose first cell is blank
+/// gets its solution with two cells swapped, every puzzle whose last cell
+/// is blank gets "no solution"); `crash` (exits with status 1 after 2
+/// answers); `hang` (stops answering after 2); `zeros` (answers "dots!"
+/// to a puzzle with `.` blanks).
+const SOLVER_PY: &str = r#"
+import sys, time
+def solve(p):
+    g = [0 if c in '.0' else int(c) for c in p]
+    rows, cols, boxes = [0] * 9, [0] * 9, [0] * 9
+    for i, v in enumerate(g):
+        if v:
+            b, r, c = 1 << v, i // 9, i % 9
+            x = r // 3 * 3 + c // 3
+            if (rows[r] | cols[c] | boxes[x]) & b:
+                return None
+            rows[r] |= b; cols[c] |= b; boxes[x] |= b
+    empty = [i for i in range(81) if not g[i]]
+    def rec():
+        best, bm, bn = None, 0, 10
+        for i in empty:
+            if g[i]:
+                continue
+            r, c = i // 9, i % 9
+            m = ~(rows[r] | cols[c] | boxes[r // 3 * 3 + c // 3]) & 0x3FE
+            n = bin(m).count('1')
+            if n < bn:
+                best, bm, bn = i, m, n
+                if n <= 1:
+                    break
+        if best is None:
+            return True
+        r, c = best // 9, best % 9
+        x = r // 3 * 3 + c // 3
+        for v in range(1, 10):
+            b = 1 << v
+            if bm & b:
+                g[best] = v; rows[r] |= b; cols[c] |= b; boxes[x] |= b
+                if rec():
+                    return True
+                g[best] = 0; rows[r] ^= b; cols[c] ^= b; boxes[x] ^= b
+        return False
+    return ''.join(map(str, g)) if rec() else None
+mode = sys.argv[1]
+for n, line in enumerate(sys.stdin):
+    p = line.strip()
+    if mode == 'crash' and n == 2:
+        sys.exit('crashed on purpose')
+    if mode == 'hang' and n == 2:
+        time.sleep(60)
+    s = solve(p)
+    if mode == 'zeros' and '.' in p:
+        s = 'dots!'
+    elif mode == 'wrong' and s and p[0] in '.0':
+        s = s[1] + s[0] + s[2:]
+    elif mode == 'wrong' and p[80] in '.0':
+        s = None
+    print(s or 'no solution', flush=True)
+"#;
+
+/// Writes the Python solver into `dir` and returns the `--cmd` value
+/// running it as `name` with `mode`.
+fn python_solver(dir: &std::path::Path, name: &str, mode: &str) -> String {
+    let script = dir.join("solver.py");
+    std::fs::write(&script, SOLVER_PY).unwrap();
+    format!("{name}=python3 {} {mode}", script.display())
+}
+
+/// The rows of `bench` on 30 easy Kaggle puzzles with the built-in fast
+/// solver and the given `--cmd` values, plus the stderr.
+fn external_rows(cmds: &[String], extra: &[&str]) -> (Vec<Value>, String) {
+    let mut args = vec![
+        "data/kaggle1m_10000.csv",
+        "--limit",
+        "30",
+        "--solver",
+        "fast",
+    ];
+    for c in cmds {
+        args.extend(["--cmd", c]);
+    }
+    args.extend(extra);
+    args.extend(["--export-json", "-"]);
+    let out = bench(&args).assert().success().get_output().clone();
+    let json: Value = serde_json::from_slice(&out.stdout).expect("stdout is the JSON export");
+    let rows = json["results"].as_array().expect("a results array").clone();
+    (rows, String::from_utf8(out.stderr).unwrap())
+}
+
+#[test]
+fn external_solvers_are_measured_and_verified_beside_the_built_in_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let right = python_solver(dir.path(), "py", "right");
+    let wrong = python_solver(dir.path(), "pywrong", "wrong");
+    let (rows, stderr) = external_rows(&[right, wrong], &["-j", "1,2"]);
+    assert_eq!(
+        rows.len(),
+        3 * 2,
+        "fast, py and pywrong at 1 and 2: {rows:?}"
+    );
+    for row in &rows {
+        let mut keys: Vec<&str> = row
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut fields = FIELDS.to_vec();
+        keys.sort_unstable();
+        fields.sort_unstable();
+        assert_eq!(keys, fields, "{row}");
+        assert_eq!(row["puzzles"], 30);
+        assert!(row["puzzles_per_s"].as_f64().unwrap() > 0.0, "{row}");
+        assert_reciprocal(
+            row["us_per_puzzle"].as_f64().unwrap(),
+            row["puzzles_per_s"].as_f64().unwrap(),
+        );
+    }
+    let fast: Vec<&Value> = rows.iter().filter(|r| r["solver"] == "fast").collect();
+    for row in &fast {
+        assert_eq!(row["mode"], "unique");
+        assert!(row["wrong"].is_null() && row["missing"].is_null() && row["startup_s"].is_null());
+    }
+    for name in ["py", "pywrong"] {
+        let ext: Vec<&Value> = rows.iter().filter(|r| r["solver"] == name).collect();
+        assert_eq!(ext.len(), 2, "{name}");
+        assert_eq!(
+            (&ext[0]["threads"], &ext[1]["threads"]),
+            (&1.into(), &2.into())
+        );
+        assert!(ext[1]["speedup"].as_f64().unwrap() > 0.0);
+        for row in ext {
+            assert_eq!(row["mode"], "", "{row}");
+            assert!(row["no_guess_pct"].is_null() && row["guesses_per_puzzle"].is_null());
+            assert_eq!(row["missing"], 0, "{row}");
+            assert_eq!(row["finished_pct"], 100.0, "{row}");
+            assert!(row["startup_s"].as_f64().unwrap() > 0.0, "{row}");
+            let wrong = row["wrong"].as_u64().unwrap();
+            if name == "py" {
+                assert_eq!(wrong, 0, "{row}");
+            } else {
+                assert!(wrong > 0, "{row}");
+            }
+        }
+    }
+    assert!(
+        stderr.contains("warning: data/kaggle1m_10000.csv pywrong 1 copy: "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(" py 1 copy: 0 wrong"), "{stderr}");
+}
+
+#[test]
+fn wrong_answers_are_flagged_in_the_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let wrong = python_solver(dir.path(), "pywrong", "wrong");
+    let assert = bench(&[
+        "data/kaggle1m_10000.csv",
+        "--limit",
+        "30",
+        "--solver",
+        "fast",
+        "-j",
+        "1",
+        "--runs",
+        "1",
+        "--cmd",
+        &wrong,
+    ])
+    .assert()
+    .success();
+    let table = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = table.lines().collect();
+    let header = lines[0];
+    assert!(
+        header.contains(" wrong ") && header.ends_with(" missing"),
+        "{table}"
+    );
+    let flagged = lines
+        .iter()
+        .find(|l| l.contains("pywrong"))
+        .expect("a pywrong row");
+    assert!(flagged.contains("pywrong (!)"), "{table}");
+    assert!(table.contains("(!) wrong answers"), "{table}");
+    let fast = lines.iter().find(|l| l.contains(" fast ")).unwrap();
+    let cells: Vec<&str> = fast.split_whitespace().collect();
+    assert_eq!(
+        cells[cells.len() - 2..],
+        ["-", "-"],
+        "no verification: {fast}"
+    );
+}
+
+#[test]
+fn crashes_and_hangs_count_as_missing_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let crash = python_solver(dir.path(), "crasher", "crash");
+    let hang = python_solver(dir.path(), "hanger", "hang");
+    let start = std::time::Instant::now();
+    let (rows, stderr) = external_rows(
+        &[crash, hang],
+        &["-j", "1", "--runs", "1", "--cmd-timeout-s", "1"],
+    );
+    assert!(start.elapsed().as_secs() < 60, "the hang is cut short");
+    let row = |name: &str| rows.iter().find(|r| r["solver"] == name).unwrap().clone();
+    let crasher = row("crasher");
+    assert!(crasher["missing"].as_u64().unwrap() > 0, "{crasher}");
+    assert!(
+        crasher["finished_pct"].as_f64().unwrap() < 100.0,
+        "{crasher}"
+    );
+    assert!(
+        stderr.contains("exited with status 1 after answering 2 of")
+            && stderr.contains("crashed on purpose"),
+        "{stderr}"
+    );
+    let hanger = row("hanger");
+    assert!(hanger["missing"].as_u64().unwrap() > 0, "{hanger}");
+    assert!(
+        stderr.contains("no answer line within --cmd-timeout-s 1 after 2 answers; killed"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn cmd_blank_0_sends_zeros() {
+    let dir = tempfile::tempdir().unwrap();
+    let zeros = python_solver(dir.path(), "z", "zeros");
+    let args = ["-j", "1", "--runs", "1"];
+    let (dots, _) = external_rows(std::slice::from_ref(&zeros), &args);
+    let (zeroed, _) = external_rows(&[zeros], &[&args[..], &["--cmd-blank", "0"]].concat());
+    let wrong = |rows: &[Value]| rows.iter().find(|r| r["solver"] == "z").unwrap()["wrong"].clone();
+    assert!(wrong(&dots).as_u64().unwrap() > 0, "{dots:?}");
+    assert_eq!(wrong(&zeroed), 0, "{zeroed:?}");
+}
+
+#[test]
+fn cmd_usage_errors_exit_2() {
+    for args in [
+        &["--cmd", "no-equals-sign"][..],
+        &["--cmd", "fast=cat"],
+        &["--cmd", "a=cat", "--cmd", "a=cat"],
+        &["--cmd", "a=cat", "--cmd-timeout-s", "0"],
+        &["--cmd", "a=cat", "--cmd-blank", "x"],
+    ] {
+        bench(&[&["data/top95.txt"], args].concat())
+            .assert()
+            .code(2);
+    }
+}
+
+#[test]
+fn the_html_export_is_one_file_of_svg_with_the_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let py = python_solver(dir.path(), "pysolver", "right");
+    let html_path = dir.path().join("bench.html");
+    // A second easy data set, so that the Python solver stays quick.
+    let kaggle = std::fs::read_to_string("data/kaggle1m_10000.csv").unwrap();
+    let easy: String = kaggle
+        .lines()
+        .skip(100)
+        .take(20)
+        .map(|l| format!("{}\n", &l[..81]))
+        .collect();
+    let easy_path = dir.path().join("easy.txt");
+    std::fs::write(&easy_path, easy).unwrap();
+    let easy_name = easy_path.to_str().unwrap();
+    bench(&[
+        "data/kaggle1m_10000.csv",
+        easy_name,
+        "--limit",
+        "20",
+        "--solver",
+        "fast",
+        "-j",
+        "1,2",
+        "--runs",
+        "2",
+        "--cmd",
+        &py,
+        "--quiet",
+    ])
+    .arg("--export-html")
+    .arg(&html_path)
+    .assert()
+    .success();
+    let entries: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(
+        entries.len(),
+        3,
+        "the script, the data and the page, nothing else"
+    );
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert_eq!(
+        html.matches("<svg").count(),
+        3,
+        "bars, scaling, solve times"
+    );
+    for name in ["data/kaggle1m_10000.csv", easy_name, "fast", "pysolver"] {
+        assert!(html.contains(name), "{name}");
+    }
+    assert!(html.contains("ideal (speedup = threads)"));
+    assert!(html.contains("microseconds (log scale)"));
+    for external in ["<script", "<link", "<img", "src=", "@import", "url("] {
+        assert!(!html.contains(external), "{external}");
+    }
+    for (i, _) in html.match_indices("http") {
+        assert!(
+            html[i..].starts_with("http://www.w3.org/2000/svg"),
+            "{}",
+            &html[i..i + 40]
         );
     }
 }

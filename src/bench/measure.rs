@@ -3,7 +3,8 @@
 //! 1. **Warm-up** (`--warmup-s`): puzzles in random order until the time is
 //!    up, on every worker, to warm caches and branch predictors and to
 //!    estimate the speed.
-//! 2. **Timing** (`--time-s`): when the estimate says a full pass over the
+//! 2. **Timing** (`--time-s`, repeated `--runs` times, the warm-up done
+//!    once before them): when the estimate says a full pass over the
 //!    data set takes at most twice the timed run, full passes (in file
 //!    order, or shuffled with `--seed`) until the time is reached, the
 //!    clock read between passes, so that every puzzle counts equally.
@@ -21,6 +22,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use hdrhistogram::Histogram;
+
+use super::spread::Spread;
 use crate::error::Error;
 use crate::grid::Grid;
 use crate::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
@@ -42,6 +46,8 @@ pub struct Plan {
     pub time: Duration,
     /// Shuffle full passes with this seed; also the sampling seed.
     pub seed: Option<u64>,
+    /// Timed runs per measurement (at least 1), each of `time`.
+    pub runs: usize,
 }
 
 /// The orders in which a data set's puzzles are visited, as indices.
@@ -129,19 +135,23 @@ pub struct Measurement {
     pub mode: Mode,
     /// Worker threads.
     pub threads: usize,
-    /// The timed run's totals.
+    /// The timed runs' totals, summed.
     pub totals: Totals,
-    /// The timed run's wall-clock time.
+    /// The timed runs' wall-clock time, summed.
     pub elapsed: Duration,
-    /// Full passes made, or `None` when the timed run sampled puzzles in
-    /// random order instead.
+    /// Full passes made in all runs, or `None` when the timed runs sampled
+    /// puzzles in random order instead.
     pub passes: Option<u64>,
+    /// Puzzles per second of each timed run, all workers together, in run
+    /// order.
+    pub rates: Vec<f64>,
 }
 
 impl Measurement {
-    /// Puzzles per second, all workers together.
-    pub fn puzzles_per_s(&self) -> f64 {
-        self.totals.puzzles as f64 / self.elapsed.as_secs_f64().max(f64::MIN_POSITIVE)
+    /// The spread of the runs' puzzles per second; its median is the
+    /// measurement's figure.
+    pub fn spread(&self) -> Spread {
+        Spread::of(&self.rates)
     }
 }
 
@@ -234,31 +244,80 @@ pub fn measure(
     let full_passes =
         rate.is_some_and(|r| puzzles.len() as f64 <= r * 2.0 * plan.time.as_secs_f64());
 
-    let mut totals = Totals::default();
-    let (elapsed, passes) = if full_passes {
-        let start = Instant::now();
-        let mut passes = 0;
-        loop {
-            totals.merge(&workers.span(puzzles, &orders.pass, PASS_CHUNK, None));
-            passes += 1;
-            if start.elapsed() >= plan.time {
-                break;
-            }
-        }
-        (start.elapsed(), Some(passes))
-    } else {
-        let (_, sampled, elapsed) = until(&workers, puzzles, &orders.sample, plan.time);
-        totals = sampled;
-        (elapsed, None)
-    };
-    Ok(Measurement {
+    let mut m = Measurement {
         solver,
         mode,
         threads,
-        totals,
-        elapsed,
-        passes,
-    })
+        totals: Totals::default(),
+        elapsed: Duration::ZERO,
+        passes: full_passes.then_some(0),
+        rates: Vec::with_capacity(plan.runs),
+    };
+    for _ in 0..plan.runs.max(1) {
+        let (totals, elapsed) = if full_passes {
+            let start = Instant::now();
+            let mut totals = Totals::default();
+            loop {
+                totals.merge(&workers.span(puzzles, &orders.pass, PASS_CHUNK, None));
+                m.passes = m.passes.map(|p| p + 1);
+                if start.elapsed() >= plan.time {
+                    break;
+                }
+            }
+            (totals, start.elapsed())
+        } else {
+            let (_, sampled, elapsed) = until(&workers, puzzles, &orders.sample, plan.time);
+            (sampled, elapsed)
+        };
+        m.rates
+            .push(totals.puzzles as f64 / elapsed.as_secs_f64().max(f64::MIN_POSITIVE));
+        m.totals.merge(&totals);
+        m.elapsed += elapsed;
+    }
+    Ok(m)
+}
+
+/// The solve times of one built-in solver on one data set, for the HTML
+/// page's distribution chart.
+#[derive(Clone, Debug)]
+pub struct SolveTimes {
+    /// The data set's name.
+    pub dataset: String,
+    /// The solver's name.
+    pub solver: String,
+    /// Solve time per puzzle, nanoseconds.
+    pub histogram: Histogram<u64>,
+}
+
+/// Times each puzzle alone, on this thread: one pass in `order`, or as
+/// many puzzles as fit in `budget` (one at least). Apart from the timed
+/// runs, because reading the clock around every puzzle would slow them.
+pub fn solve_times(
+    puzzles: &[Grid],
+    order: &[u32],
+    solver: SolverKind,
+    mode: Mode,
+    budget: Duration,
+) -> Histogram<u64> {
+    let mut histogram =
+        Histogram::new(3).expect("3 significant figures is a valid histogram precision");
+    let mut solver = solver.build();
+    let limits = Limits::default();
+    let start = Instant::now();
+    for &i in order {
+        let t = Instant::now();
+        solver.solve(&puzzles[i as usize], mode, &limits);
+        let ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        // `record` grows the histogram to fit; `saturating_record` would
+        // clamp to its first, small range instead.
+        if histogram.record(ns.max(1)).is_err() {
+            histogram.saturating_record(ns.max(1));
+        }
+        if start.elapsed() >= budget {
+            break;
+        }
+    }
+    histogram
 }
 
 /// Solves puzzles in `order`, cycling, one at a time per worker, until
@@ -320,6 +379,7 @@ mod tests {
             warmup: Duration::from_millis(warmup_ms),
             time: Duration::from_millis(time_ms),
             seed: None,
+            runs: 1,
         }
     }
 
@@ -342,7 +402,8 @@ mod tests {
             assert_eq!(m.totals.puzzles, passes * 10);
             assert_eq!(m.totals.finished, m.totals.puzzles);
             assert!(m.elapsed >= Duration::from_millis(20));
-            assert!(m.puzzles_per_s() > 0.0);
+            assert!(m.spread().median > 0.0);
+            assert_eq!(m.rates.len(), 1);
         }
     }
 
@@ -368,6 +429,58 @@ mod tests {
             "an invalid puzzle needs no guess"
         );
         assert_eq!(m.totals.finished, m.totals.puzzles);
+    }
+
+    #[test]
+    fn runs_are_repeated_after_one_warm_up() {
+        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 10];
+        let orders = Orders::new(puzzles.len(), None);
+        let m = measure(
+            &puzzles,
+            &orders,
+            SolverKind::Fast,
+            Mode::Unique,
+            1,
+            &Plan {
+                runs: 3,
+                ..plan(5, 10)
+            },
+        )
+        .unwrap();
+        assert_eq!(m.rates.len(), 3);
+        assert!(m.rates.iter().all(|&r| r > 0.0));
+        assert!(m.elapsed >= Duration::from_millis(30));
+        let s = m.spread();
+        assert!(s.min <= s.median && s.median <= s.max);
+    }
+
+    #[test]
+    fn solve_times_count_each_puzzle_of_a_pass_once() {
+        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 5];
+        let order: Vec<u32> = (0..5).collect();
+        let h = solve_times(
+            &puzzles,
+            &order,
+            SolverKind::Fast,
+            Mode::Unique,
+            Duration::from_secs(60),
+        );
+        assert_eq!(h.len(), 5);
+        assert!(h.min() > 0);
+        let mut big = Histogram::<u64>::new(3).unwrap();
+        big.record(5_000_000).unwrap();
+        assert!(
+            big.max() >= 4_990_000,
+            "an auto-resizing histogram keeps large values"
+        );
+        let one = solve_times(
+            &puzzles,
+            &order,
+            SolverKind::Fast,
+            Mode::Unique,
+            Duration::ZERO,
+        );
+        assert_eq!(one.len(), 1, "one puzzle at least");
     }
 
     #[test]

@@ -10,10 +10,13 @@
 //! each row arrives (see [`export`]).
 
 pub mod export;
+pub mod external;
 pub mod measure;
 pub mod row;
+pub mod spread;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
@@ -26,9 +29,11 @@ use crate::grid::Grid;
 use crate::input::{self, Input, ReadOptions};
 use crate::solver::{Mode, SolverKind};
 
-pub use self::export::{ExportFormat, Exports};
-pub use self::measure::{measure, Measurement, Plan};
+pub use self::export::{ExportFormat, Exports, Report};
+pub use self::external::{measure_external, Expected, ExternalSolver, Protocol};
+pub use self::measure::{measure, Measurement, Plan, SolveTimes};
 pub use self::row::{BenchRow, Machine};
+pub use self::spread::Spread;
 
 /// The options of `bench`.
 #[derive(Debug, Args)]
@@ -47,6 +52,23 @@ pub struct BenchArgs {
         value_parser = solver_parser(),
     )]
     pub solver: Vec<SolverKind>,
+
+    /// An external solver to measure beside the built-in ones, as NAME=COMMAND
+    /// (repeatable). COMMAND runs under `sh -c`, reads puzzles on stdin (one
+    /// 81-character line each) and writes one line per puzzle, in order: a
+    /// solution, or any other text for "no solution". Every answer is
+    /// verified. At `-j N`, N copies run, puzzles dealt round-robin.
+    #[arg(long = "cmd", value_name = "NAME=COMMAND", value_parser = ExternalSolver::parse)]
+    pub cmd: Vec<ExternalSolver>,
+
+    /// The blank sent to `--cmd` solvers in puzzle lines: `.` or `0`.
+    #[arg(long, value_name = "CHAR", default_value = ".", value_parser = ["." , "0"])]
+    pub cmd_blank: String,
+
+    /// Seconds a `--cmd` solver may take for one answer line; past that the
+    /// copy is killed and its remaining puzzles count as missing.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_seconds)]
+    pub cmd_timeout_s: f64,
 
     /// The modes to measure, comma-separated: `unique` stops at the second
     /// solution, `first` at the first.
@@ -82,6 +104,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 3.0, value_parser = parse_seconds)]
     pub time_s: f64,
 
+    /// Timed runs per measurement: `puzzles_per_s` is their median, and
+    /// their spread is reported beside it (warm-up once, before them).
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    pub runs: usize,
+
     /// Shuffle each data set with this seed before timing it (default: file
     /// order for full passes; sampling always uses a random order, seed 0
     /// unless given).
@@ -107,6 +134,14 @@ pub struct BenchArgs {
     /// Write the rows as a Markdown table to FILE (`-` for stdout).
     #[arg(long, value_name = "FILE")]
     pub export_markdown: Option<PathBuf>,
+
+    /// Write one self-contained HTML page to FILE (`-` for stdout): SVG
+    /// charts of puzzles/s per data set and solver with the runs' spread,
+    /// thread scaling against the ideal line, and solve-time distributions
+    /// per data set (which takes one extra timed pass per data set and
+    /// built-in solver), then the rows.
+    #[arg(long, value_name = "FILE")]
+    pub export_html: Option<PathBuf>,
 
     /// No progress lines on stderr (the table and errors still print).
     #[arg(long)]
@@ -153,6 +188,10 @@ pub struct BenchConfig {
     /// Thread counts, ascending, without repeats (so the 1-thread row that
     /// `speedup` divides by comes first).
     pub threads: Vec<usize>,
+    /// External solvers, in the order given (names unique).
+    pub externals: Vec<ExternalSolver>,
+    /// How external solvers are fed and bounded.
+    pub protocol: Protocol,
     /// Warm-up and timing.
     pub plan: Plan,
     /// Where the rows go.
@@ -166,7 +205,7 @@ impl BenchConfig {
     ///
     /// # Errors
     /// [`Error::Usage`] for a thread count of 0 or above
-    /// [`crate::config::MAX_THREADS`], a `--time-s` of 0, stdin
+    /// [`crate::config::MAX_THREADS`], a `--runs` or `--time-s` of 0, stdin
     /// named twice, or two exports to stdout.
     pub fn new(args: &BenchArgs, cores: usize) -> Result<BenchConfig, Error> {
         let mut threads = if args.threads.is_empty() {
@@ -180,6 +219,23 @@ impl BenchConfig {
         crate::config::check_threads(&threads, cores)?;
         threads.sort_unstable();
         threads.dedup();
+        let mut externals: Vec<ExternalSolver> = Vec::new();
+        for cmd in &args.cmd {
+            let builtin = SolverKind::ALL.iter().any(|k| k.name() == cmd.name);
+            if builtin || externals.iter().any(|e| e.name == cmd.name) {
+                return Err(Error::Usage(format!(
+                    "--cmd {}: that solver name is already taken",
+                    cmd.name
+                )));
+            }
+            externals.push(cmd.clone());
+        }
+        if args.cmd_timeout_s <= 0.0 {
+            return Err(Error::Usage("--cmd-timeout-s must be more than 0".into()));
+        }
+        if args.runs == 0 {
+            return Err(Error::Usage("--runs must be at least 1".into()));
+        }
         if args.time_s <= 0.0 {
             return Err(Error::Usage("--time-s must be more than 0".into()));
         }
@@ -190,6 +246,7 @@ impl BenchConfig {
             (ExportFormat::Csv, args.export_csv.as_deref()),
             (ExportFormat::Json, args.export_json.as_deref()),
             (ExportFormat::Markdown, args.export_markdown.as_deref()),
+            (ExportFormat::Html, args.export_html.as_deref()),
         ])?;
         Ok(BenchConfig {
             inputs: args.inputs.clone(),
@@ -198,10 +255,16 @@ impl BenchConfig {
             solvers: unique(&args.solver),
             modes: unique(&args.mode),
             threads,
+            externals,
+            protocol: Protocol {
+                blank: if args.cmd_blank == "0" { b'0' } else { b'.' },
+                timeout: Duration::from_secs_f64(args.cmd_timeout_s),
+            },
             plan: Plan {
                 warmup: Duration::from_secs_f64(args.warmup_s),
                 time: Duration::from_secs_f64(args.time_s),
                 seed: args.seed,
+                runs: args.runs,
             },
             exports,
             progress: !args.quiet,
@@ -309,10 +372,30 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
         datasets.push(dataset);
     }
 
-    let mut rows: Vec<BenchRow> = Vec::new();
-    let mut notes: Vec<String> = Vec::new();
+    let mut record = Recorder {
+        config: &config,
+        rows: Vec::new(),
+        notes: Vec::new(),
+        solve_times: Vec::new(),
+    };
     for dataset in datasets.iter().filter(|d| !d.puzzles.is_empty()) {
         let orders = measure::Orders::new(dataset.puzzles.len(), config.plan.seed);
+        if config.exports.wants(ExportFormat::Html) {
+            for &solver in &config.solvers {
+                let histogram = measure::solve_times(
+                    &dataset.puzzles,
+                    &orders.sample,
+                    solver,
+                    config.modes[0],
+                    config.plan.time,
+                );
+                record.solve_times.push(SolveTimes {
+                    dataset: dataset.name.clone(),
+                    solver: solver.name().to_string(),
+                    histogram,
+                });
+            }
+        }
         for &solver in &config.solvers {
             for &mode in &config.modes {
                 let mut single: Option<f64> = None;
@@ -330,42 +413,154 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
                         dataset.name,
                         if threads == 1 { "" } else { "s" }
                     );
-                    let how = match m.passes {
-                        Some(1) => "1 full pass".to_string(),
-                        Some(passes) => format!("{passes} full passes"),
-                        None => {
-                            let note = format!(
-                                "{what}: a sample of {} puzzle solves in random order \
-                                 (a full pass would take over twice --time-s)",
-                                m.totals.puzzles
-                            );
-                            notes.push(note);
-                            format!("a sample of {} puzzles", m.totals.puzzles)
-                        }
-                    };
+                    let how = record.how(&what, m.passes, m.totals.puzzles);
                     let row = BenchRow::new(&dataset.name, dataset.puzzles.len(), &m, &machine);
-                    if threads == 1 {
-                        single = Some(row.puzzles_per_s);
+                    record.row(row, &mut single, &what, &how, m.elapsed)?;
+                }
+            }
+        }
+        if !config.externals.is_empty() {
+            let puzzles: Arc<[Grid]> = dataset.puzzles.clone().into();
+            let expected = Arc::new(Expected::of(&dataset.puzzles));
+            for solver in &config.externals {
+                let mut single: Option<f64> = None;
+                for &copies in &config.threads {
+                    let m = measure_external(
+                        solver,
+                        copies,
+                        &puzzles,
+                        &expected,
+                        &orders,
+                        &config.plan,
+                        &config.protocol,
+                    )?;
+                    let what = format!(
+                        "{} {} {copies} cop{}",
+                        dataset.name,
+                        solver.name,
+                        if copies == 1 { "y" } else { "ies" }
+                    );
+                    let how = format!(
+                        "{}; start-up {:.1} ms apart",
+                        record.how(&what, m.passes, m.dealt),
+                        m.startup.as_secs_f64() * 1e3
+                    );
+                    if m.wrong > 0 || m.missing > 0 {
+                        crate::stderrln!(
+                            "sudoku-batch: warning: {what}: {} wrong answers and {} puzzles \
+                             without an answer, of {} sent",
+                            m.wrong,
+                            m.missing,
+                            m.dealt
+                        );
                     }
-                    let row = BenchRow {
-                        speedup: single.map(|one| row.puzzles_per_s / one),
-                        ..row
-                    };
-                    // Rounded as in the table, so the two agree.
-                    log(format!(
-                        "{what}: {} puzzles/s over {:.2} s ({how})",
-                        export::rate(row.puzzles_per_s),
-                        m.elapsed.as_secs_f64()
-                    ));
-                    rows.push(row);
-                    config.exports.write_files(&rows)?;
+                    record
+                        .notes
+                        .extend(m.notes.iter().map(|n| format!("{}: {n}", dataset.name)));
+                    let row =
+                        BenchRow::external(&dataset.name, dataset.puzzles.len(), &m, &machine);
+                    record.row(row, &mut single, &what, &how, m.elapsed)?;
                 }
             }
         }
     }
-    config.exports.write_stdout(&rows)?;
-    export::write_table(&rows, &notes, config.exports.uses_stdout())?;
+    config.exports.write_stdout(&record.report())?;
+    export::write_table(&record.rows, &record.notes, config.exports.uses_stdout())?;
     Ok(Verdict::Clean)
+}
+
+/// Collects the rows and notes of a run, reporting each row as it comes.
+struct Recorder<'a> {
+    config: &'a BenchConfig,
+    rows: Vec<BenchRow>,
+    notes: Vec<String>,
+    solve_times: Vec<SolveTimes>,
+}
+
+impl Recorder<'_> {
+    fn report(&self) -> Report<'_> {
+        Report {
+            rows: &self.rows,
+            solve_times: &self.solve_times,
+        }
+    }
+
+    /// How a measurement went, for its progress line: full passes or a
+    /// sample (then also a note), and the runs.
+    fn how(&mut self, what: &str, passes: Option<u64>, puzzles: u64) -> String {
+        let runs = match self.config.plan.runs {
+            1 => String::new(),
+            n => format!(", {n} runs"),
+        };
+        match passes {
+            Some(1) => format!("1 full pass{runs}"),
+            Some(passes) => format!("{passes} full passes{runs}"),
+            None => {
+                self.notes.push(format!(
+                    "{what}: a sample of {puzzles} puzzle solves in random order \
+                     (a full pass would take over twice --time-s)"
+                ));
+                format!("a sample of {puzzles} puzzles{runs}")
+            }
+        }
+    }
+
+    /// Adds `row` with its speedup over `single` (the 1-thread figure, set
+    /// here when this is it), prints its progress line and spread warning,
+    /// and rewrites the export files.
+    fn row(
+        &mut self,
+        row: BenchRow,
+        single: &mut Option<f64>,
+        what: &str,
+        how: &str,
+        elapsed: Duration,
+    ) -> Result<(), Error> {
+        if row.threads == 1 {
+            *single = Some(row.puzzles_per_s);
+        }
+        let row = BenchRow {
+            speedup: single.map(|one| row.puzzles_per_s / one),
+            ..row
+        };
+        if self.config.progress {
+            // Rounded as in the table, so the two agree.
+            crate::stderrln!(
+                "bench: {what}: {} puzzles/s over {:.2} s ({how})",
+                export::rate(row.puzzles_per_s),
+                elapsed.as_secs_f64()
+            );
+        }
+        warn_about_spread(
+            what,
+            &Spread {
+                runs: row.runs,
+                median: row.puzzles_per_s,
+                min: row.puzzles_per_s_min,
+                max: row.puzzles_per_s_max,
+                stddev: row.puzzles_per_s_stddev,
+            },
+        );
+        self.rows.push(row);
+        self.config.exports.write_files(&self.report())
+    }
+}
+
+/// Warns on stderr when the runs of one measurement differ by more than
+/// [`spread::LARGE_SPREAD`] of their median, as hyperfine warns about
+/// outliers: the figure is then not to be trusted on its own.
+fn warn_about_spread(what: &str, spread: &Spread) {
+    if spread.is_large() {
+        crate::stderrln!(
+            "sudoku-batch: warning: {what}: puzzles/s ranged from {} to {} over {} runs \
+             ({:.0}% of the median): other programs may have disturbed the measurement; \
+             try more --runs, a longer --time-s, a quiet machine or a pinned core (taskset)",
+            export::rate(spread.min),
+            export::rate(spread.max),
+            spread.runs,
+            spread.relative_range() * 100.0
+        );
+    }
 }
 
 #[cfg(test)]
@@ -393,6 +588,7 @@ mod tests {
         assert_eq!(c.plan.warmup, Duration::from_secs(1));
         assert_eq!(c.plan.time, Duration::from_secs(3));
         assert_eq!(c.plan.seed, None);
+        assert_eq!(c.plan.runs, 3);
         assert!(c.progress);
     }
 
@@ -427,6 +623,7 @@ mod tests {
         for args in [
             &["a.txt", "-j", "0"][..],
             &["a.txt", "--time-s", "0"],
+            &["a.txt", "--runs", "0"],
             &["-", "-"],
             &["a.txt", "--export-csv", "-", "--export-json", "-"],
         ] {

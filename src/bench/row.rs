@@ -4,11 +4,11 @@
 
 use serde::Serialize;
 
+use super::external::ExternalMeasurement;
 use super::measure::Measurement;
-use crate::solver::{Mode, SolverKind};
 
 /// The row's fields, in order: the JSON keys and the CSV columns.
-pub const FIELDS: [&str; 14] = [
+pub const FIELDS: [&str; 21] = [
     "dataset",
     "solver",
     "mode",
@@ -23,41 +23,53 @@ pub const FIELDS: [&str; 14] = [
     "cpu",
     "cores",
     "version",
+    "runs",
+    "puzzles_per_s_min",
+    "puzzles_per_s_max",
+    "puzzles_per_s_stddev",
+    "wrong",
+    "missing",
+    "startup_s",
 ];
 
-/// One measurement's result. Rates are over the timed run only (the
+/// One measurement's result. Rates are over the timed runs only (the
 /// warm-up and the parse are not in them).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BenchRow {
     /// The data set: its input name as given.
     pub dataset: String,
-    /// The solver (`fast`, `naive`).
-    pub solver: SolverKind,
-    /// The mode (`unique`, `first`).
-    pub mode: Mode,
-    /// Worker threads.
+    /// The solver: `fast`, `naive`, or an external solver's NAME
+    /// (`--cmd NAME=COMMAND`).
+    pub solver: String,
+    /// The mode (`unique`, `first`); empty for an external solver.
+    pub mode: String,
+    /// Worker threads, or copies of an external solver.
     pub threads: usize,
     /// Puzzles in the data set (malformed records not counted).
     pub puzzles: usize,
-    /// Puzzles searched per second of wall-clock time in the timed run, all
-    /// threads together (every search counts, whatever its status).
+    /// The median over the timed runs of the puzzles searched per second of
+    /// wall-clock time, all threads together (every search counts, whatever
+    /// its status).
     pub puzzles_per_s: f64,
     /// `1e6 / puzzles_per_s`: wall-clock microseconds per puzzle, all
     /// threads together.
     pub us_per_puzzle: f64,
     /// Share of the puzzles searched in the timed run whose search made no
     /// guess, percent (every search counts, whatever its status: `invalid`
-    /// and `unsolvable` ones too; a puzzle searched twice counts twice).
-    pub no_guess_pct: f64,
+    /// and `unsolvable` ones too; a puzzle searched twice counts twice);
+    /// `None` (`null`) for an external solver.
+    pub no_guess_pct: Option<f64>,
     /// Guesses per puzzle searched in the timed run (every search counts,
-    /// whatever its status; a puzzle searched twice counts twice).
-    pub guesses_per_puzzle: f64,
+    /// whatever its status; a puzzle searched twice counts twice); `None`
+    /// (`null`) for an external solver.
+    pub guesses_per_puzzle: Option<f64>,
     /// `puzzles_per_s` over that of the same data set, solver and mode at 1
     /// thread; `None` (empty in CSV, `null` in JSON) when 1 thread was not
     /// measured.
     pub speedup: Option<f64>,
     /// Share of the puzzles searched in the timed run not stopped by a limit
-    /// (status other than `timeout`), percent.
+    /// (status other than `timeout`), percent; for an external solver, the
+    /// share of the puzzles sent that got an answer line.
     pub finished_pct: f64,
     /// The CPU model.
     pub cpu: String,
@@ -65,6 +77,27 @@ pub struct BenchRow {
     pub cores: usize,
     /// The sudoku-batch version.
     pub version: String,
+    /// Timed runs (`--runs`) that `puzzles_per_s` is the median of.
+    pub runs: usize,
+    /// The slowest run's puzzles per second.
+    pub puzzles_per_s_min: f64,
+    /// The fastest run's puzzles per second.
+    pub puzzles_per_s_max: f64,
+    /// The sample standard deviation of the runs' puzzles per second (0 for
+    /// one run).
+    pub puzzles_per_s_stddev: f64,
+    /// External solvers: answers that are not right (a grid that breaks a
+    /// given or a rule, or "no solution" for a puzzle that has one), over
+    /// the timed runs; `None` (`null`) for the built-in solvers.
+    pub wrong: Option<u64>,
+    /// External solvers: puzzles sent in the timed runs that got no answer
+    /// line (the process crashed, stopped early or was killed after
+    /// `--cmd-timeout-s`); `None` (`null`) for the built-in solvers.
+    pub missing: Option<u64>,
+    /// External solvers: seconds for the copies to start and exit on empty
+    /// input (median over the runs), taken off each run's time before
+    /// dividing; `None` (`null`) for the built-in solvers.
+    pub startup_s: Option<f64>,
 }
 
 impl BenchRow {
@@ -79,12 +112,60 @@ impl BenchRow {
                 x as f64 / t.puzzles as f64
             }
         };
-        let puzzles_per_s = m.puzzles_per_s();
+        BenchRow {
+            no_guess_pct: Some(per_puzzle(t.no_guess) * 100.0),
+            guesses_per_puzzle: Some(per_puzzle(t.guesses)),
+            finished_pct: per_puzzle(t.finished) * 100.0,
+            ..BenchRow::timed(
+                dataset,
+                m.solver.name(),
+                m.mode.name(),
+                m.threads,
+                puzzles,
+                &m.spread(),
+                machine,
+            )
+        }
+    }
+
+    /// The row for external measurement `m` on the data set `dataset` of
+    /// `puzzles` puzzles, with no speedup yet.
+    pub fn external(
+        dataset: &str,
+        puzzles: usize,
+        m: &ExternalMeasurement,
+        machine: &Machine,
+    ) -> BenchRow {
+        let spread = super::spread::Spread::of(&m.rates);
+        BenchRow {
+            finished_pct: if m.dealt == 0 {
+                0.0
+            } else {
+                m.answered as f64 * 100.0 / m.dealt as f64
+            },
+            wrong: Some(m.wrong),
+            missing: Some(m.missing),
+            startup_s: Some(m.startup.as_secs_f64()),
+            ..BenchRow::timed(dataset, &m.name, "", m.copies, puzzles, &spread, machine)
+        }
+    }
+
+    /// The fields every row has: what was measured and how fast.
+    fn timed(
+        dataset: &str,
+        solver: &str,
+        mode: &str,
+        threads: usize,
+        puzzles: usize,
+        spread: &super::spread::Spread,
+        machine: &Machine,
+    ) -> BenchRow {
+        let puzzles_per_s = spread.median;
         BenchRow {
             dataset: dataset.to_string(),
-            solver: m.solver,
-            mode: m.mode,
-            threads: m.threads,
+            solver: solver.to_string(),
+            mode: mode.to_string(),
+            threads,
             puzzles,
             puzzles_per_s,
             us_per_puzzle: if puzzles_per_s > 0.0 {
@@ -92,14 +173,27 @@ impl BenchRow {
             } else {
                 0.0
             },
-            no_guess_pct: per_puzzle(t.no_guess) * 100.0,
-            guesses_per_puzzle: per_puzzle(t.guesses),
+            no_guess_pct: None,
+            guesses_per_puzzle: None,
             speedup: None,
-            finished_pct: per_puzzle(t.finished) * 100.0,
+            finished_pct: 0.0,
             cpu: machine.cpu.clone(),
             cores: machine.cores,
             version: env!("CARGO_PKG_VERSION").to_string(),
+            runs: spread.runs,
+            puzzles_per_s_min: spread.min,
+            puzzles_per_s_max: spread.max,
+            puzzles_per_s_stddev: spread.stddev,
+            wrong: None,
+            missing: None,
+            startup_s: None,
         }
+    }
+
+    /// True when an external solver gave wrong answers or left puzzles
+    /// without one: its speed is not a fair figure.
+    pub fn flagged(&self) -> bool {
+        self.wrong.unwrap_or(0) > 0 || self.missing.unwrap_or(0) > 0
     }
 }
 
@@ -144,6 +238,7 @@ mod tests {
 
     use super::super::measure::Totals;
     use super::*;
+    use crate::solver::{Mode, SolverKind};
 
     #[test]
     fn the_row_serializes_exactly_the_fields_in_order() {
@@ -157,8 +252,9 @@ mod tests {
                 no_guess: 2,
                 finished: 6,
             },
-            elapsed: Duration::from_millis(250),
+            elapsed: Duration::from_millis(750),
             passes: None,
+            rates: vec![40.0, 32.0, 24.0],
         };
         let machine = Machine {
             cpu: "Test CPU".into(),
@@ -167,9 +263,12 @@ mod tests {
         let row = BenchRow::new("a.txt", 100, &m, &machine);
         assert_eq!(row.puzzles_per_s, 32.0);
         assert_eq!(row.us_per_puzzle, 31_250.0);
-        assert_eq!(row.no_guess_pct, 25.0);
-        assert_eq!(row.guesses_per_puzzle, 2.5);
+        assert_eq!(row.no_guess_pct, Some(25.0));
+        assert_eq!(row.guesses_per_puzzle, Some(2.5));
         assert_eq!(row.finished_pct, 75.0);
+        assert_eq!(row.runs, 3);
+        assert_eq!((row.puzzles_per_s_min, row.puzzles_per_s_max), (24.0, 40.0));
+        assert_eq!(row.puzzles_per_s_stddev, 8.0);
         let json = serde_json::to_value(&row).unwrap();
         let mut keys: Vec<&str> = json
             .as_object()
@@ -184,6 +283,40 @@ mod tests {
         assert_eq!(json["solver"], "naive");
         assert_eq!(json["mode"], "first");
         assert_eq!(json["speedup"], serde_json::Value::Null);
+        assert_eq!(json["wrong"], serde_json::Value::Null);
+    }
+
+    #[test]
+    fn external_rows_have_no_mode_and_no_guesses() {
+        let m = ExternalMeasurement {
+            name: "py".into(),
+            copies: 2,
+            rates: vec![90.0, 100.0, 110.0],
+            startup: Duration::from_millis(20),
+            dealt: 300,
+            answered: 297,
+            wrong: 4,
+            missing: 3,
+            passes: Some(3),
+            elapsed: Duration::from_secs(3),
+            notes: vec![],
+        };
+        let machine = Machine {
+            cpu: "Test CPU".into(),
+            cores: 2,
+        };
+        let row = BenchRow::external("a.txt", 100, &m, &machine);
+        assert_eq!((row.solver.as_str(), row.mode.as_str()), ("py", ""));
+        assert_eq!((row.threads, row.puzzles_per_s, row.runs), (2, 100.0, 3));
+        assert_eq!(
+            (row.wrong, row.missing, row.startup_s),
+            (Some(4), Some(3), Some(0.02))
+        );
+        assert_eq!(row.finished_pct, 99.0);
+        assert!(row.flagged());
+        let json = serde_json::to_value(&row).unwrap();
+        assert_eq!(json["mode"], "");
+        assert!(json["no_guess_pct"].is_null() && json["guesses_per_puzzle"].is_null());
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::io;
 
-use super::{display_cells, machine_line, Exporter, DISPLAY_FIELDS, TEXT_COLUMNS};
+use super::{display_cells, flag_line, machine_line, Exporter, DISPLAY_FIELDS, TEXT_COLUMNS};
 use crate::bench::row::BenchRow;
 
 /// Writes rows as a Markdown table.
@@ -26,6 +26,10 @@ impl Exporter for MarkdownExporter {
         if !machine.is_empty() {
             out.push_str(&format!("\n{machine}\n"));
         }
+        let flag = flag_line(rows);
+        if !flag.is_empty() {
+            out.push_str(&format!("\n{flag}\n"));
+        }
         Ok(out.into_bytes())
     }
 }
@@ -43,7 +47,7 @@ mod tests {
         assert!(lines[1].starts_with("|:---|:---|:---|---:|"));
         assert_eq!(
             lines[2],
-            "| data/top95.txt | fast | unique | 1 | 95 | 123,457 | 8.10 | 12.5 | 9.12 | 1.00 | 100.0 |"
+            "| data/top95.txt | fast | unique | 1 | 95 | 123,457 | ±2.0% | 8.10 | 12.5 | 9.12 | 1.00 | 100.0 | - | - |"
         );
         assert_eq!(
             lines.last().unwrap(),

@@ -1,12 +1,14 @@
 //! Exporting `bench` rows, as hyperfine does: one file per format behind
 //! the small [`Exporter`] trait, all reading the same [`BenchRow`]s.
 //!
-//! `--export-csv`, `--export-json` and `--export-markdown` each name a file
+//! `--export-csv`, `--export-json`, `--export-markdown` and `--export-html`
+//! each name a file
 //! (rewritten after every row, so a failure late in a run keeps what was
 //! measured) or `-` for stdout (written once, at the end). The aligned
 //! `table` goes to stdout, or to stderr when an export takes stdout.
 
 mod csv;
+mod html;
 mod json;
 mod markdown;
 mod table;
@@ -14,11 +16,13 @@ mod table;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use super::row::{BenchRow, FIELDS};
+use super::measure::SolveTimes;
+use super::row::BenchRow;
 use crate::error::Error;
 use crate::file_guard::FileGuard;
 
 pub use self::csv::CsvExporter;
+pub use self::html::HtmlExporter;
 pub use self::json::JsonExporter;
 pub use self::markdown::MarkdownExporter;
 pub use self::table::TableExporter;
@@ -30,6 +34,25 @@ pub trait Exporter {
     /// # Errors
     /// Only I/O errors of the underlying writer (none for plain data).
     fn serialize(&self, rows: &[BenchRow]) -> io::Result<Vec<u8>>;
+
+    /// The whole report in this format; most formats show only the rows.
+    ///
+    /// # Errors
+    /// As for [`Exporter::serialize`].
+    fn serialize_report(&self, report: &Report<'_>) -> io::Result<Vec<u8>> {
+        self.serialize(report.rows)
+    }
+}
+
+/// What a run has measured so far: the rows, and (for the HTML page) the
+/// solve-time distributions.
+#[derive(Clone, Copy, Debug)]
+pub struct Report<'a> {
+    /// The rows, in order.
+    pub rows: &'a [BenchRow],
+    /// Solve times per data set and built-in solver (only measured for
+    /// `--export-html`).
+    pub solve_times: &'a [SolveTimes],
 }
 
 /// The export formats, one per `--export-*` flag.
@@ -41,6 +64,8 @@ pub enum ExportFormat {
     Json,
     /// `--export-markdown`.
     Markdown,
+    /// `--export-html`.
+    Html,
 }
 
 impl ExportFormat {
@@ -50,6 +75,7 @@ impl ExportFormat {
             ExportFormat::Csv => Box::new(CsvExporter),
             ExportFormat::Json => Box::new(JsonExporter),
             ExportFormat::Markdown => Box::new(MarkdownExporter),
+            ExportFormat::Html => Box::new(HtmlExporter),
         }
     }
 
@@ -59,6 +85,7 @@ impl ExportFormat {
             ExportFormat::Csv => "--export-csv",
             ExportFormat::Json => "--export-json",
             ExportFormat::Markdown => "--export-markdown",
+            ExportFormat::Html => "--export-html",
         }
     }
 }
@@ -123,16 +150,22 @@ impl Exports {
         self.targets.iter().any(|(_, t)| *t == Target::Stdout)
     }
 
-    /// Rewrites every file export with `rows`.
+    /// True when the HTML page is asked for (it needs the solve times
+    /// measured).
+    pub fn wants(&self, format: ExportFormat) -> bool {
+        self.targets.iter().any(|(f, _)| *f == format)
+    }
+
+    /// Rewrites every file export with `report`.
     ///
     /// # Errors
     /// [`Error::Write`] when a file cannot be written.
-    pub fn write_files(&self, rows: &[BenchRow]) -> Result<(), Error> {
+    pub fn write_files(&self, report: &Report<'_>) -> Result<(), Error> {
         for (format, target) in &self.targets {
             if let Target::File(path) = target {
                 let bytes = format
                     .exporter()
-                    .serialize(rows)
+                    .serialize_report(report)
                     .and_then(|bytes| std::fs::write(path, bytes))
                     .map_err(|e| Error::write("benchmark results", path.clone(), e));
                 bytes?;
@@ -141,16 +174,16 @@ impl Exports {
         Ok(())
     }
 
-    /// Writes the stdout export, if any, with `rows`.
+    /// Writes the stdout export, if any, with `report`.
     ///
     /// # Errors
     /// [`Error::Write`], or [`Error::BrokenPipe`] when stdout is closed.
-    pub fn write_stdout(&self, rows: &[BenchRow]) -> Result<(), Error> {
+    pub fn write_stdout(&self, report: &Report<'_>) -> Result<(), Error> {
         for (format, target) in &self.targets {
             if *target == Target::Stdout {
                 let bytes = format
                     .exporter()
-                    .serialize(rows)
+                    .serialize_report(report)
                     .map_err(|e| Error::write("benchmark results", "-", e))?;
                 write_stdout(&bytes)?;
             }
@@ -215,10 +248,11 @@ pub(crate) fn rate(x: f64) -> String {
     }
 }
 
-/// The cells of one row as the table and Markdown show them: the fields
-/// but `cpu`, `cores` and `version` (the same on every row: see
-/// [`machine_line`]), numbers rounded for reading.
-pub(crate) fn display_cells(row: &BenchRow) -> [String; 11] {
+/// The cells of one row as the table and Markdown show them, under
+/// [`DISPLAY_FIELDS`]: the fields but `cpu`, `cores` and `version` (the same
+/// on every row: see [`machine_line`]) and the spread's details, numbers
+/// rounded for reading.
+pub(crate) fn display_cells(row: &BenchRow) -> [String; DISPLAY_FIELDS.len()] {
     let micros = |x: f64| {
         if x >= 1000.0 {
             grouped(x)
@@ -226,29 +260,79 @@ pub(crate) fn display_cells(row: &BenchRow) -> [String; 11] {
             format!("{x:.2}")
         }
     };
+    let or_dash = |x: Option<String>| x.unwrap_or_else(|| "-".to_string());
     [
         row.dataset.clone(),
-        row.solver.to_string(),
-        row.mode.to_string(),
+        if row.flagged() {
+            format!("{} {FLAG}", row.solver)
+        } else {
+            row.solver.clone()
+        },
+        row.mode.clone(),
         row.threads.to_string(),
         grouped(row.puzzles as f64),
         rate(row.puzzles_per_s),
+        spread_cell(row),
         micros(row.us_per_puzzle),
-        format!("{:.1}", row.no_guess_pct),
-        format!("{:.2}", row.guesses_per_puzzle),
-        row.speedup
-            .map_or_else(|| "-".to_string(), |s| format!("{s:.2}")),
+        or_dash(row.no_guess_pct.map(|x| format!("{x:.1}"))),
+        or_dash(row.guesses_per_puzzle.map(|x| format!("{x:.2}"))),
+        or_dash(row.speedup.map(|x| format!("{x:.2}"))),
         format!("{:.1}", row.finished_pct),
+        or_dash(row.wrong.map(|x| grouped(x as f64))),
+        or_dash(row.missing.map(|x| grouped(x as f64))),
     ]
 }
 
-/// The header of [`display_cells`]: the row's fields but the last three
-/// (`cpu`, `cores`, `version`), which are the same on every row and go to
-/// [`machine_line`].
-pub(crate) const DISPLAY_FIELDS: [&str; 11] = match FIELDS.first_chunk::<11>() {
-    Some(fields) => *fields,
-    None => unreachable!(),
-};
+/// The mark after the name of a solver that gave wrong answers or left
+/// puzzles without one.
+pub(crate) const FLAG: &str = "(!)";
+
+/// The line under a table with a flagged row, saying what the mark means;
+/// empty when no row is flagged.
+pub(crate) fn flag_line(rows: &[BenchRow]) -> String {
+    if rows.iter().any(BenchRow::flagged) {
+        format!(
+            "{FLAG} wrong answers or puzzles left unanswered (columns wrong, missing; notes on \
+             stderr): that solver's speed is not a fair figure"
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// The `spread` cell: the runs' standard deviation as a share of the
+/// median, `±2.1%`; `-` for a single run.
+fn spread_cell(row: &BenchRow) -> String {
+    if row.runs < 2 || row.puzzles_per_s <= 0.0 {
+        "-".to_string()
+    } else {
+        format!(
+            "±{:.1}%",
+            row.puzzles_per_s_stddev / row.puzzles_per_s * 100.0
+        )
+    }
+}
+
+/// The header of [`display_cells`]: the row's fields but `cpu`, `cores`
+/// and `version` (the same on every row, in [`machine_line`]), `startup_s`
+/// (on the progress line) and the spread's details, which `spread` sums up
+/// as the standard deviation over the median.
+pub(crate) const DISPLAY_FIELDS: [&str; 14] = [
+    "dataset",
+    "solver",
+    "mode",
+    "threads",
+    "puzzles",
+    "puzzles_per_s",
+    "spread",
+    "us_per_puzzle",
+    "no_guess_pct",
+    "guesses_per_puzzle",
+    "speedup",
+    "finished_pct",
+    "wrong",
+    "missing",
+];
 
 /// Columns of [`display_cells`] holding text (left-aligned); the others
 /// are numbers (right-aligned).
@@ -268,35 +352,59 @@ pub(crate) fn machine_line(rows: &[BenchRow]) -> String {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::solver::{Mode, SolverKind};
 
     /// Two rows as a run of one data set at 1 and 2 threads gives them.
     pub(crate) fn rows() -> Vec<BenchRow> {
         let one = BenchRow {
             dataset: "data/top95.txt".into(),
-            solver: SolverKind::Fast,
-            mode: Mode::Unique,
+            solver: "fast".into(),
+            mode: "unique".into(),
             threads: 1,
             puzzles: 95,
             puzzles_per_s: 123_456.7,
             us_per_puzzle: 1e6 / 123_456.7,
-            no_guess_pct: 12.5,
-            guesses_per_puzzle: 9.125,
+            no_guess_pct: Some(12.5),
+            guesses_per_puzzle: Some(9.125),
             speedup: Some(1.0),
             finished_pct: 100.0,
             cpu: "Test CPU".into(),
             cores: 2,
             version: "0.1.0".into(),
+            runs: 3,
+            puzzles_per_s_min: 120_000.0,
+            puzzles_per_s_max: 125_000.0,
+            puzzles_per_s_stddev: 2_469.134,
+            wrong: None,
+            missing: None,
+            startup_s: None,
         };
         let two = BenchRow {
             threads: 2,
             puzzles_per_s: 40.0,
             us_per_puzzle: 25_000.0,
             speedup: None,
-            solver: SolverKind::Naive,
+            runs: 1,
+            puzzles_per_s_min: 40.0,
+            puzzles_per_s_max: 40.0,
+            puzzles_per_s_stddev: 0.0,
+            solver: "naive".into(),
             ..one.clone()
         };
         vec![one, two]
+    }
+
+    /// An external solver's row with wrong answers.
+    pub(crate) fn external_row() -> BenchRow {
+        BenchRow {
+            solver: "py".into(),
+            mode: String::new(),
+            no_guess_pct: None,
+            guesses_per_puzzle: None,
+            wrong: Some(3),
+            missing: Some(0),
+            startup_s: Some(0.02),
+            ..rows()[0].clone()
+        }
     }
 
     #[test]
@@ -317,14 +425,24 @@ pub(crate) mod tests {
 
     #[test]
     fn display_cells_round_for_reading() {
-        let rows = rows();
-        let cells = display_cells(&rows[0]);
+        let two = rows();
+        let cells = display_cells(&two[0]);
         assert_eq!(cells[5], "123,457");
-        assert_eq!(cells[6], "8.10");
-        assert_eq!(cells[9], "1.00");
-        let cells = display_cells(&rows[1]);
-        assert_eq!((cells[5].as_str(), cells[6].as_str()), ("40.0", "25,000"));
-        assert_eq!(cells[9], "-");
+        assert_eq!(cells[6], "±2.0%");
+        assert_eq!(cells[7], "8.10");
+        assert_eq!(cells[10], "1.00");
+        let cells = display_cells(&two[1]);
+        assert_eq!((cells[5].as_str(), cells[7].as_str()), ("40.0", "25,000"));
+        assert_eq!(cells[6], "-", "one run: no spread");
+        assert_eq!(cells[10], "-");
+        assert_eq!((cells[12].as_str(), cells[13].as_str()), ("-", "-"));
+        let cells = display_cells(&external_row());
+        assert_eq!(cells[1], "py (!)");
+        assert_eq!(cells[2], "");
+        assert_eq!((cells[8].as_str(), cells[9].as_str()), ("-", "-"));
+        assert_eq!((cells[12].as_str(), cells[13].as_str()), ("3", "0"));
+        assert!(flag_line(&[external_row()]).starts_with("(!) wrong answers"));
+        assert_eq!(flag_line(&rows()), "");
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use std::io;
 
-use super::{display_cells, machine_line, Exporter, DISPLAY_FIELDS, TEXT_COLUMNS};
+use super::{display_cells, flag_line, machine_line, Exporter, DISPLAY_FIELDS, TEXT_COLUMNS};
 use crate::bench::row::BenchRow;
 
 /// Writes rows as an aligned plain-text table.
@@ -13,7 +13,7 @@ pub struct TableExporter;
 impl Exporter for TableExporter {
     fn serialize(&self, rows: &[BenchRow]) -> io::Result<Vec<u8>> {
         let header = DISPLAY_FIELDS.map(str::to_string);
-        let body: Vec<[String; 11]> = rows.iter().map(display_cells).collect();
+        let body: Vec<[String; DISPLAY_FIELDS.len()]> = rows.iter().map(display_cells).collect();
         let mut widths = header.clone().map(|h| h.chars().count());
         for cells in &body {
             for (width, cell) in widths.iter_mut().zip(cells) {
@@ -36,10 +36,11 @@ impl Exporter for TableExporter {
             out.push_str(line.trim_end());
             out.push('\n');
         }
-        let machine = machine_line(rows);
-        if !machine.is_empty() {
-            out.push_str(&machine);
-            out.push('\n');
+        for line in [machine_line(rows), flag_line(rows)] {
+            if !line.is_empty() {
+                out.push_str(&line);
+                out.push('\n');
+            }
         }
         Ok(out.into_bytes())
     }

@@ -104,6 +104,12 @@ impl Singles {
         })
     }
 
+    /// The number of open cells.
+    #[inline(always)]
+    pub(super) fn open(&self) -> usize {
+        self.open_len
+    }
+
     /// The grid as far as it is filled.
     #[inline(always)]
     pub(super) fn grid(&self) -> Grid {
