@@ -130,6 +130,7 @@ impl Config {
             output,
             resume: false,
             summary_json: None,
+            summary_html: None,
             threads: Environment::detect().cores.max(1),
             solver: SolverKind::default(),
             mode: Mode::default(),
