@@ -199,11 +199,68 @@ fn push_micros(out: &mut Vec<u8>, ns: u64) {
     out.push(b'0' + (tenths % 10) as u8);
 }
 
-/// Where the CSV bytes go.
-enum Sink {
+/// Where a table's bytes go: stdout, a plain file, or a gzip-compressed
+/// file. Shared by every writer of rows (results, data-set tables, merge).
+pub(crate) enum Sink {
+    /// Standard output.
     Stdout(io::Stdout),
+    /// A plain file.
     File(File),
+    /// A file written gzip-compressed; [`Sink::finish`] ends the stream.
     Gzip(GzEncoder<File>),
+}
+
+impl Sink {
+    /// Opens `destination`: stdout, or the file created (or truncated),
+    /// gzip-compressed when its name ends in `.gz`.
+    ///
+    /// # Errors
+    /// The file cannot be created.
+    pub(crate) fn create(destination: &Destination) -> io::Result<Sink> {
+        Ok(match destination {
+            Destination::Stdout => Sink::Stdout(io::stdout()),
+            Destination::File { path, gzip } => Sink::to_file(File::create(path)?, *gzip),
+        })
+    }
+
+    /// Writes to `file`, gzip-compressed when `gzip`.
+    pub(crate) fn to_file(file: File, gzip: bool) -> Sink {
+        if gzip {
+            Sink::Gzip(GzEncoder::new(file, Compression::default()))
+        } else {
+            Sink::File(file)
+        }
+    }
+
+    /// Flushes everything and ends the gzip stream.
+    ///
+    /// # Errors
+    /// The bytes cannot be written.
+    pub(crate) fn finish(self) -> io::Result<()> {
+        match self {
+            Sink::Stdout(mut w) => w.flush(),
+            Sink::File(mut w) => w.flush(),
+            Sink::Gzip(w) => w.finish().and_then(|mut f| f.flush()),
+        }
+    }
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::Stdout(w) => w.write(buf),
+            Sink::File(w) => w.write(buf),
+            Sink::Gzip(w) => w.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::Stdout(w) => w.flush(),
+            Sink::File(w) => w.flush(),
+            Sink::Gzip(w) => w.flush(),
+        }
+    }
 }
 
 /// Writes results rows to a [`Destination`].
@@ -230,18 +287,8 @@ impl ResultsWriter {
         destination: &Destination,
         file_names: Option<Vec<String>>,
     ) -> Result<ResultsWriter, Error> {
-        let sink = match destination {
-            Destination::Stdout => Sink::Stdout(io::stdout()),
-            Destination::File { path, gzip } => {
-                let file =
-                    File::create(path).map_err(|e| Error::write("results", path.clone(), e))?;
-                if *gzip {
-                    Sink::Gzip(GzEncoder::new(file, Compression::default()))
-                } else {
-                    Sink::File(file)
-                }
-            }
-        };
+        let sink = Sink::create(destination)
+            .map_err(|e| Error::write("results", destination.name(), e))?;
         ResultsWriter::start(sink, destination, file_names, true)
     }
 
@@ -340,12 +387,9 @@ impl ResultsWriter {
     /// As for [`ResultsWriter::create`].
     pub fn finish(self) -> Result<(), Error> {
         let destination = self.destination;
-        let done = match self.sink {
-            Sink::Stdout(mut w) => w.flush(),
-            Sink::File(mut w) => w.flush(),
-            Sink::Gzip(w) => w.finish().and_then(|mut f| f.flush()),
-        };
-        done.map_err(|e| Error::write("results", destination.name(), e))
+        self.sink
+            .finish()
+            .map_err(|e| Error::write("results", destination.name(), e))
     }
 
     fn io_error(&self, e: io::Error) -> Error {

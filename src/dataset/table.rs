@@ -1,40 +1,13 @@
 //! A CSV table of serde rows written to a [`Destination`]: stdout, a file,
 //! or a gzip file (`.gz`). The data-set subcommands write their rows here.
 
-use std::fs::File;
-use std::io::{self, Write};
+use std::io;
 
-use flate2::write::GzEncoder;
-use flate2::Compression;
 use serde::Serialize;
 
 use crate::config::Destination;
 use crate::error::Error;
-
-/// Where the CSV bytes go.
-enum Sink {
-    Stdout(io::Stdout),
-    File(File),
-    Gzip(GzEncoder<File>),
-}
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Sink::Stdout(w) => w.write(buf),
-            Sink::File(w) => w.write(buf),
-            Sink::Gzip(w) => w.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Sink::Stdout(w) => w.flush(),
-            Sink::File(w) => w.flush(),
-            Sink::Gzip(w) => w.flush(),
-        }
-    }
-}
+use crate::output::Sink;
 
 /// Writes rows of one shape, header first.
 pub struct TableWriter {
@@ -49,18 +22,8 @@ impl TableWriter {
     /// [`Error::Write`] when the file cannot be created or written,
     /// [`Error::BrokenPipe`] when stdout is closed.
     pub fn create(destination: &Destination, header: &[&str]) -> Result<TableWriter, Error> {
-        let sink = match destination {
-            Destination::Stdout => Sink::Stdout(io::stdout()),
-            Destination::File { path, gzip } => {
-                let file =
-                    File::create(path).map_err(|e| Error::write("results", path.clone(), e))?;
-                if *gzip {
-                    Sink::Gzip(GzEncoder::new(file, Compression::default()))
-                } else {
-                    Sink::File(file)
-                }
-            }
-        };
+        let sink = Sink::create(destination)
+            .map_err(|e| Error::write("results", destination.name(), e))?;
         let mut writer = TableWriter {
             csv: csv::WriterBuilder::new()
                 .has_headers(false)
@@ -110,12 +73,7 @@ impl TableWriter {
             .csv
             .into_inner()
             .map_err(|e| Error::write("results", name.clone(), e.into_error()))?;
-        let done = match sink {
-            Sink::Stdout(mut w) => w.flush(),
-            Sink::File(mut w) => w.flush(),
-            Sink::Gzip(w) => w.finish().and_then(|mut f| f.flush()),
-        };
-        done.map_err(|e| Error::write("results", name, e))
+        sink.finish().map_err(|e| Error::write("results", name, e))
     }
 
     fn error(&self, e: csv::Error) -> Error {

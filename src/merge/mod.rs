@@ -37,8 +37,6 @@ use std::path::{Path, PathBuf};
 
 use clap::Args;
 use flate2::bufread::MultiGzDecoder;
-use flate2::write::GzEncoder;
-use flate2::Compression;
 
 use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::cli::LayoutArgs;
@@ -47,7 +45,7 @@ use crate::error::{Error, Verdict};
 use crate::file_guard::FileGuard;
 use crate::grid::Grid;
 use crate::input::{self, InputError, Record};
-use crate::output::FILE_COLUMN;
+use crate::output::{Sink, FILE_COLUMN};
 use crate::results_reader::{parse_row, Columns, RecordReader, Row};
 use crate::stats::Tally;
 
@@ -653,27 +651,6 @@ struct Output {
     temporary: PathBuf,
 }
 
-enum Sink {
-    File(io::BufWriter<File>),
-    Gzip(GzEncoder<io::BufWriter<File>>),
-}
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Sink::File(w) => w.write(buf),
-            Sink::Gzip(w) => w.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Sink::File(w) => w.flush(),
-            Sink::Gzip(w) => w.flush(),
-        }
-    }
-}
-
 impl Output {
     fn create(path: &Path) -> Result<Output, Error> {
         let name = path
@@ -683,16 +660,11 @@ impl Output {
         let temporary =
             path.with_file_name(format!(".{name}.merge-{}.partial", std::process::id()));
         let file = File::create(&temporary).map_err(|e| Error::write("results", path, e))?;
-        let file = io::BufWriter::new(file);
         let gzip = matches!(
             Destination::from_arg(Some(path)),
             Destination::File { gzip: true, .. }
         );
-        let sink = if gzip {
-            Sink::Gzip(GzEncoder::new(file, Compression::default()))
-        } else {
-            Sink::File(file)
-        };
+        let sink = Sink::to_file(file, gzip);
         Ok(Output {
             csv: csv::WriterBuilder::new()
                 .has_headers(false)
@@ -712,12 +684,10 @@ impl Output {
         let error = |e: io::Error| Error::write("results", path, e);
         let temporary = self.temporary.clone();
         let done = (|| {
-            let sink = self.csv.into_inner().map_err(|e| e.into_error())?;
-            let mut file = match sink {
-                Sink::File(w) => w,
-                Sink::Gzip(w) => w.finish()?,
-            };
-            file.flush()?;
+            self.csv
+                .into_inner()
+                .map_err(|e| e.into_error())?
+                .finish()?;
             std::fs::rename(&temporary, path)
         })();
         if let Err(e) = done {
