@@ -14,7 +14,9 @@ use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
 use crate::file_guard::FileGuard;
 use crate::input::ReadOptions;
-use crate::output::{Destination, STDIO};
+use crate::output::Destination;
+#[cfg(feature = "cli")]
+use crate::output::STDIO;
 use crate::progress::Draw;
 use crate::shard::Shard;
 use crate::solver::{Limits, Mode, SolverKind};
