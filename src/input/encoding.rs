@@ -10,9 +10,19 @@
 //! - UTF-16 with a byte-order mark (`FF FE` or `FE FF`, as Windows tools
 //!   write "Unicode" text) is decoded to UTF-8 and read as usual.
 //! - UTF-16 without a mark (a NUL in every other byte) is refused by name.
-//! - Any other NUL byte means binary data: refused, naming its offset.
+//! - Binary data (a NUL byte, and control bytes making up at least one in
+//!   [`CONTROL_SHARE`] of the first [`LOOK`] bytes, as in any compressed or
+//!   packed format) is refused, naming the offset of the first NUL.
 //!
-//! A NUL later in a file is left to the record it falls in (`malformed`).
+//! A text file with a stray line of garbage is still text: that line, like
+//! a NUL later in a file, is left to its record (`malformed`).
+
+/// Most bytes of the first chunk looked at.
+const LOOK: usize = 8192;
+
+/// Binary data has at least one control byte in this many (random bytes:
+/// about one in nine); text with a stray garbage line has far fewer.
+const CONTROL_SHARE: usize = 20;
 
 /// What the first chunk of an input says about it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,6 +45,7 @@ pub(super) enum Sniffed {
 
 /// Looks at the first chunk of an input (after decompression).
 pub(super) fn sniff(chunk: &[u8]) -> Sniffed {
+    let chunk = &chunk[..chunk.len().min(LOOK)];
     if chunk.starts_with(&[0xFF, 0xFE]) || chunk.starts_with(&[0xFE, 0xFF]) {
         return Sniffed::Utf16Bom;
     }
@@ -54,7 +65,15 @@ pub(super) fn sniff(chunk: &[u8]) -> Sniffed {
             return Sniffed::Utf16 { big_endian: true };
         }
     }
-    Sniffed::Binary { offset }
+    let control = chunk
+        .iter()
+        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r') || b == 0x7F)
+        .count();
+    if control * CONTROL_SHARE >= chunk.len() {
+        Sniffed::Binary { offset }
+    } else {
+        Sniffed::Text
+    }
 }
 
 #[cfg(test)]
@@ -105,5 +124,12 @@ mod tests {
         let png = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00";
         assert_eq!(sniff(png), Sniffed::Binary { offset: 8 });
         assert_eq!(sniff(b"123\x00456"), Sniffed::Binary { offset: 3 });
+    }
+
+    #[test]
+    fn a_stray_garbage_line_in_text_is_left_to_its_record() {
+        let mut text = b"puzzle\n".repeat(200);
+        text.extend_from_slice(b"\x00\x01\x02\xff garbage\n");
+        assert_eq!(sniff(&text), Sniffed::Text);
     }
 }
