@@ -221,20 +221,19 @@ fn classify_avx2(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame
 
 /// [`Singles::new`] compiled for AVX-512 and the features of AVX2's path.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
+)]
 fn set_up_avx512(grid: &Grid) -> Option<usize> {
     Singles::new(grid).map(|s| s.open())
 }
 
 /// [`classify`] compiled for AVX-512 and the features of AVX2's path.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn classify_avx512(
-    grid: &Grid,
-    mode: Mode,
-    limits: &Limits,
-    stack: &mut Vec<Frame>,
-) -> Classified {
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
+)]
+fn classify_avx512(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
     classify(grid, mode, limits, stack)
 }
 
