@@ -3,7 +3,9 @@
 //! The library behind the `sudoku-batch` command. Data flows one way:
 //! [`input`] reads records -> [`pipeline`] classifies and solves them on a
 //! thread pool with the [`solver`]s (over the [`grid`] model) -> [`output`]
-//! writes one results row per record ([`result`]) -> [`stats`] summarises.
+//! writes one results row per record ([`result`], with the input columns
+//! it keeps: [`kept`]) as CSV, JSON Lines or Parquet -> [`stats`]
+//! summarises.
 //! [`cli`] defines the flags, [`config`] validates them, [`solve`] wires the
 //! `solve` subcommand together, [`progress`] draws the bar and [`error`]
 //! maps failures to exit codes; [`file_guard`] refuses an output that is an
@@ -44,6 +46,7 @@ pub mod generator;
 pub mod grid;
 pub mod input;
 pub mod interrupt;
+pub mod kept;
 pub mod merge;
 pub mod minlex;
 pub mod output;
