@@ -10,7 +10,8 @@
 //!   included (`Record::kept`, copied to [`PuzzleResult::kept`]);
 //! - the writers ([`crate::output`]) put them after the results columns
 //!   under their input names, with `input_` in front of a name that clashes
-//!   with a results column (see [`crate::output::kept_names`]): typed in
+//!   with a results column (see
+//!   [`crate::output::Shape::kept_names`]): typed in
 //!   Parquet, JSON numbers, booleans and `null` in JSON Lines, text (empty
 //!   for null) in CSV.
 //!

@@ -1,5 +1,5 @@
 //! The results: one row per record, in input order, as CSV, JSON Lines or
-//! Parquet (chosen by the output's name, see [`format`]), written to stdout
+//! Parquet (chosen by the output's name, see [`mod@format`]), written to stdout
 //! or a file, compressed by gzip (`.gz`) or zstd (`.zst`) for the text
 //! formats.
 //!
@@ -18,7 +18,7 @@ pub mod parquet;
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use flate2::write::GzEncoder;
@@ -26,11 +26,50 @@ use flate2::write::GzEncoder;
 pub use self::format::{Compression, OutputFormat};
 pub use self::jsonl::JsonlRows;
 use self::parquet::ParquetRows;
-use crate::config::Destination;
 use crate::error::Error;
 use crate::grid::Grid;
 use crate::kept::{KeptColumn, KeptValue};
 use crate::result::PuzzleResult;
+
+/// The name that means stdin or stdout.
+pub const STDIO: &str = "-";
+
+/// Where an output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output.
+    Stdout,
+    /// A file, created or truncated.
+    File {
+        /// The file's path.
+        path: PathBuf,
+        /// How the file is compressed: gzip when the name ends in `.gz`,
+        /// zstd in `.zst`.
+        compression: Compression,
+    },
+}
+
+impl Destination {
+    /// The destination named by a flag: absent or `-` is stdout.
+    pub fn from_arg(arg: Option<&Path>) -> Destination {
+        match arg {
+            None => Destination::Stdout,
+            Some(path) if path.as_os_str() == STDIO => Destination::Stdout,
+            Some(path) => Destination::File {
+                path: path.to_path_buf(),
+                compression: Compression::of_name(path),
+            },
+        }
+    }
+
+    /// The name used in messages: the path, or `-` for stdout.
+    pub fn name(&self) -> &Path {
+        match self {
+            Destination::Stdout => Path::new(STDIO),
+            Destination::File { path, .. } => path,
+        }
+    }
+}
 
 /// The results columns, in order.
 pub const COLUMNS: [&str; 8] = [
@@ -74,14 +113,15 @@ pub fn clean_message(message: &str) -> String {
 
 /// The character written for a blank cell in the `puzzle` column
 /// (`--blank`); the `solution` column has none.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Blank {
     /// `.`, as most puzzle collections write blanks.
     #[default]
-    #[value(name = ".")]
+    #[cfg_attr(feature = "cli", value(name = "."))]
     Dot,
     /// `0`, as the Kaggle and Hugging Face data sets do.
-    #[value(name = "0")]
+    #[cfg_attr(feature = "cli", value(name = "0"))]
     Zero,
 }
 
@@ -416,6 +456,7 @@ impl Sink {
     }
 
     /// True when the bytes are compressed on their way.
+    #[cfg(feature = "cli")]
     pub(crate) fn compressed(&self) -> bool {
         matches!(self, Sink::Gzip(_) | Sink::Zstd(_))
     }
@@ -451,8 +492,9 @@ enum Body {
         /// A buffer for rows formatted here.
         text: Vec<u8>,
     },
-    /// Parquet: typed columns built here, written in row groups.
-    Parquet(ParquetRows),
+    /// Parquet: typed columns built here, written in row groups (boxed:
+    /// the writer is large).
+    Parquet(Box<ParquetRows>),
 }
 
 /// Writes results rows to a [`Destination`] in an [`OutputFormat`].
@@ -495,7 +537,7 @@ impl ResultsWriter {
                 let rows = ParquetRows::create(sink, shape)
                     .map_err(|e| parquet_error(e, destination.name()))?;
                 return Ok(ResultsWriter {
-                    body: Body::Parquet(rows),
+                    body: Body::Parquet(Box::new(rows)),
                     destination: destination.clone(),
                     closed: false,
                 });

@@ -6,12 +6,12 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::time::Instant;
 
-use crate::config::{Config, Destination};
+use crate::config::Config;
 use crate::error::{Error, Verdict};
 use crate::input;
 use crate::interrupt::{Interrupt, Signal, SignalGuard};
 use crate::kept::KeptColumn;
-use crate::output::{OutputFormat, ResultsWriter, Shape};
+use crate::output::{Destination, OutputFormat, ResultsWriter, Shape};
 use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
 use crate::resume::{self, Kept, Matching};

@@ -6,8 +6,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use encoding_rs_io::DecodeReaderBytesBuilder;
+
 use super::batch::{RecordBatch, RecordStream};
 use super::csv::CsvReader;
+use super::encoding::{self, Sniffed};
 use super::grid::{self, Detected, GridReader};
 use super::gzip::GzipMembers;
 use super::lines::LinesReader;
@@ -147,7 +150,13 @@ impl Input {
     }
 
     /// The name and the bytes to read: decompressed when the content is
-    /// gzip though the name does not say so (this reads two bytes).
+    /// gzip though the name does not say so, and decoded to UTF-8 when it is
+    /// UTF-16 with a byte-order mark. Looks only at the first chunk one read
+    /// returns (see [`super::encoding`]), so a slow stdin is not held up.
+    ///
+    /// # Errors
+    /// [`InputError::NotText`] for binary data or UTF-16 without a mark;
+    /// [`InputError::Io`] when the first read fails.
     fn decoded(self) -> Result<(String, Source), InputError> {
         let Input {
             name,
@@ -155,18 +164,42 @@ impl Input {
             gzip,
             ..
         } = self;
+        let io_err = |e| InputError::io(&name, e);
         if !gzip {
-            let magic = peek(&mut source, 2).map_err(|e| InputError::io(&name, e))?;
-            let is_gzip = magic == [0x1F, 0x8B];
-            source = Box::new(Cursor::new(magic).chain(source));
-            if is_gzip {
-                source = Box::new(BufReader::with_capacity(
-                    BUFFER,
-                    GzipMembers::new(source, &name),
-                ));
+            let head = fill(&mut source).map_err(io_err)?;
+            if head.len() < 2 && !head.is_empty() {
+                // A first read of one byte: read one more to see the magic.
+                let magic = peek(&mut source, 2).map_err(io_err)?;
+                let is_gzip = magic == [0x1F, 0x8B];
+                source = Box::new(Cursor::new(magic).chain(source));
+                if is_gzip {
+                    source = gunzip(source, &name);
+                }
+            } else if head.starts_with(&[0x1F, 0x8B]) {
+                source = gunzip(source, &name);
             }
         }
-        Ok((name, source))
+        let what = match encoding::sniff(fill(&mut source).map_err(io_err)?) {
+            Sniffed::Text => return Ok((name, source)),
+            Sniffed::Utf16Bom => {
+                let utf8 = DecodeReaderBytesBuilder::new()
+                    .strip_bom(true)
+                    .build(source);
+                return Ok((name, Box::new(BufReader::with_capacity(BUFFER, utf8))));
+            }
+            Sniffed::Utf16 { big_endian } => format!(
+                "UTF-16{} text without a byte-order mark; save it as UTF-8 \
+                 (or as UTF-16 with a byte-order mark, which is decoded)",
+                if big_endian { "BE" } else { "LE" }
+            ),
+            Sniffed::Binary { offset } => {
+                format!("binary data (a NUL byte at offset {offset})")
+            }
+        };
+        Err(InputError::NotText {
+            path: name.into(),
+            what,
+        })
     }
 
     /// Starts reading records.
@@ -253,6 +286,26 @@ fn format_by_name(name: &str) -> Format {
     } else {
         Format::Lines
     }
+}
+
+/// The bytes one read of `source` gives, not consumed (empty at its end).
+fn fill(source: &mut Source) -> io::Result<&[u8]> {
+    loop {
+        match source.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            // Re-borrowed: the loop's borrow ends at the `continue` above.
+            Ok(_) => return source.fill_buf(),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// `source`, gzip-decompressed (every member).
+fn gunzip(source: Source, name: &str) -> Source {
+    Box::new(BufReader::with_capacity(
+        BUFFER,
+        GzipMembers::new(source, name),
+    ))
 }
 
 /// Reads the first `n` bytes of `source` (fewer at its end), to be read

@@ -8,10 +8,9 @@
 use std::fmt;
 use std::path::Path;
 
-use clap::ValueEnum;
-
 /// A results format.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum OutputFormat {
     /// CSV text (RFC 4180), a header line first.
     #[default]
