@@ -221,17 +221,19 @@ impl State {
         if m & bit == 0 {
             return Err(Contradiction);
         }
-        let rb = bit.trailing_zeros() as usize / 9;
-        self.cand[idx] = (m & !row_mask(rb)) | bit;
-        let mut dirty = 1 << idx;
+        // Branch-free over the band's nine digits (vectorised); this
+        // digit's own mask is set after.
+        let mut dirty = 0;
         for od in 0..9 {
             let o = at(od, band);
-            if od != digit && self.cand[o] & bit != 0 {
-                self.cand[o] &= !bit;
-                dirty |= 1 << o;
-            }
+            let old = self.cand[o];
+            let new = old & !bit;
+            self.cand[o] = new;
+            dirty |= ((old != new) as u32) << o;
         }
-        Ok(dirty)
+        let rb = bit.trailing_zeros() as usize / 9;
+        self.cand[idx] = (m & !row_mask(rb)) | bit;
+        Ok(dirty | 1 << idx)
     }
 
     /// Applies the band rules for one digit and band until they change
@@ -475,9 +477,7 @@ impl State {
     fn digits_at(&self, band: usize, bit: u32) -> u16 {
         let mut digits = 0u16;
         for digit in 0..9 {
-            if self.cand[at(digit, band)] & bit != 0 {
-                digits |= 1 << digit;
-            }
+            digits |= u16::from(self.cand[at(digit, band)] & bit != 0) << digit;
         }
         digits
     }
