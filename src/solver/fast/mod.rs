@@ -2,9 +2,9 @@
 //! band-oriented engine with backtracking for the grids singles leave open.
 //!
 //! # Routing
-//! 1. [`singles`]: one pass over the cells builds the per-unit digit masks
-//!    and finds repeated givens; naked and hidden singles then fill the
-//!    grid. Easy puzzles (every Kaggle one) end here.
+//! 1. [`singles`]: one pass over the givens builds per-digit bitboards of
+//!    the open cells and finds repeated givens; rounds of naked singles
+//!    then fill the grid. Easy puzzles (every Kaggle one) end here.
 //! 2. [`band`]: the grid singles left is set up as band bitmasks and
 //!    searched. Its propagation makes every deduction singles make, so the
 //!    guesses, statuses and solutions are those of the strong engine alone
@@ -134,8 +134,8 @@ impl FastSolver {
 
     /// The fixed cost of one puzzle, apart from propagation and search (for
     /// benchmarks): the set-up every grid goes through first, one pass over
-    /// the cells building the per-unit digit masks and the open-cell list
-    /// and checking for repeated givens. Returns the number of open cells,
+    /// the givens building the per-digit bitboards of the open cells and
+    /// checking for repeated givens. Returns the number of open cells,
     /// or `None` when a digit is repeated in a unit.
     pub fn set_up(&self, grid: &Grid) -> Option<usize> {
         match self.simd {
