@@ -27,7 +27,7 @@ pub use self::format::{Compression, OutputFormat};
 pub use self::jsonl::JsonlRows;
 use self::parquet::ParquetRows;
 use crate::error::Error;
-use crate::grid::Grid;
+use crate::grid::{Grid, CELLS};
 use crate::kept::{KeptColumn, KeptValue};
 use crate::result::PuzzleResult;
 
@@ -266,30 +266,37 @@ impl CsvRows {
             }
             out.push(delimiter);
         }
-        push_number(out, result.line);
-        out.push(delimiter);
+        let mut row = Row::new();
+        row.number(result.line);
+        row.byte(delimiter);
         if let Some(puzzle) = &result.puzzle {
-            out.extend_from_slice(&self.blank.puzzle_bytes(puzzle));
+            row.cells(&self.blank.puzzle_bytes(puzzle));
         }
-        out.push(delimiter);
-        out.extend_from_slice(result.status.name().as_bytes());
-        out.push(delimiter);
+        row.byte(delimiter);
+        row.text(result.status.name().as_bytes());
+        row.byte(delimiter);
         if let Some(solution) = &result.solution {
-            out.extend_from_slice(&solution.line_bytes());
+            row.grid(solution);
         }
-        out.push(delimiter);
+        row.byte(delimiter);
         if let Some(guesses) = result.guesses {
-            push_number(out, guesses);
+            row.number(guesses);
         }
-        out.push(delimiter);
+        row.byte(delimiter);
         if let Some(ns) = result.solve_ns {
-            push_micros(out, ns);
+            row.micros(ns);
         }
-        out.push(delimiter);
+        row.byte(delimiter);
         if let Some(check) = result.check {
-            out.extend_from_slice(check.name().as_bytes());
+            row.text(check.name().as_bytes());
         }
-        out.push(delimiter);
+        row.byte(delimiter);
+        if result.message.is_none() && result.kept.is_empty() {
+            row.byte(b'\n');
+            out.extend_from_slice(row.bytes());
+            return;
+        }
+        out.extend_from_slice(row.bytes());
         if let Some(message) = &result.message {
             push_field(out, clean_message(message).as_bytes(), delimiter);
         }
@@ -377,27 +384,91 @@ fn push_field(out: &mut Vec<u8>, field: &[u8], delimiter: u8) {
 }
 
 /// Appends `n` in decimal.
-pub(crate) fn push_number(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
+pub(crate) fn push_number(out: &mut Vec<u8>, n: u64) {
+    let mut row = Row::new();
+    row.number(n);
+    out.extend_from_slice(row.bytes());
 }
 
 /// Appends a duration in nanoseconds as microseconds with one decimal,
 /// rounded (`12.3`).
 pub(crate) fn push_micros(out: &mut Vec<u8>, ns: u64) {
-    let tenths = ns.saturating_add(50) / 100;
-    push_number(out, tenths / 10);
-    out.push(b'.');
-    out.push(b'0' + (tenths % 10) as u8);
+    let mut row = Row::new();
+    row.micros(ns);
+    out.extend_from_slice(row.bytes());
+}
+
+/// The longest results row without its `file` field and message: a line
+/// number and guesses of 20 digits, two grids, the longest status and
+/// check, solve_us of 22 characters, 7 delimiters and the line end.
+const ROW_BYTES: usize = 20 + 81 + 10 + 81 + 20 + 22 + 8 + 8;
+
+/// One results row built in a fixed buffer on the stack, so that a row is
+/// one copy into the output and every field a copy of known length (no
+/// capacity check or library call per field).
+struct Row {
+    buf: [u8; ROW_BYTES],
+    len: usize,
+}
+
+impl Row {
+    fn new() -> Row {
+        Row {
+            buf: [0; ROW_BYTES],
+            len: 0,
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    fn byte(&mut self, b: u8) {
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+
+    /// A status or check name (at most 10 bytes).
+    fn text(&mut self, text: &[u8]) {
+        for &b in text {
+            self.byte(b);
+        }
+    }
+
+    fn grid(&mut self, grid: &Grid) {
+        self.cells(&grid.line_bytes());
+    }
+
+    /// A grid's 81 characters.
+    fn cells(&mut self, line: &[u8; CELLS]) {
+        self.buf[self.len..self.len + CELLS].copy_from_slice(line);
+        self.len += CELLS;
+    }
+
+    /// `n` in decimal, written from its last digit back.
+    fn number(&mut self, n: u64) {
+        let mut digits = 1;
+        let mut rest = n / 10;
+        while rest != 0 {
+            digits += 1;
+            rest /= 10;
+        }
+        let mut rest = n;
+        for i in (self.len..self.len + digits).rev() {
+            self.buf[i] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        self.len += digits;
+    }
+
+    /// A duration in nanoseconds as microseconds with one decimal, rounded
+    /// (`12.3`).
+    fn micros(&mut self, ns: u64) {
+        let tenths = ns.saturating_add(50) / 100;
+        self.number(tenths / 10);
+        self.byte(b'.');
+        self.byte(b'0' + (tenths % 10) as u8);
+    }
 }
 
 /// Where a table's bytes go: stdout, a plain file, or a gzip- or

@@ -51,7 +51,7 @@ static PEER_BOARDS: [Board; 81] = {
 
 /// A round of naked singles that fills fewer than one in `TRICKLE` of the
 /// open cells ends the singles engine's work (see [`Singles::run`]).
-const TRICKLE: u32 = 8;
+const TRICKLE: u32 = 16;
 
 /// Below this many givens naked singles rarely fill a grid (Royle's
 /// 17-clue puzzles, the hardest lists): [`Singles::run`] leaves such grids
@@ -142,7 +142,7 @@ impl Singles {
     /// Places naked singles, a round at a time, until the grid is full, a
     /// contradiction shows, or no single is left; does nothing on a grid
     /// with fewer than [`FEW_GIVENS`] givens. Also gives up (`Stalled`) when
-    /// a round fills fewer than an eighth of the open cells: singles are
+    /// a round fills fewer than a sixteenth of the open cells: singles are
     /// then trickling in one chain at a time, which the strong engine,
     /// working per digit and band, follows at a lower cost.
     #[inline(always)]
@@ -171,25 +171,27 @@ impl Singles {
             }
             // The digit of a naked single, bit by bit: bit `k` of its value
             // is set when its one board is that of a value with bit `k`.
-            let mut planes = [[0u64; 2]; 4];
-            for (value, board) in self.cand.iter().enumerate().take(10).skip(1) {
-                for (k, plane) in planes.iter_mut().enumerate() {
-                    if value >> k & 1 != 0 {
-                        plane[0] |= board[0];
-                        plane[1] |= board[1];
-                    }
-                }
-            }
+            let c = &self.cand;
+            let plane = |w: usize| {
+                [
+                    c[1][w] | c[3][w] | c[5][w] | c[7][w] | c[9][w],
+                    c[2][w] | c[3][w] | c[6][w] | c[7][w],
+                    c[4][w] | c[5][w] | c[6][w] | c[7][w],
+                    c[8][w] | c[9][w],
+                ]
+            };
+            let planes = [plane(0), plane(1)];
             let mut repeated = 0;
             for (word, &bits) in naked.iter().enumerate() {
                 let mut bits = bits;
                 while bits != 0 {
                     let bit = bits.trailing_zeros() as usize;
                     bits &= bits - 1;
-                    let digit = (planes[0][word] >> bit & 1)
-                        | (planes[1][word] >> bit & 1) << 1
-                        | (planes[2][word] >> bit & 1) << 2
-                        | (planes[3][word] >> bit & 1) << 3;
+                    let [p0, p1, p2, p3] = planes[word];
+                    let digit = (p0 >> bit & 1)
+                        | (p1 >> bit & 1) << 1
+                        | (p2 >> bit & 1) << 2
+                        | (p3 >> bit & 1) << 3;
                     self.cells[64 * word + bit] = digit as u8;
                     repeated |= self.place(word, bit, digit as usize);
                 }
@@ -210,15 +212,24 @@ impl Singles {
     }
 }
 
-/// The filled cells of a grid as a board.
+/// The filled cells of a grid as a board, eight cells at a time: a byte's
+/// high bit is set when the byte is not zero, and a multiplication gathers
+/// the eight high bits into one byte.
 #[inline(always)]
 fn filled(cells: &[u8; 81]) -> Board {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let eight = |i: usize| {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&cells[8 * i..8 * i + 8]);
+        let x = u64::from_le_bytes(bytes);
+        let nonzero = (x | ((x & LOW7) + LOW7)) & HIGH;
+        (nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    };
     let mut board = [0u64; 2];
-    for (word, chunk) in cells.chunks(64).enumerate() {
-        board[word] = chunk
-            .iter()
-            .enumerate()
-            .fold(0, |m, (i, &v)| m | u64::from(v != 0) << i);
+    for i in 0..10 {
+        board[i / 8] |= eight(i) << (8 * (i % 8));
     }
+    board[1] |= u64::from(cells[80] != 0) << 16;
     board
 }
