@@ -5,55 +5,21 @@
 
 use std::io::IsTerminal;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+#[cfg(feature = "cli")]
 use std::time::Duration;
 
+#[cfg(feature = "cli")]
 use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
 use crate::file_guard::FileGuard;
 use crate::input::ReadOptions;
+use crate::output::Destination;
+#[cfg(feature = "cli")]
+use crate::output::STDIO;
 use crate::progress::Draw;
 use crate::shard::Shard;
 use crate::solver::{Limits, Mode, SolverKind};
-
-/// The name that means stdin or stdout.
-pub const STDIO: &str = "-";
-
-/// Where an output goes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Destination {
-    /// Standard output.
-    Stdout,
-    /// A file, created or truncated.
-    File {
-        /// The file's path.
-        path: PathBuf,
-        /// True when the name ends in `.gz`: the file is gzip-compressed.
-        gzip: bool,
-    },
-}
-
-impl Destination {
-    /// The destination named by a flag: absent or `-` is stdout.
-    pub fn from_arg(arg: Option<&Path>) -> Destination {
-        match arg {
-            None => Destination::Stdout,
-            Some(path) if path.as_os_str() == STDIO => Destination::Stdout,
-            Some(path) => Destination::File {
-                path: path.to_path_buf(),
-                gzip: path.extension().is_some_and(|ext| ext == "gz"),
-            },
-        }
-    }
-
-    /// The name used in messages: the path, or `-` for stdout.
-    pub fn name(&self) -> &Path {
-        match self {
-            Destination::Stdout => Path::new(STDIO),
-            Destination::File { path, .. } => path,
-        }
-    }
-}
 
 /// The facts about the process's surroundings that flags are resolved
 /// against.
@@ -170,6 +136,7 @@ impl Config {
     /// # Errors
     /// [`Error::Usage`] for flags that do not fit together; see
     /// [`Config::with_environment`].
+    #[cfg(feature = "cli")]
     pub fn from_args(args: &SolveArgs) -> Result<Config, Error> {
         Config::with_environment(args, Environment::detect())
     }
@@ -182,6 +149,7 @@ impl Config {
     /// the results), when the summary and the results name the same file,
     /// when `--resume` is given without a plain (not gzip) `-o FILE`, or when
     /// `--solutions` is given with several inputs.
+    #[cfg(feature = "cli")]
     pub fn with_environment(args: &SolveArgs, env: Environment) -> Result<Config, Error> {
         let threads = match args.threads {
             Some(0) => return Err(Error::Usage("-j/--threads must be at least 1".into())),
@@ -318,12 +286,18 @@ pub fn check_threads(counts: &[usize], cores: usize) -> Result<(), Error> {
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "cli"))]
 mod tests {
     use clap::Parser;
 
     use super::*;
-    use crate::cli::{Cli, Command};
+
+    /// `solve`'s flags alone, as the command line parses them.
+    #[derive(Parser)]
+    struct Solve {
+        #[command(flatten)]
+        args: SolveArgs,
+    }
 
     const TERMINAL: Environment = Environment {
         stderr_is_terminal: true,
@@ -332,12 +306,8 @@ mod tests {
     };
 
     fn config(args: &[&str], env: Environment) -> Result<Config, Error> {
-        let cli =
-            Cli::try_parse_from(["sudoku-batch", "solve"].iter().chain(args)).expect("flags parse");
-        let Command::Solve(args) = cli.command else {
-            panic!("parsed as another subcommand")
-        };
-        Config::with_environment(&args, env)
+        let solve = Solve::try_parse_from(["solve"].iter().chain(args)).expect("flags parse");
+        Config::with_environment(&solve.args, env)
     }
 
     #[test]

@@ -19,7 +19,6 @@ use thiserror::Error;
 use crate::file_guard::GuardError;
 use crate::input::InputError;
 use crate::interrupt::Signal;
-use crate::resume::ResumeError;
 
 /// Exit code: every puzzle solved, nothing mismatched.
 pub const EXIT_OK: u8 = 0;
@@ -156,4 +155,68 @@ mod tests {
         assert!(!full.is_quiet());
         assert!(full.to_string().starts_with("writing results to out.csv: "));
     }
+}
+
+/// Why a results file cannot be resumed (`--resume`, see [`crate::resume`]).
+#[derive(Debug, Error)]
+pub enum ResumeError {
+    /// The results file could not be read.
+    #[error("reading {path} to resume it: {source}")]
+    Read {
+        /// The results file.
+        path: PathBuf,
+        /// The cause.
+        source: io::Error,
+    },
+    /// Its first line is not the header this run writes.
+    #[error(
+        "{path}: line 1: the header is `{found}`, but this run writes `{expected}`; \
+         --resume continues a results file written by `solve` with the same inputs"
+    )]
+    Header {
+        /// The results file.
+        path: PathBuf,
+        /// Its header, shortened.
+        found: String,
+        /// The header this run writes.
+        expected: String,
+    },
+    /// A complete row is not a results row.
+    #[error("{path}: line {line}: not a results row: {cause}")]
+    BadRow {
+        /// The results file.
+        path: PathBuf,
+        /// The row's line in the results file.
+        line: u64,
+        /// What is wrong.
+        cause: String,
+    },
+    /// A kept row differs from the input record at its place.
+    #[error(
+        "{path}: line {line} does not match the inputs: the row has {row}, \
+         but the inputs have {record} there; --resume needs the inputs of the run that wrote it"
+    )]
+    Mismatch {
+        /// The results file.
+        path: PathBuf,
+        /// The row's line in the results file.
+        line: u64,
+        /// The row, described.
+        row: String,
+        /// The input record at its place, described.
+        record: String,
+    },
+    /// The inputs end before the kept rows do.
+    #[error(
+        "{path}: line {line} has {row}, but the inputs end before it; \
+         --resume needs the inputs of the run that wrote it"
+    )]
+    InputShort {
+        /// The results file.
+        path: PathBuf,
+        /// The first row left over, its line in the results file.
+        line: u64,
+        /// The row, described.
+        row: String,
+    },
 }

@@ -4,7 +4,8 @@
 //! [`input`] reads records -> [`pipeline`] classifies and solves them on a
 //! thread pool with the [`solver`]s (over the [`grid`] model) -> [`output`]
 //! writes one results row per record ([`result`]) -> [`stats`] summarises.
-//! [`cli`] defines the flags, [`config`] validates them, [`solve`] wires the
+//! [`command`] defines the command line and runs a subcommand, [`cli`] the
+//! flags of `solve`, [`config`] validates them, [`solve`] wires the
 //! `solve` subcommand together, [`progress`] draws the bar and [`error`]
 //! maps failures to exit codes; [`file_guard`] refuses an output that is an
 //! input by another name. [`interrupt`] turns SIGINT and SIGTERM into
@@ -33,10 +34,16 @@
 #![warn(clippy::disallowed_macros)]
 
 pub mod batch;
+#[cfg(feature = "cli")]
 pub mod bench;
+#[cfg(feature = "cli")]
 pub mod check;
+#[cfg(feature = "cli")]
 pub mod cli;
+#[cfg(feature = "cli")]
+pub mod command;
 pub mod config;
+#[cfg(feature = "cli")]
 pub mod dataset;
 pub mod error;
 pub mod file_guard;
@@ -44,6 +51,7 @@ pub mod generator;
 pub mod grid;
 pub mod input;
 pub mod interrupt;
+#[cfg(feature = "cli")]
 pub mod merge;
 pub mod minlex;
 pub mod output;
@@ -59,27 +67,3 @@ pub mod solver;
 pub mod stats;
 pub mod stderr;
 pub mod transform;
-
-use crate::cli::{Cli, Command};
-use crate::config::Config;
-use crate::error::{Error, Verdict};
-
-/// Runs a parsed command line: the whole program but for the process exit
-/// code, which [`error::exit_code`] derives from the result.
-///
-/// # Errors
-/// Usage and I/O errors; see [`error::Error`].
-pub fn run(cli: Cli) -> Result<Verdict, Error> {
-    match cli.command {
-        Command::Solve(args) => {
-            let config = Config::from_args(&args)?;
-            solve::run(&config).map(|(verdict, _)| verdict)
-        }
-        Command::Bench(args) => bench::run(&args),
-        Command::Check(args) => check::run(&args),
-        Command::Generate(args) => dataset::generate::run(&args),
-        Command::Canon(args) => dataset::canon::run(&args),
-        Command::Augment(args) => dataset::augment::run(&args),
-        Command::Merge(args) => merge::run(&args),
-    }
-}

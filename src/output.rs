@@ -7,14 +7,52 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 use flate2::Compression;
 
-use crate::config::Destination;
 use crate::error::Error;
 use crate::result::PuzzleResult;
+
+/// The name that means stdin or stdout.
+pub const STDIO: &str = "-";
+
+/// Where an output goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output.
+    Stdout,
+    /// A file, created or truncated.
+    File {
+        /// The file's path.
+        path: PathBuf,
+        /// True when the name ends in `.gz`: the file is gzip-compressed.
+        gzip: bool,
+    },
+}
+
+impl Destination {
+    /// The destination named by a flag: absent or `-` is stdout.
+    pub fn from_arg(arg: Option<&Path>) -> Destination {
+        match arg {
+            None => Destination::Stdout,
+            Some(path) if path.as_os_str() == STDIO => Destination::Stdout,
+            Some(path) => Destination::File {
+                path: path.to_path_buf(),
+                gzip: path.extension().is_some_and(|ext| ext == "gz"),
+            },
+        }
+    }
+
+    /// The name used in messages: the path, or `-` for stdout.
+    pub fn name(&self) -> &Path {
+        match self {
+            Destination::Stdout => Path::new(STDIO),
+            Destination::File { path, .. } => path,
+        }
+    }
+}
 
 /// The results columns, in order.
 pub const COLUMNS: [&str; 8] = [

@@ -20,8 +20,6 @@ use std::io::{self, BufReader, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use thiserror::Error;
-
 use crate::grid::Grid;
 use crate::input::{InputError, Record, RecordBatch, RecordStream};
 use crate::interrupt::Interrupt;
@@ -30,69 +28,7 @@ use crate::pipeline::Source;
 use crate::results_reader::{parse_row, Columns, Row};
 use crate::stats::Tally;
 
-/// Why a results file cannot be resumed.
-#[derive(Debug, Error)]
-pub enum ResumeError {
-    /// The results file could not be read.
-    #[error("reading {path} to resume it: {source}")]
-    Read {
-        /// The results file.
-        path: PathBuf,
-        /// The cause.
-        source: io::Error,
-    },
-    /// Its first line is not the header this run writes.
-    #[error(
-        "{path}: line 1: the header is `{found}`, but this run writes `{expected}`; \
-         --resume continues a results file written by `solve` with the same inputs"
-    )]
-    Header {
-        /// The results file.
-        path: PathBuf,
-        /// Its header, shortened.
-        found: String,
-        /// The header this run writes.
-        expected: String,
-    },
-    /// A complete row is not a results row.
-    #[error("{path}: line {line}: not a results row: {cause}")]
-    BadRow {
-        /// The results file.
-        path: PathBuf,
-        /// The row's line in the results file.
-        line: u64,
-        /// What is wrong.
-        cause: String,
-    },
-    /// A kept row differs from the input record at its place.
-    #[error(
-        "{path}: line {line} does not match the inputs: the row has {row}, \
-         but the inputs have {record} there; --resume needs the inputs of the run that wrote it"
-    )]
-    Mismatch {
-        /// The results file.
-        path: PathBuf,
-        /// The row's line in the results file.
-        line: u64,
-        /// The row, described.
-        row: String,
-        /// The input record at its place, described.
-        record: String,
-    },
-    /// The inputs end before the kept rows do.
-    #[error(
-        "{path}: line {line} has {row}, but the inputs end before it; \
-         --resume needs the inputs of the run that wrote it"
-    )]
-    InputShort {
-        /// The results file.
-        path: PathBuf,
-        /// The first row left over, its line in the results file.
-        line: u64,
-        /// The row, described.
-        row: String,
-    },
-}
+pub use crate::error::ResumeError;
 
 /// What [`scan`] found in a results file.
 #[derive(Clone, Debug)]

@@ -6,10 +6,11 @@ use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::config::{Config, Destination};
+use crate::config::Config;
 use crate::error::{Error, Verdict};
 use crate::input;
 use crate::interrupt::{Interrupt, Signal, SignalGuard};
+use crate::output::Destination;
 use crate::output::{ResultsWriter, RowFormat};
 use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};

@@ -470,3 +470,61 @@ fn messages(rows: &[Row]) -> Vec<(u64, &str, &str)> {
         .map(|r| (r.line, r.status.as_str(), r.message.as_str()))
         .collect()
 }
+
+// ---- 11: input that is not text --------------------------------------------
+
+/// `text` as UTF-16LE, with or without a byte-order mark.
+fn utf16le(text: &str, bom: bool) -> Vec<u8> {
+    let mut bytes = if bom { vec![0xFF, 0xFE] } else { Vec::new() };
+    bytes.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    bytes
+}
+
+#[test]
+fn utf16_with_a_mark_is_decoded_and_binary_or_unmarked_utf16_is_refused_once() {
+    let dir = Scratch::new();
+    // Windows' "Unicode text": UTF-16LE with a byte-order mark, CRLF.
+    let windows = dir.file(
+        "unicode.csv",
+        &utf16le(&format!("quizzes,solutions\r\n{P},{S}\r\n{Q},\r\n"), true),
+    );
+    let rows = solve_rows(&[&windows], 0);
+    assert_eq!(statuses(&rows), [(2, "solved"), (3, "solved")]);
+    assert_eq!(rows[0].check, "ok");
+
+    let unmarked = dir.file("unmarked.txt", &utf16le(&format!("{P}\n{Q}\n"), false));
+    let png = dir.file(
+        "puzzles.png",
+        b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x01\x00\x00",
+    );
+    for (path, what) in [
+        (&unmarked, "UTF-16LE text without a byte-order mark"),
+        (&png, "binary data (a NUL byte at offset 8)"),
+    ] {
+        let out = solve(&[path]);
+        assert_eq!(code(&out), 2, "{}", stderr(&out));
+        let err = stderr(&out);
+        assert!(err.contains(&format!("{path}: {what}")), "{err}");
+        assert_eq!(err.lines().count(), 1, "said once: {err}");
+        assert_eq!(stdout(&out), "", "no rows of garbage");
+    }
+}
+
+#[test]
+fn digits_a_little_short_of_a_grid_get_the_spreadsheet_hint() {
+    // Kaggle's `0` blanks, read by a spreadsheet as a number: the leading
+    // zeros are gone but no scientific notation shows.
+    let dir = Scratch::new();
+    let lost = P.trim_start_matches('0');
+    let input = dir.file("sheet.csv", format!("quizzes\n{lost}\n{P}\n").as_bytes());
+    let rows = solve_rows(&[&input], 1);
+    assert_eq!(
+        messages(&rows)[0],
+        (
+            2,
+            "malformed",
+            "80 cells, expected 81: looks like a spreadsheet number, 1 leading zero lost"
+        )
+    );
+    assert_eq!(rows[1].status, "solved");
+}

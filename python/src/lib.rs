@@ -18,10 +18,11 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use sudoku_batch::batch::{BatchOptions, BatchSolver};
-use sudoku_batch::config::{Config, Destination};
+use sudoku_batch::config::Config;
 use sudoku_batch::error::Error;
 use sudoku_batch::input::{Column, Format, InputError, ReadOptions};
 use sudoku_batch::interrupt::{Interrupt, Signal};
+use sudoku_batch::output::Destination;
 use sudoku_batch::solver::{Limits, Mode, SolverKind};
 
 use crate::arrow_ffi::{import_array, ArrowBatch};

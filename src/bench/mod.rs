@@ -568,7 +568,7 @@ mod tests {
     use clap::Parser;
 
     use super::*;
-    use crate::cli::{Cli, Command};
+    use crate::command::{Cli, Command};
 
     fn config(args: &[&str]) -> Result<BenchConfig, Error> {
         let cli =

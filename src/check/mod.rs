@@ -269,7 +269,7 @@ mod tests {
     use clap::Parser;
 
     use super::*;
-    use crate::cli::{Cli, Command};
+    use crate::command::{Cli, Command};
     use crate::grid::Grid;
 
     const PUZZLE: &[u8] =

@@ -24,11 +24,12 @@ use clap::Args;
 use rayon::prelude::*;
 
 use crate::cli::{LayoutArgs, ProgressArg};
-use crate::config::{Destination, Environment, STDIO};
+use crate::config::Environment;
 use crate::error::Error;
 use crate::file_guard::FileGuard;
 use crate::input::{self, InputError, Record};
 use crate::interrupt::{Interrupt, Signal, POLL};
+use crate::output::{Destination, STDIO};
 use crate::progress::{Draw, ProgressOptions};
 
 pub use table::TableWriter;

@@ -5,8 +5,8 @@ use std::io;
 
 use serde::Serialize;
 
-use crate::config::Destination;
 use crate::error::Error;
+use crate::output::Destination;
 use crate::output::Sink;
 
 /// Writes rows of one shape, header first.

@@ -107,6 +107,17 @@ pub fn near_puzzle(field: &[u8]) -> bool {
     digits >= 17 && foreign.next().is_some_and(|c| foreign.all(|d| d == c))
 }
 
+/// True for a field of digits only, 1 to 21 short of a grid, with `0`s but
+/// not first: a puzzle with `0` blanks that a spreadsheet read as a number,
+/// dropping the zeros it started with (shown whole, not in scientific
+/// notation). A cut-off line still starts as it did, so it is told apart.
+fn lost_leading_zeros(field: &[u8]) -> bool {
+    (CELLS - 21..CELLS).contains(&field.len())
+        && field.iter().all(u8::is_ascii_digit)
+        && field.first() != Some(&b'0')
+        && field.contains(&b'0')
+}
+
 /// True for printable text: valid UTF-8 with no control character but tab
 /// and carriage return. Only text can be a header or a note; binary garbage
 /// is always reported.
@@ -141,6 +152,14 @@ pub fn error(field: &[u8]) -> String {
     if let Some(side) = other_size(field) {
         return ParseError::OtherSize { side }.to_string();
     }
+    if lost_leading_zeros(field) {
+        let lost = CELLS - field.len();
+        return format!(
+            "{} cells, expected 81: looks like a spreadsheet number, {lost} leading {} lost",
+            field.len(),
+            if lost == 1 { "zero" } else { "zeros" }
+        );
+    }
     // The parser names a size for any field of 16, 256 or 625 bytes; for one
     // that is not a grid of that size, name the bad character instead.
     let err = match field.iter().position(|&b| !is_cell(b)) {
@@ -167,6 +186,28 @@ pub fn error(field: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn digits_a_little_short_of_a_grid_get_the_spreadsheet_hint() {
+        let puzzle =
+            "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
+        assert_eq!(
+            error(&puzzle.as_bytes()[2..]),
+            "79 cells, expected 81: looks like a spreadsheet number, 2 leading zeros lost"
+        );
+        assert_eq!(error(b"12345"), "5 cells, expected 81");
+        assert_eq!(error(&[b'7'; 80]), "80 cells, expected 81");
+        assert_eq!(
+            error(
+                &[b'1'; 80][..79]
+                    .iter()
+                    .chain(b"x")
+                    .copied()
+                    .collect::<Vec<u8>>()
+            ),
+            "bad character 'x' at position 80"
+        );
+    }
 
     #[test]
     fn spreadsheet_numbers() {

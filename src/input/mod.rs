@@ -91,6 +91,7 @@
 
 mod batch;
 mod csv;
+mod encoding;
 mod field;
 mod frame;
 mod grid;
@@ -241,6 +242,15 @@ pub enum InputError {
         line: u64,
         /// The grid's side (4, 9, 16 or 25).
         side: usize,
+    },
+    /// The input is not text: binary data, or UTF-16 without a byte-order
+    /// mark (UTF-16 with one is decoded). Found on the first bytes read.
+    #[error("{path}: {what}; sudoku-batch reads text (one puzzle per line, CSV or grids), so this input is not read")]
+    NotText {
+        /// The input's name.
+        path: PathBuf,
+        /// What it is instead, e.g. `binary data (a NUL byte at offset 8)`.
+        what: String,
     },
     /// `--column NAME` names no column of the header.
     #[error("{path}: no column named '{column}'{}", header.as_ref().map(|h| format!(" (the header is {h})")).unwrap_or_else(|| " in a header line".into()))]

@@ -6,8 +6,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
+use encoding_rs_io::DecodeReaderBytesBuilder;
+
 use super::batch::{RecordBatch, RecordStream};
 use super::csv::CsvReader;
+use super::encoding::{self, Sniffed};
 use super::grid::{self, Detected, GridReader};
 use super::gzip::GzipMembers;
 use super::jsonl::JsonlReader;
@@ -198,8 +201,15 @@ impl Input {
     }
 
     /// The name and the bytes to read: decompressed when the content is
-    /// gzip or zstd though the name does not say so (this reads four
-    /// bytes). The file is kept when nothing was decompressed.
+    /// gzip or zstd though the name does not say so, and decoded to UTF-8
+    /// when it is UTF-16 with a byte-order mark. Looks only at the first
+    /// chunk one read returns (see [`super::encoding`]), so a slow stdin is
+    /// not held up; Parquet (`PAR1`) is binary and is not looked at as text.
+    /// The file is kept when nothing was decompressed or decoded.
+    ///
+    /// # Errors
+    /// [`InputError::NotText`] for binary data or UTF-16 without a mark;
+    /// [`InputError::Io`] when the first read fails.
     fn decoded(self) -> Result<(String, Source, Option<File>), InputError> {
         let Input {
             name,
@@ -208,8 +218,9 @@ impl Input {
             mut file,
             ..
         } = self;
+        let io_err = |e| InputError::io(&name, e);
         if compression == Compression::None {
-            let magic = peek(&mut source, 4).map_err(|e| InputError::io(&name, e))?;
+            let magic = head(&mut source).map_err(io_err)?;
             let by_content = if magic.starts_with(&[0x1F, 0x8B]) {
                 Compression::Gzip
             } else if magic == ZSTD_MAGIC {
@@ -217,15 +228,35 @@ impl Input {
             } else {
                 Compression::None
             };
-            source = Box::new(Cursor::new(magic).chain(source));
             if by_content != Compression::None {
                 file = None;
-                source = by_content
-                    .decode(source, &name)
-                    .map_err(|e| InputError::io(&name, e))?;
+                source = by_content.decode(source, &name).map_err(io_err)?;
             }
         }
-        Ok((name, source, file))
+        if head(&mut source).map_err(io_err)? == PARQUET_MAGIC {
+            return Ok((name, source, file));
+        }
+        let what = match encoding::sniff(fill(&mut source).map_err(io_err)?) {
+            Sniffed::Text => return Ok((name, source, file)),
+            Sniffed::Utf16Bom => {
+                let utf8 = DecodeReaderBytesBuilder::new()
+                    .strip_bom(true)
+                    .build(source);
+                return Ok((name, Box::new(BufReader::with_capacity(BUFFER, utf8)), None));
+            }
+            Sniffed::Utf16 { big_endian } => format!(
+                "UTF-16{} text without a byte-order mark; save it as UTF-8 \
+                 (or as UTF-16 with a byte-order mark, which is decoded)",
+                if big_endian { "BE" } else { "LE" }
+            ),
+            Sniffed::Binary { offset } => {
+                format!("binary data (a NUL byte at offset {offset})")
+            }
+        };
+        Err(InputError::NotText {
+            path: name.into(),
+            what,
+        })
     }
 
     /// Starts reading records.
@@ -262,8 +293,7 @@ impl Input {
         let consumed = self.consumed();
         let (name, mut source, file) = self.decoded()?;
         let io_error = |e| InputError::io(&name, e);
-        let head = peek(&mut source, 4).map_err(io_error)?;
-        source = Box::new(Cursor::new(head.clone()).chain(source));
+        let head = head(&mut source).map_err(io_error)?;
         let format = match options.format {
             Format::Auto if head == PARQUET_MAGIC => Format::Parquet,
             Format::Auto if format_by_name(&name) == Format::Parquet => Format::Parquet,
@@ -397,6 +427,32 @@ fn sniff_delimiter(source: &mut Source) -> io::Result<(Vec<u8>, u8)> {
             return Ok((prefix, delimiter));
         }
     }
+}
+
+/// The bytes one read of `source` gives, not consumed (empty at its end).
+fn fill(source: &mut Source) -> io::Result<&[u8]> {
+    loop {
+        match source.fill_buf() {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            // Re-borrowed: the loop's borrow ends at the `continue` above.
+            Ok(_) => return source.fill_buf(),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The first four bytes of `source` (fewer at its end), left to be read:
+/// from the chunk one read gives when it holds them, else read and put
+/// back in front of the rest.
+fn head(source: &mut Source) -> io::Result<Vec<u8>> {
+    let chunk = fill(source)?;
+    if chunk.len() >= 4 || chunk.is_empty() {
+        return Ok(chunk[..chunk.len().min(4)].to_vec());
+    }
+    let magic = peek(source, 4)?;
+    let rest = std::mem::replace(source, Box::new(io::empty()));
+    *source = Box::new(Cursor::new(magic.clone()).chain(rest));
+    Ok(magic)
 }
 
 /// Reads the first `n` bytes of `source` (fewer at its end), to be read

@@ -40,11 +40,11 @@ use flate2::bufread::MultiGzDecoder;
 
 use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::cli::LayoutArgs;
-use crate::config::Destination;
 use crate::error::{Error, Verdict};
 use crate::file_guard::FileGuard;
 use crate::grid::Grid;
 use crate::input::{self, InputError, Record};
+use crate::output::Destination;
 use crate::output::{Sink, FILE_COLUMN};
 use crate::results_reader::{parse_row, Columns, RecordReader, Row};
 use crate::stats::Tally;

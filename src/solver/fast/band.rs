@@ -46,23 +46,35 @@ const fn row_mask(rb: usize) -> u32 {
     0x1FF << (9 * rb)
 }
 
-/// For a 9-bit row: bit `k` (0..3) set when the row's segment in box `k` is
-/// not empty, and bit 3 set when the row holds exactly one cell.
-const fn build_shapes() -> [u8; 512] {
-    let mut t = [0u8; 512];
-    let mut x = 0;
-    while x < 512 {
-        let mut k = 0;
-        while k < 3 {
-            if (x >> (3 * k)) & 7 != 0 {
-                t[x] |= 1 << k;
+/// The index of a digit's (0..9) mask in a band (0..3) in [`State`]'s
+/// candidates and in dirty bits.
+#[inline(always)]
+const fn at(digit: usize, band: usize) -> usize {
+    9 * band + digit
+}
+
+/// For row `rb` (0..3) of a band and its 9-bit mask: the row's part of a
+/// [`shape`], bit `3 * rb + k` set when the row's segment in box `k` is not
+/// empty and bit `9 + rb` set when the row holds exactly one cell.
+const fn build_shapes() -> [[u16; 512]; 3] {
+    let mut t = [[0u16; 512]; 3];
+    let mut rb = 0;
+    while rb < 3 {
+        let mut x = 0;
+        while x < 512 {
+            let mut k = 0;
+            while k < 3 {
+                if (x >> (3 * k)) & 7 != 0 {
+                    t[rb][x] |= 1 << (3 * rb + k);
+                }
+                k += 1;
             }
-            k += 1;
+            if (x as u32).count_ones() == 1 {
+                t[rb][x] |= 1 << (9 + rb);
+            }
+            x += 1;
         }
-        if (x as u32).count_ones() == 1 {
-            t[x] |= 1 << 3;
-        }
-        x += 1;
+        rb += 1;
     }
     t
 }
@@ -124,7 +136,7 @@ const ROWS: [u32; 8] = [
     BAND,
 ];
 
-static SHAPES: [u8; 512] = build_shapes();
+static SHAPES: [[u16; 512]; 3] = build_shapes();
 static PERMUTATIONS: [u16; 512] = build_permutations();
 static EXPAND: [u32; 512] = build_expand();
 
@@ -133,15 +145,16 @@ static EXPAND: [u32; 512] = build_expand();
 /// holding exactly one cell.
 #[inline(always)]
 fn shape(m: u32) -> u32 {
-    let row = |rb: u32| SHAPES[((m >> (9 * rb)) & 0x1FF) as usize] as u32;
-    let (r0, r1, r2) = (row(0), row(1), row(2));
-    (r0 & 7) | (r1 & 7) << 3 | (r2 & 7) << 6 | (r0 >> 3) << 9 | (r1 >> 3) << 10 | (r2 >> 3) << 11
+    let row = |rb: usize| SHAPES[rb][((m >> (9 * rb)) & 0x1FF) as usize] as u32;
+    row(0) | row(1) | row(2)
 }
 
 /// The whole search state; small and `Copy`, so a guess copies it.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct State {
-    /// Candidate masks, index `3 * digit + band` (digit 0..9 for 1..=9).
+    /// Candidate masks, index `9 * band + digit` (digit 0..9 for 1..=9; see
+    /// [`at`]): a band's nine digits are adjacent, so clearing a cell from
+    /// all of them is one vector operation.
     cand: [u32; 27],
     /// Per band, the cells not yet fixed.
     unsolved: [u32; 3],
@@ -171,7 +184,7 @@ impl State {
         for (cell, &value) in grid.cells().iter().enumerate() {
             if value != 0 {
                 let (band, bit) = (cell / 27, 1 << (cell % 27));
-                givens[3 * (value as usize - 1) + band] |= bit;
+                givens[at(value as usize - 1, band)] |= bit;
                 filled[band] |= bit;
             }
         }
@@ -181,7 +194,7 @@ impl State {
             let rows = ROWS[((shape | shape >> 1 | shape >> 2) & 1
                 | (shape >> 2 | shape >> 3 | shape >> 4) & 2
                 | (shape >> 4 | shape >> 5 | shape >> 6) & 4) as usize];
-            state.cand[idx] = (BAND & !filled[idx % 3] & !rows) | given;
+            state.cand[idx] = (BAND & !filled[idx / 9] & !rows) | given;
         }
         state
     }
@@ -191,7 +204,7 @@ impl State {
     /// masks changed, as dirty bits.
     #[inline(always)]
     fn place(&mut self, digit: usize, band: usize, bit: u32) -> Result<u32, Contradiction> {
-        let idx = 3 * digit + band;
+        let idx = at(digit, band);
         let m = self.cand[idx];
         if m & bit == 0 {
             return Err(Contradiction);
@@ -200,7 +213,7 @@ impl State {
         self.cand[idx] = (m & !row_mask(rb)) | bit;
         let mut dirty = 1 << idx;
         for od in 0..9 {
-            let o = 3 * od + band;
+            let o = at(od, band);
             if od != digit && self.cand[o] & bit != 0 {
                 self.cand[o] &= !bit;
                 dirty |= 1 << o;
@@ -213,8 +226,8 @@ impl State {
     /// nothing more, marking other masks it changes in `dirty`.
     #[inline(always)]
     fn update(&mut self, idx: usize, dirty: &mut u32) -> Result<(), Contradiction> {
-        let digit = idx / 3;
-        let band = idx % 3;
+        let digit = idx % 9;
+        let band = idx / 9;
         let shift = 3 * digit;
         let mut m = self.cand[idx];
         let mut shape = shape(m);
@@ -240,14 +253,14 @@ impl State {
             shape = self::shape(m);
             self.unsolved[band] &= !cells;
             for od in 0..9 {
-                let o = 3 * od + band;
+                let o = at(od, band);
                 let old = self.cand[o];
                 let new = if od == digit { old } else { old & !cells };
                 self.cand[o] = new;
                 *dirty |= ((old != new) as u32) << o;
             }
             for ob in 0..3 {
-                let o = 3 * digit + ob;
+                let o = at(digit, ob);
                 let old = self.cand[o];
                 let new = if ob == band { old } else { old & !colmask };
                 self.cand[o] = new;
@@ -267,7 +280,7 @@ impl State {
             while dirty != 0 {
                 let idx = dirty.trailing_zeros() as usize;
                 dirty &= dirty - 1;
-                touched |= 1 << (idx / 3);
+                touched |= 1 << (idx % 9);
                 self.update(idx, &mut dirty)?;
             }
             dirty = self.stacks(touched)?;
@@ -281,7 +294,7 @@ impl State {
                 }
                 let (mut one, mut two) = (0u32, 0u32);
                 for digit in 0..9 {
-                    let m = self.cand[3 * digit + band];
+                    let m = self.cand[at(digit, band)];
                     two |= one & m;
                     one |= m;
                 }
@@ -293,7 +306,7 @@ impl State {
                     continue;
                 }
                 for digit in 0..9 {
-                    let idx = 3 * digit + band;
+                    let idx = at(digit, band);
                     let s = self.cand[idx] & singles;
                     if s == 0 {
                         continue;
@@ -330,9 +343,8 @@ impl State {
         while digits != 0 {
             let digit = digits.trailing_zeros() as usize;
             digits &= digits - 1;
-            let idx = 3 * digit;
             let cols: [u32; 3] = std::array::from_fn(|b| {
-                let m = self.cand[idx + b];
+                let m = self.cand[at(digit, b)];
                 (m | m >> 9 | m >> 18) & 0x1FF
             });
             let mut keep = [0u32; 3];
@@ -351,8 +363,8 @@ impl State {
             }
             for band in 0..3 {
                 if keep[band] != cols[band] {
-                    self.cand[idx + band] &= keep[band] * 0x40201;
-                    dirty |= 1 << (idx + band);
+                    self.cand[at(digit, band)] &= keep[band] * 0x40201;
+                    dirty |= 1 << at(digit, band);
                 }
             }
         }
@@ -371,7 +383,7 @@ impl State {
         let mut cells = [0u8; CELLS];
         for digit in 0..9 {
             for band in 0..3 {
-                let mut m = self.cand[3 * digit + band];
+                let mut m = self.cand[at(digit, band)];
                 while m != 0 {
                     let bit = m.trailing_zeros() as usize;
                     m &= m - 1;
@@ -391,7 +403,7 @@ impl State {
         for band in 0..3 {
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
             for digit in 0..9 {
-                let m = self.cand[3 * digit + band];
+                let m = self.cand[at(digit, band)];
                 three |= two & m;
                 two |= one & m;
                 one |= m;
@@ -449,7 +461,7 @@ impl State {
     fn digits_at(&self, band: usize, bit: u32) -> u16 {
         let mut digits = 0u16;
         for digit in 0..9 {
-            if self.cand[3 * digit + band] & bit != 0 {
+            if self.cand[at(digit, band)] & bit != 0 {
                 digits |= 1 << digit;
             }
         }

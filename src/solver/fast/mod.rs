@@ -2,20 +2,21 @@
 //! band-oriented engine with backtracking for the grids singles leave open.
 //!
 //! # Routing
-//! 1. [`singles`]: one pass over the cells builds the per-unit digit masks
-//!    and finds repeated givens; naked and hidden singles then fill the
-//!    grid. Easy puzzles (every Kaggle one) end here.
+//! 1. [`singles`]: one pass over the givens builds per-digit bitboards of
+//!    the open cells and finds repeated givens; rounds of naked singles
+//!    then fill the grid. Easy puzzles (every Kaggle one) end here.
 //! 2. [`band`]: the grid singles left is set up as band bitmasks and
 //!    searched. Its propagation makes every deduction singles make, so the
 //!    guesses, statuses and solutions are those of the strong engine alone
 //!    on the givens.
 //!
 //! # Instruction sets
-//! The same code is compiled twice: for the baseline x86-64 (or any other
-//! target) and, on x86-64, for AVX2 with BMI1/BMI2, LZCNT and POPCNT, chosen
-//! at run time ([`Simd::detect`]). The release binary is built for the
-//! baseline; both paths give the same statuses, solutions and guesses, which
-//! the tests check on every path the machine has ([`Simd::available`]).
+//! The same code is compiled three times: for the baseline x86-64 (or any
+//! other target) and, on x86-64, for AVX2 with BMI1/BMI2, LZCNT and POPCNT,
+//! and for AVX-512 (F, BW, VL, DQ, CD) on top of those, chosen at run time
+//! ([`Simd::detect`]). The release binary is built for the baseline; every
+//! path gives the same statuses, solutions and guesses, which the tests check
+//! on every path the machine has ([`Simd::available`]).
 
 mod band;
 mod singles;
@@ -34,17 +35,21 @@ pub enum Simd {
     Scalar,
     /// x86-64 with AVX2, BMI1, BMI2, LZCNT and POPCNT.
     Avx2,
+    /// x86-64 with AVX-512 F, BW, VL, DQ and CD, and everything of
+    /// [`Simd::Avx2`].
+    Avx512,
 }
 
 impl Simd {
     /// Every level, from the most portable.
-    pub const ALL: [Simd; 2] = [Simd::Scalar, Simd::Avx2];
+    pub const ALL: [Simd; 3] = [Simd::Scalar, Simd::Avx2, Simd::Avx512];
 
-    /// The level's name: `scalar` or `avx2`.
+    /// The level's name: `scalar`, `avx2` or `avx512`.
     pub fn name(self) -> &'static str {
         match self {
             Simd::Scalar => "scalar",
             Simd::Avx2 => "avx2",
+            Simd::Avx512 => "avx512",
         }
     }
 
@@ -60,8 +65,17 @@ impl Simd {
                     && is_x86_feature_detected!("lzcnt")
                     && is_x86_feature_detected!("popcnt")
             }
+            #[cfg(target_arch = "x86_64")]
+            Simd::Avx512 => {
+                Simd::Avx2.is_available()
+                    && is_x86_feature_detected!("avx512f")
+                    && is_x86_feature_detected!("avx512bw")
+                    && is_x86_feature_detected!("avx512vl")
+                    && is_x86_feature_detected!("avx512dq")
+                    && is_x86_feature_detected!("avx512cd")
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            Simd::Avx2 => false,
+            Simd::Avx2 | Simd::Avx512 => false,
         }
     }
 
@@ -120,14 +134,17 @@ impl FastSolver {
 
     /// The fixed cost of one puzzle, apart from propagation and search (for
     /// benchmarks): the set-up every grid goes through first, one pass over
-    /// the cells building the per-unit digit masks and the open-cell list
-    /// and checking for repeated givens. Returns the number of open cells,
+    /// the givens building the per-digit bitboards of the open cells and
+    /// checking for repeated givens. Returns the number of open cells,
     /// or `None` when a digit is repeated in a unit.
     pub fn set_up(&self, grid: &Grid) -> Option<usize> {
         match self.simd {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `classify`.
             Simd::Avx2 => unsafe { set_up_avx2(grid) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `classify`.
+            Simd::Avx512 => unsafe { set_up_avx512(grid) },
             _ => Singles::new(grid).map(|s| s.open()),
         }
     }
@@ -139,6 +156,9 @@ impl FastSolver {
             // SAFETY: a solver is only built at a level the CPU has
             // (`new`, `with_simd`).
             Simd::Avx2 => unsafe { classify_avx2(grid, mode, limits, &mut self.stack) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as for AVX2.
+            Simd::Avx512 => unsafe { classify_avx512(grid, mode, limits, &mut self.stack) },
             _ => classify(grid, mode, limits, &mut self.stack),
         }
     }
@@ -196,6 +216,24 @@ fn set_up_avx2(grid: &Grid) -> Option<usize> {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
 fn classify_avx2(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+    classify(grid, mode, limits, stack)
+}
+
+/// [`Singles::new`] compiled for AVX-512 and the features of AVX2's path.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
+)]
+fn set_up_avx512(grid: &Grid) -> Option<usize> {
+    Singles::new(grid).map(|s| s.open())
+}
+
+/// [`classify`] compiled for AVX-512 and the features of AVX2's path.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
+)]
+fn classify_avx512(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
     classify(grid, mode, limits, stack)
 }
 

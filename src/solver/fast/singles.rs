@@ -1,113 +1,136 @@
-//! The cheap engine of the fast solver: naked and hidden singles over
-//! per-cell candidates, with the set-up and the repeated-given check fused
-//! into one pass over the cells.
+//! The cheap engine of the fast solver: naked singles over per-digit
+//! bitboards, with the set-up and the repeated-given check fused into one
+//! pass over the givens.
 //!
 //! Most puzzles of public data sets (the Kaggle sets: all of them) are
-//! solved by singles alone, and for them the strong engine's set-up costs
-//! more than the solving. This engine keeps, per unit, the digits already
-//! placed (one 9-bit mask per row, column and box) and a list of the open
-//! cells; a cell's candidates are the digits none of its three units holds.
+//! solved by naked singles alone, and for them the strong engine's set-up
+//! costs more than the solving. This engine keeps, for every digit, one
+//! 81-bit board of the open cells where the digit can still go (two `u64`
+//! words: cells 0..64 and 64..81). Placing a digit clears its cell's 20
+//! peers on that digit's board, read from a table. The naked singles of the
+//! whole grid then come out of a few bitwise operations over the nine
+//! boards at once: the open cells seen on exactly one board. Every round
+//! places all of them together, as in JCZSolve's description of solving
+//! easy puzzles with bitboards; the code is this project's own.
 //!
 //! Every placement it makes is a deduction that holds in every solution (a
-//! naked or hidden single), and the strong engine makes each of them too
-//! (see the module docs of `band`): so handing it a grid this engine left
-//! stalled gives the same propagated state, the same guesses and the same
-//! result as handing it the givens. A grid completed by singles alone has
-//! exactly one solution, in both modes.
+//! naked single), and the strong engine makes each of them too (see the
+//! module docs of `band`): so handing it a grid this engine left stalled
+//! gives the same propagated state, the same guesses and the same result as
+//! handing it the givens. A grid completed by singles alone has exactly one
+//! solution, in both modes. Hidden singles are left to the strong engine,
+//! which finds them per digit and band at a lower cost than a pass over the
+//! units here (the Kaggle puzzles almost never need one).
 //!
 //! The routing (cheap engine first, the strong one only for grids that
-//! stall) follows the description of fastdoku's design; the code is this
-//! project's own.
+//! stall) follows the description of fastdoku's design.
 
-use crate::grid::{Grid, CELLS, UNITS};
+use crate::grid::{Grid, PEERS};
 
-/// All nine digits, bit `d` for digit `d + 1`.
-const ALL: u16 = 0x1FF;
+/// An 81-bit set of cells: bit `c` of word `c / 64` for cell `c`.
+type Board = [u64; 2];
 
-/// For every cell, the indices of its row, column and box in
-/// [`Singles::used`]: rows 0..9, columns 9..18, boxes 18..27.
-const UNITS_OF: [[u8; 3]; CELLS] = {
-    let mut t = [[0u8; 3]; CELLS];
+/// The 81 cells of a grid.
+const FULL: Board = [u64::MAX, (1 << 17) - 1];
+
+/// For every cell, its 20 peers as a board.
+static PEER_BOARDS: [Board; 81] = {
+    let mut t = [[0u64; 2]; 81];
     let mut cell = 0;
-    while cell < CELLS {
-        let (r, c) = (cell / 9, cell % 9);
-        t[cell] = [r as u8, 9 + c as u8, 18 + (r / 3 * 3 + c / 3) as u8];
+    while cell < 81 {
+        let mut i = 0;
+        while i < 20 {
+            let p = PEERS[cell][i] as usize;
+            t[cell][p / 64] |= 1 << (p % 64);
+            i += 1;
+        }
         cell += 1;
     }
     t
 };
 
-/// A pass over the open cells that fills fewer than one in `TRICKLE` ends
-/// the singles engine's work (see [`Singles::run`]).
-const TRICKLE: usize = 8;
+/// A round of naked singles that fills fewer than one in `TRICKLE` of the
+/// open cells ends the singles engine's work (see [`Singles::run`]).
+const TRICKLE: u32 = 16;
+
+/// Below this many givens naked singles rarely fill a grid (Royle's
+/// 17-clue puzzles, the hardest lists): [`Singles::run`] leaves such grids
+/// to the strong engine at once.
+const FEW_GIVENS: u32 = 22;
 
 /// How a run of singles ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Singled {
     /// Every cell is filled: the grid's only solution.
     Solved,
-    /// Some cell or unit has no candidate left: no solution.
+    /// Some cell has no candidate left, or two naked singles put one digit
+    /// twice in a unit: no solution.
     Contradiction,
-    /// No single left, some cells open: the strong engine takes over.
+    /// No naked single left (or too few), some cells open: the strong
+    /// engine takes over.
     Stalled,
 }
 
-/// The cell-based state of the singles engine.
+/// The bitboard state of the singles engine.
 pub(super) struct Singles {
     /// Cell values, 0 for open.
-    cells: [u8; CELLS],
-    /// Per unit (see [`UNITS_OF`]), the digits placed in it.
-    used: [u16; 27],
-    /// Per open cell, its candidates as of the last pass over the open
-    /// cells (0 once filled): never fewer than the true candidates.
-    cand: [u16; CELLS],
-    /// The open cells (the first `open_len` entries), ascending.
-    open: [u8; CELLS],
-    open_len: usize,
+    cells: [u8; 81],
+    /// Per digit value (index 1..=9; 0 and 10..16 unused, so that a cell
+    /// value masked to four bits indexes it without a bounds check), the
+    /// open cells where the digit can go.
+    cand: [Board; 16],
+    /// The open cells.
+    open: Board,
 }
-
-/// Below this many givens singles rarely fill a grid (Royle's 17-clue
-/// puzzles, the hardest lists): [`Singles::run`] leaves such grids to the
-/// strong engine at once.
-const FEW_GIVENS: usize = 22;
 
 impl Singles {
     /// The state for a grid's givens, or `None` when a digit is repeated in
-    /// a unit. A unit's mask has one bit per distinct digit, so the givens
-    /// repeat a digit exactly when the masks hold fewer bits, all together,
-    /// than three per given.
+    /// a unit. Each given clears its peers on its digit's board; a given
+    /// found already cleared on its own board has a peer with its digit.
     #[inline(always)]
     pub(super) fn new(grid: &Grid) -> Option<Singles> {
         let cells = *grid.cells();
-        let mut used = [0u16; 27];
-        let mut open = [0u8; CELLS];
-        let mut open_len = 0;
-        let mut givens = 0;
-        for (cell, &value) in cells.iter().enumerate() {
-            // Digit `v` is bit `v - 1`; a blank (0) sets no bit.
-            let bit = (1u16 << value) >> 1;
-            let [r, c, b] = UNITS_OF[cell];
-            used[r as usize] |= bit;
-            used[c as usize] |= bit;
-            used[b as usize] |= bit;
-            open[open_len] = cell as u8;
-            open_len += usize::from(value == 0);
-            givens += u32::from(value != 0);
-        }
-        let bits: u32 = used.iter().map(|m| m.count_ones()).sum();
-        (bits == 3 * givens).then_some(Singles {
+        let filled = filled(&cells);
+        let mut singles = Singles {
             cells,
-            used,
-            cand: [0; CELLS],
-            open,
-            open_len,
-        })
+            cand: [FULL; 16],
+            open: [FULL[0] & !filled[0], FULL[1] & !filled[1]],
+        };
+        let mut repeated = 0;
+        for (word, &bits) in filled.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let bit = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                repeated |= singles.place(word, bit, usize::from(cells[64 * word + bit] & 15));
+            }
+        }
+        let open = singles.open;
+        for board in &mut singles.cand[1..10] {
+            board[0] &= open[0];
+            board[1] &= open[1];
+        }
+        (repeated == 0).then_some(singles)
+    }
+
+    /// Places `digit` (1..=9) in cell `64 * word + bit`: clears the cell's
+    /// peers on the digit's board. Returns non-zero when the digit could not
+    /// go there (a peer holds it).
+    #[inline(always)]
+    fn place(&mut self, word: usize, bit: usize, digit: usize) -> u64 {
+        let cell = 64 * word + bit;
+        let board = &mut self.cand[digit];
+        let missing = !board[word] >> bit & 1;
+        let peers = &PEER_BOARDS[cell];
+        board[0] &= !peers[0];
+        board[1] &= !peers[1];
+        missing
     }
 
     /// The number of open cells.
     #[inline(always)]
     pub(super) fn open(&self) -> usize {
-        self.open_len
+        (self.open[0].count_ones() + self.open[1].count_ones()) as usize
     }
 
     /// The grid as far as it is filled.
@@ -116,126 +139,97 @@ impl Singles {
         Grid::from_cells(self.cells).unwrap_or(Grid::EMPTY)
     }
 
-    /// Places naked and hidden singles until the grid is full, a
+    /// Places naked singles, a round at a time, until the grid is full, a
     /// contradiction shows, or no single is left; does nothing on a grid
-    /// with fewer than [`FEW_GIVENS`] givens. Also gives up
-    /// (`Stalled`) when a pass over the open cells or the units fills less
-    /// than an eighth of the open cells: singles are then trickling in one chain at a time,
-    /// which the strong engine, working per digit and band, follows at a
-    /// lower cost than repeated passes.
+    /// with fewer than [`FEW_GIVENS`] givens. Also gives up (`Stalled`) when
+    /// a round fills fewer than a sixteenth of the open cells: singles are
+    /// then trickling in one chain at a time, which the strong engine,
+    /// working per digit and band, follows at a lower cost.
     #[inline(always)]
     pub(super) fn run(&mut self) -> Singled {
-        if CELLS - self.open_len < FEW_GIVENS {
+        if 81 - (self.open() as u32) < FEW_GIVENS {
             return Singled::Stalled;
         }
         loop {
-            match self.naked() {
-                Ok(true) => continue,
-                Ok(false) => {}
-                Err(end) => return end,
-            }
-            match self.hidden() {
-                Ok(placed) if placed * TRICKLE >= self.open_len => {}
-                Ok(_) => return Singled::Stalled,
-                Err(end) => return end,
-            }
-        }
-    }
-
-    /// One pass over the open cells, placing every naked single at once
-    /// (each later cell sees the earlier placements). Returns whether
-    /// something was placed (when nothing was, the candidates are exact, for
-    /// [`Singles::hidden`]), or how the run ends.
-    #[inline(always)]
-    fn naked(&mut self) -> Result<bool, Singled> {
-        let (mut kept, mut dead, mut placed) = (0, false, 0);
-        let before = self.open_len;
-        for i in 0..before {
-            let cell = self.open[i] as usize;
-            if self.cells[cell] != 0 {
-                // Filled by a hidden single since the last pass.
-                continue;
-            }
-            let [r, c, b] = UNITS_OF[cell].map(usize::from);
-            let cand = !(self.used[r] | self.used[c] | self.used[b]) & ALL;
-            // Branch-free: a cell left with one candidate (or none, caught
-            // after the pass) is filled, others stay open.
-            let single = cand & cand.wrapping_sub(1) == 0;
-            dead |= cand == 0;
-            let bit = if single { cand } else { 0 };
-            self.used[r] |= bit;
-            self.used[c] |= bit;
-            self.used[b] |= bit;
-            self.cells[cell] = if single {
-                (cand | 0x200).trailing_zeros() as u8 + 1
-            } else {
-                0
-            };
-            self.cand[cell] = cand & !bit;
-            self.open[kept] = cell as u8;
-            kept += usize::from(!single);
-            placed += usize::from(single);
-        }
-        self.open_len = kept;
-        if dead {
-            Err(Singled::Contradiction)
-        } else if kept == 0 {
-            Err(Singled::Solved)
-        } else if placed == 0 {
-            Ok(false)
-        } else if placed * TRICKLE >= before {
-            Ok(true)
-        } else {
-            Err(Singled::Stalled)
-        }
-    }
-
-    /// One pass over the 27 units placing hidden singles (a digit with one
-    /// open cell left in a unit). Returns how many it placed, or
-    /// `Contradiction`.
-    ///
-    /// Candidates go stale as digits are placed during the pass, but only
-    /// ever hold too many digits: a digit seen in one cell of a unit has at
-    /// most that cell, and one that cannot go there (a peer took it) has
-    /// none, a contradiction.
-    #[inline(always)]
-    fn hidden(&mut self) -> Result<usize, Singled> {
-        let mut placed = 0;
-        for (u, unit) in UNITS.iter().enumerate() {
-            let (mut one, mut two) = (0u16, 0u16);
-            for &cell in unit {
-                let x = self.cand[cell as usize];
-                two |= one & x;
-                one |= x;
-            }
-            let used = self.used[u];
-            if (one | used) != ALL {
-                return Err(Singled::Contradiction);
-            }
-            let mut hidden = one & !two & !used;
-            while hidden != 0 {
-                let bit = hidden & hidden.wrapping_neg();
-                hidden ^= bit;
-                let Some(&cell) = unit
-                    .iter()
-                    .find(|&&cell| self.cand[cell as usize] & bit != 0)
-                else {
-                    // Its one cell took another hidden single of this unit.
-                    return Err(Singled::Contradiction);
-                };
-                let cell = cell as usize;
-                let [r, c, b] = UNITS_OF[cell].map(usize::from);
-                if (self.used[r] | self.used[c] | self.used[b]) & bit != 0 {
-                    return Err(Singled::Contradiction);
+            // Per cell, whether one board holds it, and whether two do.
+            let (mut one, mut two) = ([0u64; 2], [0u64; 2]);
+            for board in &self.cand[1..10] {
+                for w in 0..2 {
+                    two[w] |= one[w] & board[w];
+                    one[w] |= board[w];
                 }
-                self.used[r] |= bit;
-                self.used[c] |= bit;
-                self.used[b] |= bit;
-                self.cells[cell] = bit.trailing_zeros() as u8 + 1;
-                self.cand[cell] = 0;
-                placed += 1;
+            }
+            let open = self.open;
+            if (open[0] & !one[0]) | (open[1] & !one[1]) != 0 {
+                return Singled::Contradiction;
+            }
+            let naked = [open[0] & !two[0], open[1] & !two[1]];
+            let placed = naked[0].count_ones() + naked[1].count_ones();
+            let left = open[0].count_ones() + open[1].count_ones();
+            if placed == 0 || placed * TRICKLE < left {
+                return Singled::Stalled;
+            }
+            // The digit of a naked single, bit by bit: bit `k` of its value
+            // is set when its one board is that of a value with bit `k`.
+            let c = &self.cand;
+            let plane = |w: usize| {
+                [
+                    c[1][w] | c[3][w] | c[5][w] | c[7][w] | c[9][w],
+                    c[2][w] | c[3][w] | c[6][w] | c[7][w],
+                    c[4][w] | c[5][w] | c[6][w] | c[7][w],
+                    c[8][w] | c[9][w],
+                ]
+            };
+            let planes = [plane(0), plane(1)];
+            let mut repeated = 0;
+            for (word, &bits) in naked.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let bit = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    let [p0, p1, p2, p3] = planes[word];
+                    let digit = (p0 >> bit & 1)
+                        | (p1 >> bit & 1) << 1
+                        | (p2 >> bit & 1) << 2
+                        | (p3 >> bit & 1) << 3;
+                    self.cells[64 * word + bit] = digit as u8;
+                    repeated |= self.place(word, bit, digit as usize);
+                }
+            }
+            if repeated != 0 {
+                return Singled::Contradiction;
+            }
+            let open = [open[0] & !naked[0], open[1] & !naked[1]];
+            self.open = open;
+            if open == [0, 0] {
+                return Singled::Solved;
+            }
+            for board in &mut self.cand[1..10] {
+                board[0] &= open[0];
+                board[1] &= open[1];
             }
         }
-        Ok(placed)
     }
+}
+
+/// The filled cells of a grid as a board, eight cells at a time: a byte's
+/// high bit is set when the byte is not zero, and a multiplication gathers
+/// the eight high bits into one byte.
+#[inline(always)]
+fn filled(cells: &[u8; 81]) -> Board {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let eight = |i: usize| {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(&cells[8 * i..8 * i + 8]);
+        let x = u64::from_le_bytes(bytes);
+        let nonzero = (x | ((x & LOW7) + LOW7)) & HIGH;
+        (nonzero >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+    };
+    let mut board = [0u64; 2];
+    for i in 0..10 {
+        board[i / 8] |= eight(i) << (8 * (i % 8));
+    }
+    board[1] |= u64::from(cells[80] != 0) << 16;
+    board
 }
