@@ -13,6 +13,7 @@ use flate2::write::GzEncoder;
 use flate2::Compression;
 
 use crate::error::Error;
+use crate::grid::{Grid, CELLS};
 use crate::result::PuzzleResult;
 
 /// The name that means stdin or stdout.
@@ -149,34 +150,42 @@ impl CsvRows {
             }
             out.push(b',');
         }
-        push_number(out, result.line);
-        out.push(b',');
+        let mut row = Row::new();
+        row.number(result.line);
+        row.byte(b',');
         if let Some(puzzle) = &result.puzzle {
-            out.extend_from_slice(&puzzle.line_bytes());
+            row.grid(puzzle);
         }
-        out.push(b',');
-        out.extend_from_slice(result.status.name().as_bytes());
-        out.push(b',');
+        row.byte(b',');
+        row.text(result.status.name().as_bytes());
+        row.byte(b',');
         if let Some(solution) = &result.solution {
-            out.extend_from_slice(&solution.line_bytes());
+            row.grid(solution);
         }
-        out.push(b',');
+        row.byte(b',');
         if let Some(guesses) = result.guesses {
-            push_number(out, guesses);
+            row.number(guesses);
         }
-        out.push(b',');
+        row.byte(b',');
         if let Some(ns) = result.solve_ns {
-            push_micros(out, ns);
+            row.micros(ns);
         }
-        out.push(b',');
+        row.byte(b',');
         if let Some(check) = result.check {
-            out.extend_from_slice(check.name().as_bytes());
+            row.text(check.name().as_bytes());
         }
-        out.push(b',');
-        if let Some(message) = &result.message {
-            push_field(out, clean_message(message).as_bytes());
+        row.byte(b',');
+        match &result.message {
+            None => {
+                row.byte(b'\n');
+                out.extend_from_slice(row.bytes());
+            }
+            Some(message) => {
+                out.extend_from_slice(row.bytes());
+                push_field(out, clean_message(message).as_bytes());
+                out.push(b'\n');
+            }
         }
-        out.push(b'\n');
     }
 
     /// Appends every row of `results`, in order.
@@ -214,27 +223,88 @@ fn push_field(out: &mut Vec<u8>, field: &[u8]) {
 }
 
 /// Appends `n` in decimal.
-fn push_number(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut i = digits.len();
-    loop {
-        i -= 1;
-        digits[i] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[i..]);
+#[cfg(test)]
+fn push_number(out: &mut Vec<u8>, n: u64) {
+    let mut row = Row::new();
+    row.number(n);
+    out.extend_from_slice(row.bytes());
 }
 
 /// Appends a duration in nanoseconds as microseconds with one decimal,
 /// rounded (`12.3`).
+#[cfg(test)]
 fn push_micros(out: &mut Vec<u8>, ns: u64) {
-    let tenths = ns.saturating_add(50) / 100;
-    push_number(out, tenths / 10);
-    out.push(b'.');
-    out.push(b'0' + (tenths % 10) as u8);
+    let mut row = Row::new();
+    row.micros(ns);
+    out.extend_from_slice(row.bytes());
+}
+
+/// The longest results row without its `file` field and message: a line
+/// number and guesses of 20 digits, two grids, the longest status and
+/// check, solve_us of 22 characters, 7 commas and the line end.
+const ROW_BYTES: usize = 20 + 81 + 10 + 81 + 20 + 22 + 8 + 8;
+
+/// One results row built in a fixed buffer on the stack, so that a row is
+/// one copy into the output and every field a copy of known length (no
+/// capacity check or library call per field).
+struct Row {
+    buf: [u8; ROW_BYTES],
+    len: usize,
+}
+
+impl Row {
+    fn new() -> Row {
+        Row {
+            buf: [0; ROW_BYTES],
+            len: 0,
+        }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+
+    fn byte(&mut self, b: u8) {
+        self.buf[self.len] = b;
+        self.len += 1;
+    }
+
+    /// A status or check name (at most 10 bytes).
+    fn text(&mut self, text: &[u8]) {
+        for &b in text {
+            self.byte(b);
+        }
+    }
+
+    fn grid(&mut self, grid: &Grid) {
+        self.buf[self.len..self.len + CELLS].copy_from_slice(&grid.line_bytes());
+        self.len += CELLS;
+    }
+
+    /// `n` in decimal, written from its last digit back.
+    fn number(&mut self, n: u64) {
+        let mut digits = 1;
+        let mut rest = n / 10;
+        while rest != 0 {
+            digits += 1;
+            rest /= 10;
+        }
+        let mut rest = n;
+        for i in (self.len..self.len + digits).rev() {
+            self.buf[i] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        self.len += digits;
+    }
+
+    /// A duration in nanoseconds as microseconds with one decimal, rounded
+    /// (`12.3`).
+    fn micros(&mut self, ns: u64) {
+        let tenths = ns.saturating_add(50) / 100;
+        self.number(tenths / 10);
+        self.byte(b'.');
+        self.byte(b'0' + (tenths % 10) as u8);
+    }
 }
 
 /// Where a table's bytes go: stdout, a plain file, or a gzip-compressed
