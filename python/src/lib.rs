@@ -22,7 +22,7 @@ use sudoku_batch::config::Config;
 use sudoku_batch::error::Error;
 use sudoku_batch::input::{Column, Format, InputError, ReadOptions};
 use sudoku_batch::interrupt::{Interrupt, Signal};
-use sudoku_batch::output::Destination;
+use sudoku_batch::output::{Compression, Destination};
 use sudoku_batch::solver::{Limits, Mode, SolverKind};
 
 use crate::arrow_ffi::{import_array, ArrowBatch};
@@ -121,17 +121,27 @@ fn solve_file(
         "lines" => Format::Lines,
         "csv" => Format::Csv,
         "grid" => Format::Grid,
+        "jsonl" => Format::Jsonl,
+        "parquet" => Format::Parquet,
         other => {
             return Err(PyValueError::new_err(format!(
-                "format must be 'auto', 'lines', 'csv' or 'grid', not {other:?}"
+                "format must be 'auto', 'lines', 'csv', 'grid', 'jsonl' or 'parquet', not {other:?}"
             )))
         }
     };
     let column = column.map(|c| parse_column(&c)).transpose()?;
     let output = Destination::from_arg(Some(&output));
-    if resume && !matches!(output, Destination::File { gzip: false, .. }) {
+    if resume
+        && !matches!(
+            output,
+            Destination::File {
+                compression: Compression::None,
+                ..
+            }
+        )
+    {
         return Err(PyValueError::new_err(
-            "resume needs a plain (not gzip) output file",
+            "resume needs a plain (not compressed) output file",
         ));
     }
     let mut config = Config::new(inputs, output);
@@ -139,6 +149,7 @@ fn solve_file(
         format,
         column,
         solutions,
+        ..ReadOptions::default()
     };
     config.resume = resume;
     match threads {
