@@ -603,6 +603,7 @@ pub fn solve_record(
                 check: None,
                 message: Some(message.clone()),
                 expected: record.expected,
+                kept: Vec::new(),
             }
         }
     };
@@ -640,6 +641,7 @@ pub fn solve_record(
         check,
         message,
         expected: record.expected,
+        kept: Vec::new(),
     }
 }
 

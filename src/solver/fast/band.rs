@@ -139,6 +139,18 @@ const ROWS: [u32; 8] = [
 static SHAPES: [[u16; 512]; 3] = build_shapes();
 static PERMUTATIONS: [u16; 512] = build_permutations();
 static EXPAND: [u32; 512] = build_expand();
+/// For a 9-bit mask of minirows: the cells of the permutations it contains
+/// (`EXPAND` of `PERMUTATIONS`), one look-up instead of two on the band
+/// rule's critical path; 0 when there is none.
+static KEEP: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = EXPAND[PERMUTATIONS[m] as usize];
+        m += 1;
+    }
+    t
+};
 
 /// The shape of a band's 27-bit cell mask: bits 0..9 its minirows (bit
 /// `3 * row + box` set when that segment is not empty), bits 9..12 the rows
@@ -209,17 +221,19 @@ impl State {
         if m & bit == 0 {
             return Err(Contradiction);
         }
-        let rb = bit.trailing_zeros() as usize / 9;
-        self.cand[idx] = (m & !row_mask(rb)) | bit;
-        let mut dirty = 1 << idx;
+        // Branch-free over the band's nine digits (vectorised); this
+        // digit's own mask is set after.
+        let mut dirty = 0;
         for od in 0..9 {
             let o = at(od, band);
-            if od != digit && self.cand[o] & bit != 0 {
-                self.cand[o] &= !bit;
-                dirty |= 1 << o;
-            }
+            let old = self.cand[o];
+            let new = old & !bit;
+            self.cand[o] = new;
+            dirty |= ((old != new) as u32) << o;
         }
-        Ok(dirty)
+        let rb = bit.trailing_zeros() as usize / 9;
+        self.cand[idx] = (m & !row_mask(rb)) | bit;
+        Ok(dirty | 1 << idx)
     }
 
     /// Applies the band rules for one digit and band until they change
@@ -232,11 +246,10 @@ impl State {
         let mut m = self.cand[idx];
         let mut shape = shape(m);
         loop {
-            let allowed = PERMUTATIONS[shape as usize & 0x1FF];
-            if allowed == 0 {
+            let keep = KEEP[shape as usize & 0x1FF];
+            if keep == 0 {
                 return Err(Contradiction);
             }
-            let keep = EXPAND[allowed as usize];
             if m & !keep != 0 {
                 m &= keep;
                 shape = self::shape(m);
@@ -398,8 +411,9 @@ impl State {
     /// the first bivalue cell; otherwise scans every unsolved cell.
     #[inline(always)]
     fn branch_cell(&self) -> (usize, u32, u16) {
-        let mut pick = None;
-        let mut pick_score = 0;
+        // Branch-free choice of the best so far (ties keep the first): the
+        // comparisons are unpredictable.
+        let (mut pick_band, mut pick_bit, mut pick_score) = (0, 0, 0);
         for band in 0..3 {
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
             for digit in 0..9 {
@@ -414,14 +428,14 @@ impl State {
                 let bit = rest & rest.wrapping_neg();
                 rest &= rest - 1;
                 let score = self.unsolved_peers(band, bit) + 1;
-                if score > pick_score {
-                    pick_score = score;
-                    pick = Some((band, bit));
-                }
+                let better = score > pick_score;
+                pick_score = if better { score } else { pick_score };
+                pick_band = if better { band } else { pick_band };
+                pick_bit = if better { bit } else { pick_bit };
             }
         }
-        if let Some((band, bit)) = pick {
-            return (band, bit, self.digits_at(band, bit));
+        if pick_score != 0 {
+            return (pick_band, pick_bit, self.digits_at(pick_band, pick_bit));
         }
         let mut best = (0, 0, 0u16);
         let mut best_count = u32::MAX;
@@ -449,10 +463,12 @@ impl State {
         let box_mask = 0x1C0E07 << (3 * (col / 3));
         let column = 0x40201 << col;
         let same_band = self.unsolved[band] & (box_mask | column);
-        let others: u32 = (0..3)
-            .filter(|&b| b != band)
-            .map(|b| (self.unsolved[b] & column).count_ones())
+        let whole_column: u32 = self
+            .unsolved
+            .iter()
+            .map(|u| (u & column).count_ones())
             .sum();
+        let others = whole_column - (self.unsolved[band] & column).count_ones();
         (row | same_band).count_ones() + others
     }
 
@@ -461,9 +477,7 @@ impl State {
     fn digits_at(&self, band: usize, bit: u32) -> u16 {
         let mut digits = 0u16;
         for digit in 0..9 {
-            if self.cand[at(digit, band)] & bit != 0 {
-                digits |= 1 << digit;
-            }
+            digits |= u16::from(self.cand[at(digit, band)] & bit != 0) << digit;
         }
         digits
     }
