@@ -143,6 +143,10 @@ fn run_observed_until(
         vec![],
     );
 
+    // Text rows are formatted on the workers; Parquet's columns are built
+    // here, from the results. Without Parquet or an observer the results
+    // are not needed here.
+    let rows = writer.row_format();
     let settings = Settings {
         threads: config.threads,
         solver: config.solver,
@@ -150,14 +154,11 @@ fn run_observed_until(
         limits: config.limits,
         limit,
         chunk_records: CHUNK_RECORDS,
-        results: observe.is_some(),
+        results: rows.is_none() || observe.is_some(),
     };
     // Stdout closed early; with `finish_when_stdout_closes` the later
     // records are still solved and observed, but not written.
     let mut stdout_closed = false;
-    // Text rows are formatted on the workers; Parquet's columns are built
-    // here, from the results.
-    let rows = writer.row_format();
     let outcome = pipeline::run_until(sources, &settings, interrupt, rows, |batch| {
         if !stdout_closed {
             match writer.write_formatted(&batch.results, &batch.text) {
