@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use super::csv::{CsvRules, CsvScratch};
+use super::jsonl::JsonRules;
 use super::lines::LineRules;
 use super::{InputError, Record};
 
@@ -24,6 +25,8 @@ pub enum Parser {
     Lines(LineRules),
     /// CSV records, past the header and with the puzzle column known.
     Csv(CsvRules),
+    /// JSON Lines, with the puzzle key known.
+    Json(JsonRules),
 }
 
 /// Buffers a worker reuses from record to record, so parsing allocates
@@ -43,10 +46,11 @@ impl Parser {
                 let (puzzle, solution) = rules.record(bytes, &mut scratch.fields);
                 Record::new(line, puzzle, solution)
             }
-            Parser::Csv(rules) => match scratch.csv.split(bytes, false) {
+            Parser::Csv(rules) => match rules.split(&mut scratch.csv, bytes) {
                 Some(fields) => rules.record(line, &fields),
                 None => Record::new(line, Err("unreadable CSV record".into()), None),
             },
+            Parser::Json(rules) => rules.record(line, bytes),
         }
     }
 }

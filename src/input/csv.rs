@@ -18,7 +18,7 @@ use super::{Column, InputError, Record};
 use crate::solver::Status;
 
 /// Header names of the puzzle column (case-insensitive).
-pub const PUZZLE_NAMES: [&str; 4] = ["puzzle", "quizzes", "quiz", "question"];
+pub const PUZZLE_NAMES: [&str; 5] = ["puzzle", "quizzes", "quiz", "question", "grid"];
 /// Header names of the solution column (case-insensitive).
 pub const SOLUTION_NAMES: [&str; 3] = ["solution", "solutions", "answer"];
 /// Header name of the expected-status column (case-insensitive).
@@ -41,8 +41,9 @@ impl Read for Feed {
     }
 }
 
-fn parser() -> Reader<Feed> {
+fn parser(delimiter: u8) -> Reader<Feed> {
     ReaderBuilder::new()
+        .delimiter(delimiter)
         .has_headers(false)
         .flexible(true)
         .trim(Trim::All)
@@ -106,6 +107,8 @@ impl<'a> Fields<'a> {
 /// quotes goes through the `csv` crate.
 pub struct CsvScratch {
     parser: Reader<Feed>,
+    /// The separator `parser` was built for.
+    delimiter: u8,
     record: ByteRecord,
     ranges: Vec<(usize, usize)>,
 }
@@ -113,7 +116,8 @@ pub struct CsvScratch {
 impl Default for CsvScratch {
     fn default() -> CsvScratch {
         CsvScratch {
-            parser: parser(),
+            parser: parser(b','),
+            delimiter: b',',
             record: ByteRecord::with_capacity(256, 8),
             ranges: Vec::with_capacity(8),
         }
@@ -121,14 +125,20 @@ impl Default for CsvScratch {
 }
 
 impl CsvScratch {
-    /// The fields of `bytes`, one record without its terminator, trimmed;
-    /// `open_quote` closes a quote left open at the end of the input.
-    /// `None` when the `csv` crate cannot read it (never expected).
-    pub fn split<'a>(&'a mut self, bytes: &'a [u8], open_quote: bool) -> Option<Fields<'a>> {
+    /// The fields of `bytes`, one record without its terminator, separated
+    /// by `delimiter`, trimmed; `open_quote` closes a quote left open at the
+    /// end of the input. `None` when the `csv` crate cannot read it (never
+    /// expected).
+    pub fn split<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+        open_quote: bool,
+        delimiter: u8,
+    ) -> Option<Fields<'a>> {
         self.ranges.clear();
         if !open_quote && memchr::memchr(b'"', bytes).is_none() {
             let mut start = 0;
-            for end in memchr::memchr_iter(b',', bytes).chain([bytes.len()]) {
+            for end in memchr::memchr_iter(delimiter, bytes).chain([bytes.len()]) {
                 self.ranges.push(trimmed(bytes, start, end));
                 start = end + 1;
             }
@@ -136,6 +146,10 @@ impl CsvScratch {
                 buf: bytes,
                 ranges: &self.ranges,
             });
+        }
+        if delimiter != self.delimiter {
+            self.parser = parser(delimiter);
+            self.delimiter = delimiter;
         }
         let feed = self.parser.get_mut();
         feed.buf.clear();
@@ -149,7 +163,7 @@ impl CsvScratch {
             Ok(true) => {}
             _ => {
                 // Never expected: start over with a fresh parser.
-                self.parser = parser();
+                self.parser = parser(self.delimiter);
                 return None;
             }
         }
@@ -180,9 +194,16 @@ fn trimmed(bytes: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
 pub struct CsvRules {
     column: Option<Column>,
     cols: Columns,
+    /// The field separator.
+    delimiter: u8,
 }
 
 impl CsvRules {
+    /// The fields of one record's bytes, in `scratch`.
+    pub fn split<'a>(&self, scratch: &'a mut CsvScratch, bytes: &'a [u8]) -> Option<Fields<'a>> {
+        scratch.split(bytes, false, self.delimiter)
+    }
+
     /// True once the puzzle column is known: every later record is parsed
     /// on its own.
     fn settled(&self) -> bool {
@@ -265,14 +286,16 @@ pub struct CsvReader<R> {
 }
 
 impl<R: BufRead> CsvReader<R> {
-    /// A reader over `src` (named `name` in errors).
-    pub fn new(src: R, column: Option<Column>, name: String) -> CsvReader<R> {
+    /// A reader over `src` (named `name` in errors) with fields separated
+    /// by `delimiter`.
+    pub fn new(src: R, column: Option<Column>, name: String, delimiter: u8) -> CsvReader<R> {
         CsvReader {
-            framer: Framer::new(src, true),
+            framer: Framer::new(src, true).with_delimiter(delimiter),
             scratch: CsvScratch::default(),
             rules: CsvRules {
                 column,
                 cols: Columns::default(),
+                delimiter,
             },
             first: true,
             name,
@@ -351,7 +374,7 @@ impl<R: BufRead> CsvReader<R> {
                 return Some(Ok(unterminated(frame.line)));
             }
             let text = field::is_text(bytes);
-            let Some(rec) = self.scratch.split(bytes, false) else {
+            let Some(rec) = self.scratch.split(bytes, false, self.rules.delimiter) else {
                 return Some(Ok(Record::new(
                     frame.line,
                     Err("unreadable CSV record".into()),
@@ -437,7 +460,7 @@ mod tests {
         "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
 
     fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
-        let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into());
+        let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into(), b',');
         std::iter::from_fn(|| r.next_record()).collect()
     }
 
