@@ -603,7 +603,7 @@ pub fn solve_record(
                 check: None,
                 message: Some(message.clone()),
                 expected: record.expected,
-                kept: Vec::new(),
+                kept: record.kept.clone(),
             }
         }
     };
@@ -641,7 +641,7 @@ pub fn solve_record(
         check,
         message,
         expected: record.expected,
-        kept: Vec::new(),
+        kept: record.kept.clone(),
     }
 }
 
