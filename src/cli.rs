@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
-use crate::input::{Column, Delimiter, Format, ReadOptions};
+use crate::input::{Column, Delimiter, Format, Keep, ReadOptions};
 use crate::output::{check_delimiter, Blank, OutputFormat};
 use crate::shard::Shard;
 use crate::solver::SolverKind;
@@ -115,6 +115,18 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub solutions: Option<PathBuf>,
 
+    /// Copy these input columns into every results row, after the results
+    /// columns, under their input names: header names (any case) or 1-based
+    /// numbers; a JSON key or Parquet column likewise (types kept); `field1`,
+    /// `field2`, ... for text lines and CSV without a header.
+    #[arg(long, value_name = "COL,...", value_delimiter = ',', value_parser = parse_column, conflicts_with = "keep_all")]
+    pub keep: Vec<Column>,
+
+    /// Copy every input column into every results row (those of the first
+    /// record of text lines).
+    #[arg(long)]
+    pub keep_all: bool,
+
     /// No progress bar and no human summary (errors still go to stderr).
     #[arg(long)]
     pub quiet: bool,
@@ -155,6 +167,7 @@ impl LayoutArgs {
             column: self.column.clone(),
             solutions,
             delimiter: self.delimiter,
+            keep: Keep::Nothing,
         }
     }
 }

@@ -9,9 +9,14 @@ use std::fs::File;
 use std::sync::Arc;
 
 use arrow_array::builder::{Int64Builder, ListBuilder};
-use arrow_array::types::Int8Type;
-use arrow_array::{ArrayRef, Float64Array, Int64Array, ListArray, RecordBatch, StringArray};
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, Int64Type, Int8Type};
+use arrow_array::{
+    Array, ArrayRef, BooleanArray, Float64Array, Int64Array, ListArray, RecordBatch, StringArray,
+};
+use arrow_schema::DataType;
 use common::*;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::file::properties::WriterProperties;
 
@@ -386,4 +391,132 @@ fn check_and_bench_read_the_same_inputs() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let json: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     assert_eq!(json["results"][0]["puzzles"], 200, "{json}");
+}
+
+/// Reads a Parquet results file back: its batches joined into one.
+fn read_back(path: &str) -> RecordBatch {
+    let file = File::open(path).expect("the output exists");
+    let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+        .expect("valid Parquet")
+        .build()
+        .expect("a reader");
+    let mut batches: Vec<RecordBatch> = reader.map(|b| b.expect("a batch")).collect();
+    assert_eq!(batches.len(), 1, "a small file reads as one batch");
+    batches.remove(0)
+}
+
+#[test]
+fn kept_parquet_columns_keep_their_types_in_parquet_output() {
+    let scratch = Scratch::new();
+    let input = parquet(
+        &scratch,
+        "in.parquet",
+        vec![
+            (
+                "id",
+                Arc::new(Int64Array::from(vec![10, 20, 30])) as ArrayRef,
+            ),
+            ("puzzle", Arc::new(StringArray::from(vec![P, &P[..80], Q]))),
+            (
+                "rating",
+                Arc::new(Float64Array::from(vec![Some(1.5), None, Some(3.25)])),
+            ),
+            (
+                "status",
+                Arc::new(StringArray::from(vec!["solved", "malformed", "solved"])),
+            ),
+            (
+                "flag",
+                Arc::new(BooleanArray::from(vec![true, false, true])),
+            ),
+        ],
+        2,
+    );
+    let out = scratch.path("out.parquet");
+    let output = solve(&[&input, "-o", &out, "--keep", "ID,rating,4,flag"]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    let batch = read_back(&out);
+    assert_eq!(batch.num_rows(), 3);
+    let schema = batch.schema();
+    let kind = |name: &str| {
+        schema
+            .field_with_name(name)
+            .expect(name)
+            .data_type()
+            .clone()
+    };
+    assert_eq!(kind("id"), DataType::Int64);
+    assert_eq!(kind("rating"), DataType::Float64);
+    assert_eq!(kind("input_status"), DataType::Utf8);
+    assert_eq!(kind("flag"), DataType::Boolean);
+    let column = |name: &str| batch.column_by_name(name).expect(name).clone();
+    let status = column("status");
+    let status = status.as_string::<i32>();
+    assert_eq!(
+        (0..3).map(|i| status.value(i)).collect::<Vec<_>>(),
+        ["solved", "malformed", "solved"]
+    );
+    let id = column("id");
+    assert_eq!(id.as_primitive::<Int64Type>().values(), &[10, 20, 30]);
+    let rating = column("rating");
+    let rating = rating.as_primitive::<Float64Type>();
+    assert_eq!((rating.value(0), rating.is_null(1)), (1.5, true));
+    let input_status = column("input_status");
+    assert_eq!(input_status.as_string::<i32>().value(1), "malformed");
+    assert!(!column("flag").as_boolean().value(1));
+    // Asked for a column the input lacks: exit 2 before any output.
+    let missing = solve(&[
+        &input,
+        "-o",
+        &scratch.path("none.parquet"),
+        "--keep",
+        "source",
+    ]);
+    assert_eq!(code(&missing), 2);
+    assert!(stderr(&missing).contains("no column named 'source'"));
+    assert!(!std::path::Path::new(&scratch.path("none.parquet")).exists());
+}
+
+#[test]
+fn kept_json_keys_csv_columns_and_line_fields() {
+    let scratch = Scratch::new();
+    let text = format!(
+        "{{\"id\":1,\"puzzle\":\"{P}\",\"score\":2.5,\"tags\":[\"a\"]}}\n\
+         {{\"id\":2,\"puzzle\":\"x\"}}\n\
+         not json\n"
+    );
+    let path = scratch.file("p.jsonl", text.as_bytes());
+    let out = solve(&[&path, "--keep-all", "-o", "-"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let csv = stdout(&out);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(
+        lines[0].ends_with("message,id,input_puzzle,score,tags"),
+        "{}",
+        lines[0]
+    );
+    assert!(
+        lines[1].ends_with(&format!(",1,{P},2.5,\"[\"\"a\"\"]\"")),
+        "{}",
+        lines[1]
+    );
+    assert!(lines[2].ends_with(",2,x,,"), "{}", lines[2]);
+    assert!(lines[3].ends_with(",,,,"), "{}", lines[3]);
+    // CSV by name and number; every row keeps its fields, malformed too.
+    let text = format!(
+        "source,question,answer,rating\nforum,{P},{S},142\nforum,{},,7\n",
+        &P[..80]
+    );
+    let path = scratch.file("x.csv", text.as_bytes());
+    let rows_text = stdout(&solve(&[&path, "--keep", "rating,1", "-o", "-"]));
+    let lines: Vec<&str> = rows_text.lines().collect();
+    assert!(lines[0].ends_with(",rating,source"), "{}", lines[0]);
+    assert!(lines[1].ends_with(",142,forum"), "{}", lines[1]);
+    assert!(lines[2].contains("malformed") && lines[2].ends_with(",7,forum"));
+    // Text lines: fields named field1, field2, ... as the line rules split them.
+    let path = scratch.file("l.txt", format!("7 {P} hard\n8 {Q} easy\n").as_bytes());
+    let rows_text = stdout(&solve(&[&path, "--keep", "field1,3", "-o", "-"]));
+    let lines: Vec<&str> = rows_text.lines().collect();
+    assert!(lines[0].ends_with(",field1,field3"), "{}", lines[0]);
+    assert!(lines[1].ends_with(",7,hard") && lines[2].ends_with(",8,easy"));
 }

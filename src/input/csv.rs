@@ -13,8 +13,10 @@ use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
 use super::batch::{Parser, RecordBatch};
 use super::field;
 use super::frame::Framer;
+use super::keep::{self, Keep};
 use super::lines::{is_skipped, too_long};
 use super::{Column, InputError, Record};
+use crate::kept::{KeptColumn, KeptValue};
 use crate::solver::Status;
 
 /// Header names of the puzzle column (case-insensitive).
@@ -67,6 +69,8 @@ struct Columns {
     /// Fields in the header, trailing empty ones not counted; `None`
     /// without a header.
     header_fields: Option<usize>,
+    /// 0-based kept fields (`--keep`).
+    kept: Vec<usize>,
 }
 
 /// The fields of one CSV record: ranges into a buffer.
@@ -196,6 +200,10 @@ pub struct CsvRules {
     cols: Columns,
     /// The field separator.
     delimiter: u8,
+    /// The `--keep` asked for, and the kept columns once the first record
+    /// named them.
+    keep: Keep,
+    kept_columns: Vec<KeptColumn>,
 }
 
 impl CsvRules {
@@ -223,8 +231,33 @@ impl CsvRules {
         }
     }
 
-    /// Turns a data record's fields into a [`Record`].
+    /// Resolves `--keep` against the header's names, or `field1`, ... for
+    /// the first record of an input without a header.
+    fn settle_kept(&mut self, names: &[String], name: &str) -> Result<(), InputError> {
+        if self.keep.is_nothing() {
+            return Ok(());
+        }
+        self.cols.kept = self.keep.resolve(names, name)?;
+        self.kept_columns = keep::text_columns(names, &self.cols.kept);
+        Ok(())
+    }
+
+    /// Turns a data record's fields into a [`Record`], with its kept
+    /// fields (null where the record has fewer fields).
     pub fn record(&self, line: u64, rec: &Fields<'_>) -> Record {
+        let mut record = self.judge(line, rec);
+        if !self.cols.kept.is_empty() {
+            record.kept = self
+                .cols
+                .kept
+                .iter()
+                .map(|&i| rec.get(i).map_or(KeptValue::Null, keep::text))
+                .collect();
+        }
+        record
+    }
+
+    fn judge(&self, line: u64, rec: &Fields<'_>) -> Record {
         if let Some(header) = self.cols.header_fields {
             // A field too many or too few shifts the columns: nothing in
             // the record can be trusted.
@@ -287,8 +320,14 @@ pub struct CsvReader<R> {
 
 impl<R: BufRead> CsvReader<R> {
     /// A reader over `src` (named `name` in errors) with fields separated
-    /// by `delimiter`.
-    pub fn new(src: R, column: Option<Column>, name: String, delimiter: u8) -> CsvReader<R> {
+    /// by `delimiter`, whose records keep the columns `keep` asks for.
+    pub fn new(
+        src: R,
+        column: Option<Column>,
+        name: String,
+        delimiter: u8,
+        keep: Keep,
+    ) -> CsvReader<R> {
         CsvReader {
             framer: Framer::new(src, true).with_delimiter(delimiter),
             scratch: CsvScratch::default(),
@@ -296,11 +335,18 @@ impl<R: BufRead> CsvReader<R> {
                 column,
                 cols: Columns::default(),
                 delimiter,
+                keep,
+                kept_columns: Vec::new(),
             },
             first: true,
             name,
             parser: None,
         }
+    }
+
+    /// The kept columns, once the first record is read.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        self.rules.kept_columns.clone()
     }
 
     fn error(&self, e: io::Error) -> InputError {
@@ -350,6 +396,11 @@ impl<R: BufRead> CsvReader<R> {
         rules.cols.status = find(&[STATUS_NAME]);
         rules.cols.solution_by_name = rules.cols.puzzle.is_some() || rules.cols.solution.is_some();
         rules.cols.header_fields = Some(rec.filled_len());
+        let names: Vec<String> = rec
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect();
+        rules.settle_kept(&names, name)?;
         Ok(true)
     }
 
@@ -384,7 +435,12 @@ impl<R: BufRead> CsvReader<R> {
             if std::mem::replace(&mut self.first, false) {
                 match Self::header(&mut self.rules, &self.name, text, &rec) {
                     Ok(true) => continue,
-                    Ok(false) => {}
+                    Ok(false) => {
+                        let names = keep::field_names(rec.len(), &self.rules.keep);
+                        if let Err(e) = self.rules.settle_kept(&names, &self.name) {
+                            return Some(Err(e));
+                        }
+                    }
                     Err(e) => return Some(Err(e)),
                 }
             }
@@ -460,7 +516,7 @@ mod tests {
         "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
 
     fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
-        let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into(), b',');
+        let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into(), b',', Keep::Nothing);
         std::iter::from_fn(|| r.next_record()).collect()
     }
 

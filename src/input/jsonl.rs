@@ -16,9 +16,11 @@ use serde_json::Value as Json;
 use super::batch::{Parser, RecordBatch};
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::frame::Framer;
+use super::keep::Keep;
 use super::lines::{is_skipped, too_long};
 use super::value::{self, Value};
 use super::{field, Column, InputError, Record};
+use crate::kept::{KeptColumn, KeptType, KeptValue};
 use crate::solver::Status;
 
 /// One line's JSON value, an object's keys kept in their order (for
@@ -112,6 +114,33 @@ pub struct JsonRules {
     puzzle: Option<String>,
     solution: Option<String>,
     status: Option<String>,
+    /// The kept keys (`--keep`), with the first object's names and types.
+    kept: Vec<KeptColumn>,
+}
+
+/// A JSON value kept as it is: numbers, booleans, strings and null as
+/// such, a list or an object as its JSON text.
+fn kept_value(json: &Json) -> KeptValue {
+    match json {
+        Json::Null => KeptValue::Null,
+        Json::Bool(b) => KeptValue::Bool(*b),
+        Json::Number(n) => match n.as_i64() {
+            Some(v) => KeptValue::Int(v),
+            None => n.as_f64().map_or(KeptValue::Null, KeptValue::Float),
+        },
+        Json::String(s) => KeptValue::Text(s.clone()),
+        other => KeptValue::Text(other.to_string()),
+    }
+}
+
+/// The type of a kept key, from its value in the first object.
+fn kept_type(json: &Json) -> KeptType {
+    match json {
+        Json::Bool(_) => KeptType::Bool,
+        Json::Number(n) if n.is_i64() => KeptType::Int,
+        Json::Number(_) => KeptType::Float,
+        _ => KeptType::Text,
+    }
 }
 
 impl JsonRules {
@@ -121,8 +150,18 @@ impl JsonRules {
         &mut self,
         entries: &[(String, Json)],
         column: Option<&Column>,
+        keep: &Keep,
         name: &str,
     ) -> Result<(), InputError> {
+        let names: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
+        self.kept = keep
+            .resolve(&names, name)?
+            .into_iter()
+            .map(|i| KeptColumn {
+                name: names[i].clone(),
+                kind: kept_type(&entries[i].1),
+            })
+            .collect();
         let find = |names: &[&str]| {
             entries
                 .iter()
@@ -158,13 +197,21 @@ impl JsonRules {
     pub fn record(&self, line: u64, bytes: &[u8]) -> Record {
         match serde_json::from_slice::<Line>(bytes) {
             Ok(parsed) => self.record_of(line, &parsed),
-            Err(e) => Record::new(line, Err(format!("not valid JSON: {e}")), None),
+            Err(e) => {
+                let mut record = Record::new(line, Err(format!("not valid JSON: {e}")), None);
+                record.kept = vec![KeptValue::Null; self.kept.len()];
+                record
+            }
         }
     }
 
     fn record_of(&self, line: u64, parsed: &Line) -> Record {
         let entries = match parsed {
-            Line::Other(json) => return Record::new(line, value::puzzle(&view(json)), None),
+            Line::Other(json) => {
+                let mut record = Record::new(line, value::puzzle(&view(json)), None);
+                record.kept = vec![KeptValue::Null; self.kept.len()];
+                return record;
+            }
             Line::Object(entries) => entries,
         };
         let get = |key: &Option<String>| {
@@ -190,6 +237,16 @@ impl JsonRules {
             .flatten()
             .and_then(Json::as_str)
             .and_then(|s| s.parse::<Status>().ok());
+        record.kept = self
+            .kept
+            .iter()
+            .map(|column| {
+                entries
+                    .iter()
+                    .find(|(k, _)| *k == column.name)
+                    .map_or(KeptValue::Null, |(_, v)| kept_value(v))
+            })
+            .collect();
         record
     }
 }
@@ -199,6 +256,7 @@ pub struct JsonlReader<R> {
     framer: Framer<R>,
     rules: JsonRules,
     column: Option<Column>,
+    keep: Keep,
     settled: bool,
     name: String,
     /// The rules, shared with the workers, once settled.
@@ -206,16 +264,23 @@ pub struct JsonlReader<R> {
 }
 
 impl<R: BufRead> JsonlReader<R> {
-    /// A reader over `src` (named `name` in errors).
-    pub fn new(src: R, column: Option<Column>, name: String) -> JsonlReader<R> {
+    /// A reader over `src` (named `name` in errors) whose records keep the
+    /// keys `keep` asks for.
+    pub fn new(src: R, column: Option<Column>, name: String, keep: Keep) -> JsonlReader<R> {
         JsonlReader {
             framer: Framer::new(src, false),
             rules: JsonRules::default(),
             column,
+            keep,
             settled: false,
             name,
             parser: None,
         }
+    }
+
+    /// The kept columns, once the first object is read.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        self.rules.kept.clone()
     }
 
     /// The next record, `None` at the end of the input.
@@ -244,7 +309,10 @@ impl<R: BufRead> JsonlReader<R> {
                 }
             };
             if let Line::Object(entries) = &parsed {
-                if let Err(e) = self.rules.settle(entries, self.column.as_ref(), &self.name) {
+                if let Err(e) =
+                    self.rules
+                        .settle(entries, self.column.as_ref(), &self.keep, &self.name)
+                {
                     return Some(Err(e));
                 }
                 self.settled = true;
@@ -292,7 +360,7 @@ mod tests {
         "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
 
     fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
-        let mut r = JsonlReader::new(data.as_bytes(), column, "t.jsonl".into());
+        let mut r = JsonlReader::new(data.as_bytes(), column, "t.jsonl".into(), Keep::Nothing);
         std::iter::from_fn(|| r.next_record()).collect()
     }
 

@@ -97,6 +97,7 @@ mod frame;
 mod grid;
 mod gzip;
 mod jsonl;
+mod keep;
 mod lines;
 mod open;
 mod parquet;
@@ -110,6 +111,7 @@ use std::path::PathBuf;
 use thiserror::Error;
 
 use crate::grid::Grid;
+use crate::kept::KeptValue;
 use crate::solver::Status;
 
 pub use self::batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch};
@@ -117,6 +119,7 @@ pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 pub use self::frame::MAX_RECORD;
 pub use self::gzip::GzipMembers;
 pub use self::jsonl::JsonRules;
+pub use self::keep::Keep;
 pub use self::open::{open, Input, Records};
 
 /// One puzzle record read from an input.
@@ -139,6 +142,10 @@ pub struct Record {
     /// A status the input expects for this record (a `status` column, as in
     /// a previous results CSV); used by `check`.
     pub expected: Option<Status>,
+    /// The record's values of the kept columns ([`ReadOptions::keep`]), one
+    /// per column of [`Records::kept_columns`], null where the record has
+    /// none; empty without `--keep`.
+    pub kept: Vec<KeptValue>,
 }
 
 impl Record {
@@ -150,6 +157,7 @@ impl Record {
             solution,
             solution_error: None,
             expected: None,
+            kept: Vec::new(),
         }
     }
 }
@@ -216,6 +224,10 @@ pub struct ReadOptions {
     pub solutions: Option<PathBuf>,
     /// The CSV field separator.
     pub delimiter: Delimiter,
+    /// The input columns every record keeps ([`Record::kept`]): by header
+    /// name or number for CSV, key for JSON Lines, column for Parquet;
+    /// `field1`, `field2`, ... for text lines and CSV without a header.
+    pub keep: Keep,
 }
 
 /// A failure that stops reading an input (per-record problems are

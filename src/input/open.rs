@@ -18,6 +18,7 @@ use super::lines::LinesReader;
 use super::parquet::ParquetReader;
 use super::solutions::{Given, SolutionsReader};
 use super::{Column, Delimiter, Format, InputError, ReadOptions, Record};
+use crate::kept::{KeptColumn, KeptValue};
 
 /// Size of the buffer between the (decompressed) input and the reader.
 const BUFFER: usize = 64 * 1024;
@@ -326,10 +327,21 @@ impl Input {
                         delimiter
                     }
                 };
-                Reader::Csv(CsvReader::new(source, column, name.clone(), delimiter))
+                Reader::Csv(CsvReader::new(
+                    source,
+                    column,
+                    name.clone(),
+                    delimiter,
+                    options.keep.clone(),
+                ))
             }
             Format::Grid => Reader::Grid(GridReader::new(source, name.clone())),
-            Format::Jsonl => Reader::Jsonl(JsonlReader::new(source, column, name.clone())),
+            Format::Jsonl => Reader::Jsonl(JsonlReader::new(
+                source,
+                column,
+                name.clone(),
+                options.keep.clone(),
+            )),
             Format::Parquet => {
                 let (file, consumed) = match file {
                     Some(file) => (file, Some(consumed)),
@@ -340,13 +352,17 @@ impl Input {
                 Reader::Parquet(Box::new(ParquetReader::new(
                     file,
                     column.as_ref(),
+                    &options.keep,
                     name.clone(),
                     consumed,
                 )?))
             }
-            Format::Lines | Format::Auto => {
-                Reader::Lines(LinesReader::new(source, column, name.clone()))
-            }
+            Format::Lines | Format::Auto => Reader::Lines(LinesReader::new(
+                source,
+                column,
+                name.clone(),
+                options.keep.clone(),
+            )),
         };
         let mut records = Records {
             format: match format {
@@ -359,15 +375,17 @@ impl Input {
             name,
             done: false,
             peeked: None,
+            kept: 0,
         };
-        if let Some(Column::Name(_)) = options.column {
+        if matches!(options.column, Some(Column::Name(_))) || !options.keep.is_nothing() {
             // The header is read now: a bad name is an error before any
-            // output exists.
+            // output exists, and the kept columns are known.
             match records.next_raw() {
                 Some(Err(e)) => return Err(e),
                 first => records.peeked = Some(first),
             }
         }
+        records.kept = records.kept_columns().len();
         Ok(records)
     }
 }
@@ -519,6 +537,8 @@ pub struct Records {
     done: bool,
     /// The first raw record, read ahead by [`Input::records`].
     peeked: Option<Option<Result<Record, InputError>>>,
+    /// Kept values per record ([`Records::kept_columns`]).
+    kept: usize,
 }
 
 impl std::fmt::Debug for Records {
@@ -538,6 +558,19 @@ impl Records {
     /// The input's name, as given to [`open`].
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The kept columns ([`ReadOptions::keep`]), in order, with their names
+    /// in the input and their types (text for lines and CSV); known once
+    /// [`Input::records`] returned.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        match &self.reader {
+            Reader::Lines(r) => r.kept_columns(),
+            Reader::Csv(r) => r.kept_columns(),
+            Reader::Grid(_) => Vec::new(),
+            Reader::Jsonl(r) => r.kept_columns(),
+            Reader::Parquet(r) => r.kept_columns(),
+        }
     }
 
     fn next_raw(&mut self) -> Option<Result<Record, InputError>> {
@@ -607,7 +640,10 @@ impl Iterator for Records {
             return None;
         }
         let item = match self.next_raw() {
-            Some(Ok(record)) => self.pair(record),
+            Some(Ok(mut record)) => {
+                record.kept.resize(self.kept, KeptValue::Null);
+                self.pair(record)
+            }
             Some(Err(e)) => Err(e),
             None => {
                 self.done = true;
@@ -627,6 +663,7 @@ impl RecordStream for Records {
     /// Cuts records raw once the layout is settled (lines and CSV without
     /// `--solutions`); parses them here otherwise.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
+        batch.set_kept(self.kept);
         while batch.len() < max {
             if self.done {
                 return Ok(false);

@@ -12,7 +12,8 @@ use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
-    Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+    Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type,
+    UInt32Type, UInt64Type, UInt8Type,
 };
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
@@ -23,8 +24,10 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ProjectionMask;
 
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
+use super::keep::Keep;
 use super::value::{self, Value};
 use super::{field, Column, InputError, Record};
+use crate::kept::{KeptColumn, KeptType, KeptValue};
 use crate::solver::Status;
 
 /// Rows per Arrow batch.
@@ -76,6 +79,63 @@ fn value_at(array: &dyn Array, row: usize) -> Value<'_> {
     }
 }
 
+/// The type a column's values keep: integers, floats and booleans as such,
+/// anything else as text.
+fn kept_type(data_type: &DataType) -> KeptType {
+    match data_type {
+        DataType::Boolean => KeptType::Bool,
+        DataType::Int8
+        | DataType::Int16
+        | DataType::Int32
+        | DataType::Int64
+        | DataType::UInt8
+        | DataType::UInt16
+        | DataType::UInt32 => KeptType::Int,
+        DataType::Float16 | DataType::Float32 | DataType::Float64 | DataType::UInt64 => {
+            KeptType::Float
+        }
+        _ => KeptType::Text,
+    }
+}
+
+/// The value at `row` of a kept column, of [`kept_type`]'s type: a list as
+/// its items in brackets, anything else of no simple type as its type name.
+fn kept_at(array: &dyn Array, row: usize) -> KeptValue {
+    if array.is_null(row) {
+        return KeptValue::Null;
+    }
+    match array.data_type() {
+        DataType::Boolean => KeptValue::Bool(array.as_boolean().value(row)),
+        DataType::Float16 => {
+            KeptValue::Float(array.as_primitive::<Float16Type>().value(row).into())
+        }
+        DataType::Float32 => {
+            KeptValue::Float(array.as_primitive::<Float32Type>().value(row).into())
+        }
+        DataType::Float64 => KeptValue::Float(array.as_primitive::<Float64Type>().value(row)),
+        DataType::UInt64 => KeptValue::Float(array.as_primitive::<UInt64Type>().value(row) as f64),
+        _ => match value_at(array, row) {
+            Value::Null => KeptValue::Null,
+            Value::Int(v) => KeptValue::Int(v),
+            value => KeptValue::Text(render(&value)),
+        },
+    }
+}
+
+/// A value as text: strings as they are, lists in brackets.
+fn render(value: &Value<'_>) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Text(t) => String::from_utf8_lossy(t).into_owned(),
+        Value::Int(v) => v.to_string(),
+        Value::Other(what) => what.clone(),
+        Value::List(items) => {
+            let items: Vec<String> = items.iter().map(render).collect();
+            format!("[{}]", items.join(","))
+        }
+    }
+}
+
 /// Items `start..end` of a list's child array.
 fn items(values: &dyn Array, start: usize, end: usize) -> Value<'_> {
     Value::List((start..end).map(|i| value_at(values, i)).collect())
@@ -102,6 +162,9 @@ pub struct ParquetReader {
     puzzle: Option<usize>,
     solution: Option<usize>,
     status: Option<usize>,
+    /// Positions in a batch of the kept columns, and the columns.
+    kept: Vec<usize>,
+    kept_columns: Vec<KeptColumn>,
     next_group: usize,
     rows: Option<ParquetRecordBatchReader>,
     batch: Option<RecordBatch>,
@@ -123,6 +186,7 @@ impl ParquetReader {
     pub fn new(
         file: File,
         column: Option<&Column>,
+        keep: &Keep,
         name: String,
         consumed: Option<Arc<AtomicU64>>,
     ) -> Result<ParquetReader, InputError> {
@@ -164,7 +228,20 @@ impl ParquetReader {
         };
         let solution = find(&SOLUTION_NAMES).filter(|&i| Some(i) != puzzle);
         let status = find(&[STATUS_NAME]);
-        let mut projection: Vec<usize> = [puzzle, solution, status].into_iter().flatten().collect();
+        let kept = keep.resolve(&names, &name)?;
+        let fields = metadata.schema().fields();
+        let kept_columns = kept
+            .iter()
+            .map(|&i| KeptColumn {
+                name: names[i].clone(),
+                kind: kept_type(fields[i].data_type()),
+            })
+            .collect();
+        let mut projection: Vec<usize> = [puzzle, solution, status]
+            .into_iter()
+            .flatten()
+            .chain(kept.iter().copied())
+            .collect();
         projection.sort_unstable();
         projection.dedup();
         let at = |i: Option<usize>| i.and_then(|i| projection.iter().position(|&p| p == i));
@@ -172,6 +249,8 @@ impl ParquetReader {
             puzzle: at(puzzle),
             solution: at(solution),
             status: at(status),
+            kept: kept.iter().filter_map(|&i| at(Some(i))).collect(),
+            kept_columns,
             projection,
             file,
             metadata,
@@ -183,6 +262,11 @@ impl ParquetReader {
             line: 0,
             consumed,
         })
+    }
+
+    /// The kept columns, with their Parquet types mapped.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        self.kept_columns.clone()
     }
 
     fn error(&self, message: String) -> InputError {
@@ -256,6 +340,16 @@ impl ParquetReader {
     }
 
     fn record(&self, batch: &RecordBatch, row: usize) -> Record {
+        let mut record = self.judge(batch, row);
+        record.kept = self
+            .kept
+            .iter()
+            .map(|&i| kept_at(batch.column(i).as_ref(), row))
+            .collect();
+        record
+    }
+
+    fn judge(&self, batch: &RecordBatch, row: usize) -> Record {
         let line = self.line;
         let Some(puzzle) = self.puzzle else {
             return Record::new(line, Err("no column looks like a puzzle".into()), None);
