@@ -155,7 +155,7 @@ pub struct LayoutArgs {
 
     /// The CSV field separator: one character (`tab` for a tab), or `auto`:
     /// `,` unless the first line holds no comma but `;`, a tab or `|`.
-    #[arg(long, value_name = "C|auto", default_value = "auto", value_parser = parse_delimiter)]
+    #[arg(long, value_name = "C|auto", default_value = "auto", value_parser = Delimiter::parse)]
     pub delimiter: Delimiter,
 }
 
@@ -255,23 +255,5 @@ pub fn parse_column(value: &str) -> Result<Column, String> {
         Err("a column name cannot be empty".to_string())
     } else {
         Ok(Column::Name(value.to_string()))
-    }
-}
-
-/// Parses `--delimiter`: `auto`, `tab`, or one ASCII character other than
-/// a quote or a line end.
-///
-/// # Errors
-/// Anything else.
-pub fn parse_delimiter(value: &str) -> Result<Delimiter, String> {
-    match value {
-        "auto" => Ok(Delimiter::Auto),
-        "tab" | "\\t" => Ok(Delimiter::Byte(b'\t')),
-        _ => match value.as_bytes() {
-            [b] if b.is_ascii() && !matches!(b, b'"' | b'\n' | b'\r') => Ok(Delimiter::Byte(*b)),
-            _ => Err(
-                "expected one ASCII character (not a quote or line end), `tab` or `auto`".into(),
-            ),
-        },
     }
 }

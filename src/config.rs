@@ -13,7 +13,9 @@ use std::time::Duration;
 use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
 use crate::file_guard::FileGuard;
-use crate::input::{Keep, ReadOptions};
+#[cfg(feature = "cli")]
+use crate::input::Keep;
+use crate::input::ReadOptions;
 #[cfg(feature = "cli")]
 use crate::output::STDIO;
 use crate::output::{Blank, Compression, Destination, OutputFormat};

@@ -20,9 +20,10 @@ use pyo3::types::PyList;
 use sudoku_batch::batch::{BatchOptions, BatchSolver};
 use sudoku_batch::config::Config;
 use sudoku_batch::error::Error;
-use sudoku_batch::input::{Column, Format, InputError, ReadOptions};
+use sudoku_batch::input::{Column, Delimiter, Format, InputError, Keep, ReadOptions};
 use sudoku_batch::interrupt::{Interrupt, Signal};
-use sudoku_batch::output::{Compression, Destination};
+use sudoku_batch::output::format::OutputFormat;
+use sudoku_batch::output::{check_delimiter, Blank, Compression, Destination};
 use sudoku_batch::solver::{Limits, Mode, SolverKind};
 
 use crate::arrow_ffi::{import_array, ArrowBatch};
@@ -86,7 +87,8 @@ fn solve(
 #[pyo3(signature = (
     inputs, output, *, mode = "unique", threads = None, max_guesses = None, timeout_ms = None,
     solver = "fast", format = "auto", column = None, solutions = None, limit = None,
-    resume = false,
+    resume = false, keep = None, keep_all = false, delimiter = "auto", output_format = None,
+    output_delimiter = ",", blank = ".",
 ))]
 #[allow(clippy::too_many_arguments)]
 fn solve_file(
@@ -103,6 +105,12 @@ fn solve_file(
     solutions: Option<PathBuf>,
     limit: Option<u64>,
     resume: bool,
+    keep: Option<Vec<Bound<'_, PyAny>>>,
+    keep_all: bool,
+    delimiter: &str,
+    output_format: Option<&str>,
+    output_delimiter: &str,
+    blank: &str,
 ) -> PyResult<String> {
     if inputs.is_empty() {
         return Err(PyValueError::new_err("inputs: give at least one file"));
@@ -130,6 +138,48 @@ fn solve_file(
         }
     };
     let column = column.map(|c| parse_column(&c)).transpose()?;
+    let keep = match (keep, keep_all) {
+        (Some(_), true) => {
+            return Err(PyValueError::new_err(
+                "keep and keep_all: give one (keep_all keeps every column)",
+            ))
+        }
+        (_, true) => Keep::All,
+        (None, false) => Keep::Nothing,
+        (Some(columns), false) => Keep::Columns(
+            columns
+                .iter()
+                .map(parse_column)
+                .collect::<PyResult<Vec<Column>>>()?,
+        ),
+    };
+    let delimiter = Delimiter::parse(delimiter)
+        .map_err(|e| PyValueError::new_err(format!("delimiter {delimiter:?}: {e}")))?;
+    let output_format = match output_format {
+        None => None,
+        Some("csv") => Some(OutputFormat::Csv),
+        Some("jsonl") => Some(OutputFormat::Jsonl),
+        Some("parquet") => Some(OutputFormat::Parquet),
+        Some(other) => {
+            return Err(PyValueError::new_err(format!(
+                "output_format must be 'csv', 'jsonl' or 'parquet', not {other:?}"
+            )))
+        }
+    };
+    let output_delimiter = match output_delimiter.chars().collect::<Vec<_>>()[..] {
+        [c] => check_delimiter(c),
+        _ => Err("expected one character".to_string()),
+    }
+    .map_err(|e| PyValueError::new_err(format!("output_delimiter {output_delimiter:?}: {e}")))?;
+    let blank = match blank {
+        "." => Blank::Dot,
+        "0" => Blank::Zero,
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "blank must be '.' or '0', not {other:?}"
+            )))
+        }
+    };
     let output = Destination::from_arg(Some(&output));
     if resume
         && !matches!(
@@ -149,8 +199,12 @@ fn solve_file(
         format,
         column,
         solutions,
-        ..ReadOptions::default()
+        delimiter,
+        keep,
     };
+    config.output_format = output_format;
+    config.output_delimiter = output_delimiter;
+    config.blank = blank;
     config.resume = resume;
     match threads {
         Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),

@@ -136,13 +136,22 @@ def solve_file(
     solutions: Union[str, "os.PathLike[str]", None] = None,
     limit: Optional[int] = None,
     resume: bool = False,
+    keep: Union[str, int, Sequence[Union[str, int]], None] = None,
+    keep_all: bool = False,
+    delimiter: str = "auto",
+    output_format: Optional[str] = None,
+    output_delimiter: str = ",",
+    blank: str = ".",
 ) -> dict:
     """Run the ``sudoku-batch solve`` job: read puzzle files, write the results.
 
     The same job as the command line, option for option (``mode="first"``
     is ``--first``): the inputs are streamed in bounded memory, solved on
     every core, and one results row per record is written to ``output`` in
-    input order (CSV; ``.gz`` names are compressed).
+    input order. The output's name chooses its format, as for the command
+    line: CSV (``.csv``, ``.txt``, ``-``), JSON Lines (``.jsonl``,
+    ``.ndjson``) or Parquet (``.parquet``); ``.gz`` and ``.zst`` after a
+    CSV or JSON Lines name compress it.
 
     Parameters
     ----------
@@ -157,7 +166,8 @@ def solve_file(
     solver
         ``"fast"`` (default) or ``"naive"``.
     format
-        The input layout: ``"auto"``, ``"lines"``, ``"csv"`` or ``"grid"``.
+        The input layout: ``"auto"``, ``"lines"``, ``"csv"``, ``"grid"``,
+        ``"jsonl"`` or ``"parquet"``.
     column
         The puzzle column: a header name or a 1-based field number.
     solutions
@@ -165,7 +175,21 @@ def solve_file(
     limit
         Stop after this many records.
     resume
-        Continue a results file that an interrupted run left.
+        Continue a results file that an interrupted run left (CSV only).
+    keep
+        Input columns copied into every results row, after the results
+        columns: header names or 1-based numbers (one, or a list).
+    keep_all
+        Keep every input column.
+    delimiter
+        The CSV input's field separator: ``"auto"`` (a header with no comma
+        but ``;``, a tab or ``|`` selects it), ``"tab"`` or one character.
+    output_format
+        ``"csv"``, ``"jsonl"`` or ``"parquet"``, whatever the output's name.
+    output_delimiter
+        The CSV output's field separator (default ``","``).
+    blank
+        The blank in the output's ``puzzle`` column: ``"."`` or ``"0"``.
 
     Returns
     -------
@@ -208,6 +232,12 @@ def solve_file(
         solutions=None if solutions is None else os.fspath(solutions),
         limit=limit,
         resume=resume,
+        keep=[keep] if isinstance(keep, (str, int)) else keep,
+        keep_all=keep_all,
+        delimiter=delimiter,
+        output_format=output_format,
+        output_delimiter=output_delimiter,
+        blank=blank,
     )
     return json.loads(summary)
 

@@ -39,5 +39,11 @@ def solve_file(
     solutions: Optional[_Path] = None,
     limit: Optional[int] = None,
     resume: bool = False,
+    keep: Union[str, int, Sequence[Union[str, int]], None] = None,
+    keep_all: bool = False,
+    delimiter: str = "auto",
+    output_format: Optional[str] = None,
+    output_delimiter: str = ",",
+    blank: str = ".",
 ) -> dict:
     """Run the ``sudoku-batch solve`` job on files; return the summary."""

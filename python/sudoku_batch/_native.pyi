@@ -1,6 +1,6 @@
 """The Rust extension behind :mod:`sudoku_batch` (use the package's functions)."""
 
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 __version__: str
 MAX_THREADS: int
@@ -34,5 +34,11 @@ def solve_file(
     solutions: Optional[str] = None,
     limit: Optional[int] = None,
     resume: bool = False,
+    keep: Optional[Sequence[Union[str, int]]] = None,
+    keep_all: bool = False,
+    delimiter: str = "auto",
+    output_format: Optional[str] = None,
+    output_delimiter: str = ",",
+    blank: str = ".",
 ) -> str:
     """Runs the ``solve`` job; returns the summary JSON text."""

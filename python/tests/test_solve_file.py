@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 
 import pytest
 
@@ -56,3 +57,40 @@ def test_solve_file_errors(tmp_path):
     with pytest.raises(ValueError, match="input"):
         sudoku_batch.solve_file(source, source)
     assert source.read_text() == (CASES / "07-last-cell.txt").read_text()
+
+
+def test_solve_file_keeps_columns_and_writes_every_output_format(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    # A `;`-separated Excel export, read with the delimiter it names.
+    source = DATA / "semicolon_excel_200.csv"
+    out = tmp_path / "r.parquet"
+    summary = sudoku_batch.solve_file(source, out, keep="solutions", delimiter=";", limit=20)
+    assert summary["puzzles"] == 20
+    table = pq.read_table(out)
+    assert table.num_rows == 20
+    assert table.column_names[-1] == "solutions"
+    rows = table.to_pylist()
+    assert all(r["status"] == "solved" and r["solution"] == r["solutions"] for r in rows)
+    assert rows[0]["line"] == 2 and isinstance(rows[0]["guesses"], int)
+
+    # JSON Lines with every column kept and `0` blanks; CSV with `;`.
+    jsonl = tmp_path / "r.jsonl"
+    sudoku_batch.solve_file(DATA / "puzzles_200.jsonl", jsonl, keep_all=True, blank="0", limit=5)
+    lines = [json.loads(line) for line in jsonl.read_text().splitlines()]
+    assert len(lines) == 5
+    assert set(lines[0]) >= {"line", "puzzle", "status", "id", "level"}
+    assert lines[0]["id"] == 1 and "." not in lines[0]["puzzle"]
+    semi = tmp_path / "r.txt"
+    sudoku_batch.solve_file(
+        DATA / "puzzles_200.jsonl", semi, output_format="csv", output_delimiter=";", limit=3
+    )
+    assert semi.read_text().splitlines()[0].startswith("line;puzzle;status")
+
+    with pytest.raises(ValueError, match="keep"):
+        sudoku_batch.solve_file(source, tmp_path / "x.csv", keep=["solutions"], keep_all=True)
+    with pytest.raises(ValueError, match="output_format"):
+        sudoku_batch.solve_file(source, tmp_path / "x.csv", output_format="xlsx")
+    with pytest.raises(ValueError, match="blank"):
+        sudoku_batch.solve_file(source, tmp_path / "x.csv", blank="_")
+    with pytest.raises(ValueError):
+        sudoku_batch.solve_file(source, tmp_path / "x.xlsx")

@@ -203,6 +203,29 @@ pub enum Delimiter {
     Byte(u8),
 }
 
+impl Delimiter {
+    /// Parses `--delimiter`: `auto`, `tab` (or `\t`), or one ASCII
+    /// character other than a quote or a line end.
+    ///
+    /// # Errors
+    /// Anything else, saying what is expected.
+    pub fn parse(value: &str) -> Result<Delimiter, String> {
+        match value {
+            "auto" => Ok(Delimiter::Auto),
+            "tab" | "\\t" => Ok(Delimiter::Byte(b'\t')),
+            _ => match value.as_bytes() {
+                [b] if b.is_ascii() && !matches!(b, b'"' | b'\n' | b'\r') => {
+                    Ok(Delimiter::Byte(*b))
+                }
+                _ => Err(
+                    "expected one ASCII character (not a quote or line end), `tab` or `auto`"
+                        .into(),
+                ),
+            },
+        }
+    }
+}
+
 /// Which field holds the puzzle.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Column {
