@@ -10,9 +10,10 @@ use std::sync::Arc;
 
 use arrow_array::builder::{Int64Builder, ListBuilder};
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, Int64Type, Int8Type};
+use arrow_array::types::{Float64Type, Int32Type, Int64Type, Int8Type};
 use arrow_array::{
-    Array, ArrayRef, BooleanArray, Float64Array, Int64Array, ListArray, RecordBatch, StringArray,
+    Array, ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int64Array, ListArray,
+    RecordBatch, StringArray,
 };
 use arrow_schema::DataType;
 use common::*;
@@ -570,4 +571,22 @@ fn write_a_big_parquet_input() {
         start += n;
     }
     writer.close().expect("closed");
+}
+
+#[test]
+fn parquet_dictionary_encoded_strings_as_pandas_categoricals_write_them() {
+    let scratch = Scratch::new();
+    let puzzles: DictionaryArray<Int32Type> = [P, Q, P].into_iter().collect();
+    let path = parquet(
+        &scratch,
+        "dict.parquet",
+        vec![("puzzle", Arc::new(puzzles) as ArrayRef)],
+        10,
+    );
+    let rows = run(&[&path], 0);
+    assert_eq!(
+        statuses(&rows),
+        vec![(1, "solved"), (2, "solved"), (3, "solved")]
+    );
+    assert_eq!(rows[2].solution, S);
 }
