@@ -137,6 +137,23 @@ const ROWS: [u32; 8] = [
 ];
 
 static SHAPES: [[u16; 512]; 3] = build_shapes();
+/// For a 9-bit mask of minirows (bit `3 * row + box`): bit `row` set when
+/// the row has a minirow in it.
+static ROW_OF_MINIROWS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut rb = 0;
+        while rb < 3 {
+            if (m >> (3 * rb)) & 7 != 0 {
+                t[m] |= 1 << rb;
+            }
+            rb += 1;
+        }
+        m += 1;
+    }
+    t
+};
 static PERMUTATIONS: [u16; 512] = build_permutations();
 static EXPAND: [u32; 512] = build_expand();
 /// For a 9-bit mask of minirows: the cells of the permutations it contains
@@ -185,10 +202,12 @@ impl State {
         fixed: [0; 3],
     };
 
-    /// The state for a grid's givens before any propagation: each given
-    /// leaves its cell with one candidate and its row with one place for its
-    /// digit. Repeated givens are not detected here (see
-    /// [`Grid::first_conflict`]); they only make the state unsolvable.
+    /// The state for a grid's givens before any propagation: each given is
+    /// fixed, and its digit leaves the given's row, column and box (what
+    /// propagation would deduce first, done here for all givens at once).
+    /// Repeated givens are not searched for cell by cell (see
+    /// [`Grid::first_conflict`]): a digit given twice in a unit leaves an
+    /// empty mask, so the state has no solution.
     #[inline(always)]
     pub(super) fn from_givens(grid: &Grid) -> State {
         let mut givens = [0u32; 27];
@@ -201,12 +220,32 @@ impl State {
             }
         }
         let mut state = State::START;
-        for (idx, &given) in givens.iter().enumerate() {
-            let shape = shape(given);
-            let rows = ROWS[((shape | shape >> 1 | shape >> 2) & 1
-                | (shape >> 2 | shape >> 3 | shape >> 4) & 2
-                | (shape >> 4 | shape >> 5 | shape >> 6) & 4) as usize];
-            state.cand[idx] = (BAND & !filled[idx / 9] & !rows) | given;
+        state.unsolved = filled.map(|f| BAND & !f);
+        for digit in 0..9 {
+            let given: [u32; 3] = std::array::from_fn(|band| givens[at(digit, band)]);
+            let cols = given
+                .iter()
+                .fold(0, |acc, &g| acc | (g | g >> 9 | g >> 18) & 0x1FF);
+            let column_cells = cols * 0x40201;
+            // Each unit holds the digit at most once exactly when the givens
+            // use as many rows, columns and boxes as there are givens.
+            let (mut count, mut rows_used, mut boxes_used) = (0, 0, 0);
+            for band in 0..3 {
+                let shape = shape(given[band]);
+                let rows = ROW_OF_MINIROWS[shape as usize & 0x1FF];
+                let boxes = (shape | shape >> 3 | shape >> 6) & 7;
+                count += given[band].count_ones();
+                rows_used += rows.count_ones();
+                boxes_used += boxes.count_ones();
+                let box_cells = EXPAND[(boxes | boxes << 3 | boxes << 6) as usize];
+                state.cand[at(digit, band)] =
+                    (BAND & !filled[band] & !ROWS[rows as usize] & !column_cells & !box_cells)
+                        | given[band];
+                state.fixed[band] |= rows << (3 * digit);
+            }
+            if count != cols.count_ones() || count != rows_used || count != boxes_used {
+                state.cand[at(digit, 0)] = 0;
+            }
         }
         state
     }
