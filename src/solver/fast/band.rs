@@ -606,3 +606,45 @@ pub(super) fn search(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(givens: &[(usize, u8)]) -> Grid {
+        let mut cells = [0u8; CELLS];
+        for &(cell, value) in givens {
+            cells[cell] = value;
+        }
+        Grid::from_cells(cells).expect("a grid")
+    }
+
+    fn solutions(grid: &Grid) -> u8 {
+        search(State::from_givens(grid), 2, &Limits::default(), &mut Vec::new()).solutions
+    }
+
+    #[test]
+    fn a_digit_given_twice_in_a_unit_has_no_solution() {
+        // Same row, same column (other bands), same box (other rows).
+        for pair in [[(0, 5), (8, 5)], [(4, 5), (76, 5)], [(0, 5), (20, 5)]] {
+            assert_eq!(solutions(&grid(&pair)), 0, "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn givens_are_fixed_and_leave_their_units() {
+        let state = State::from_givens(&grid(&[(0, 5), (40, 7)]));
+        // r1c1 = 5: fixed in row 1 of band 0; gone from row 1, column 1 and
+        // box 1, elsewhere still open.
+        assert_eq!(state.cand[at(4, 0)] & 0x1FF, 1);
+        assert_eq!(state.cand[at(4, 1)] & 0x40201, 0);
+        assert_eq!(state.cand[at(4, 0)] & 0x1C0E07, 1);
+        assert_ne!(state.cand[at(4, 1)] & (1 << 14), 0);
+        assert_eq!(state.fixed[0], 1 << (3 * 4));
+        // r5c5 = 7 is band 1, row 1 of the band; no other digit keeps it.
+        assert_eq!(state.fixed[1], 1 << (3 * 6 + 1));
+        assert_eq!(state.unsolved[1] & (1 << 13), 0);
+        assert!((0..9).all(|d| d == 6 || state.cand[at(d, 1)] & (1 << 13) == 0));
+        assert_eq!(solutions(&grid(&[(0, 5), (40, 7)])), 2);
+    }
+}
