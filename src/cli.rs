@@ -10,6 +10,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
 use crate::input::{Column, Format, ReadOptions};
+use crate::output::{check_delimiter, Blank, OutputFormat};
 use crate::shard::Shard;
 use crate::solver::SolverKind;
 
@@ -22,10 +23,26 @@ pub struct SolveArgs {
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<String>,
 
-    /// The results CSV; `-` or absent means stdout. A name ending in `.gz` is
-    /// written gzip-compressed.
+    /// The results; `-` or absent means stdout. The name chooses the format:
+    /// `.csv`, `.txt`, no extension, `-` and devices or pipes are CSV,
+    /// `.jsonl`/`.ndjson` JSON Lines, `.parquet` Parquet; `.gz` or `.zst`
+    /// after a CSV or JSON Lines name compresses it. Any other name needs
+    /// --output-format.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// The results' format, whatever the output's name says.
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    pub output_format: Option<OutputFormat>,
+
+    /// The field delimiter of CSV results: one character (`tab` or `\t` for
+    /// a tab) [default: ,].
+    #[arg(long, value_name = "C", value_parser = parse_output_delimiter)]
+    pub output_delimiter: Option<u8>,
+
+    /// The blank of the results' `puzzle` column: `.` or `0`.
+    #[arg(long, value_name = "C", value_enum, default_value_t = Blank::Dot)]
+    pub blank: Blank,
 
     /// Solver threads [default: all cores], at most 1024; more than the
     /// cores is allowed, with a warning. Reading and writing run on their own
@@ -177,6 +194,21 @@ pub fn solver_parser() -> impl TypedValueParser<Value = SolverKind> {
             .find(|kind| kind.name() == name)
             .unwrap_or_default()
     })
+}
+
+/// Parses `--output-delimiter`: one character, or `tab`/`\t` for a tab.
+///
+/// # Errors
+/// Not one character, or one that cannot separate the results' fields
+/// (see [`check_delimiter`]).
+pub fn parse_output_delimiter(text: &str) -> Result<u8, String> {
+    let mut chars = text.chars();
+    let delimiter = match (text, chars.next(), chars.next()) {
+        ("tab" | "\\t", _, _) => '\t',
+        (_, Some(c), None) => c,
+        _ => return Err(format!("{text:?} is not one character")),
+    };
+    check_delimiter(delimiter)
 }
 
 /// Parses `--column`: digits are a 1-based field number, anything else a

@@ -14,9 +14,9 @@ use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
 use crate::file_guard::FileGuard;
 use crate::input::ReadOptions;
-use crate::output::Destination;
 #[cfg(feature = "cli")]
 use crate::output::STDIO;
+use crate::output::{Blank, Compression, Destination, OutputFormat};
 use crate::progress::Draw;
 use crate::shard::Shard;
 use crate::solver::{Limits, Mode, SolverKind};
@@ -51,8 +51,15 @@ pub struct Config {
     pub inputs: Vec<String>,
     /// How to read each input.
     pub read: ReadOptions,
-    /// Where the results CSV goes.
+    /// Where the results go.
     pub output: Destination,
+    /// The results' format when `--output-format` gives it; else the
+    /// output's name chooses (see [`Config::output_format`]).
+    pub output_format: Option<OutputFormat>,
+    /// The field delimiter of CSV results.
+    pub output_delimiter: u8,
+    /// The blank of the results' `puzzle` column.
+    pub blank: Blank,
     /// Continue the results file (`--resume`): always a plain file.
     pub resume: bool,
     /// Where the JSON summary goes, if anywhere.
@@ -94,6 +101,9 @@ impl Config {
             inputs,
             read: ReadOptions::default(),
             output,
+            output_format: None,
+            output_delimiter: b',',
+            blank: Blank::Dot,
             resume: false,
             summary_json: None,
             summary_html: None,
@@ -108,6 +118,60 @@ impl Config {
             color: false,
             finish_when_stdout_closes: false,
         }
+    }
+
+    /// The results' format: `--output-format`, else the one the output's
+    /// name says (see [`crate::output::format`]).
+    ///
+    /// # Errors
+    /// [`Error::Usage`] when the name says no format, for Parquet in a `.gz`
+    /// or `.zst` name, for `--resume` of anything but plain CSV with commas,
+    /// and for a delimiter other than a comma in any format but CSV.
+    pub fn output_format(&self) -> Result<OutputFormat, Error> {
+        let path = match &self.output {
+            Destination::Stdout => None,
+            Destination::File { path, .. } => Some(path.as_path()),
+        };
+        let format = crate::output::format::choose(path, self.output_format)
+            .map_err(|e| Error::Usage(e.to_string()))?;
+        if self.output_delimiter != b',' && format != OutputFormat::Csv {
+            return Err(Error::Usage(format!(
+                "--output-delimiter is for CSV results; {} names {format} results",
+                self.output.name().display()
+            )));
+        }
+        if self.resume {
+            match &self.output {
+                Destination::Stdout => {
+                    return Err(Error::Usage(
+                        "--resume needs -o FILE: it continues a results file".into(),
+                    ))
+                }
+                Destination::File { path, compression } if *compression != Compression::None => {
+                    return Err(Error::Usage(format!(
+                        "--resume cannot continue a compressed file ({}): a cut-off gzip or \
+                         zstd stream cannot be appended to; write plain CSV to resume",
+                        path.display()
+                    )))
+                }
+                Destination::File { path, .. } if format != OutputFormat::Csv => {
+                    return Err(Error::Usage(format!(
+                        "--resume continues CSV results only, and {} is {format}: a {format} \
+                         file cannot be continued; write plain CSV (.csv) to resume",
+                        path.display()
+                    )))
+                }
+                Destination::File { .. } if self.output_delimiter != b',' => {
+                    return Err(Error::Usage(
+                        "--resume continues comma-separated results only; leave out \
+                         --output-delimiter to resume"
+                            .into(),
+                    ))
+                }
+                Destination::File { .. } => {}
+            }
+        }
+        Ok(format)
     }
 
     /// The files this run reads (inputs, stdin, `--solutions`) and writes
@@ -147,8 +211,9 @@ impl Config {
     /// [`Error::Usage`] when `-j` is 0 or above [`MAX_THREADS`], when stdin is named twice, when
     /// `--summary-json -` is given without `-o FILE` (stdout already carries
     /// the results), when the summary and the results name the same file,
-    /// when `--resume` is given without a plain (not gzip) `-o FILE`, or when
-    /// `--solutions` is given with several inputs.
+    /// when `--solutions` is given with several inputs, and when the output
+    /// is refused by [`Config::output_format`] (an unknown extension,
+    /// `--resume` of anything but a plain CSV file).
     #[cfg(feature = "cli")]
     pub fn with_environment(args: &SolveArgs, env: Environment) -> Result<Config, Error> {
         let threads = match args.threads {
@@ -205,33 +270,19 @@ impl Config {
                 )));
             }
         }
-        if args.resume {
-            match &output {
-                Destination::Stdout => {
-                    return Err(Error::Usage(
-                        "--resume needs -o FILE: it continues a results file".into(),
-                    ))
-                }
-                Destination::File { path, gzip: true } => {
-                    return Err(Error::Usage(format!(
-                        "--resume cannot continue a gzip file ({}): a cut-off gzip stream \
-                         cannot be appended to; write plain CSV to resume",
-                        path.display()
-                    )))
-                }
-                Destination::File { .. } => {}
-            }
-        }
         let progress = match (args.progress, env.stderr_is_terminal) {
             (ProgressArg::Never, _) | (ProgressArg::Auto, false) => Draw::Off,
             (ProgressArg::Auto, true) if args.quiet => Draw::Off,
             (ProgressArg::Auto | ProgressArg::Always, true) => Draw::Terminal,
             (ProgressArg::Always, false) => Draw::Log,
         };
-        Ok(Config {
+        let config = Config {
             inputs,
             read: args.layout.read_options(args.solutions.clone()),
             output,
+            output_format: args.output_format,
+            output_delimiter: args.output_delimiter.unwrap_or(b','),
+            blank: args.blank,
             resume: args.resume,
             summary_json,
             summary_html: args.summary_html.clone(),
@@ -252,7 +303,9 @@ impl Config {
             human_summary: !args.quiet,
             color: !env.no_color,
             finish_when_stdout_closes: false,
-        })
+        };
+        config.output_format()?;
+        Ok(config)
     }
 }
 
@@ -345,7 +398,7 @@ mod tests {
             c.output,
             Destination::File {
                 path: "r.csv.gz".into(),
-                gzip: true
+                compression: Compression::Gzip
             }
         );
         assert_eq!((c.mode, c.threads), (Mode::First, 1));

@@ -3,9 +3,10 @@
 //! The library behind the `sudoku-batch` command. Data flows one way:
 //! [`input`] reads records -> [`pipeline`] classifies and solves them on a
 //! thread pool with the [`solver`]s (over the [`grid`] model) -> [`output`]
-//! writes one results row per record ([`result`]) -> [`stats`] summarises.
-//! [`command`] defines the command line and runs a subcommand, [`cli`] the
-//! flags of `solve`, [`config`] validates them, [`solve`] wires the
+//! writes one results row per record ([`result`], with the input columns
+//! it keeps: [`kept`]) as CSV, JSON Lines or Parquet -> [`stats`]
+//! summarises. [`command`] defines the command line and runs a subcommand,
+//! [`cli`] the flags of `solve`, [`config`] validates them, [`solve`] wires the
 //! `solve` subcommand together, [`progress`] draws the bar and [`error`]
 //! maps failures to exit codes; [`file_guard`] refuses an output that is an
 //! input by another name. [`interrupt`] turns SIGINT and SIGTERM into
@@ -51,6 +52,7 @@ pub mod generator;
 pub mod grid;
 pub mod input;
 pub mod interrupt;
+pub mod kept;
 #[cfg(feature = "cli")]
 pub mod merge;
 pub mod minlex;

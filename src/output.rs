@@ -1,19 +1,34 @@
-//! The results CSV: one row per record, in input order, formatted straight
-//! into byte buffers ([`CsvRows`]) and written to stdout, a file, or a gzip
-//! file (`.gz`).
+//! The results: one row per record, in input order, as CSV, JSON Lines or
+//! Parquet (chosen by the output's name, see [`mod@format`]), written to stdout
+//! or a file, compressed by gzip (`.gz`) or zstd (`.zst`) for the text
+//! formats.
 //!
 //! Columns, exactly: `line,puzzle,status,solution,guesses,solve_us,check,message`,
-//! with a `file` column first when the run has several inputs.
+//! with a `file` column first when the run has several inputs and the kept
+//! input columns ([`crate::kept`]) after them: the same in every format.
+//!
+//! The text formats are formatted straight into byte buffers by the solver
+//! workers ([`RowFormat`]: [`CsvRows`], [`JsonlRows`]), and the writer only
+//! writes the bytes; Parquet's typed columns are built on the writer's
+//! thread ([`parquet`]).
+
+pub mod format;
+pub mod jsonl;
+pub mod parquet;
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use flate2::write::GzEncoder;
-use flate2::Compression;
 
+pub use self::format::{Compression, OutputFormat};
+pub use self::jsonl::JsonlRows;
+use self::parquet::ParquetRows;
 use crate::error::Error;
 use crate::grid::{Grid, CELLS};
+use crate::kept::{KeptColumn, KeptValue};
 use crate::result::PuzzleResult;
 
 /// The name that means stdin or stdout.
@@ -28,8 +43,9 @@ pub enum Destination {
     File {
         /// The file's path.
         path: PathBuf,
-        /// True when the name ends in `.gz`: the file is gzip-compressed.
-        gzip: bool,
+        /// How the file is compressed: gzip when the name ends in `.gz`,
+        /// zstd in `.zst`.
+        compression: Compression,
     },
 }
 
@@ -41,7 +57,7 @@ impl Destination {
             Some(path) if path.as_os_str() == STDIO => Destination::Stdout,
             Some(path) => Destination::File {
                 path: path.to_path_buf(),
-                gzip: path.extension().is_some_and(|ext| ext == "gz"),
+                compression: Compression::of_name(path),
             },
         }
     }
@@ -95,97 +111,200 @@ pub fn clean_message(message: &str) -> String {
     escaped
 }
 
+/// The character written for a blank cell in the `puzzle` column
+/// (`--blank`); the `solution` column has none.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum Blank {
+    /// `.`, as most puzzle collections write blanks.
+    #[default]
+    #[cfg_attr(feature = "cli", value(name = "."))]
+    Dot,
+    /// `0`, as the Kaggle and Hugging Face data sets do.
+    #[cfg_attr(feature = "cli", value(name = "0"))]
+    Zero,
+}
+
+impl Blank {
+    /// The puzzle's 81 characters with this blank.
+    pub fn puzzle_bytes(self, puzzle: &Grid) -> [u8; 81] {
+        let mut line = puzzle.line_bytes();
+        if self == Blank::Zero {
+            for cell in &mut line {
+                if *cell == b'.' {
+                    *cell = b'0';
+                }
+            }
+        }
+        line
+    }
+}
+
+/// What a results table holds besides [`COLUMNS`], and how it writes its
+/// puzzles: the same for every format.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Shape {
+    /// Each input's name, in command-line order, when the run has several
+    /// inputs: then a [`FILE_COLUMN`] comes first.
+    pub files: Option<Vec<String>>,
+    /// The kept input columns, after the results columns, in order (their
+    /// input names: see [`Shape::kept_names`]).
+    pub kept: Vec<KeptColumn>,
+    /// The blank of the `puzzle` column.
+    pub blank: Blank,
+}
+
+impl Shape {
+    /// The names of every column, in order: `file` (several inputs), then
+    /// [`COLUMNS`], then [`Shape::kept_names`].
+    pub fn column_names(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        if self.files.is_some() {
+            names.push(FILE_COLUMN.into());
+        }
+        names.extend(COLUMNS.iter().map(|c| c.to_string()));
+        names.extend(self.kept_names());
+        names
+    }
+
+    /// The output names of the kept columns: each input name, with
+    /// `input_` in front (again, until it is unique) when it is a results
+    /// column's name (`file` too with several inputs) or an earlier kept
+    /// column's.
+    pub fn kept_names(&self) -> Vec<String> {
+        let mut taken: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+        if self.files.is_some() {
+            taken.push(FILE_COLUMN.into());
+        }
+        let mut names = Vec::with_capacity(self.kept.len());
+        for column in &self.kept {
+            let mut name = column.name.clone();
+            while taken.contains(&name) {
+                name.insert_str(0, "input_");
+            }
+            taken.push(name.clone());
+            names.push(name);
+        }
+        names
+    }
+}
+
 /// Formats one results row into a byte buffer: what the solver workers
 /// use to format their rows before the writer takes them. A writer with
-/// one line of text per row implements it; see [`CsvRows`].
+/// one line of text per row implements it; see [`CsvRows`] and
+/// [`JsonlRows`].
 pub trait RowFormat: Send + Sync {
     /// Appends the row of `result`, with its line end.
     fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>);
 }
 
 /// Formats results rows as CSV text (RFC 4180: a field is quoted only when
-/// it holds a comma, a quote or a line end), straight into a byte buffer:
-/// no allocation per row but for a row's message. Shared by the workers,
-/// which format their rows before the writer takes them.
-#[derive(Clone, Debug, Default)]
+/// it holds the delimiter, a quote or a line end), straight into a byte
+/// buffer: no allocation per row but for a row's message and kept text.
+/// Shared by the workers, which format their rows before the writer takes
+/// them.
+#[derive(Clone, Debug)]
 pub struct CsvRows {
     /// Each input's `file` field, ready to write (escaped and quoted), when
     /// the run has several inputs.
     files: Option<Vec<Vec<u8>>>,
+    /// The header line.
+    header: Vec<u8>,
+    /// The field delimiter.
+    delimiter: u8,
+    blank: Blank,
+}
+
+impl Default for CsvRows {
+    fn default() -> CsvRows {
+        CsvRows::new(&Shape::default(), b',')
+    }
 }
 
 impl CsvRows {
-    /// Rows for a run over `file_names` when given (several inputs: a
-    /// `file` column first), else without a `file` column.
-    pub fn new(file_names: Option<&[String]>) -> CsvRows {
-        let files = file_names.map(|names| {
+    /// Rows of `shape`, fields separated by `delimiter` (a comma unless
+    /// `--output-delimiter` says otherwise; see [`check_delimiter`]).
+    pub fn new(shape: &Shape, delimiter: u8) -> CsvRows {
+        let files = shape.files.as_ref().map(|names| {
             names
                 .iter()
                 .map(|name| {
                     let mut field = Vec::with_capacity(name.len() + 2);
-                    push_field(&mut field, name.as_bytes());
+                    push_field(&mut field, name.as_bytes(), delimiter);
                     field
                 })
                 .collect()
         });
-        CsvRows { files }
+        let mut header = Vec::new();
+        for (i, name) in shape.column_names().iter().enumerate() {
+            if i > 0 {
+                header.push(delimiter);
+            }
+            push_field(&mut header, name.as_bytes(), delimiter);
+        }
+        header.push(b'\n');
+        CsvRows {
+            files,
+            header,
+            delimiter,
+            blank: shape.blank,
+        }
     }
 
     /// Appends the header line.
     pub fn header(&self, out: &mut Vec<u8>) {
-        if self.files.is_some() {
-            out.extend_from_slice(FILE_COLUMN.as_bytes());
-            out.push(b',');
-        }
-        out.extend_from_slice(COLUMNS.join(",").as_bytes());
-        out.push(b'\n');
+        out.extend_from_slice(&self.header);
     }
 
     /// Appends one row: [`COLUMNS`], after [`FILE_COLUMN`] when the run has
-    /// several inputs.
+    /// several inputs, then the kept columns.
     pub fn csv_row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
+        let delimiter = self.delimiter;
         if let Some(files) = &self.files {
             if let Some(file) = files.get(result.input) {
                 out.extend_from_slice(file);
             }
-            out.push(b',');
+            out.push(delimiter);
         }
         let mut row = Row::new();
         row.number(result.line);
-        row.byte(b',');
+        row.byte(delimiter);
         if let Some(puzzle) = &result.puzzle {
-            row.grid(puzzle);
+            row.cells(&self.blank.puzzle_bytes(puzzle));
         }
-        row.byte(b',');
+        row.byte(delimiter);
         row.text(result.status.name().as_bytes());
-        row.byte(b',');
+        row.byte(delimiter);
         if let Some(solution) = &result.solution {
             row.grid(solution);
         }
-        row.byte(b',');
+        row.byte(delimiter);
         if let Some(guesses) = result.guesses {
             row.number(guesses);
         }
-        row.byte(b',');
+        row.byte(delimiter);
         if let Some(ns) = result.solve_ns {
             row.micros(ns);
         }
-        row.byte(b',');
+        row.byte(delimiter);
         if let Some(check) = result.check {
             row.text(check.name().as_bytes());
         }
-        row.byte(b',');
-        match &result.message {
-            None => {
-                row.byte(b'\n');
-                out.extend_from_slice(row.bytes());
-            }
-            Some(message) => {
-                out.extend_from_slice(row.bytes());
-                push_field(out, clean_message(message).as_bytes());
-                out.push(b'\n');
-            }
+        row.byte(delimiter);
+        if result.message.is_none() && result.kept.is_empty() {
+            row.byte(b'\n');
+            out.extend_from_slice(row.bytes());
+            return;
         }
+        out.extend_from_slice(row.bytes());
+        if let Some(message) = &result.message {
+            push_field(out, clean_message(message).as_bytes(), delimiter);
+        }
+        for value in &result.kept {
+            out.push(delimiter);
+            push_kept(out, value, delimiter);
+        }
+        out.push(b'\n');
     }
 
     /// Appends every row of `results`, in order.
@@ -202,12 +321,54 @@ impl RowFormat for CsvRows {
     }
 }
 
-/// Appends `field`, quoted (quotes doubled) when it holds a comma, a quote
-/// or a line end.
-fn push_field(out: &mut Vec<u8>, field: &[u8]) {
+/// Checks an `--output-delimiter`: one ASCII character that no unquoted
+/// field of the results can hold (not a letter, a digit, `.`, `"`, or a
+/// line end).
+///
+/// # Errors
+/// Why the character cannot separate the fields.
+pub fn check_delimiter(delimiter: char) -> Result<u8, String> {
+    let byte = u8::try_from(delimiter)
+        .ok()
+        .filter(u8::is_ascii)
+        .ok_or_else(|| format!("{delimiter:?} is not an ASCII character"))?;
+    if byte.is_ascii_alphanumeric() || matches!(byte, b'.' | b'"' | b'\n' | b'\r') {
+        return Err(format!(
+            "{delimiter:?} appears in the results fields themselves (letters, digits, `.`, quotes \
+             and line ends cannot separate them)"
+        ));
+    }
+    Ok(byte)
+}
+
+/// Appends a kept value as a CSV field: empty for null; text quoted as
+/// needed, with a `'` in front when it starts like a spreadsheet formula
+/// (`=`, `+`, `-`, `@`) and is not a number.
+fn push_kept(out: &mut Vec<u8>, value: &KeptValue, delimiter: u8) {
+    match value {
+        KeptValue::Null => {}
+        KeptValue::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        KeptValue::Int(n) => out.extend_from_slice(n.to_string().as_bytes()),
+        KeptValue::Float(x) => out.extend_from_slice(x.to_string().as_bytes()),
+        KeptValue::Text(text) => {
+            if text.starts_with(['=', '+', '-', '@']) && text.parse::<f64>().is_err() {
+                let mut escaped = String::with_capacity(text.len() + 1);
+                escaped.push('\'');
+                escaped.push_str(text);
+                push_field(out, escaped.as_bytes(), delimiter);
+            } else {
+                push_field(out, text.as_bytes(), delimiter);
+            }
+        }
+    }
+}
+
+/// Appends `field`, quoted (quotes doubled) when it holds the delimiter, a
+/// quote or a line end.
+fn push_field(out: &mut Vec<u8>, field: &[u8], delimiter: u8) {
     if !field
         .iter()
-        .any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r'))
+        .any(|&b| b == delimiter || matches!(b, b'"' | b'\n' | b'\r'))
     {
         out.extend_from_slice(field);
         return;
@@ -223,8 +384,7 @@ fn push_field(out: &mut Vec<u8>, field: &[u8]) {
 }
 
 /// Appends `n` in decimal.
-#[cfg(test)]
-fn push_number(out: &mut Vec<u8>, n: u64) {
+pub(crate) fn push_number(out: &mut Vec<u8>, n: u64) {
     let mut row = Row::new();
     row.number(n);
     out.extend_from_slice(row.bytes());
@@ -232,8 +392,7 @@ fn push_number(out: &mut Vec<u8>, n: u64) {
 
 /// Appends a duration in nanoseconds as microseconds with one decimal,
 /// rounded (`12.3`).
-#[cfg(test)]
-fn push_micros(out: &mut Vec<u8>, ns: u64) {
+pub(crate) fn push_micros(out: &mut Vec<u8>, ns: u64) {
     let mut row = Row::new();
     row.micros(ns);
     out.extend_from_slice(row.bytes());
@@ -241,7 +400,7 @@ fn push_micros(out: &mut Vec<u8>, ns: u64) {
 
 /// The longest results row without its `file` field and message: a line
 /// number and guesses of 20 digits, two grids, the longest status and
-/// check, solve_us of 22 characters, 7 commas and the line end.
+/// check, solve_us of 22 characters, 7 delimiters and the line end.
 const ROW_BYTES: usize = 20 + 81 + 10 + 81 + 20 + 22 + 8 + 8;
 
 /// One results row built in a fixed buffer on the stack, so that a row is
@@ -277,7 +436,12 @@ impl Row {
     }
 
     fn grid(&mut self, grid: &Grid) {
-        self.buf[self.len..self.len + CELLS].copy_from_slice(&grid.line_bytes());
+        self.cells(&grid.line_bytes());
+    }
+
+    /// A grid's 81 characters.
+    fn cells(&mut self, line: &[u8; CELLS]) {
+        self.buf[self.len..self.len + CELLS].copy_from_slice(line);
         self.len += CELLS;
     }
 
@@ -307,8 +471,9 @@ impl Row {
     }
 }
 
-/// Where a table's bytes go: stdout, a plain file, or a gzip-compressed
-/// file. Shared by every writer of rows (results, data-set tables, merge).
+/// Where a table's bytes go: stdout, a plain file, or a gzip- or
+/// zstd-compressed file. Shared by every writer of rows (results, data-set
+/// tables, merge).
 pub(crate) enum Sink {
     /// Standard output.
     Stdout(io::Stdout),
@@ -316,31 +481,39 @@ pub(crate) enum Sink {
     File(File),
     /// A file written gzip-compressed; [`Sink::finish`] ends the stream.
     Gzip(GzEncoder<File>),
+    /// A file written zstd-compressed; [`Sink::finish`] ends the frame.
+    Zstd(zstd::stream::write::Encoder<'static, File>),
 }
 
 impl Sink {
     /// Opens `destination`: stdout, or the file created (or truncated),
-    /// gzip-compressed when its name ends in `.gz`.
+    /// compressed as its name says.
     ///
     /// # Errors
     /// The file cannot be created.
     pub(crate) fn create(destination: &Destination) -> io::Result<Sink> {
-        Ok(match destination {
-            Destination::Stdout => Sink::Stdout(io::stdout()),
-            Destination::File { path, gzip } => Sink::to_file(File::create(path)?, *gzip),
-        })
-    }
-
-    /// Writes to `file`, gzip-compressed when `gzip`.
-    pub(crate) fn to_file(file: File, gzip: bool) -> Sink {
-        if gzip {
-            Sink::Gzip(GzEncoder::new(file, Compression::default()))
-        } else {
-            Sink::File(file)
+        match destination {
+            Destination::Stdout => Ok(Sink::Stdout(io::stdout())),
+            Destination::File { path, compression } => {
+                Sink::to_file(File::create(path)?, *compression)
+            }
         }
     }
 
-    /// Flushes everything and ends the gzip stream.
+    /// Writes to `file`, compressed by `compression`.
+    ///
+    /// # Errors
+    /// The zstd encoder cannot start.
+    pub(crate) fn to_file(file: File, compression: Compression) -> io::Result<Sink> {
+        Ok(match compression {
+            Compression::None => Sink::File(file),
+            Compression::Gzip => Sink::Gzip(GzEncoder::new(file, flate2::Compression::default())),
+            // Level 0 is zstd's default level (3).
+            Compression::Zstd => Sink::Zstd(zstd::stream::write::Encoder::new(file, 0)?),
+        })
+    }
+
+    /// Flushes everything and ends the compressed stream.
     ///
     /// # Errors
     /// The bytes cannot be written.
@@ -349,7 +522,14 @@ impl Sink {
             Sink::Stdout(mut w) => w.flush(),
             Sink::File(mut w) => w.flush(),
             Sink::Gzip(w) => w.finish().and_then(|mut f| f.flush()),
+            Sink::Zstd(w) => w.finish().and_then(|mut f| f.flush()),
         }
+    }
+
+    /// True when the bytes are compressed on their way.
+    #[cfg(feature = "cli")]
+    pub(crate) fn compressed(&self) -> bool {
+        matches!(self, Sink::Gzip(_) | Sink::Zstd(_))
     }
 }
 
@@ -359,6 +539,7 @@ impl Write for Sink {
             Sink::Stdout(w) => w.write(buf),
             Sink::File(w) => w.write(buf),
             Sink::Gzip(w) => w.write(buf),
+            Sink::Zstd(w) => w.write(buf),
         }
     }
 
@@ -367,15 +548,29 @@ impl Write for Sink {
             Sink::Stdout(w) => w.flush(),
             Sink::File(w) => w.flush(),
             Sink::Gzip(w) => w.flush(),
+            Sink::Zstd(w) => w.flush(),
         }
     }
 }
 
-/// Writes results rows to a [`Destination`].
+/// What a [`ResultsWriter`] writes through.
+enum Body {
+    /// A text format: rows formatted by `rows` (on the workers or here)
+    /// and written as bytes.
+    Text {
+        sink: Sink,
+        rows: Arc<dyn RowFormat>,
+        /// A buffer for rows formatted here.
+        text: Vec<u8>,
+    },
+    /// Parquet: typed columns built here, written in row groups (boxed:
+    /// the writer is large).
+    Parquet(Box<ParquetRows>),
+}
+
+/// Writes results rows to a [`Destination`] in an [`OutputFormat`].
 pub struct ResultsWriter {
-    sink: Sink,
-    rows: CsvRows,
-    text: Vec<u8>,
+    body: Body,
     destination: Destination,
     /// Stdout was closed before the header could be written: every write
     /// is [`Error::BrokenPipe`], so the caller decides at its first row
@@ -384,33 +579,51 @@ pub struct ResultsWriter {
 }
 
 impl ResultsWriter {
-    /// Creates (or truncates) the destination and writes the header. With
-    /// `file_names` (several inputs), rows start with a `file` column holding
-    /// the name of the result's input.
+    /// Creates (or truncates) the destination and starts the table: the
+    /// header line of CSV, the magic bytes of Parquet. The rows have the
+    /// columns of `shape`; CSV fields are separated by `delimiter`.
     ///
     /// # Errors
     /// [`Error::Write`] when the file cannot be created or written,
     /// [`Error::BrokenPipe`] when stdout is closed.
     pub fn create(
         destination: &Destination,
-        file_names: Option<Vec<String>>,
+        format: OutputFormat,
+        shape: &Shape,
+        delimiter: u8,
     ) -> Result<ResultsWriter, Error> {
         let sink = Sink::create(destination)
             .map_err(|e| Error::write("results", destination.name(), e))?;
-        ResultsWriter::start(sink, destination, file_names, true)
+        let (rows, header): (Arc<dyn RowFormat>, Vec<u8>) = match format {
+            OutputFormat::Csv => {
+                let rows = CsvRows::new(shape, delimiter);
+                let mut header = Vec::new();
+                rows.header(&mut header);
+                (Arc::new(rows), header)
+            }
+            OutputFormat::Jsonl => (Arc::new(JsonlRows::new(shape)), Vec::new()),
+            // Parquet's magic bytes are buffered: nothing can fail here
+            // for a closed stdout, which the first row group finds.
+            OutputFormat::Parquet => {
+                let rows = ParquetRows::create(sink, shape)
+                    .map_err(|e| parquet_error(e, destination.name()))?;
+                return Ok(ResultsWriter {
+                    body: Body::Parquet(Box::new(rows)),
+                    destination: destination.clone(),
+                    closed: false,
+                });
+            }
+        };
+        ResultsWriter::start(sink, rows, destination, &header)
     }
 
-    /// Continues the plain results file `path` (`--resume`): keeps its first
-    /// `keep` bytes (the header and the complete rows), drops the rest, and
-    /// appends after them; writes the header when `keep` is 0.
+    /// Continues the plain CSV results file `path` (`--resume`): keeps its
+    /// first `keep` bytes (the header and the complete rows), drops the
+    /// rest, and appends after them; writes the header when `keep` is 0.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
-    pub fn append(
-        path: &Path,
-        file_names: Option<Vec<String>>,
-        keep: u64,
-    ) -> Result<ResultsWriter, Error> {
+    pub fn append(path: &Path, shape: &Shape, keep: u64) -> Result<ResultsWriter, Error> {
         let error = |e| Error::write("results", path, e);
         let mut file = OpenOptions::new()
             .write(true)
@@ -422,28 +635,34 @@ impl ResultsWriter {
         file.seek(SeekFrom::End(0)).map_err(error)?;
         let destination = Destination::File {
             path: path.to_path_buf(),
-            gzip: false,
+            compression: Compression::None,
         };
-        ResultsWriter::start(Sink::File(file), &destination, file_names, keep == 0)
+        let rows = CsvRows::new(shape, b',');
+        let mut header = Vec::new();
+        if keep == 0 {
+            rows.header(&mut header);
+        }
+        ResultsWriter::start(Sink::File(file), Arc::new(rows), &destination, &header)
     }
 
+    /// A text writer that starts with `header` (none when empty).
     fn start(
         sink: Sink,
+        rows: Arc<dyn RowFormat>,
         destination: &Destination,
-        file_names: Option<Vec<String>>,
-        header: bool,
+        header: &[u8],
     ) -> Result<ResultsWriter, Error> {
         let mut writer = ResultsWriter {
-            sink,
-            rows: CsvRows::new(file_names.as_deref()),
-            text: Vec::new(),
+            body: Body::Text {
+                sink,
+                rows,
+                text: Vec::new(),
+            },
             destination: destination.clone(),
             closed: false,
         };
-        if header {
-            let mut text = Vec::new();
-            writer.rows.header(&mut text);
-            match writer.write_text(&text) {
+        if !header.is_empty() {
+            match writer.write_text(header) {
                 Err(Error::BrokenPipe) => writer.closed = true,
                 written => written?,
             }
@@ -451,29 +670,58 @@ impl ResultsWriter {
         Ok(writer)
     }
 
-    /// How this writer formats rows, for rows formatted elsewhere (on the
-    /// solver workers) and handed over with [`ResultsWriter::write_text`].
-    pub fn rows(&self) -> &CsvRows {
-        &self.rows
+    /// How this writer formats rows when it writes text, for rows formatted
+    /// elsewhere (on the solver workers) and handed over with
+    /// [`ResultsWriter::write_formatted`]; `None` for Parquet, whose columns
+    /// are built from the results themselves.
+    pub fn row_format(&self) -> Option<Arc<dyn RowFormat>> {
+        match &self.body {
+            Body::Text { rows, .. } => Some(Arc::clone(rows)),
+            Body::Parquet(_) => None,
+        }
     }
 
-    /// Writes one row per result, in the order given, then hands the bytes to
-    /// the destination.
+    /// Writes one row per result, in the order given.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
     pub fn write(&mut self, results: &[PuzzleResult]) -> Result<(), Error> {
-        let mut text = std::mem::take(&mut self.text);
-        text.clear();
-        self.rows.rows(results, &mut text);
-        let written = self.write_text(&text);
-        self.text = text;
-        written
+        if let Body::Text { rows, text, .. } = &mut self.body {
+            let mut formatted = std::mem::take(text);
+            formatted.clear();
+            for result in results {
+                rows.row(result, &mut formatted);
+            }
+            let written = self.write_text(&formatted);
+            if let Body::Text { text, .. } = &mut self.body {
+                *text = formatted;
+            }
+            return written;
+        }
+        self.write_formatted(results, &[])
     }
 
-    /// Writes rows already formatted by [`ResultsWriter::rows`], whole lines
-    /// in order, and hands them to the destination (gzip compresses them as
-    /// they come and is flushed by [`ResultsWriter::finish`]).
+    /// Writes the rows of `results`, in order: `text` holds them already
+    /// formatted by [`ResultsWriter::row_format`] when it is `Some` (the
+    /// bytes are written as they are); else `results` are written.
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`].
+    pub fn write_formatted(&mut self, results: &[PuzzleResult], text: &[u8]) -> Result<(), Error> {
+        if self.closed {
+            return Err(Error::BrokenPipe);
+        }
+        let written = match &mut self.body {
+            Body::Text { .. } => return self.write_text(text),
+            Body::Parquet(rows) => rows.write(results),
+        };
+        written.map_err(|e| self.failed(parquet_error(e, self.destination.name())))
+    }
+
+    /// Writes rows already formatted by [`ResultsWriter::row_format`],
+    /// whole lines in order, and hands them to the destination (a
+    /// compressor compresses them as they come and is flushed by
+    /// [`ResultsWriter::finish`]); nothing for Parquet.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
@@ -481,34 +729,59 @@ impl ResultsWriter {
         if self.closed {
             return Err(Error::BrokenPipe);
         }
-        let written = match &mut self.sink {
-            Sink::Stdout(w) => w.lock().write_all(text).and_then(|()| w.flush()),
-            Sink::File(w) => w.write_all(text),
-            Sink::Gzip(w) => w.write_all(text),
+        let written = match &mut self.body {
+            Body::Text {
+                sink: Sink::Stdout(w),
+                ..
+            } => w.lock().write_all(text).and_then(|()| w.flush()),
+            Body::Text { sink, .. } => sink.write_all(text),
+            Body::Parquet(_) => Ok(()),
         };
-        written.map_err(|e| self.io_error(e))
+        written.map_err(|e| Error::write("results", self.destination.name(), e))
     }
 
-    /// Flushes everything and ends the gzip stream.
+    /// Ends the table (Parquet's row group and footer), flushes everything
+    /// and ends a compressed stream.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
     pub fn finish(self) -> Result<(), Error> {
-        let destination = self.destination;
-        self.sink
-            .finish()
-            .map_err(|e| Error::write("results", destination.name(), e))
+        let name = self.destination.name();
+        let sink = match self.body {
+            Body::Text { sink, .. } => sink,
+            Body::Parquet(rows) => rows.finish().map_err(|e| parquet_error(e, name))?,
+        };
+        if self.closed {
+            return Err(Error::BrokenPipe);
+        }
+        sink.finish().map_err(|e| Error::write("results", name, e))
     }
 
-    fn io_error(&self, e: io::Error) -> Error {
-        Error::write("results", self.destination.name(), e)
+    /// Remembers a closed stdout, so that later writes stop at once.
+    fn failed(&mut self, e: Error) -> Error {
+        if matches!(e, Error::BrokenPipe) {
+            self.closed = true;
+        }
+        e
     }
+}
+
+/// A Parquet writer's error on `path`: the I/O error under it when there
+/// is one (so that a closed stdout is [`Error::BrokenPipe`]).
+fn parquet_error(e: ::parquet::errors::ParquetError, path: &Path) -> Error {
+    let cause = match e {
+        ::parquet::errors::ParquetError::External(inner) => match inner.downcast::<io::Error>() {
+            Ok(io) => *io,
+            Err(other) => io::Error::other(other),
+        },
+        other => io::Error::other(other),
+    };
+    Error::write("results", path, cause)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
     use crate::result::Check;
     use crate::solver::Status;
 
@@ -532,7 +805,13 @@ mod tests {
     }
 
     fn format(result: &PuzzleResult, files: Option<&[String]>, header: bool) -> String {
-        let rows = CsvRows::new(files);
+        let rows = CsvRows::new(
+            &Shape {
+                files: files.map(<[String]>::to_vec),
+                ..Shape::default()
+            },
+            b',',
+        );
         let mut out = Vec::new();
         if header {
             rows.header(&mut out);
@@ -553,6 +832,7 @@ mod tests {
             check: None,
             message: Some("80 cells, expected 81".into()),
             expected: None,
+            kept: Vec::new(),
         }
     }
 
@@ -620,7 +900,7 @@ mod tests {
     fn fields_are_quoted_only_when_needed() {
         let field = |text: &str| {
             let mut out = Vec::new();
-            push_field(&mut out, text.as_bytes());
+            push_field(&mut out, text.as_bytes(), b',');
             String::from_utf8(out).unwrap()
         };
         assert_eq!(field("a b"), "a b");
@@ -641,5 +921,102 @@ mod tests {
             format(&result, Some(&names), false),
             "\"b,\"\"c\"\".txt\",7,,malformed,,,,,\"80 cells, expected 81\"\n"
         );
+    }
+}
+
+#[cfg(test)]
+mod shape_tests {
+    use super::*;
+    use crate::kept::KeptType;
+    use crate::solver::Status;
+
+    fn kept(names: &[&str]) -> Vec<KeptColumn> {
+        names
+            .iter()
+            .map(|name| KeptColumn {
+                name: name.to_string(),
+                kind: KeptType::Text,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn kept_names_get_input_in_front_on_a_clash() {
+        let shape = Shape {
+            kept: kept(&["source", "status", "file", "input_status", "source"]),
+            ..Shape::default()
+        };
+        assert_eq!(
+            shape.kept_names(),
+            [
+                "source",
+                "input_status",
+                "file",
+                "input_input_status",
+                "input_source"
+            ]
+        );
+        let several = Shape {
+            files: Some(vec!["a".into(), "b".into()]),
+            ..shape
+        };
+        assert_eq!(several.kept_names()[2], "input_file");
+        assert_eq!(several.column_names().len(), 1 + COLUMNS.len() + 5);
+    }
+
+    #[test]
+    fn csv_rows_take_the_delimiter_the_blank_and_kept_values() {
+        let shape = Shape {
+            kept: kept(&["source", "rating", "note", "flag", "score", "gap"]),
+            blank: Blank::Zero,
+            ..Shape::default()
+        };
+        let rows = CsvRows::new(&shape, b';');
+        let mut out = Vec::new();
+        rows.header(&mut out);
+        let result = PuzzleResult {
+            input: 0,
+            line: 3,
+            puzzle: Some(Grid::parse(&[b'.'; 81]).unwrap()),
+            status: Status::Invalid,
+            solution: None,
+            guesses: Some(0),
+            solve_ns: Some(1_000),
+            check: None,
+            message: Some("a; b".into()),
+            expected: None,
+            kept: vec![
+                KeptValue::Text("x;y".into()),
+                KeptValue::Int(-3),
+                KeptValue::Text("=1+1".into()),
+                KeptValue::Bool(false),
+                KeptValue::Text("-2.5".into()),
+                KeptValue::Null,
+            ],
+        };
+        rows.csv_row(&result, &mut out);
+        let text = String::from_utf8(out).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(
+            lines.next().unwrap(),
+            "line;puzzle;status;solution;guesses;solve_us;check;message;source;rating;note;flag;score;gap"
+        );
+        assert_eq!(
+            lines.next().unwrap(),
+            format!(
+                "3;{};invalid;;0;1.0;;\"a; b\";\"x;y\";-3;'=1+1;false;-2.5;",
+                "0".repeat(81)
+            )
+        );
+    }
+
+    #[test]
+    fn delimiters_that_fields_hold_are_refused() {
+        for ok in [',', ';', '\t', '|', ' '] {
+            assert!(check_delimiter(ok).is_ok(), "{ok:?}");
+        }
+        for bad in ['.', '0', 'a', '"', '\n', 'é'] {
+            assert!(check_delimiter(bad).is_err(), "{bad:?}");
+        }
     }
 }

@@ -590,6 +590,7 @@ pub fn solve_record(
                 check: None,
                 message: Some(message.clone()),
                 expected: record.expected,
+                kept: Vec::new(),
             }
         }
     };
@@ -627,6 +628,7 @@ pub fn solve_record(
         check,
         message,
         expected: record.expected,
+        kept: Vec::new(),
     }
 }
 

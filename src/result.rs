@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::grid::Grid;
+use crate::kept::KeptValue;
 use crate::solver::Status;
 
 /// The check of a solved puzzle against the solution its input gives.
@@ -56,6 +57,9 @@ pub struct PuzzleResult {
     /// The status the input expects for this record, if it says (used by
     /// `check`).
     pub expected: Option<Status>,
+    /// The record's values of the kept input columns (`--keep`), one per
+    /// kept column in order; empty without `--keep`. See [`crate::kept`].
+    pub kept: Vec<KeptValue>,
 }
 
 impl PuzzleResult {

@@ -188,6 +188,7 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
             check,
             message,
             expected: None,
+            kept: Vec::new(),
         },
     })
 }

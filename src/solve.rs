@@ -1,17 +1,17 @@
 //! The `solve` subcommand: opens every input, streams the records through
-//! the [`pipeline`], writes the results CSV and the summaries.
+//! the [`pipeline`], writes the results (CSV, JSON Lines or Parquet) and
+//! the summaries.
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
-use std::sync::Arc;
 use std::time::Instant;
 
 use crate::config::Config;
 use crate::error::{Error, Verdict};
 use crate::input;
 use crate::interrupt::{Interrupt, Signal, SignalGuard};
-use crate::output::Destination;
-use crate::output::{ResultsWriter, RowFormat};
+use crate::kept::KeptColumn;
+use crate::output::{Destination, OutputFormat, ResultsWriter, Shape};
 use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
 use crate::resume::{self, Kept, Matching};
@@ -79,7 +79,9 @@ fn run_observed_until(
     mut observe: impl FnMut(&Batch) -> Result<(), Error>,
 ) -> Result<(Verdict, Summary), Error> {
     let start = Instant::now();
-    // Before anything is opened: no output may be an input by another name.
+    // Before anything is opened: the output's name must say its format, and
+    // no output may be an input by another name.
+    let format = config.output_format()?;
     config.file_guard().check()?;
     // Opening the inputs reads their first bytes (to tell their layout), and
     // --resume reads the results file: on a thread of their own, so that a
@@ -99,9 +101,10 @@ fn run_observed_until(
         total_bytes,
         sources,
         resume,
+        kept,
     } = match prepared {
         Ok(prepared) => prepared?,
-        Err(signal) => return stopped_before_start(config, signal, start),
+        Err(signal) => return stopped_before_start(config, format, signal, start),
     };
 
     let summary_file = config
@@ -109,15 +112,19 @@ fn run_observed_until(
         .as_ref()
         .map(SummaryFile::open)
         .transpose()?;
-    let file_column = (names.len() > 1).then(|| names.clone());
+    let shape = Shape {
+        files: (names.len() > 1).then(|| names.clone()),
+        kept,
+        blank: config.blank,
+    };
     let (mut writer, mut tally, limit) = match (&resume, &config.output) {
-        (Some((kept, _)), Destination::File { path, .. }) => (
-            ResultsWriter::append(path, file_column, kept.len)?,
-            kept.tally.clone(),
-            config.limit.map(|n| n.saturating_sub(kept.rows)),
+        (Some((done, _)), Destination::File { path, .. }) => (
+            ResultsWriter::append(path, &shape, done.len)?,
+            done.tally.clone(),
+            config.limit.map(|n| n.saturating_sub(done.rows)),
         ),
         _ => (
-            ResultsWriter::create(&config.output, file_column)?,
+            ResultsWriter::create(&config.output, format, &shape, config.output_delimiter)?,
             Tally::new(),
             config.limit,
         ),
@@ -145,10 +152,12 @@ fn run_observed_until(
     // Stdout closed early; with `finish_when_stdout_closes` the later
     // records are still solved and observed, but not written.
     let mut stdout_closed = false;
-    let rows: Arc<dyn RowFormat> = Arc::new(writer.rows().clone());
-    let outcome = pipeline::run_until(sources, &settings, interrupt, Some(rows), |batch| {
+    // Text rows are formatted on the workers; Parquet's columns are built
+    // here, from the results.
+    let rows = writer.row_format();
+    let outcome = pipeline::run_until(sources, &settings, interrupt, rows, |batch| {
         if !stdout_closed {
-            match writer.write_text(&batch.text) {
+            match writer.write_formatted(&batch.results, &batch.text) {
                 Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {
                     stdout_closed = true;
                 }
@@ -192,13 +201,15 @@ fn run_observed_until(
     report(config, names, &tally, start, interrupted, summary_file)
 }
 
-/// What is ready before the run: the opened inputs and, with `--resume`,
-/// the rows kept in the results file.
+/// What is ready before the run: the opened inputs, the input columns
+/// every row keeps (`--keep`) and, with `--resume`, the rows already in the
+/// results file.
 struct Prepared {
     names: Vec<String>,
     total_bytes: Option<u64>,
     sources: Vec<Source>,
     resume: Option<(Kept, Matching)>,
+    kept: Vec<KeptColumn>,
 }
 
 /// Opens every input, in order, failing on the first that cannot be read
@@ -236,6 +247,8 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
         total_bytes,
         sources,
         resume,
+        // The input side names the kept columns here (see `crate::kept`).
+        kept: Vec::new(),
     })
 }
 
@@ -243,6 +256,7 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
 /// the results hold only their header (a resumed file is left as it is).
 fn stopped_before_start(
     config: &Config,
+    format: OutputFormat,
     signal: Signal,
     start: Instant,
 ) -> Result<(Verdict, Summary), Error> {
@@ -253,8 +267,12 @@ fn stopped_before_start(
         .transpose()?;
     let names = config.inputs.clone();
     if !config.resume {
-        let file_column = (names.len() > 1).then(|| names.clone());
-        ResultsWriter::create(&config.output, file_column)?.finish()?;
+        let shape = Shape {
+            files: (names.len() > 1).then(|| names.clone()),
+            kept: Vec::new(),
+            blank: config.blank,
+        };
+        ResultsWriter::create(&config.output, format, &shape, config.output_delimiter)?.finish()?;
     }
     report(
         config,

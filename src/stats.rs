@@ -366,6 +366,7 @@ mod tests {
             check: None,
             message: None,
             expected: None,
+            kept: Vec::new(),
         }
     }
 

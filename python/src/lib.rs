@@ -22,7 +22,7 @@ use sudoku_batch::config::Config;
 use sudoku_batch::error::Error;
 use sudoku_batch::input::{Column, Format, InputError, ReadOptions};
 use sudoku_batch::interrupt::{Interrupt, Signal};
-use sudoku_batch::output::Destination;
+use sudoku_batch::output::{Compression, Destination};
 use sudoku_batch::solver::{Limits, Mode, SolverKind};
 
 use crate::arrow_ffi::{import_array, ArrowBatch};
@@ -129,9 +129,17 @@ fn solve_file(
     };
     let column = column.map(|c| parse_column(&c)).transpose()?;
     let output = Destination::from_arg(Some(&output));
-    if resume && !matches!(output, Destination::File { gzip: false, .. }) {
+    if resume
+        && !matches!(
+            output,
+            Destination::File {
+                compression: Compression::None,
+                ..
+            }
+        )
+    {
         return Err(PyValueError::new_err(
-            "resume needs a plain (not gzip) output file",
+            "resume needs a plain (not compressed) output file",
         ));
     }
     let mut config = Config::new(inputs, output);

@@ -575,6 +575,7 @@ mod tests {
             check: None,
             message: None,
             expected: None,
+            kept: Vec::new(),
         }
     }
 

@@ -46,13 +46,13 @@ impl TableWriter {
         self.csv.serialize(row).map_err(|e| self.error(e))
     }
 
-    /// Hands the rows written so far to the destination (gzip output is
+    /// Hands the rows written so far to the destination (compressed output is
     /// left to [`TableWriter::finish`], so that it compresses well).
     ///
     /// # Errors
     /// As for [`TableWriter::create`].
     pub fn flush(&mut self) -> Result<(), Error> {
-        if matches!(self.csv.get_ref(), Sink::Gzip(_)) {
+        if self.csv.get_ref().compressed() {
             return Ok(());
         }
         self.csv
@@ -60,7 +60,7 @@ impl TableWriter {
             .map_err(|e| Error::write("results", self.destination.name(), e))
     }
 
-    /// Flushes everything and ends the gzip stream.
+    /// Flushes everything and ends the compressed stream.
     ///
     /// # Errors
     /// As for [`TableWriter::create`].

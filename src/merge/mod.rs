@@ -44,8 +44,7 @@ use crate::error::{Error, Verdict};
 use crate::file_guard::FileGuard;
 use crate::grid::Grid;
 use crate::input::{self, InputError, Record};
-use crate::output::Destination;
-use crate::output::{Sink, FILE_COLUMN};
+use crate::output::{Compression, Destination, Sink, FILE_COLUMN};
 use crate::results_reader::{parse_row, Columns, RecordReader, Row};
 use crate::stats::Tally;
 
@@ -660,11 +659,8 @@ impl Output {
         let temporary =
             path.with_file_name(format!(".{name}.merge-{}.partial", std::process::id()));
         let file = File::create(&temporary).map_err(|e| Error::write("results", path, e))?;
-        let gzip = matches!(
-            Destination::from_arg(Some(path)),
-            Destination::File { gzip: true, .. }
-        );
-        let sink = Sink::to_file(file, gzip);
+        let sink = Sink::to_file(file, Compression::of_name(path))
+            .map_err(|e| Error::write("results", path, e))?;
         Ok(Output {
             csv: csv::WriterBuilder::new()
                 .has_headers(false)

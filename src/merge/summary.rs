@@ -315,6 +315,7 @@ mod tests {
                 check: None,
                 message: None,
                 expected: None,
+                kept: Vec::new(),
             });
         }
         tally

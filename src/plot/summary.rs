@@ -135,6 +135,7 @@ mod tests {
             check: None,
             message: None,
             expected: None,
+            kept: Vec::new(),
         };
         let tally = Tally::of(&[row(Status::Solved, 2_000), row(Status::Invalid, 500)]);
         let summary = Summary::new(

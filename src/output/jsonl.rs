@@ -1,0 +1,259 @@
+//! Results rows as JSON Lines (jsonlines.org): one object per row, the
+//! CSV's columns as its keys in the same order, numbers as JSON numbers
+//! (`solve_us` with the CSV's one decimal) and `null` where the CSV field
+//! is empty. Formatted straight into byte buffers by the solver workers,
+//! as CSV is.
+
+use crate::kept::KeptValue;
+use crate::output::{
+    clean_message, push_micros, push_number, Blank, RowFormat, Shape, COLUMNS, FILE_COLUMN,
+};
+use crate::result::PuzzleResult;
+
+/// Formats results rows as JSON Lines.
+#[derive(Clone, Debug)]
+pub struct JsonlRows {
+    /// Each input's `"file":"..."` member and its comma, when the run has
+    /// several inputs.
+    files: Option<Vec<Vec<u8>>>,
+    /// Each results column's key, quoted, with its colon (and the comma
+    /// before it but for the first).
+    keys: Vec<Vec<u8>>,
+    /// Each kept column's `,"name":`.
+    kept_keys: Vec<Vec<u8>>,
+    blank: Blank,
+}
+
+impl JsonlRows {
+    /// Rows of `shape`.
+    pub fn new(shape: &Shape) -> JsonlRows {
+        let key = |name: &str, comma: bool| {
+            let mut key = Vec::new();
+            if comma {
+                key.push(b',');
+            }
+            push_string(&mut key, name);
+            key.push(b':');
+            key
+        };
+        let files = shape.files.as_ref().map(|names| {
+            names
+                .iter()
+                .map(|name| {
+                    let mut member = key(FILE_COLUMN, false);
+                    push_string(&mut member, name);
+                    member.push(b',');
+                    member
+                })
+                .collect()
+        });
+        JsonlRows {
+            files,
+            keys: COLUMNS
+                .iter()
+                .enumerate()
+                .map(|(i, name)| key(name, i > 0))
+                .collect(),
+            kept_keys: shape
+                .kept_names()
+                .iter()
+                .map(|name| key(name, true))
+                .collect(),
+            blank: shape.blank,
+        }
+    }
+}
+
+impl RowFormat for JsonlRows {
+    fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
+        out.push(b'{');
+        if let Some(files) = &self.files {
+            if let Some(file) = files.get(result.input) {
+                out.extend_from_slice(file);
+            }
+        }
+        let [line, puzzle, status, solution, guesses, solve_us, check, message] = &self.keys[..]
+        else {
+            return;
+        };
+        out.extend_from_slice(line);
+        push_number(out, result.line);
+        out.extend_from_slice(puzzle);
+        match &result.puzzle {
+            Some(grid) => push_ascii(out, &self.blank.puzzle_bytes(grid)),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(status);
+        push_ascii(out, result.status.name().as_bytes());
+        out.extend_from_slice(solution);
+        match &result.solution {
+            Some(grid) => push_ascii(out, &grid.line_bytes()),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(guesses);
+        match result.guesses {
+            Some(n) => push_number(out, n),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(solve_us);
+        match result.solve_ns {
+            Some(ns) => push_micros(out, ns),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(check);
+        match result.check {
+            Some(check) => push_ascii(out, check.name().as_bytes()),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(message);
+        match &result.message {
+            Some(text) => push_string(out, &clean_message(text)),
+            None => out.extend_from_slice(b"null"),
+        }
+        for (key, value) in self.kept_keys.iter().zip(&result.kept) {
+            out.extend_from_slice(key);
+            push_value(out, value);
+        }
+        out.extend_from_slice(b"}\n");
+    }
+}
+
+/// Appends text that needs no escaping (digits, `.`, letters) as a JSON
+/// string.
+fn push_ascii(out: &mut Vec<u8>, text: &[u8]) {
+    out.push(b'"');
+    out.extend_from_slice(text);
+    out.push(b'"');
+}
+
+/// Appends `text` as a JSON string, escaped.
+fn push_string(out: &mut Vec<u8>, text: &str) {
+    // Writing a string into a Vec cannot fail.
+    let _ = serde_json::to_writer(&mut *out, text);
+}
+
+/// Appends a kept value: a JSON number, boolean, string or `null` (also
+/// for a float that JSON cannot hold: NaN and the infinities).
+fn push_value(out: &mut Vec<u8>, value: &KeptValue) {
+    match value {
+        KeptValue::Null => out.extend_from_slice(b"null"),
+        KeptValue::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
+        KeptValue::Int(n) => out.extend_from_slice(n.to_string().as_bytes()),
+        KeptValue::Float(x) if x.is_finite() => {
+            let _ = serde_json::to_writer(&mut *out, x);
+        }
+        KeptValue::Float(_) => out.extend_from_slice(b"null"),
+        KeptValue::Text(text) => push_string(out, text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{json, Value};
+
+    use super::*;
+    use crate::grid::Grid;
+    use crate::kept::{KeptColumn, KeptType};
+    use crate::result::Check;
+    use crate::solver::Status;
+
+    fn row(rows: &JsonlRows, result: &PuzzleResult) -> Value {
+        let mut out = Vec::new();
+        rows.row(result, &mut out);
+        assert_eq!(out.last(), Some(&b'\n'));
+        assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1);
+        serde_json::from_slice(&out).unwrap()
+    }
+
+    fn malformed() -> PuzzleResult {
+        PuzzleResult {
+            input: 1,
+            line: 7,
+            puzzle: None,
+            status: Status::Malformed,
+            solution: None,
+            guesses: None,
+            solve_ns: None,
+            check: None,
+            message: Some("bad \"x\"\n".into()),
+            expected: None,
+            kept: vec![],
+        }
+    }
+
+    #[test]
+    fn empty_csv_fields_are_null_and_numbers_are_numbers() {
+        let rows = JsonlRows::new(&Shape::default());
+        assert_eq!(
+            row(&rows, &malformed()),
+            json!({"line": 7, "puzzle": null, "status": "malformed", "solution": null,
+                   "guesses": null, "solve_us": null, "check": null, "message": "bad \"x\"\\n"})
+        );
+        let mut cells = [1u8; 81];
+        cells[80] = 9;
+        let solved = PuzzleResult {
+            puzzle: Some(Grid::parse(&[b'0'; 81]).unwrap()),
+            status: Status::Solved,
+            solution: Some(Grid::from_cells(cells).unwrap()),
+            guesses: Some(3),
+            solve_ns: Some(12_349),
+            check: Some(Check::Ok),
+            message: None,
+            ..malformed()
+        };
+        let value = row(
+            &JsonlRows::new(&Shape {
+                blank: Blank::Zero,
+                ..Shape::default()
+            }),
+            &solved,
+        );
+        assert_eq!(value["puzzle"], json!("0".repeat(81)));
+        assert_eq!(value["solution"], json!(format!("{}9", "1".repeat(80))));
+        assert_eq!(
+            (value["guesses"].as_u64(), value["solve_us"].as_f64()),
+            (Some(3), Some(12.3))
+        );
+        assert_eq!(value["check"], json!("ok"));
+    }
+
+    #[test]
+    fn the_file_comes_first_and_kept_values_keep_their_types() {
+        let kept = ["source", "rating", "score", "ok", "line"];
+        let shape = Shape {
+            files: Some(vec!["a.csv".into(), "b \"2\".csv".into()]),
+            kept: kept
+                .iter()
+                .map(|name| KeptColumn {
+                    name: name.to_string(),
+                    kind: KeptType::Text,
+                })
+                .collect(),
+            blank: Blank::Dot,
+        };
+        let result = PuzzleResult {
+            kept: vec![
+                KeptValue::Text("kaggle".into()),
+                KeptValue::Int(-4),
+                KeptValue::Float(f64::NAN),
+                KeptValue::Bool(true),
+                KeptValue::Float(2.5),
+            ],
+            ..malformed()
+        };
+        let mut out = Vec::new();
+        JsonlRows::new(&shape).row(&result, &mut out);
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with(r#"{"file":"b \"2\".csv","line":7,"#),
+            "{text}"
+        );
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(value["source"], json!("kaggle"));
+        assert_eq!(value["rating"], json!(-4));
+        assert_eq!(value["score"], Value::Null);
+        assert_eq!(value["ok"], json!(true));
+        assert_eq!(value["input_line"], json!(2.5));
+        assert_eq!(value["line"], json!(7));
+    }
+}
