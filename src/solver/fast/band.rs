@@ -620,7 +620,13 @@ mod tests {
     }
 
     fn solutions(grid: &Grid) -> u8 {
-        search(State::from_givens(grid), 2, &Limits::default(), &mut Vec::new()).solutions
+        search(
+            State::from_givens(grid),
+            2,
+            &Limits::default(),
+            &mut Vec::new(),
+        )
+        .solutions
     }
 
     #[test]
