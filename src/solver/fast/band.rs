@@ -7,7 +7,14 @@
 //! and band one `u32` holds a 27-bit mask of the band's cells where the digit
 //! is still a candidate (bit `9 * row_in_band + column`). This is the layout
 //! described for JCZSolve and used, with SIMD, by tdoku: one digit's
-//! constraints inside a band are then a few shifts and table look-ups.
+//! constraints inside a band are then a few shifts and table look-ups. The
+//! masks are stored band by band, so a band's nine digits are adjacent and a
+//! cell leaves all of them in one vector operation (the compiler vectorises
+//! these branch-free loops at each instruction-set level).
+//!
+//! Set-up fixes every given at once: its digit keeps only the given in its
+//! row and leaves its column and box (the first deductions propagation
+//! would make, one given at a time).
 //!
 //! # Propagation
 //! For one digit in one band:
@@ -27,8 +34,11 @@
 //!
 //! # Search
 //! When propagation stalls, the solver guesses on a cell with the fewest
-//! candidates (a bivalue cell when there is one), trying its candidates in
-//! ascending order on copies of the state (the last one in place).
+//! candidates (the bivalue cell with the most open cells among its peers
+//! when there is one), trying its candidates in ascending order on copies of
+//! the state (the last one in place). The propagation rules only remove
+//! candidates, so the state they stop at does not depend on the order the
+//! masks are visited in: the guesses are the same on every path.
 //!
 //! Ideas from Tom Dillon's write-up of tdoku ("Fast Sudoku solver", 2019),
 //! the JCZSolve band representation (Zhouyundong, 2012, as described on the
