@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 
-use crate::input::{Column, Format, ReadOptions};
+use crate::input::{Column, Delimiter, Format, Keep, ReadOptions};
 use crate::output::{check_delimiter, Blank, OutputFormat};
 use crate::shard::Shard;
 use crate::solver::SolverKind;
@@ -115,6 +115,18 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE")]
     pub solutions: Option<PathBuf>,
 
+    /// Copy these input columns into every results row, after the results
+    /// columns, under their input names: header names (any case) or 1-based
+    /// numbers; a JSON key or Parquet column likewise (types kept); `field1`,
+    /// `field2`, ... for text lines and CSV without a header.
+    #[arg(long, value_name = "COL,...", value_delimiter = ',', value_parser = parse_column, conflicts_with = "keep_all")]
+    pub keep: Vec<Column>,
+
+    /// Copy every input column into every results row (those of the first
+    /// record of text lines).
+    #[arg(long)]
+    pub keep_all: bool,
+
     /// No progress bar and no human summary (errors still go to stderr).
     #[arg(long)]
     pub quiet: bool,
@@ -129,14 +141,22 @@ pub struct SolveArgs {
 /// files.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct LayoutArgs {
-    /// Input layout: `auto` is `csv` for names ending `.csv` or `.csv.gz`,
-    /// `lines` otherwise (stdin included).
+    /// Input layout. `auto` goes by name, past a `.gz` or `.zst` ending
+    /// (`.parquet`, `.jsonl`/`.ndjson`, `.csv`), then by content (Parquet's
+    /// `PAR1`, a line starting `{` for JSON Lines); anything else is
+    /// `lines` (stdin included).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
 
-    /// The puzzle field: a header name or a 1-based field number.
+    /// The puzzle field: a header name or a 1-based field number (a key or
+    /// column of JSON Lines and Parquet).
     #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
     pub column: Option<Column>,
+
+    /// The CSV field separator: one character (`tab` for a tab), or `auto`:
+    /// `,` unless the first line holds no comma but `;`, a tab or `|`.
+    #[arg(long, value_name = "C|auto", default_value = "auto", value_parser = parse_delimiter)]
+    pub delimiter: Delimiter,
 }
 
 impl LayoutArgs {
@@ -146,6 +166,8 @@ impl LayoutArgs {
             format: self.format.into(),
             column: self.column.clone(),
             solutions,
+            delimiter: self.delimiter,
+            keep: Keep::Nothing,
         }
     }
 }
@@ -161,6 +183,10 @@ pub enum FormatArg {
     Csv,
     /// Multi-line grids, one grid row per line.
     Grid,
+    /// JSON Lines: one object per line.
+    Jsonl,
+    /// Parquet (stdin is spooled to a temporary file).
+    Parquet,
 }
 
 impl From<FormatArg> for Format {
@@ -170,6 +196,8 @@ impl From<FormatArg> for Format {
             FormatArg::Lines => Format::Lines,
             FormatArg::Csv => Format::Csv,
             FormatArg::Grid => Format::Grid,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Parquet => Format::Parquet,
         }
     }
 }
@@ -227,5 +255,23 @@ pub fn parse_column(value: &str) -> Result<Column, String> {
         Err("a column name cannot be empty".to_string())
     } else {
         Ok(Column::Name(value.to_string()))
+    }
+}
+
+/// Parses `--delimiter`: `auto`, `tab`, or one ASCII character other than
+/// a quote or a line end.
+///
+/// # Errors
+/// Anything else.
+pub fn parse_delimiter(value: &str) -> Result<Delimiter, String> {
+    match value {
+        "auto" => Ok(Delimiter::Auto),
+        "tab" | "\\t" => Ok(Delimiter::Byte(b'\t')),
+        _ => match value.as_bytes() {
+            [b] if b.is_ascii() && !matches!(b, b'"' | b'\n' | b'\r') => Ok(Delimiter::Byte(*b)),
+            _ => Err(
+                "expected one ASCII character (not a quote or line end), `tab` or `auto`".into(),
+            ),
+        },
     }
 }

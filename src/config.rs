@@ -13,7 +13,7 @@ use std::time::Duration;
 use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
 use crate::file_guard::FileGuard;
-use crate::input::ReadOptions;
+use crate::input::{Keep, ReadOptions};
 #[cfg(feature = "cli")]
 use crate::output::STDIO;
 use crate::output::{Blank, Compression, Destination, OutputFormat};
@@ -278,7 +278,16 @@ impl Config {
         };
         let config = Config {
             inputs,
-            read: args.layout.read_options(args.solutions.clone()),
+            read: ReadOptions {
+                keep: if args.keep_all {
+                    Keep::All
+                } else if args.keep.is_empty() {
+                    Keep::Nothing
+                } else {
+                    Keep::Columns(args.keep.clone())
+                },
+                ..args.layout.read_options(args.solutions.clone())
+            },
             output,
             output_format: args.output_format,
             output_delimiter: args.output_delimiter.unwrap_or(b','),

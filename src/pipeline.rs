@@ -590,7 +590,7 @@ pub fn solve_record(
                 check: None,
                 message: Some(message.clone()),
                 expected: record.expected,
-                kept: Vec::new(),
+                kept: record.kept.clone(),
             }
         }
     };
@@ -628,7 +628,7 @@ pub fn solve_record(
         check,
         message,
         expected: record.expected,
-        kept: Vec::new(),
+        kept: record.kept.clone(),
     }
 }
 

@@ -218,12 +218,17 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
     let inputs = open_inputs(config)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
     let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
+    // The first input names the kept columns; every input keeps the same
+    // ones by name or number.
+    let mut kept = None;
     let sources = inputs
         .into_iter()
         .map(|i| {
             let bytes_read = Some(i.consumed());
+            let records = i.records(&config.read)?;
+            kept.get_or_insert_with(|| records.kept_columns());
             Ok(Source {
-                records: Box::new(i.records(&config.read)?),
+                records: Box::new(records),
                 bytes_read,
             })
         })
@@ -247,8 +252,7 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
         total_bytes,
         sources,
         resume,
-        // The input side names the kept columns here (see `crate::kept`).
-        kept: Vec::new(),
+        kept: kept.unwrap_or_default(),
     })
 }
 

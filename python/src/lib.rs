@@ -121,9 +121,11 @@ fn solve_file(
         "lines" => Format::Lines,
         "csv" => Format::Csv,
         "grid" => Format::Grid,
+        "jsonl" => Format::Jsonl,
+        "parquet" => Format::Parquet,
         other => {
             return Err(PyValueError::new_err(format!(
-                "format must be 'auto', 'lines', 'csv' or 'grid', not {other:?}"
+                "format must be 'auto', 'lines', 'csv', 'grid', 'jsonl' or 'parquet', not {other:?}"
             )))
         }
     };
@@ -147,6 +149,7 @@ fn solve_file(
         format,
         column,
         solutions,
+        ..ReadOptions::default()
     };
     config.resume = resume;
     match threads {

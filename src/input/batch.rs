@@ -13,8 +13,10 @@
 use std::sync::Arc;
 
 use super::csv::{CsvRules, CsvScratch};
+use super::jsonl::JsonRules;
 use super::lines::LineRules;
 use super::{InputError, Record};
+use crate::kept::KeptValue;
 
 /// How a raw record of one input becomes a [`Record`], on any thread. Cheap
 /// to share: the reader makes one per input once its layout is settled.
@@ -24,6 +26,8 @@ pub enum Parser {
     Lines(LineRules),
     /// CSV records, past the header and with the puzzle column known.
     Csv(CsvRules),
+    /// JSON Lines, with the puzzle key known.
+    Json(JsonRules),
 }
 
 /// Buffers a worker reuses from record to record, so parsing allocates
@@ -41,12 +45,15 @@ impl Parser {
         match self {
             Parser::Lines(rules) => {
                 let (puzzle, solution) = rules.record(bytes, &mut scratch.fields);
-                Record::new(line, puzzle, solution)
+                let mut record = Record::new(line, puzzle, solution);
+                record.kept = rules.kept_values(bytes, &mut scratch.fields);
+                record
             }
-            Parser::Csv(rules) => match scratch.csv.split(bytes, false) {
+            Parser::Csv(rules) => match rules.split(&mut scratch.csv, bytes) {
                 Some(fields) => rules.record(line, &fields),
                 None => Record::new(line, Err("unreadable CSV record".into()), None),
             },
+            Parser::Json(rules) => rules.record(line, bytes),
         }
     }
 }
@@ -75,6 +82,9 @@ pub struct RecordBatch {
     items: Vec<Item>,
     parsers: Vec<Arc<Parser>>,
     input: usize,
+    /// Kept values every record has (`--keep`): a parsed record with fewer
+    /// is padded with nulls.
+    kept: usize,
 }
 
 impl RecordBatch {
@@ -105,8 +115,17 @@ impl RecordBatch {
         self.input = input;
     }
 
+    /// Sets how many kept values every record pushed from now on has
+    /// (`--keep`); parsed records with fewer are padded with nulls.
+    pub fn set_kept(&mut self, kept: usize) {
+        self.kept = kept;
+    }
+
     /// Appends a parsed record.
-    pub fn push_parsed(&mut self, record: Record) {
+    pub fn push_parsed(&mut self, mut record: Record) {
+        if record.kept.len() < self.kept {
+            record.kept.resize(self.kept, KeptValue::Null);
+        }
         self.items.push(Item::Parsed {
             input: self.input,
             record,

@@ -13,12 +13,14 @@ use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
 use super::batch::{Parser, RecordBatch};
 use super::field;
 use super::frame::Framer;
+use super::keep::{self, Keep};
 use super::lines::{is_skipped, too_long};
 use super::{Column, InputError, Record};
+use crate::kept::{KeptColumn, KeptValue};
 use crate::solver::Status;
 
 /// Header names of the puzzle column (case-insensitive).
-pub const PUZZLE_NAMES: [&str; 4] = ["puzzle", "quizzes", "quiz", "question"];
+pub const PUZZLE_NAMES: [&str; 5] = ["puzzle", "quizzes", "quiz", "question", "grid"];
 /// Header names of the solution column (case-insensitive).
 pub const SOLUTION_NAMES: [&str; 3] = ["solution", "solutions", "answer"];
 /// Header name of the expected-status column (case-insensitive).
@@ -41,8 +43,9 @@ impl Read for Feed {
     }
 }
 
-fn parser() -> Reader<Feed> {
+fn parser(delimiter: u8) -> Reader<Feed> {
     ReaderBuilder::new()
+        .delimiter(delimiter)
         .has_headers(false)
         .flexible(true)
         .trim(Trim::All)
@@ -66,6 +69,8 @@ struct Columns {
     /// Fields in the header, trailing empty ones not counted; `None`
     /// without a header.
     header_fields: Option<usize>,
+    /// 0-based kept fields (`--keep`).
+    kept: Vec<usize>,
 }
 
 /// The fields of one CSV record: ranges into a buffer.
@@ -106,6 +111,8 @@ impl<'a> Fields<'a> {
 /// quotes goes through the `csv` crate.
 pub struct CsvScratch {
     parser: Reader<Feed>,
+    /// The separator `parser` was built for.
+    delimiter: u8,
     record: ByteRecord,
     ranges: Vec<(usize, usize)>,
 }
@@ -113,7 +120,8 @@ pub struct CsvScratch {
 impl Default for CsvScratch {
     fn default() -> CsvScratch {
         CsvScratch {
-            parser: parser(),
+            parser: parser(b','),
+            delimiter: b',',
             record: ByteRecord::with_capacity(256, 8),
             ranges: Vec::with_capacity(8),
         }
@@ -121,14 +129,20 @@ impl Default for CsvScratch {
 }
 
 impl CsvScratch {
-    /// The fields of `bytes`, one record without its terminator, trimmed;
-    /// `open_quote` closes a quote left open at the end of the input.
-    /// `None` when the `csv` crate cannot read it (never expected).
-    pub fn split<'a>(&'a mut self, bytes: &'a [u8], open_quote: bool) -> Option<Fields<'a>> {
+    /// The fields of `bytes`, one record without its terminator, separated
+    /// by `delimiter`, trimmed; `open_quote` closes a quote left open at the
+    /// end of the input. `None` when the `csv` crate cannot read it (never
+    /// expected).
+    pub fn split<'a>(
+        &'a mut self,
+        bytes: &'a [u8],
+        open_quote: bool,
+        delimiter: u8,
+    ) -> Option<Fields<'a>> {
         self.ranges.clear();
         if !open_quote && memchr::memchr(b'"', bytes).is_none() {
             let mut start = 0;
-            for end in memchr::memchr_iter(b',', bytes).chain([bytes.len()]) {
+            for end in memchr::memchr_iter(delimiter, bytes).chain([bytes.len()]) {
                 self.ranges.push(trimmed(bytes, start, end));
                 start = end + 1;
             }
@@ -136,6 +150,10 @@ impl CsvScratch {
                 buf: bytes,
                 ranges: &self.ranges,
             });
+        }
+        if delimiter != self.delimiter {
+            self.parser = parser(delimiter);
+            self.delimiter = delimiter;
         }
         let feed = self.parser.get_mut();
         feed.buf.clear();
@@ -149,7 +167,7 @@ impl CsvScratch {
             Ok(true) => {}
             _ => {
                 // Never expected: start over with a fresh parser.
-                self.parser = parser();
+                self.parser = parser(self.delimiter);
                 return None;
             }
         }
@@ -180,9 +198,20 @@ fn trimmed(bytes: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
 pub struct CsvRules {
     column: Option<Column>,
     cols: Columns,
+    /// The field separator.
+    delimiter: u8,
+    /// The `--keep` asked for, and the kept columns once the first record
+    /// named them.
+    keep: Keep,
+    kept_columns: Vec<KeptColumn>,
 }
 
 impl CsvRules {
+    /// The fields of one record's bytes, in `scratch`.
+    pub fn split<'a>(&self, scratch: &'a mut CsvScratch, bytes: &'a [u8]) -> Option<Fields<'a>> {
+        scratch.split(bytes, false, self.delimiter)
+    }
+
     /// True once the puzzle column is known: every later record is parsed
     /// on its own.
     fn settled(&self) -> bool {
@@ -202,8 +231,33 @@ impl CsvRules {
         }
     }
 
-    /// Turns a data record's fields into a [`Record`].
+    /// Resolves `--keep` against the header's names, or `field1`, ... for
+    /// the first record of an input without a header.
+    fn settle_kept(&mut self, names: &[String], name: &str) -> Result<(), InputError> {
+        if self.keep.is_nothing() {
+            return Ok(());
+        }
+        self.cols.kept = self.keep.resolve(names, name)?;
+        self.kept_columns = keep::text_columns(names, &self.cols.kept);
+        Ok(())
+    }
+
+    /// Turns a data record's fields into a [`Record`], with its kept
+    /// fields (null where the record has fewer fields).
     pub fn record(&self, line: u64, rec: &Fields<'_>) -> Record {
+        let mut record = self.judge(line, rec);
+        if !self.cols.kept.is_empty() {
+            record.kept = self
+                .cols
+                .kept
+                .iter()
+                .map(|&i| rec.get(i).map_or(KeptValue::Null, keep::text))
+                .collect();
+        }
+        record
+    }
+
+    fn judge(&self, line: u64, rec: &Fields<'_>) -> Record {
         if let Some(header) = self.cols.header_fields {
             // A field too many or too few shifts the columns: nothing in
             // the record can be trusted.
@@ -265,19 +319,34 @@ pub struct CsvReader<R> {
 }
 
 impl<R: BufRead> CsvReader<R> {
-    /// A reader over `src` (named `name` in errors).
-    pub fn new(src: R, column: Option<Column>, name: String) -> CsvReader<R> {
+    /// A reader over `src` (named `name` in errors) with fields separated
+    /// by `delimiter`, whose records keep the columns `keep` asks for.
+    pub fn new(
+        src: R,
+        column: Option<Column>,
+        name: String,
+        delimiter: u8,
+        keep: Keep,
+    ) -> CsvReader<R> {
         CsvReader {
-            framer: Framer::new(src, true),
+            framer: Framer::new(src, true).with_delimiter(delimiter),
             scratch: CsvScratch::default(),
             rules: CsvRules {
                 column,
                 cols: Columns::default(),
+                delimiter,
+                keep,
+                kept_columns: Vec::new(),
             },
             first: true,
             name,
             parser: None,
         }
+    }
+
+    /// The kept columns, once the first record is read.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        self.rules.kept_columns.clone()
     }
 
     fn error(&self, e: io::Error) -> InputError {
@@ -327,6 +396,11 @@ impl<R: BufRead> CsvReader<R> {
         rules.cols.status = find(&[STATUS_NAME]);
         rules.cols.solution_by_name = rules.cols.puzzle.is_some() || rules.cols.solution.is_some();
         rules.cols.header_fields = Some(rec.filled_len());
+        let names: Vec<String> = rec
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect();
+        rules.settle_kept(&names, name)?;
         Ok(true)
     }
 
@@ -351,7 +425,7 @@ impl<R: BufRead> CsvReader<R> {
                 return Some(Ok(unterminated(frame.line)));
             }
             let text = field::is_text(bytes);
-            let Some(rec) = self.scratch.split(bytes, false) else {
+            let Some(rec) = self.scratch.split(bytes, false, self.rules.delimiter) else {
                 return Some(Ok(Record::new(
                     frame.line,
                     Err("unreadable CSV record".into()),
@@ -361,7 +435,12 @@ impl<R: BufRead> CsvReader<R> {
             if std::mem::replace(&mut self.first, false) {
                 match Self::header(&mut self.rules, &self.name, text, &rec) {
                     Ok(true) => continue,
-                    Ok(false) => {}
+                    Ok(false) => {
+                        let names = keep::field_names(rec.len(), &self.rules.keep);
+                        if let Err(e) = self.rules.settle_kept(&names, &self.name) {
+                            return Some(Err(e));
+                        }
+                    }
                     Err(e) => return Some(Err(e)),
                 }
             }
@@ -437,7 +516,7 @@ mod tests {
         "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
 
     fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
-        let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into());
+        let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into(), b',', Keep::Nothing);
         std::iter::from_fn(|| r.next_record()).collect()
     }
 

@@ -67,6 +67,8 @@ pub struct Framer<R> {
     /// Line number of the next byte to read.
     line: u64,
     csv: bool,
+    /// The CSV field separator.
+    delimiter: u8,
     at_start: bool,
     /// The last record ended with `\r`: a `\n` right after it belongs to
     /// the same line end.
@@ -117,9 +119,16 @@ impl<R: BufRead> Framer<R> {
             replay: Vec::new(),
             line: 1,
             csv,
+            delimiter: b',',
             at_start: true,
             after_cr: false,
         }
+    }
+
+    /// Sets the CSV field separator (`,` by default).
+    pub fn with_delimiter(mut self, delimiter: u8) -> Framer<R> {
+        self.delimiter = delimiter;
+        self
     }
 
     /// The kept bytes of the last record returned by [`Framer::next`]: its
@@ -208,7 +217,13 @@ impl<R: BufRead> Framer<R> {
             };
             let part = &chunk[..window];
             let end = if self.csv && !over {
-                scan_csv(&mut state, part, &mut inner_breaks, &mut inner_cr)
+                scan_csv(
+                    &mut state,
+                    part,
+                    self.delimiter,
+                    &mut inner_breaks,
+                    &mut inner_cr,
+                )
             } else {
                 memchr2(b'\n', b'\r', part)
             };
@@ -274,11 +289,17 @@ impl<R: BufRead> Framer<R> {
     }
 }
 
-/// Scans `chunk` for the line end that ends a CSV record, starting in
-/// `state`; counts the line ends inside quoted fields on the way (`cr`
+/// Scans `chunk` for the line end that ends a CSV record with fields
+/// separated by `delimiter`, starting in `state`; counts the line ends inside quoted fields on the way (`cr`
 /// carries a `\r` between chunks). Returns the terminator's index (of its
 /// first byte), or `None` when the record goes on past the chunk.
-fn scan_csv(state: &mut Scan, chunk: &[u8], breaks: &mut u64, cr: &mut bool) -> Option<usize> {
+fn scan_csv(
+    state: &mut Scan,
+    chunk: &[u8],
+    delimiter: u8,
+    breaks: &mut u64,
+    cr: &mut bool,
+) -> Option<usize> {
     let mut i = 0;
     while i < chunk.len() {
         match *state {
@@ -288,14 +309,14 @@ fn scan_csv(state: &mut Scan, chunk: &[u8], breaks: &mut u64, cr: &mut bool) -> 
                     i += 1;
                     continue;
                 }
-                match memchr3(b'\n', b'\r', b',', &chunk[i..]) {
+                match memchr3(b'\n', b'\r', delimiter, &chunk[i..]) {
                     None => {
                         *state = Scan::Field { start: false };
                         return None;
                     }
                     Some(k) => {
                         let j = i + k;
-                        if chunk[j] != b',' {
+                        if chunk[j] != delimiter {
                             return Some(j);
                         }
                         *state = Scan::Field { start: true };
@@ -318,8 +339,8 @@ fn scan_csv(state: &mut Scan, chunk: &[u8], breaks: &mut u64, cr: &mut bool) -> 
             Scan::AfterQuote => {
                 match chunk[i] {
                     b'"' => *state = Scan::Quoted,
-                    b',' => *state = Scan::Field { start: true },
                     b'\n' | b'\r' => return Some(i),
+                    b if b == delimiter => *state = Scan::Field { start: true },
                     _ => *state = Scan::Field { start: false },
                 }
                 i += 1;

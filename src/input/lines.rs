@@ -7,8 +7,10 @@ use std::sync::Arc;
 use super::batch::{Parser, RecordBatch};
 use super::field;
 use super::frame::{Framer, MAX_RECORD};
+use super::keep::{self, Keep};
 use super::{Column, InputError, Record};
 use crate::grid::Grid;
+use crate::kept::{KeptColumn, KeptValue};
 
 /// True for a byte that separates fields on a text line.
 #[inline]
@@ -80,6 +82,12 @@ pub struct LineRules {
     column: Option<Column>,
     seen_record: bool,
     fields: Vec<(usize, usize)>,
+    /// The `--keep` asked for.
+    keep: Keep,
+    /// The kept fields (0-based) and their columns, once the first record
+    /// named them (`field1`, `field2`, ...).
+    kept: Vec<usize>,
+    kept_columns: Vec<KeptColumn>,
 }
 
 impl LineRules {
@@ -89,7 +97,40 @@ impl LineRules {
             column,
             seen_record: false,
             fields: Vec::with_capacity(16),
+            keep: Keep::Nothing,
+            kept: Vec::new(),
+            kept_columns: Vec::new(),
         }
+    }
+
+    /// Resolves `--keep` on the first record's fields (`field1`, ...).
+    fn settle_kept(&mut self, line: &[u8], name: &str) -> Result<(), InputError> {
+        if self.keep.is_nothing() || !self.kept_columns.is_empty() {
+            return Ok(());
+        }
+        let mut fields = Vec::new();
+        split(line, &mut fields);
+        let names = keep::field_names(fields.len(), &self.keep);
+        self.kept = self.keep.resolve(&names, name)?;
+        self.kept_columns = keep::text_columns(&names, &self.kept);
+        Ok(())
+    }
+
+    /// The kept fields of a line (null where the line has fewer fields);
+    /// `fields` is scratch space.
+    pub fn kept_values(&self, line: &[u8], fields: &mut Vec<(usize, usize)>) -> Vec<KeptValue> {
+        if self.kept.is_empty() {
+            return Vec::new();
+        }
+        split(line, fields);
+        self.kept
+            .iter()
+            .map(|&i| {
+                fields
+                    .get(i)
+                    .map_or(KeptValue::Null, |&(s, e)| keep::text(&line[s..e]))
+            })
+            .collect()
     }
 
     /// True once a record was seen: later lines are never headers, so each
@@ -251,14 +292,22 @@ pub struct LinesReader<R> {
 }
 
 impl<R: BufRead> LinesReader<R> {
-    /// A reader over `src` (named `name` in errors).
-    pub fn new(src: R, column: Option<Column>, name: String) -> LinesReader<R> {
+    /// A reader over `src` (named `name` in errors) whose records keep the
+    /// fields `keep` asks for.
+    pub fn new(src: R, column: Option<Column>, name: String, keep: Keep) -> LinesReader<R> {
+        let mut rules = LineRules::new(column);
+        rules.keep = keep;
         LinesReader {
             framer: Framer::new(src, false),
-            rules: LineRules::new(column),
+            rules,
             name,
             parser: None,
         }
+    }
+
+    /// The kept columns, once the first record is read.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        self.rules.kept_columns.clone()
     }
 
     /// The next record, `None` at the end of the input.
@@ -276,7 +325,13 @@ impl<R: BufRead> LinesReader<R> {
             match self.rules.line(self.framer.bytes()) {
                 Ok(Line::Skip) => continue,
                 Ok(Line::Record(puzzle, solution)) => {
-                    return Some(Ok(Record::new(frame.line, puzzle, solution)))
+                    let bytes = self.framer.bytes();
+                    if let Err(e) = self.rules.settle_kept(bytes, &self.name) {
+                        return Some(Err(e));
+                    }
+                    let mut record = Record::new(frame.line, puzzle, solution);
+                    record.kept = self.rules.kept_values(bytes, &mut Vec::new());
+                    return Some(Ok(record));
                 }
                 Err(column) => {
                     return Some(Err(InputError::UnknownColumn {

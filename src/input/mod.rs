@@ -36,9 +36,10 @@
 //!   and after the first record every line that is not a puzzle, blank or
 //!   comment, is a `malformed` record: nothing is dropped silently. Binary
 //!   garbage and invalid UTF-8 are always `malformed`.
-//! - **CSV** ([`Format::Csv`]): the first record is a header when none of its
+//! - **CSV** ([`Format::Csv`]): fields split on [`ReadOptions::delimiter`];
+//!   the first record is a header when none of its
 //!   fields looks like a puzzle (by the same rules as a lines header). The puzzle column is [`ReadOptions::column`],
-//!   else the header's `puzzle`, `quizzes`, `quiz` or `question`
+//!   else the header's `puzzle`, `quizzes`, `quiz`, `question` or `grid`
 //!   (case-insensitive), else the first field of the first data record that
 //!   looks like a puzzle. The solution column is the header's `solution`,
 //!   `solutions` or `answer`; without a header naming the puzzle or the
@@ -59,10 +60,29 @@
 //!   title or separator line (`========`, `---`) or the end of the input:
 //!   it is never joined with the next grid. A one-line 81-cell puzzle
 //!   between grids is read too.
+//! - **JSON Lines** ([`Format::Jsonl`]): one JSON value per line, framed
+//!   as text lines. An object's puzzle key is [`ReadOptions::column`] (a
+//!   name, or a 1-based position in the first object), else one of
+//!   [`PUZZLE_NAMES`], else the first key of the first object whose value
+//!   looks like a puzzle; [`SOLUTION_NAMES`] and [`STATUS_NAME`] as for
+//!   CSV. A line that is a string or a list is the puzzle itself. A line
+//!   that is not JSON is `malformed` (`not valid JSON: ...`).
+//! - **Parquet** ([`Format::Parquet`]): read one row group at a time, only
+//!   the columns used; columns chosen as for JSON Lines, by the schema's
+//!   top-level names. [`Record::line`] is the 1-based row number. A file
+//!   that is not seekable (stdin, or compressed) is spooled to an anonymous
+//!   temporary file first.
 //!
-//! Every layout: an input named `.gz`, or starting with the gzip magic bytes
+//! A puzzle value of JSON Lines or Parquet is a string of 81 cells (any
+//! blank style), a list of 81 integers (0 blank) or a list of 9 lists of 9;
+//! anything else is `malformed` saying what it found (`found a list of 80
+//! values, expected 81 cells or 9 lists of 9`, `item 5 is 12, expected
+//! 0-9`).
+//!
+//! Every text layout: an input named `.gz`, or starting with the gzip magic bytes
 //! `1F 8B` (stdin included), is decompressed (every member; zero padding
-//! after the last is ignored with a warning, as `gzip -t` does), while
+//! after the last is ignored with a warning, as `gzip -t` does), and so is
+//! one named `.zst` or starting with zstd's magic bytes (every frame), while
 //! [`Input::consumed`] counts the raw bytes; a UTF-8 byte-order mark is
 //! dropped; `\n`, `\r\n` and a lone `\r` each end a line, in any mixture; the last line needs no newline; a record over
 //! [`MAX_RECORD`] bytes is `malformed` (`line too long (over 4096 bytes)`)
@@ -76,23 +96,30 @@ mod field;
 mod frame;
 mod grid;
 mod gzip;
+mod jsonl;
+mod keep;
 mod lines;
 mod open;
+mod parquet;
 mod solutions;
 #[cfg(test)]
 mod tests;
+mod value;
 
 use std::path::PathBuf;
 
 use thiserror::Error;
 
 use crate::grid::Grid;
+use crate::kept::KeptValue;
 use crate::solver::Status;
 
 pub use self::batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch};
 pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 pub use self::frame::MAX_RECORD;
 pub use self::gzip::GzipMembers;
+pub use self::jsonl::JsonRules;
+pub use self::keep::Keep;
 pub use self::open::{open, Input, Records};
 
 /// One puzzle record read from an input.
@@ -115,6 +142,10 @@ pub struct Record {
     /// A status the input expects for this record (a `status` column, as in
     /// a previous results CSV); used by `check`.
     pub expected: Option<Status>,
+    /// The record's values of the kept columns ([`ReadOptions::keep`]), one
+    /// per column of [`Records::kept_columns`], null where the record has
+    /// none; empty without `--keep`.
+    pub kept: Vec<KeptValue>,
 }
 
 impl Record {
@@ -126,6 +157,7 @@ impl Record {
             solution,
             solution_error: None,
             expected: None,
+            kept: Vec::new(),
         }
     }
 }
@@ -140,8 +172,11 @@ pub fn puzzle_field(field: &[u8]) -> Result<Grid, String> {
 /// How an input's records are laid out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Format {
-    /// `csv` for names ending `.csv` or `.csv.gz`, `lines` otherwise; an
-    /// input whose first rows look like a multi-line grid is refused with
+    /// By name, then content: `parquet` for names ending `.parquet` or
+    /// content starting `PAR1`; `jsonl` for names ending `.jsonl` or
+    /// `.ndjson`, or content starting `{`; `csv` for names ending `.csv`;
+    /// `lines` otherwise (a `.gz` or `.zst` ending is looked past). An input
+    /// whose first rows look like a multi-line grid is refused with
     /// [`InputError::GridFile`].
     #[default]
     Auto,
@@ -151,6 +186,21 @@ pub enum Format {
     Csv,
     /// Multi-line grids, one grid row per line.
     Grid,
+    /// JSON Lines: one JSON object (or puzzle value) per line.
+    Jsonl,
+    /// Parquet, read one row group at a time.
+    Parquet,
+}
+
+/// The field separator of CSV input.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Delimiter {
+    /// `,`, unless the first line holds no comma but `;`, a tab or `|`
+    /// (looked for in that order), which is then the separator.
+    #[default]
+    Auto,
+    /// This byte.
+    Byte(u8),
 }
 
 /// Which field holds the puzzle.
@@ -172,6 +222,12 @@ pub struct ReadOptions {
     /// A file of solutions paired with the input record by record (read as
     /// lines, or CSV for a `.csv` name); each gives [`Record::solution`].
     pub solutions: Option<PathBuf>,
+    /// The CSV field separator.
+    pub delimiter: Delimiter,
+    /// The input columns every record keeps ([`Record::kept`]): by header
+    /// name or number for CSV, key for JSON Lines, column for Parquet;
+    /// `field1`, `field2`, ... for text lines and CSV without a header.
+    pub keep: Keep,
 }
 
 /// A failure that stops reading an input (per-record problems are
@@ -231,6 +287,15 @@ pub enum InputError {
     /// `--column 0`: columns count from 1.
     #[error("--column 0: columns are numbered from 1")]
     ColumnZero,
+    /// A Parquet file that cannot be read (no footer, an unsupported
+    /// encoding or compression, a damaged page).
+    #[error("{path}: Parquet: {message}")]
+    Parquet {
+        /// The input's name.
+        path: PathBuf,
+        /// The cause, in the `parquet` crate's words.
+        message: String,
+    },
     /// The `--solutions` file ended before the input.
     #[error("{solutions}: no solution for the record at line {line} of {path} (the solutions file is shorter than the input)")]
     SolutionsShort {

@@ -1,4 +1,4 @@
-//! Opening inputs (files, stdin, gzip) and the record iterator.
+//! Opening inputs (files, stdin, gzip, zstd) and the record iterator.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read};
@@ -13,9 +13,12 @@ use super::csv::CsvReader;
 use super::encoding::{self, Sniffed};
 use super::grid::{self, Detected, GridReader};
 use super::gzip::GzipMembers;
+use super::jsonl::JsonlReader;
 use super::lines::LinesReader;
+use super::parquet::ParquetReader;
 use super::solutions::{Given, SolutionsReader};
-use super::{Column, Format, InputError, ReadOptions, Record};
+use super::{Column, Delimiter, Format, InputError, ReadOptions, Record};
+use crate::kept::{KeptColumn, KeptValue};
 
 /// Size of the buffer between the (decompressed) input and the reader.
 const BUFFER: usize = 64 * 1024;
@@ -25,6 +28,48 @@ const SNIFF: usize = 64 * 1024;
 
 /// The byte source behind an input.
 type Source = Box<dyn BufRead + Send>;
+
+/// The zstd frame's magic bytes.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
+
+/// Parquet's magic bytes, at the start and the end of the file.
+const PARQUET_MAGIC: &[u8; 4] = b"PAR1";
+
+/// How an input is compressed, as far as its name says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Compression {
+    None,
+    Gzip,
+    Zstd,
+}
+
+impl Compression {
+    fn by_name(name: &str) -> Compression {
+        let name = name.to_ascii_lowercase();
+        if name.ends_with(".gz") {
+            Compression::Gzip
+        } else if name.ends_with(".zst") {
+            Compression::Zstd
+        } else {
+            Compression::None
+        }
+    }
+
+    /// `source` decompressed (as it is for `None`).
+    fn decode(self, source: impl BufRead + Send + 'static, name: &str) -> io::Result<Source> {
+        Ok(match self {
+            Compression::None => Box::new(source),
+            Compression::Gzip => Box::new(BufReader::with_capacity(
+                BUFFER,
+                GzipMembers::new(source, name),
+            )),
+            Compression::Zstd => Box::new(BufReader::with_capacity(
+                BUFFER,
+                zstd::stream::read::Decoder::with_buffer(source)?,
+            )),
+        })
+    }
+}
 
 /// Counts the raw bytes read from a source into a shared counter.
 struct Counting<R> {
@@ -40,14 +85,18 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
-/// An opened input, not yet read: a file, stdin or a gzip file.
+/// An opened input, not yet read: a file, stdin, or a gzip or zstd file.
 pub struct Input {
     name: String,
     size: Option<u64>,
     consumed: Arc<AtomicU64>,
     source: Source,
-    /// Decompressed by name (`.gz`): not looked at for gzip content again.
-    gzip: bool,
+    /// Decompressed by name (`.gz`, `.zst`): not looked at for compressed
+    /// content again.
+    compression: Compression,
+    /// The regular file behind an input not compressed by name, for a
+    /// reader that seeks (Parquet).
+    file: Option<File>,
 }
 
 impl std::fmt::Debug for Input {
@@ -60,8 +109,9 @@ impl std::fmt::Debug for Input {
 }
 
 /// Opens an input: `-` is stdin; a name ending `.gz` (any case) is
-/// decompressed, every member of a multi-member gzip file; anything else is
-/// read as it is, unless it starts with the gzip magic bytes (`1F 8B`),
+/// decompressed, every member of a multi-member gzip file, and so is one
+/// ending `.zst` (every zstd frame); anything else is read as it is, unless
+/// it starts with the gzip magic bytes (`1F 8B`) or zstd's (`28 B5 2F FD`),
 /// found when [`Input::records`] starts reading.
 ///
 /// Nothing is read yet, but a missing or unreadable file, or a directory,
@@ -88,21 +138,21 @@ pub fn open(path: &str) -> Result<Input, InputError> {
         inner: file,
         consumed: Arc::clone(&consumed),
     };
-    let gzip = path.to_ascii_lowercase().ends_with(".gz");
-    let source: Source = if gzip {
-        Box::new(BufReader::with_capacity(
-            BUFFER,
-            GzipMembers::new(BufReader::with_capacity(BUFFER, counting), path),
-        ))
-    } else {
-        Box::new(BufReader::with_capacity(BUFFER, counting))
+    let compression = Compression::by_name(path);
+    let seekable = match compression {
+        Compression::None if meta.is_file() => counting.inner.try_clone().ok(),
+        _ => None,
     };
+    let source = compression
+        .decode(BufReader::with_capacity(BUFFER, counting), path)
+        .map_err(err)?;
     Ok(Input {
         name: path.to_string(),
         size,
         consumed,
         source,
-        gzip,
+        compression,
+        file: seekable,
     })
 }
 
@@ -120,7 +170,8 @@ impl Input {
             size: None,
             consumed,
             source: Box::new(BufReader::with_capacity(BUFFER, counting)),
-            gzip: false,
+            compression: Compression::None,
+            file: None,
         }
     }
 
@@ -143,49 +194,56 @@ impl Input {
     }
 
     /// The layout [`Format::Auto`] means for this input before looking at
-    /// its content: `csv` for names ending `.csv` or `.csv.gz`
-    /// (case-insensitive), `lines` otherwise (stdin included).
+    /// its content (case-insensitive, past a `.gz` or `.zst` ending):
+    /// `parquet` for `.parquet`, `jsonl` for `.jsonl` or `.ndjson`, `csv` for
+    /// `.csv`, `lines` otherwise (stdin included).
     pub fn format_by_name(&self) -> Format {
         format_by_name(&self.name)
     }
 
     /// The name and the bytes to read: decompressed when the content is
-    /// gzip though the name does not say so, and decoded to UTF-8 when it is
-    /// UTF-16 with a byte-order mark. Looks only at the first chunk one read
-    /// returns (see [`super::encoding`]), so a slow stdin is not held up.
+    /// gzip or zstd though the name does not say so, and decoded to UTF-8
+    /// when it is UTF-16 with a byte-order mark. Looks only at the first
+    /// chunk one read returns (see [`super::encoding`]), so a slow stdin is
+    /// not held up; Parquet (`PAR1`) is binary and is not looked at as text.
+    /// The file is kept when nothing was decompressed or decoded.
     ///
     /// # Errors
     /// [`InputError::NotText`] for binary data or UTF-16 without a mark;
     /// [`InputError::Io`] when the first read fails.
-    fn decoded(self) -> Result<(String, Source), InputError> {
+    fn decoded(self) -> Result<(String, Source, Option<File>), InputError> {
         let Input {
             name,
             mut source,
-            gzip,
+            compression,
+            mut file,
             ..
         } = self;
         let io_err = |e| InputError::io(&name, e);
-        if !gzip {
-            let head = fill(&mut source).map_err(io_err)?;
-            if head.len() < 2 && !head.is_empty() {
-                // A first read of one byte: read one more to see the magic.
-                let magic = peek(&mut source, 2).map_err(io_err)?;
-                let is_gzip = magic == [0x1F, 0x8B];
-                source = Box::new(Cursor::new(magic).chain(source));
-                if is_gzip {
-                    source = gunzip(source, &name);
-                }
-            } else if head.starts_with(&[0x1F, 0x8B]) {
-                source = gunzip(source, &name);
+        if compression == Compression::None {
+            let magic = head(&mut source).map_err(io_err)?;
+            let by_content = if magic.starts_with(&[0x1F, 0x8B]) {
+                Compression::Gzip
+            } else if magic == ZSTD_MAGIC {
+                Compression::Zstd
+            } else {
+                Compression::None
+            };
+            if by_content != Compression::None {
+                file = None;
+                source = by_content.decode(source, &name).map_err(io_err)?;
             }
         }
+        if head(&mut source).map_err(io_err)? == PARQUET_MAGIC {
+            return Ok((name, source, file));
+        }
         let what = match encoding::sniff(fill(&mut source).map_err(io_err)?) {
-            Sniffed::Text => return Ok((name, source)),
+            Sniffed::Text => return Ok((name, source, file)),
             Sniffed::Utf16Bom => {
                 let utf8 = DecodeReaderBytesBuilder::new()
                     .strip_bom(true)
                     .build(source);
-                return Ok((name, Box::new(BufReader::with_capacity(BUFFER, utf8))));
+                return Ok((name, Box::new(BufReader::with_capacity(BUFFER, utf8)), None));
             }
             Sniffed::Utf16 { big_endian } => format!(
                 "UTF-16{} text without a byte-order mark; save it as UTF-8 \
@@ -204,8 +262,10 @@ impl Input {
 
     /// Starts reading records.
     ///
-    /// This reads the first two bytes, to decompress an input that is gzip
-    /// by content though not by name. Under [`Format::Auto`] it reads the
+    /// This reads the first four bytes, to decompress an input that is gzip
+    /// or zstd by content though not by name, and to find Parquet and JSON
+    /// Lines by content under [`Format::Auto`]. A Parquet input's footer is
+    /// read here (a stream is spooled to a temporary file first). Under [`Format::Auto`] it reads the
     /// first lines (up to the first two that hold cells, at most 64 KiB) to
     /// refuse a multi-line grid file. With a [`Column::Name`] it reads up to
     /// the first record, so that a column no header names fails here,
@@ -216,7 +276,8 @@ impl Input {
     /// [`InputError::ColumnZero`]; [`InputError::UnknownColumn`] and
     /// [`InputError::NoHeader`] for a `--column NAME` the input lacks;
     /// [`InputError::Io`] for a read error on the first lines, or when the
-    /// solutions file cannot be opened.
+    /// solutions file cannot be opened; [`InputError::Parquet`] for a
+    /// Parquet file whose footer cannot be read.
     pub fn records(self, options: &ReadOptions) -> Result<Records, InputError> {
         if options.column == Some(Column::Index(0)) {
             return Err(InputError::ColumnZero);
@@ -225,13 +286,21 @@ impl Input {
             Some(path) => {
                 let input = open(&path.to_string_lossy())?;
                 let csv = input.format_by_name() == Format::Csv;
-                let (_, source) = input.decoded()?;
+                let (_, source, _) = input.decoded()?;
                 Some(SolutionsReader::new(source, csv, path))
             }
             None => None,
         };
-        let (name, mut source) = self.decoded()?;
+        let consumed = self.consumed();
+        let (name, mut source, file) = self.decoded()?;
+        let io_error = |e| InputError::io(&name, e);
+        let head = head(&mut source).map_err(io_error)?;
         let format = match options.format {
+            Format::Auto if head == PARQUET_MAGIC => Format::Parquet,
+            Format::Auto if format_by_name(&name) == Format::Parquet => Format::Parquet,
+            Format::Auto if format_by_name(&name) == Format::Jsonl || head.starts_with(b"{") => {
+                Format::Jsonl
+            }
             Format::Auto => {
                 let (prefix, detected) =
                     sniff(&mut source).map_err(|e| InputError::io(&name, e))?;
@@ -249,11 +318,51 @@ impl Input {
         };
         let column = options.column.clone();
         let reader = match format {
-            Format::Csv => Reader::Csv(CsvReader::new(source, column, name.clone())),
-            Format::Grid => Reader::Grid(GridReader::new(source, name.clone())),
-            Format::Lines | Format::Auto => {
-                Reader::Lines(LinesReader::new(source, column, name.clone()))
+            Format::Csv => {
+                let delimiter = match options.delimiter {
+                    Delimiter::Byte(b) => b,
+                    Delimiter::Auto => {
+                        let (prefix, delimiter) = sniff_delimiter(&mut source).map_err(io_error)?;
+                        source = Box::new(Cursor::new(prefix).chain(source));
+                        delimiter
+                    }
+                };
+                Reader::Csv(CsvReader::new(
+                    source,
+                    column,
+                    name.clone(),
+                    delimiter,
+                    options.keep.clone(),
+                ))
             }
+            Format::Grid => Reader::Grid(GridReader::new(source, name.clone())),
+            Format::Jsonl => Reader::Jsonl(JsonlReader::new(
+                source,
+                column,
+                name.clone(),
+                options.keep.clone(),
+            )),
+            Format::Parquet => {
+                let (file, consumed) = match file {
+                    Some(file) => (file, Some(consumed)),
+                    // Parquet's footer is at the end: a pipe or a
+                    // decompressed stream is spooled to a temporary file.
+                    None => (spool(&mut source).map_err(io_error)?, None),
+                };
+                Reader::Parquet(Box::new(ParquetReader::new(
+                    file,
+                    column.as_ref(),
+                    &options.keep,
+                    name.clone(),
+                    consumed,
+                )?))
+            }
+            Format::Lines | Format::Auto => Reader::Lines(LinesReader::new(
+                source,
+                column,
+                name.clone(),
+                options.keep.clone(),
+            )),
         };
         let mut records = Records {
             format: match format {
@@ -266,25 +375,75 @@ impl Input {
             name,
             done: false,
             peeked: None,
+            kept: 0,
         };
-        if let Some(Column::Name(_)) = options.column {
+        if matches!(options.column, Some(Column::Name(_))) || !options.keep.is_nothing() {
             // The header is read now: a bad name is an error before any
-            // output exists.
+            // output exists, and the kept columns are known.
             match records.next_raw() {
                 Some(Err(e)) => return Err(e),
                 first => records.peeked = Some(first),
             }
         }
+        records.kept = records.kept_columns().len();
         Ok(records)
     }
 }
 
 fn format_by_name(name: &str) -> Format {
     let name = name.to_ascii_lowercase();
-    if name.ends_with(".csv") || name.ends_with(".csv.gz") {
+    let stem = name
+        .strip_suffix(".gz")
+        .or_else(|| name.strip_suffix(".zst"))
+        .unwrap_or(&name);
+    if stem.ends_with(".parquet") {
+        Format::Parquet
+    } else if stem.ends_with(".jsonl") || stem.ends_with(".ndjson") {
+        Format::Jsonl
+    } else if stem.ends_with(".csv") {
         Format::Csv
     } else {
         Format::Lines
+    }
+}
+
+/// Copies the rest of `source` into an anonymous temporary file, rewound.
+fn spool(source: &mut Source) -> io::Result<File> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = tempfile::tempfile()?;
+    io::copy(source, &mut file)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(file)
+}
+
+/// The CSV separator the first line implies: `,` when it holds one, else
+/// the first of `;`, tab and `|` it holds, else `,`. Returns the bytes read
+/// (to be read again) and the separator.
+fn sniff_delimiter(source: &mut Source) -> io::Result<(Vec<u8>, u8)> {
+    let mut prefix = Vec::new();
+    loop {
+        let chunk = match source.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let eof = chunk.is_empty();
+        prefix.extend_from_slice(chunk);
+        let n = chunk.len();
+        source.consume(n);
+        let end = memchr::memchr2(b'\n', b'\r', &prefix);
+        if end.is_some() || eof || prefix.len() >= SNIFF {
+            let line = &prefix[..end.unwrap_or(prefix.len())];
+            let delimiter = if line.contains(&b',') {
+                b','
+            } else {
+                [b';', b'\t', b'|']
+                    .into_iter()
+                    .find(|d| line.contains(d))
+                    .unwrap_or(b',')
+            };
+            return Ok((prefix, delimiter));
+        }
     }
 }
 
@@ -300,12 +459,18 @@ fn fill(source: &mut Source) -> io::Result<&[u8]> {
     }
 }
 
-/// `source`, gzip-decompressed (every member).
-fn gunzip(source: Source, name: &str) -> Source {
-    Box::new(BufReader::with_capacity(
-        BUFFER,
-        GzipMembers::new(source, name),
-    ))
+/// The first four bytes of `source` (fewer at its end), left to be read:
+/// from the chunk one read gives when it holds them, else read and put
+/// back in front of the rest.
+fn head(source: &mut Source) -> io::Result<Vec<u8>> {
+    let chunk = fill(source)?;
+    if chunk.len() >= 4 || chunk.is_empty() {
+        return Ok(chunk[..chunk.len().min(4)].to_vec());
+    }
+    let magic = peek(source, 4)?;
+    let rest = std::mem::replace(source, Box::new(io::empty()));
+    *source = Box::new(Cursor::new(magic.clone()).chain(rest));
+    Ok(magic)
 }
 
 /// Reads the first `n` bytes of `source` (fewer at its end), to be read
@@ -354,6 +519,8 @@ enum Reader {
     Lines(LinesReader<Source>),
     Csv(CsvReader<Source>),
     Grid(GridReader<Source>),
+    Jsonl(JsonlReader<Source>),
+    Parquet(Box<ParquetReader>),
 }
 
 /// The records of one input, in order: an iterator of
@@ -370,6 +537,8 @@ pub struct Records {
     done: bool,
     /// The first raw record, read ahead by [`Input::records`].
     peeked: Option<Option<Result<Record, InputError>>>,
+    /// Kept values per record ([`Records::kept_columns`]).
+    kept: usize,
 }
 
 impl std::fmt::Debug for Records {
@@ -381,7 +550,7 @@ impl std::fmt::Debug for Records {
 }
 
 impl Records {
-    /// The layout being read: `lines`, `csv` or `grid` (never `auto`).
+    /// The layout being read (never `auto`).
     pub fn format(&self) -> Format {
         self.format
     }
@@ -389,6 +558,19 @@ impl Records {
     /// The input's name, as given to [`open`].
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// The kept columns ([`ReadOptions::keep`]), in order, with their names
+    /// in the input and their types (text for lines and CSV); known once
+    /// [`Input::records`] returned.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        match &self.reader {
+            Reader::Lines(r) => r.kept_columns(),
+            Reader::Csv(r) => r.kept_columns(),
+            Reader::Grid(_) => Vec::new(),
+            Reader::Jsonl(r) => r.kept_columns(),
+            Reader::Parquet(r) => r.kept_columns(),
+        }
     }
 
     fn next_raw(&mut self) -> Option<Result<Record, InputError>> {
@@ -399,6 +581,8 @@ impl Records {
             Reader::Lines(r) => r.next_record(),
             Reader::Csv(r) => r.next_record(),
             Reader::Grid(r) => r.next_record(),
+            Reader::Jsonl(r) => r.next_record(),
+            Reader::Parquet(r) => r.next_record(),
         }
     }
 
@@ -456,7 +640,10 @@ impl Iterator for Records {
             return None;
         }
         let item = match self.next_raw() {
-            Some(Ok(record)) => self.pair(record),
+            Some(Ok(mut record)) => {
+                record.kept.resize(self.kept, KeptValue::Null);
+                self.pair(record)
+            }
             Some(Err(e)) => Err(e),
             None => {
                 self.done = true;
@@ -476,6 +663,7 @@ impl RecordStream for Records {
     /// Cuts records raw once the layout is settled (lines and CSV without
     /// `--solutions`); parses them here otherwise.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
+        batch.set_kept(self.kept);
         while batch.len() < max {
             if self.done {
                 return Ok(false);
@@ -486,7 +674,8 @@ impl RecordStream for Records {
                 match &mut self.reader {
                     Reader::Lines(r) => Some(r.next_item(batch)),
                     Reader::Csv(r) => Some(r.next_item(batch)),
-                    Reader::Grid(_) => None,
+                    Reader::Jsonl(r) => Some(r.next_item(batch)),
+                    Reader::Grid(_) | Reader::Parquet(_) => None,
                 }
             };
             let item = match item {

@@ -248,3 +248,130 @@ fn append_grid(column: &mut StringBuilder, line: Option<[u8; 81]>) {
 fn micros(ns: u64) -> f64 {
     (ns.saturating_add(50) / 100) as f64 / 10.0
 }
+
+#[cfg(test)]
+mod tests {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float64Type, Int64Type, UInt64Type};
+    use arrow_array::Array;
+    use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+    use super::*;
+    use crate::grid::Grid;
+    use crate::kept::KeptColumn;
+    use crate::solver::Status;
+
+    fn result(line: u64, kept: Vec<KeptValue>) -> PuzzleResult {
+        PuzzleResult {
+            input: 1,
+            line,
+            puzzle: Some(Grid::parse(&[b'.'; 81]).unwrap()),
+            status: Status::Multiple,
+            solution: None,
+            guesses: Some(line),
+            solve_ns: Some(1_250),
+            check: None,
+            message: Some("=r1c1".into()),
+            expected: None,
+            kept,
+        }
+    }
+
+    #[test]
+    fn kept_columns_keep_their_types_and_the_rows_read_back() {
+        let column = |name: &str, kind| KeptColumn {
+            name: name.into(),
+            kind,
+        };
+        let shape = Shape {
+            files: Some(vec!["a.parquet".into(), "b.parquet".into()]),
+            kept: vec![
+                column("rating", KeptType::Float),
+                column("id", KeptType::Int),
+                column("hard", KeptType::Bool),
+                column("status", KeptType::Text),
+            ],
+            blank: Blank::Zero,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.parquet");
+        let sink = Sink::File(std::fs::File::create(&path).unwrap());
+        let mut rows = ParquetRows::create(sink, &shape).unwrap();
+        let values = |rating, id: KeptValue, hard, status: &str| {
+            vec![rating, id, hard, KeptValue::Text(status.into())]
+        };
+        rows.write(&[
+            result(
+                1,
+                values(
+                    KeptValue::Float(2.5),
+                    KeptValue::Int(7),
+                    KeptValue::Bool(true),
+                    "x",
+                ),
+            ),
+            result(
+                2,
+                values(
+                    KeptValue::Int(3),
+                    KeptValue::Text("8".into()),
+                    KeptValue::Null,
+                    "y",
+                ),
+            ),
+        ])
+        .unwrap();
+        rows.write(&[result(3, vec![])]).unwrap();
+        rows.finish().unwrap().finish().unwrap();
+
+        let file = std::fs::File::open(&path).unwrap();
+        let batches: Vec<RecordBatch> = ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(batches.len(), 1, "three rows are one row group");
+        let batch = &batches[0];
+        let names: Vec<&str> = batch
+            .schema_ref()
+            .fields()
+            .iter()
+            .map(|f| f.name().as_str())
+            .collect();
+        assert_eq!(names[0], "file");
+        assert_eq!(names[9..], ["rating", "id", "hard", "input_status"]);
+        let text = |name: &str| {
+            batch
+                .column_by_name(name)
+                .unwrap()
+                .as_string::<i32>()
+                .clone()
+        };
+        assert_eq!(text("file").value(0), "b.parquet");
+        assert_eq!(text("puzzle").value(0), "0".repeat(81));
+        assert_eq!(text("message").value(0), "'=r1c1");
+        assert!(text("solution").is_null(0) && text("check").is_null(2));
+        let guesses = batch.column_by_name("guesses").unwrap();
+        assert_eq!(guesses.as_primitive::<UInt64Type>().value(2), 3);
+        let micros = batch.column_by_name("solve_us").unwrap();
+        assert_eq!(micros.as_primitive::<Float64Type>().value(0), 1.3);
+        let rating = batch
+            .column_by_name("rating")
+            .unwrap()
+            .as_primitive::<Float64Type>()
+            .clone();
+        assert_eq!((rating.value(0), rating.value(1)), (2.5, 3.0));
+        assert!(rating.is_null(2), "a row without values has nulls");
+        let id = batch
+            .column_by_name("id")
+            .unwrap()
+            .as_primitive::<Int64Type>()
+            .clone();
+        assert_eq!(id.value(0), 7);
+        assert!(id.is_null(1), "text in an integer column is null");
+        let hard = batch.column_by_name("hard").unwrap().as_boolean().clone();
+        assert!(hard.value(0) && hard.is_null(1));
+        assert_eq!(text("input_status").value(1), "y");
+    }
+}

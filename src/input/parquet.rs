@@ -1,0 +1,396 @@
+//! Parquet: read with the `parquet` crate's Arrow reader one row group at a
+//! time, only the columns used, in batches of [`BATCH_ROWS`] rows, so memory
+//! stays bounded by one row group's pages whatever the file's size.
+//!
+//! Each row is a record; its line is its 1-based row number. The puzzle
+//! column is chosen as for CSV (see [`super::Format::Parquet`]), and its
+//! values follow [`super::value`]'s rules.
+
+use std::fs::File;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type,
+    UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    ParquetRecordBatchReaderBuilder,
+};
+use parquet::arrow::ProjectionMask;
+
+use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
+use super::keep::Keep;
+use super::value::{self, Value};
+use super::{field, Column, InputError, Record};
+use crate::kept::{KeptColumn, KeptType, KeptValue};
+use crate::solver::Status;
+
+/// Rows per Arrow batch.
+pub const BATCH_ROWS: usize = 4096;
+
+/// The value at `row` of an Arrow array, as the puzzle rules see it.
+fn value_at(array: &dyn Array, row: usize) -> Value<'_> {
+    if array.is_null(row) {
+        return Value::Null;
+    }
+    let int = |v: i64| Value::Int(v);
+    match array.data_type() {
+        DataType::Utf8 => Value::Text(array.as_string::<i32>().value(row).as_bytes()),
+        DataType::LargeUtf8 => Value::Text(array.as_string::<i64>().value(row).as_bytes()),
+        DataType::Utf8View => Value::Text(array.as_string_view().value(row).as_bytes()),
+        DataType::Binary => Value::Text(array.as_binary::<i32>().value(row)),
+        DataType::LargeBinary => Value::Text(array.as_binary::<i64>().value(row)),
+        DataType::BinaryView => Value::Text(array.as_binary_view().value(row)),
+        DataType::Int8 => int(array.as_primitive::<Int8Type>().value(row).into()),
+        DataType::Int16 => int(array.as_primitive::<Int16Type>().value(row).into()),
+        DataType::Int32 => int(array.as_primitive::<Int32Type>().value(row).into()),
+        DataType::Int64 => int(array.as_primitive::<Int64Type>().value(row)),
+        DataType::UInt8 => int(array.as_primitive::<UInt8Type>().value(row).into()),
+        DataType::UInt16 => int(array.as_primitive::<UInt16Type>().value(row).into()),
+        DataType::UInt32 => int(array.as_primitive::<UInt32Type>().value(row).into()),
+        DataType::UInt64 => {
+            let v = array.as_primitive::<UInt64Type>().value(row);
+            i64::try_from(v).map_or_else(|_| Value::Other(format!("an integer ({v})")), int)
+        }
+        DataType::List(_) => {
+            let list = array.as_list::<i32>();
+            let offsets = list.value_offsets();
+            let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+            items(list.values().as_ref(), start, end)
+        }
+        DataType::LargeList(_) => {
+            let list = array.as_list::<i64>();
+            let offsets = list.value_offsets();
+            let (start, end) = (offsets[row] as usize, offsets[row + 1] as usize);
+            items(list.values().as_ref(), start, end)
+        }
+        DataType::FixedSizeList(_, n) => {
+            let n = usize::try_from(*n).unwrap_or(0);
+            let list = array.as_fixed_size_list();
+            let start = list.value_offset_at(row);
+            items(list.values().as_ref(), start, start + n)
+        }
+        other => Value::Other(format!("a value of type {other}")),
+    }
+}
+
+/// The type a column's values keep: integers, floats and booleans as such,
+/// anything else as text.
+fn kept_type(data_type: &DataType) -> KeptType {
+    match data_type {
+        DataType::Boolean => KeptType::Bool,
+        DataType::Int8
+        | DataType::Int16
+        | DataType::Int32
+        | DataType::Int64
+        | DataType::UInt8
+        | DataType::UInt16
+        | DataType::UInt32 => KeptType::Int,
+        DataType::Float16 | DataType::Float32 | DataType::Float64 | DataType::UInt64 => {
+            KeptType::Float
+        }
+        _ => KeptType::Text,
+    }
+}
+
+/// The value at `row` of a kept column, of [`kept_type`]'s type: a list as
+/// its items in brackets, anything else of no simple type as its type name.
+fn kept_at(array: &dyn Array, row: usize) -> KeptValue {
+    if array.is_null(row) {
+        return KeptValue::Null;
+    }
+    match array.data_type() {
+        DataType::Boolean => KeptValue::Bool(array.as_boolean().value(row)),
+        DataType::Float16 => {
+            KeptValue::Float(array.as_primitive::<Float16Type>().value(row).into())
+        }
+        DataType::Float32 => {
+            KeptValue::Float(array.as_primitive::<Float32Type>().value(row).into())
+        }
+        DataType::Float64 => KeptValue::Float(array.as_primitive::<Float64Type>().value(row)),
+        DataType::UInt64 => KeptValue::Float(array.as_primitive::<UInt64Type>().value(row) as f64),
+        _ => match value_at(array, row) {
+            Value::Null => KeptValue::Null,
+            Value::Int(v) => KeptValue::Int(v),
+            value => KeptValue::Text(render(&value)),
+        },
+    }
+}
+
+/// A value as text: strings as they are, lists in brackets.
+fn render(value: &Value<'_>) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Text(t) => String::from_utf8_lossy(t).into_owned(),
+        Value::Int(v) => v.to_string(),
+        Value::Other(what) => what.clone(),
+        Value::List(items) => {
+            let items: Vec<String> = items.iter().map(render).collect();
+            format!("[{}]", items.join(","))
+        }
+    }
+}
+
+/// Items `start..end` of a list's child array.
+fn items(values: &dyn Array, start: usize, end: usize) -> Value<'_> {
+    Value::List((start..end).map(|i| value_at(values, i)).collect())
+}
+
+/// True when a value looks like a puzzle: text that does, or a list of 81
+/// values or of 9 lists.
+fn looks_like_puzzle(value: &Value<'_>) -> bool {
+    match value {
+        Value::Text(t) => field::looks_like_puzzle(t.trim_ascii()),
+        Value::List(items) => items.len() == 81 || items.len() == 9,
+        _ => false,
+    }
+}
+
+/// Records from a Parquet file.
+pub struct ParquetReader {
+    file: File,
+    metadata: ArrowReaderMetadata,
+    name: String,
+    /// Top-level columns read, ascending (the batch's columns are these).
+    projection: Vec<usize>,
+    /// Positions in a batch of the puzzle, solution and status columns.
+    puzzle: Option<usize>,
+    solution: Option<usize>,
+    status: Option<usize>,
+    /// Positions in a batch of the kept columns, and the columns.
+    kept: Vec<usize>,
+    kept_columns: Vec<KeptColumn>,
+    next_group: usize,
+    rows: Option<ParquetRecordBatchReader>,
+    batch: Option<RecordBatch>,
+    row: usize,
+    line: u64,
+    /// Raw bytes read, for progress: each row group's compressed size as it
+    /// starts (`None` when the bytes were counted as they were spooled).
+    consumed: Option<Arc<AtomicU64>>,
+}
+
+impl ParquetReader {
+    /// Opens the Parquet `file` (named `name` in errors) and chooses its
+    /// columns: `column`, else a puzzle name, else the first column whose
+    /// first value looks like a puzzle.
+    ///
+    /// # Errors
+    /// [`InputError::Parquet`] when the file's footer cannot be read;
+    /// [`InputError::UnknownColumn`] for a `--column` it lacks.
+    pub fn new(
+        file: File,
+        column: Option<&Column>,
+        keep: &Keep,
+        name: String,
+        consumed: Option<Arc<AtomicU64>>,
+    ) -> Result<ParquetReader, InputError> {
+        let error = |e: parquet::errors::ParquetError| InputError::Parquet {
+            path: name.clone().into(),
+            message: e.to_string(),
+        };
+        let metadata =
+            ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).map_err(error)?;
+        let names: Vec<String> = metadata
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        let find = |wanted: &[&str]| {
+            names
+                .iter()
+                .position(|n| wanted.iter().any(|w| n.eq_ignore_ascii_case(w)))
+        };
+        let unknown = |column: String| InputError::UnknownColumn {
+            path: name.clone().into(),
+            column,
+            header: Some(names.join(",")),
+        };
+        let puzzle = match column {
+            Some(Column::Name(want)) => {
+                Some(find(&[want.as_str()]).ok_or_else(|| unknown(want.clone()))?)
+            }
+            Some(Column::Index(n)) => Some(
+                Some(n - 1)
+                    .filter(|&i| i < names.len())
+                    .ok_or_else(|| unknown(n.to_string()))?,
+            ),
+            None => match find(&PUZZLE_NAMES) {
+                Some(i) => Some(i),
+                None => by_content(&file, &metadata).map_err(error)?,
+            },
+        };
+        let solution = find(&SOLUTION_NAMES).filter(|&i| Some(i) != puzzle);
+        let status = find(&[STATUS_NAME]);
+        let kept = keep.resolve(&names, &name)?;
+        let fields = metadata.schema().fields();
+        let kept_columns = kept
+            .iter()
+            .map(|&i| KeptColumn {
+                name: names[i].clone(),
+                kind: kept_type(fields[i].data_type()),
+            })
+            .collect();
+        let mut projection: Vec<usize> = [puzzle, solution, status]
+            .into_iter()
+            .flatten()
+            .chain(kept.iter().copied())
+            .collect();
+        projection.sort_unstable();
+        projection.dedup();
+        let at = |i: Option<usize>| i.and_then(|i| projection.iter().position(|&p| p == i));
+        Ok(ParquetReader {
+            puzzle: at(puzzle),
+            solution: at(solution),
+            status: at(status),
+            kept: kept.iter().filter_map(|&i| at(Some(i))).collect(),
+            kept_columns,
+            projection,
+            file,
+            metadata,
+            name,
+            next_group: 0,
+            rows: None,
+            batch: None,
+            row: 0,
+            line: 0,
+            consumed,
+        })
+    }
+
+    /// The kept columns, with their Parquet types mapped.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        self.kept_columns.clone()
+    }
+
+    fn error(&self, message: String) -> InputError {
+        InputError::Parquet {
+            path: self.name.clone().into(),
+            message,
+        }
+    }
+
+    /// Starts the next row group; `Ok(false)` after the last.
+    fn next_group(&mut self) -> Result<bool, InputError> {
+        let groups = self.metadata.metadata().num_row_groups();
+        if self.next_group >= groups {
+            return Ok(false);
+        }
+        let group = self.next_group;
+        self.next_group += 1;
+        let file = self
+            .file
+            .try_clone()
+            .map_err(|e| InputError::io(&self.name, e))?;
+        let builder =
+            ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.metadata.clone());
+        let mask = ProjectionMask::roots(builder.parquet_schema(), self.projection.iter().copied());
+        let rows = builder
+            .with_row_groups(vec![group])
+            .with_projection(mask)
+            .with_batch_size(BATCH_ROWS)
+            .build()
+            .map_err(|e| self.error(e.to_string()))?;
+        if let Some(consumed) = &self.consumed {
+            let size = self.metadata.metadata().row_group(group).compressed_size();
+            consumed.fetch_add(u64::try_from(size).unwrap_or(0), Ordering::Relaxed);
+        }
+        self.rows = Some(rows);
+        Ok(true)
+    }
+
+    /// The next record, `None` at the end of the file.
+    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
+        loop {
+            if let Some(batch) = &self.batch {
+                if self.row < batch.num_rows() {
+                    let row = self.row;
+                    self.row += 1;
+                    self.line += 1;
+                    return Some(Ok(self.record(batch, row)));
+                }
+                self.batch = None;
+            }
+            match self.rows.as_mut().map(Iterator::next) {
+                Some(Some(Ok(batch))) => {
+                    self.batch = Some(batch);
+                    self.row = 0;
+                }
+                Some(Some(Err(e))) => {
+                    self.rows = None;
+                    self.next_group = usize::MAX;
+                    return Some(Err(self.error(e.to_string())));
+                }
+                Some(None) | None => match self.next_group() {
+                    Ok(true) => {}
+                    Ok(false) => return None,
+                    Err(e) => {
+                        self.next_group = usize::MAX;
+                        return Some(Err(e));
+                    }
+                },
+            }
+        }
+    }
+
+    fn record(&self, batch: &RecordBatch, row: usize) -> Record {
+        let mut record = self.judge(batch, row);
+        record.kept = self
+            .kept
+            .iter()
+            .map(|&i| kept_at(batch.column(i).as_ref(), row))
+            .collect();
+        record
+    }
+
+    fn judge(&self, batch: &RecordBatch, row: usize) -> Record {
+        let line = self.line;
+        let Some(puzzle) = self.puzzle else {
+            return Record::new(line, Err("no column looks like a puzzle".into()), None);
+        };
+        let puzzle = value::puzzle(&value_at(batch.column(puzzle).as_ref(), row));
+        let mut record = Record::new(line, puzzle, None);
+        if let Some(solution) = self.solution {
+            match value::solution(&value_at(batch.column(solution).as_ref(), row)) {
+                Ok(grid) => record.solution = grid,
+                Err(why) => record.solution_error = Some(why),
+            }
+        }
+        if let Some(status) = self.status {
+            if let Value::Text(t) = value_at(batch.column(status).as_ref(), row) {
+                record.expected = std::str::from_utf8(t)
+                    .ok()
+                    .and_then(|s| s.parse::<Status>().ok());
+            }
+        }
+        record
+    }
+}
+
+/// The first column whose first value looks like a puzzle.
+fn by_content(
+    file: &File,
+    metadata: &ArrowReaderMetadata,
+) -> Result<Option<usize>, parquet::errors::ParquetError> {
+    if metadata.metadata().num_row_groups() == 0 {
+        return Ok(None);
+    }
+    let mut rows =
+        ParquetRecordBatchReaderBuilder::new_with_metadata(file.try_clone()?, metadata.clone())
+            .with_row_groups(vec![0])
+            .with_batch_size(1)
+            .with_limit(1)
+            .build()?;
+    let Some(batch) = rows.next().transpose()? else {
+        return Ok(None);
+    };
+    Ok((0..batch.num_columns()).find(|&i| {
+        batch.num_rows() > 0 && looks_like_puzzle(&value_at(batch.column(i).as_ref(), 0))
+    }))
+}

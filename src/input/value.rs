@@ -1,0 +1,166 @@
+//! Puzzle values of typed inputs (Parquet, JSON Lines): a string of 81
+//! cells, a list of 81 integers or a list of 9 lists of 9 integers (0 for a
+//! blank). Both readers describe a value as a [`Value`] and share these
+//! rules and messages.
+
+use super::field;
+use crate::grid::{Grid, CELLS};
+
+/// The shape of one typed value, as far as a puzzle needs it.
+pub enum Value<'a> {
+    /// Null, or a missing key.
+    Null,
+    /// Text or bytes.
+    Text(&'a [u8]),
+    /// A whole number.
+    Int(i64),
+    /// Anything else, described for a message (`a float (3.5)`, `an object`).
+    Other(String),
+    /// A list: its items, each described the same way.
+    List(Vec<Value<'a>>),
+}
+
+impl Value<'_> {
+    /// What the value is, for a message: `null`, `a string of 80
+    /// characters`, `a list of 80 values`, `an integer (17)`.
+    fn describe(&self) -> String {
+        match self {
+            Value::Null => "null".into(),
+            Value::Text(t) => format!("a string of {} characters", t.len()),
+            Value::Int(v) => format!("an integer ({v})"),
+            Value::Other(what) => what.clone(),
+            Value::List(items) => format!("a list of {} values", items.len()),
+        }
+    }
+}
+
+/// The puzzle a value holds, or why it holds none: the field parser's
+/// message for a string, `item 5 is 12, expected 0-9` for a list, else
+/// `found <what>, expected 81 cells or 9 lists of 9`.
+pub fn puzzle(value: &Value<'_>) -> Result<Grid, String> {
+    match value {
+        Value::Text(t) => {
+            let t = t.trim_ascii();
+            field::puzzle(t).ok_or_else(|| field::error(t))
+        }
+        Value::List(items) if items.len() == CELLS => cells(items.iter(), 9),
+        Value::List(rows)
+            if rows.len() == 9
+                && rows
+                    .iter()
+                    .all(|r| matches!(r, Value::List(row) if row.len() == 9)) =>
+        {
+            let flat = rows.iter().flat_map(|r| match r {
+                Value::List(row) => row.iter(),
+                _ => [].iter(),
+            });
+            cells(flat, 9)
+        }
+        other => Err(format!(
+            "found {}, expected 81 cells or 9 lists of 9",
+            other.describe()
+        )),
+    }
+}
+
+/// The given solution a value holds: `Ok(None)` for null, else the grid
+/// or why it is not a complete one.
+pub fn solution(value: &Value<'_>) -> Result<Option<Grid>, String> {
+    match value {
+        Value::Null => Ok(None),
+        Value::Text(t) if t.trim_ascii().is_empty() => Ok(None),
+        Value::Text(t) => {
+            let t = t.trim_ascii();
+            field::complete(t)
+                .map(Some)
+                .ok_or_else(|| field::not_a_solution(t))
+        }
+        other => match puzzle(other) {
+            Ok(grid) if grid.is_complete() => Ok(Some(grid)),
+            Ok(_) => Err("given solution is not a grid: it has blanks".into()),
+            Err(why) => Err(format!("given solution is not a grid: {why}")),
+        },
+    }
+}
+
+/// The grid of 81 integer items, each 0 to `max`.
+fn cells<'a, 'b: 'a>(items: impl Iterator<Item = &'a Value<'b>>, max: i64) -> Result<Grid, String> {
+    let mut out = [0u8; CELLS];
+    for (i, (cell, item)) in out.iter_mut().zip(items).enumerate() {
+        match item {
+            Value::Int(v) if (0..=max).contains(v) => *cell = *v as u8,
+            Value::Int(v) => return Err(format!("item {} is {v}, expected 0-{max}", i + 1)),
+            other => {
+                return Err(format!(
+                    "item {} is {}, expected an integer 0-{max}",
+                    i + 1,
+                    other.describe()
+                ))
+            }
+        }
+    }
+    Grid::from_cells(out).ok_or_else(|| "a cell above 9".into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+
+    fn ints(s: &str) -> Vec<Value<'static>> {
+        s.bytes().map(|b| Value::Int(i64::from(b - b'0'))).collect()
+    }
+
+    #[test]
+    fn strings_flat_and_nested_lists_give_the_same_grid() {
+        let want = Grid::parse(P.as_bytes()).unwrap();
+        assert_eq!(puzzle(&Value::Text(P.as_bytes())), Ok(want));
+        assert_eq!(puzzle(&Value::List(ints(P))), Ok(want));
+        let rows = (0..9)
+            .map(|r| Value::List(ints(&P[r * 9..r * 9 + 9])))
+            .collect();
+        assert_eq!(puzzle(&Value::List(rows)), Ok(want));
+    }
+
+    #[test]
+    fn anything_else_says_what_it_found() {
+        let mut list = ints(P);
+        list[4] = Value::Int(12);
+        assert_eq!(
+            puzzle(&Value::List(list)),
+            Err("item 5 is 12, expected 0-9".into())
+        );
+        let mut list = ints(P);
+        list[0] = Value::Null;
+        assert_eq!(
+            puzzle(&Value::List(list)),
+            Err("item 1 is null, expected an integer 0-9".into())
+        );
+        assert_eq!(
+            puzzle(&Value::List(ints(&P[..80]))),
+            Err("found a list of 80 values, expected 81 cells or 9 lists of 9".into())
+        );
+        assert!(puzzle(&Value::Int(16400000))
+            .unwrap_err()
+            .starts_with("found an integer (16400000)"));
+        assert!(puzzle(&Value::Null).unwrap_err().starts_with("found null"));
+        assert_eq!(
+            puzzle(&Value::Text(b"12x")),
+            Err("bad character 'x' at position 3".into())
+        );
+    }
+
+    #[test]
+    fn solutions_must_be_complete() {
+        assert_eq!(solution(&Value::Null), Ok(None));
+        assert_eq!(
+            solution(&Value::List(ints(P))),
+            Err("given solution is not a grid: it has blanks".into())
+        );
+        assert!(solution(&Value::Text(&P.as_bytes()[..80]))
+            .unwrap_err()
+            .contains("80 cells"));
+    }
+}
