@@ -84,6 +84,24 @@ pub const FILE_COLUMN: &str = "file";
 /// keeps echoes to 40 characters; this is the backstop.
 pub const MESSAGE_MAX_CHARS: usize = 80;
 
+/// A file name as the CSV `file` column holds it: a name that starts like
+/// a spreadsheet formula (`=`, `+`, `-`, `@`), or with the `'` this adds,
+/// gets a `'` in front, so a spreadsheet shows it as text and
+/// [`file_name`] gives the name back exactly. JSON Lines and Parquet hold
+/// names as they are.
+pub fn file_field(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.starts_with(['=', '+', '-', '@', '\'']) {
+        format!("'{name}").into()
+    } else {
+        name.into()
+    }
+}
+
+/// The file name a CSV `file` field holds (see [`file_field`]).
+pub fn file_name(field: &str) -> &str {
+    field.strip_prefix('\'').unwrap_or(field)
+}
+
 /// Makes a message safe to put in a CSV cell that a spreadsheet may open:
 /// every character outside printable ASCII is escaped (`\n`, `\r`, `\t`,
 /// `\x1B`, `\u{e9}`), the text is cut to [`MESSAGE_MAX_CHARS`] characters,
@@ -229,8 +247,8 @@ impl CsvRows {
             names
                 .iter()
                 .map(|name| {
-                    let mut field = Vec::with_capacity(name.len() + 2);
-                    push_field(&mut field, name.as_bytes(), delimiter);
+                    let mut field = Vec::with_capacity(name.len() + 3);
+                    push_field(&mut field, file_field(name).as_bytes(), delimiter);
                     field
                 })
                 .collect()

@@ -87,13 +87,18 @@ pub struct Settings {
     pub limit: Option<u64>,
     /// Records per chunk, at least 1.
     pub chunk_records: usize,
+    /// Whether every [`Batch`] carries its records' results
+    /// ([`Batch::results`]); without, a batch carries its tally and rows
+    /// only, and the results are dropped where they were made, which spares
+    /// the caller's thread moving each of them.
+    pub results: bool,
 }
 
 /// The results of one chunk, in input order, with their tally and rows
 /// (built on the solver threads).
 #[derive(Clone, Debug, Default)]
 pub struct Batch {
-    /// One result per record.
+    /// One result per record; empty unless [`Settings::results`].
     pub results: Vec<PuzzleResult>,
     /// The tally of `results`.
     pub tally: Tally,
@@ -241,7 +246,7 @@ pub fn run_until(
             while let Ok(message) = rx.try_recv() {
                 receive(message, &mut flight, &mut failed, &mut ended);
             }
-            pass_on_finished(&mut flight, &free_tx, &mut sink)?;
+            pass_on_finished(&mut flight, &free_tx, settings.results, &mut sink)?;
             if let Some((chunk, _)) = flight.front() {
                 let results = finished_start(&chunk.slots);
                 if !results.is_empty() {
@@ -254,6 +259,9 @@ pub fn run_until(
                         for result in &batch.results {
                             format.row(result, &mut batch.text);
                         }
+                    }
+                    if !settings.results {
+                        batch.results.clear();
                     }
                     sink(&batch)?;
                 }
@@ -268,7 +276,7 @@ pub fn run_until(
             Err(RecvTimeoutError::Disconnected) if interrupt.signal().is_some() => {}
             Err(RecvTimeoutError::Disconnected) => break,
         }
-        pass_on_finished(&mut flight, &free_tx, &mut sink)?;
+        pass_on_finished(&mut flight, &free_tx, settings.results, &mut sink)?;
         if flight.is_empty() {
             if let Some(e) = failed {
                 return Err(e);
@@ -326,11 +334,12 @@ fn receive(
     }
 }
 
-/// Passes on the solved chunks at the front of the window, in order, and
-/// hands them back to the reader, empty.
+/// Passes on the solved chunks at the front of the window, in order, with
+/// their results when `results`, and hands them back to the reader, empty.
 fn pass_on_finished(
     flight: &mut VecDeque<(Arc<Chunk>, bool)>,
     free: &SyncSender<Arc<Chunk>>,
+    results: bool,
     sink: &mut impl FnMut(&Batch) -> Result<(), Error>,
 ) -> Result<(), Error> {
     while flight.front().is_some_and(|(_, done)| *done) {
@@ -343,9 +352,11 @@ fn pass_on_finished(
                     .batch
                     .get_mut()
                     .unwrap_or_else(PoisonError::into_inner);
-                batch
-                    .results
-                    .extend(owned.slots.iter_mut().filter_map(OnceLock::take));
+                if results {
+                    batch
+                        .results
+                        .extend(owned.slots.iter_mut().filter_map(OnceLock::take));
+                }
                 sink(batch)?;
                 batch.results.clear();
                 batch.text.clear();
@@ -360,11 +371,13 @@ fn pass_on_finished(
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
                     .clone();
-                batch.results = chunk
-                    .slots
-                    .iter()
-                    .filter_map(|s| s.get().cloned())
-                    .collect();
+                if results {
+                    batch.results = chunk
+                        .slots
+                        .iter()
+                        .filter_map(|s| s.get().cloned())
+                        .collect();
+                }
                 sink(&batch)?;
                 chunk = Arc::new(Chunk::default());
             }
@@ -658,6 +671,7 @@ mod tests {
             limits: Limits::default(),
             limit: None,
             chunk_records,
+            results: true,
         }
     }
 

@@ -7,7 +7,7 @@ use std::io::Read;
 use std::str::FromStr;
 
 use crate::grid::{Grid, CELLS};
-use crate::output::{COLUMNS, FILE_COLUMN};
+use crate::output::{file_name, COLUMNS, FILE_COLUMN};
 use crate::result::{Check, PuzzleResult};
 use crate::solver::Status;
 
@@ -142,7 +142,7 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
             .map_err(|_| format!("{name} is not UTF-8"))
     };
     let file = match columns.file {
-        Some(i) => Some(field(i, FILE_COLUMN)?.to_string()),
+        Some(i) => Some(file_name(field(i, FILE_COLUMN)?).to_string()),
         None => None,
     };
     let [line, puzzle, status, solution, guesses, solve_us, check, message] = columns.fields;

@@ -47,8 +47,8 @@ pub struct Kept {
     file_column: bool,
 }
 
-/// Bytes read at a time when looking for the last newline from the end.
-const TAIL_BLOCK: u64 = 64 * 1024;
+/// Bytes read at a time when looking for the end of the last record.
+const READ_BLOCK: usize = 64 * 1024;
 
 /// How often, in rows, [`scan`] looks at the interrupt flag.
 const INTERRUPT_ROWS: u64 = 4096;
@@ -95,21 +95,30 @@ pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept
     Ok(kept)
 }
 
-/// The length of `file` up to and including its last newline.
+/// The length of `file` up to the end of its last complete record: the
+/// last newline outside a quoted field (a file name may hold a newline, and
+/// a row torn inside such a name must not look complete). Reads the file
+/// once, forward, in blocks; a doubled quote inside a quoted field flips
+/// the state twice, so counting quotes tells inside from outside.
 fn complete_len(file: &mut File) -> io::Result<u64> {
-    let mut end = file.seek(SeekFrom::End(0))?;
-    let mut block = vec![0u8; TAIL_BLOCK as usize];
-    while end > 0 {
-        let start = end.saturating_sub(TAIL_BLOCK);
-        let part = &mut block[..(end - start) as usize];
-        file.seek(SeekFrom::Start(start))?;
-        file.read_exact(part)?;
-        if let Some(i) = part.iter().rposition(|&b| b == b'\n') {
-            return Ok(start + i as u64 + 1);
+    let mut block = vec![0u8; READ_BLOCK];
+    let (mut offset, mut end, mut quoted) = (0u64, 0u64, false);
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(0) => return Ok(end),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        for i in memchr::memchr2_iter(b'"', b'\n', &block[..n]) {
+            match block[i] {
+                b'"' => quoted = !quoted,
+                _ if !quoted => end = offset + i as u64 + 1,
+                _ => {}
+            }
         }
-        end = start;
+        offset += n as u64;
     }
-    Ok(0)
 }
 
 /// The header this run writes.
@@ -565,6 +574,28 @@ mod tests {
         assert_eq!(kept.tally.count(Status::Unsolvable), 1);
         assert_eq!(kept.tally.count(Status::Malformed), 1);
         assert_eq!((kept.tally.guesses, kept.tally.solve_ns), (3, 12_500));
+    }
+
+    #[test]
+    fn a_row_torn_inside_a_file_name_with_a_newline_is_dropped() {
+        let name = "a\n\"b\".txt";
+        let quoted = "\"a\n\"\"b\"\".txt\"";
+        let complete = format!(
+            "file,{HEADER}{quoted},{}{quoted},{}",
+            row(1, Some(P)),
+            row(2, None)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        // Torn after the newline inside the name: the last newline of the
+        // file is not the end of a record.
+        for torn in ["\"a\n", "\"a\n\"\"b", "\"a\n\"\"b\"\".txt\",4"] {
+            std::fs::write(&path, format!("{complete}{torn}")).unwrap();
+            let names = vec![name.to_string(), "b.txt".to_string()];
+            let kept = scan(&path, &names, &Interrupt::new()).unwrap();
+            assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
+            assert_eq!(kept.rows, 2, "{torn:?}");
+        }
     }
 
     #[test]

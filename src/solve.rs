@@ -41,7 +41,8 @@ use crate::stats::{RunInfo, Summary, Tally};
 /// results file cannot be resumed; [`Error::Write`] when the results or the
 /// summary cannot be written; [`Error::BrokenPipe`] when stdout is closed.
 pub fn run(config: &Config) -> Result<(Verdict, Summary), Error> {
-    run_observed(config, |_| Ok(()))
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    run_observed_until(config, &interrupt, None::<fn(&Batch) -> Result<(), Error>>)
 }
 
 /// [`run`], calling `observe` with each batch of results, in input order,
@@ -56,7 +57,7 @@ pub fn run_observed(
     observe: impl FnMut(&Batch) -> Result<(), Error>,
 ) -> Result<(Verdict, Summary), Error> {
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
-    run_observed_until(config, &interrupt, observe)
+    run_observed_until(config, &interrupt, Some(observe))
 }
 
 /// [`run`] for a library caller that handles signals itself (the Python
@@ -69,14 +70,15 @@ pub fn run_with_interrupt(
     config: &Config,
     interrupt: &Interrupt,
 ) -> Result<(Verdict, Summary), Error> {
-    run_observed_until(config, interrupt, |_| Ok(()))
+    run_observed_until(config, interrupt, None::<fn(&Batch) -> Result<(), Error>>)
 }
 
-/// [`run_observed`] until `interrupt` is raised.
+/// [`run_observed`] until `interrupt` is raised; without `observe`, the
+/// batches carry no results (their rows and tallies are all it needs).
 fn run_observed_until(
     config: &Config,
     interrupt: &Interrupt,
-    mut observe: impl FnMut(&Batch) -> Result<(), Error>,
+    mut observe: Option<impl FnMut(&Batch) -> Result<(), Error>>,
 ) -> Result<(Verdict, Summary), Error> {
     let start = Instant::now();
     // Before anything is opened: the output's name must say its format, and
@@ -141,6 +143,10 @@ fn run_observed_until(
         vec![],
     );
 
+    // Text rows are formatted on the workers; Parquet's columns are built
+    // here, from the results. Without Parquet or an observer the results
+    // are not needed here.
+    let rows = writer.row_format();
     let settings = Settings {
         threads: config.threads,
         solver: config.solver,
@@ -148,13 +154,11 @@ fn run_observed_until(
         limits: config.limits,
         limit,
         chunk_records: CHUNK_RECORDS,
+        results: rows.is_none() || observe.is_some(),
     };
     // Stdout closed early; with `finish_when_stdout_closes` the later
     // records are still solved and observed, but not written.
     let mut stdout_closed = false;
-    // Text rows are formatted on the workers; Parquet's columns are built
-    // here, from the results.
-    let rows = writer.row_format();
     let outcome = pipeline::run_until(sources, &settings, interrupt, rows, |batch| {
         if !stdout_closed {
             match writer.write_formatted(&batch.results, &batch.text) {
@@ -164,7 +168,9 @@ fn run_observed_until(
                 written => written?,
             }
         }
-        observe(batch)?;
+        if let Some(observe) = &mut observe {
+            observe(batch)?;
+        }
         tally.merge(&batch.tally);
         progress.update_to(tally.puzzles, batch.bytes_read);
         Ok(())

@@ -528,3 +528,41 @@ fn digits_a_little_short_of_a_grid_get_the_spreadsheet_hint() {
     );
     assert_eq!(rows[1].status, "solved");
 }
+
+// ---- 10: file names ------------------------------------------------------
+
+#[test]
+fn file_names_like_formulas_are_escaped_and_resume_check_and_merge_still_match_them() {
+    let dir = Scratch::new();
+    dir.file("=cmd.txt", format!("{P}\n{Q}\n").as_bytes());
+    dir.file("'quoted.txt", format!("{Q}\n{P}\n").as_bytes());
+    let run = |script: &str| {
+        let out = shell(&dir, script);
+        assert_eq!(code(&out), 0, "{script}: {}", stderr(&out));
+    };
+    run("$B solve =cmd.txt \"'quoted.txt\" -o full.csv --quiet");
+    let text = read_output(dir.path("full.csv"));
+    let files: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        ["'=cmd.txt", "'=cmd.txt", "''quoted.txt", "''quoted.txt"]
+    );
+    // Torn in the third row: --resume matches the kept rows' names.
+    let cut = text.find("''quoted.txt").unwrap() + 5;
+    dir.file("torn.csv", &text.as_bytes()[..cut]);
+    run("$B solve =cmd.txt \"'quoted.txt\" -o torn.csv --resume --quiet");
+    assert_eq!(
+        without_timing(&read_output(dir.path("torn.csv"))),
+        without_timing(&text)
+    );
+    run("$B check =cmd.txt \"'quoted.txt\" --baseline full.csv -o /dev/null --quiet");
+    run("$B merge full.csv -o merged.csv --inputs =cmd.txt \"'quoted.txt\" --quiet");
+    assert_eq!(
+        without_timing(&read_output(dir.path("merged.csv"))),
+        without_timing(&text)
+    );
+}

@@ -17,6 +17,7 @@ use super::report::{threads_differ, Place, Problem, Report};
 use crate::error::Error;
 use crate::grid::Grid;
 use crate::input::GzipMembers;
+use crate::output::file_name;
 use crate::result::PuzzleResult;
 use crate::shard::Shard;
 use crate::solver::{Mode, SolverKind, Status};
@@ -365,7 +366,7 @@ impl RowsBaseline {
         let input = match self.file {
             None => 0,
             Some(i) => {
-                let name = field(i);
+                let name = file_name(field(i));
                 self.inputs.iter().position(|n| n == name).ok_or_else(|| {
                     self.error(format!(
                         "line {at}: file `{name}` is not an input of this run ({})",

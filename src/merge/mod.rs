@@ -29,6 +29,7 @@
 pub mod order;
 pub mod summary;
 
+use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::fs::File;
@@ -44,7 +45,7 @@ use crate::error::{Error, Verdict};
 use crate::file_guard::FileGuard;
 use crate::grid::Grid;
 use crate::input::{self, InputError, Record};
-use crate::output::{Compression, Destination, Sink, FILE_COLUMN};
+use crate::output::{file_field, file_name, Compression, Destination, Sink, FILE_COLUMN};
 use crate::results_reader::{parse_row, Columns, RecordReader, Row};
 use crate::stats::Tally;
 
@@ -162,7 +163,9 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
             .map(|s| s.inputs.clone())
             .unwrap_or_default()
     };
-    let ranks: HashMap<&[u8], usize> = names
+    // Keyed by the `file` field as written (see `file_field`).
+    let fields: Vec<Cow<str>> = names.iter().map(|n| file_field(n)).collect();
+    let ranks: HashMap<&[u8], usize> = fields
         .iter()
         .enumerate()
         .map(|(i, n)| (n.as_bytes(), i))
@@ -173,7 +176,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
             Some(name) => ranks.get(name).copied().ok_or_else(|| {
                 format!(
                     "`{}` is not one of the inputs ({})",
-                    String::from_utf8_lossy(name),
+                    file_name(&String::from_utf8_lossy(name)),
                     names.join(", ")
                 )
             }),
@@ -482,8 +485,9 @@ fn file_sequence(path: &Path, keys: &KeyColumns) -> Result<Vec<String>, Error> {
     let mut names: Vec<String> = vec![];
     while reader.read().map_err(|e| read_error(path, e))? {
         let name = reader.record().get(file).unwrap_or_default();
-        if names.last().is_none_or(|last| last.as_bytes() != name) {
-            names.push(String::from_utf8_lossy(name).into_owned());
+        let name = file_name(&String::from_utf8_lossy(name)).to_string();
+        if names.last() != Some(&name) {
+            names.push(name);
         }
     }
     Ok(names)

@@ -143,8 +143,9 @@ impl FastSolver {
             // SAFETY: as in `classify`.
             Simd::Avx2 => unsafe { set_up_avx2(grid) },
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: as in `classify`.
-            Simd::Avx512 => unsafe { set_up_avx512(grid) },
+            // SAFETY: as in `classify`; the singles engine runs at the AVX2
+            // level there too.
+            Simd::Avx512 => unsafe { set_up_avx2(grid) },
             _ => Singles::new(grid).map(|s| s.open()),
         }
     }
@@ -156,9 +157,18 @@ impl FastSolver {
             // SAFETY: a solver is only built at a level the CPU has
             // (`new`, `with_simd`).
             Simd::Avx2 => unsafe { classify_avx2(grid, mode, limits, &mut self.stack) },
+            // The singles engine runs at the AVX2 level, so that easy
+            // puzzles never run AVX-512 code: compiled for AVX-512 it took
+            // half as long again on Kaggle puzzles (its scalar bitboard
+            // stores read back by wide vector loads are the likely cause).
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: as for AVX2.
-            Simd::Avx512 => unsafe { classify_avx512(grid, mode, limits, &mut self.stack) },
+            // SAFETY: as for AVX2; AVX-512 implies it.
+            Simd::Avx512 => match unsafe { singles_avx2(grid) } {
+                Some((Singled::Stalled, grid)) => unsafe {
+                    strong_avx512(&grid, mode, limits, &mut self.stack)
+                },
+                singled => route(singled, mode, limits, &mut self.stack),
+            },
             _ => classify(grid, mode, limits, &mut self.stack),
         }
     }
@@ -179,18 +189,41 @@ enum Classified {
 /// Singles first, then the strong engine when singles stall.
 #[inline(always)]
 fn classify(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
-    let Some(mut singles) = Singles::new(grid) else {
-        return Classified::Repeated;
-    };
-    match singles.run() {
-        Singled::Solved => Classified::Singles(singles.grid()),
-        Singled::Contradiction => Classified::NoSolution,
-        Singled::Stalled => {
-            let target = if mode == Mode::Unique { 2 } else { 1 };
-            let state = State::from_givens(&singles.grid());
-            Classified::Searched(band::search(state, target, limits, stack))
-        }
+    route(singles(grid), mode, limits, stack)
+}
+
+/// The singles engine on a grid's givens: how it ended and the grid as far
+/// as it filled it, or `None` when a digit is repeated in a unit.
+#[inline(always)]
+fn singles(grid: &Grid) -> Option<(Singled, Grid)> {
+    let mut singles = Singles::new(grid)?;
+    let end = singles.run();
+    Some((end, singles.grid()))
+}
+
+/// What the singles engine's end means, calling the strong engine when it
+/// stalled.
+#[inline(always)]
+fn route(
+    singled: Option<(Singled, Grid)>,
+    mode: Mode,
+    limits: &Limits,
+    stack: &mut Vec<Frame>,
+) -> Classified {
+    match singled {
+        None => Classified::Repeated,
+        Some((Singled::Solved, grid)) => Classified::Singles(grid),
+        Some((Singled::Contradiction, _)) => Classified::NoSolution,
+        Some((Singled::Stalled, grid)) => strong(&grid, mode, limits, stack),
     }
+}
+
+/// The strong engine's search from a grid singles left stalled.
+#[inline(always)]
+fn strong(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+    let target = if mode == Mode::Unique { 2 } else { 1 };
+    let state = State::from_givens(grid);
+    Classified::Searched(band::search(state, target, limits, stack))
 }
 
 /// The strong engine alone on the givens, without the singles engine: the
@@ -219,22 +252,20 @@ fn classify_avx2(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame
     classify(grid, mode, limits, stack)
 }
 
-/// [`Singles::new`] compiled for AVX-512 and the features of AVX2's path.
+/// [`singles`] compiled for AVX2, BMI1/2, LZCNT and POPCNT.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
-)]
-fn set_up_avx512(grid: &Grid) -> Option<usize> {
-    Singles::new(grid).map(|s| s.open())
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn singles_avx2(grid: &Grid) -> Option<(Singled, Grid)> {
+    singles(grid)
 }
 
-/// [`classify`] compiled for AVX-512 and the features of AVX2's path.
+/// [`strong`] compiled for AVX-512 and the features of AVX2's path.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
 )]
-fn classify_avx512(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
-    classify(grid, mode, limits, stack)
+fn strong_avx512(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+    strong(grid, mode, limits, stack)
 }
 
 impl Solver for FastSolver {
