@@ -10,9 +10,10 @@ use std::sync::Arc;
 
 use arrow_array::builder::{Int64Builder, ListBuilder};
 use arrow_array::cast::AsArray;
-use arrow_array::types::{Float64Type, Int64Type, Int8Type};
+use arrow_array::types::{Float64Type, Int32Type, Int64Type, Int8Type};
 use arrow_array::{
-    Array, ArrayRef, BooleanArray, Float64Array, Int64Array, ListArray, RecordBatch, StringArray,
+    Array, ArrayRef, BooleanArray, DictionaryArray, Float64Array, Int64Array, ListArray,
+    RecordBatch, StringArray,
 };
 use arrow_schema::DataType;
 use common::*;
@@ -519,4 +520,73 @@ fn kept_json_keys_csv_columns_and_line_fields() {
     let lines: Vec<&str> = rows_text.lines().collect();
     assert!(lines[0].ends_with(",field1,field3"), "{}", lines[0]);
     assert!(lines[1].ends_with(",7,hard") && lines[2].ends_with(",8,easy"));
+}
+
+/// Writes a big Parquet input for measuring memory and speed by hand (not
+/// run by default, not in CI): the Kaggle puzzles of data/ repeated to
+/// `SUDOKU_BIG_ROWS` rows (default 10,000,000) as `puzzle,solution` strings
+/// with `0` blanks and an `id` and a `rating`, in row groups of 100,000, to
+/// the path in `SUDOKU_BIG_PARQUET`. Then, e.g.:
+/// `/usr/bin/time -v sudoku-batch solve big.parquet -o /dev/null --quiet`.
+#[test]
+#[ignore = "writes a large file; run by hand for measurements"]
+fn write_a_big_parquet_input() {
+    let Ok(path) = std::env::var("SUDOKU_BIG_PARQUET") else {
+        panic!("set SUDOKU_BIG_PARQUET to the file to write");
+    };
+    let rows: usize = std::env::var("SUDOKU_BIG_ROWS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(10_000_000);
+    let text = std::fs::read_to_string(repo("data/kaggle1m_10000.csv")).expect("shipped data");
+    let pairs: Vec<(&str, &str)> = text
+        .lines()
+        .skip(1)
+        .filter_map(|l| l.split_once(','))
+        .collect();
+    let schema_batch = |start: usize, n: usize| {
+        let ids: Vec<i64> = (start..start + n).map(|i| i as i64).collect();
+        let pick = |i: usize| pairs[i % pairs.len()];
+        let puzzles: Vec<&str> = (start..start + n).map(|i| pick(i).0).collect();
+        let solutions: Vec<&str> = (start..start + n).map(|i| pick(i).1).collect();
+        let ratings: Vec<f64> = (start..start + n).map(|i| (i % 90) as f64 / 10.0).collect();
+        RecordBatch::try_from_iter(vec![
+            ("id", Arc::new(Int64Array::from(ids)) as ArrayRef),
+            ("puzzle", Arc::new(StringArray::from(puzzles))),
+            ("solution", Arc::new(StringArray::from(solutions))),
+            ("rating", Arc::new(Float64Array::from(ratings))),
+        ])
+        .expect("columns of one length")
+    };
+    let first = schema_batch(0, 1);
+    let props = WriterProperties::builder()
+        .set_max_row_group_row_count(Some(100_000))
+        .build();
+    let file = File::create(&path).expect("writable path");
+    let mut writer = ArrowWriter::try_new(file, first.schema(), Some(props)).expect("a writer");
+    let mut start = 0;
+    while start < rows {
+        let n = (rows - start).min(100_000);
+        writer.write(&schema_batch(start, n)).expect("written");
+        start += n;
+    }
+    writer.close().expect("closed");
+}
+
+#[test]
+fn parquet_dictionary_encoded_strings_as_pandas_categoricals_write_them() {
+    let scratch = Scratch::new();
+    let puzzles: DictionaryArray<Int32Type> = [P, Q, P].into_iter().collect();
+    let path = parquet(
+        &scratch,
+        "dict.parquet",
+        vec![("puzzle", Arc::new(puzzles) as ArrayRef)],
+        10,
+    );
+    let rows = run(&[&path], 0);
+    assert_eq!(
+        statuses(&rows),
+        vec![(1, "solved"), (2, "solved"), (3, "solved")]
+    );
+    assert_eq!(rows[2].solution, S);
 }

@@ -11,11 +11,12 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use arrow_array::cast::AsArray;
+use arrow_array::types::ArrowDictionaryKeyType;
 use arrow_array::types::{
     Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type,
     UInt32Type, UInt64Type, UInt8Type,
 };
-use arrow_array::{Array, RecordBatch};
+use arrow_array::{Array, DictionaryArray, RecordBatch};
 use arrow_schema::DataType;
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
@@ -75,7 +76,27 @@ fn value_at(array: &dyn Array, row: usize) -> Value<'_> {
             let start = list.value_offset_at(row);
             items(list.values().as_ref(), start, start + n)
         }
+        DataType::Dictionary(key, _) => match key.as_ref() {
+            DataType::Int8 => entry(array.as_dictionary::<Int8Type>(), row),
+            DataType::Int16 => entry(array.as_dictionary::<Int16Type>(), row),
+            DataType::Int32 => entry(array.as_dictionary::<Int32Type>(), row),
+            DataType::Int64 => entry(array.as_dictionary::<Int64Type>(), row),
+            DataType::UInt8 => entry(array.as_dictionary::<UInt8Type>(), row),
+            DataType::UInt16 => entry(array.as_dictionary::<UInt16Type>(), row),
+            DataType::UInt32 => entry(array.as_dictionary::<UInt32Type>(), row),
+            DataType::UInt64 => entry(array.as_dictionary::<UInt64Type>(), row),
+            other => Value::Other(format!("a dictionary value keyed by {other}")),
+        },
         other => Value::Other(format!("a value of type {other}")),
+    }
+}
+
+/// The value at `row` of a dictionary-encoded array (pandas' categorical
+/// columns): its entry in the dictionary.
+fn entry<K: ArrowDictionaryKeyType>(dict: &DictionaryArray<K>, row: usize) -> Value<'_> {
+    match dict.key(row) {
+        Some(k) if k < dict.values().len() => value_at(dict.values().as_ref(), k),
+        _ => Value::Other("a dictionary key out of range".into()),
     }
 }
 

@@ -7,7 +7,14 @@
 //! and band one `u32` holds a 27-bit mask of the band's cells where the digit
 //! is still a candidate (bit `9 * row_in_band + column`). This is the layout
 //! described for JCZSolve and used, with SIMD, by tdoku: one digit's
-//! constraints inside a band are then a few shifts and table look-ups.
+//! constraints inside a band are then a few shifts and table look-ups. The
+//! masks are stored band by band, so a band's nine digits are adjacent and a
+//! cell leaves all of them in one vector operation (the compiler vectorises
+//! these branch-free loops at each instruction-set level).
+//!
+//! Set-up fixes every given at once: its digit keeps only the given in its
+//! row and leaves its column and box (the first deductions propagation
+//! would make, one given at a time).
 //!
 //! # Propagation
 //! For one digit in one band:
@@ -27,8 +34,11 @@
 //!
 //! # Search
 //! When propagation stalls, the solver guesses on a cell with the fewest
-//! candidates (a bivalue cell when there is one), trying its candidates in
-//! ascending order on copies of the state (the last one in place).
+//! candidates (the bivalue cell with the most open cells among its peers
+//! when there is one), trying its candidates in ascending order on copies of
+//! the state (the last one in place). The propagation rules only remove
+//! candidates, so the state they stop at does not depend on the order the
+//! masks are visited in: the guesses are the same on every path.
 //!
 //! Ideas from Tom Dillon's write-up of tdoku ("Fast Sudoku solver", 2019),
 //! the JCZSolve band representation (Zhouyundong, 2012, as described on the
@@ -137,6 +147,23 @@ const ROWS: [u32; 8] = [
 ];
 
 static SHAPES: [[u16; 512]; 3] = build_shapes();
+/// For a 9-bit mask of minirows (bit `3 * row + box`): bit `row` set when
+/// the row has a minirow in it.
+static ROW_OF_MINIROWS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut rb = 0;
+        while rb < 3 {
+            if (m >> (3 * rb)) & 7 != 0 {
+                t[m] |= 1 << rb;
+            }
+            rb += 1;
+        }
+        m += 1;
+    }
+    t
+};
 static PERMUTATIONS: [u16; 512] = build_permutations();
 static EXPAND: [u32; 512] = build_expand();
 /// For a 9-bit mask of minirows: the cells of the permutations it contains
@@ -185,10 +212,12 @@ impl State {
         fixed: [0; 3],
     };
 
-    /// The state for a grid's givens before any propagation: each given
-    /// leaves its cell with one candidate and its row with one place for its
-    /// digit. Repeated givens are not detected here (see
-    /// [`Grid::first_conflict`]); they only make the state unsolvable.
+    /// The state for a grid's givens before any propagation: each given is
+    /// fixed, and its digit leaves the given's row, column and box (what
+    /// propagation would deduce first, done here for all givens at once).
+    /// Repeated givens are not searched for cell by cell (see
+    /// [`Grid::first_conflict`]): a digit given twice in a unit leaves an
+    /// empty mask, so the state has no solution.
     #[inline(always)]
     pub(super) fn from_givens(grid: &Grid) -> State {
         let mut givens = [0u32; 27];
@@ -201,12 +230,32 @@ impl State {
             }
         }
         let mut state = State::START;
-        for (idx, &given) in givens.iter().enumerate() {
-            let shape = shape(given);
-            let rows = ROWS[((shape | shape >> 1 | shape >> 2) & 1
-                | (shape >> 2 | shape >> 3 | shape >> 4) & 2
-                | (shape >> 4 | shape >> 5 | shape >> 6) & 4) as usize];
-            state.cand[idx] = (BAND & !filled[idx / 9] & !rows) | given;
+        state.unsolved = filled.map(|f| BAND & !f);
+        for digit in 0..9 {
+            let given: [u32; 3] = std::array::from_fn(|band| givens[at(digit, band)]);
+            let cols = given
+                .iter()
+                .fold(0, |acc, &g| acc | (g | g >> 9 | g >> 18) & 0x1FF);
+            let column_cells = cols * 0x40201;
+            // Each unit holds the digit at most once exactly when the givens
+            // use as many rows, columns and boxes as there are givens.
+            let (mut count, mut rows_used, mut boxes_used) = (0, 0, 0);
+            for band in 0..3 {
+                let shape = shape(given[band]);
+                let rows = ROW_OF_MINIROWS[shape as usize & 0x1FF];
+                let boxes = (shape | shape >> 3 | shape >> 6) & 7;
+                count += given[band].count_ones();
+                rows_used += rows.count_ones();
+                boxes_used += boxes.count_ones();
+                let box_cells = EXPAND[(boxes | boxes << 3 | boxes << 6) as usize];
+                state.cand[at(digit, band)] =
+                    (BAND & !filled[band] & !ROWS[rows as usize] & !column_cells & !box_cells)
+                        | given[band];
+                state.fixed[band] |= rows << (3 * digit);
+            }
+            if count != cols.count_ones() || count != rows_used || count != boxes_used {
+                state.cand[at(digit, 0)] = 0;
+            }
         }
         state
     }
@@ -566,4 +615,52 @@ pub(super) fn search(
         break;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(givens: &[(usize, u8)]) -> Grid {
+        let mut cells = [0u8; CELLS];
+        for &(cell, value) in givens {
+            cells[cell] = value;
+        }
+        Grid::from_cells(cells).expect("a grid")
+    }
+
+    fn solutions(grid: &Grid) -> u8 {
+        search(
+            State::from_givens(grid),
+            2,
+            &Limits::default(),
+            &mut Vec::new(),
+        )
+        .solutions
+    }
+
+    #[test]
+    fn a_digit_given_twice_in_a_unit_has_no_solution() {
+        // Same row, same column (other bands), same box (other rows).
+        for pair in [[(0, 5), (8, 5)], [(4, 5), (76, 5)], [(0, 5), (20, 5)]] {
+            assert_eq!(solutions(&grid(&pair)), 0, "{pair:?}");
+        }
+    }
+
+    #[test]
+    fn givens_are_fixed_and_leave_their_units() {
+        let state = State::from_givens(&grid(&[(0, 5), (40, 7)]));
+        // r1c1 = 5: fixed in row 1 of band 0; gone from row 1, column 1 and
+        // box 1, elsewhere still open.
+        assert_eq!(state.cand[at(4, 0)] & 0x1FF, 1);
+        assert_eq!(state.cand[at(4, 1)] & 0x40201, 0);
+        assert_eq!(state.cand[at(4, 0)] & 0x1C0E07, 1);
+        assert_ne!(state.cand[at(4, 1)] & (1 << 14), 0);
+        assert_eq!(state.fixed[0], 1 << (3 * 4));
+        // r5c5 = 7 is band 1, row 1 of the band; no other digit keeps it.
+        assert_eq!(state.fixed[1], 1 << (3 * 6 + 1));
+        assert_eq!(state.unsolved[1] & (1 << 13), 0);
+        assert!((0..9).all(|d| d == 6 || state.cand[at(d, 1)] & (1 << 13) == 0));
+        assert_eq!(solutions(&grid(&[(0, 5), (40, 7)])), 2);
+    }
 }
