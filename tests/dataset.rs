@@ -355,3 +355,15 @@ fn usage_errors_exit_2() {
         assert_eq!(code(&out), 2, "{args:?}: {}", stderr(&out));
     }
 }
+
+#[test]
+fn tables_are_csv_and_a_name_saying_another_format_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["g.parquet", "g.jsonl", "g.xlsx"] {
+        let path = dir.path().join(name);
+        let out = run(&["generate", "-n", "3", "-o", path.to_str().unwrap()]);
+        assert_eq!(code(&out), 2, "{name}: {}", stderr(&out));
+        assert!(stderr(&out).contains("write CSV"), "{}", stderr(&out));
+        assert!(!path.exists(), "{name} was created");
+    }
+}

@@ -488,3 +488,18 @@ fn augment_shards_merge_into_the_whole_run_byte_for_byte() {
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     assert_eq!(read(&merged), read(&whole));
 }
+
+#[test]
+fn merge_writes_csv_and_refuses_a_name_saying_another_format() {
+    let s = Scratch::new();
+    solve_to(&s.path("r.csv"), &[]);
+    let target = s.path("m.parquet");
+    let out = merge(&[&s.path("r.csv"), "-o", &target]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("merge writes CSV, but -o"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!std::path::Path::new(&target).exists());
+}

@@ -29,6 +29,7 @@ use crate::error::Error;
 use crate::file_guard::FileGuard;
 use crate::input::{self, InputError, Record};
 use crate::interrupt::{Interrupt, Signal, POLL};
+use crate::output::format::require_csv;
 use crate::output::{Destination, STDIO};
 use crate::progress::{Draw, ProgressOptions};
 
@@ -93,8 +94,12 @@ impl RunArgs {
             (ProgressArg::Auto | ProgressArg::Always, true) => Draw::Terminal,
             (ProgressArg::Always, false) => Draw::Log,
         };
+        let output = Destination::from_arg(self.output.as_deref());
+        if let Destination::File { path, .. } = &output {
+            require_csv("generate, canon and augment write", Some(path)).map_err(Error::Usage)?;
+        }
         Ok(RunSettings {
-            output: Destination::from_arg(self.output.as_deref()),
+            output,
             threads,
             progress: ProgressOptions {
                 draw,

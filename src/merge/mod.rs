@@ -45,6 +45,7 @@ use crate::error::{Error, Verdict};
 use crate::file_guard::FileGuard;
 use crate::grid::Grid;
 use crate::input::{self, InputError, Record};
+use crate::output::format::require_csv;
 use crate::output::{file_field, file_name, Compression, Destination, Sink, FILE_COLUMN};
 use crate::results_reader::{parse_row, Columns, RecordReader, Row};
 use crate::stats::Tally;
@@ -110,6 +111,7 @@ const SHOWN: usize = 10;
 /// row or a row no record; [`Error::Input`] when an input cannot be read;
 /// [`Error::Write`] when the output cannot be written.
 pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
+    require_csv("merge writes", Some(&args.output)).map_err(Error::Usage)?;
     refuse_overwriting(args)?;
     let summaries = args
         .summaries

@@ -106,6 +106,25 @@ pub enum FormatError {
     },
 }
 
+/// Refuses an output name that says another format than CSV, for the
+/// subcommands that write CSV tables only (`merge`, `generate`, `canon`,
+/// `augment`): never a silently different format.
+///
+/// # Errors
+/// A usage message: `who` (e.g. `merge writes`), then the output and the
+/// format its name says, or why the name says none.
+pub fn require_csv(who: &str, path: Option<&Path>) -> Result<(), String> {
+    let name = path.map(|p| p.display().to_string()).unwrap_or_default();
+    match choose(path, None) {
+        Ok(OutputFormat::Csv) => Ok(()),
+        Ok(format) => Err(format!(
+            "{who} CSV, but -o {name} names {format}; give a .csv name \
+             (.csv.gz and .csv.zst compress it)"
+        )),
+        Err(e) => Err(format!("{who} CSV: {e}")),
+    }
+}
+
 /// The format of the output named `path` (`None` for stdout): `explicit`
 /// (`--output-format`) when given, else the one its name says.
 ///
