@@ -21,7 +21,7 @@ pub struct SolveArgs {
     /// Puzzle files; `-` or none means stdin. Names ending in `.gz` are
     /// decompressed on the fly.
     #[arg(value_name = "INPUT")]
-    pub inputs: Vec<String>,
+    pub inputs: Vec<PathBuf>,
 
     /// The results; `-` or absent means stdout. The name chooses the format:
     /// `.csv`, `.txt`, no extension, `-` and devices or pipes are CSV,

@@ -166,7 +166,7 @@ mod tests {
             "--progress",
             "never",
         ]);
-        assert_eq!(args.inputs, ["a.txt", "-"]);
+        assert_eq!(args.inputs, [PathBuf::from("a.txt"), PathBuf::from("-")]);
         assert_eq!(args.threads, Some(3));
         assert_eq!(args.summary_html, Some(PathBuf::from("s.html")));
         assert_eq!(args.solver, SolverKind::Naive);

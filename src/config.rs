@@ -49,8 +49,12 @@ impl Environment {
 /// A validated `solve` configuration.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// The inputs in order, never empty; `-` is stdin.
+    /// The inputs' names in order, never empty; `-` is stdin. A name that
+    /// is not UTF-8 is shown with `\u{FFFD}` for its other bytes.
     pub inputs: Vec<String>,
+    /// The same inputs as the paths to open, exactly as given (names that
+    /// are not UTF-8 included).
+    pub input_paths: Vec<PathBuf>,
     /// How to read each input.
     pub read: ReadOptions,
     /// Where the results go.
@@ -100,6 +104,7 @@ impl Config {
     /// then sets the fields it needs.
     pub fn new(inputs: Vec<String>, output: Destination) -> Config {
         Config {
+            input_paths: inputs.iter().map(PathBuf::from).collect(),
             inputs,
             read: ReadOptions::default(),
             output,
@@ -181,7 +186,7 @@ impl Config {
     /// subcommand registers its own (`--baseline`) before checking.
     pub fn file_guard(&self) -> FileGuard {
         let mut guard = FileGuard::new();
-        for input in &self.inputs {
+        for input in &self.input_paths {
             guard.reads("input", input);
         }
         if let Some(solutions) = &self.read.solutions {
@@ -226,11 +231,15 @@ impl Config {
             }
             None => env.cores.max(1),
         };
-        let inputs = if args.inputs.is_empty() {
-            vec![STDIO.to_string()]
+        let input_paths: Vec<PathBuf> = if args.inputs.is_empty() {
+            vec![PathBuf::from(STDIO)]
         } else {
             args.inputs.clone()
         };
+        let inputs: Vec<String> = input_paths
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
         if inputs.iter().filter(|p| *p == STDIO).count() > 1 {
             return Err(Error::Usage("stdin (`-`) can be read only once".into()));
         }
@@ -280,6 +289,7 @@ impl Config {
         };
         let config = Config {
             inputs,
+            input_paths,
             read: ReadOptions {
                 keep: if args.keep_all {
                     Keep::All

@@ -346,9 +346,9 @@ fn report(
 /// Opens every input, in order, failing on the first that cannot be read.
 fn open_inputs(config: &Config) -> Result<Vec<input::Input>, Error> {
     config
-        .inputs
+        .input_paths
         .iter()
-        .map(|name| input::open(name).map_err(Error::from))
+        .map(|path| input::open_path(path).map_err(Error::from))
         .collect()
 }
 

@@ -566,3 +566,48 @@ fn file_names_like_formulas_are_escaped_and_resume_check_and_merge_still_match_t
         without_timing(&text)
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_file_name_that_is_not_utf8_is_read_and_resumed() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = Scratch::new();
+    let odd = OsStr::from_bytes(b"puz\xFFzles.txt");
+    fs::write(
+        std::path::Path::new(&dir.path("")).join(odd),
+        format!("{P}\n{Q}\n"),
+    )
+    .unwrap();
+    dir.file("plain.txt", format!("{Q}\n").as_bytes());
+    let run = |extra: &[&str]| {
+        let out = Command::new(binary())
+            .current_dir(dir.path(""))
+            .arg("solve")
+            .arg(odd)
+            .args(["plain.txt", "-o", "r.csv", "--quiet"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+    };
+    run(&[]);
+    let text = read_output(dir.path("r.csv"));
+    let files: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        ["puz\u{FFFD}zles.txt", "puz\u{FFFD}zles.txt", "plain.txt"]
+    );
+    let cut = text.find("plain.txt").unwrap() + 3;
+    fs::write(dir.path("r.csv"), &text.as_bytes()[..cut]).unwrap();
+    run(&["--resume"]);
+    assert_eq!(
+        without_timing(&read_output(dir.path("r.csv"))),
+        without_timing(&text)
+    );
+}

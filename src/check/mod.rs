@@ -301,7 +301,7 @@ mod tests {
             "--min-speed-ratio",
             "0.5",
         ]);
-        assert_eq!(a.solve.inputs, ["a.txt"]);
+        assert_eq!(a.solve.inputs, [PathBuf::from("a.txt")]);
         assert_eq!(a.solve.threads, Some(2));
         assert!(a.solve.quiet);
         assert_eq!(a.allow, [Status::Multiple, Status::Timeout]);

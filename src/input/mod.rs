@@ -120,7 +120,7 @@ pub use self::frame::MAX_RECORD;
 pub use self::gzip::GzipMembers;
 pub use self::jsonl::JsonRules;
 pub use self::keep::Keep;
-pub use self::open::{open, Input, Records};
+pub use self::open::{open, open_path, Input, Records};
 
 /// One puzzle record read from an input.
 #[derive(Clone, Debug, PartialEq, Eq)]

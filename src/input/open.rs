@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Cursor, Read};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -120,10 +120,22 @@ impl std::fmt::Debug for Input {
 /// # Errors
 /// [`InputError::Io`] naming the path and the cause.
 pub fn open(path: &str) -> Result<Input, InputError> {
-    if path == "-" {
+    open_path(Path::new(path))
+}
+
+/// [`open`] for any name the operating system accepts, UTF-8 or not: the
+/// input is named by the name's UTF-8 rendering (`\u{FFFD}` for bytes that
+/// are not UTF-8) in records, messages and the results' `file` column.
+///
+/// # Errors
+/// As [`open`].
+pub fn open_path(path: &Path) -> Result<Input, InputError> {
+    if path.as_os_str() == "-" {
         return Ok(Input::from_reader("-", io::stdin()));
     }
-    let err = |source| InputError::io(path, source);
+    let name = path.to_string_lossy();
+    let name = name.as_ref();
+    let err = |source| InputError::io(name, source);
     let file = File::open(path).map_err(err)?;
     let meta = file.metadata().map_err(err)?;
     if meta.is_dir() {
@@ -138,16 +150,16 @@ pub fn open(path: &str) -> Result<Input, InputError> {
         inner: file,
         consumed: Arc::clone(&consumed),
     };
-    let compression = Compression::by_name(path);
+    let compression = Compression::by_name(name);
     let seekable = match compression {
         Compression::None if meta.is_file() => counting.inner.try_clone().ok(),
         _ => None,
     };
     let source = compression
-        .decode(BufReader::with_capacity(BUFFER, counting), path)
+        .decode(BufReader::with_capacity(BUFFER, counting), name)
         .map_err(err)?;
     Ok(Input {
-        name: path.to_string(),
+        name: name.to_string(),
         size,
         consumed,
         source,
