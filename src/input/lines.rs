@@ -1,14 +1,10 @@
 //! Plain text: one puzzle per line, fields split on whitespace, `,`, `;`
 //! and `|`.
 
-use std::io::BufRead;
-use std::sync::Arc;
-
-use super::batch::{Parser, RecordBatch};
 use super::field;
-use super::frame::{Framer, MAX_RECORD};
+use super::frame::MAX_RECORD;
 use super::keep::{self, Keep};
-use super::{Column, InputError, Record};
+use super::{Column, InputError};
 use crate::grid::Grid;
 use crate::kept::{KeptColumn, KeptValue};
 
@@ -79,15 +75,15 @@ enum Judged {
 /// thread.
 #[derive(Clone, Debug)]
 pub struct LineRules {
-    column: Option<Column>,
-    seen_record: bool,
-    fields: Vec<(usize, usize)>,
+    pub(super) column: Option<Column>,
+    pub(super) seen_record: bool,
+    pub(super) fields: Vec<(usize, usize)>,
     /// The `--keep` asked for.
-    keep: Keep,
+    pub(super) keep: Keep,
     /// The kept fields (0-based) and their columns, once the first record
     /// named them (`field1`, `field2`, ...).
-    kept: Vec<usize>,
-    kept_columns: Vec<KeptColumn>,
+    pub(super) kept: Vec<usize>,
+    pub(super) kept_columns: Vec<KeptColumn>,
 }
 
 impl LineRules {
@@ -104,7 +100,7 @@ impl LineRules {
     }
 
     /// Resolves `--keep` on the first record's fields (`field1`, ...).
-    fn settle_kept(&mut self, line: &[u8], name: &str) -> Result<(), InputError> {
+    pub(super) fn settle_kept(&mut self, line: &[u8], name: &str) -> Result<(), InputError> {
         if self.keep.is_nothing() || !self.kept_columns.is_empty() {
             return Ok(());
         }
@@ -279,217 +275,5 @@ impl LineRules {
     /// lines are no longer headers.
     pub fn saw_record(&mut self) {
         self.seen_record = true;
-    }
-}
-
-/// Records from a text input, one per line.
-pub struct LinesReader<R> {
-    framer: Framer<R>,
-    rules: LineRules,
-    name: String,
-    /// The rules, shared with the workers, once settled.
-    parser: Option<Arc<Parser>>,
-}
-
-impl<R: BufRead> LinesReader<R> {
-    /// A reader over `src` (named `name` in errors) whose records keep the
-    /// fields `keep` asks for.
-    pub fn new(src: R, column: Option<Column>, name: String, keep: Keep) -> LinesReader<R> {
-        let mut rules = LineRules::new(column);
-        rules.keep = keep;
-        LinesReader {
-            framer: Framer::new(src, false),
-            rules,
-            name,
-            parser: None,
-        }
-    }
-
-    /// The kept columns, once the first record is read.
-    pub fn kept_columns(&self) -> Vec<KeptColumn> {
-        self.rules.kept_columns.clone()
-    }
-
-    /// The next record, `None` at the end of the input.
-    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
-        loop {
-            let frame = match self.framer.next() {
-                Ok(Some(frame)) => frame,
-                Ok(None) => return None,
-                Err(source) => return Some(Err(InputError::io(&self.name, source))),
-            };
-            if frame.too_long {
-                self.rules.saw_record();
-                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
-            }
-            match self.rules.line(self.framer.bytes()) {
-                Ok(Line::Skip) => continue,
-                Ok(Line::Record(puzzle, solution)) => {
-                    let bytes = self.framer.bytes();
-                    if let Err(e) = self.rules.settle_kept(bytes, &self.name) {
-                        return Some(Err(e));
-                    }
-                    let mut record = Record::new(frame.line, puzzle, solution);
-                    record.kept = self.rules.kept_values(bytes, &mut Vec::new());
-                    return Some(Ok(record));
-                }
-                Err(column) => {
-                    return Some(Err(InputError::UnknownColumn {
-                        path: self.name.clone().into(),
-                        column,
-                        header: None,
-                    }))
-                }
-            }
-        }
-    }
-
-    /// Puts the next record in `batch`: cut raw once the rules are settled,
-    /// parsed before. `None` at the end of the input.
-    pub fn next_item(&mut self, batch: &mut RecordBatch) -> Option<Result<(), InputError>> {
-        if !self.rules.settled() {
-            return Some(self.next_record()?.map(|record| batch.push_parsed(record)));
-        }
-        let parser = self
-            .parser
-            .get_or_insert_with(|| Arc::new(Parser::Lines(self.rules.clone())));
-        loop {
-            let frame = match self.framer.next() {
-                Ok(Some(frame)) => frame,
-                Ok(None) => return None,
-                Err(source) => return Some(Err(InputError::io(&self.name, source))),
-            };
-            let bytes = self.framer.bytes();
-            if frame.too_long {
-                batch.push_parsed(Record::new(frame.line, Err(too_long()), None));
-            } else if is_skipped(bytes) {
-                continue;
-            } else {
-                batch.push_raw(frame.line, bytes, parser);
-            }
-            return Some(Ok(()));
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const P: &str =
-        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
-    const S: &str =
-        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
-
-    fn run(rules: &mut LineRules, line: &str) -> Line {
-        rules.line(line.as_bytes()).unwrap()
-    }
-
-    fn ok(line: &str, solution: Option<&str>) -> Line {
-        Line::Record(
-            Ok(Grid::parse(line.as_bytes()).unwrap()),
-            solution.map(|s| Grid::parse(s.as_bytes()).unwrap()),
-        )
-    }
-
-    fn bad(message: &str) -> Line {
-        Line::Record(Err(message.to_string()), None)
-    }
-
-    #[test]
-    fn splits_on_all_separators() {
-        let mut f = Vec::new();
-        split(b"  a,b;;c|d\te \r", &mut f);
-        assert_eq!(f, vec![(2, 3), (4, 5), (7, 8), (9, 10), (11, 12)]);
-    }
-
-    #[test]
-    fn headers_only_before_the_first_record() {
-        let mut r = LineRules::new(None);
-        assert_eq!(run(&mut r, "95"), Line::Skip);
-        assert_eq!(run(&mut r, "quizzes,solutions"), Line::Skip);
-        assert_eq!(run(&mut r, "# comment"), Line::Skip);
-        assert_eq!(run(&mut r, "   "), Line::Skip);
-        assert_eq!(run(&mut r, &format!("{P},{S}")), ok(P, Some(S)));
-        assert_eq!(
-            run(&mut r, "puzzle"),
-            bad("bad character 'p' at position 1")
-        );
-        assert_eq!(run(&mut r, "\x1A"), Line::Skip);
-    }
-
-    #[test]
-    fn digits_line_before_first_puzzle_is_malformed() {
-        let mut r = LineRules::new(None);
-        assert_eq!(run(&mut r, &P[..80]), bad("80 cells, expected 81"));
-        assert_eq!(run(&mut r, "title"), bad("bad character 't' at position 1"));
-    }
-
-    #[test]
-    fn free_text_and_long_fields() {
-        let mut r = LineRules::new(None);
-        assert_eq!(
-            run(&mut r, &format!("{P} // from a newspaper 12/3")),
-            ok(P, None)
-        );
-        assert_eq!(
-            run(&mut r, &format!("{P}abc")),
-            bad("bad character 'a' at position 82")
-        );
-        let grouped: Vec<&str> = (0..27).map(|i| &P[i * 3..i * 3 + 3]).collect();
-        assert_eq!(run(&mut r, &grouped.join(" ")), bad("3 cells, expected 81"));
-    }
-
-    #[test]
-    fn puzzle_in_another_field() {
-        let mut r = LineRules::new(None);
-        assert_eq!(run(&mut r, &format!("12 {P} 1.5")), ok(P, None));
-        assert_eq!(run(&mut r, &format!("12\t{P}\t{S}")), ok(P, Some(S)));
-        // Never solved from its solution.
-        assert_eq!(
-            run(&mut r, &format!("{},{S}", &P[..76])),
-            bad("76 cells, expected 81")
-        );
-        // Two candidates: ambiguous, the first field's message.
-        assert_eq!(
-            run(&mut r, &format!("x {P} {P}")),
-            bad("fields 2 and 3 both hold a puzzle; choose one with --column")
-        );
-        // The message names the field that looks like a puzzle.
-        assert_eq!(
-            run(&mut r, &format!("7 {} 2.5", &P[..80])),
-            bad("80 cells, expected 81")
-        );
-    }
-
-    #[test]
-    fn explicit_column() {
-        let mut r = LineRules::new(Some(Column::Index(2)));
-        assert_eq!(run(&mut r, "id puzzle"), Line::Skip);
-        assert_eq!(run(&mut r, &format!("{S} {P} {S}")), ok(P, Some(S)));
-        assert_eq!(run(&mut r, P), bad("no field 2 (the line has 1)"));
-        let mut r = LineRules::new(Some(Column::Name("quizzes".into())));
-        assert_eq!(run(&mut r, "id,QUIZZES"), Line::Skip);
-        assert_eq!(run(&mut r, &format!("1,{P}")), ok(P, None));
-        let mut r = LineRules::new(Some(Column::Name("nope".into())));
-        assert_eq!(r.line(P.as_bytes()), Err("nope".to_string()));
-    }
-
-    #[test]
-    fn other_sizes_and_spreadsheet_numbers() {
-        let mut r = LineRules::new(None);
-        assert_eq!(
-            run(&mut r, "4.30021E+78"),
-            bad("looks like a spreadsheet number (4.30021E+78): leading zeros lost")
-        );
-        let mut r = LineRules::new(None);
-        assert_eq!(
-            run(&mut r, &"..A.".repeat(64)),
-            bad("a 16x16 grid: only 9x9 is supported")
-        );
-        assert_eq!(
-            run(&mut r, "3102200002100320"),
-            bad("a 4x4 grid: only 9x9 is supported")
-        );
     }
 }

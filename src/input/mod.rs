@@ -91,14 +91,17 @@
 
 mod batch;
 mod csv;
+mod csv_reader;
 mod encoding;
 mod field;
 mod frame;
 mod grid;
 mod gzip;
 mod jsonl;
+mod jsonl_reader;
 mod keep;
 mod lines;
+mod lines_reader;
 mod open;
 mod parquet;
 mod solutions;

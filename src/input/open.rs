@@ -9,12 +9,12 @@ use std::sync::Arc;
 use encoding_rs_io::DecodeReaderBytesBuilder;
 
 use super::batch::{RecordBatch, RecordStream};
-use super::csv::CsvReader;
+use super::csv_reader::CsvReader;
 use super::encoding::{self, Sniffed};
 use super::grid::{self, Detected, GridReader};
 use super::gzip::GzipMembers;
-use super::jsonl::JsonlReader;
-use super::lines::LinesReader;
+use super::jsonl_reader::JsonlReader;
+use super::lines_reader::LinesReader;
 use super::parquet::ParquetReader;
 use super::solutions::{Given, SolutionsReader};
 use super::{Column, Delimiter, Format, InputError, ReadOptions, Record};

@@ -1,0 +1,332 @@
+//! Reading csv inputs record by record: [`CsvReader`] cuts the bytes
+//! into records for a [`RecordBatch`], parsed later with the per-record
+//! rules of [`super::csv`].
+
+use super::batch::{Parser, RecordBatch};
+use super::field;
+use super::frame::Framer;
+use super::keep::{self, Keep};
+use super::lines::{is_skipped, too_long};
+use super::{Column, InputError, Record};
+use crate::kept::KeptColumn;
+use std::io::{self, BufRead};
+use std::sync::Arc;
+
+use super::csv::*;
+
+/// Records from a CSV input.
+pub struct CsvReader<R> {
+    framer: Framer<R>,
+    scratch: CsvScratch,
+    rules: CsvRules,
+    first: bool,
+    name: String,
+    /// The rules, shared with the workers, once settled.
+    parser: Option<Arc<Parser>>,
+}
+
+impl<R: BufRead> CsvReader<R> {
+    /// A reader over `src` (named `name` in errors) with fields separated
+    /// by `delimiter`, whose records keep the columns `keep` asks for.
+    pub fn new(
+        src: R,
+        column: Option<Column>,
+        name: String,
+        delimiter: u8,
+        keep: Keep,
+    ) -> CsvReader<R> {
+        CsvReader {
+            framer: Framer::new(src, true).with_delimiter(delimiter),
+            scratch: CsvScratch::default(),
+            rules: CsvRules {
+                column,
+                cols: Columns::default(),
+                delimiter,
+                keep,
+                kept_columns: Vec::new(),
+            },
+            first: true,
+            name,
+            parser: None,
+        }
+    }
+
+    /// The kept columns, once the first record is read.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        self.rules.kept_columns.clone()
+    }
+
+    fn error(&self, e: io::Error) -> InputError {
+        InputError::io(&self.name, e)
+    }
+
+    /// Takes the first record as a header when none of its fields looks
+    /// like a puzzle. Returns whether it was one.
+    fn header(
+        rules: &mut CsvRules,
+        name: &str,
+        text: bool,
+        rec: &Fields<'_>,
+    ) -> Result<bool, InputError> {
+        if rec
+            .iter()
+            .any(|f| field::looks_like_puzzle(f) || field::near_puzzle(f))
+            || !text
+        {
+            if let Some(Column::Name(column)) = &rules.column {
+                return Err(InputError::NoHeader {
+                    path: name.into(),
+                    column: column.clone(),
+                });
+            }
+            return Ok(false);
+        }
+        let find = |names: &[&str]| {
+            rec.iter()
+                .position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes())))
+        };
+        rules.cols.puzzle = match &rules.column {
+            Some(Column::Name(column)) => match find(&[column.as_str()]) {
+                Some(i) => Some(i),
+                None => {
+                    return Err(InputError::UnknownColumn {
+                        path: name.into(),
+                        column: column.clone(),
+                        header: Some(header_text(rec)),
+                    })
+                }
+            },
+            Some(Column::Index(n)) => Some(n.saturating_sub(1)),
+            None => find(&PUZZLE_NAMES),
+        };
+        rules.cols.solution = find(&SOLUTION_NAMES);
+        rules.cols.status = find(&[STATUS_NAME]);
+        rules.cols.solution_by_name = rules.cols.puzzle.is_some() || rules.cols.solution.is_some();
+        rules.cols.header_fields = Some(rec.filled_len());
+        let names: Vec<String> = rec
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect();
+        rules.settle_kept(&names, name)?;
+        Ok(true)
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(self.error(e))),
+            };
+            if frame.too_long {
+                self.first = false;
+                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
+            }
+            let bytes = self.framer.bytes();
+            if is_skipped(bytes) {
+                continue;
+            }
+            if frame.open_quote {
+                self.first = false;
+                return Some(Ok(unterminated(frame.line)));
+            }
+            let text = field::is_text(bytes);
+            let Some(rec) = self.scratch.split(bytes, false, self.rules.delimiter) else {
+                return Some(Ok(Record::new(
+                    frame.line,
+                    Err("unreadable CSV record".into()),
+                    None,
+                )));
+            };
+            if std::mem::replace(&mut self.first, false) {
+                match Self::header(&mut self.rules, &self.name, text, &rec) {
+                    Ok(true) => continue,
+                    Ok(false) => {
+                        let names = keep::field_names(rec.len(), &self.rules.keep);
+                        if let Err(e) = self.rules.settle_kept(&names, &self.name) {
+                            return Some(Err(e));
+                        }
+                    }
+                    Err(e) => return Some(Err(e)),
+                }
+            }
+            self.rules.settle(&rec);
+            return Some(Ok(self.rules.record(frame.line, &rec)));
+        }
+    }
+
+    /// Puts the next record in `batch`: cut raw once the header is read and
+    /// the puzzle column known, parsed before. `None` at the end of the
+    /// input.
+    pub fn next_item(&mut self, batch: &mut RecordBatch) -> Option<Result<(), InputError>> {
+        if self.first || !self.rules.settled() {
+            return Some(self.next_record()?.map(|record| batch.push_parsed(record)));
+        }
+        let parser = self
+            .parser
+            .get_or_insert_with(|| Arc::new(Parser::Csv(self.rules.clone())));
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(InputError::io(&self.name, e))),
+            };
+            let bytes = self.framer.bytes();
+            if frame.too_long {
+                batch.push_parsed(Record::new(frame.line, Err(too_long()), None));
+            } else if is_skipped(bytes) {
+                continue;
+            } else if frame.open_quote {
+                batch.push_parsed(unterminated(frame.line));
+            } else {
+                batch.push_raw(frame.line, bytes, parser);
+            }
+            return Some(Ok(()));
+        }
+    }
+}
+
+/// The `malformed` record of a line where a quote opens and never closes
+/// (see [`super::frame::Frame::open_quote`]).
+fn unterminated(line: u64) -> Record {
+    let message = format!("unterminated quote opened on line {line}");
+    Record::new(line, Err(message), None)
+}
+
+/// The header's text for an error message, shortened.
+fn header_text(record: &Fields<'_>) -> String {
+    let names: Vec<String> = record
+        .iter()
+        .map(|f| String::from_utf8_lossy(f).into_owned())
+        .collect();
+    let mut text = names.join(",");
+    if text.len() > 80 {
+        let mut cut = 77;
+        while !text.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        text.truncate(cut);
+        text.push_str("...");
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+    use crate::solver::Status;
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    const S: &str =
+        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+
+    fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
+        let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into(), b',', Keep::Nothing);
+        std::iter::from_fn(|| r.next_record()).collect()
+    }
+
+    fn grid(s: &str) -> Grid {
+        Grid::parse(s.as_bytes()).unwrap()
+    }
+
+    fn summary(records: &[Record]) -> Vec<(u64, Result<String, String>, bool)> {
+        records
+            .iter()
+            .map(|r| {
+                (
+                    r.line,
+                    r.puzzle.clone().map(|g| g.to_line()),
+                    r.solution.is_some(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn header_by_name_and_solution_column() {
+        let data = format!("quizzes,solutions\r\n\r\n{P},{S}\r\n# note\r\n{S},{P}");
+        let got = read(&data, None).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!((got[0].line, got[0].puzzle.clone()), (3, Ok(grid(P))));
+        assert_eq!(got[0].solution, Some(grid(S)));
+        assert_eq!((got[1].line, got[1].solution), (5, None));
+    }
+
+    #[test]
+    fn no_header_index_column_quotes_and_padding() {
+        let data = format!(",puzzle,solution\n0,\"{P}\",  {S}  \n");
+        let got = read(&data, None).unwrap();
+        assert_eq!(summary(&got), vec![(2, Ok(grid(P).to_line()), true)]);
+        let data = format!("{P},{S},26\n{},{S},3\n", &P[..76]);
+        let got = read(&data, None).unwrap();
+        assert_eq!(got[0].solution, Some(grid(S)));
+        assert_eq!(got[1].puzzle, Err("76 cells, expected 81".into()));
+        assert_eq!(got[1].line, 2);
+    }
+
+    #[test]
+    fn quoted_field_spanning_lines_keeps_start_line() {
+        let data =
+            format!("puzzle,note\n\"{P}\",\"multi\nline, note\"\n{P},x\n\n  {P}  ,\"\"\"q\"\"\"");
+        let got = read(&data, None).unwrap();
+        let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+        assert_eq!(lines, vec![2, 4, 6]);
+        assert!(got.iter().all(|r| r.puzzle == Ok(grid(P))));
+    }
+
+    #[test]
+    fn spreadsheet_numbers_and_status_column() {
+        let data = "quizzes,solutions\r\n4.30021E+78,8.64371E+80\r\n";
+        let got = read(data, None).unwrap();
+        assert_eq!(
+            got[0].puzzle,
+            Err("looks like a spreadsheet number (4.30021E+78): leading zeros lost".into())
+        );
+        let data = format!("line,puzzle,status,solution\n1,{P},solved,{S}\n2,,malformed,\n");
+        let got = read(&data, None).unwrap();
+        assert_eq!(got[0].expected, Some(Status::Solved));
+        assert_eq!(got[0].solution, Some(grid(S)));
+        assert_eq!(got[1].expected, Some(Status::Malformed));
+        assert_eq!(got[1].puzzle, Err("0 cells, expected 81".into()));
+    }
+
+    #[test]
+    fn columns_by_option() {
+        let data = format!("a,b\n{S},{P}\n");
+        let got = read(&data, Some(Column::Name("B".into()))).unwrap();
+        assert_eq!(got[0].puzzle, Ok(grid(P)));
+        let got = read(&data, Some(Column::Index(2))).unwrap();
+        assert_eq!(got[0].puzzle, Ok(grid(P)));
+        let got = read(&data, Some(Column::Index(3))).unwrap();
+        assert_eq!(got[0].puzzle, Err("no field 3 (the record has 2)".into()));
+        let err = read(&data, Some(Column::Name("c".into()))).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.csv: no column named 'c' (the header is a,b)"
+        );
+        let err = read(&format!("{P}\n"), Some(Column::Name("c".into()))).unwrap_err();
+        assert!(err.to_string().contains("no header"), "{err}");
+    }
+
+    #[test]
+    fn too_long_record_and_unclosed_quote() {
+        let long = "9".repeat(5000);
+        let data = format!("puzzle\n\"{long}\n{long}\"\n{P}\n\"{P}");
+        let got = read(&data, None).unwrap();
+        // Over the cap, the quoted record ends with its first line.
+        let lines: Vec<(u64, Result<Grid, String>)> =
+            got.iter().map(|r| (r.line, r.puzzle.clone())).collect();
+        assert_eq!(
+            lines,
+            vec![
+                (2, Err(too_long())),
+                (3, Err(too_long())),
+                (4, Ok(grid(P))),
+                (5, Err("unterminated quote opened on line 5".into()))
+            ]
+        );
+    }
+}

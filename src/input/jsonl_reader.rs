@@ -1,0 +1,172 @@
+//! Reading jsonl inputs record by record: [`JsonlReader`] cuts the bytes
+//! into records for a [`RecordBatch`], parsed later with the per-record
+//! rules of [`super::jsonl`].
+
+use super::batch::{Parser, RecordBatch};
+use super::frame::Framer;
+use super::keep::Keep;
+use super::lines::{is_skipped, too_long};
+use super::{Column, InputError, Record};
+use crate::kept::KeptColumn;
+use std::io::BufRead;
+use std::sync::Arc;
+
+use super::jsonl::*;
+
+/// Records from a JSON Lines input.
+pub struct JsonlReader<R> {
+    framer: Framer<R>,
+    rules: JsonRules,
+    column: Option<Column>,
+    keep: Keep,
+    settled: bool,
+    name: String,
+    /// The rules, shared with the workers, once settled.
+    parser: Option<Arc<Parser>>,
+}
+
+impl<R: BufRead> JsonlReader<R> {
+    /// A reader over `src` (named `name` in errors) whose records keep the
+    /// keys `keep` asks for.
+    pub fn new(src: R, column: Option<Column>, name: String, keep: Keep) -> JsonlReader<R> {
+        JsonlReader {
+            framer: Framer::new(src, false),
+            rules: JsonRules::default(),
+            column,
+            keep,
+            settled: false,
+            name,
+            parser: None,
+        }
+    }
+
+    /// The kept columns, once the first object is read.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        self.rules.kept.clone()
+    }
+
+    /// The next record, `None` at the end of the input.
+    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(InputError::io(&self.name, e))),
+            };
+            if frame.too_long {
+                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
+            }
+            let bytes = self.framer.bytes();
+            if is_skipped(bytes) {
+                continue;
+            }
+            if self.settled {
+                return Some(Ok(self.rules.record(frame.line, bytes)));
+            }
+            let parsed = match serde_json::from_slice::<Line>(bytes) {
+                Ok(parsed) => parsed,
+                Err(e) => {
+                    let message = format!("not valid JSON: {e}");
+                    return Some(Ok(Record::new(frame.line, Err(message), None)));
+                }
+            };
+            if let Line::Object(entries) = &parsed {
+                if let Err(e) =
+                    self.rules
+                        .settle(entries, self.column.as_ref(), &self.keep, &self.name)
+                {
+                    return Some(Err(e));
+                }
+                self.settled = true;
+            }
+            return Some(Ok(self.rules.record_of(frame.line, &parsed)));
+        }
+    }
+
+    /// Puts the next record in `batch`: cut raw once the keys are known,
+    /// parsed before. `None` at the end of the input.
+    pub fn next_item(&mut self, batch: &mut RecordBatch) -> Option<Result<(), InputError>> {
+        if !self.settled {
+            return Some(self.next_record()?.map(|record| batch.push_parsed(record)));
+        }
+        let parser = self
+            .parser
+            .get_or_insert_with(|| Arc::new(Parser::Json(self.rules.clone())));
+        loop {
+            let frame = match self.framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(InputError::io(&self.name, e))),
+            };
+            let bytes = self.framer.bytes();
+            if frame.too_long {
+                batch.push_parsed(Record::new(frame.line, Err(too_long()), None));
+            } else if is_skipped(bytes) {
+                continue;
+            } else {
+                batch.push_raw(frame.line, bytes, parser);
+            }
+            return Some(Ok(()));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grid::Grid;
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    const S: &str =
+        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+
+    fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
+        let mut r = JsonlReader::new(data.as_bytes(), column, "t.jsonl".into(), Keep::Nothing);
+        std::iter::from_fn(|| r.next_record()).collect()
+    }
+
+    #[test]
+    fn keys_by_name_by_content_and_by_option() {
+        let grid = Grid::parse(P.as_bytes()).unwrap();
+        let data = format!(
+            "{{\"id\":1,\"Quiz\":\"{P}\",\"answer\":\"{S}\"}}\r\n\n{{\"id\":2,\"Quiz\":\"{}\"}}\n",
+            &P[..80]
+        );
+        let got = read(&data, None).unwrap();
+        assert_eq!((got[0].line, got[0].puzzle.clone()), (1, Ok(grid)));
+        assert!(got[0].solution.is_some());
+        assert_eq!(got[1].line, 3);
+        assert_eq!(got[1].puzzle, Err("80 cells, expected 81".into()));
+        let digits: Vec<String> = P.chars().map(String::from).collect();
+        let data = format!("{{\"n\":\"x\",\"cells\":[{}]}}\n", digits.join(","));
+        assert_eq!(read(&data, None).unwrap()[0].puzzle, Ok(grid));
+        assert_eq!(
+            read(&data, Some(Column::Index(2))).unwrap()[0].puzzle,
+            Ok(grid)
+        );
+        let err = read(&data, Some(Column::Name("grid".into()))).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "t.jsonl: no column named 'grid' (the header is n,cells)"
+        );
+    }
+
+    #[test]
+    fn bad_lines_are_malformed_with_the_reason() {
+        let data = format!("{{\"puzzle\":\"{P}\"}}\n{{\"puzzle\":\n{{\"puzzle\":3.5}}\n\"{P}\"\n");
+        let got = read(&data, None).unwrap();
+        assert!(got[0].puzzle.is_ok());
+        assert!(got[1]
+            .puzzle
+            .as_ref()
+            .unwrap_err()
+            .starts_with("not valid JSON: EOF"));
+        assert!(got[2]
+            .puzzle
+            .as_ref()
+            .unwrap_err()
+            .starts_with("found a number (3.5)"));
+        assert!(got[3].puzzle.is_ok());
+    }
+}
