@@ -10,11 +10,13 @@
 //! push parsed records throughout; a new reader needs nothing more than
 //! [`RecordStream`]'s default, which does that.
 
+use std::io::BufRead;
 use std::sync::Arc;
 
 use super::csv::{CsvRules, CsvScratch};
+use super::frame::Framer;
 use super::jsonl::JsonRules;
-use super::lines::LineRules;
+use super::lines::{is_skipped, too_long, LineRules};
 use super::{InputError, Record};
 use crate::kept::KeptValue;
 
@@ -88,6 +90,36 @@ pub struct RecordBatch {
 }
 
 impl RecordBatch {
+    /// Cuts the next record of `framer` into the batch once a reader's
+    /// layout is settled: raw bytes for `parser`, or a `malformed` record
+    /// for a line too long or a quote never closed; skipped lines are
+    /// passed over. `None` at the end of the input.
+    pub fn push_next_frame<R: BufRead>(
+        &mut self,
+        framer: &mut Framer<R>,
+        name: &str,
+        parser: &Arc<Parser>,
+    ) -> Option<Result<(), InputError>> {
+        loop {
+            let frame = match framer.next() {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return None,
+                Err(e) => return Some(Err(InputError::io(name, e))),
+            };
+            let bytes = framer.bytes();
+            if frame.too_long {
+                self.push_parsed(Record::new(frame.line, Err(too_long()), None));
+            } else if is_skipped(bytes) {
+                continue;
+            } else if frame.open_quote {
+                self.push_parsed(unterminated(frame.line));
+            } else {
+                self.push_raw(frame.line, bytes, parser);
+            }
+            return Some(Ok(()));
+        }
+    }
+
     /// An empty batch.
     pub fn new() -> RecordBatch {
         RecordBatch::default()
@@ -241,3 +273,10 @@ impl<I: Iterator<Item = Result<Record, InputError>>> Iterator for Parsed<I> {
 }
 
 impl<I: Iterator<Item = Result<Record, InputError>> + Send> RecordStream for Parsed<I> {}
+
+/// The `malformed` record of a line where a quote opens and never closes
+/// (see [`super::frame::Frame::open_quote`]).
+pub(super) fn unterminated(line: u64) -> Record {
+    let message = format!("unterminated quote opened on line {line}");
+    Record::new(line, Err(message), None)
+}

@@ -2,7 +2,7 @@
 //! into records for a [`RecordBatch`], parsed later with the per-record
 //! rules of [`super::csv`].
 
-use super::batch::{Parser, RecordBatch};
+use super::batch::{unterminated, Parser, RecordBatch};
 use super::field;
 use super::frame::Framer;
 use super::keep::{self, Keep};
@@ -166,32 +166,8 @@ impl<R: BufRead> CsvReader<R> {
         let parser = self
             .parser
             .get_or_insert_with(|| Arc::new(Parser::Csv(self.rules.clone())));
-        loop {
-            let frame = match self.framer.next() {
-                Ok(Some(frame)) => frame,
-                Ok(None) => return None,
-                Err(e) => return Some(Err(InputError::io(&self.name, e))),
-            };
-            let bytes = self.framer.bytes();
-            if frame.too_long {
-                batch.push_parsed(Record::new(frame.line, Err(too_long()), None));
-            } else if is_skipped(bytes) {
-                continue;
-            } else if frame.open_quote {
-                batch.push_parsed(unterminated(frame.line));
-            } else {
-                batch.push_raw(frame.line, bytes, parser);
-            }
-            return Some(Ok(()));
-        }
+        batch.push_next_frame(&mut self.framer, &self.name, parser)
     }
-}
-
-/// The `malformed` record of a line where a quote opens and never closes
-/// (see [`super::frame::Frame::open_quote`]).
-fn unterminated(line: u64) -> Record {
-    let message = format!("unterminated quote opened on line {line}");
-    Record::new(line, Err(message), None)
 }
 
 /// The header's text for an error message, shortened.

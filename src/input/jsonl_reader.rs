@@ -92,22 +92,7 @@ impl<R: BufRead> JsonlReader<R> {
         let parser = self
             .parser
             .get_or_insert_with(|| Arc::new(Parser::Json(self.rules.clone())));
-        loop {
-            let frame = match self.framer.next() {
-                Ok(Some(frame)) => frame,
-                Ok(None) => return None,
-                Err(e) => return Some(Err(InputError::io(&self.name, e))),
-            };
-            let bytes = self.framer.bytes();
-            if frame.too_long {
-                batch.push_parsed(Record::new(frame.line, Err(too_long()), None));
-            } else if is_skipped(bytes) {
-                continue;
-            } else {
-                batch.push_raw(frame.line, bytes, parser);
-            }
-            return Some(Ok(()));
-        }
+        batch.push_next_frame(&mut self.framer, &self.name, parser)
     }
 }
 

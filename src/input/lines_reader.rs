@@ -83,22 +83,7 @@ impl<R: BufRead> LinesReader<R> {
         let parser = self
             .parser
             .get_or_insert_with(|| Arc::new(Parser::Lines(self.rules.clone())));
-        loop {
-            let frame = match self.framer.next() {
-                Ok(Some(frame)) => frame,
-                Ok(None) => return None,
-                Err(source) => return Some(Err(InputError::io(&self.name, source))),
-            };
-            let bytes = self.framer.bytes();
-            if frame.too_long {
-                batch.push_parsed(Record::new(frame.line, Err(too_long()), None));
-            } else if is_skipped(bytes) {
-                continue;
-            } else {
-                batch.push_raw(frame.line, bytes, parser);
-            }
-            return Some(Ok(()));
-        }
+        batch.push_next_frame(&mut self.framer, &self.name, parser)
     }
 }
 
