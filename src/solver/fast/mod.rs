@@ -164,8 +164,8 @@ impl FastSolver {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for AVX2; AVX-512 implies it.
             Simd::Avx512 => match unsafe { singles_avx2(grid) } {
-                Some((Singled::Stalled, grid)) => unsafe {
-                    strong_avx512(&grid, mode, limits, &mut self.stack)
+                Some((Singled::Stalled, singles)) => unsafe {
+                    strong_avx512(&singles, mode, limits, &mut self.stack)
                 },
                 singled => route(singled, mode, limits, &mut self.stack),
             },
@@ -192,37 +192,39 @@ fn classify(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) ->
     route(singles(grid), mode, limits, stack)
 }
 
-/// The singles engine on a grid's givens: how it ended and the grid as far
-/// as it filled it, or `None` when a digit is repeated in a unit.
+/// The singles engine on a grid's givens: how it ended and its state, or
+/// `None` when a digit is repeated in a unit.
 #[inline(always)]
-fn singles(grid: &Grid) -> Option<(Singled, Grid)> {
+fn singles(grid: &Grid) -> Option<(Singled, Singles)> {
     let mut singles = Singles::new(grid)?;
     let end = singles.run();
-    Some((end, singles.grid()))
+    Some((end, singles))
 }
 
 /// What the singles engine's end means, calling the strong engine when it
 /// stalled.
 #[inline(always)]
 fn route(
-    singled: Option<(Singled, Grid)>,
+    singled: Option<(Singled, Singles)>,
     mode: Mode,
     limits: &Limits,
     stack: &mut Vec<Frame>,
 ) -> Classified {
     match singled {
         None => Classified::Repeated,
-        Some((Singled::Solved, grid)) => Classified::Singles(grid),
+        Some((Singled::Solved, singles)) => Classified::Singles(singles.grid()),
         Some((Singled::Contradiction, _)) => Classified::NoSolution,
-        Some((Singled::Stalled, grid)) => strong(&grid, mode, limits, stack),
+        Some((Singled::Stalled, singles)) => strong(&singles, mode, limits, stack),
     }
 }
 
-/// The strong engine's search from a grid singles left stalled.
+/// The strong engine's search from the state singles left stalled, handed
+/// over as bitboards (no round trip through a grid).
 #[inline(always)]
-fn strong(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+fn strong(singles: &Singles, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
     let target = if mode == Mode::Unique { 2 } else { 1 };
-    let state = State::from_givens(grid);
+    let (boards, filled) = singles.boards();
+    let state = State::from_boards(&boards, filled);
     Classified::Searched(band::search(state, target, limits, stack))
 }
 
@@ -255,7 +257,7 @@ fn classify_avx2(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame
 /// [`singles`] compiled for AVX2, BMI1/2, LZCNT and POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn singles_avx2(grid: &Grid) -> Option<(Singled, Grid)> {
+fn singles_avx2(grid: &Grid) -> Option<(Singled, Singles)> {
     singles(grid)
 }
 
@@ -264,8 +266,13 @@ fn singles_avx2(grid: &Grid) -> Option<(Singled, Grid)> {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
 )]
-fn strong_avx512(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
-    strong(grid, mode, limits, stack)
+fn strong_avx512(
+    singles: &Singles,
+    mode: Mode,
+    limits: &Limits,
+    stack: &mut Vec<Frame>,
+) -> Classified {
+    strong(singles, mode, limits, stack)
 }
 
 impl Solver for FastSolver {

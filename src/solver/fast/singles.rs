@@ -28,7 +28,7 @@
 use crate::grid::{Grid, PEERS};
 
 /// An 81-bit set of cells: bit `c` of word `c / 64` for cell `c`.
-type Board = [u64; 2];
+pub(super) type Board = [u64; 2];
 
 /// The 81 cells of a grid.
 const FULL: Board = [u64::MAX, (1 << 17) - 1];
@@ -137,6 +137,26 @@ impl Singles {
     #[inline(always)]
     pub(super) fn grid(&self) -> Grid {
         Grid::from_cells(self.cells).unwrap_or(Grid::EMPTY)
+    }
+
+    /// The hand-over to the strong engine: per digit (index 0..9 for
+    /// 1..=9), the board of the cells holding it or where it can still go,
+    /// and the board of the filled cells. Only the filled cells are visited,
+    /// so a grid with few givens costs little more than its bitboards.
+    #[inline(always)]
+    pub(super) fn boards(&self) -> ([Board; 9], Board) {
+        let filled = [FULL[0] & !self.open[0], FULL[1] & !self.open[1]];
+        let mut boards: [Board; 9] = std::array::from_fn(|d| self.cand[d + 1]);
+        for (word, &bits) in filled.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let bit = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let digit = usize::from(self.cells[64 * word + bit] & 15);
+                boards[digit.wrapping_sub(1) % 9][word] |= 1 << bit;
+            }
+        }
+        (boards, filled)
     }
 
     /// Places naked singles, a round at a time, until the grid is full, a
