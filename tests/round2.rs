@@ -722,7 +722,11 @@ fn merge_reads_inputs_and_writes_outputs_whose_names_are_not_utf8() {
         }
         run_in(&dir, &args, 0);
         let path = std::path::Path::new(&dir.path("")).join(merged);
-        assert_eq!(without_timing(&read_output(path)), whole, "--inputs: {inputs}");
+        assert_eq!(
+            without_timing(&read_output(path)),
+            whole,
+            "--inputs: {inputs}"
+        );
     }
 }
 
@@ -818,7 +822,14 @@ fn inputs_whose_names_render_alike_are_refused_naming_both() {
     dir.file("plain2.txt", format!("{Q}\n").as_bytes());
     run_in(
         &dir,
-        &os(&["solve", "plain1.txt", "plain2.txt", "-o", "r.csv", "--quiet"]),
+        &os(&[
+            "solve",
+            "plain1.txt",
+            "plain2.txt",
+            "-o",
+            "r.csv",
+            "--quiet",
+        ]),
         0,
     );
     let before = fs::read(dir.path("r.csv")).unwrap();
@@ -828,7 +839,15 @@ fn inputs_whose_names_render_alike_are_refused_naming_both() {
         &["check", "--baseline", "r.csv", "-o", "out.csv"],
         &["canon", "-o", "out.csv"],
         &["augment", "-n", "1", "-o", "out.csv"],
-        &["bench", "--time-s", "0.01", "--warmup-s", "0", "--runs", "1"],
+        &[
+            "bench",
+            "--time-s",
+            "0.01",
+            "--warmup-s",
+            "0",
+            "--runs",
+            "1",
+        ],
         &["merge", "r.csv", "-o", "out.csv", "--inputs"],
     ];
     for command in commands {

@@ -306,7 +306,9 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
                 for done in chunk {
                     let file = several.then(|| files[done.at.input].as_str());
                     let name = |at: Position| match several {
-                        true => file_field(&format!("{}:{}", names[at.input], at.line)).into_owned(),
+                        true => {
+                            file_field(&format!("{}:{}", names[at.input], at.line)).into_owned()
+                        }
                         false => at.line.to_string(),
                     };
                     tally.records += 1;

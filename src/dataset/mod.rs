@@ -14,7 +14,7 @@ pub mod canon;
 pub mod generate;
 mod table;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicU64;
 use std::sync::mpsc::{sync_channel, RecvTimeoutError};
 use std::sync::Arc;
@@ -194,7 +194,13 @@ pub fn input_paths(
     } else {
         given.to_vec()
     };
-    if inputs.iter().chain(others).filter(|p| *p == Path::new(STDIO)).count() > 1 {
+    if inputs
+        .iter()
+        .chain(others)
+        .filter(|p| p.as_os_str() == STDIO)
+        .count()
+        > 1
+    {
         return Err(Error::Usage("stdin (`-`) can be read only once".into()));
     }
     let all: Vec<PathBuf> = inputs.iter().chain(others).cloned().collect();
