@@ -176,15 +176,13 @@ impl Opened {
     }
 }
 
-/// The inputs given, or stdin, with their names in rows and messages
-/// ([`input::input_names`], which refuses two paths named alike, `others`
-/// counted too, since both are named in rows); refuses stdin named twice
-/// (counting `others` too). `others`' names follow the inputs' in the
-/// names returned.
+/// The inputs given (stdin when none), and the names that rows and
+/// messages give them and then `others` (`--against` corpora), in order.
 ///
 /// # Errors
-/// [`Error::Usage`] for stdin named twice; [`Error::Input`] for two paths
-/// with the same name.
+/// [`Error::Usage`] for stdin named twice, `others` counted;
+/// [`Error::Input`] for two different paths with the same name (see
+/// [`input::input_names`]).
 pub fn input_paths(
     given: &[PathBuf],
     others: &[PathBuf],
