@@ -220,7 +220,9 @@ impl Config {
     /// the results), when the summary and the results name the same file,
     /// when `--solutions` is given with several inputs, and when the output
     /// is refused by [`Config::output_format`] (an unknown extension,
-    /// `--resume` of anything but a plain CSV file).
+    /// `--resume` of anything but a plain CSV file);
+    /// [`crate::input::InputError::SameName`] for two inputs that would
+    /// have the same name in rows and messages.
     #[cfg(feature = "cli")]
     pub fn with_environment(args: &SolveArgs, env: Environment) -> Result<Config, Error> {
         let threads = match args.threads {
@@ -236,10 +238,7 @@ impl Config {
         } else {
             args.inputs.clone()
         };
-        let inputs: Vec<String> = input_paths
-            .iter()
-            .map(|p| p.to_string_lossy().into_owned())
-            .collect();
+        let inputs = crate::input::input_names(&input_paths)?;
         if inputs.iter().filter(|p| *p == STDIO).count() > 1 {
             return Err(Error::Usage("stdin (`-`) can be read only once".into()));
         }

@@ -611,3 +611,278 @@ fn a_file_name_that_is_not_utf8_is_read_and_resumed() {
         without_timing(&text)
     );
 }
+
+/// Writes `text` to the file whose name is `bytes` (not UTF-8) in `dir`;
+/// returns that name, to pass to a command run in `dir`.
+#[cfg(unix)]
+fn odd_file(dir: &Scratch, bytes: &[u8], text: &str) -> std::ffi::OsString {
+    use std::os::unix::ffi::OsStrExt;
+
+    let name = std::ffi::OsStr::from_bytes(bytes);
+    fs::write(std::path::Path::new(&dir.path("")).join(name), text).unwrap();
+    name.to_os_string()
+}
+
+/// Runs the binary in `dir` with `args`, asserting exit code `expected`.
+#[cfg(unix)]
+fn run_in(dir: &Scratch, args: &[std::ffi::OsString], expected: i32) -> std::process::Output {
+    let out = Command::new(binary())
+        .current_dir(dir.path(""))
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), expected, "{args:?}: {}", stderr(&out));
+    out
+}
+
+/// Arguments from text.
+#[cfg(unix)]
+fn os(args: &[&str]) -> Vec<std::ffi::OsString> {
+    args.iter().map(Into::into).collect()
+}
+
+/// The column `name` of every row of CSV `text`.
+#[cfg(unix)]
+fn column(text: &str, name: &str) -> Vec<String> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let at = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name} in {text}"));
+    reader
+        .records()
+        .map(|r| r.unwrap()[at].to_string())
+        .collect()
+}
+
+#[cfg(unix)]
+#[test]
+fn bench_reads_inputs_whose_names_are_not_utf8_and_its_csv_export_escapes_them() {
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = Scratch::new();
+    let odd = odd_file(&dir, b"bad\xFFname.txt", &format!("{P}\n{Q}\n"));
+    dir.file("=cmd.txt", format!("{Q}\n").as_bytes());
+    let export = std::ffi::OsStr::from_bytes(b"rows\xFE.csv");
+    let mut args = os(&["bench"]);
+    args.push(odd);
+    args.extend(os(&[
+        "=cmd.txt",
+        "--solver",
+        "fast",
+        "-j",
+        "1",
+        "--runs",
+        "1",
+        "--time-s",
+        "0.01",
+        "--warmup-s",
+        "0",
+        "--quiet",
+        "--export-csv",
+    ]));
+    args.push(export.into());
+    run_in(&dir, &args, 0);
+    let text = fs::read_to_string(std::path::Path::new(&dir.path("")).join(export)).unwrap();
+    assert_eq!(
+        column(&text, "dataset"),
+        ["bad\u{FFFD}name.txt", "'=cmd.txt"]
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn merge_reads_inputs_and_writes_outputs_whose_names_are_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = Scratch::new();
+    let odd = odd_file(&dir, b"bad\xFFname.txt", &format!("{P}\n{Q}\n"));
+    dir.file("plain.txt", format!("{Q}\n{P}\n").as_bytes());
+    let solve = |extra: &[&str]| {
+        let mut args = os(&["solve"]);
+        args.push(odd.clone());
+        args.extend(os(&["plain.txt", "--quiet"]));
+        args.extend(os(extra));
+        run_in(&dir, &args, 0);
+    };
+    solve(&["-o", "whole.csv"]);
+    solve(&["--shard", "1/2", "-o", "s1.csv"]);
+    solve(&["--shard", "2/2", "-o", "s2.csv"]);
+    let whole = without_timing(&read_output(dir.path("whole.csv")));
+    let merged = std::ffi::OsStr::from_bytes(b"merged\xFE.csv");
+    for inputs in [true, false] {
+        let mut args = os(&["merge", "s2.csv", "s1.csv", "--quiet", "-o"]);
+        args.push(merged.into());
+        if inputs {
+            args.push("--inputs".into());
+            args.push(odd.clone());
+            args.push("plain.txt".into());
+        }
+        run_in(&dir, &args, 0);
+        let path = std::path::Path::new(&dir.path("")).join(merged);
+        assert_eq!(
+            without_timing(&read_output(path)),
+            whole,
+            "--inputs: {inputs}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn generate_writes_to_a_name_that_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+
+    let dir = Scratch::new();
+    let out = std::ffi::OsStr::from_bytes(b"made\xFF.csv");
+    let mut args = os(&["generate", "-n", "2", "--quiet", "-o"]);
+    args.push(out.into());
+    run_in(&dir, &args, 0);
+    let text = read_output(std::path::Path::new(&dir.path("")).join(out));
+    assert_eq!(column(&text, "index"), ["1", "2"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn canon_reads_inputs_and_corpora_whose_names_are_not_utf8_and_escapes_every_name() {
+    let dir = Scratch::new();
+    dir.file("=cmd.txt", format!("{P}\n{Q}\n").as_bytes());
+    let odd = odd_file(&dir, b"bad\xFFname.txt", &format!("{Q}\n"));
+    let corpus = odd_file(&dir, b"train\xFE.txt", &format!("{P}\n"));
+    let mut args = os(&["canon", "=cmd.txt"]);
+    args.push(odd);
+    args.push("--against".into());
+    args.push(corpus);
+    args.extend(os(&["-o", "canon.csv", "--quiet"]));
+    // 1: the first record leaks from the corpus.
+    run_in(&dir, &args, 1);
+    let text = read_output(dir.path("canon.csv"));
+    assert_eq!(
+        column(&text, "file"),
+        ["'=cmd.txt", "'=cmd.txt", "bad\u{FFFD}name.txt"]
+    );
+    assert_eq!(column(&text, "duplicate_of"), ["", "", "'=cmd.txt:2"]);
+    assert_eq!(column(&text, "against"), ["train\u{FFFD}.txt:1", "", ""]);
+}
+
+#[cfg(unix)]
+#[test]
+fn augment_reads_inputs_whose_names_are_not_utf8_and_its_shards_merge() {
+    let dir = Scratch::new();
+    let odd = odd_file(&dir, b"bad\xFFname.txt", &format!("{P}\n{Q}\n"));
+    dir.file("=cmd.txt", format!("{Q}\n").as_bytes());
+    let augment = |extra: &[&str]| {
+        let mut args = os(&["augment"]);
+        args.push(odd.clone());
+        args.extend(os(&["=cmd.txt", "-n", "2", "--seed", "3", "--quiet"]));
+        args.extend(os(extra));
+        run_in(&dir, &args, 0);
+    };
+    augment(&["-o", "whole.csv"]);
+    augment(&["--shard", "1/2", "-o", "a1.csv"]);
+    augment(&["--shard", "2/2", "-o", "a2.csv"]);
+    let whole = read_output(dir.path("whole.csv"));
+    assert_eq!(
+        column(&whole, "file"),
+        [
+            "bad\u{FFFD}name.txt",
+            "bad\u{FFFD}name.txt",
+            "bad\u{FFFD}name.txt",
+            "bad\u{FFFD}name.txt",
+            "'=cmd.txt",
+            "'=cmd.txt"
+        ]
+    );
+    for inputs in [true, false] {
+        let mut args = os(&["merge", "a2.csv", "a1.csv", "-o", "merged.csv", "--quiet"]);
+        if inputs {
+            args.push("--inputs".into());
+            args.push(odd.clone());
+            args.push("=cmd.txt".into());
+        }
+        run_in(&dir, &args, 0);
+        assert_eq!(
+            read_output(dir.path("merged.csv")),
+            whole,
+            "--inputs: {inputs}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn inputs_whose_names_render_alike_are_refused_naming_both() {
+    let dir = Scratch::new();
+    let one = odd_file(&dir, b"a\xFF.txt", &format!("{P}\n"));
+    let two = odd_file(&dir, b"a\xFE.txt", &format!("{Q}\n"));
+    // A results file of two inputs for --resume, --baseline and merge.
+    dir.file("plain1.txt", format!("{P}\n").as_bytes());
+    dir.file("plain2.txt", format!("{Q}\n").as_bytes());
+    run_in(
+        &dir,
+        &os(&[
+            "solve",
+            "plain1.txt",
+            "plain2.txt",
+            "-o",
+            "r.csv",
+            "--quiet",
+        ]),
+        0,
+    );
+    let before = fs::read(dir.path("r.csv")).unwrap();
+    let commands: [&[&str]; 7] = [
+        &["solve", "-o", "r.csv", "--resume"],
+        &["solve", "-o", "out.csv"],
+        &["check", "--baseline", "r.csv", "-o", "out.csv"],
+        &["canon", "-o", "out.csv"],
+        &["augment", "-n", "1", "-o", "out.csv"],
+        &[
+            "bench",
+            "--time-s",
+            "0.01",
+            "--warmup-s",
+            "0",
+            "--runs",
+            "1",
+        ],
+        &["merge", "r.csv", "-o", "out.csv", "--inputs"],
+    ];
+    for command in commands {
+        let mut args = os(command);
+        args.push(one.clone());
+        args.push(two.clone());
+        args.push("--quiet".into());
+        let out = run_in(&dir, &args, 2);
+        let message = stderr(&out);
+        assert!(
+            message.contains(r#""a\xFF.txt""#) && message.contains(r#""a\xFE.txt""#),
+            "{command:?}: {message}"
+        );
+        assert!(message.contains("could not be told apart"), "{message}");
+        assert!(!std::path::Path::new(&dir.path("out.csv")).exists());
+        assert_eq!(fs::read(dir.path("r.csv")).unwrap(), before);
+    }
+    // --against corpora are named in rows too.
+    let mut args = os(&["canon", "plain1.txt", "--against"]);
+    args.extend([one, "--against".into(), two, "--quiet".into()]);
+    let out = run_in(&dir, &args, 2);
+    assert!(stderr(&out).contains("could not be told apart"));
+}
+
+#[cfg(unix)]
+#[test]
+fn a_solutions_file_whose_name_is_not_utf8_is_opened_by_that_name() {
+    let dir = Scratch::new();
+    dir.file("in.txt", format!("{P}\n").as_bytes());
+    let solutions = odd_file(&dir, b"sol\xFF.txt", &format!("{S}\n"));
+    // The name's UTF-8 rendering names another file, which must not be read.
+    dir.file("sol\u{FFFD}.txt", format!("{Q}\n").as_bytes());
+    let mut args = os(&["solve", "in.txt", "--quiet", "--solutions"]);
+    args.push(solutions);
+    let out = run_in(&dir, &args, 0);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(column(&text, "check"), ["ok"]);
+}

@@ -41,7 +41,7 @@ pub struct BenchArgs {
     /// Puzzle files, one data set each, read with `solve`'s input rules
     /// (`.gz` decompressed; `-` is stdin). Malformed records are skipped.
     #[arg(value_name = "INPUT", required = true)]
-    pub inputs: Vec<String>,
+    pub inputs: Vec<PathBuf>,
 
     /// The solvers to measure, comma-separated.
     #[arg(
@@ -175,8 +175,10 @@ fn parse_seconds(value: &str) -> Result<f64, String> {
 /// A validated `bench` configuration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct BenchConfig {
-    /// The data sets' input names, in order.
-    pub inputs: Vec<String>,
+    /// The data sets' inputs, in order, as given (any name the operating
+    /// system accepts); no two are named alike in rows (see
+    /// [`input::input_names`]).
+    pub inputs: Vec<PathBuf>,
     /// How to read them.
     pub read: ReadOptions,
     /// Records to load per input, at most.
@@ -206,7 +208,8 @@ impl BenchConfig {
     /// # Errors
     /// [`Error::Usage`] for a thread count of 0 or above
     /// [`crate::config::MAX_THREADS`], a `--runs` or `--time-s` of 0, stdin
-    /// named twice, or two exports to stdout.
+    /// named twice, or two exports to stdout; [`Error::Input`] for two
+    /// inputs that would have the same name in rows.
     pub fn new(args: &BenchArgs, cores: usize) -> Result<BenchConfig, Error> {
         let mut threads = if args.threads.is_empty() {
             vec![1, cores.max(1)]
@@ -239,9 +242,10 @@ impl BenchConfig {
         if args.time_s <= 0.0 {
             return Err(Error::Usage("--time-s must be more than 0".into()));
         }
-        if args.inputs.iter().filter(|i| *i == "-").count() > 1 {
+        if args.inputs.iter().filter(|i| i.as_os_str() == "-").count() > 1 {
             return Err(Error::Usage("stdin (`-`) can be read only once".into()));
         }
+        input::input_names(&args.inputs)?;
         let exports = Exports::new(&[
             (ExportFormat::Csv, args.export_csv.as_deref()),
             (ExportFormat::Json, args.export_json.as_deref()),
@@ -348,7 +352,7 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
     let inputs = config
         .inputs
         .iter()
-        .map(|name| input::open(name))
+        .map(|path| input::open_path(path))
         .collect::<Result<Vec<Input>, _>>()?;
     let mut datasets = Vec::with_capacity(inputs.len());
     for input in inputs {

@@ -36,7 +36,8 @@ pub const FIELDS: [&str; 21] = [
 /// warm-up and the parse are not in them).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BenchRow {
-    /// The data set: its input name as given.
+    /// The data set: its input's name as given (bytes that are not UTF-8
+    /// shown as `\u{FFFD}`).
     pub dataset: String,
     /// The solver: `fast`, `naive`, or an external solver's NAME
     /// (`--cmd NAME=COMMAND`).

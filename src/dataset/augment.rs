@@ -2,7 +2,8 @@
 //! solution moved the same way ([`crate::transform`]).
 //!
 //! Columns, exactly: `line,copy,puzzle,solution,transform,status,message`,
-//! with `file` first when there are several inputs. `copy` counts from 1
+//! with `file` first when there are several inputs (written as `solve`
+//! writes it, see [`file_field`], so `merge` reads it back). `copy` counts from 1
 //! (0 is the original, with `--keep-original`); `transform` is the text
 //! form of [`Transform`], from which the copy can be rebuilt. A record that
 //! is malformed, invalid, unsolvable or has several solutions gets one row
@@ -10,6 +11,7 @@
 //! `i` uses a random stream seeded by `(seed, i, line, k)` alone, so the
 //! output is the same for every `-j`.
 
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
@@ -18,7 +20,7 @@ use rand_xorshift::XorShiftRng;
 use serde::Serialize;
 
 use super::{
-    input_names, rate, refuse_overwriting, run_ordered, thousands, Opened, RunArgs, TableWriter,
+    input_paths, rate, refuse_overwriting, run_ordered, thousands, Opened, RunArgs, TableWriter,
     Tagged,
 };
 use crate::cli::LayoutArgs;
@@ -26,7 +28,7 @@ use crate::error::{Error, Verdict};
 use crate::grid::Grid;
 use crate::input::Record;
 use crate::interrupt::SignalGuard;
-use crate::output::clean_message;
+use crate::output::{clean_message, file_field};
 use crate::progress::{Progress, ProgressOptions};
 use crate::shard::{self, Shard};
 use crate::solver::{FastSolver, Limits, Mode, Solver, Status};
@@ -50,7 +52,7 @@ pub struct AugmentArgs {
     /// field holding a complete grid) is used when it fits the puzzle; other
     /// puzzles are solved.
     #[arg(value_name = "INPUT")]
-    pub inputs: Vec<String>,
+    pub inputs: Vec<PathBuf>,
 
     /// Random equivalent copies per record.
     #[arg(short = 'n', long = "copies", value_name = "K")]
@@ -206,16 +208,18 @@ struct Tally {
 ///
 /// # Errors
 /// [`Error::Usage`] for bad flags; [`Error::Input`] when an input cannot be
-/// opened or read; [`Error::Write`] or [`Error::BrokenPipe`] when the rows
+/// opened or read, or two inputs would have the same name in rows; [`Error::Write`] or [`Error::BrokenPipe`] when the rows
 /// cannot be written.
 pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
     let settings = args.run.settings()?;
     let started = Instant::now();
-    let inputs = input_names(&args.inputs, &[])?;
+    let (inputs, names) = input_paths(&args.inputs, &[])?;
     refuse_overwriting(&settings.output, &inputs)?;
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
     let opened = Opened::open(&inputs, &args.layout)?;
     let several = inputs.len() > 1;
+    // As `solve` writes them, which `merge` reads back.
+    let files: Vec<String> = names.iter().map(|n| file_field(n).into_owned()).collect();
     let header: Vec<&str> = several
         .then_some("file")
         .into_iter()
@@ -245,7 +249,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
         |chunk| {
             for done in chunk {
                 tally.records += 1;
-                let file = several.then(|| inputs[done.input].as_str());
+                let file = several.then(|| files[done.input].as_str());
                 match done.copies {
                     Ok(list) => {
                         tally.by_status[0] += 1;

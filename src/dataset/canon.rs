@@ -5,7 +5,10 @@
 //! with `file` first when there are several inputs. `canonical` uses `0`
 //! blanks; `duplicate_of` names the first earlier record of the same class
 //! (`line`, or `file:line` with several inputs); `against` names the first
-//! record of an `--against` corpus in the class, as `file:line`.
+//! record of an `--against` corpus in the class, as `file:line`. Files are
+//! named as `solve` names them: any name the system accepts, bytes that
+//! are not UTF-8 shown as `\u{FFFD}`, and a field starting with `=`, `+`,
+//! `-`, `@` or `'` gets a `'` in front (see [`file_field`]).
 //!
 //! # Seen forms
 //! Each distinct form is kept as one 16-byte slot: 72 bits of its XXH3-128
@@ -17,13 +20,14 @@
 
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
 use serde::Serialize;
 
 use super::{
-    input_names, rate, refuse_overwriting, run_ordered, thousands, Opened, RunArgs, TableWriter,
+    input_paths, rate, refuse_overwriting, run_ordered, thousands, Opened, RunArgs, TableWriter,
 };
 use crate::cli::LayoutArgs;
 use crate::error::{Error, Verdict};
@@ -31,7 +35,7 @@ use crate::grid::Grid;
 use crate::input::Record;
 use crate::interrupt::SignalGuard;
 use crate::minlex::{form_line, Canonicalizer};
-use crate::output::clean_message;
+use crate::output::{clean_message, file_field};
 use crate::progress::{Progress, ProgressOptions};
 
 /// The columns, in order (after `file` with several inputs).
@@ -49,7 +53,7 @@ pub const COLUMNS: [&str; 6] = [
 pub struct CanonArgs {
     /// Puzzle files; `-` or none means stdin.
     #[arg(value_name = "INPUT")]
-    pub inputs: Vec<String>,
+    pub inputs: Vec<PathBuf>,
 
     /// Write only the first record of each equivalence class.
     #[arg(long)]
@@ -59,7 +63,7 @@ pub struct CanonArgs {
     /// equivalent to one of its records is a leak (column `against`, exit
     /// code 1). Repeatable.
     #[arg(long, value_name = "FILE")]
-    pub against: Vec<String>,
+    pub against: Vec<PathBuf>,
 
     /// How the inputs are laid out.
     #[command(flatten)]
@@ -229,19 +233,23 @@ struct Tally {
 ///
 /// # Errors
 /// [`Error::Usage`] for bad flags (stdin named twice, an output that is an
-/// input); [`Error::Input`] when an input cannot be opened or read;
+/// input); [`Error::Input`] when an input cannot be opened or read, or two
+/// inputs would have the same name in rows;
 /// [`Error::Write`] or [`Error::BrokenPipe`] when the rows cannot be
 /// written.
 pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
     let settings = args.run.settings()?;
     let started = Instant::now();
-    let inputs = input_names(&args.inputs, &args.against)?;
-    let all: Vec<String> = inputs.iter().chain(&args.against).cloned().collect();
+    let (inputs, mut names) = input_paths(&args.inputs, &args.against)?;
+    let against_names = names.split_off(inputs.len());
+    let all: Vec<PathBuf> = inputs.iter().chain(&args.against).cloned().collect();
     refuse_overwriting(&settings.output, &all)?;
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
     let against_inputs = Opened::open(&args.against, &args.layout)?;
     let main_inputs = Opened::open(&inputs, &args.layout)?;
     let several = inputs.len() > 1;
+    // As `solve` writes them: a name like a formula gets a `'` in front.
+    let files: Vec<String> = names.iter().map(|n| file_field(n).into_owned()).collect();
     let header: Vec<&str> = several
         .then_some("file")
         .into_iter()
@@ -296,9 +304,11 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
             |canon, item| Some(canonicalise(canon, item)),
             |chunk| {
                 for done in chunk {
-                    let file = several.then(|| inputs[done.at.input].as_str());
+                    let file = several.then(|| files[done.at.input].as_str());
                     let name = |at: Position| match several {
-                        true => format!("{}:{}", inputs[at.input], at.line),
+                        true => {
+                            file_field(&format!("{}:{}", names[at.input], at.line)).into_owned()
+                        }
                         false => at.line.to_string(),
                     };
                     tally.records += 1;
@@ -316,9 +326,10 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
                             row.canonical =
                                 Some(form.cells().iter().map(|v| (b'0' + v) as char).collect());
                             row.duplicate_of = seen.first_or_insert(hash, done.at).map(name);
-                            row.against = against
-                                .get(hash)
-                                .map(|at| format!("{}:{}", args.against[at.input], at.line));
+                            row.against = against.get(hash).map(|at| {
+                                file_field(&format!("{}:{}", against_names[at.input], at.line))
+                                    .into_owned()
+                            });
                         }
                         Err(message) => {
                             tally.malformed += 1;
@@ -369,7 +380,7 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
         if !args.against.is_empty() {
             crate::stderrln!(
                 "  against {}: {} records, {} distinct classes, {} malformed",
-                args.against.join(", "),
+                against_names.join(", "),
                 thousands(tally.against_records),
                 thousands(against.len() as u64),
                 thousands(tally.against_malformed),

@@ -118,7 +118,7 @@ impl RunArgs {
 ///
 /// # Errors
 /// [`Error::Guard`] naming both.
-pub fn refuse_overwriting(output: &Destination, inputs: &[String]) -> Result<(), Error> {
+pub fn refuse_overwriting(output: &Destination, inputs: &[PathBuf]) -> Result<(), Error> {
     let mut guard = FileGuard::new();
     for input in inputs {
         guard.reads("input", input);
@@ -142,19 +142,20 @@ pub struct Opened {
 pub type Tagged = Box<dyn Iterator<Item = Result<(usize, Record), InputError>> + Send>;
 
 impl Opened {
-    /// Opens every input, in order; the first that cannot be opened (or
-    /// whose layout is refused) fails.
+    /// Opens every input, in order, by its path (any name the operating
+    /// system accepts); the first that cannot be opened (or whose layout
+    /// is refused) fails.
     ///
     /// # Errors
     /// [`Error::Input`].
-    pub fn open(names: &[String], layout: &LayoutArgs) -> Result<Opened, Error> {
+    pub fn open(paths: &[PathBuf], layout: &LayoutArgs) -> Result<Opened, Error> {
         let mut opened = Opened {
             records: Vec::new(),
             size: Some(0),
             counters: Vec::new(),
         };
-        for name in names {
-            let input = input::open(name)?;
+        for path in paths {
+            let input = input::open_path(path)?;
             opened.size = opened.size.zip(input.size()).map(|(a, b)| a + b);
             opened.counters.push(input.consumed());
             opened
@@ -175,21 +176,34 @@ impl Opened {
     }
 }
 
-/// The inputs named, or stdin; refuses stdin named twice (counting
-/// `others` too).
+/// The inputs given (stdin when none), and the names that rows and
+/// messages give them and then `others` (`--against` corpora), in order.
 ///
 /// # Errors
-/// [`Error::Usage`].
-pub fn input_names(named: &[String], others: &[String]) -> Result<Vec<String>, Error> {
-    let inputs = if named.is_empty() {
-        vec![STDIO.to_string()]
+/// [`Error::Usage`] for stdin named twice, `others` counted;
+/// [`Error::Input`] for two different paths with the same name (see
+/// [`input::input_names`]).
+pub fn input_paths(
+    given: &[PathBuf],
+    others: &[PathBuf],
+) -> Result<(Vec<PathBuf>, Vec<String>), Error> {
+    let inputs = if given.is_empty() {
+        vec![PathBuf::from(STDIO)]
     } else {
-        named.to_vec()
+        given.to_vec()
     };
-    if inputs.iter().chain(others).filter(|n| *n == STDIO).count() > 1 {
+    if inputs
+        .iter()
+        .chain(others)
+        .filter(|p| p.as_os_str() == STDIO)
+        .count()
+        > 1
+    {
         return Err(Error::Usage("stdin (`-`) can be read only once".into()));
     }
-    Ok(inputs)
+    let all: Vec<PathBuf> = inputs.iter().chain(others).cloned().collect();
+    let names = input::input_names(&all)?;
+    Ok((inputs, names))
 }
 
 /// Runs `work` on every item of `items` on a pool of `threads` threads, in

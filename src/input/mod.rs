@@ -102,6 +102,7 @@ mod jsonl_reader;
 mod keep;
 mod lines;
 mod lines_reader;
+mod name;
 mod open;
 mod parquet;
 mod solutions;
@@ -123,6 +124,7 @@ pub use self::frame::MAX_RECORD;
 pub use self::gzip::GzipMembers;
 pub use self::jsonl::JsonRules;
 pub use self::keep::Keep;
+pub use self::name::{input_name, input_names};
 pub use self::open::{open, open_path, Input, Records};
 
 /// One puzzle record read from an input.
@@ -331,6 +333,21 @@ pub enum InputError {
         path: PathBuf,
         /// The input record's line.
         line: u64,
+    },
+    /// Two different input paths with the same name in rows and messages
+    /// (see [`input_names`]): their rows could not be told apart.
+    #[error(
+        "inputs {first:?} and {second:?} would both be named `{name}` in rows and messages \
+         (bytes that are not UTF-8 are shown as U+FFFD), so their rows could not be told \
+         apart; rename one"
+    )]
+    SameName {
+        /// The first of the two paths, as given.
+        first: PathBuf,
+        /// The second, as given.
+        second: PathBuf,
+        /// The name both go by.
+        name: String,
     },
     /// The `--solutions` file has records left after the input ended.
     #[error("{solutions}: line {line}: more solutions than records in {path}")]

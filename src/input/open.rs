@@ -124,8 +124,8 @@ pub fn open(path: &str) -> Result<Input, InputError> {
 }
 
 /// [`open`] for any name the operating system accepts, UTF-8 or not: the
-/// input is named by the name's UTF-8 rendering (`\u{FFFD}` for bytes that
-/// are not UTF-8) in records, messages and the results' `file` column.
+/// input is named by [`super::input_name`] (`\u{FFFD}` for bytes that are
+/// not UTF-8) in records, messages and the results' `file` column.
 ///
 /// # Errors
 /// As [`open`].
@@ -133,8 +133,8 @@ pub fn open_path(path: &Path) -> Result<Input, InputError> {
     if path.as_os_str() == "-" {
         return Ok(Input::from_reader("-", io::stdin()));
     }
-    let name = path.to_string_lossy();
-    let name = name.as_ref();
+    let name = super::input_name(path);
+    let name = name.as_str();
     let err = |source| InputError::io(name, source);
     let file = File::open(path).map_err(err)?;
     let meta = file.metadata().map_err(err)?;
@@ -296,7 +296,7 @@ impl Input {
         }
         let solutions = match &options.solutions {
             Some(path) => {
-                let input = open(&path.to_string_lossy())?;
+                let input = open_path(path)?;
                 let csv = input.format_by_name() == Format::Csv;
                 let (_, source, _) = input.decoded()?;
                 Some(SolutionsReader::new(source, csv, path))

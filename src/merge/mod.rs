@@ -32,6 +32,7 @@ pub mod summary;
 use std::borrow::Cow;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
+use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -82,7 +83,7 @@ pub struct MergeArgs {
     /// solved) so that every record must have a row (and every row a
     /// record), and the rows come out in this order.
     #[arg(long, value_name = "FILE", num_args = 1..)]
-    pub inputs: Vec<String>,
+    pub inputs: Vec<PathBuf>,
 
     /// How the inputs of `--inputs` are laid out.
     #[command(flatten)]
@@ -108,11 +109,14 @@ const SHOWN: usize = 10;
 /// reads, by any name;
 /// [`Error::Merge`] when a results file or summary cannot be read or does
 /// not fit the others, records overlap, or (with `--inputs`) a record has no
-/// row or a row no record; [`Error::Input`] when an input cannot be read;
+/// row or a row no record; [`Error::Input`] when an input cannot be read,
+/// or two `--inputs` would have the same name in rows;
 /// [`Error::Write`] when the output cannot be written.
 pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
     require_csv("merge writes", Some(&args.output)).map_err(Error::Usage)?;
     refuse_overwriting(args)?;
+    // Before any reading: two inputs named alike would take each other's rows.
+    let given = input::input_names(&args.inputs)?;
     let summaries = args
         .summaries
         .iter()
@@ -152,7 +156,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
                 args.inputs.len()
             )));
         }
-        args.inputs.clone()
+        given
     } else if with_file {
         let sequences = parts
             .iter()
@@ -568,11 +572,11 @@ struct Expected {
 }
 
 impl Expected {
-    fn open(names: &[String], layout: &LayoutArgs) -> Result<Expected, Error> {
+    fn open(paths: &[PathBuf], layout: &LayoutArgs) -> Result<Expected, Error> {
         let options = layout.read_options(None);
-        let inputs = names
+        let inputs = paths
             .iter()
-            .map(|name| input::open(name))
+            .map(|path| input::open_path(path))
             .collect::<Result<Vec<_>, InputError>>()?;
         let mut all: Vec<Records> = vec![];
         for (i, input) in inputs.into_iter().enumerate() {
@@ -658,12 +662,11 @@ struct Output {
 
 impl Output {
     fn create(path: &Path) -> Result<Output, Error> {
-        let name = path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let temporary =
-            path.with_file_name(format!(".{name}.merge-{}.partial", std::process::id()));
+        // Built from the name's bytes, whatever they are.
+        let mut name = OsString::from(".");
+        name.push(path.file_name().unwrap_or_default());
+        name.push(format!(".merge-{}.partial", std::process::id()));
+        let temporary = path.with_file_name(name);
         let file = File::create(&temporary).map_err(|e| Error::write("results", path, e))?;
         let sink = Sink::to_file(file, Compression::of_name(path))
             .map_err(|e| Error::write("results", path, e))?;

@@ -1,10 +1,13 @@
 //! `--export-csv`: a header of the field names, then one record per row;
-//! numbers at full precision, an absent speedup empty.
+//! numbers at full precision, an absent speedup empty, and the `dataset`
+//! name as `solve` writes its `file` column (a `'` before a name that
+//! starts like a spreadsheet formula, see [`file_field`]).
 
 use std::io;
 
 use super::Exporter;
 use crate::bench::row::BenchRow;
+use crate::output::file_field;
 
 /// Writes rows as CSV.
 #[derive(Clone, Copy, Debug, Default)]
@@ -17,7 +20,13 @@ impl Exporter for CsvExporter {
             writer.write_record(crate::bench::row::FIELDS)?;
         }
         for row in rows {
-            writer.serialize(row)?;
+            match file_field(&row.dataset) {
+                std::borrow::Cow::Borrowed(_) => writer.serialize(row)?,
+                std::borrow::Cow::Owned(dataset) => writer.serialize(BenchRow {
+                    dataset,
+                    ..row.clone()
+                })?,
+            }
         }
         writer.into_inner().map_err(|e| e.into_error())
     }
@@ -40,5 +49,18 @@ mod tests {
         assert_eq!(&records[1][9], "", "no speedup: empty");
         let empty = String::from_utf8(CsvExporter.serialize(&[]).unwrap()).unwrap();
         assert_eq!(empty.trim_end(), FIELDS.join(","));
+    }
+
+    #[test]
+    fn a_dataset_named_like_a_formula_gets_a_quote() {
+        let mut rows = rows();
+        rows[0].dataset = "=cmd.txt".into();
+        let text = String::from_utf8(CsvExporter.serialize(&rows).unwrap()).unwrap();
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let datasets: Vec<String> = reader
+            .records()
+            .map(|r| r.unwrap()[0].to_string())
+            .collect();
+        assert_eq!(datasets, ["'=cmd.txt", "data/top95.txt"]);
     }
 }

@@ -1,0 +1,72 @@
+//! How an input is named in records, rows and messages. A path may be any
+//! name the operating system accepts; rows and messages are text, so an
+//! input goes by its path's UTF-8 rendering, `\u{FFFD}` standing for bytes
+//! that are not UTF-8. Two different paths can render alike; their rows
+//! could then not be told apart (`--resume`, `check --baseline` and `merge`
+//! match rows by name), so such inputs are refused together.
+
+use std::path::{Path, PathBuf};
+
+use super::InputError;
+
+/// The name `path` goes by: its UTF-8 rendering, `\u{FFFD}` for each run of
+/// bytes that are not UTF-8.
+pub fn input_name(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// [`input_name`] of every path, in order. The same path given twice has
+/// one name, as it always had.
+///
+/// # Errors
+/// [`InputError::SameName`] for the first two different paths with the
+/// same name (names that differ only in bytes that are not UTF-8, or such a
+/// name and one holding `\u{FFFD}` itself).
+pub fn input_names(paths: &[PathBuf]) -> Result<Vec<String>, InputError> {
+    let names: Vec<String> = paths.iter().map(|p| input_name(p)).collect();
+    for (i, name) in names.iter().enumerate() {
+        if let Some(j) = (0..i).find(|&j| names[j] == *name && paths[j] != paths[i]) {
+            return Err(InputError::SameName {
+                first: paths[j].clone(),
+                second: paths[i].clone(),
+                name: name.clone(),
+            });
+        }
+    }
+    Ok(names)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+
+    use super::*;
+
+    fn path(bytes: &[u8]) -> PathBuf {
+        PathBuf::from(OsStr::from_bytes(bytes))
+    }
+
+    #[test]
+    fn names_render_bytes_that_are_not_utf8_as_the_replacement_character() {
+        let names = input_names(&[path(b"a\xFFb.txt"), path(b"plain.txt")]).unwrap();
+        assert_eq!(names, ["a\u{FFFD}b.txt", "plain.txt"]);
+    }
+
+    #[test]
+    fn the_same_path_twice_is_one_name_and_two_paths_rendered_alike_are_refused() {
+        let same = [path(b"a\xFF.txt"), path(b"a\xFF.txt")];
+        assert_eq!(input_names(&same).unwrap(), ["a\u{FFFD}.txt"; 2]);
+        for other in [&b"a\xFE.txt"[..], "a\u{FFFD}.txt".as_bytes()] {
+            let paths = [path(b"a\xFF.txt"), path(b"x.txt"), path(other)];
+            let err = input_names(&paths).unwrap_err();
+            let message = err.to_string();
+            assert!(
+                matches!(&err, InputError::SameName { first, second, .. }
+                    if *first == paths[0] && *second == paths[2]),
+                "{message}"
+            );
+            assert!(message.contains(r#""a\xFF.txt""#), "{message}");
+        }
+    }
+}
