@@ -654,7 +654,7 @@ pub(super) fn search(
 
 #[cfg(test)]
 mod tests {
-    use super::super::singles::{Singled, Singles};
+    use super::super::singles::{Ran, Singles};
     use super::*;
 
     fn grid(givens: &[(usize, u8)]) -> Grid {
@@ -688,7 +688,7 @@ mod tests {
             let grids = fields.filter_map(|field| Grid::parse(field.as_bytes()).ok());
             for grid in grids.take(300) {
                 let mut singles = Singles::new(&grid).expect("no repeated given");
-                if singles.run() != Singled::Stalled {
+                if singles.run() != Ran::Stalled {
                     continue;
                 }
                 stalled += 1;

@@ -60,7 +60,7 @@ const FEW_GIVENS: u32 = 22;
 
 /// How a run of singles ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Singled {
+pub(super) enum Ran {
     /// Every cell is filled: the grid's only solution.
     Solved,
     /// Some cell has no candidate left, or two naked singles put one digit
@@ -166,9 +166,9 @@ impl Singles {
     /// then trickling in one chain at a time, which the strong engine,
     /// working per digit and band, follows at a lower cost.
     #[inline(always)]
-    pub(super) fn run(&mut self) -> Singled {
+    pub(super) fn run(&mut self) -> Ran {
         if 81 - (self.open() as u32) < FEW_GIVENS {
-            return Singled::Stalled;
+            return Ran::Stalled;
         }
         loop {
             // Per cell, whether one board holds it, and whether two do.
@@ -181,13 +181,13 @@ impl Singles {
             }
             let open = self.open;
             if (open[0] & !one[0]) | (open[1] & !one[1]) != 0 {
-                return Singled::Contradiction;
+                return Ran::Contradiction;
             }
             let naked = [open[0] & !two[0], open[1] & !two[1]];
             let placed = naked[0].count_ones() + naked[1].count_ones();
             let left = open[0].count_ones() + open[1].count_ones();
             if placed == 0 || placed * TRICKLE < left {
-                return Singled::Stalled;
+                return Ran::Stalled;
             }
             // The digit of a naked single, bit by bit: bit `k` of its value
             // is set when its one board is that of a value with bit `k`.
@@ -217,12 +217,12 @@ impl Singles {
                 }
             }
             if repeated != 0 {
-                return Singled::Contradiction;
+                return Ran::Contradiction;
             }
             let open = [open[0] & !naked[0], open[1] & !naked[1]];
             self.open = open;
             if open == [0, 0] {
-                return Singled::Solved;
+                return Ran::Solved;
             }
             for board in &mut self.cand[1..10] {
                 board[0] &= open[0];
