@@ -145,7 +145,7 @@ impl BatchSolver {
                             results.push(solve_record(
                                 solver.as_mut(),
                                 0,
-                                &record,
+                                record,
                                 options.mode,
                                 &options.limits,
                             ));

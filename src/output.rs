@@ -446,11 +446,10 @@ impl Row {
         self.len += 1;
     }
 
-    /// A status or check name (at most 10 bytes).
+    /// Bytes of known small length: a status or check name, a number.
     fn text(&mut self, text: &[u8]) {
-        for &b in text {
-            self.byte(b);
-        }
+        self.buf[self.len..self.len + text.len()].copy_from_slice(text);
+        self.len += text.len();
     }
 
     fn grid(&mut self, grid: &Grid) {
@@ -463,20 +462,9 @@ impl Row {
         self.len += CELLS;
     }
 
-    /// `n` in decimal, written from its last digit back.
+    /// `n` in decimal.
     fn number(&mut self, n: u64) {
-        let mut digits = 1;
-        let mut rest = n / 10;
-        while rest != 0 {
-            digits += 1;
-            rest /= 10;
-        }
-        let mut rest = n;
-        for i in (self.len..self.len + digits).rev() {
-            self.buf[i] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-        }
-        self.len += digits;
+        self.text(itoa::Buffer::new().format(n).as_bytes());
     }
 
     /// A duration in nanoseconds as microseconds with one decimal, rounded

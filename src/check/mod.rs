@@ -322,7 +322,7 @@ mod tests {
         crate::pipeline::solve_record(
             solver.as_mut(),
             0,
-            &record,
+            record,
             crate::solver::Mode::Unique,
             &Default::default(),
         )

@@ -64,7 +64,7 @@ impl Parser {
 #[derive(Clone, Debug)]
 enum Item {
     /// Parsed while cutting.
-    Parsed { input: usize, record: Record },
+    Parsed { input: usize, record: Box<Record> },
     /// Bytes `start..end` of the batch, parsed by `parsers[parser]`.
     Raw {
         input: usize,
@@ -101,22 +101,49 @@ impl RecordBatch {
         parser: &Arc<Parser>,
     ) -> Option<Result<(), InputError>> {
         loop {
-            let frame = match framer.next() {
+            let base = self.bytes.len();
+            let frame = match framer.next_into(&mut self.bytes) {
                 Ok(Some(frame)) => frame,
                 Ok(None) => return None,
-                Err(e) => return Some(Err(InputError::io(name, e))),
+                Err(e) => {
+                    self.bytes.truncate(base);
+                    return Some(Err(InputError::io(name, e)));
+                }
             };
-            let bytes = framer.bytes();
-            if frame.too_long {
-                self.push_parsed(Record::new(frame.line, Err(too_long()), None));
-            } else if is_skipped(bytes) {
-                continue;
-            } else if frame.open_quote {
-                self.push_parsed(unterminated(frame.line));
+            let bytes = &self.bytes[base..];
+            if frame.too_long || is_skipped(bytes) || frame.open_quote {
+                let skipped = !frame.too_long && is_skipped(bytes);
+                self.bytes.truncate(base);
+                if skipped {
+                    continue;
+                }
+                self.push_parsed(if frame.too_long {
+                    Record::new(frame.line, Err(too_long()), None)
+                } else {
+                    unterminated(frame.line)
+                });
             } else {
-                self.push_raw(frame.line, bytes, parser);
+                let parser = self.parser_index(parser);
+                self.items.push(Item::Raw {
+                    input: self.input,
+                    line: frame.line,
+                    start: base,
+                    end: self.bytes.len(),
+                    parser,
+                });
             }
             return Some(Ok(()));
+        }
+    }
+
+    /// The index of `parser` in the batch's parsers, added if new.
+    fn parser_index(&mut self, parser: &Arc<Parser>) -> usize {
+        match self.parsers.iter().rposition(|p| Arc::ptr_eq(p, parser)) {
+            Some(i) => i,
+            None => {
+                self.parsers.push(Arc::clone(parser));
+                self.parsers.len() - 1
+            }
         }
     }
 
@@ -160,20 +187,14 @@ impl RecordBatch {
         }
         self.items.push(Item::Parsed {
             input: self.input,
-            record,
+            record: Box::new(record),
         });
     }
 
     /// Appends the bytes of a record found at `line`, to be parsed later by
     /// `parser`.
     pub fn push_raw(&mut self, line: u64, bytes: &[u8], parser: &Arc<Parser>) {
-        let parser = match self.parsers.iter().rposition(|p| Arc::ptr_eq(p, parser)) {
-            Some(i) => i,
-            None => {
-                self.parsers.push(Arc::clone(parser));
-                self.parsers.len() - 1
-            }
-        };
+        let parser = self.parser_index(parser);
         let start = self.bytes.len();
         self.bytes.extend_from_slice(bytes);
         self.items.push(Item::Raw {
@@ -223,7 +244,7 @@ impl RecordBatch {
     /// If `i` is out of range.
     pub fn record(&self, i: usize, scratch: &mut Scratch) -> (usize, Record) {
         match &self.items[i] {
-            Item::Parsed { input, record } => (*input, record.clone()),
+            Item::Parsed { input, record } => (*input, Record::clone(record)),
             &Item::Raw {
                 input,
                 line,

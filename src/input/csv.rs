@@ -136,16 +136,27 @@ impl CsvScratch {
         delimiter: u8,
     ) -> Option<Fields<'a>> {
         self.ranges.clear();
-        if !open_quote && memchr::memchr(b'"', bytes).is_none() {
+        if !open_quote {
+            // One pass for the separators and any quote; a quote sends the
+            // record to the `csv` crate.
             let mut start = 0;
-            for end in memchr::memchr_iter(delimiter, bytes).chain([bytes.len()]) {
+            let mut quoted = false;
+            for end in memchr::memchr2_iter(delimiter, b'"', bytes) {
+                if bytes[end] == b'"' {
+                    quoted = true;
+                    break;
+                }
                 self.ranges.push(trimmed(bytes, start, end));
                 start = end + 1;
             }
-            return Some(Fields {
-                buf: bytes,
-                ranges: &self.ranges,
-            });
+            if !quoted {
+                self.ranges.push(trimmed(bytes, start, bytes.len()));
+                return Some(Fields {
+                    buf: bytes,
+                    ranges: &self.ranges,
+                });
+            }
+            self.ranges.clear();
         }
         if delimiter != self.delimiter {
             self.parser = parser(delimiter);

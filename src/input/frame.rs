@@ -178,7 +178,18 @@ impl<R: BufRead> Framer<R> {
     /// Reads the next record; `Ok(None)` at end of input. Empty records are
     /// returned too (the caller skips blank lines).
     pub fn next(&mut self) -> io::Result<Option<Frame>> {
-        self.buf.clear();
+        let mut buf = std::mem::take(&mut self.buf);
+        buf.clear();
+        let frame = self.next_into(&mut buf);
+        self.buf = buf;
+        frame
+    }
+
+    /// As [`Framer::next`], but appends the record's kept bytes to `out`
+    /// (what [`Framer::bytes`] would hold) instead of keeping them, so a
+    /// batch takes them with one copy.
+    pub fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<Frame>> {
+        let base = out.len();
         if std::mem::take(&mut self.after_cr)
             && fill(&self.replay, &mut self.src)?.first() == Some(&b'\n')
         {
@@ -196,7 +207,7 @@ impl<R: BufRead> Framer<R> {
             let partial = self.skip_bom()?;
             if partial > 0 {
                 // The first bytes looked like a byte-order mark but were not.
-                self.buf.extend_from_slice(&BOM[..partial]);
+                out.extend_from_slice(&BOM[..partial]);
                 total = partial as u64;
                 state = Scan::Field { start: false };
             }
@@ -217,19 +228,25 @@ impl<R: BufRead> Framer<R> {
             };
             let part = &chunk[..window];
             let end = if self.csv && !over {
-                scan_csv(
-                    &mut state,
-                    part,
-                    self.delimiter,
-                    &mut inner_breaks,
-                    &mut inner_cr,
-                )
+                // Most records hold no quote: then the first line end is
+                // the record's end, found in one pass.
+                let fresh = total == 0 && state == (Scan::Field { start: true });
+                match memchr3(b'\n', b'\r', b'"', part) {
+                    Some(j) if fresh && part[j] != b'"' => Some(j),
+                    _ => scan_csv(
+                        &mut state,
+                        part,
+                        self.delimiter,
+                        &mut inner_breaks,
+                        &mut inner_cr,
+                    ),
+                }
             } else {
                 memchr2(b'\n', b'\r', part)
             };
             let take = end.unwrap_or(window);
-            let room = KEEP.saturating_sub(self.buf.len());
-            self.buf.extend_from_slice(&chunk[..take.min(room)]);
+            let room = KEEP.saturating_sub(out.len() - base);
+            out.extend_from_slice(&chunk[..take.min(room)]);
             total += take as u64;
             match end {
                 Some(end) => {
@@ -242,7 +259,7 @@ impl<R: BufRead> Framer<R> {
             }
             if state == Scan::Quoted && inner_breaks > 0 && total >= KEEP as u64 {
                 // The quote ran past its line and on past the cap.
-                return Ok(Some(self.unterminated(start)));
+                return Ok(Some(self.unterminated(start, out, base)));
             }
         }
         if total == 0 && !terminated {
@@ -250,14 +267,15 @@ impl<R: BufRead> Framer<R> {
         }
         if state == Scan::Quoted && !terminated && inner_breaks > 0 {
             // The input ended inside a quote opened lines before.
-            return Ok(Some(self.unterminated(start)));
+            return Ok(Some(self.unterminated(start, out, base)));
         }
         self.line += inner_breaks + u64::from(terminated);
-        let truncated = total > self.buf.len() as u64;
-        if !truncated && !terminated && self.buf.last() == Some(&DOS_EOF) {
-            self.buf.pop();
+        let kept = out.len() - base;
+        let truncated = total > kept as u64;
+        if !truncated && !terminated && out.last() == Some(&DOS_EOF) && kept > 0 {
+            out.pop();
         }
-        let too_long = truncated || self.buf.len() > MAX_RECORD;
+        let too_long = truncated || out.len() - base > MAX_RECORD;
         Ok(Some(Frame {
             line: start,
             too_long,
@@ -265,18 +283,19 @@ impl<R: BufRead> Framer<R> {
         }))
     }
 
-    /// Ends the record being read at the end of its first line, where an
-    /// unterminated quote opened, and puts the bytes after that line back
-    /// to be read again.
-    fn unterminated(&mut self, start: u64) -> Frame {
-        let cut = memchr2(b'\n', b'\r', &self.buf).unwrap_or(self.buf.len());
+    /// Ends the record being read (`out[base..]`) at the end of its first
+    /// line, where an unterminated quote opened, and puts the bytes after
+    /// that line back to be read again.
+    fn unterminated(&mut self, start: u64, out: &mut Vec<u8>, base: usize) -> Frame {
+        let record = &out[base..];
+        let cut = memchr2(b'\n', b'\r', record).unwrap_or(record.len());
         let mut after = cut + 1;
-        if self.buf.get(cut) == Some(&b'\r') && self.buf.get(after) == Some(&b'\n') {
+        if record.get(cut) == Some(&b'\r') && record.get(after) == Some(&b'\n') {
             after += 1;
         }
         // A `\r` last in the buffer may have its `\n` still to come.
-        self.after_cr = self.buf.get(cut) == Some(&b'\r') && after >= self.buf.len();
-        let mut rest = self.buf.split_off(cut.min(self.buf.len()));
+        self.after_cr = record.get(cut) == Some(&b'\r') && after >= record.len();
+        let mut rest = out.split_off(base + cut.min(record.len()));
         rest.drain(..(after - cut).min(rest.len()));
         rest.extend_from_slice(&self.replay);
         self.replay = rest;
