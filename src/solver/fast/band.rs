@@ -374,11 +374,20 @@ impl State {
     fn propagate(&mut self, mut dirty: u32) -> Result<(), Contradiction> {
         loop {
             let mut touched = 0u16;
+            // A pass over a snapshot of the dirty masks: the next mask to
+            // update does not wait for the current update's dirty bits, so
+            // consecutive updates overlap in the processor. The masks they
+            // dirty wait for the next pass, unless this one has yet to
+            // reach them.
             while dirty != 0 {
-                let idx = dirty.trailing_zeros() as usize;
-                dirty &= dirty - 1;
-                touched |= 1 << (idx % 9);
-                self.update(idx, &mut dirty)?;
+                let mut pass = dirty;
+                while pass != 0 {
+                    let idx = pass.trailing_zeros() as usize;
+                    pass &= pass - 1;
+                    dirty &= !(1 << idx);
+                    touched |= 1 << (idx % 9);
+                    self.update(idx, &mut dirty)?;
+                }
             }
             dirty = self.stacks(touched)?;
             if dirty != 0 {
