@@ -12,9 +12,11 @@
 //! cell leaves all of them in one vector operation (the compiler vectorises
 //! these branch-free loops at each instruction-set level).
 //!
-//! Set-up fixes every given at once: its digit keeps only the given in its
-//! row and leaves its column and box (the first deductions propagation
-//! would make, one given at a time).
+//! Set-up takes the singles engine's per-digit bitboards as they are: each
+//! filled cell's digit has already left the cell's row, column and box
+//! there (the first deductions propagation would make, one cell at a time),
+//! so the boards are only cut into bands and each filled cell's row marked
+//! as fixed for its digit, without a pass over the 81 cells.
 //!
 //! # Propagation
 //! For one digit in one band:
@@ -147,6 +149,8 @@ const ROWS: [u32; 8] = [
 ];
 
 static SHAPES: [[u16; 512]; 3] = build_shapes();
+/// For a band (0..3): the two other bands.
+const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
 /// For a 9-bit mask of minirows (bit `3 * row + box`): bit `row` set when
 /// the row has a minirow in it.
 static ROW_OF_MINIROWS: [u32; 512] = {
@@ -217,8 +221,9 @@ impl State {
     /// propagation would deduce first, done here for all givens at once).
     /// Repeated givens are not searched for cell by cell (see
     /// [`Grid::first_conflict`]): a digit given twice in a unit leaves an
-    /// empty mask, so the state has no solution.
-    #[inline(always)]
+    /// empty mask, so the state has no solution. The reference the tests
+    /// hold [`State::from_boards`] and the routed solver to.
+    #[cfg(test)]
     pub(super) fn from_givens(grid: &Grid) -> State {
         let mut givens = [0u32; 27];
         let mut filled = [0u32; 3];
@@ -255,6 +260,35 @@ impl State {
             }
             if count != cols.count_ones() || count != rows_used || count != boxes_used {
                 state.cand[at(digit, 0)] = 0;
+            }
+        }
+        state
+    }
+
+    /// The state for the singles engine's hand-over (see `Singles::boards`):
+    /// per digit, the 81-bit board of the cells holding it or where it can
+    /// still go, and the board of the filled cells. Those boards already
+    /// hold what [`State::from_givens`] deduces (a filled cell's digit gone
+    /// from its peers), so this only cuts them into bands and marks the rows
+    /// holding each digit as fixed: the same state, without a pass over the
+    /// 81 cells.
+    #[inline(always)]
+    pub(super) fn from_boards(boards: &[[u64; 2]; 9], filled: [u64; 2]) -> State {
+        let bands = |b: [u64; 2]| {
+            [
+                b[0] as u32 & BAND,
+                (b[0] >> 27) as u32 & BAND,
+                ((b[0] >> 54) | (b[1] << 10)) as u32 & BAND,
+            ]
+        };
+        let filled = bands(filled);
+        let mut state = State::START;
+        state.unsolved = filled.map(|f| BAND & !f);
+        for (digit, &board) in boards.iter().enumerate() {
+            for (band, m) in bands(board).into_iter().enumerate() {
+                state.cand[at(digit, band)] = m;
+                let shape = shape(m & filled[band]);
+                state.fixed[band] |= ROW_OF_MINIROWS[shape as usize & 0x1FF] << (3 * digit);
             }
         }
         state
@@ -314,19 +348,20 @@ impl State {
             m &= !colmask | cells;
             shape = self::shape(m);
             self.unsolved[band] &= !cells;
-            for od in 0..9 {
-                let o = at(od, band);
-                let old = self.cand[o];
-                let new = if od == digit { old } else { old & !cells };
-                self.cand[o] = new;
-                *dirty |= ((old != new) as u32) << o;
+            // The cells leave every digit of the band, this one's mask
+            // included: its value is `m`, stored at the end.
+            let base = at(0, band);
+            let mut hit = 0u32;
+            for (od, mask) in self.cand[base..base + 9].iter_mut().enumerate() {
+                hit |= u32::from(*mask & cells != 0) << od;
+                *mask &= !cells;
             }
-            for ob in 0..3 {
+            *dirty |= (hit & !(1 << digit)) << base;
+            for ob in OTHER_BANDS[band] {
                 let o = at(digit, ob);
                 let old = self.cand[o];
-                let new = if ob == band { old } else { old & !colmask };
-                self.cand[o] = new;
-                *dirty |= ((old != new) as u32) << o;
+                *dirty |= u32::from(old & colmask != 0) << o;
+                self.cand[o] = old & !colmask;
             }
         }
         self.cand[idx] = m;
@@ -619,6 +654,7 @@ pub(super) fn search(
 
 #[cfg(test)]
 mod tests {
+    use super::super::singles::{Ran, Singles};
     use super::*;
 
     fn grid(givens: &[(usize, u8)]) -> Grid {
@@ -637,6 +673,34 @@ mod tests {
             &mut Vec::new(),
         )
         .solutions
+    }
+
+    #[test]
+    fn set_up_from_bitboards_is_the_set_up_from_givens() {
+        let files = [
+            include_str!("../../../data/17_clue_10000.txt"),
+            include_str!("../../../data/magictour_top1465.txt"),
+            include_str!("../../../data/kaggle1m_10000.csv"),
+        ];
+        let mut stalled = 0;
+        for text in files {
+            let fields = text.lines().filter_map(|line| line.split(',').next());
+            let grids = fields.filter_map(|field| Grid::parse(field.as_bytes()).ok());
+            for grid in grids.take(300) {
+                let mut singles = Singles::new(&grid).expect("no repeated given");
+                if singles.run() != Ran::Stalled {
+                    continue;
+                }
+                stalled += 1;
+                let (boards, filled) = singles.boards();
+                let state = State::from_boards(&boards, filled);
+                let reference = State::from_givens(&singles.grid());
+                assert_eq!(state.cand, reference.cand, "{grid}");
+                assert_eq!(state.unsolved, reference.unsolved, "{grid}");
+                assert_eq!(state.fixed, reference.fixed, "{grid}");
+            }
+        }
+        assert!(stalled > 300, "{stalled} grids handed over");
     }
 
     #[test]

@@ -26,7 +26,7 @@ use std::fmt;
 use super::{Limits, Mode, Outcome, Search, Solver, Status};
 use crate::grid::Grid;
 use band::{Frame, State};
-use singles::{Singled, Singles};
+use singles::{Ran, Singles};
 
 /// An instruction-set level the fast solver can run at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -164,8 +164,8 @@ impl FastSolver {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as for AVX2; AVX-512 implies it.
             Simd::Avx512 => match unsafe { singles_avx2(grid) } {
-                Some((Singled::Stalled, grid)) => unsafe {
-                    strong_avx512(&grid, mode, limits, &mut self.stack)
+                Singled::Stalled(state) => unsafe {
+                    strong_avx512(state, mode, limits, &mut self.stack)
                 },
                 singled => route(singled, mode, limits, &mut self.stack),
             },
@@ -192,37 +192,52 @@ fn classify(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) ->
     route(singles(grid), mode, limits, stack)
 }
 
-/// The singles engine on a grid's givens: how it ended and the grid as far
-/// as it filled it, or `None` when a digit is repeated in a unit.
+/// How the singles engine left a grid.
+enum Singled {
+    /// A digit is repeated in a unit.
+    Repeated,
+    /// Singles filled the grid: its only solution.
+    Solved(Grid),
+    /// Singles showed there is no solution.
+    NoSolution,
+    /// Singles stalled: the strong engine's state for the grid as far as
+    /// they filled it, set up from their bitboards (no round trip through a
+    /// grid).
+    Stalled(State),
+}
+
+/// The singles engine on a grid's givens.
 #[inline(always)]
-fn singles(grid: &Grid) -> Option<(Singled, Grid)> {
-    let mut singles = Singles::new(grid)?;
-    let end = singles.run();
-    Some((end, singles.grid()))
+fn singles(grid: &Grid) -> Singled {
+    let Some(mut singles) = Singles::new(grid) else {
+        return Singled::Repeated;
+    };
+    match singles.run() {
+        Ran::Solved => Singled::Solved(singles.grid()),
+        Ran::Contradiction => Singled::NoSolution,
+        Ran::Stalled => {
+            let (boards, filled) = singles.boards();
+            Singled::Stalled(State::from_boards(&boards, filled))
+        }
+    }
 }
 
 /// What the singles engine's end means, calling the strong engine when it
 /// stalled.
 #[inline(always)]
-fn route(
-    singled: Option<(Singled, Grid)>,
-    mode: Mode,
-    limits: &Limits,
-    stack: &mut Vec<Frame>,
-) -> Classified {
+fn route(singled: Singled, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
     match singled {
-        None => Classified::Repeated,
-        Some((Singled::Solved, grid)) => Classified::Singles(grid),
-        Some((Singled::Contradiction, _)) => Classified::NoSolution,
-        Some((Singled::Stalled, grid)) => strong(&grid, mode, limits, stack),
+        Singled::Repeated => Classified::Repeated,
+        Singled::Solved(grid) => Classified::Singles(grid),
+        Singled::NoSolution => Classified::NoSolution,
+        Singled::Stalled(state) => strong(state, mode, limits, stack),
     }
 }
 
-/// The strong engine's search from a grid singles left stalled.
+/// The strong engine's search from the state singles left stalled.
 #[inline(always)]
-fn strong(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+fn strong(state: State, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
     let target = if mode == Mode::Unique { 2 } else { 1 };
-    let state = State::from_givens(grid);
     Classified::Searched(band::search(state, target, limits, stack))
 }
 
@@ -255,7 +270,7 @@ fn classify_avx2(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame
 /// [`singles`] compiled for AVX2, BMI1/2, LZCNT and POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn singles_avx2(grid: &Grid) -> Option<(Singled, Grid)> {
+fn singles_avx2(grid: &Grid) -> Singled {
     singles(grid)
 }
 
@@ -264,8 +279,8 @@ fn singles_avx2(grid: &Grid) -> Option<(Singled, Grid)> {
 #[target_feature(
     enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
 )]
-fn strong_avx512(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
-    strong(grid, mode, limits, stack)
+fn strong_avx512(state: State, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+    strong(state, mode, limits, stack)
 }
 
 impl Solver for FastSolver {

@@ -28,7 +28,7 @@
 use crate::grid::{Grid, PEERS};
 
 /// An 81-bit set of cells: bit `c` of word `c / 64` for cell `c`.
-type Board = [u64; 2];
+pub(super) type Board = [u64; 2];
 
 /// The 81 cells of a grid.
 const FULL: Board = [u64::MAX, (1 << 17) - 1];
@@ -60,7 +60,7 @@ const FEW_GIVENS: u32 = 22;
 
 /// How a run of singles ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Singled {
+pub(super) enum Ran {
     /// Every cell is filled: the grid's only solution.
     Solved,
     /// Some cell has no candidate left, or two naked singles put one digit
@@ -139,6 +139,26 @@ impl Singles {
         Grid::from_cells(self.cells).unwrap_or(Grid::EMPTY)
     }
 
+    /// The hand-over to the strong engine: per digit (index 0..9 for
+    /// 1..=9), the board of the cells holding it or where it can still go,
+    /// and the board of the filled cells. Only the filled cells are visited,
+    /// so a grid with few givens costs little more than its bitboards.
+    #[inline(always)]
+    pub(super) fn boards(&self) -> ([Board; 9], Board) {
+        let filled = [FULL[0] & !self.open[0], FULL[1] & !self.open[1]];
+        let mut boards: [Board; 9] = std::array::from_fn(|d| self.cand[d + 1]);
+        for (word, &bits) in filled.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let bit = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let digit = usize::from(self.cells[64 * word + bit] & 15);
+                boards[digit.wrapping_sub(1) % 9][word] |= 1 << bit;
+            }
+        }
+        (boards, filled)
+    }
+
     /// Places naked singles, a round at a time, until the grid is full, a
     /// contradiction shows, or no single is left; does nothing on a grid
     /// with fewer than [`FEW_GIVENS`] givens. Also gives up (`Stalled`) when
@@ -146,9 +166,9 @@ impl Singles {
     /// then trickling in one chain at a time, which the strong engine,
     /// working per digit and band, follows at a lower cost.
     #[inline(always)]
-    pub(super) fn run(&mut self) -> Singled {
+    pub(super) fn run(&mut self) -> Ran {
         if 81 - (self.open() as u32) < FEW_GIVENS {
-            return Singled::Stalled;
+            return Ran::Stalled;
         }
         loop {
             // Per cell, whether one board holds it, and whether two do.
@@ -161,13 +181,13 @@ impl Singles {
             }
             let open = self.open;
             if (open[0] & !one[0]) | (open[1] & !one[1]) != 0 {
-                return Singled::Contradiction;
+                return Ran::Contradiction;
             }
             let naked = [open[0] & !two[0], open[1] & !two[1]];
             let placed = naked[0].count_ones() + naked[1].count_ones();
             let left = open[0].count_ones() + open[1].count_ones();
             if placed == 0 || placed * TRICKLE < left {
-                return Singled::Stalled;
+                return Ran::Stalled;
             }
             // The digit of a naked single, bit by bit: bit `k` of its value
             // is set when its one board is that of a value with bit `k`.
@@ -197,12 +217,12 @@ impl Singles {
                 }
             }
             if repeated != 0 {
-                return Singled::Contradiction;
+                return Ran::Contradiction;
             }
             let open = [open[0] & !naked[0], open[1] & !naked[1]];
             self.open = open;
             if open == [0, 0] {
-                return Singled::Solved;
+                return Ran::Solved;
             }
             for board in &mut self.cand[1..10] {
                 board[0] &= open[0];
