@@ -10,7 +10,7 @@
 //! push parsed records throughout; a new reader needs nothing more than
 //! [`RecordStream`]'s default, which does that.
 
-use std::io::BufRead;
+use std::io::Read;
 use std::sync::Arc;
 
 use super::csv::{CsvRules, CsvScratch};
@@ -94,7 +94,7 @@ impl RecordBatch {
     /// layout is settled: raw bytes for `parser`, or a `malformed` record
     /// for a line too long or a quote never closed; skipped lines are
     /// passed over. `None` at the end of the input.
-    pub fn push_next_frame<R: BufRead>(
+    pub fn push_next_frame<R: Read>(
         &mut self,
         framer: &mut Framer<R>,
         name: &str,

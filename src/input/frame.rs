@@ -15,7 +15,7 @@
 //! line where it started ([`Frame::open_quote`]) and reading starts again on
 //! the next line, from the bytes already read.
 
-use std::io::{self, BufRead};
+use std::io::{self, Read};
 
 use memchr::{memchr, memchr2, memchr3};
 
@@ -57,9 +57,21 @@ pub struct Frame {
     pub open_quote: bool,
 }
 
-/// Splits a buffered byte stream into records.
+/// Bytes read from the source at a time: records are cut from this block
+/// in place, so the source is called once per block, not per record.
+const BLOCK: usize = 64 * 1024;
+
+/// The block of bytes read from the source and not yet consumed.
+struct Block {
+    bytes: Vec<u8>,
+    pos: usize,
+    end: usize,
+}
+
+/// Splits a byte stream into records.
 pub struct Framer<R> {
     src: R,
+    block: Block,
     buf: Vec<u8>,
     /// Bytes read already that are read again before `src` (the lines
     /// after an unterminated quote).
@@ -75,19 +87,26 @@ pub struct Framer<R> {
     after_cr: bool,
 }
 
-/// The next bytes to read: the replayed ones first, then `src`'s.
-fn fill<'a, R: BufRead>(replay: &'a [u8], src: &'a mut R) -> io::Result<&'a [u8]> {
+/// The next bytes to read: the replayed ones first, then the block's, read
+/// from `src` when it is used up (empty at the end of the input).
+fn fill<'a, R: Read>(replay: &'a [u8], src: &mut R, block: &'a mut Block) -> io::Result<&'a [u8]> {
     if !replay.is_empty() {
         return Ok(replay);
     }
-    loop {
-        match src.fill_buf() {
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-            // Asked again to return the borrow: the bytes are buffered now.
-            Ok(_) => return src.fill_buf(),
-        }
+    if block.pos == block.end {
+        block.pos = 0;
+        block.end = loop {
+            match src.read(&mut block.bytes) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => {
+                    block.end = 0;
+                    return Err(e);
+                }
+                Ok(n) => break n,
+            }
+        };
     }
+    Ok(&block.bytes[block.pos..block.end])
 }
 
 /// Counts the line ends in `bytes` (`\n`, `\r\n`, lone `\r`); `after_cr`
@@ -109,12 +128,17 @@ fn count_breaks(bytes: &[u8], after_cr: &mut bool) -> u64 {
     count
 }
 
-impl<R: BufRead> Framer<R> {
+impl<R: Read> Framer<R> {
     /// A framer over `src`; `csv` makes a line end inside a quoted field
     /// part of the record instead of its end.
     pub fn new(src: R, csv: bool) -> Framer<R> {
         Framer {
             src,
+            block: Block {
+                bytes: vec![0; BLOCK],
+                pos: 0,
+                end: 0,
+            },
             buf: Vec::with_capacity(MAX_RECORD + 2),
             replay: Vec::new(),
             line: 1,
@@ -141,7 +165,7 @@ impl<R: BufRead> Framer<R> {
 
     fn consume(&mut self, n: usize) {
         if self.replay.is_empty() {
-            self.src.consume(n);
+            self.block.pos += n;
         } else {
             self.replay.drain(..n);
         }
@@ -154,7 +178,7 @@ impl<R: BufRead> Framer<R> {
     fn skip_bom(&mut self) -> io::Result<usize> {
         let mut matched = 0;
         loop {
-            let chunk = fill(&self.replay, &mut self.src)?;
+            let chunk = fill(&self.replay, &mut self.src, &mut self.block)?;
             let len = chunk.len();
             let n = chunk
                 .iter()
@@ -191,7 +215,7 @@ impl<R: BufRead> Framer<R> {
     pub fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<Frame>> {
         let base = out.len();
         if std::mem::take(&mut self.after_cr)
-            && fill(&self.replay, &mut self.src)?.first() == Some(&b'\n')
+            && fill(&self.replay, &mut self.src, &mut self.block)?.first() == Some(&b'\n')
         {
             self.consume(1);
         }
@@ -213,7 +237,7 @@ impl<R: BufRead> Framer<R> {
             }
         }
         loop {
-            let chunk = fill(&self.replay, &mut self.src)?;
+            let chunk = fill(&self.replay, &mut self.src, &mut self.block)?;
             if chunk.is_empty() {
                 break;
             }
