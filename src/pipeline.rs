@@ -495,12 +495,7 @@ impl Reader {
                     Ok(going) => more = going,
                     Err(e) => {
                         if !owned.records.is_empty() {
-                            owned
-                                .batch
-                                .get_mut()
-                                .unwrap_or_else(PoisonError::into_inner)
-                                .bytes_read = bytes_read();
-                            self.start(chunk);
+                            self.start(chunk, bytes_read());
                         }
                         // The run ends here whether or not the error is received.
                         let _ = self.tx.send(Message::Failed(e.into()));
@@ -508,12 +503,7 @@ impl Reader {
                     }
                 }
                 if full {
-                    owned
-                        .batch
-                        .get_mut()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .bytes_read = bytes_read();
-                    if !self.start(chunk) {
+                    if !self.start(chunk, bytes_read()) {
                         return;
                     }
                 } else {
@@ -523,15 +513,8 @@ impl Reader {
         }
         if let Some(mut chunk) = current {
             if let Some(owned) = Arc::get_mut(&mut chunk) {
-                if !owned.records.is_empty() {
-                    owned
-                        .batch
-                        .get_mut()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .bytes_read = bytes_read();
-                    if !self.start(chunk) {
-                        return;
-                    }
+                if !owned.records.is_empty() && !self.start(chunk, bytes_read()) {
+                    return;
                 }
             }
         }
@@ -539,10 +522,16 @@ impl Reader {
         let _ = self.tx.send(Message::End);
     }
 
-    /// Tells the caller about `chunk` and starts solving it on the pool;
-    /// false when the caller is gone.
-    fn start(&self, mut chunk: Arc<Chunk>) -> bool {
+    /// Tells the caller about `chunk`, cut when the inputs' raw bytes read
+    /// came to `bytes_read`, and starts solving it on the pool; false when
+    /// the caller is gone.
+    fn start(&self, mut chunk: Arc<Chunk>, bytes_read: u64) -> bool {
         if let Some(owned) = Arc::get_mut(&mut chunk) {
+            owned
+                .batch
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner)
+                .bytes_read = bytes_read;
             let runs = owned.records.len().div_ceil(RUN_RECORDS);
             owned.runs.resize_with(runs, Run::default);
             for run in &mut owned.runs {

@@ -292,14 +292,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
         },
     );
     progress.finish();
-    let interrupted = match ending {
-        Ok(interrupted) => interrupted,
-        Err(e) => {
-            let _ = writer.finish();
-            return Err(e);
-        }
-    };
-    writer.finish()?;
+    let interrupted = writer.close(ending)?;
     let malformed = tally.by_status[4];
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();

@@ -350,14 +350,7 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
         other => other,
     };
     progress.finish();
-    let interrupted = match ending {
-        Ok(interrupted) => interrupted,
-        Err(e) => {
-            let _ = writer.finish();
-            return Err(e);
-        }
-    };
-    writer.finish()?;
+    let interrupted = writer.close(ending)?;
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();
         let read = tally.records + tally.against_records;

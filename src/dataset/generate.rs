@@ -113,14 +113,7 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
         },
     );
     progress.finish();
-    let ending = match ending {
-        Ok(ending) => ending,
-        Err(e) => {
-            let _ = writer.finish();
-            return Err(e);
-        }
-    };
-    writer.finish()?;
+    let ending = writer.close(ending)?;
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();
         crate::stderrln!(

@@ -76,6 +76,25 @@ impl TableWriter {
         sink.finish().map_err(|e| Error::write("results", name, e))
     }
 
+    /// Finishes the table after a run that ended with `ending`: the rows
+    /// written before a failure are kept, and the failure, not a flush
+    /// error that follows from it, is the one returned.
+    ///
+    /// # Errors
+    /// `ending`'s error, else as for [`TableWriter::finish`].
+    pub fn close<T>(self, ending: Result<T, Error>) -> Result<T, Error> {
+        match ending {
+            Ok(value) => {
+                self.finish()?;
+                Ok(value)
+            }
+            Err(e) => {
+                let _ = self.finish();
+                Err(e)
+            }
+        }
+    }
+
     fn error(&self, e: csv::Error) -> Error {
         let source = match e.into_kind() {
             csv::ErrorKind::Io(io) => io,

@@ -432,6 +432,30 @@ fn spool(source: &mut Source) -> io::Result<File> {
 /// the first of `;`, tab and `|` it holds, else `,`. Returns the bytes read
 /// (to be read again) and the separator.
 fn sniff_delimiter(source: &mut Source) -> io::Result<(Vec<u8>, u8)> {
+    read_until(source, |prefix, eof| {
+        let end = memchr::memchr2(b'\n', b'\r', prefix);
+        if end.is_none() && !eof && prefix.len() < SNIFF {
+            return None;
+        }
+        let line = &prefix[..end.unwrap_or(prefix.len())];
+        Some(if line.contains(&b',') {
+            b','
+        } else {
+            [b';', b'\t', b'|']
+                .into_iter()
+                .find(|d| line.contains(d))
+                .unwrap_or(b',')
+        })
+    })
+}
+
+/// Reads `source` a chunk at a time until `verdict` (given the bytes read so
+/// far and whether the input ended) gives one. Returns the bytes read, to be
+/// read again, and the verdict.
+fn read_until<T>(
+    source: &mut Source,
+    mut verdict: impl FnMut(&[u8], bool) -> Option<T>,
+) -> io::Result<(Vec<u8>, T)> {
     let mut prefix = Vec::new();
     loop {
         let chunk = match source.fill_buf() {
@@ -443,18 +467,8 @@ fn sniff_delimiter(source: &mut Source) -> io::Result<(Vec<u8>, u8)> {
         prefix.extend_from_slice(chunk);
         let n = chunk.len();
         source.consume(n);
-        let end = memchr::memchr2(b'\n', b'\r', &prefix);
-        if end.is_some() || eof || prefix.len() >= SNIFF {
-            let line = &prefix[..end.unwrap_or(prefix.len())];
-            let delimiter = if line.contains(&b',') {
-                b','
-            } else {
-                [b';', b'\t', b'|']
-                    .into_iter()
-                    .find(|d| line.contains(d))
-                    .unwrap_or(b',')
-            };
-            return Ok((prefix, delimiter));
+        if let Some(verdict) = verdict(&prefix, eof) {
+            return Ok((prefix, verdict));
         }
     }
 }
@@ -508,23 +522,11 @@ fn peek(source: &mut Source, n: usize) -> io::Result<Vec<u8>> {
 /// Reads the start of `source` until it can tell whether it is a grid file.
 /// Returns the bytes read (to be read again) and the verdict.
 fn sniff(source: &mut Source) -> io::Result<(Vec<u8>, Detected)> {
-    let mut prefix = Vec::new();
-    loop {
-        let chunk = match source.fill_buf() {
-            Ok(chunk) => chunk,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        let eof = chunk.is_empty();
-        prefix.extend_from_slice(chunk);
-        let n = chunk.len();
-        source.consume(n);
-        match grid::detect(&prefix, eof) {
-            Detected::Undecided if !eof && prefix.len() < SNIFF => continue,
-            Detected::Undecided => return Ok((prefix, Detected::NotGrid)),
-            verdict => return Ok((prefix, verdict)),
-        }
-    }
+    read_until(source, |prefix, eof| match grid::detect(prefix, eof) {
+        Detected::Undecided if !eof && prefix.len() < SNIFF => None,
+        Detected::Undecided => Some(Detected::NotGrid),
+        verdict => Some(verdict),
+    })
 }
 
 enum Reader {
