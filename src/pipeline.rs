@@ -18,14 +18,16 @@
 //!
 //! The reader only finds where records start and end (see
 //! [`RecordStream::fill`]); parsing, classifying, solving, the per-chunk
-//! tally and formatting the rows happen on the workers.
+//! tally and formatting the rows happen on the workers. A worker takes a
+//! chunk's records in runs of 32, each parsed, solved and
+//! formatted into the run's own buffers, so a record costs no hand-off of
+//! its own.
 //!
-//! Every slot of a chunk is filled by the worker that finishes its record.
-//! So when an [`Interrupt`] is raised, the caller need not wait for a slow
-//! puzzle: it passes on the finished records up to the first one still
-//! unfinished, and returns at once, leaving the other threads to end with
-//! the process (the reader may be blocked on a stdin that never ends; it is
-//! never joined).
+//! A run's results grow one finished record at a time. So when an
+//! [`Interrupt`] is raised, the caller need not wait for a slow puzzle: it
+//! passes on the finished records up to the first one still unfinished, and
+//! returns at once, leaving the other threads to end with the process (the
+//! reader may be blocked on a stdin that never ends; it is never joined).
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
