@@ -19,9 +19,8 @@
 //! The reader only finds where records start and end (see
 //! [`RecordStream::fill`]); parsing, classifying, solving, the per-chunk
 //! tally and formatting the rows happen on the workers. A worker takes a
-//! chunk's records in runs of 32, each parsed, solved and
-//! formatted into the run's own buffers, so a record costs no hand-off of
-//! its own.
+//! chunk's records in short runs, each parsed, solved and formatted into
+//! the run's own buffers, so a record costs no hand-off of its own.
 //!
 //! A run's results grow one finished record at a time. So when an
 //! [`Interrupt`] is raised, the caller need not wait for a slow puzzle: it

@@ -110,18 +110,13 @@ impl RecordBatch {
                     return Some(Err(InputError::io(name, e)));
                 }
             };
-            let bytes = &self.bytes[base..];
-            if frame.too_long || is_skipped(bytes) || frame.open_quote {
-                let skipped = !frame.too_long && is_skipped(bytes);
+            let record = if frame.too_long {
+                Record::new(frame.line, Err(too_long()), None)
+            } else if is_skipped(&self.bytes[base..]) {
                 self.bytes.truncate(base);
-                if skipped {
-                    continue;
-                }
-                self.push_parsed(if frame.too_long {
-                    Record::new(frame.line, Err(too_long()), None)
-                } else {
-                    unterminated(frame.line)
-                });
+                continue;
+            } else if frame.open_quote {
+                unterminated(frame.line)
             } else {
                 let parser = self.parser_index(parser);
                 self.items.push(Item::Raw {
@@ -131,7 +126,10 @@ impl RecordBatch {
                     end: self.bytes.len(),
                     parser,
                 });
-            }
+                return Some(Ok(()));
+            };
+            self.bytes.truncate(base);
+            self.push_parsed(record);
             return Some(Ok(()));
         }
     }
@@ -188,21 +186,6 @@ impl RecordBatch {
         self.items.push(Item::Parsed {
             input: self.input,
             record: Box::new(record),
-        });
-    }
-
-    /// Appends the bytes of a record found at `line`, to be parsed later by
-    /// `parser`.
-    pub fn push_raw(&mut self, line: u64, bytes: &[u8], parser: &Arc<Parser>) {
-        let parser = self.parser_index(parser);
-        let start = self.bytes.len();
-        self.bytes.extend_from_slice(bytes);
-        self.items.push(Item::Raw {
-            input: self.input,
-            line,
-            start,
-            end: self.bytes.len(),
-            parser,
         });
     }
 

@@ -94,14 +94,11 @@ fn fill<'a, R: Read>(replay: &'a [u8], src: &mut R, block: &'a mut Block) -> io:
         return Ok(replay);
     }
     if block.pos == block.end {
-        block.pos = 0;
+        (block.pos, block.end) = (0, 0);
         block.end = loop {
             match src.read(&mut block.bytes) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                Err(e) => {
-                    block.end = 0;
-                    return Err(e);
-                }
+                Err(e) => return Err(e),
                 Ok(n) => break n,
             }
         };
