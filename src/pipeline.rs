@@ -30,13 +30,12 @@
 
 use std::cell::RefCell;
 use std::collections::VecDeque;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use rayon::prelude::*;
-
+use crate::clock::Stopwatch;
 use crate::error::Error;
 use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch};
 use crate::interrupt::{Interrupt, Signal, POLL};
@@ -131,6 +130,11 @@ pub enum Ending {
 struct Chunk {
     records: RecordBatch,
     runs: Vec<Run>,
+    /// The next run for a worker to take.
+    next_run: AtomicUsize,
+    /// Runs not finished yet: the worker that finishes the last one makes
+    /// the chunk's tally and rows.
+    runs_left: AtomicUsize,
     batch: Mutex<Batch>,
 }
 
@@ -541,68 +545,83 @@ impl Reader {
                 out.results.clear();
                 out.text.clear();
             }
+            *owned.next_run.get_mut() = 0;
+            *owned.runs_left.get_mut() = runs;
         }
         if self.tx.send(Message::Started(Arc::clone(&chunk))).is_err() {
             return false;
         }
-        let tx = self.tx.clone();
-        let settings = self.settings;
-        let interrupt = self.interrupt.clone();
-        let format = self.format.clone();
-        self.pool.spawn(move || {
-            if solve_chunk(&chunk, &settings, &interrupt, format.as_deref()) {
-                // The caller may be gone; nothing to do then.
-                let _ = tx.send(Message::Done(chunk));
-            }
-        });
+        // One task per worker, each taking runs until none is left. No task
+        // waits on another, so a chunk is done the moment its last run is,
+        // and the pool takes the chunks' tasks in the order they came.
+        let tasks = chunk.runs.len().clamp(1, self.settings.threads.max(1));
+        for _ in 0..tasks {
+            let chunk = Arc::clone(&chunk);
+            let tx = self.tx.clone();
+            let settings = self.settings;
+            let interrupt = self.interrupt.clone();
+            let format = self.format.clone();
+            self.pool.spawn(move || {
+                if solve_runs(&chunk, &settings, &interrupt, format.as_deref()) {
+                    // The caller may be gone; nothing to do then.
+                    let _ = tx.send(Message::Done(chunk));
+                }
+            });
+        }
         true
     }
 }
 
-/// Solves one chunk on the current pool, run by run, each run's rows
-/// formatted by its worker; then makes the chunk's tally and rows. Workers
-/// stop taking records once the interrupt is raised. Returns false when the
-/// interrupt left records unsolved.
-fn solve_chunk(
+/// Takes runs of `chunk` and solves them, each run's rows formatted by this
+/// worker, until no run is left to take; the worker that finishes the
+/// chunk's last run makes its tally and rows and returns true. Stops taking
+/// records once the interrupt is raised (the chunk is then never done).
+fn solve_runs(
     chunk: &Chunk,
     settings: &Settings,
     interrupt: &Interrupt,
     format: Option<&dyn RowFormat>,
 ) -> bool {
     let records = chunk.records.len();
-    chunk.runs.par_iter().enumerate().for_each_init(
-        || Lease::take(settings.solver),
-        |lease, (r, run)| {
-            let Some(state) = lease.0.as_mut() else {
-                return;
-            };
-            for i in r * RUN_RECORDS..((r + 1) * RUN_RECORDS).min(records) {
-                if interrupt.is_raised() {
-                    return;
-                }
-                let (input, record) = chunk.records.record(i, &mut state.scratch);
-                let result = solve_record(
-                    state.solver.as_mut(),
-                    input,
-                    record,
-                    settings.mode,
-                    &settings.limits,
-                );
-                // Locked per record, not per run, so that an interrupt
-                // finds every finished record without waiting for a slow
-                // one.
-                let mut out = run.out();
-                if let Some(format) = format {
-                    format.row(&result, &mut out.text);
-                }
-                out.results.push(result);
-            }
-            run.done.store(true, Ordering::Release);
-        },
-    );
-    if !chunk.runs.iter().all(Run::is_done) {
+    let mut lease = Lease::take(settings.solver);
+    let Some(state) = lease.0.as_mut() else {
         return false;
+    };
+    loop {
+        let r = chunk.next_run.fetch_add(1, Ordering::Relaxed);
+        let Some(run) = chunk.runs.get(r) else {
+            // Only a chunk without records gets here before a last run.
+            return r == 0 && chunk.runs.is_empty() && finish(chunk);
+        };
+        for i in r * RUN_RECORDS..((r + 1) * RUN_RECORDS).min(records) {
+            if interrupt.is_raised() {
+                return false;
+            }
+            let (input, record) = chunk.records.record(i, &mut state.scratch);
+            let result = solve_record(
+                state.solver.as_mut(),
+                input,
+                record,
+                settings.mode,
+                &settings.limits,
+            );
+            // Locked per record, not per run, so that an interrupt finds
+            // every finished record without waiting for a slow one.
+            let mut out = run.out();
+            if let Some(format) = format {
+                format.row(&result, &mut out.text);
+            }
+            out.results.push(result);
+        }
+        run.done.store(true, Ordering::Release);
+        if chunk.runs_left.fetch_sub(1, Ordering::AcqRel) == 1 {
+            return finish(chunk);
+        }
     }
+}
+
+/// Makes a solved chunk's tally and rows from its runs; true.
+fn finish(chunk: &Chunk) -> bool {
     let mut batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
     let batch = &mut *batch;
     batch.tally = Tally::new();
@@ -645,12 +664,9 @@ pub fn solve_record(
             }
         }
     };
-    // A read of the CPU's time-stamp counter where it is reliable: half the
-    // cost of two system clock reads, which on easy puzzles is a tenth of
-    // the solve.
-    let start = quanta::Instant::now();
+    let stopwatch = Stopwatch::start();
     let outcome = solver.solve(&grid, mode, limits);
-    let solve_ns = u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX);
+    let solve_ns = stopwatch.elapsed_ns();
     let mut message = outcome.message;
     let check = match (&outcome.solution, &record.solution, &record.solution_error) {
         // A given solution that is not a grid never passes, whatever the
