@@ -9,7 +9,7 @@ use clap::{Parser, Subcommand};
 use crate::cli::SolveArgs;
 use crate::config::Config;
 use crate::error::{Error, Verdict};
-use crate::{bench, check, dataset, merge, solve};
+use crate::{bench, check, clock, dataset, merge, solve};
 
 /// Solve Sudoku puzzles in bulk: a streaming reader, every core solving, a
 /// results CSV in input order and a timing summary.
@@ -85,11 +85,15 @@ pub enum Command {
 pub fn run(cli: Cli) -> Result<Verdict, Error> {
     match cli.command {
         Command::Solve(args) => {
+            clock::calibrate_early();
             let config = Config::from_args(&args)?;
             solve::run(&config).map(|(verdict, _)| verdict)
         }
         Command::Bench(args) => bench::run(&args),
-        Command::Check(args) => check::run(&args),
+        Command::Check(args) => {
+            clock::calibrate_early();
+            check::run(&args)
+        }
         Command::Generate(args) => dataset::generate::run(&args),
         Command::Canon(args) => dataset::canon::run(&args),
         Command::Augment(args) => dataset::augment::run(&args),

@@ -41,6 +41,7 @@ pub mod bench;
 pub mod check;
 #[cfg(feature = "cli")]
 pub mod cli;
+pub mod clock;
 #[cfg(feature = "cli")]
 pub mod command;
 pub mod config;
