@@ -238,6 +238,8 @@ struct Matcher {
     names: Vec<String>,
     /// The input of the last row matched.
     cursor: usize,
+    /// The line of the last row matched (0 before any).
+    last_line: u64,
     failure: Option<ResumeError>,
 }
 
@@ -278,7 +280,11 @@ impl Matcher {
         };
         let place = match &row.file {
             None => 0,
-            Some(name) => match (self.cursor..self.names.len()).find(|&i| &self.names[i] == name) {
+            // An input given twice has its name twice: a row whose line does
+            // not follow the last one matched is of a later input.
+            Some(name) => match (self.cursor..self.names.len()).find(|&i| {
+                &self.names[i] == name && (i > self.cursor || row.result.line > self.last_line)
+            }) {
                 Some(place) => place,
                 None => {
                     let why = format!(
@@ -310,6 +316,7 @@ impl Matcher {
             };
         if same {
             self.cursor = input;
+            self.last_line = record.line;
             self.next = None;
         } else {
             let record = self.describe(input, record);
@@ -413,6 +420,7 @@ pub fn skip_kept(
         next: None,
         names: names.to_vec(),
         cursor: 0,
+        last_line: 0,
         failure: None,
     }));
     let sources = sources
@@ -548,11 +556,20 @@ mod tests {
         inputs: usize,
         sources: Vec<Source>,
     ) -> (Vec<(usize, u64)>, u64, Result<(), ResumeError>) {
+        resume_named(text, &names(inputs), sources)
+    }
+
+    /// As [`resume`], for inputs named `names`.
+    fn resume_named(
+        text: &str,
+        names: &[String],
+        sources: Vec<Source>,
+    ) -> (Vec<(usize, u64)>, u64, Result<(), ResumeError>) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, &names(inputs), &Interrupt::new()).unwrap();
-        let (sources, matching) = skip_kept(&kept, &names(inputs), sources).unwrap();
+        let kept = scan(&path, names, &Interrupt::new()).unwrap();
+        let (sources, matching) = skip_kept(&kept, names, sources).unwrap();
         let passed = sources
             .into_iter()
             .enumerate()
@@ -700,5 +717,28 @@ mod tests {
         assert!(passed.is_empty());
         let err = verdict.unwrap_err().to_string();
         assert!(err.contains("a.txt line 3 with puzzle"), "{err}");
+    }
+
+    #[test]
+    fn an_input_given_twice_takes_the_rows_of_each_turn() {
+        let header = format!("file,{HEADER}");
+        let text = format!(
+            "{header}a.txt,{}a.txt,{}a.txt,{}",
+            row(1, Some(P)),
+            row(2, Some(Q)),
+            row(1, Some(P))
+        );
+        let a = || source(vec![record(1, Some(P)), record(2, Some(Q))]);
+        let twice = vec!["a.txt".to_string(), "a.txt".to_string()];
+        let (passed, rows, verdict) = resume_named(&text, &twice, vec![a(), a()]);
+        assert_eq!((passed, rows), (vec![(1, 2)], 3));
+        verdict.unwrap();
+
+        // Given once, the third row has no input left to be of.
+        let b = source(vec![record(1, Some(P))]);
+        let (passed, _, verdict) = resume_named(&text, &names(2), vec![a(), b]);
+        assert!(passed.is_empty());
+        let err = verdict.unwrap_err().to_string();
+        assert!(err.contains("no record of a.txt"), "{err}");
     }
 }

@@ -112,6 +112,27 @@ fn passes_against_its_own_baseline() {
 }
 
 #[test]
+fn passes_against_a_baseline_of_an_input_given_twice() {
+    let dir = TempDir::new().unwrap();
+    let base = dir.path().join("twice.csv");
+    cmd("solve")
+        .args([TOP95, TOP95, "--quiet", "-o"])
+        .arg(&base)
+        .assert()
+        .success();
+    check(&[TOP95, TOP95, "-o", "/dev/null", "--baseline"])
+        .arg(&base)
+        .assert()
+        .code(0)
+        .stderr(contains("ok: 190 puzzles, 190 rows compared with baseline"));
+    check(&[TOP95, "-o", "/dev/null", "--baseline"])
+        .arg(&base)
+        .assert()
+        .code(2)
+        .stderr(contains("given `data/top95.txt` more often than this one"));
+}
+
+#[test]
 fn an_altered_solution_fails_naming_the_line() {
     let dir = TempDir::new().unwrap();
     let base = baseline(&dir, TOP95);

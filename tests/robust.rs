@@ -518,6 +518,21 @@ fn resume_cuts_a_half_written_row_and_appends_the_rest() {
 }
 
 #[test]
+fn resume_continues_an_input_given_twice_in_its_second_turn() {
+    let scratch = Scratch::new();
+    let (input, _) = input_and_full_run(&scratch, 10);
+    let full = scratch.path("twice.csv");
+    assert_eq!(code(&solve(&[&input, &input, "-o", &full])), 1);
+    let text = read_output(&full);
+    // The header, the first turn's 10 rows and 3 of the second's.
+    let kept: String = text.lines().take(14).map(|l| format!("{l}\n")).collect();
+    let out = scratch.file("r.csv", kept.as_bytes());
+    let output = solve(&[&input, &input, "-o", &out, "--resume"]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert_eq!(without_timing(&read_output(&out)), without_timing(&text));
+}
+
+#[test]
 fn resume_refuses_a_file_that_does_not_match_the_inputs() {
     let scratch = Scratch::new();
     let (input, full) = input_and_full_run(&scratch, 10);

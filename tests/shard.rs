@@ -251,6 +251,43 @@ fn merged_shards_equal_a_single_run_and_merging_one_file_copies_it_byte_for_byte
     assert_eq!(read(&again), read(&merged));
 }
 
+#[test]
+fn shards_of_a_run_given_an_input_twice_merge_into_the_whole_run() {
+    let s = Scratch::new();
+    let twice = ["data/top95.txt", CORPUS[1], "data/top95.txt"];
+    let solve = |out: &str, shard: Option<&str>| {
+        let mut args = twice.to_vec();
+        args.extend(["-o", out]);
+        if let Some(shard) = shard {
+            args.extend(["--shard", shard]);
+        }
+        let output = run("solve", &args);
+        assert_eq!(code(&output), 1, "{}", stderr(&output));
+    };
+    let full = s.path("full.csv");
+    solve(&full, None);
+    let shards: Vec<String> = (1..=2).map(|k| s.path(&format!("shard{k}.csv"))).collect();
+    solve(&shards[0], Some("1/2"));
+    solve(&shards[1], Some("2/2"));
+    let merged = s.path("merged.csv");
+    let output = merge(&[&shards[1], &shards[0], "-o", &merged]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(without_timing(&read(&merged)), without_timing(&read(&full)));
+
+    let with_inputs = s.path("with_inputs.csv");
+    let mut args = vec![
+        shards[0].as_str(),
+        &shards[1],
+        "-o",
+        &with_inputs,
+        "--inputs",
+    ];
+    args.extend(twice);
+    let output = merge(&args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(read(&with_inputs), read(&merged));
+}
+
 /// Nearest-rank percentile of `values`.
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     let rank = ((q * sorted.len() as f64).ceil() as usize).max(1);

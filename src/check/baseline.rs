@@ -363,20 +363,33 @@ impl RowsBaseline {
         let at = self.record.position().map_or(0, |p| p.line());
         let field = |i: usize| self.record.get(i).unwrap_or("").trim();
         let bad = |what: &str, value: &str| self.error(format!("line {at}: bad {what} `{value}`"));
+        let [line, puzzle, status, solution, guesses] = self.columns.map(field);
+        let line: u64 = line.parse().map_err(|_| bad("line", line))?;
         let input = match self.file {
             None => 0,
             Some(i) => {
                 let name = file_name(field(i));
-                self.inputs.iter().position(|n| n == name).ok_or_else(|| {
+                let mut named = (0..self.inputs.len()).filter(|&j| self.inputs[j] == name);
+                named.clone().next().ok_or_else(|| {
                     self.error(format!(
                         "line {at}: file `{name}` is not an input of this run ({})",
                         self.inputs.join(", ")
                     ))
-                })?
+                })?;
+                // An input given twice has its name twice: the row is of the
+                // first of them it can follow in run order.
+                match named.find(|&j| self.last.is_none_or(|last| (j, line) > last)) {
+                    Some(j) => j,
+                    None => {
+                        return Err(self.error(format!(
+                            "line {at}: rows are not in run order (inputs in command-line \
+                             order, lines ascending, each once), as `solve -o` writes them, \
+                             or the baseline's run was given `{name}` more often than this one"
+                        )))
+                    }
+                }
             }
         };
-        let [line, puzzle, status, solution, guesses] = self.columns.map(field);
-        let line: u64 = line.parse().map_err(|_| bad("line", line))?;
         let grid = |what: &str, text: &str| {
             if text.is_empty() {
                 Ok(None)
@@ -757,6 +770,29 @@ mod tests {
                 .contains("line 2: the puzzle for a.txt:2 differs"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn an_input_given_twice_takes_the_rows_of_each_turn() {
+        let row = |line: u64| format!("a.txt,{line},{PUZZLE},solved,,0,,,\n");
+        let text = format!("file,{HEADER}{}{}{}{}", row(1), row(2), row(1), row(2));
+        let mut base = rows(&text, &["a.txt", "a.txt"]).unwrap();
+        let mut report = Report::new();
+        for (input, line) in [(0, 1), (0, 2), (1, 1), (1, 2)] {
+            base.compare(&result(input, line, Status::Solved, 0), &mut report)
+                .unwrap();
+        }
+        assert_eq!(base.finish(false, &mut report).unwrap(), 4);
+        assert_eq!(report.total(), 0);
+
+        let mut once = rows(&text, &["a.txt"]).unwrap();
+        for line in [1, 2] {
+            once.compare(&result(0, line, Status::Solved, 0), &mut report)
+                .unwrap();
+        }
+        let err = once.finish(false, &mut report).unwrap_err().to_string();
+        assert!(err.contains("line 4: rows are not in run order"), "{err}");
+        assert!(err.contains("given `a.txt` more often"), "{err}");
     }
 
     #[test]

@@ -171,22 +171,28 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
     };
     // Keyed by the `file` field as written (see `file_field`).
     let fields: Vec<Cow<str>> = names.iter().map(|n| file_field(n)).collect();
-    let ranks: HashMap<&[u8], usize> = fields
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_bytes(), i))
-        .collect();
-    let rank = |name: Option<&[u8]>| -> Result<usize, String> {
-        match name {
-            None => Ok(0),
-            Some(name) => ranks.get(name).copied().ok_or_else(|| {
-                format!(
-                    "`{}` is not one of the inputs ({})",
-                    file_name(&String::from_utf8_lossy(name)),
-                    names.join(", ")
-                )
-            }),
-        }
+    // An input given twice has its name twice: a row is of the first of
+    // them it can follow in its file's order.
+    let mut ranks: HashMap<&[u8], Vec<usize>> = HashMap::new();
+    for (i, n) in fields.iter().enumerate() {
+        ranks.entry(n.as_bytes()).or_default().push(i);
+    }
+    let rank = |name: Option<&[u8]>, (line, copy): (u64, u64), last: Option<RowKey>| {
+        let Some(name) = name else {
+            return Ok(0);
+        };
+        let Some(named) = ranks.get(name) else {
+            return Err(format!(
+                "`{}` is not one of the inputs ({})",
+                file_name(&String::from_utf8_lossy(name)),
+                names.join(", ")
+            ));
+        };
+        Ok(named
+            .iter()
+            .copied()
+            .find(|&i| last.is_none_or(|last| (i, line, copy) > last))
+            .unwrap_or(named[0]))
     };
     let place = |(rank, line): RecordKey| match names.get(rank) {
         Some(name) => format!("{name}:{line}"),
@@ -432,7 +438,7 @@ impl Part {
     /// Reads the next row; its key, or `None` at the end.
     fn advance(
         &mut self,
-        rank: &impl Fn(Option<&[u8]>) -> Result<usize, String>,
+        rank: &impl Fn(Option<&[u8]>, (u64, u64), Option<RowKey>) -> Result<usize, String>,
     ) -> Result<Option<RowKey>, Error> {
         self.row = None;
         if !self.reader.read().map_err(|e| read_error(&self.path, e))? {
@@ -460,10 +466,12 @@ impl Part {
                 .ok_or_else(|| format!("{name} `{}` is not a number", field.escape_ascii()))
         };
         let file = self.keys.file.map(|i| record.get(i).unwrap_or_default());
+        let line = number(Some(self.keys.line), "line").map_err(bad)?;
+        let copy = number(self.keys.copy, "copy").map_err(bad)?;
         let key = (
-            rank(file).map_err(bad)?,
-            number(Some(self.keys.line), "line").map_err(bad)?,
-            number(self.keys.copy, "copy").map_err(bad)?,
+            rank(file, (line, copy), self.last).map_err(bad)?,
+            line,
+            copy,
         );
         if let Some(columns) = &self.results {
             self.row = Some(parse_row(record, columns).map_err(bad)?);
@@ -481,7 +489,7 @@ impl Part {
 }
 
 /// The input names a file's rows list, in order, each once per run of
-/// rows.
+/// rows, and again where a name's lines start over (an input given twice).
 fn file_sequence(path: &Path, keys: &KeyColumns) -> Result<Vec<String>, Error> {
     let mut reader = RecordReader::new(open_results(path)?);
     reader.read().map_err(|e| read_error(path, e))?;
@@ -489,12 +497,22 @@ fn file_sequence(path: &Path, keys: &KeyColumns) -> Result<Vec<String>, Error> {
         return Ok(vec![]);
     };
     let mut names: Vec<String> = vec![];
+    let mut last_line = 0;
     while reader.read().map_err(|e| read_error(path, e))? {
-        let name = reader.record().get(file).unwrap_or_default();
-        let name = file_name(&String::from_utf8_lossy(name)).to_string();
-        if names.last() != Some(&name) {
-            names.push(name);
+        let record = reader.record();
+        let field = String::from_utf8_lossy(record.get(file).unwrap_or_default());
+        let name = file_name(&field);
+        let line = std::str::from_utf8(record.get(keys.line).unwrap_or_default())
+            .ok()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0);
+        // The same name again with a line that does not follow: the input
+        // given a second time.
+        let again = line < last_line || (line == last_line && keys.copy.is_none());
+        if names.last().map(String::as_str) != Some(name) || again {
+            names.push(name.to_string());
         }
+        last_line = line;
     }
     Ok(names)
 }
