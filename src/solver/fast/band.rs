@@ -148,6 +148,28 @@ const ROWS: [u32; 8] = [
     BAND,
 ];
 
+/// For a cell of a band (bit 0..27): the band's cells in its row, column
+/// and box, itself included.
+static PEERS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut pos = 0;
+    while pos < 27 {
+        let (rb, col) = (pos / 9, pos % 9);
+        t[pos] = row_mask(rb) | 0x1C0E07 << (3 * (col / 3)) | 0x40201 << col;
+        pos += 1;
+    }
+    t
+};
+/// For a cell of a band (bit 0..27): the band's cells in its column.
+static COLUMNS: [u32; 27] = {
+    let mut t = [0u32; 27];
+    let mut pos = 0;
+    while pos < 27 {
+        t[pos] = 0x40201 << (pos % 9);
+        pos += 1;
+    }
+    t
+};
 static SHAPES: [[u16; 512]; 3] = build_shapes();
 /// For a band (0..3): the two other bands.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
@@ -547,22 +569,17 @@ impl State {
         best
     }
 
-    /// Number of unsolved cells in the row, column and box of a cell.
+    /// Number of unsolved cells in the row, column and box of a cell,
+    /// itself included when unsolved.
     #[inline(always)]
     fn unsolved_peers(&self, band: usize, bit: u32) -> u32 {
-        let pos = bit.trailing_zeros();
-        let (rb, col) = (pos / 9, pos % 9);
-        let row = self.unsolved[band] & (0x1FF << (9 * rb));
-        let box_mask = 0x1C0E07 << (3 * (col / 3));
-        let column = 0x40201 << col;
-        let same_band = self.unsolved[band] & (box_mask | column);
-        let whole_column: u32 = self
-            .unsolved
-            .iter()
-            .map(|u| (u & column).count_ones())
-            .sum();
-        let others = whole_column - (self.unsolved[band] & column).count_ones();
-        (row | same_band).count_ones() + others
+        let pos = bit.trailing_zeros() as usize;
+        let column = COLUMNS[pos];
+        let [o1, o2] = OTHER_BANDS[band];
+        // The column's cells in the two other bands, the second shifted one
+        // bit over, clear of the first: one count for both.
+        let far = (self.unsolved[o1] & column) | (self.unsolved[o2] & column) << 1;
+        (u64::from(self.unsolved[band] & PEERS[pos]) | u64::from(far) << 32).count_ones()
     }
 
     /// Candidate digits (bit `d` for digit `d + 1`) of one cell.
