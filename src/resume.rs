@@ -281,8 +281,10 @@ impl Matcher {
         let place = match &row.file {
             None => 0,
             // An input given twice has its name twice: a row whose line does
-            // not follow the last one matched is of a later input.
-            Some(name) => match (self.cursor..self.names.len()).find(|&i| {
+            // not follow the last one matched is of a later input, and so is
+            // one asked for by a later input, the earlier ones having ended
+            // (a shard may hold one record of each turn, lines ascending).
+            Some(name) => match (self.cursor.max(input)..self.names.len()).find(|&i| {
                 &self.names[i] == name && (i > self.cursor || row.result.line > self.last_line)
             }) {
                 Some(place) => place,
@@ -300,6 +302,19 @@ impl Matcher {
             std::cmp::Ordering::Greater => Step::End,
             // The inputs before this one ended with rows left for them.
             std::cmp::Ordering::Less => self.short(),
+        }
+    }
+
+    /// True when the next kept row may be of an input after `input` of the
+    /// same name (the input given again): `input` ended before it, and the
+    /// lines of a shard's rows need not start over between turns.
+    fn is_for_later(&self, input: usize) -> bool {
+        match &self.next {
+            Some((_, row)) => row
+                .file
+                .as_ref()
+                .is_some_and(|name| self.names.iter().skip(input + 1).any(|n| n == name)),
+            None => false,
         }
     }
 
@@ -471,7 +486,9 @@ impl Iterator for Skipping {
                 }
                 Step::Match => match self.inner.next() {
                     None => {
-                        matcher.short();
+                        if !matcher.is_for_later(self.input) {
+                            matcher.short();
+                        }
                         return None;
                     }
                     Some(Err(e)) => return Some(Err(e)),

@@ -288,6 +288,35 @@ fn shards_of_a_run_given_an_input_twice_merge_into_the_whole_run() {
     assert_eq!(read(&with_inputs), read(&merged));
 }
 
+#[test]
+fn shards_holding_one_record_of_each_turn_check_and_resume() {
+    // Three puzzles given twice over four shards: a shard holds at most one
+    // row of each turn, and its lines need not start over between turns.
+    let s = Scratch::new();
+    let top95 = std::fs::read_to_string(common::repo("data/top95.txt")).unwrap();
+    let three: String = top95.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let input = s.file("three.txt", three.as_bytes());
+    let full = s.path("full.csv");
+    let output = run("solve", &[&input, &input, "-o", &full]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    for k in 1..=4 {
+        let shard = format!("{k}/4");
+        let out = s.path(&format!("shard{k}.csv"));
+        let output = run("solve", &[&input, &input, "--shard", &shard, "-o", &out]);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        let check = [&input, &input, "--shard", &shard, "--baseline", &full];
+        let output = run("check", &[&check[..], &["-o", "/dev/null"]].concat());
+        assert_eq!(code(&output), 0, "shard {shard}: {}", stderr(&output));
+        let written = read(&out);
+        let output = run(
+            "solve",
+            &[&input, &input, "--shard", &shard, "-o", &out, "--resume"],
+        );
+        assert_eq!(code(&output), 0, "shard {shard}: {}", stderr(&output));
+        assert_eq!(data_rows(&read(&out)), data_rows(&written), "shard {shard}");
+    }
+}
+
 /// Nearest-rank percentile of `values`.
 fn percentile(sorted: &[f64], q: f64) -> f64 {
     let rank = ((q * sorted.len() as f64).ceil() as usize).max(1);

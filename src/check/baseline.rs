@@ -256,6 +256,8 @@ pub struct RowsBaseline {
     inputs: Vec<String>,
     next: Option<Row>,
     last: Option<(usize, u64)>,
+    /// The (input, line) of the last row read, kept or not.
+    placed: Option<(usize, u64)>,
     /// Rows compared with a result.
     matched: u64,
     /// Of those, rows whose guess count changed.
@@ -315,6 +317,7 @@ impl RowsBaseline {
             inputs: inputs.to_vec(),
             next: None,
             last: None,
+            placed: None,
             matched: 0,
             guesses_changed: 0,
             shard: None,
@@ -346,7 +349,7 @@ impl RowsBaseline {
     }
 
     fn read(&mut self) -> Result<Option<Row>, Error> {
-        loop {
+        let (at, key) = loop {
             let more = self
                 .reader
                 .read_record(&mut self.record)
@@ -354,42 +357,21 @@ impl RowsBaseline {
             if !more {
                 return Ok(None);
             }
+            // Every row is placed, kept by the shard or not: an input given
+            // twice is told apart by its lines starting over, which a
+            // shard's rows alone need not show.
+            let at = self.record.position().map_or(0, |p| p.line());
+            let key = self.key_of(at)?;
+            self.placed = Some(key);
             let ordinal = self.ordinal;
             self.ordinal += 1;
             if self.shard.is_none_or(|shard| shard.keeps(ordinal)) {
-                break;
-            }
-        }
-        let at = self.record.position().map_or(0, |p| p.line());
-        let field = |i: usize| self.record.get(i).unwrap_or("").trim();
-        let bad = |what: &str, value: &str| self.error(format!("line {at}: bad {what} `{value}`"));
-        let [line, puzzle, status, solution, guesses] = self.columns.map(field);
-        let line: u64 = line.parse().map_err(|_| bad("line", line))?;
-        let input = match self.file {
-            None => 0,
-            Some(i) => {
-                let name = file_name(field(i));
-                let mut named = (0..self.inputs.len()).filter(|&j| self.inputs[j] == name);
-                named.clone().next().ok_or_else(|| {
-                    self.error(format!(
-                        "line {at}: file `{name}` is not an input of this run ({})",
-                        self.inputs.join(", ")
-                    ))
-                })?;
-                // An input given twice has its name twice: the row is of the
-                // first of them it can follow in run order.
-                match named.find(|&j| self.last.is_none_or(|last| (j, line) > last)) {
-                    Some(j) => j,
-                    None => {
-                        return Err(self.error(format!(
-                            "line {at}: rows are not in run order (inputs in command-line \
-                             order, lines ascending, each once), as `solve -o` writes them, \
-                             or the baseline's run was given `{name}` more often than this one"
-                        )))
-                    }
-                }
+                break (at, key);
             }
         };
+        let field = |i: usize| self.record.get(i).unwrap_or("").trim();
+        let bad = |what: &str, value: &str| self.error(format!("line {at}: bad {what} `{value}`"));
+        let [_, puzzle, status, solution, guesses] = self.columns.map(field);
         let grid = |what: &str, text: &str| {
             if text.is_empty() {
                 Ok(None)
@@ -400,7 +382,7 @@ impl RowsBaseline {
             }
         };
         let row = Row {
-            key: (input, line),
+            key,
             at,
             puzzle: grid("puzzle", puzzle)?,
             status: status.parse().map_err(|_| bad("status", status))?,
@@ -419,6 +401,36 @@ impl RowsBaseline {
         }
         self.last = Some(row.key);
         Ok(Some(row))
+    }
+
+    /// The (input, line) of the row just read at file line `at`: an input
+    /// given twice has its name twice, and the row is of the first of them
+    /// it can follow in run order.
+    fn key_of(&self, at: u64) -> Result<(usize, u64), Error> {
+        let field = |i: usize| self.record.get(i).unwrap_or("").trim();
+        let line = field(self.columns[0]);
+        let line: u64 = line
+            .parse()
+            .map_err(|_| self.error(format!("line {at}: bad line `{line}`")))?;
+        let Some(i) = self.file else {
+            return Ok((0, line));
+        };
+        let name = file_name(field(i));
+        let mut named = (0..self.inputs.len()).filter(|&j| self.inputs[j] == name);
+        named.clone().next().ok_or_else(|| {
+            self.error(format!(
+                "line {at}: file `{name}` is not an input of this run ({})",
+                self.inputs.join(", ")
+            ))
+        })?;
+        match named.find(|&j| self.placed.is_none_or(|last| (j, line) > last)) {
+            Some(j) => Ok((j, line)),
+            None => Err(self.error(format!(
+                "line {at}: rows are not in run order (inputs in command-line order, lines \
+                 ascending, each once), as `solve -o` writes them, or the baseline's run was \
+                 given `{name}` more often than this one"
+            ))),
+        }
     }
 
     fn place(&self, key: (usize, u64)) -> Place {
