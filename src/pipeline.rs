@@ -591,7 +591,11 @@ fn solve_runs(
         let r = chunk.next_run.fetch_add(1, Ordering::Relaxed);
         let Some(run) = chunk.runs.get(r) else {
             // Only a chunk without records gets here before a last run.
-            return r == 0 && chunk.runs.is_empty() && finish(chunk);
+            let empty = r == 0 && chunk.runs.is_empty();
+            if empty {
+                finish(chunk);
+            }
+            return empty;
         };
         for i in r * RUN_RECORDS..((r + 1) * RUN_RECORDS).min(records) {
             if interrupt.is_raised() {
@@ -615,13 +619,14 @@ fn solve_runs(
         }
         run.done.store(true, Ordering::Release);
         if chunk.runs_left.fetch_sub(1, Ordering::AcqRel) == 1 {
-            return finish(chunk);
+            finish(chunk);
+            return true;
         }
     }
 }
 
-/// Makes a solved chunk's tally and rows from its runs; true.
-fn finish(chunk: &Chunk) -> bool {
+/// Makes a solved chunk's tally and rows from its runs.
+fn finish(chunk: &Chunk) {
     let mut batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
     let batch = &mut *batch;
     batch.tally = Tally::new();
@@ -632,7 +637,6 @@ fn finish(chunk: &Chunk) -> bool {
         }
         batch.text.extend_from_slice(&out.text);
     }
-    true
 }
 
 /// Classifies one record: a malformed record becomes a `malformed` result
