@@ -8,12 +8,14 @@
 //! input columns ([`crate::kept`]) after them: the same in every format.
 //!
 //! The text formats are formatted straight into byte buffers by the solver
-//! workers ([`RowFormat`]: [`CsvRows`], [`JsonlRows`]), and the writer only
-//! writes the bytes; Parquet's typed columns are built on the writer's
-//! thread ([`parquet`]).
+//! workers ([`RowFormat`]: [`CsvRows`], [`JsonlRows`]), gzip-compressed
+//! there a chunk at a time for a `.gz` output (a gzip member each), and the
+//! writer only writes the bytes; Parquet's typed columns are built on the
+//! writer's thread ([`parquet`]).
 
 pub mod format;
 pub mod jsonl;
+mod members;
 pub mod parquet;
 
 use std::fs::{File, OpenOptions};
@@ -25,6 +27,7 @@ use flate2::write::GzEncoder;
 
 pub use self::format::{Compression, OutputFormat};
 pub use self::jsonl::JsonlRows;
+use self::members::GzipMembers;
 use self::parquet::ParquetRows;
 use crate::error::Error;
 use crate::grid::{Grid, CELLS};
@@ -214,6 +217,14 @@ impl Shape {
 pub trait RowFormat: Send + Sync {
     /// Appends the row of `result`, with its line end.
     fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>);
+
+    /// Turns a chunk's rows (`text`: whole rows, in order, from
+    /// [`RowFormat::row`]) into the bytes written for them, on the worker
+    /// that made them: a gzip member for a `.gz` output. By default the
+    /// rows are written as they are.
+    fn seal(&self, text: &mut Vec<u8>) {
+        let _ = text;
+    }
 }
 
 /// Formats results rows as CSV text (RFC 4180: a field is quoted only when
@@ -486,7 +497,7 @@ pub(crate) enum Sink {
     /// A plain file.
     File(File),
     /// A file written gzip-compressed; [`Sink::finish`] ends the stream.
-    Gzip(GzEncoder<File>),
+    Gzip(Box<GzEncoder<File>>),
     /// A file written zstd-compressed; [`Sink::finish`] ends the frame.
     Zstd(zstd::stream::write::Encoder<'static, File>),
 }
@@ -513,7 +524,10 @@ impl Sink {
     pub(crate) fn to_file(file: File, compression: Compression) -> io::Result<Sink> {
         Ok(match compression {
             Compression::None => Sink::File(file),
-            Compression::Gzip => Sink::Gzip(GzEncoder::new(file, flate2::Compression::default())),
+            Compression::Gzip => Sink::Gzip(Box::new(GzEncoder::new(
+                file,
+                flate2::Compression::new(members::LEVEL),
+            ))),
             // Level 1: on results rows (digit strings) three times as fast
             // as the default level 3 and no larger, so the writer keeps up
             // with the solvers.
@@ -529,7 +543,7 @@ impl Sink {
         match self {
             Sink::Stdout(mut w) => w.flush(),
             Sink::File(mut w) => w.flush(),
-            Sink::Gzip(w) => w.finish().and_then(|mut f| f.flush()),
+            Sink::Gzip(w) => (*w).finish().and_then(|mut f| f.flush()),
             Sink::Zstd(w) => w.finish().and_then(|mut f| f.flush()),
         }
     }
@@ -563,13 +577,16 @@ impl Write for Sink {
 
 /// What a [`ResultsWriter`] writes through.
 enum Body {
-    /// A text format: rows formatted by `rows` (on the workers or here)
-    /// and written as bytes.
+    /// A text format: rows formatted and sealed by `rows` (on the workers
+    /// or here) and written as bytes.
     Text {
         sink: Sink,
         rows: Arc<dyn RowFormat>,
         /// A buffer for rows formatted here.
         text: Vec<u8>,
+        /// Nothing written yet: an empty table still gets `rows`' seal of
+        /// nothing (an empty gzip member), so that it is a valid file.
+        empty: bool,
     },
     /// Parquet: typed columns built here, written in row groups (boxed:
     /// the writer is large).
@@ -600,8 +617,21 @@ impl ResultsWriter {
         shape: &Shape,
         delimiter: u8,
     ) -> Result<ResultsWriter, Error> {
-        let sink = Sink::create(destination)
-            .map_err(|e| Error::write("results", destination.name(), e))?;
+        // gzip text is compressed in members on the workers
+        // (`RowFormat::seal`) and written to the file as it is.
+        let members = format != OutputFormat::Parquet
+            && matches!(
+                destination,
+                Destination::File {
+                    compression: Compression::Gzip,
+                    ..
+                }
+            );
+        let sink = match destination {
+            Destination::File { path, .. } if members => File::create(path).map(Sink::File),
+            _ => Sink::create(destination),
+        }
+        .map_err(|e| Error::write("results", destination.name(), e))?;
         let (rows, header): (Arc<dyn RowFormat>, Vec<u8>) = match format {
             OutputFormat::Csv => {
                 let rows = CsvRows::new(shape, delimiter);
@@ -621,6 +651,11 @@ impl ResultsWriter {
                     closed: false,
                 });
             }
+        };
+        let rows = if members {
+            Arc::new(GzipMembers { rows })
+        } else {
+            rows
         };
         ResultsWriter::start(sink, rows, destination, &header)
     }
@@ -660,17 +695,22 @@ impl ResultsWriter {
         destination: &Destination,
         header: &[u8],
     ) -> Result<ResultsWriter, Error> {
+        let mut header = header.to_vec();
+        if !header.is_empty() {
+            rows.seal(&mut header);
+        }
         let mut writer = ResultsWriter {
             body: Body::Text {
                 sink,
                 rows,
                 text: Vec::new(),
+                empty: true,
             },
             destination: destination.clone(),
             closed: false,
         };
         if !header.is_empty() {
-            match writer.write_text(header) {
+            match writer.write_text(&header) {
                 Err(Error::BrokenPipe) => writer.closed = true,
                 written => written?,
             }
@@ -700,6 +740,9 @@ impl ResultsWriter {
             for result in results {
                 rows.row(result, &mut formatted);
             }
+            if !formatted.is_empty() {
+                rows.seal(&mut formatted);
+            }
             let written = self.write_text(&formatted);
             if let Body::Text { text, .. } = &mut self.body {
                 *text = formatted;
@@ -710,8 +753,9 @@ impl ResultsWriter {
     }
 
     /// Writes the rows of `results`, in order: `text` holds them already
-    /// formatted by [`ResultsWriter::row_format`] when it is `Some` (the
-    /// bytes are written as they are); else `results` are written.
+    /// formatted and sealed by [`ResultsWriter::row_format`] when it is
+    /// `Some` (the bytes are written as they are); else `results` are
+    /// written.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
@@ -726,8 +770,9 @@ impl ResultsWriter {
         written.map_err(|e| self.failed(parquet_error(e, self.destination.name())))
     }
 
-    /// Writes rows already formatted by [`ResultsWriter::row_format`],
-    /// whole lines in order, and hands them to the destination (a
+    /// Writes rows already formatted and sealed by
+    /// [`ResultsWriter::row_format`] (whole lines in order, each chunk of
+    /// them sealed at once), and hands them to the destination (a
     /// compressor compresses them as they come and is flushed by
     /// [`ResultsWriter::finish`]); nothing for Parquet.
     ///
@@ -736,6 +781,9 @@ impl ResultsWriter {
     pub fn write_text(&mut self, text: &[u8]) -> Result<(), Error> {
         if self.closed {
             return Err(Error::BrokenPipe);
+        }
+        if let Body::Text { empty, .. } = &mut self.body {
+            *empty &= text.is_empty();
         }
         let written = match &mut self.body {
             Body::Text {
@@ -756,7 +804,20 @@ impl ResultsWriter {
     pub fn finish(self) -> Result<(), Error> {
         let name = self.destination.name();
         let sink = match self.body {
-            Body::Text { sink, .. } => sink,
+            Body::Text {
+                mut sink,
+                rows,
+                empty,
+                ..
+            } => {
+                let mut nothing = Vec::new();
+                rows.seal(&mut nothing);
+                if empty && !nothing.is_empty() {
+                    sink.write_all(&nothing)
+                        .map_err(|e| Error::write("results", name, e))?;
+                }
+                sink
+            }
             Body::Parquet(rows) => rows.finish().map_err(|e| parquet_error(e, name))?,
         };
         if self.closed {

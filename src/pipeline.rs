@@ -106,8 +106,8 @@ pub struct Batch {
     pub results: Vec<PuzzleResult>,
     /// The tally of `results`.
     pub tally: Tally,
-    /// The rows of `results`, formatted by the run's [`RowFormat`] (empty
-    /// without one).
+    /// The rows of `results`, formatted and sealed by the run's
+    /// [`RowFormat`] (empty without one).
     pub text: Vec<u8>,
     /// The inputs' raw bytes read when the chunk was cut, summed over the
     /// inputs that count them: where progress stands once it is written.
@@ -296,6 +296,7 @@ pub fn run_until(
                         for result in &batch.results {
                             format.row(result, &mut batch.text);
                         }
+                        format.seal(&mut batch.text);
                     }
                     if !settings.results {
                         batch.results.clear();
@@ -593,7 +594,7 @@ fn solve_runs(
             // Only a chunk without records gets here before a last run.
             let empty = r == 0 && chunk.runs.is_empty();
             if empty {
-                finish(chunk);
+                finish(chunk, format);
             }
             return empty;
         };
@@ -619,14 +620,15 @@ fn solve_runs(
         }
         run.done.store(true, Ordering::Release);
         if chunk.runs_left.fetch_sub(1, Ordering::AcqRel) == 1 {
-            finish(chunk);
+            finish(chunk, format);
             return true;
         }
     }
 }
 
-/// Makes a solved chunk's tally and rows from its runs.
-fn finish(chunk: &Chunk) {
+/// Makes a solved chunk's tally and rows from its runs, the rows sealed
+/// by `format` ([`RowFormat::seal`]).
+fn finish(chunk: &Chunk, format: Option<&dyn RowFormat>) {
     let mut batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
     let batch = &mut *batch;
     batch.tally = Tally::new();
@@ -636,6 +638,11 @@ fn finish(chunk: &Chunk) {
             batch.tally.add(result);
         }
         batch.text.extend_from_slice(&out.text);
+    }
+    if let Some(format) = format {
+        if !batch.text.is_empty() {
+            format.seal(&mut batch.text);
+        }
     }
 }
 

@@ -257,6 +257,59 @@ fn gz_and_zst_compress_csv_and_json_lines() {
     assert_eq!(untimed(&jsonl_rows(&unzstd(&jsonl))), expected);
 }
 
+/// The gzip members of a file, each decompressed.
+fn gzip_members(path: &str) -> Vec<Vec<u8>> {
+    let bytes = std::fs::read(path).expect("the output file exists");
+    let mut rest = &bytes[..];
+    let mut members = vec![];
+    while !rest.is_empty() {
+        let mut decoder = flate2::bufread::GzDecoder::new(rest);
+        let mut member = vec![];
+        decoder
+            .read_to_end(&mut member)
+            .expect("a whole gzip member");
+        members.push(member);
+        rest = decoder.into_inner();
+    }
+    members
+}
+
+#[test]
+fn gz_results_are_compressed_a_chunk_at_a_time_into_one_gzip_file() {
+    // Several chunks of records, compressed on two workers: a member per
+    // chunk after the header's, which read back as one file equal to the
+    // plain CSV.
+    let scratch = Scratch::new();
+    let corpus = std::fs::read_to_string(repo("data/kaggle1m_10000.csv")).expect("a corpus");
+    let text: String = corpus
+        .lines()
+        .take(5001)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let input = scratch.file("k.csv", text.as_bytes());
+    let csv = scratch.path("r.csv");
+    run(&[&input, "-o", &csv, "-j", "2"], 0);
+    let gz = scratch.path("r.csv.gz");
+    run(&[&input, "-o", &gz, "-j", "2"], 0);
+    assert_eq!(untimed(&csv_rows(&gz)), untimed(&csv_rows(&csv)));
+    let members = gzip_members(&gz);
+    assert_eq!(members.len(), 4, "the header and three chunks of rows");
+    assert!(members[0].starts_with(b"line,puzzle,"));
+    assert_eq!(members[0].iter().filter(|&&b| b == b'\n').count(), 1);
+    // With no rows at all, still a valid gzip file: the header alone for
+    // CSV, an empty member for JSON Lines.
+    let none = scratch.file("none.txt", b"");
+    let gz = scratch.path("none.csv.gz");
+    run(&[&none, "-o", &gz], 0);
+    assert_eq!(
+        read_output(&gz),
+        "line,puzzle,status,solution,guesses,solve_us,check,message\n"
+    );
+    let jsonl = scratch.path("none.jsonl.gz");
+    run(&[&none, "-o", &jsonl], 0);
+    assert_eq!(gzip_members(&jsonl), vec![Vec::<u8>::new()]);
+}
+
 #[test]
 fn other_extensions_exit_2_before_any_file_is_created() {
     let scratch = Scratch::new();
