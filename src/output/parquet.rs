@@ -1,7 +1,11 @@
 //! Results as Apache Parquet, with arrow-rs's writer: the CSV's columns,
 //! typed, built on the writer's thread from each batch of results and
 //! written in row groups of [`ROW_GROUP_ROWS`] as the run goes, the footer
-//! when the writer finishes (also after an interrupt).
+//! when the writer finishes (also after an interrupt). The columns are
+//! encoded and compressed on three threads (`puzzle`; `solution` with
+//! `guesses` and `solve_us`; the others), as arrow-rs's column writers
+//! allow: compressing them all on the writer's thread held a run to its
+//! speed.
 //!
 //! | column | Arrow type | null when the CSV field is empty |
 //! |---|---|---|
@@ -20,17 +24,23 @@
 //! columns whose values are nearly all different (`line`, `puzzle`,
 //! `solution`, `solve_us`), where it would only cost time.
 
+use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::Arc;
+use std::thread::JoinHandle;
 
 use arrow_array::builder::{
     BooleanBuilder, Float64Builder, Int64Builder, StringBuilder, UInt64Builder,
 };
-use arrow_array::{ArrayRef, RecordBatch};
+use arrow_array::ArrayRef;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
+use parquet::arrow::arrow_writer::{
+    compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
+};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
+use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use crate::kept::{KeptType, KeptValue};
@@ -43,9 +53,22 @@ use super::Sink;
 /// most, and a row group on disk every few seconds of a fast run.
 pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 
+/// The columns encoded on threads of their own, a thread for each list:
+/// `puzzle` and `solution` are most of the bytes to compress, and the two
+/// numbers cost most after them. The others are encoded on the writer's
+/// thread.
+const ENCODERS: [&[&str]; 2] = [&["puzzle"], &["solution", "guesses", "solve_us"]];
+
 /// Writes results rows as Parquet to a [`Sink`].
 pub(crate) struct ParquetRows {
-    writer: ArrowWriter<Sink>,
+    file: SerializedFileWriter<Sink>,
+    factory: ArrowRowGroupWriterFactory,
+    /// The row group being filled, `None` before its first rows.
+    group: Option<Group>,
+    /// Rows in `group`.
+    group_rows: usize,
+    /// Row groups written.
+    groups: usize,
     schema: SchemaRef,
     /// Each input's name, when the run has several inputs.
     files: Option<Vec<String>>,
@@ -68,9 +91,17 @@ impl ParquetRows {
         for column in ["line", "puzzle", "solution", "solve_us"] {
             props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
         }
-        let writer = ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props.build()))?;
+        // The file writer and the column writers' factory of an
+        // `ArrowWriter`: its file metadata (the Arrow schema included), with
+        // the columns encoded here.
+        let (file, factory) = ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props.build()))?
+            .into_serialized_writer()?;
         Ok(ParquetRows {
-            writer,
+            file,
+            factory,
+            group: None,
+            group_rows: 0,
+            groups: 0,
             schema,
             files: shape.files.clone(),
             kept: shape.kept.iter().map(|c| c.kind).collect(),
@@ -84,11 +115,42 @@ impl ParquetRows {
     /// # Errors
     /// The rows cannot be encoded or written.
     pub(crate) fn write(&mut self, results: &[PuzzleResult]) -> Result<(), ParquetError> {
-        if results.is_empty() {
-            return Ok(());
+        let columns = self.columns(results);
+        let mut done = 0;
+        while done < results.len() {
+            let group = match &mut self.group {
+                Some(group) => group,
+                None => {
+                    let writers = self.factory.create_column_writers(self.groups)?;
+                    self.group.insert(Group::start(&self.schema, writers)?)
+                }
+            };
+            let take = (results.len() - done).min(ROW_GROUP_ROWS - self.group_rows);
+            let slices: Vec<ArrayRef> = columns.iter().map(|c| c.slice(done, take)).collect();
+            group.encode(&self.schema, slices)?;
+            done += take;
+            self.group_rows += take;
+            if self.group_rows == ROW_GROUP_ROWS {
+                self.close_group()?;
+            }
         }
-        let batch = RecordBatch::try_new(Arc::clone(&self.schema), self.columns(results))?;
-        self.writer.write(&batch)
+        Ok(())
+    }
+
+    /// Writes the row group being filled, if any.
+    fn close_group(&mut self) -> Result<(), ParquetError> {
+        let Some(group) = self.group.take() else {
+            return Ok(());
+        };
+        let chunks = group.close()?;
+        let mut row_group = self.file.next_row_group()?;
+        for chunk in chunks {
+            chunk.append_to_row_group(&mut row_group)?;
+        }
+        row_group.close()?;
+        self.group_rows = 0;
+        self.groups += 1;
+        Ok(())
     }
 
     /// Writes the last row group and the footer, and hands back the sink
@@ -96,8 +158,9 @@ impl ParquetRows {
     ///
     /// # Errors
     /// The last rows or the footer cannot be written.
-    pub(crate) fn finish(self) -> Result<Sink, ParquetError> {
-        self.writer.into_inner()
+    pub(crate) fn finish(mut self) -> Result<Sink, ParquetError> {
+        self.close_group()?;
+        self.file.into_inner()
     }
 
     /// The columns of `results`, in the schema's order.
@@ -148,6 +211,116 @@ impl ParquetRows {
         }
         columns
     }
+}
+
+/// A row group being encoded: the columns of each list of [`ENCODERS`] on
+/// a thread of its own, fed through a short queue so that no thread waits
+/// for another's page compression, and the others on the writer's thread.
+struct Group {
+    /// The writers encoded here, with their columns' positions.
+    here: Vec<(usize, ArrowColumnWriter)>,
+    /// The threads encoding the other columns.
+    away: Vec<Encoder>,
+}
+
+/// A thread encoding some columns of a row group.
+struct Encoder {
+    /// The positions of its columns, in order.
+    columns: Vec<usize>,
+    /// Their slices, to the thread.
+    queue: SyncSender<Vec<ArrayRef>>,
+    /// The thread: its columns' chunks.
+    thread: JoinHandle<Result<Vec<ArrowColumnChunk>, ParquetError>>,
+}
+
+impl Group {
+    /// Starts a row group of `schema`'s columns on `writers` (one per
+    /// column, in order).
+    fn start(schema: &SchemaRef, writers: Vec<ArrowColumnWriter>) -> Result<Group, ParquetError> {
+        let mut parts: Vec<Vec<(usize, Arc<Field>, ArrowColumnWriter)>> =
+            ENCODERS.iter().map(|_| Vec::new()).collect();
+        let mut here = Vec::new();
+        for (i, (writer, field)) in writers.into_iter().zip(schema.fields()).enumerate() {
+            let name = field.name().as_str();
+            match ENCODERS.iter().position(|names| names.contains(&name)) {
+                Some(part) => parts[part].push((i, Arc::clone(field), writer)),
+                None => here.push((i, writer)),
+            }
+        }
+        let mut away = Vec::new();
+        for part in parts.into_iter().filter(|p| !p.is_empty()) {
+            let columns = part.iter().map(|(i, _, _)| *i).collect();
+            // Up to a row group of slices waits (64 chunks of 2,048 rows),
+            // so that closing one rarely waits for the encoders.
+            let (queue, slices) = sync_channel::<Vec<ArrayRef>>(64);
+            let thread = std::thread::Builder::new()
+                .name("parquet".into())
+                .spawn(move || {
+                    let mut part = part;
+                    for slice in slices {
+                        for ((_, field, writer), column) in part.iter_mut().zip(&slice) {
+                            encode(writer, field, column)?;
+                        }
+                    }
+                    part.into_iter()
+                        .map(|(_, _, writer)| writer.close())
+                        .collect()
+                })
+                .map_err(|e| ParquetError::External(Box::new(e)))?;
+            away.push(Encoder {
+                columns,
+                queue,
+                thread,
+            });
+        }
+        Ok(Group { here, away })
+    }
+
+    /// Encodes one slice of every column (in the schema's order).
+    fn encode(&mut self, schema: &SchemaRef, columns: Vec<ArrayRef>) -> Result<(), ParquetError> {
+        for encoder in &self.away {
+            let slice = encoder
+                .columns
+                .iter()
+                .map(|&i| Arc::clone(&columns[i]))
+                .collect();
+            // A closed queue means the thread failed: `close` reports why.
+            let _ = encoder.queue.send(slice);
+        }
+        for (i, writer) in &mut self.here {
+            encode(writer, &schema.fields()[*i], &columns[*i])?;
+        }
+        Ok(())
+    }
+
+    /// Ends the row group: every column's chunk, in the schema's order.
+    fn close(self) -> Result<Vec<ArrowColumnChunk>, ParquetError> {
+        let mut chunks = Vec::new();
+        for (i, writer) in self.here {
+            chunks.push((i, writer.close()?));
+        }
+        for encoder in self.away {
+            drop(encoder.queue);
+            let done = encoder.thread.join().unwrap_or_else(|_| {
+                Err(ParquetError::General("a column encoder panicked".into()))
+            })?;
+            chunks.extend(encoder.columns.into_iter().zip(done));
+        }
+        chunks.sort_by_key(|(i, _)| *i);
+        Ok(chunks.into_iter().map(|(_, chunk)| chunk).collect())
+    }
+}
+
+/// Encodes `column` (of `field`) into `writer`.
+fn encode(
+    writer: &mut ArrowColumnWriter,
+    field: &Field,
+    column: &ArrayRef,
+) -> Result<(), ParquetError> {
+    for leaf in compute_leaves(field, column)? {
+        writer.write(&leaf)?;
+    }
+    Ok(())
 }
 
 /// The Arrow schema of `shape`'s columns.
@@ -253,7 +426,7 @@ fn micros(ns: u64) -> f64 {
 mod tests {
     use arrow_array::cast::AsArray;
     use arrow_array::types::{Float64Type, Int64Type, UInt64Type};
-    use arrow_array::Array;
+    use arrow_array::{Array, RecordBatch};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
     use super::*;
@@ -275,6 +448,55 @@ mod tests {
             expected: None,
             kept,
         }
+    }
+
+    #[test]
+    fn rows_past_a_row_group_are_cut_at_its_size_and_read_back_in_order() {
+        let shape = Shape {
+            files: None,
+            kept: vec![],
+            blank: Blank::Dot,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.parquet");
+        let sink = Sink::File(std::fs::File::create(&path).unwrap());
+        let mut rows = ParquetRows::create(sink, &shape).unwrap();
+        let rows_in_all = ROW_GROUP_ROWS + 3000;
+        let mut line = 0;
+        while line < rows_in_all as u64 {
+            let batch: Vec<PuzzleResult> = (line..(line + 2000).min(rows_in_all as u64))
+                .map(|l| result(l, vec![]))
+                .collect();
+            line += batch.len() as u64;
+            rows.write(&batch).unwrap();
+        }
+        rows.finish().unwrap().finish().unwrap();
+
+        let reader =
+            ParquetRecordBatchReaderBuilder::try_new(std::fs::File::open(&path).unwrap()).unwrap();
+        let groups: Vec<i64> = (0..reader.metadata().num_row_groups())
+            .map(|g| reader.metadata().row_group(g).num_rows())
+            .collect();
+        assert_eq!(groups, [ROW_GROUP_ROWS as i64, 3000]);
+        let mut next = 0;
+        for batch in reader.build().unwrap() {
+            let batch = batch.unwrap();
+            let lines = batch
+                .column_by_name("line")
+                .unwrap()
+                .as_primitive::<UInt64Type>();
+            let guesses = batch
+                .column_by_name("guesses")
+                .unwrap()
+                .as_primitive::<UInt64Type>();
+            let messages = batch.column_by_name("message").unwrap().as_string::<i32>();
+            for i in 0..batch.num_rows() {
+                assert_eq!((lines.value(i), guesses.value(i)), (next, next));
+                assert_eq!(messages.value(i), "'=r1c1");
+                next += 1;
+            }
+        }
+        assert_eq!(next, rows_in_all as u64);
     }
 
     #[test]
