@@ -222,9 +222,7 @@ pub trait RowFormat: Send + Sync {
     /// [`RowFormat::row`]) into the bytes written for them, on the worker
     /// that made them: a gzip member for a `.gz` output. By default the
     /// rows are written as they are.
-    fn seal(&self, text: &mut Vec<u8>) {
-        let _ = text;
-    }
+    fn seal(&self, _text: &mut Vec<u8>) {}
 }
 
 /// Formats results rows as CSV text (RFC 4180: a field is quoted only when
@@ -810,9 +808,9 @@ impl ResultsWriter {
                 empty,
                 ..
             } => {
-                let mut nothing = Vec::new();
-                rows.seal(&mut nothing);
-                if empty && !nothing.is_empty() {
+                if empty {
+                    let mut nothing = Vec::new();
+                    rows.seal(&mut nothing);
                     sink.write_all(&nothing)
                         .map_err(|e| Error::write("results", name, e))?;
                 }
