@@ -87,7 +87,9 @@ pub struct SolveArgs {
     /// unfinished (interrupted, killed): its complete rows are kept (a row cut
     /// short is dropped) and checked against the inputs, those records are
     /// skipped and the rest appended. The summary, and `--limit`, cover the
-    /// whole file. Not for stdout or gzip output.
+    /// whole file. For CSV, plain or `.gz` (a `.gz` file is kept up to its
+    /// last complete gzip member); not for stdout, `.zst`, JSON Lines or
+    /// Parquet.
     #[arg(long, requires = "output")]
     pub resume: bool,
 

@@ -154,10 +154,10 @@ impl Config {
                         "--resume needs -o FILE: it continues a results file".into(),
                     ))
                 }
-                Destination::File { path, compression } if *compression != Compression::None => {
+                Destination::File { path, compression } if *compression == Compression::Zstd => {
                     return Err(Error::Usage(format!(
-                        "--resume cannot continue a compressed file ({}): a cut-off gzip or \
-                         zstd stream cannot be appended to; write plain CSV to resume",
+                        "--resume cannot continue a zstd file ({}): a cut-off zstd stream \
+                         cannot be appended to; write plain CSV or .csv.gz to resume",
                         path.display()
                     )))
                 }
@@ -453,19 +453,18 @@ mod tests {
     }
 
     #[test]
-    fn resume_needs_a_plain_output_file() {
+    fn resume_needs_a_csv_output_file_plain_or_gzip() {
         for args in [
             &["--resume", "-o", "-"][..],
-            &["--resume", "-o", "r.csv.gz"],
+            &["--resume", "-o", "r.csv.zst"],
+            &["--resume", "-o", "r.jsonl.gz"],
         ] {
             let err = config(args, TERMINAL).unwrap_err();
             assert!(err.to_string().contains("--resume"), "{err}");
         }
-        assert!(
-            config(&["--resume", "-o", "r.csv"], TERMINAL)
-                .unwrap()
-                .resume
-        );
+        for name in ["r.csv", "r.csv.gz"] {
+            assert!(config(&["--resume", "-o", name], TERMINAL).unwrap().resume);
+        }
     }
 
     #[test]

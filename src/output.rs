@@ -658,9 +658,10 @@ impl ResultsWriter {
         ResultsWriter::start(sink, rows, destination, &header)
     }
 
-    /// Continues the plain CSV results file `path` (`--resume`): keeps its
-    /// first `keep` bytes (the header and the complete rows), drops the
-    /// rest, and appends after them; writes the header when `keep` is 0.
+    /// Continues the CSV results file `path` (`--resume`), plain or, for a
+    /// `.gz` name, gzip members: keeps its first `keep` bytes (the header
+    /// and the complete rows, or complete members), drops the rest, and
+    /// appends after them; writes the header when `keep` is 0.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
@@ -674,16 +675,23 @@ impl ResultsWriter {
             .map_err(error)?;
         file.set_len(keep).map_err(error)?;
         file.seek(SeekFrom::End(0)).map_err(error)?;
+        let compression = Compression::of_name(path);
         let destination = Destination::File {
             path: path.to_path_buf(),
-            compression: Compression::None,
+            compression,
         };
-        let rows = CsvRows::new(shape, b',');
+        let csv = CsvRows::new(shape, b',');
         let mut header = Vec::new();
         if keep == 0 {
-            rows.header(&mut header);
+            csv.header(&mut header);
         }
-        ResultsWriter::start(Sink::File(file), Arc::new(rows), &destination, &header)
+        let rows: Arc<dyn RowFormat> = match compression {
+            Compression::Gzip => Arc::new(GzipMembers {
+                rows: Arc::new(csv),
+            }),
+            _ => Arc::new(csv),
+        };
+        ResultsWriter::start(Sink::File(file), rows, &destination, &header)
     }
 
     /// A text writer that starts with `header` (none when empty).

@@ -1,5 +1,5 @@
 //! `--resume`: continue a results CSV that an earlier run left unfinished
-//! (interrupted, killed, out of disk).
+//! (interrupted, killed, out of disk), plain or gzip-compressed.
 //!
 //! Two steps, both streaming, so a results file of any length is resumed in
 //! bounded memory:
@@ -7,7 +7,10 @@
 //! 1. [`scan`] reads the file before the run: it keeps the complete rows (a
 //!    last row without its newline was cut short and is dropped), checks
 //!    that they are results rows with the run's header, and tallies them so
-//!    that the summary covers the whole file.
+//!    that the summary covers the whole file. A `.gz` file is kept up to the
+//!    end of its last complete gzip member: the results are written a member
+//!    per chunk of whole rows (see `output::members`), so a member cut short
+//!    is dropped as a cut row is.
 //! 2. [`skip_kept`] wraps the inputs' record streams: on the reader thread,
 //!    the first records are compared with the kept rows (same input, same
 //!    line, same puzzle, or both malformed) and skipped; the records after
@@ -16,14 +19,14 @@
 //!    before anything is appended.
 
 use std::fs::File;
-use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::grid::Grid;
 use crate::input::{InputError, Record, RecordBatch, RecordStream};
 use crate::interrupt::Interrupt;
-use crate::output::{COLUMNS, FILE_COLUMN};
+use crate::output::{Compression, COLUMNS, FILE_COLUMN};
 use crate::pipeline::Source;
 use crate::results_reader::{parse_row, Columns, Row};
 use crate::stats::Tally;
@@ -45,6 +48,20 @@ pub struct Kept {
     pub tally: Tally,
     /// True when the rows have a `file` column (several inputs).
     file_column: bool,
+    /// True when the file is gzip-compressed (a `.gz` name).
+    gzip: bool,
+}
+
+impl Kept {
+    /// The kept part of the file (its first `len` bytes), as text.
+    fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        let bytes = BufReader::new(File::open(&self.path)?).take(self.len);
+        Ok(if self.gzip {
+            Box::new(flate2::read::MultiGzDecoder::new(bytes))
+        } else {
+            Box::new(bytes)
+        })
+    }
 }
 
 /// Bytes read at a time when looking for the end of the last record.
@@ -69,6 +86,7 @@ pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept
         rows: 0,
         tally: Tally::new(),
         file_column,
+        gzip: Compression::of_name(path) == Compression::Gzip,
     };
     let read_error = |source| ResumeError::Read {
         path: path.to_path_buf(),
@@ -79,9 +97,13 @@ pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(kept),
         Err(e) => return Err(read_error(e)),
     };
-    kept.len = complete_len(&mut file).map_err(read_error)?;
-    file.seek(SeekFrom::Start(0)).map_err(read_error)?;
-    let mut rows = RowReader::new(file.take(kept.len), path, file_column);
+    kept.len = if kept.gzip {
+        complete_members_len(&mut file)
+    } else {
+        complete_len(&mut file)
+    }
+    .map_err(read_error)?;
+    let mut rows = RowReader::new(kept.open().map_err(read_error)?, path, file_column);
     if let Some(header) = rows.header()? {
         check_header(path, &header, file_column)?;
     }
@@ -118,6 +140,61 @@ fn complete_len(file: &mut File) -> io::Result<u64> {
             }
         }
         offset += n as u64;
+    }
+}
+
+/// The length of the gzip `file` up to the end of its last complete
+/// member; a member cut short or damaged ends the part kept.
+fn complete_members_len(file: &mut File) -> io::Result<u64> {
+    let mut bytes = Counted {
+        inner: BufReader::with_capacity(READ_BLOCK, file),
+        read: 0,
+    };
+    let mut end = 0;
+    while !bytes.fill_buf()?.is_empty() {
+        let mut member = flate2::bufread::GzDecoder::new(&mut bytes);
+        match io::copy(&mut member, &mut io::sink()) {
+            Ok(_) => {}
+            Err(e) if is_torn(&e) => break,
+            Err(e) => return Err(e),
+        }
+        drop(member);
+        end = bytes.read;
+    }
+    Ok(end)
+}
+
+/// True for the errors of a gzip member cut short or damaged, as opposed
+/// to a failure to read the file.
+fn is_torn(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::UnexpectedEof | io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData
+    )
+}
+
+/// A buffered reader that counts the bytes taken from it.
+struct Counted<R> {
+    inner: R,
+    read: u64,
+}
+
+impl<R: BufRead> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+        self.read += n as u64;
     }
 }
 
@@ -231,7 +308,7 @@ impl<R: Read> RowReader<R> {
 struct Matcher {
     /// The results file.
     path: PathBuf,
-    rows: Option<RowReader<std::io::Take<BufReader<File>>>>,
+    rows: Option<RowReader<Box<dyn Read + Send>>>,
     /// The next kept row, read but not matched yet, with its line.
     next: Option<(u64, Row)>,
     /// The input names, to place rows with a `file` column.
@@ -417,15 +494,11 @@ pub fn skip_kept(
 ) -> Result<(Vec<Source>, Matching), ResumeError> {
     let mut rows = None;
     if kept.rows > 0 {
-        let file = File::open(&kept.path).map_err(|source| ResumeError::Read {
+        let bytes = kept.open().map_err(|source| ResumeError::Read {
             path: kept.path.clone(),
             source,
         })?;
-        let mut reader = RowReader::new(
-            BufReader::new(file).take(kept.len),
-            &kept.path,
-            kept.file_column,
-        );
+        let mut reader = RowReader::new(bytes, &kept.path, kept.file_column);
         reader.header()?;
         rows = Some(reader);
     }
@@ -630,6 +703,31 @@ mod tests {
             assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
             assert_eq!(kept.rows, 2, "{torn:?}");
         }
+    }
+
+    #[test]
+    fn gzip_results_are_kept_up_to_their_last_complete_member() {
+        use std::io::Write;
+        let member = |text: &str| {
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            encoder.write_all(text.as_bytes()).unwrap();
+            encoder.finish().unwrap()
+        };
+        let (a, b, c) = (member("a\n"), member("b\n"), member("c\n"));
+        let whole = [a.clone(), b.clone(), c.clone()].concat();
+        let len = |bytes: &[u8]| {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("r.csv.gz");
+            std::fs::write(&path, bytes).unwrap();
+            complete_members_len(&mut File::open(&path).unwrap()).unwrap()
+        };
+        assert_eq!(len(&whole), whole.len() as u64);
+        assert_eq!(len(&whole[..whole.len() - 3]), (a.len() + b.len()) as u64);
+        let mut damaged = whole.clone();
+        damaged[a.len() + 12] ^= 0xFF;
+        assert_eq!(len(&damaged), a.len() as u64);
+        assert_eq!(len(&[]), 0);
     }
 
     #[test]

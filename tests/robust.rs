@@ -561,12 +561,12 @@ fn resume_refuses_a_file_that_does_not_match_the_inputs() {
 }
 
 #[test]
-fn resume_refuses_gzip_and_stdout_and_starts_a_missing_file() {
+fn resume_refuses_zstd_and_stdout_and_starts_a_missing_file() {
     let scratch = Scratch::new();
     let input = scratch.file("in.txt", format!("{P}\n").as_bytes());
     for args in [
         &["--resume", "-o", "-"][..],
-        &["--resume", "-o", "r.csv.gz"],
+        &["--resume", "-o", "r.csv.zst"],
     ] {
         let mut all = vec![input.as_str()];
         all.extend_from_slice(args);
@@ -577,6 +577,35 @@ fn resume_refuses_gzip_and_stdout_and_starts_a_missing_file() {
     let out = scratch.path("new.csv");
     assert_eq!(code(&solve(&[&input, "-o", &out, "--resume"])), 0);
     assert_eq!(rows(&read_output(&out)).len(), 1);
+}
+
+#[test]
+fn resume_continues_gzip_results_from_their_last_complete_member() {
+    // 4,500 records are three chunks: with the header, four gzip members.
+    // The first run stops at 4,200 records and its last member is then cut
+    // short: the two whole chunks are kept, the rest solved again.
+    let scratch = Scratch::new();
+    let (input, full) = input_and_full_run(&scratch, 4500);
+    let out = scratch.path("r.csv.gz");
+    assert_eq!(code(&solve(&[&input, "-o", &out, "--limit", "4200"])), 1);
+    let bytes = std::fs::read(&out).unwrap();
+    std::fs::write(&out, &bytes[..bytes.len() - 10]).unwrap();
+    let summary = scratch.path("s.json");
+    let output = solve(&[&input, "-o", &out, "--resume", "--summary-json", &summary]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    let expected = without_timing(&read_output(&full));
+    assert_eq!(without_timing(&read_output(&out)), expected);
+    let json: Value = serde_json::from_str(&read_output(&summary)).unwrap();
+    assert_eq!(json["puzzles"], 4500, "the summary covers the whole file");
+    assert_eq!(json["malformed"], 900);
+
+    let again = solve(&[&input, "-o", &out, "--resume"]);
+    assert_eq!(code(&again), 1);
+    assert_eq!(
+        without_timing(&read_output(&out)),
+        expected,
+        "nothing added"
+    );
 }
 
 #[test]
