@@ -617,14 +617,11 @@ impl ResultsWriter {
     ) -> Result<ResultsWriter, Error> {
         // gzip text is compressed in members on the workers
         // (`RowFormat::seal`) and written to the file as it is.
-        let members = format != OutputFormat::Parquet
-            && matches!(
-                destination,
-                Destination::File {
-                    compression: Compression::Gzip,
-                    ..
-                }
-            );
+        let compression = match destination {
+            Destination::File { compression, .. } => *compression,
+            Destination::Stdout => Compression::None,
+        };
+        let members = format != OutputFormat::Parquet && compression == Compression::Gzip;
         let sink = match destination {
             Destination::File { path, .. } if members => File::create(path).map(Sink::File),
             _ => Sink::create(destination),
@@ -650,11 +647,7 @@ impl ResultsWriter {
                 });
             }
         };
-        let rows = if members {
-            Arc::new(GzipMembers { rows })
-        } else {
-            rows
-        };
+        let rows = GzipMembers::around(rows, compression);
         ResultsWriter::start(sink, rows, destination, &header)
     }
 
@@ -685,12 +678,7 @@ impl ResultsWriter {
         if keep == 0 {
             csv.header(&mut header);
         }
-        let rows: Arc<dyn RowFormat> = match compression {
-            Compression::Gzip => Arc::new(GzipMembers {
-                rows: Arc::new(csv),
-            }),
-            _ => Arc::new(csv),
-        };
+        let rows = GzipMembers::around(Arc::new(csv), compression);
         ResultsWriter::start(Sink::File(file), rows, &destination, &header)
     }
 

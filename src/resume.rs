@@ -48,15 +48,18 @@ pub struct Kept {
     pub tally: Tally,
     /// True when the rows have a `file` column (several inputs).
     file_column: bool,
-    /// True when the file is gzip-compressed (a `.gz` name).
-    gzip: bool,
 }
 
 impl Kept {
+    /// True when the file is gzip-compressed (a `.gz` name).
+    fn gzip(&self) -> bool {
+        Compression::of_name(&self.path) == Compression::Gzip
+    }
+
     /// The kept part of the file (its first `len` bytes), as text.
     fn open(&self) -> io::Result<Box<dyn Read + Send>> {
         let bytes = BufReader::new(File::open(&self.path)?).take(self.len);
-        Ok(if self.gzip {
+        Ok(if self.gzip() {
             Box::new(flate2::read::MultiGzDecoder::new(bytes))
         } else {
             Box::new(bytes)
@@ -86,7 +89,6 @@ pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept
         rows: 0,
         tally: Tally::new(),
         file_column,
-        gzip: Compression::of_name(path) == Compression::Gzip,
     };
     let read_error = |source| ResumeError::Read {
         path: path.to_path_buf(),
@@ -97,7 +99,7 @@ pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(kept),
         Err(e) => return Err(read_error(e)),
     };
-    kept.len = if kept.gzip {
+    kept.len = if kept.gzip() {
         complete_members_len(&mut file)
     } else {
         complete_len(&mut file)

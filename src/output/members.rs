@@ -11,7 +11,7 @@ use std::sync::Arc;
 use flate2::write::GzEncoder;
 use flate2::Crc;
 
-use super::RowFormat;
+use super::{Compression, RowFormat};
 use crate::result::PuzzleResult;
 
 /// The gzip level of every gzip output: on results rows 2.7 times as fast
@@ -26,6 +26,18 @@ pub(crate) struct GzipMembers {
     pub(crate) rows: Arc<dyn RowFormat>,
 }
 
+impl GzipMembers {
+    /// `rows` for a text output compressed by `compression`: sealed a
+    /// gzip member per chunk for gzip, as they are otherwise (a zstd
+    /// output is one stream, compressed by its `Sink`).
+    pub(crate) fn around(rows: Arc<dyn RowFormat>, compression: Compression) -> Arc<dyn RowFormat> {
+        match compression {
+            Compression::Gzip => Arc::new(GzipMembers { rows }),
+            Compression::None | Compression::Zstd => rows,
+        }
+    }
+}
+
 impl RowFormat for GzipMembers {
     fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
         self.rows.row(result, out);
@@ -37,7 +49,7 @@ impl RowFormat for GzipMembers {
 }
 
 /// `text` as one gzip member.
-pub(crate) fn member(text: &[u8]) -> Vec<u8> {
+fn member(text: &[u8]) -> Vec<u8> {
     let mut encoder = GzEncoder::new(
         Vec::with_capacity(text.len() / 2 + 64),
         flate2::Compression::new(LEVEL),
