@@ -499,6 +499,28 @@ impl State {
         Ok(dirty)
     }
 
+    /// Propagation by whole bands with AVX-512 (see `wide`): the same
+    /// state as [`State::propagate`] from any dirty set. `fixed` is only
+    /// kept as far as [`State::is_solved`] reads it: the search never runs
+    /// [`State::update`] after this. Only for code compiled for AVX-512
+    /// running on a CPU that has it.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn propagate_wide(&mut self) -> Result<(), Contradiction> {
+        let mut wide = super::wide::Wide::load(&self.cand);
+        let fixed = wide.propagate().map_err(|_| Contradiction)?;
+        wide.store(&mut self.cand);
+        self.unsolved = fixed.map(|f| BAND & !f);
+        self.fixed = fixed.map(|f| if f == BAND { BAND } else { 0 });
+        Ok(())
+    }
+
+    /// The number of open cells.
+    #[inline(always)]
+    pub(super) fn open(&self) -> u32 {
+        self.unsolved.iter().map(|u| u.count_ones()).sum()
+    }
+
     /// True when every digit is fixed in every row.
     #[inline(always)]
     fn is_solved(&self) -> bool {
@@ -605,11 +627,12 @@ pub(super) struct Frame {
 }
 
 /// Searches from `state` (before propagation) until `target` solutions
-/// are found, every branch is closed, or a limit is reached. Depth first,
+/// are found, every branch is closed, or a limit is reached; `WIDE`
+/// propagates with [`State::propagate_wide`] (only on the AVX-512 level). Depth first,
 /// candidates in ascending order, the last candidate of a cell tried on the
 /// frame's own state; `stack` is scratch space kept between searches.
 #[inline(always)]
-pub(super) fn search(
+pub(super) fn search<const WIDE: bool>(
     mut state: State,
     target: u8,
     limits: &Limits,
@@ -626,7 +649,15 @@ pub(super) fn search(
     stack.clear();
     let mut dirty = (1 << 27) - 1;
     'node: loop {
-        if state.propagate(dirty).is_ok() {
+        #[cfg(target_arch = "x86_64")]
+        let propagated = if WIDE {
+            state.propagate_wide()
+        } else {
+            state.propagate(dirty)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let propagated = state.propagate(dirty);
+        if propagated.is_ok() {
             if state.is_solved() {
                 let grid = state.solution();
                 if out.solutions == 0 {
@@ -692,7 +723,7 @@ mod tests {
     }
 
     fn solutions(grid: &Grid) -> u8 {
-        search(
+        search::<false>(
             State::from_givens(grid),
             2,
             &Limits::default(),
@@ -727,6 +758,69 @@ mod tests {
             }
         }
         assert!(stalled > 300, "{stalled} grids handed over");
+    }
+
+    /// [`State::propagate_wide`] compiled as the fast solver's AVX-512
+    /// level compiles it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
+    )]
+    fn propagate_wide_avx512(state: &mut State) -> bool {
+        state.propagate_wide().is_ok()
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn wide_propagation_stops_at_the_scalar_propagations_state() {
+        if !super::super::Simd::Avx512.is_available() {
+            return;
+        }
+        let files = [
+            include_str!("../../../data/17_clue_10000.txt"),
+            include_str!("../../../data/magictour_top1465.txt"),
+            include_str!("../../../data/forum_hardest_2000.txt"),
+        ];
+        let (mut compared, mut contradictions) = (0, 0);
+        for text in files {
+            let fields = text.lines().filter_map(|line| line.split(',').next());
+            let grids = fields.filter_map(|field| Grid::parse(field.as_bytes()).ok());
+            for grid in grids.take(200) {
+                // The givens, then each candidate of the cell the search
+                // guesses on first, placed in the propagated state as the
+                // search places it.
+                let givens = State::from_givens(&grid);
+                let mut states = vec![(givens, (1 << 27) - 1)];
+                let mut start = givens;
+                if start.propagate((1 << 27) - 1).is_ok() && !start.is_solved() {
+                    let (band, bit, digits) = start.branch_cell();
+                    for digit in (0..9).filter(|d| digits & (1 << d) != 0) {
+                        let mut guessed = start;
+                        if let Ok(dirty) = guessed.place(digit, band, bit) {
+                            states.push((guessed, dirty));
+                        }
+                    }
+                }
+                for (state, dirty) in states {
+                    let (mut scalar, mut wide) = (state, state);
+                    let ok = scalar.propagate(dirty).is_ok();
+                    // SAFETY: the CPU has AVX-512 (checked above).
+                    assert_eq!(ok, unsafe { propagate_wide_avx512(&mut wide) }, "{grid}");
+                    compared += 1;
+                    if !ok {
+                        contradictions += 1;
+                        continue;
+                    }
+                    assert_eq!(scalar.cand, wide.cand, "{grid}");
+                    assert_eq!(scalar.unsolved, wide.unsolved, "{grid}");
+                    assert_eq!(scalar.is_solved(), wide.is_solved(), "{grid}");
+                }
+            }
+        }
+        assert!(
+            compared > 1000 && contradictions > 50,
+            "{compared}, {contradictions}"
+        );
     }
 
     #[test]
