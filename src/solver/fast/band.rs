@@ -515,7 +515,8 @@ impl State {
         Ok(())
     }
 
-    /// The number of open cells.
+    /// The number of open cells (it routes grids at the AVX-512 level).
+    #[cfg(target_arch = "x86_64")]
     #[inline(always)]
     pub(super) fn open(&self) -> u32 {
         self.unsolved.iter().map(|u| u.count_ones()).sum()
