@@ -149,9 +149,10 @@ impl Wide {
     }
 
     /// One round of the band rule, hidden singles in rows and their
-    /// eliminations. Returns whether anything changed.
+    /// eliminations. Returns whether anything changed, and each band's row
+    /// singles (those of the masks after the round when nothing changed).
     #[inline(always)]
-    fn round(&mut self) -> Result<bool, Contradiction> {
+    fn round(&mut self) -> Result<(bool, [__m512i; 3]), Contradiction> {
         unsafe {
             let old = self.m;
             let mut bad: __mmask16 = 0;
@@ -214,7 +215,7 @@ impl Wide {
                 changed |= _mm512_cmpneq_epi32_mask(m, old[b]);
                 self.m[b] = m;
             }
-            Ok(changed != 0)
+            Ok((changed != 0, s))
         }
     }
 
@@ -278,14 +279,17 @@ impl Wide {
     }
 
     /// Naked singles: a cell with one candidate takes its digit's row.
-    /// Returns whether anything changed.
+    /// Returns whether anything changed, and each band's cells with two or
+    /// more candidates before this step.
     #[inline(always)]
-    fn naked(&mut self) -> Result<bool, Contradiction> {
+    fn naked(&mut self) -> Result<(bool, [__m512i; 3]), Contradiction> {
         unsafe {
             let mut changed: __mmask16 = 0;
-            for b in 0..3 {
-                let m = self.m[b];
+            let mut several = [_mm512_setzero_si512(); 3];
+            for (mask, many) in self.m.iter_mut().zip(&mut several) {
+                let m = *mask;
                 let (one, two) = one_two(m);
+                *many = two;
                 let empty = _mm512_andnot_si512(one, c!(BAND));
                 if _mm512_test_epi32_mask(empty, empty) != 0 {
                     return Err(Contradiction);
@@ -302,23 +306,23 @@ impl Wide {
                     );
                 }
                 changed |= _mm512_cmpneq_epi32_mask(new, m);
-                self.m[b] = new;
+                *mask = new;
             }
-            Ok(changed != 0)
+            Ok((changed != 0, several))
         }
     }
 
-    /// The cells fixed per band (a row single of their digit), or a
-    /// contradiction the rules leave standing: a cell fixed for two digits,
-    /// or a naked single that is not fixed (two in one row for one digit).
+    /// The cells fixed per band, from the row singles and the cells with
+    /// two or more candidates of the propagated masks; or a contradiction
+    /// the rules leave standing: a cell fixed for two digits, or a naked
+    /// single that is not fixed (two in one row for one digit).
     #[inline(always)]
-    fn settled(&self) -> Result<[u32; 3], Contradiction> {
+    fn settled(singles: [__m512i; 3], several: [__m512i; 3]) -> Result<[u32; 3], Contradiction> {
         unsafe {
             let mut fixed = [0u32; 3];
-            for (f, &m) in fixed.iter_mut().zip(&self.m) {
-                let (one, two) = one_two(row_singles(m));
-                let (_, cand_two) = one_two(m);
-                let unsettled = _mm512_andnot_si512(_mm512_or_si512(cand_two, one), c!(BAND));
+            for ((f, s), many) in fixed.iter_mut().zip(singles).zip(several) {
+                let (one, two) = one_two(s);
+                let unsettled = _mm512_andnot_si512(_mm512_or_si512(many, one), c!(BAND));
                 let bad = _mm512_or_si512(two, unsettled);
                 if _mm512_test_epi32_mask(bad, bad) != 0 {
                     return Err(Contradiction);
@@ -334,11 +338,16 @@ impl Wide {
     #[inline(always)]
     pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
         loop {
-            while self.round()? {}
+            let singles = loop {
+                let (changed, singles) = self.round()?;
+                if !changed {
+                    break singles;
+                }
+            };
             let stacked = self.stacks()?;
-            let nak = self.naked()?;
+            let (nak, several) = self.naked()?;
             if !stacked && !nak {
-                return self.settled();
+                return Wide::settled(singles, several);
             }
         }
     }
