@@ -628,10 +628,11 @@ pub(super) struct Frame {
 }
 
 /// Searches from `state` (before propagation) until `target` solutions
-/// are found, every branch is closed, or a limit is reached; `WIDE`
-/// propagates with [`State::propagate_wide`] (only on the AVX-512 level). Depth first,
+/// are found, every branch is closed, or a limit is reached. Depth first,
 /// candidates in ascending order, the last candidate of a cell tried on the
 /// frame's own state; `stack` is scratch space kept between searches.
+/// `WIDE` propagates with [`State::propagate_wide`] (only on the AVX-512
+/// level).
 #[inline(always)]
 pub(super) fn search<const WIDE: bool>(
     mut state: State,

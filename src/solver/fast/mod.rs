@@ -237,15 +237,20 @@ fn route(singled: Singled, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) 
         Singled::Repeated => Classified::Repeated,
         Singled::Solved(grid) => Classified::Singles(grid),
         Singled::NoSolution => Classified::NoSolution,
-        Singled::Stalled(state) => strong(state, mode, limits, stack),
+        Singled::Stalled(state) => strong::<false>(state, mode, limits, stack),
     }
 }
 
 /// The strong engine's search from the state singles left stalled.
 #[inline(always)]
-fn strong(state: State, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+fn strong<const WIDE: bool>(
+    state: State,
+    mode: Mode,
+    limits: &Limits,
+    stack: &mut Vec<Frame>,
+) -> Classified {
     let target = if mode == Mode::Unique { 2 } else { 1 };
-    Classified::Searched(band::search::<false>(state, target, limits, stack))
+    Classified::Searched(band::search::<WIDE>(state, target, limits, stack))
 }
 
 /// The strong engine alone on the givens, without the singles engine: the
@@ -293,12 +298,11 @@ const WIDE_FROM: u32 = 50;
     enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
 )]
 fn strong_avx512(state: State, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
-    let target = if mode == Mode::Unique { 2 } else { 1 };
-    Classified::Searched(if state.open() >= WIDE_FROM {
-        band::search::<true>(state, target, limits, stack)
+    if state.open() >= WIDE_FROM {
+        strong::<true>(state, mode, limits, stack)
     } else {
-        band::search::<false>(state, target, limits, stack)
-    })
+        strong::<false>(state, mode, limits, stack)
+    }
 }
 
 impl Solver for FastSolver {

@@ -56,17 +56,21 @@ fn or3(a: __m512i, b: __m512i, c: __m512i) -> __m512i {
     unsafe { _mm512_or_si512(_mm512_or_si512(a, b), c) }
 }
 
-/// The 9-bit column set of each lane's band mask, spread back to the band's
-/// cells (every cell of a column that has one).
+/// The 9-bit set of columns each lane's band mask has cells in.
 #[inline(always)]
-fn column_cells(s: __m512i) -> __m512i {
+fn columns(m: __m512i) -> __m512i {
     unsafe {
-        let c = _mm512_and_si512(
-            or3(s, _mm512_srli_epi32::<9>(s), _mm512_srli_epi32::<18>(s)),
+        _mm512_and_si512(
+            or3(m, _mm512_srli_epi32::<9>(m), _mm512_srli_epi32::<18>(m)),
             c!(0x1FF),
-        );
-        or3(c, _mm512_slli_epi32::<9>(c), _mm512_slli_epi32::<18>(c))
+        )
     }
+}
+
+/// The band's cells in each lane's 9-bit column set.
+#[inline(always)]
+fn spread(c: __m512i) -> __m512i {
+    unsafe { or3(c, _mm512_slli_epi32::<9>(c), _mm512_slli_epi32::<18>(c)) }
 }
 
 /// The lanes' row singles: the cells alone in their row of the band.
@@ -205,7 +209,7 @@ impl Wide {
             if bad & DIGITS != 0 {
                 return Err(Contradiction);
             }
-            let cc: [__m512i; 3] = std::array::from_fn(|b| column_cells(s[b]));
+            let cc: [__m512i; 3] = std::array::from_fn(|b| spread(columns(s[b])));
             let mut changed: __mmask16 = 0;
             for b in 0..3 {
                 let (o1, o2) = ((b + 1) % 3, (b + 2) % 3);
@@ -223,13 +227,7 @@ impl Wide {
     #[inline(always)]
     fn stacks(&mut self) -> Result<bool, Contradiction> {
         unsafe {
-            let cols: [__m512i; 3] = std::array::from_fn(|b| {
-                let m = self.m[b];
-                _mm512_and_si512(
-                    or3(m, _mm512_srli_epi32::<9>(m), _mm512_srli_epi32::<18>(m)),
-                    c!(0x1FF),
-                )
-            });
+            let cols: [__m512i; 3] = self.m.map(columns);
             let j1 = |x: __m512i| {
                 _mm512_or_si512(
                     _mm512_and_si512(_mm512_srli_epi32::<1>(x), c!(0o333)),
@@ -265,12 +263,7 @@ impl Wide {
                         return Err(Contradiction);
                     }
                 }
-                let cells = or3(
-                    keep,
-                    _mm512_slli_epi32::<9>(keep),
-                    _mm512_slli_epi32::<18>(keep),
-                );
-                let m = _mm512_and_si512(self.m[b], cells);
+                let m = _mm512_and_si512(self.m[b], spread(keep));
                 changed |= _mm512_cmpneq_epi32_mask(m, self.m[b]);
                 self.m[b] = m;
             }
