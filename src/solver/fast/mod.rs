@@ -20,8 +20,8 @@
 //!
 //! At the AVX-512 level the strong engine propagates grids handed over with
 //! many open cells by whole bands, with explicit vector code (`wide`):
-//! the same propagated states as the scalar rules' queue, reached about 1.3
-//! times as fast on 17-clue puzzles.
+//! the same propagated states as the scalar rules' queue, reached about 1.6
+//! times as fast on 17-clue puzzles and 1.2 to 1.3 times on the hardest sets.
 
 mod band;
 mod singles;
