@@ -240,12 +240,15 @@ impl Wide {
     }
 
     /// One round of the band rule, hidden singles in rows and their
-    /// eliminations. Returns whether anything changed, and each band's row
-    /// singles (those of the masks after the round when nothing changed).
+    /// eliminations. Returns whether the eliminations removed anything, and
+    /// each band's row singles. When they removed nothing, the masks are
+    /// a fixpoint of the round, whatever the band rule removed: it keeps
+    /// all it kept once (a kept minirow's whole permutation is kept), so
+    /// the next round would find the same singles and change nothing; that
+    /// round is skipped.
     #[inline(always)]
     fn round(&mut self) -> Result<(bool, [__m512i; 3]), Contradiction> {
         unsafe {
-            let old = self.m;
             let mut bad: __mmask32 = 0;
             let mut s = [_mm512_setzero_si512(); 3];
             for (mask, single) in self.m.iter_mut().zip(&mut s) {
@@ -290,7 +293,7 @@ impl Wide {
                 let own = _mm512_andnot_si512(s[b], _mm512_or_si512(cc[b], any(s[b])));
                 let gone = or3(cc[o1], cc[o2], own);
                 let m = _mm512_andnot_si512(gone, self.m[b]);
-                changed |= _mm512_cmpneq_epi16_mask(m, old[b]);
+                changed |= _mm512_cmpneq_epi16_mask(m, self.m[b]);
                 self.m[b] = m;
             }
             Ok((changed != 0, s))
