@@ -249,7 +249,7 @@ impl Wide {
     #[inline(always)]
     fn round(&mut self) -> Result<(bool, [__m512i; 3]), Contradiction> {
         unsafe {
-            let mut bad: __mmask32 = 0;
+            let mut least = c!(-1);
             let mut s = [_mm512_setzero_si512(); 3];
             for (mask, single) in self.m.iter_mut().zip(&mut s) {
                 let x = *mask;
@@ -269,8 +269,9 @@ impl Wide {
                     ),
                 );
                 // A kept minirow belongs to a whole permutation: a digit
-                // keeps one in every row of the band or in none.
-                bad |= _mm512_testn_epi16_mask(keep, keep);
+                // keeps one in every row of the band or in none. The three
+                // bands' keeps are tested at once, through their minimum.
+                least = _mm512_min_epu16(least, keep);
                 let m = _mm512_and_si512(
                     x,
                     or3(
@@ -283,7 +284,7 @@ impl Wide {
                 let alone = _mm512_testn_epi16_mask(m, _mm512_add_epi16(m, c!(-1)));
                 *single = _mm512_maskz_mov_epi16(alone, m);
             }
-            if bad & LANES != 0 {
+            if _mm512_mask_testn_epi16_mask(LANES, least, least) != 0 {
                 return Err(Contradiction);
             }
             let cc = [band_columns(s[0]), band_columns(s[1]), band_columns(s[2])];
