@@ -14,8 +14,12 @@
 //! - *row singles*: a row left with one cell fixes it; the cell's column
 //!   leaves the digit in the three bands and the cell leaves the other
 //!   digits;
-//! - when a round changes nothing: the *stack rule* (the band rule turned
-//!   90 degrees) and *naked singles*.
+//! - the *stack rule* (the band rule turned 90 degrees);
+//! - *naked singles*: a cell with one candidate takes its digit's row.
+//!
+//! Every step applies all four: that is 1.07-1.15 times as fast as applying
+//! the stack rule and naked singles only once the first two change nothing
+//! (the chains of deductions then wait for the slower rules' turn).
 //!
 //! With one row per lane, the row singles are one subtraction and test for
 //! the whole band, and no lane's bits cross a row: the rotations and masks
@@ -244,8 +248,7 @@ impl Wide {
     /// each band's row singles. When they removed nothing, the masks are
     /// a fixpoint of the round, whatever the band rule removed: it keeps
     /// all it kept once (a kept minirow's whole permutation is kept), so
-    /// the next round would find the same singles and change nothing; that
-    /// round is skipped.
+    /// another round would find the same singles and change nothing.
     #[inline(always)]
     fn round(&mut self) -> Result<(bool, [__m512i; 3]), Contradiction> {
         unsafe {
@@ -403,20 +406,16 @@ impl Wide {
         }
     }
 
-    /// Propagates to the fixpoint of the rules; returns the fixed cells per
-    /// band.
+    /// Propagates to the fixpoint of the rules, a round, the stack rule and
+    /// naked singles per step until a step changes nothing; returns the
+    /// fixed cells per band.
     #[inline(always)]
     pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
         loop {
-            let singles = loop {
-                let (changed, singles) = self.round()?;
-                if !changed {
-                    break singles;
-                }
-            };
+            let (changed, singles) = self.round()?;
             let stacked = self.stacks()?;
             let (nak, several) = self.naked()?;
-            if !stacked && !nak {
+            if !changed && !stacked && !nak {
                 return Wide::settled(singles, several);
             }
         }
