@@ -406,15 +406,15 @@ impl Wide {
         }
     }
 
-    /// Propagates to the fixpoint of the rules, a round, the stack rule and
-    /// naked singles per step until a step changes nothing; returns the
+    /// Propagates to the fixpoint of the rules, a round, naked singles and
+    /// the stack rule per step until a step changes nothing; returns the
     /// fixed cells per band.
     #[inline(always)]
     pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
         loop {
             let (changed, singles) = self.round()?;
-            let stacked = self.stacks()?;
             let (nak, several) = self.naked()?;
+            let stacked = self.stacks()?;
             if !changed && !stacked && !nak {
                 return Wide::settled(singles, several);
             }
