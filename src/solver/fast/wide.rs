@@ -14,8 +14,8 @@
 //! - *row singles*: a row left with one cell fixes it; the cell's column
 //!   leaves the digit in the three bands and the cell leaves the other
 //!   digits;
-//! - the *stack rule* (the band rule turned 90 degrees);
-//! - *naked singles*: a cell with one candidate takes its digit's row.
+//! - *naked singles*: a cell with one candidate takes its digit's row;
+//! - the *stack rule* (the band rule turned 90 degrees).
 //!
 //! Every step applies all four: that is 1.07-1.15 times as fast as applying
 //! the stack rule and naked singles only once the first two change nothing
@@ -176,13 +176,6 @@ fn one_two(v: __m512i) -> (__m512i, __m512i) {
     (or3(one, p, q), many)
 }
 
-/// OR across the nine digits, per row, in every lane of the row.
-#[inline(always)]
-fn any(v: __m512i) -> __m512i {
-    let v = or3(v, turn(&DIGIT1, v), turn(&DIGIT2, v));
-    or3(v, turn(&DIGIT3, v), turn(&DIGIT6, v))
-}
-
 /// The candidates, one vector per band.
 #[derive(Clone, Copy)]
 pub(super) struct Wide {
@@ -294,7 +287,10 @@ impl Wide {
             let mut changed: __mmask32 = 0;
             for b in 0..3 {
                 let (o1, o2) = ((b + 1) % 3, (b + 2) % 3);
-                let own = _mm512_andnot_si512(s[b], _mm512_or_si512(cc[b], any(s[b])));
+                // The cells fixed in each row, for any digit (the pair counts
+                // go unused and are not computed).
+                let (fixed, _) = one_two(s[b]);
+                let own = _mm512_andnot_si512(s[b], _mm512_or_si512(cc[b], fixed));
                 let gone = or3(cc[o1], cc[o2], own);
                 let m = _mm512_andnot_si512(gone, self.m[b]);
                 changed |= _mm512_cmpneq_epi16_mask(m, self.m[b]);
