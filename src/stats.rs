@@ -68,17 +68,35 @@ impl Tally {
         tally
     }
 
+    /// Empties the tally, keeping the histogram's storage (a tally reused
+    /// chunk after chunk allocates once).
+    pub fn clear(&mut self) {
+        self.puzzles = 0;
+        self.statuses = [0; 6];
+        self.mismatches = 0;
+        self.solve_ns = 0;
+        self.max_solve_ns = 0;
+        self.guesses = 0;
+        self.no_guess = 0;
+        self.histogram.reset();
+    }
+
     /// Counts one result.
     pub fn add(&mut self, result: &PuzzleResult) {
+        self.mark(Mark::of(result));
+    }
+
+    /// Counts one result, from what the tally reads of it.
+    pub fn mark(&mut self, mark: Mark) {
         self.puzzles += 1;
-        self.statuses[status_index(result.status)] += 1;
-        if result.check == Some(Check::Mismatch) {
+        self.statuses[status_index(mark.status)] += 1;
+        if mark.mismatch {
             self.mismatches += 1;
         }
-        if !result.searched() {
+        if mark.status == Status::Malformed {
             return;
         }
-        let ns = result.solve_ns.unwrap_or(0);
+        let ns = mark.solve_ns;
         self.solve_ns += ns;
         self.max_solve_ns = self.max_solve_ns.max(ns);
         // An auto-resizing histogram grows to fit; only values beyond its
@@ -86,7 +104,7 @@ impl Tally {
         if self.histogram.record(ns).is_err() {
             self.histogram.saturating_record(ns);
         }
-        let guesses = result.guesses.unwrap_or(0);
+        let guesses = mark.guesses;
         self.guesses += guesses;
         if guesses == 0 {
             self.no_guess += 1;
@@ -140,6 +158,33 @@ impl Tally {
             0
         } else {
             self.histogram.value_at_quantile(q).min(self.max_solve_ns)
+        }
+    }
+}
+
+/// What a [`Tally`] reads of one result: a few words where the result
+/// holds two grids and strings, so that a run can count its rows without
+/// keeping them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// The result's status.
+    pub status: Status,
+    /// Its check is `mismatch`.
+    pub mismatch: bool,
+    /// Its solve time, nanoseconds (0 when malformed).
+    pub solve_ns: u64,
+    /// Its guesses (0 when malformed).
+    pub guesses: u64,
+}
+
+impl Mark {
+    /// The mark of `result`.
+    pub fn of(result: &PuzzleResult) -> Mark {
+        Mark {
+            status: result.status,
+            mismatch: result.check == Some(Check::Mismatch),
+            solve_ns: result.solve_ns.unwrap_or(0),
+            guesses: result.guesses.unwrap_or(0),
         }
     }
 }
