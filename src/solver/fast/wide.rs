@@ -236,14 +236,10 @@ impl Wide {
         }
     }
 
-    /// One round of the band rule, hidden singles in rows and their
-    /// eliminations. Returns whether the eliminations removed anything, and
-    /// each band's row singles. When they removed nothing, the masks are
-    /// a fixpoint of the round, whatever the band rule removed: it keeps
-    /// all it kept once (a kept minirow's whole permutation is kept), so
-    /// another round would find the same singles and change nothing.
+    /// The band rule and the hidden singles in rows it leaves. Returns each
+    /// band's row singles.
     #[inline(always)]
-    fn round(&mut self) -> Result<(bool, [__m512i; 3]), Contradiction> {
+    fn band_rule(&mut self) -> Result<[__m512i; 3], Contradiction> {
         unsafe {
             let mut least = c!(-1);
             let mut s = [_mm512_setzero_si512(); 3];
@@ -283,8 +279,16 @@ impl Wide {
             if _mm512_mask_testn_epi16_mask(LANES, least, least) != 0 {
                 return Err(Contradiction);
             }
+            Ok(s)
+        }
+    }
+
+    /// The row singles' eliminations: a single's column leaves its digit
+    /// in the three bands, and its cell leaves the other digits.
+    #[inline(always)]
+    fn eliminate(&mut self, s: [__m512i; 3]) {
+        unsafe {
             let cc = [band_columns(s[0]), band_columns(s[1]), band_columns(s[2])];
-            let mut changed: __mmask32 = 0;
             for b in 0..3 {
                 let (o1, o2) = ((b + 1) % 3, (b + 2) % 3);
                 // The cells fixed in each row, for any digit (the pair counts
@@ -292,17 +296,14 @@ impl Wide {
                 let (fixed, _) = one_two(s[b]);
                 let own = _mm512_andnot_si512(s[b], _mm512_or_si512(cc[b], fixed));
                 let gone = or3(cc[o1], cc[o2], own);
-                let m = _mm512_andnot_si512(gone, self.m[b]);
-                changed |= _mm512_cmpneq_epi16_mask(m, self.m[b]);
-                self.m[b] = m;
+                self.m[b] = _mm512_andnot_si512(gone, self.m[b]);
             }
-            Ok((changed != 0, s))
         }
     }
 
-    /// The stack rule for every digit. Returns whether anything changed.
+    /// The stack rule for every digit.
     #[inline(always)]
-    fn stacks(&mut self) -> Result<bool, Contradiction> {
+    fn stacks(&mut self) -> Result<(), Contradiction> {
         unsafe {
             let cols = [
                 band_columns(self.m[0]),
@@ -321,7 +322,6 @@ impl Wide {
                     _mm512_and_si512(_mm512_srli_epi16::<2>(x), c!(0o111)),
                 )
             };
-            let mut changed: __mmask32 = 0;
             for b in 0..3 {
                 let (p, q) = (cols[(b + 1) % 3], cols[(b + 2) % 3]);
                 let keep = _mm512_and_si512(
@@ -344,21 +344,18 @@ impl Wide {
                         return Err(Contradiction);
                     }
                 }
-                let m = _mm512_and_si512(self.m[b], keep);
-                changed |= _mm512_cmpneq_epi16_mask(m, self.m[b]);
-                self.m[b] = m;
+                self.m[b] = _mm512_and_si512(self.m[b], keep);
             }
-            Ok(changed != 0)
+            Ok(())
         }
     }
 
     /// Naked singles: a cell with one candidate takes its digit's row.
-    /// Returns whether anything changed, and each band's cells with two or
-    /// more candidates before this step.
+    /// Returns each band's cells with two or more candidates before this
+    /// step.
     #[inline(always)]
-    fn naked(&mut self) -> Result<(bool, [__m512i; 3]), Contradiction> {
+    fn naked(&mut self) -> Result<[__m512i; 3], Contradiction> {
         unsafe {
-            let mut changed: __mmask32 = 0;
             let mut several = [_mm512_setzero_si512(); 3];
             for (mask, many) in self.m.iter_mut().zip(&mut several) {
                 let m = *mask;
@@ -369,11 +366,9 @@ impl Wide {
                     return Err(Contradiction);
                 }
                 let n = _mm512_and_si512(m, _mm512_andnot_si512(two, one));
-                let new = _mm512_mask_mov_epi16(m, _mm512_test_epi16_mask(n, n), n);
-                changed |= _mm512_cmpneq_epi16_mask(new, m);
-                *mask = new;
+                *mask = _mm512_mask_mov_epi16(m, _mm512_test_epi16_mask(n, n), n);
             }
-            Ok((changed != 0, several))
+            Ok(several)
         }
     }
 
@@ -402,18 +397,39 @@ impl Wide {
         }
     }
 
-    /// Propagates to the fixpoint of the rules, a round, naked singles and
-    /// the stack rule per step until a step changes nothing; returns the
-    /// fixed cells per band.
+    /// Propagates to the fixpoint of the rules: per step the band rule,
+    /// the row singles' eliminations, naked singles and the stack rule,
+    /// until a step after its band rule changes nothing; returns the fixed
+    /// cells per band.
+    ///
+    /// What the band rule itself removes is not counted as a change: it
+    /// keeps all it kept once (a kept minirow's whole permutation is kept),
+    /// so when nothing after it changes anything, another step would find
+    /// the same singles and change nothing. The change is one comparison of
+    /// the masks after the band rule with those at the step's end.
     #[inline(always)]
     pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
         loop {
-            let (changed, singles) = self.round()?;
-            let (nak, several) = self.naked()?;
-            let stacked = self.stacks()?;
-            if !changed && !stacked && !nak {
+            let singles = self.band_rule()?;
+            let before = self.m;
+            self.eliminate(singles);
+            let several = self.naked()?;
+            self.stacks()?;
+            if Wide::same(&before, &self.m) {
                 return Wide::settled(singles, several);
             }
+        }
+    }
+
+    /// True when the two sets of masks are equal.
+    #[inline(always)]
+    fn same(a: &[__m512i; 3], b: &[__m512i; 3]) -> bool {
+        unsafe {
+            let differ = _mm512_or_si512(
+                _mm512_xor_si512(a[0], b[0]),
+                _mm512_or_si512(_mm512_xor_si512(a[1], b[1]), _mm512_xor_si512(a[2], b[2])),
+            );
+            _mm512_test_epi16_mask(differ, differ) == 0
         }
     }
 }
