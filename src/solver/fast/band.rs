@@ -316,6 +316,19 @@ impl State {
         state
     }
 
+    /// The state for candidate masks and open cells set up by
+    /// `wide::from_givens`, before propagation. `fixed` is left empty: the
+    /// wide propagation, which runs first, sets it.
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) fn for_wide(cand: [u32; 27], unsolved: [u32; 3]) -> State {
+        State {
+            cand,
+            unsolved,
+            fixed: [0; 3],
+        }
+    }
+
     /// Places `digit` in `band` at cell bit `bit`: the other cells of its
     /// row lose the digit and the cell loses the other digits. Returns the
     /// masks changed, as dirty bits.
@@ -760,6 +773,75 @@ mod tests {
             }
         }
         assert!(stalled > 300, "{stalled} grids handed over");
+    }
+
+    /// `wide::from_givens` compiled as the fast solver's AVX-512 level
+    /// compiles it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(
+        enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
+    )]
+    fn from_givens_avx512(cells: &[u8; CELLS]) -> Option<([u32; 27], [u32; 3])> {
+        super::super::wide::from_givens(cells)
+    }
+
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn the_wide_set_up_of_few_givens_is_the_singles_hand_over() {
+        if !super::super::Simd::Avx512.is_available() {
+            return;
+        }
+        let text = include_str!("../../../data/17_clue_10000.txt");
+        let puzzles = text
+            .lines()
+            .filter_map(|line| Grid::parse(line.as_bytes()).ok());
+        // A small deterministic generator: which given to change or drop.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut compared, mut repeated) = (0, 0);
+        for puzzle in puzzles.take(400) {
+            let cells = *puzzle.cells();
+            let filled: Vec<usize> = (0..CELLS).filter(|&c| cells[c] != 0).collect();
+            let mut variants = vec![cells];
+            // A given copied into one of its peers: a repeat in a row,
+            // column or box (or, once in a while, a blank peer stays).
+            let mut copied = cells;
+            let from = filled[next(filled.len())];
+            let to = crate::grid::PEERS[from][next(20)] as usize;
+            copied[to] = cells[from];
+            variants.push(copied);
+            // A given changed to another digit, and a given dropped.
+            let mut changed = cells;
+            changed[filled[next(filled.len())]] = next(9) as u8 + 1;
+            variants.push(changed);
+            let mut dropped = cells;
+            dropped[filled[next(filled.len())]] = 0;
+            variants.push(dropped);
+            for cells in variants {
+                let grid = Grid::from_cells(cells).expect("a grid");
+                let wide = unsafe { from_givens_avx512(grid.cells()) };
+                let Some(singles) = Singles::new(&grid) else {
+                    assert!(wide.is_none(), "{grid}");
+                    repeated += 1;
+                    continue;
+                };
+                let (boards, filled) = singles.boards();
+                let state = State::from_boards(&boards, filled);
+                let (cand, open) = wide.expect("no repeated given");
+                assert_eq!(cand, state.cand, "{grid}");
+                assert_eq!(open, state.unsolved, "{grid}");
+                compared += 1;
+            }
+        }
+        assert!(
+            compared > 1000 && repeated > 200,
+            "{compared} compared, {repeated} repeated"
+        );
     }
 
     /// [`State::propagate_wide`] compiled as the fast solver's AVX-512

@@ -56,7 +56,7 @@ const TRICKLE: u32 = 16;
 /// Below this many givens naked singles rarely fill a grid (Royle's
 /// 17-clue puzzles, the hardest lists): [`Singles::run`] leaves such grids
 /// to the strong engine at once.
-const FEW_GIVENS: u32 = 22;
+pub(super) const FEW_GIVENS: u32 = 22;
 
 /// How a run of singles ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -89,8 +89,14 @@ impl Singles {
     /// found already cleared on its own board has a peer with its digit.
     #[inline(always)]
     pub(super) fn new(grid: &Grid) -> Option<Singles> {
+        Singles::with_filled(grid, filled(grid.cells()))
+    }
+
+    /// [`Singles::new`] with the grid's filled cells already found
+    /// ([`filled`]).
+    #[inline(always)]
+    pub(super) fn with_filled(grid: &Grid, filled: Board) -> Option<Singles> {
         let cells = *grid.cells();
-        let filled = filled(&cells);
         let mut singles = Singles {
             cells,
             cand: [FULL; 16],
@@ -236,7 +242,7 @@ impl Singles {
 /// high bit is set when the byte is not zero, and a multiplication gathers
 /// the eight high bits into one byte.
 #[inline(always)]
-fn filled(cells: &[u8; 81]) -> Board {
+pub(super) fn filled(cells: &[u8; 81]) -> Board {
     const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let eight = |i: usize| {

@@ -184,26 +184,32 @@ pub(super) struct Wide {
 
 impl Wide {
     /// Loads the 27 band masks (index `9 * band + digit`, bit
-    /// `9 * row + column`).
+    /// `9 * row + column`). Written band by band, not with a closure: a
+    /// closure over vectors is not always inlined into the caller compiled
+    /// for AVX-512, and its intrinsics then become calls.
     #[inline(always)]
     pub(super) fn load(cand: &[u32; 27]) -> Wide {
+        Wide {
+            m: [
+                Wide::load_band(cand, 0),
+                Wide::load_band(cand, 1),
+                Wide::load_band(cand, 2),
+            ],
+        }
+    }
+
+    /// One band of [`Wide::load`].
+    #[inline(always)]
+    fn load_band(cand: &[u32; 27], b: usize) -> __m512i {
         unsafe {
-            Wide {
-                m: std::array::from_fn(|b| {
-                    let v = _mm512_maskz_loadu_epi32(0x1FF, cand.as_ptr().add(9 * b).cast());
-                    let row = _mm512_set1_epi32(0x1FF);
-                    let first_two = _mm512_or_si512(
-                        _mm512_and_si512(v, row),
-                        _mm512_slli_epi32::<16>(_mm512_and_si512(_mm512_srli_epi32::<9>(v), row)),
-                    );
-                    let third = _mm512_and_si512(_mm512_srli_epi32::<18>(v), row);
-                    _mm512_permutex2var_epi16(
-                        first_two,
-                        _mm512_loadu_si512(LOAD.as_ptr().cast()),
-                        third,
-                    )
-                }),
-            }
+            let v = _mm512_maskz_loadu_epi32(0x1FF, cand.as_ptr().add(9 * b).cast());
+            let row = _mm512_set1_epi32(0x1FF);
+            let first_two = _mm512_or_si512(
+                _mm512_and_si512(v, row),
+                _mm512_slli_epi32::<16>(_mm512_and_si512(_mm512_srli_epi32::<9>(v), row)),
+            );
+            let third = _mm512_and_si512(_mm512_srli_epi32::<18>(v), row);
+            _mm512_permutex2var_epi16(first_two, _mm512_loadu_si512(LOAD.as_ptr().cast()), third)
         }
     }
 
@@ -431,5 +437,77 @@ impl Wide {
             );
             _mm512_test_epi16_mask(differ, differ) == 0
         }
+    }
+}
+
+/// Per lane, the minirows holding a cell: bit `3 * box` of the lane.
+#[inline(always)]
+fn minirows(x: __m512i) -> __m512i {
+    unsafe {
+        _mm512_and_si512(
+            or3(x, _mm512_srli_epi16::<1>(x), _mm512_srli_epi16::<2>(x)),
+            c!(MINI),
+        )
+    }
+}
+
+/// The strong engine's candidates for a grid of few givens, built from its
+/// cells in one go: what the singles engine's set-up and hand-over make of
+/// such a grid (`Singles::new`, `Singles::boards`, `State::from_boards`),
+/// each given's digit gone from its row, column and box, without the
+/// bitboards. Returns the masks (index `9 * band + digit`, as
+/// [`Wide::load`] takes them) and the open cells per band, or `None` when
+/// a digit is given twice in a row, column or box.
+#[inline(always)]
+pub(super) fn from_givens(cells: &[u8; 81]) -> Option<([u32; 27], [u32; 3])> {
+    unsafe {
+        let mut givens = [0u32; 27];
+        let mut open = [0u32; 3];
+        for band in 0..3 {
+            let v = _mm256_maskz_loadu_epi8((1 << 27) - 1, cells.as_ptr().add(27 * band).cast());
+            open[band] = !_mm256_test_epi8_mask(v, v) & ((1 << 27) - 1);
+            for digit in 0..9 {
+                givens[9 * band + digit] =
+                    _mm256_cmpeq_epi8_mask(v, _mm256_set1_epi8(digit as i8 + 1));
+            }
+        }
+        let g = Wide::load(&givens).m;
+        // Per lane, the digit's given columns in the band; the minirows of
+        // the lane's givens; and the band's boxes holding the digit.
+        let cols = [band_columns(g[0]), band_columns(g[1]), band_columns(g[2])];
+        let mini = [minirows(g[0]), minirows(g[1]), minirows(g[2])];
+        // A digit twice in a column (two bands, or two rows of one), a row
+        // (a lane with two cells) or a box (two rows of a band).
+        let mut twice = two_of(cols[0], cols[1], cols[2]);
+        for band in 0..3 {
+            let (x, t) = (g[band], mini[band]);
+            let in_row = _mm512_and_si512(x, _mm512_add_epi16(x, c!(-1)));
+            let in_column = two_of(x, turn(&ROW1, x), turn(&ROW2, x));
+            let in_box = two_of(t, turn(&ROW1, t), turn(&ROW2, t));
+            twice = _mm512_or_si512(twice, or3(in_row, in_column, in_box));
+        }
+        if _mm512_mask_test_epi16_mask(LANES, twice, twice) != 0 {
+            return None;
+        }
+        // A lane holding a given keeps it alone; another keeps its row's
+        // open cells outside the digit's given columns and boxes.
+        let columns = or3(cols[0], cols[1], cols[2]);
+        let mut masks = [_mm512_setzero_si512(); 3];
+        for band in 0..3 {
+            let x = g[band];
+            let (filled, _) = one_two(x);
+            let boxes = band_columns(mini[band]);
+            let box_cells = or3(
+                boxes,
+                _mm512_slli_epi16::<1>(boxes),
+                _mm512_slli_epi16::<2>(boxes),
+            );
+            let left = _mm512_andnot_si512(or3(columns, filled, box_cells), c!(ROW));
+            let left = _mm512_maskz_mov_epi16(LANES, left);
+            masks[band] = _mm512_mask_mov_epi16(left, _mm512_test_epi16_mask(x, x), x);
+        }
+        let mut cand = [0u32; 27];
+        Wide { m: masks }.store(&mut cand);
+        Some((cand, open))
     }
 }
