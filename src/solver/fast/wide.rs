@@ -176,6 +176,24 @@ fn one_two(v: __m512i) -> (__m512i, __m512i) {
     (or3(one, p, q), many)
 }
 
+/// Per lane, the minirows holding a cell (in a lane of columns, the
+/// stacks): bit `3 * box` of the lane.
+#[inline(always)]
+fn minirows(x: __m512i) -> __m512i {
+    unsafe {
+        _mm512_and_si512(
+            or3(x, _mm512_srli_epi16::<1>(x), _mm512_srli_epi16::<2>(x)),
+            c!(MINI),
+        )
+    }
+}
+
+/// Per lane, the cells of the minirows `t` marks (bit `3 * box` each).
+#[inline(always)]
+fn minirow_cells(t: __m512i) -> __m512i {
+    unsafe { or3(t, _mm512_slli_epi16::<1>(t), _mm512_slli_epi16::<2>(t)) }
+}
+
 /// The candidates, one vector per band.
 #[derive(Clone, Copy)]
 pub(super) struct Wide {
@@ -251,10 +269,7 @@ impl Wide {
             let mut s = [_mm512_setzero_si512(); 3];
             for (mask, single) in self.m.iter_mut().zip(&mut s) {
                 let x = *mask;
-                let t = _mm512_and_si512(
-                    or3(x, _mm512_srli_epi16::<1>(x), _mm512_srli_epi16::<2>(x)),
-                    c!(MINI),
-                );
+                let t = minirows(x);
                 // Each row's minirows turned by one and two boxes; the bits
                 // shifted past the row are cleared with `t` below.
                 let c1 = _mm512_or_si512(_mm512_srli_epi16::<3>(t), _mm512_slli_epi16::<6>(t));
@@ -270,14 +285,7 @@ impl Wide {
                 // keeps one in every row of the band or in none. The three
                 // bands' keeps are tested at once, through their minimum.
                 least = _mm512_min_epu16(least, keep);
-                let m = _mm512_and_si512(
-                    x,
-                    or3(
-                        keep,
-                        _mm512_slli_epi16::<1>(keep),
-                        _mm512_slli_epi16::<2>(keep),
-                    ),
-                );
+                let m = _mm512_and_si512(x, minirow_cells(keep));
                 *mask = m;
                 let alone = _mm512_testn_epi16_mask(m, _mm512_add_epi16(m, c!(-1)));
                 *single = _mm512_maskz_mov_epi16(alone, m);
@@ -338,14 +346,7 @@ impl Wide {
                     ),
                 );
                 if b == 0 {
-                    let stacks = _mm512_and_si512(
-                        or3(
-                            keep,
-                            _mm512_srli_epi16::<1>(keep),
-                            _mm512_srli_epi16::<2>(keep),
-                        ),
-                        c!(MINI),
-                    );
+                    let stacks = minirows(keep);
                     if _mm512_cmpneq_epi16_mask(stacks, c!(MINI)) & LANES != 0 {
                         return Err(Contradiction);
                     }
@@ -440,17 +441,6 @@ impl Wide {
     }
 }
 
-/// Per lane, the minirows holding a cell: bit `3 * box` of the lane.
-#[inline(always)]
-fn minirows(x: __m512i) -> __m512i {
-    unsafe {
-        _mm512_and_si512(
-            or3(x, _mm512_srli_epi16::<1>(x), _mm512_srli_epi16::<2>(x)),
-            c!(MINI),
-        )
-    }
-}
-
 /// The strong engine's candidates for a grid of few givens, built from its
 /// cells in one go: what the singles engine's set-up and hand-over make of
 /// such a grid (`Singles::new`, `Singles::boards`, `State::from_boards`),
@@ -496,12 +486,7 @@ pub(super) fn from_givens(cells: &[u8; 81]) -> Option<([u32; 27], [u32; 3])> {
         for band in 0..3 {
             let x = g[band];
             let (filled, _) = one_two(x);
-            let boxes = band_columns(mini[band]);
-            let box_cells = or3(
-                boxes,
-                _mm512_slli_epi16::<1>(boxes),
-                _mm512_slli_epi16::<2>(boxes),
-            );
+            let box_cells = minirow_cells(band_columns(mini[band]));
             let left = _mm512_andnot_si512(or3(columns, filled, box_cells), c!(ROW));
             let left = _mm512_maskz_mov_epi16(LANES, left);
             masks[band] = _mm512_mask_mov_epi16(left, _mm512_test_epi16_mask(x, x), x);
