@@ -234,7 +234,7 @@ enum Singled {
 #[inline(always)]
 fn singles<const FEW: bool>(grid: &Grid) -> Singled {
     let filled = singles::filled(grid.cells());
-    if FEW && filled[0].count_ones() + filled[1].count_ones() < singles::FEW_GIVENS {
+    if FEW && singles::few_givens(filled) {
         return Singled::Few;
     }
     let Some(mut singles) = Singles::with_filled(grid, filled) else {
@@ -310,8 +310,7 @@ fn set_up_avx2(grid: &Grid) -> Option<usize> {
     enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
 )]
 fn set_up_few_avx512(grid: &Grid) -> Option<Option<usize>> {
-    let filled = singles::filled(grid.cells());
-    if filled[0].count_ones() + filled[1].count_ones() >= singles::FEW_GIVENS {
+    if !singles::few_givens(singles::filled(grid.cells())) {
         return None;
     }
     Some(

@@ -58,6 +58,13 @@ const TRICKLE: u32 = 16;
 /// to the strong engine at once.
 pub(super) const FEW_GIVENS: u32 = 22;
 
+/// True when a grid with these filled cells ([`filled`]) has fewer than
+/// [`FEW_GIVENS`] givens.
+#[inline(always)]
+pub(super) fn few_givens(filled: Board) -> bool {
+    filled[0].count_ones() + filled[1].count_ones() < FEW_GIVENS
+}
+
 /// How a run of singles ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Ran {
