@@ -430,20 +430,32 @@ fn finished_start(runs: &[Run], format: Option<&dyn RowFormat>) -> Batch {
     for run in runs {
         let out = run.out();
         batch.results.extend(out.results.iter().cloned());
-        for &mark in &out.marks {
-            batch.tally.mark(mark);
-        }
-        batch.text.extend_from_slice(&out.text);
+        batch.add(&out);
         if !run.is_done() {
             break;
         }
     }
-    if let Some(format) = format {
-        if !batch.text.is_empty() {
-            format.seal(&mut batch.text);
+    batch.seal(format);
+    batch
+}
+
+impl Batch {
+    /// Counts a run's marks and appends its rows.
+    fn add(&mut self, out: &RunOut) {
+        for &mark in &out.marks {
+            self.tally.mark(mark);
+        }
+        self.text.extend_from_slice(&out.text);
+    }
+
+    /// Seals the rows by `format` ([`RowFormat::seal`]), when there are any.
+    fn seal(&mut self, format: Option<&dyn RowFormat>) {
+        if let Some(format) = format {
+            if !self.text.is_empty() {
+                format.seal(&mut self.text);
+            }
         }
     }
-    batch
 }
 
 fn thread_error(what: String, cause: impl std::fmt::Display) -> Error {
@@ -647,17 +659,9 @@ fn finish(chunk: &Chunk, format: Option<&dyn RowFormat>) {
     let batch = &mut *batch;
     batch.tally.clear();
     for run in &chunk.runs {
-        let out = run.out();
-        for &mark in &out.marks {
-            batch.tally.mark(mark);
-        }
-        batch.text.extend_from_slice(&out.text);
+        batch.add(&run.out());
     }
-    if let Some(format) = format {
-        if !batch.text.is_empty() {
-            format.seal(&mut batch.text);
-        }
-    }
+    batch.seal(format);
 }
 
 /// Classifies one record: a malformed record becomes a `malformed` result
