@@ -90,16 +90,35 @@ pub struct RecordBatch {
 }
 
 impl RecordBatch {
-    /// Cuts the next record of `framer` into the batch once a reader's
-    /// layout is settled: raw bytes for `parser`, or a `malformed` record
-    /// for a line too long or a quote never closed; skipped lines are
-    /// passed over. `None` at the end of the input.
-    pub fn push_next_frame<R: Read>(
+    /// Cuts the next records of `framer` into the batch once a reader's
+    /// layout is settled, at least one and at most `max`: raw bytes for
+    /// `parser`, or a `malformed` record for a line too long or a quote
+    /// never closed; skipped lines are passed over. The plain records
+    /// already read are cut at once (`Framer::plain_into`). `None` at the
+    /// end of the input.
+    pub fn push_next_frames<R: Read>(
         &mut self,
         framer: &mut Framer<R>,
         name: &str,
         parser: &Arc<Parser>,
+        max: usize,
     ) -> Option<Result<(), InputError>> {
+        let (input, parser_index) = (self.input, self.parser_index(parser));
+        let items = &mut self.items;
+        let cut = framer.plain_into(&mut self.bytes, max, |line, start, end, bytes| {
+            if !is_skipped(bytes) {
+                items.push(Item::Raw {
+                    input,
+                    line,
+                    start,
+                    end,
+                    parser: parser_index,
+                });
+            }
+        });
+        if cut > 0 {
+            return Some(Ok(()));
+        }
         loop {
             let base = self.bytes.len();
             let frame = match framer.next_into(&mut self.bytes) {

@@ -206,6 +206,57 @@ impl<R: Read> Framer<R> {
         frame
     }
 
+    /// Cuts the plain records that come next in the bytes already read:
+    /// each ends in `\n` or `\r\n` within them, is at most [`MAX_RECORD`]
+    /// bytes long and, in CSV, holds no quote, so no rule but the line end
+    /// applies to it. At most `max` of them; their bytes go to `out` in one
+    /// copy (the line ends between them too), and `each(line, start, end,
+    /// bytes)` is told each record's line and where its content (`bytes`)
+    /// lies in `out`. Returns how many were cut: none when the next record
+    /// is not plain, is not wholly read yet, or the input is at its start
+    /// or inside a line end; [`Framer::next_into`] then reads it with every
+    /// rule. A file of short plain lines thus costs a search for each line
+    /// end and one copy per block read, not a call per record.
+    pub fn plain_into(
+        &mut self,
+        out: &mut Vec<u8>,
+        max: usize,
+        mut each: impl FnMut(u64, usize, usize, &[u8]),
+    ) -> usize {
+        if self.at_start || self.after_cr || !self.replay.is_empty() {
+            return 0;
+        }
+        let data = &self.block.bytes[self.block.pos..self.block.end];
+        let base = out.len();
+        let (mut at, mut cut) = (0, 0);
+        while cut < max {
+            // A plain record's line end is within MAX_RECORD bytes (plus
+            // the `\n` of a `\r\n`): search no further.
+            let rest = &data[at..data.len().min(at + MAX_RECORD + 2)];
+            let end = if self.csv {
+                memchr3(b'\n', b'\r', b'"', rest)
+            } else {
+                memchr2(b'\n', b'\r', rest)
+            };
+            let Some(len) = end.filter(|&len| len <= MAX_RECORD) else {
+                break;
+            };
+            let next = match (rest[len], rest.get(len + 1)) {
+                (b'\n', _) => len + 1,
+                (b'\r', Some(b'\n')) => len + 2,
+                // A quote, a lone `\r`, or a `\r` whose `\n` is not read yet.
+                _ => break,
+            };
+            each(self.line, base + at, base + at + len, &rest[..len]);
+            self.line += 1;
+            at += next;
+            cut += 1;
+        }
+        out.extend_from_slice(&data[..at]);
+        self.block.pos += at;
+        cut
+    }
+
     /// As [`Framer::next`], but appends the record's kept bytes to `out`
     /// (what [`Framer::bytes`] would hold) instead of keeping them, so a
     /// batch takes them with one copy.
@@ -564,5 +615,68 @@ mod tests {
         let got = both(&data, true);
         assert_eq!((got[0].0, got[0].2), (1, true));
         assert_eq!(&got[1..], &simple(&[(2, "b,c"), (3, "\"d\ne\"")])[..]);
+    }
+
+    /// Every record as (line, bytes, too long, open quote), cut by
+    /// [`Framer::plain_into`] at most `max` at a time wherever it takes
+    /// them, by [`Framer::next_into`] elsewhere.
+    fn cut_plain(
+        data: &[u8],
+        csv: bool,
+        step: usize,
+        max: usize,
+    ) -> Vec<(u64, Vec<u8>, bool, bool)> {
+        let src = io::BufReader::with_capacity(step, Trickle { data, step });
+        let mut framer = Framer::new(src, csv);
+        let (mut out, mut records) = (Vec::new(), Vec::new());
+        loop {
+            let mut spans = Vec::new();
+            let cut = framer.plain_into(&mut out, max, |line, start, end, bytes| {
+                spans.push((line, start, end, bytes.to_vec()));
+            });
+            assert!(cut <= max);
+            if cut > 0 {
+                for (line, start, end, bytes) in spans {
+                    assert_eq!(out[start..end], bytes[..]);
+                    records.push((line, bytes, false, false));
+                }
+                continue;
+            }
+            let base = out.len();
+            let Some(frame) = framer.next_into(&mut out).unwrap() else {
+                return records;
+            };
+            records.push((
+                frame.line,
+                out[base..].to_vec(),
+                frame.too_long,
+                frame.open_quote,
+            ));
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn plain_records_cut_at_once_are_the_records_read_one_by_one(
+            parts in proptest::collection::vec(0..12usize, 0..120),
+            csv: bool,
+            step in proptest::sample::select(vec![1usize, 3, 64, 1 << 16]),
+            max in 1..6usize,
+        ) {
+            const PARTS: [&[u8]; 11] =
+                [b"1", b".", b",", b"\"", b"\n", b"\r", b"\r\n", b"#", b" ", b"\x1A", b"\xEF\xBB\xBF"];
+            let long = vec![b'7'; MAX_RECORD - 1];
+            let data: Vec<u8> = parts
+                .iter()
+                .flat_map(|&i| PARTS.get(i).copied().unwrap_or(&long[..]).iter().copied())
+                .collect();
+            let src = io::BufReader::with_capacity(step, Trickle { data: &data, step });
+            let mut framer = Framer::new(src, csv);
+            let mut one_by_one = Vec::new();
+            while let Some(frame) = framer.next().unwrap() {
+                one_by_one.push((frame.line, framer.bytes().to_vec(), frame.too_long, frame.open_quote));
+            }
+            proptest::prop_assert_eq!(cut_plain(&data, csv, step, max), one_by_one);
+        }
     }
 }

@@ -83,16 +83,20 @@ impl<R: BufRead> JsonlReader<R> {
         }
     }
 
-    /// Puts the next record in `batch`: cut raw once the keys are known,
+    /// Puts the next records in `batch`, at least one and at most `max`: cut raw once the keys are known,
     /// parsed before. `None` at the end of the input.
-    pub fn next_item(&mut self, batch: &mut RecordBatch) -> Option<Result<(), InputError>> {
+    pub fn next_item(
+        &mut self,
+        batch: &mut RecordBatch,
+        max: usize,
+    ) -> Option<Result<(), InputError>> {
         if !self.settled {
             return Some(self.next_record()?.map(|record| batch.push_parsed(record)));
         }
         let parser = self
             .parser
             .get_or_insert_with(|| Arc::new(Parser::Json(self.rules.clone())));
-        batch.push_next_frame(&mut self.framer, &self.name, parser)
+        batch.push_next_frames(&mut self.framer, &self.name, parser, max)
     }
 }
 

@@ -686,9 +686,9 @@ impl RecordStream for Records {
                 None
             } else {
                 match &mut self.reader {
-                    Reader::Lines(r) => Some(r.next_item(batch)),
-                    Reader::Csv(r) => Some(r.next_item(batch)),
-                    Reader::Jsonl(r) => Some(r.next_item(batch)),
+                    Reader::Lines(r) => Some(r.next_item(batch, max - batch.len())),
+                    Reader::Csv(r) => Some(r.next_item(batch, max - batch.len())),
+                    Reader::Jsonl(r) => Some(r.next_item(batch, max - batch.len())),
                     Reader::Grid(_) | Reader::Parquet(_) => None,
                 }
             };
