@@ -179,7 +179,15 @@ impl fmt::Display for Conflict {
 
 /// A 9x9 grid: 81 cells in row-major order, 0 for a blank and 1..=9 for a
 /// digit. A small `Copy` value.
+///
+/// Aligned to 16 bytes (96 in all): grids are copied whole, in 16-byte
+/// moves, as records and results pass from the parser to the solver and
+/// the row formatter, and at an odd offset (after an `Option`'s or a
+/// `Result`'s tag) those moves straddle one another, so each load waits
+/// for two stores. Aligned, 1,000,000 Kaggle rows take 0.95x the time at
+/// `-j 2`; the solver is as fast.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(align(16))]
 pub struct Grid {
     cells: [u8; CELLS],
 }
