@@ -204,6 +204,37 @@ impl Grid {
         (cells.iter().fold(0, |m, &v| m.max(v)) <= 9).then_some(Grid { cells })
     }
 
+    /// The grid of 81 digits and blanks (see [`BLANKS`]), in one
+    /// branch-free pass the compiler vectorises; `None` when a byte is
+    /// neither ([`Grid::parse`] says which). Inlined, so that the grid is
+    /// written where its caller keeps it, not copied there from a `Result`.
+    #[inline]
+    pub fn from_line(bytes: &[u8; CELLS]) -> Option<Grid> {
+        let mut cells = [0u8; CELLS];
+        let mut bad = false;
+        for (cell, &b) in cells.iter_mut().zip(bytes) {
+            let digit = b.wrapping_sub(b'0');
+            let is_digit = digit <= 9;
+            bad |= !is_digit & (b != b'.') & (b != b'_') & (b != b'-');
+            *cell = if is_digit { digit } else { 0 };
+        }
+        (!bad).then_some(Grid { cells })
+    }
+
+    /// The complete grid of 81 digits `1`-`9` (a solution), in one
+    /// branch-free pass; `None` when a byte is anything else.
+    #[inline]
+    pub fn complete_from_line(bytes: &[u8; CELLS]) -> Option<Grid> {
+        let mut cells = [0u8; CELLS];
+        let mut bad = false;
+        for (cell, &b) in cells.iter_mut().zip(bytes) {
+            let digit = b.wrapping_sub(b'1');
+            bad |= digit > 8;
+            *cell = digit.wrapping_add(1);
+        }
+        (!bad).then_some(Grid { cells })
+    }
+
     /// Parses one puzzle field: digits `1`-`9` are givens, `.`, `0`, `_` and
     /// `-` are blanks (see [`BLANKS`]). Nothing is trimmed or skipped.
     ///
@@ -214,21 +245,13 @@ impl Grid {
     /// [`ParseError::BadByte`]; else a count other than 81 gives
     /// [`ParseError::CellCount`].
     pub fn parse(field: &[u8]) -> Result<Grid, ParseError> {
-        if let Ok(bytes) = <&[u8; CELLS]>::try_from(field) {
-            // The common case in one branch-free pass the compiler
-            // vectorises; anything wrong is found again below, with its
-            // position.
-            let mut cells = [0u8; CELLS];
-            let mut bad = false;
-            for (cell, &b) in cells.iter_mut().zip(bytes) {
-                let digit = b.wrapping_sub(b'0');
-                let is_digit = digit <= 9;
-                bad |= !is_digit & (b != b'.') & (b != b'_') & (b != b'-');
-                *cell = if is_digit { digit } else { 0 };
-            }
-            if !bad {
-                return Ok(Grid { cells });
-            }
+        // The common case first; anything wrong is found again below, with
+        // its position.
+        if let Some(grid) = <&[u8; CELLS]>::try_from(field)
+            .ok()
+            .and_then(Grid::from_line)
+        {
+            return Ok(grid);
         }
         match field.len() {
             16 => return Err(ParseError::OtherSize { side: 4 }),
@@ -389,6 +412,40 @@ mod tests {
 
     fn message(field: &str) -> String {
         Grid::parse(field.as_bytes()).unwrap_err().to_string()
+    }
+
+    /// 81 bytes: a puzzle, a solution or any mix of digits, blanks and a
+    /// few bytes that are neither, with up to 3 bytes changed.
+    fn line() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+        use proptest::prelude::*;
+        const SOLUTION: &[u8] =
+            b"316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+        let byte = proptest::sample::select(b"123456789.0_-/:a\x00\xff ".to_vec());
+        let start = prop_oneof![
+            Just(SOLUTION.to_vec()),
+            Just(PUZZLE.as_bytes().to_vec()),
+            proptest::collection::vec(byte.clone(), CELLS),
+        ];
+        let edits = proptest::collection::vec((0..CELLS, byte), 0..3);
+        (start, edits).prop_map(|(mut line, edits)| {
+            for (i, b) in edits {
+                line[i] = b;
+            }
+            line
+        })
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_line_reads_as_the_parser_reads_it(bytes in line()) {
+            let line = <&[u8; CELLS]>::try_from(&bytes[..]).unwrap();
+            let parsed = Grid::parse(&bytes).ok();
+            proptest::prop_assert_eq!(Grid::from_line(line), parsed);
+            proptest::prop_assert_eq!(
+                Grid::complete_from_line(line),
+                parsed.filter(Grid::is_complete)
+            );
+        }
     }
 
     #[test]

@@ -12,17 +12,17 @@ pub fn is_cell(b: u8) -> bool {
 /// The field as a 9x9 puzzle, when it is one.
 #[inline]
 pub fn puzzle(field: &[u8]) -> Option<Grid> {
-    if field.len() == CELLS {
-        Grid::parse(field).ok()
-    } else {
-        None
-    }
+    <&[u8; CELLS]>::try_from(field)
+        .ok()
+        .and_then(Grid::from_line)
 }
 
 /// The field as a complete 9x9 grid (a solution), when it is one.
 #[inline]
 pub fn complete(field: &[u8]) -> Option<Grid> {
-    puzzle(field).filter(Grid::is_complete)
+    <&[u8; CELLS]>::try_from(field)
+        .ok()
+        .and_then(Grid::complete_from_line)
 }
 
 /// The side of a one-line grid of another size (4, 16 or 25): 16 cells of
