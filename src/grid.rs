@@ -204,33 +204,41 @@ impl Grid {
         (cells.iter().fold(0, |m, &v| m.max(v)) <= 9).then_some(Grid { cells })
     }
 
-    /// The grid of 81 digits and blanks (see [`BLANKS`]), in one
-    /// branch-free pass the compiler vectorises; `None` when a byte is
-    /// neither ([`Grid::parse`] says which). Inlined, so that the grid is
-    /// written where its caller keeps it, not copied there from a `Result`.
+    /// The grid of 81 digits and blanks (see [`BLANKS`]); `None` when a
+    /// byte is neither ([`Grid::parse`] says which). Inlined, so that the
+    /// grid is written where its caller keeps it, not copied there from a
+    /// `Result`.
     #[inline]
     pub fn from_line(bytes: &[u8; CELLS]) -> Option<Grid> {
-        let mut cells = [0u8; CELLS];
-        let mut bad = false;
-        for (cell, &b) in cells.iter_mut().zip(bytes) {
+        Grid::read_line(bytes, |b| {
             let digit = b.wrapping_sub(b'0');
             let is_digit = digit <= 9;
-            bad |= !is_digit & (b != b'.') & (b != b'_') & (b != b'-');
-            *cell = if is_digit { digit } else { 0 };
-        }
-        (!bad).then_some(Grid { cells })
+            let bad = !is_digit & (b != b'.') & (b != b'_') & (b != b'-');
+            (if is_digit { digit } else { 0 }, bad)
+        })
     }
 
-    /// The complete grid of 81 digits `1`-`9` (a solution), in one
-    /// branch-free pass; `None` when a byte is anything else.
+    /// The complete grid of 81 digits `1`-`9` (a solution); `None` when a
+    /// byte is anything else.
     #[inline]
     pub fn complete_from_line(bytes: &[u8; CELLS]) -> Option<Grid> {
+        Grid::read_line(bytes, |b| {
+            let digit = b.wrapping_sub(b'1');
+            (digit.wrapping_add(1), digit > 8)
+        })
+    }
+
+    /// The grid whose cells `cell` reads from `bytes` (a cell's value, and
+    /// whether its byte is wrong), in one branch-free pass the compiler
+    /// vectorises; `None` when a byte is wrong.
+    #[inline(always)]
+    fn read_line(bytes: &[u8; CELLS], cell: impl Fn(u8) -> (u8, bool)) -> Option<Grid> {
         let mut cells = [0u8; CELLS];
         let mut bad = false;
-        for (cell, &b) in cells.iter_mut().zip(bytes) {
-            let digit = b.wrapping_sub(b'1');
-            bad |= digit > 8;
-            *cell = digit.wrapping_add(1);
+        for (value, &b) in cells.iter_mut().zip(bytes) {
+            let (read, wrong) = cell(b);
+            *value = read;
+            bad |= wrong;
         }
         (!bad).then_some(Grid { cells })
     }
