@@ -156,9 +156,9 @@ impl<R: BufRead> CsvReader<R> {
         }
     }
 
-    /// Puts the next records in `batch`, at least one and at most `max`: cut raw once the header is read and
-    /// the puzzle column known, parsed before. `None` at the end of the
-    /// input.
+    /// Puts the next records in `batch`, at least one and at most `max`:
+    /// cut raw once the header is read and the puzzle column known, parsed
+    /// before. `None` at the end of the input.
     pub fn next_item(
         &mut self,
         batch: &mut RecordBatch,

@@ -664,7 +664,7 @@ mod tests {
             max in 1..6usize,
         ) {
             const PARTS: [&[u8]; 11] =
-                [b"1", b".", b",", b"\"", b"\n", b"\r", b"\r\n", b"#", b" ", b"\x1A", b"\xEF\xBB\xBF"];
+                [b"1", b".", b",", b"\"", b"\n", b"\r", b"\r\n", b"#", b" ", b"\x1A", BOM];
             let long = vec![b'7'; MAX_RECORD - 1];
             let data: Vec<u8> = parts
                 .iter()
@@ -674,7 +674,8 @@ mod tests {
             let mut framer = Framer::new(src, csv);
             let mut one_by_one = Vec::new();
             while let Some(frame) = framer.next().unwrap() {
-                one_by_one.push((frame.line, framer.bytes().to_vec(), frame.too_long, frame.open_quote));
+                let bytes = framer.bytes().to_vec();
+                one_by_one.push((frame.line, bytes, frame.too_long, frame.open_quote));
             }
             proptest::prop_assert_eq!(cut_plain(&data, csv, step, max), one_by_one);
         }

@@ -83,8 +83,9 @@ impl<R: BufRead> JsonlReader<R> {
         }
     }
 
-    /// Puts the next records in `batch`, at least one and at most `max`: cut raw once the keys are known,
-    /// parsed before. `None` at the end of the input.
+    /// Puts the next records in `batch`, at least one and at most `max`:
+    /// cut raw once the keys are known, parsed before. `None` at the end of
+    /// the input.
     pub fn next_item(
         &mut self,
         batch: &mut RecordBatch,

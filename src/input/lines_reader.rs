@@ -74,8 +74,9 @@ impl<R: BufRead> LinesReader<R> {
         }
     }
 
-    /// Puts the next records in `batch`, at least one and at most `max`: cut raw once the rules are settled,
-    /// parsed before. `None` at the end of the input.
+    /// Puts the next records in `batch`, at least one and at most `max`:
+    /// cut raw once the rules are settled, parsed before. `None` at the end
+    /// of the input.
     pub fn next_item(
         &mut self,
         batch: &mut RecordBatch,
