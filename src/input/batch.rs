@@ -137,13 +137,12 @@ impl RecordBatch {
             } else if frame.open_quote {
                 unterminated(frame.line)
             } else {
-                let parser = self.parser_index(parser);
                 self.items.push(Item::Raw {
-                    input: self.input,
+                    input,
                     line: frame.line,
                     start: base,
                     end: self.bytes.len(),
-                    parser,
+                    parser: parser_index,
                 });
                 return Some(Ok(()));
             };
