@@ -184,8 +184,9 @@ impl fmt::Display for Conflict {
 /// moves, as records and results pass from the parser to the solver and
 /// the row formatter, and at an odd offset (after an `Option`'s or a
 /// `Result`'s tag) those moves straddle one another, so each load waits
-/// for two stores. Aligned, 1,000,000 Kaggle rows take 0.95x the time at
-/// `-j 2`; the solver is as fast.
+/// for two stores. Aligned, 1,000,000 Kaggle rows take 0.95x to 0.97x the
+/// time at `-j 2` (two series of 10 alternating runs); the solver is as
+/// fast.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[repr(align(16))]
 pub struct Grid {
