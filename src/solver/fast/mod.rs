@@ -237,9 +237,11 @@ fn singles<const FEW: bool>(grid: &Grid) -> Singled {
     if FEW && singles::few_givens(filled) {
         return Singled::Few;
     }
-    let Some(mut singles) = Singles::with_filled(grid, filled) else {
+    // Set up where it stays (see `Singles::unplaced`).
+    let mut singles = Singles::unplaced(grid, filled);
+    if !singles.place_givens(filled) {
         return Singled::Repeated;
-    };
+    }
     match singles.run() {
         Ran::Solved => Singled::Solved(singles.grid()),
         Ran::Contradiction => Singled::NoSolution,

@@ -103,27 +103,45 @@ impl Singles {
     /// ([`filled`]).
     #[inline(always)]
     pub(super) fn with_filled(grid: &Grid, filled: Board) -> Option<Singles> {
-        let cells = *grid.cells();
-        let mut singles = Singles {
-            cells,
+        let mut singles = Singles::unplaced(grid, filled);
+        singles.place_givens(filled).then_some(singles)
+    }
+
+    /// The state for a grid whose filled cells are `filled` ([`filled`])
+    /// before its givens are placed ([`Singles::place_givens`]): every
+    /// digit's board full. Apart from [`Singles::with_filled`] so that a
+    /// caller can set the engine up where it keeps it: moving it into and
+    /// out of an `Option` copies its 360 bytes through `memcpy`.
+    #[inline(always)]
+    pub(super) fn unplaced(grid: &Grid, filled: Board) -> Singles {
+        Singles {
+            cells: *grid.cells(),
             cand: [FULL; 16],
             open: [FULL[0] & !filled[0], FULL[1] & !filled[1]],
-        };
+        }
+    }
+
+    /// Places the givens of [`Singles::unplaced`]'s state (`filled`, the
+    /// same cells) and keeps the digits' boards to the open cells; false
+    /// when a digit is repeated in a unit.
+    #[inline(always)]
+    pub(super) fn place_givens(&mut self, filled: Board) -> bool {
         let mut repeated = 0;
         for (word, &bits) in filled.iter().enumerate() {
             let mut bits = bits;
             while bits != 0 {
                 let bit = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                repeated |= singles.place(word, bit, usize::from(cells[64 * word + bit] & 15));
+                let digit = usize::from(self.cells[64 * word + bit] & 15);
+                repeated |= self.place(word, bit, digit);
             }
         }
-        let open = singles.open;
-        for board in &mut singles.cand[1..10] {
+        let open = self.open;
+        for board in &mut self.cand[1..10] {
             board[0] &= open[0];
             board[1] &= open[1];
         }
-        (repeated == 0).then_some(singles)
+        repeated == 0
     }
 
     /// Places `digit` (1..=9) in cell `64 * word + bit`: clears the cell's
