@@ -59,9 +59,10 @@ impl<R: BufRead> LinesReader<R> {
                     if let Err(e) = self.rules.settle_kept(bytes, &self.name) {
                         return Some(Err(e));
                     }
-                    let mut record = Record::new(frame.line, puzzle, solution);
-                    record.kept = self.rules.kept_values(bytes, &mut Vec::new());
-                    return Some(Ok(record));
+                    return Some(Ok(Record {
+                        kept: self.rules.kept_values(bytes, &mut Vec::new()),
+                        ..Record::new(frame.line, puzzle, solution)
+                    }));
                 }
                 Err(column) => {
                     return Some(Err(InputError::UnknownColumn {
