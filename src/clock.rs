@@ -156,8 +156,8 @@ mod counter {
 
     /// Whether the counter ticks at a constant rate whatever the core's
     /// power state (CPUID leaf `0x8000_0007`, EDX bit 8, "invariant TSC").
-    // `__cpuid` is a safe function from Rust 1.94 on, unsafe before (the
-    // crate's rust-version is 1.89).
+    // `__cpuid` is a safe function in recent Rust (1.95 here) but unsafe in
+    // 1.89, the crate's rust-version.
     #[allow(unused_unsafe)]
     pub fn is_invariant() -> bool {
         // SAFETY: CPUID only reads registers, and every x86-64 CPU has it;
