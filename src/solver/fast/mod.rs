@@ -239,7 +239,7 @@ fn singles<const FEW: bool>(grid: &Grid) -> Singled {
     }
     // Set up where it stays (see `Singles::unplaced`).
     let mut singles = Singles::unplaced(grid, filled);
-    if !singles.place_givens(filled) {
+    if !singles.place_givens() {
         return Singled::Repeated;
     }
     match singles.run() {

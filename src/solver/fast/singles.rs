@@ -104,7 +104,7 @@ impl Singles {
     #[inline(always)]
     pub(super) fn with_filled(grid: &Grid, filled: Board) -> Option<Singles> {
         let mut singles = Singles::unplaced(grid, filled);
-        singles.place_givens(filled).then_some(singles)
+        singles.place_givens().then_some(singles)
     }
 
     /// The state for a grid whose filled cells are `filled` ([`filled`])
@@ -121,11 +121,12 @@ impl Singles {
         }
     }
 
-    /// Places the givens of [`Singles::unplaced`]'s state (`filled`, the
-    /// same cells) and keeps the digits' boards to the open cells; false
-    /// when a digit is repeated in a unit.
+    /// Places the givens of [`Singles::unplaced`]'s state (its cells not
+    /// open) and keeps the digits' boards to the open cells; false when a
+    /// digit is repeated in a unit.
     #[inline(always)]
-    pub(super) fn place_givens(&mut self, filled: Board) -> bool {
+    pub(super) fn place_givens(&mut self) -> bool {
+        let filled = [FULL[0] & !self.open[0], FULL[1] & !self.open[1]];
         let mut repeated = 0;
         for (word, &bits) in filled.iter().enumerate() {
             let mut bits = bits;
