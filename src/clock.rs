@@ -91,19 +91,26 @@ fn anchor() -> Option<Pair> {
 }
 
 /// The system clock's reading for a stopwatch, calibrating the counter
-/// first once the first pair is old enough (the stopwatch's time starts
-/// after that work).
+/// first once the first pair is old enough (the stopwatch's time then
+/// starts after that work). One system clock reading otherwise, also
+/// after the calibration tried and failed.
 #[cold]
 #[inline(never)]
 fn system_start() -> Instant {
-    if let Some(anchor) = anchor() {
-        let due = anchor.at.elapsed() >= CALIBRATION_SPAN;
-        if due && !SECOND_PAIR_READ.swap(true, Ordering::Relaxed) {
-            if let Some(ns_per_tick) = Pair::read().and_then(|pair| anchor.ns_per_tick_until(pair))
-            {
-                NS_PER_TICK.store(ns_per_tick, Ordering::Relaxed);
-            }
-        }
+    let now = Instant::now();
+    if SECOND_PAIR_READ.load(Ordering::Relaxed) {
+        return now;
+    }
+    let Some(anchor) = anchor() else {
+        return now;
+    };
+    if now.saturating_duration_since(anchor.at) < CALIBRATION_SPAN
+        || SECOND_PAIR_READ.swap(true, Ordering::Relaxed)
+    {
+        return now;
+    }
+    if let Some(ns_per_tick) = Pair::read().and_then(|pair| anchor.ns_per_tick_until(pair)) {
+        NS_PER_TICK.store(ns_per_tick, Ordering::Relaxed);
     }
     Instant::now()
 }
