@@ -5,18 +5,24 @@
 //! bounded memory:
 //!
 //! 1. [`scan`] reads the file before the run: it keeps the complete rows (a
-//!    last row without its newline was cut short and is dropped), checks
-//!    that they are results rows with the run's header, and tallies them so
-//!    that the summary covers the whole file. A `.gz` file is kept up to the
-//!    end of its last complete gzip member: the results are written a member
-//!    per chunk of whole rows (see `output::members`), so a member cut short
-//!    is dropped as a cut row is.
+//!    last row without its newline was cut short and is dropped), counts
+//!    them and checks that the header is the run's, without parsing the
+//!    rows. A `.gz` file is kept up to the end of its last complete gzip
+//!    member: the results are written a member per chunk of whole rows (see
+//!    `output::members`), so a member cut short is dropped as a cut row is.
 //! 2. [`skip_kept`] wraps the inputs' record streams: on the reader thread,
-//!    the first records are compared with the kept rows (same input, same
-//!    line, same puzzle, or both malformed) and skipped; the records after
-//!    them go on to be solved and appended. The first difference ends the
-//!    run with [`ResumeError::Mismatch`] (or [`ResumeError::InputShort`])
-//!    before anything is appended.
+//!    the kept rows are parsed, checked to be results rows and tallied (so
+//!    that the summary covers the whole file), and the first records are
+//!    compared with them (same input, same line, same puzzle, or both
+//!    malformed) and skipped; the records after them go on to be solved and
+//!    appended. The first difference, or a row that is not a results row,
+//!    ends the run with [`ResumeError::Mismatch`] (or
+//!    [`ResumeError::InputShort`], [`ResumeError::BadRow`]) before anything
+//!    is appended.
+//!
+//! The rows are parsed once, while they are matched: parsing them in
+//! [`scan`] as well made resuming a finished run of easy puzzles take
+//! longer than solving them again.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -44,8 +50,6 @@ pub struct Kept {
     pub len: u64,
     /// Complete rows after the header.
     pub rows: u64,
-    /// The tally of those rows, for the summary.
-    pub tally: Tally,
     /// True when the rows have a `file` column (several inputs).
     file_column: bool,
 }
@@ -70,24 +74,21 @@ impl Kept {
 /// Bytes read at a time when looking for the end of the last record.
 const READ_BLOCK: usize = 64 * 1024;
 
-/// How often, in rows, [`scan`] looks at the interrupt flag.
-const INTERRUPT_ROWS: u64 = 4096;
-
-/// Reads the results file at `path` written for inputs named `names`: its
-/// complete rows, checked and tallied. A missing file is an empty one. When
-/// `interrupt` is raised, stops early and returns the rows read so far.
+/// Reads the results file at `path` written for inputs named `names`: the
+/// length of its complete rows and their count, with its header checked. A
+/// missing file is an empty one. The rows themselves are checked when they
+/// are matched (see [`skip_kept`]). When `interrupt` is raised, stops early
+/// and returns what was found so far.
 ///
 /// # Errors
 /// [`ResumeError::Read`], [`ResumeError::Header`] (a header other than the
-/// one this run would write, e.g. one input now and several then),
-/// [`ResumeError::BadRow`].
+/// one this run would write, e.g. one input now and several then).
 pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept, ResumeError> {
     let file_column = names.len() > 1;
     let mut kept = Kept {
         path: path.to_path_buf(),
         len: 0,
         rows: 0,
-        tally: Tally::new(),
         file_column,
     };
     let read_error = |source| ResumeError::Read {
@@ -99,71 +100,130 @@ pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(kept),
         Err(e) => return Err(read_error(e)),
     };
-    kept.len = if kept.gzip() {
-        complete_members_len(&mut file)
+    let complete = if kept.gzip() {
+        complete_members(&mut file, interrupt)
     } else {
-        complete_len(&mut file)
+        complete_records(&mut file, interrupt)
     }
     .map_err(read_error)?;
+    if complete.records == 0 {
+        return Ok(kept);
+    }
+    kept.len = complete.len;
+    kept.rows = complete.records - 1;
     let mut rows = RowReader::new(kept.open().map_err(read_error)?, path, file_column);
     if let Some(header) = rows.header()? {
         check_header(path, &header, file_column)?;
     }
-    while let Some((_, row)) = rows.next_row()? {
-        kept.tally.add(&row.result);
-        kept.rows += 1;
-        if kept.rows.is_multiple_of(INTERRUPT_ROWS) && interrupt.is_raised() {
-            break;
-        }
-    }
     Ok(kept)
 }
 
-/// The length of `file` up to the end of its last complete record: the
-/// last newline outside a quoted field (a file name may hold a newline, and
-/// a row torn inside such a name must not look complete). Reads the file
-/// once, forward, in blocks; a doubled quote inside a quoted field flips
-/// the state twice, so counting quotes tells inside from outside.
-fn complete_len(file: &mut File) -> io::Result<u64> {
+/// The complete records at the start of a results file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Complete {
+    /// Their length in bytes (of the file as stored: compressed for gzip).
+    len: u64,
+    /// How many, header included.
+    records: u64,
+}
+
+/// Finds the ends of records in CSV text fed to it in pieces: the newlines
+/// outside quoted fields (a file name may hold a newline, and a row torn
+/// inside such a name must not look complete). A doubled quote inside a
+/// quoted field flips the state twice, so counting quotes tells inside
+/// from outside.
+#[derive(Default)]
+struct RecordEnds {
+    /// Bytes fed so far.
+    offset: u64,
+    /// Inside a quoted field at the end of the bytes fed.
+    quoted: bool,
+    /// The end of the last record (the offset after its newline).
+    last_end: u64,
+    /// Records ended so far.
+    records: u64,
+}
+
+impl RecordEnds {
+    fn feed(&mut self, bytes: &[u8]) {
+        for i in memchr::memchr2_iter(b'"', b'\n', bytes) {
+            if bytes[i] == b'"' {
+                self.quoted = !self.quoted;
+            } else if !self.quoted {
+                self.last_end = self.offset + i as u64 + 1;
+                self.records += 1;
+            }
+        }
+        self.offset += bytes.len() as u64;
+    }
+
+    /// True when the bytes fed end with a complete record.
+    fn at_end(&self) -> bool {
+        self.last_end == self.offset
+    }
+}
+
+impl io::Write for RecordEnds {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.feed(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The complete records of the plain CSV `file`: up to the last newline
+/// outside a quoted field. Reads the file once, forward, in blocks.
+fn complete_records(file: &mut File, interrupt: &Interrupt) -> io::Result<Complete> {
     let mut block = vec![0u8; READ_BLOCK];
-    let (mut offset, mut end, mut quoted) = (0u64, 0u64, false);
+    let mut ends = RecordEnds::default();
     loop {
         let n = match file.read(&mut block) {
-            Ok(0) => return Ok(end),
+            Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         };
-        for i in memchr::memchr2_iter(b'"', b'\n', &block[..n]) {
-            match block[i] {
-                b'"' => quoted = !quoted,
-                _ if !quoted => end = offset + i as u64 + 1,
-                _ => {}
-            }
+        ends.feed(&block[..n]);
+        if interrupt.is_raised() {
+            break;
         }
-        offset += n as u64;
     }
+    Ok(Complete {
+        len: ends.last_end,
+        records: ends.records,
+    })
 }
 
-/// The length of the gzip `file` up to the end of its last complete
-/// member; a member cut short or damaged ends the part kept.
-fn complete_members_len(file: &mut File) -> io::Result<u64> {
+/// The complete records of the gzip `file`: those of its complete members,
+/// up to the first member cut short or damaged, or whose text does not end
+/// with a complete record.
+fn complete_members(file: &mut File, interrupt: &Interrupt) -> io::Result<Complete> {
     let mut bytes = Counted {
         inner: BufReader::with_capacity(READ_BLOCK, file),
         read: 0,
     };
-    let mut end = 0;
-    while !bytes.fill_buf()?.is_empty() {
+    let mut ends = RecordEnds::default();
+    let mut complete = Complete::default();
+    while !bytes.fill_buf()?.is_empty() && !interrupt.is_raised() {
         let mut member = flate2::bufread::GzDecoder::new(&mut bytes);
-        match io::copy(&mut member, &mut io::sink()) {
+        match io::copy(&mut member, &mut ends) {
             Ok(_) => {}
             Err(e) if is_torn(&e) => break,
             Err(e) => return Err(e),
         }
         drop(member);
-        end = bytes.read;
+        if !ends.at_end() {
+            break;
+        }
+        complete = Complete {
+            len: bytes.read,
+            records: ends.records,
+        };
     }
-    Ok(end)
+    Ok(complete)
 }
 
 /// True for the errors of a gzip member cut short or damaged, as opposed
@@ -305,8 +365,9 @@ impl<R: Read> RowReader<R> {
     }
 }
 
-/// Shared by the wrapped inputs: the kept rows still to match, read again
-/// from the results file, and the first difference found.
+/// Shared by the wrapped inputs: the kept rows still to match, read from
+/// the results file, the tally of those matched, and the first difference
+/// found.
 struct Matcher {
     /// The results file.
     path: PathBuf,
@@ -319,6 +380,8 @@ struct Matcher {
     cursor: usize,
     /// The line of the last row matched (0 before any).
     last_line: u64,
+    /// The rows matched.
+    tally: Tally,
     failure: Option<ResumeError>,
 }
 
@@ -411,6 +474,7 @@ impl Matcher {
         if same {
             self.cursor = input;
             self.last_line = record.line;
+            self.tally.add(&row.result);
             self.next = None;
         } else {
             let record = self.describe(input, record);
@@ -467,18 +531,32 @@ pub struct Matching {
 }
 
 impl Matching {
-    /// The difference that stopped the run, if any. Call it after the
-    /// pipeline has ended: until every kept row is matched, nothing is
-    /// appended, and a difference ends every input at once.
+    /// The tally of the kept rows, or the difference that stopped the run.
+    /// Call it after the pipeline has ended: until every kept row is
+    /// matched, nothing is appended, and a difference ends every input at
+    /// once. Rows the run did not reach (`--limit` ended it first) are read
+    /// and tallied here, unless the run was `interrupted`: then the tally
+    /// covers the rows matched before the signal.
     ///
     /// # Errors
-    /// The difference, or a failure to read the results file again.
-    pub fn check(&self) -> Result<(), ResumeError> {
+    /// The difference, a row that is not a results row, or a failure to
+    /// read the results file again.
+    pub fn finish(&self, interrupted: bool) -> Result<Tally, ResumeError> {
         let mut matcher = self.matcher.lock().unwrap_or_else(PoisonError::into_inner);
-        match matcher.failure.take() {
-            Some(e) => Err(e),
-            None => Ok(()),
+        if let Some(e) = matcher.failure.take() {
+            return Err(e);
         }
+        if !interrupted {
+            if let Some((_, row)) = matcher.next.take() {
+                matcher.tally.add(&row.result);
+            }
+            if let Some(mut rows) = matcher.rows.take() {
+                while let Some((_, row)) = rows.next_row()? {
+                    matcher.tally.add(&row.result);
+                }
+            }
+        }
+        Ok(std::mem::take(&mut matcher.tally))
     }
 }
 
@@ -511,6 +589,7 @@ pub fn skip_kept(
         names: names.to_vec(),
         cursor: 0,
         last_line: 0,
+        tally: Tally::new(),
         failure: None,
     }));
     let sources = sources
@@ -642,12 +721,13 @@ mod tests {
     }
 
     /// Scans `text` as a results file and wraps `sources`; returns the
-    /// records passed on, the kept rows' count and the verdict.
+    /// records passed on, the kept rows' count and the verdict (the kept
+    /// rows' tally).
     fn resume(
         text: &str,
         inputs: usize,
         sources: Vec<Source>,
-    ) -> (Vec<(usize, u64)>, u64, Result<(), ResumeError>) {
+    ) -> (Vec<(usize, u64)>, u64, Result<Tally, ResumeError>) {
         resume_named(text, &names(inputs), sources)
     }
 
@@ -656,7 +736,7 @@ mod tests {
         text: &str,
         names: &[String],
         sources: Vec<Source>,
-    ) -> (Vec<(usize, u64)>, u64, Result<(), ResumeError>) {
+    ) -> (Vec<(usize, u64)>, u64, Result<Tally, ResumeError>) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
@@ -667,7 +747,7 @@ mod tests {
             .enumerate()
             .flat_map(|(i, s)| s.records.map(move |r| (i, r.unwrap().line)))
             .collect();
-        (passed, kept.rows, matching.check())
+        (passed, kept.rows, matching.finish(false))
     }
 
     #[test]
@@ -680,9 +760,45 @@ mod tests {
         let kept = scan(&path, &names(1), &Interrupt::new()).unwrap();
         assert_eq!(kept.len, complete.len() as u64);
         assert_eq!(kept.rows, 2);
-        assert_eq!(kept.tally.count(Status::Unsolvable), 1);
-        assert_eq!(kept.tally.count(Status::Malformed), 1);
-        assert_eq!((kept.tally.guesses, kept.tally.solve_ns), (3, 12_500));
+    }
+
+    #[test]
+    fn the_kept_rows_are_tallied_as_they_are_matched() {
+        let text = format!("{HEADER}{}{}", row(1, Some(P)), row(3, None));
+        let input = vec![record(1, Some(P)), record(3, None), record(4, Some(Q))];
+        let (passed, _, verdict) = resume(&text, 1, vec![source(input)]);
+        assert_eq!(passed, [(0, 4)]);
+        let tally = verdict.unwrap();
+        assert_eq!(tally.count(Status::Unsolvable), 1);
+        assert_eq!(tally.count(Status::Malformed), 1);
+        assert_eq!((tally.guesses, tally.solve_ns), (3, 12_500));
+    }
+
+    #[test]
+    fn rows_the_run_did_not_reach_are_tallied_unless_it_was_interrupted() {
+        let text = format!(
+            "{HEADER}{}{}{}",
+            row(1, Some(P)),
+            row(2, Some(Q)),
+            row(3, None)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, text).unwrap();
+        let kept = scan(&path, &names(1), &Interrupt::new()).unwrap();
+        for (interrupted, puzzles) in [(false, 3), (true, 0)] {
+            // The run ends before reading a record: --limit, or a signal.
+            let input = vec![record(1, Some(P))];
+            let (_, matching) = skip_kept(&kept, &names(1), vec![source(input)]).unwrap();
+            let tally = matching.finish(interrupted).unwrap();
+            assert_eq!(tally.puzzles, puzzles, "interrupted: {interrupted}");
+        }
+        let bad = format!("{HEADER}{}1,x,solved,,,,,\n", row(1, Some(P)));
+        std::fs::write(&path, bad).unwrap();
+        let kept = scan(&path, &names(1), &Interrupt::new()).unwrap();
+        let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])]).unwrap();
+        let err = matching.finish(false).unwrap_err();
+        assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
     }
 
     #[test]
@@ -718,18 +834,24 @@ mod tests {
         };
         let (a, b, c) = (member("a\n"), member("b\n"), member("c\n"));
         let whole = [a.clone(), b.clone(), c.clone()].concat();
-        let len = |bytes: &[u8]| {
+        let complete = |bytes: &[u8]| {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("r.csv.gz");
             std::fs::write(&path, bytes).unwrap();
-            complete_members_len(&mut File::open(&path).unwrap()).unwrap()
+            let found = complete_members(&mut File::open(&path).unwrap(), &Interrupt::new());
+            let found = found.unwrap();
+            (found.len, found.records)
         };
-        assert_eq!(len(&whole), whole.len() as u64);
-        assert_eq!(len(&whole[..whole.len() - 3]), (a.len() + b.len()) as u64);
+        let len = |members: &[&Vec<u8>]| members.iter().map(|m| m.len() as u64).sum::<u64>();
+        assert_eq!(complete(&whole), (len(&[&a, &b, &c]), 3));
+        assert_eq!(complete(&whole[..whole.len() - 3]), (len(&[&a, &b]), 2));
         let mut damaged = whole.clone();
         damaged[a.len() + 12] ^= 0xFF;
-        assert_eq!(len(&damaged), a.len() as u64);
-        assert_eq!(len(&[]), 0);
+        assert_eq!(complete(&damaged), (len(&[&a]), 1));
+        // A member whose text ends inside a record ends the part kept.
+        let torn = member("d\ne");
+        assert_eq!(complete(&[a.clone(), torn, c].concat()), (len(&[&a]), 1));
+        assert_eq!(complete(&[]), (0, 0));
     }
 
     #[test]
@@ -744,7 +866,7 @@ mod tests {
     }
 
     #[test]
-    fn scan_refuses_another_header_and_rows_that_are_not_results() {
+    fn scan_refuses_another_header_and_matching_rows_that_are_not_results() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, format!("{HEADER}{}", row(1, Some(P)))).unwrap();
@@ -756,8 +878,12 @@ mod tests {
             format!("1,{},solved,,,,\n", dotted(P)),
             format!("1,{},done,,,,,\n", dotted(P)),
         ] {
-            std::fs::write(&path, format!("{HEADER}{}{bad}", row(1, Some(P)))).unwrap();
-            let err = scan(&path, &names(1), &Interrupt::new()).unwrap_err();
+            let text = format!("{HEADER}{}{bad}", row(1, Some(P)));
+            let input = vec![record(1, Some(P)), record(2, Some(P)), record(3, Some(Q))];
+            let (passed, rows, verdict) = resume(&text, 1, vec![source(input)]);
+            assert_eq!(rows, 2, "{bad}");
+            assert!(passed.is_empty(), "{bad}");
+            let err = verdict.unwrap_err();
             assert!(
                 matches!(err, ResumeError::BadRow { line: 3, .. }),
                 "{bad}: {err}"

@@ -119,15 +119,18 @@ fn run_observed_until(
         kept,
         blank: config.blank,
     };
-    let (mut writer, mut tally, limit) = match (&resume, &config.output) {
+    // The tally is this run's rows; with --resume, the kept rows' tally is
+    // added once they are all matched (see `resume::Matching::finish`).
+    let mut tally = Tally::new();
+    let (mut writer, kept_rows, limit) = match (&resume, &config.output) {
         (Some((done, _)), Destination::File { path, .. }) => (
             ResultsWriter::append(path, &shape, done.len)?,
-            done.tally.clone(),
+            done.rows,
             config.limit.map(|n| n.saturating_sub(done.rows)),
         ),
         _ => (
             ResultsWriter::create(&config.output, format, &shape, config.output_delimiter)?,
-            Tally::new(),
+            0,
             config.limit,
         ),
     };
@@ -138,7 +141,7 @@ fn run_observed_until(
             draw: config.progress,
             color: config.color,
             total_bytes,
-            kept: tally.puzzles,
+            kept: kept_rows,
         },
         vec![],
     );
@@ -172,7 +175,7 @@ fn run_observed_until(
             observe(batch)?;
         }
         tally.merge(&batch.tally);
-        progress.update_to(tally.puzzles, batch.bytes_read);
+        progress.update_to(kept_rows + tally.puzzles, batch.bytes_read);
         Ok(())
     });
     progress.finish();
@@ -197,13 +200,13 @@ fn run_observed_until(
             tally.puzzles
         );
     }
-    if let Some((_, matching)) = &resume {
-        matching.check()?;
-    }
     let interrupted = match ending {
         Ending::Finished => interrupt.signal(),
         Ending::Interrupted(signal) => Some(signal),
     };
+    if let Some((_, matching)) = &resume {
+        tally.merge(&matching.finish(interrupted.is_some())?);
+    }
     report(config, names, &tally, start, interrupted, summary_file)
 }
 
