@@ -10,10 +10,10 @@
 //!    rows. A `.gz` file is kept up to the end of its last complete gzip
 //!    member: the results are written a member per chunk of whole rows (see
 //!    `output::members`), so a member cut short is dropped as a cut row is.
-//! 2. [`skip_kept`] wraps the inputs' record streams: on the reader thread,
-//!    the kept rows are parsed, checked to be results rows and tallied (so
-//!    that the summary covers the whole file), and the first records are
-//!    compared with them (same input, same line, same puzzle, or both
+//! 2. [`skip_kept`] wraps the inputs' record streams: the kept rows are
+//!    parsed and checked to be results rows on a thread of their own, then
+//!    tallied (so that the summary covers the whole file), and on the
+//!    reader thread the first records are compared with them (same input, same line, same puzzle, or both
 //!    malformed) and skipped; the records after them go on to be solved and
 //!    appended. The first difference, or a row that is not a results row,
 //!    ends the run with [`ResumeError::Mismatch`] (or
@@ -27,6 +27,7 @@
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::grid::Grid;
@@ -365,13 +366,82 @@ impl<R: Read> RowReader<R> {
     }
 }
 
+/// Kept rows parsed per batch on the reader thread's side.
+const FEED_ROWS: usize = 1024;
+
+/// Batches of [`FEED_ROWS`] kept rows in flight between the thread parsing
+/// them and the matcher.
+const FEED_BATCHES: usize = 4;
+
+/// The kept rows, read and parsed ahead on a thread of their own, so that
+/// parsing them (and decompressing a `.gz` file) overlaps with parsing the
+/// inputs' records they are matched against, instead of doubling that
+/// work on the reader thread. The thread ends at the last row, at the
+/// first bad one, or when the feed is dropped.
+struct RowFeed {
+    batches: Receiver<Result<Vec<(u64, Row)>, ResumeError>>,
+    batch: std::vec::IntoIter<(u64, Row)>,
+}
+
+impl RowFeed {
+    /// # Errors
+    /// [`ResumeError::Read`] when the thread cannot be started.
+    fn start(mut rows: RowReader<Box<dyn Read + Send>>) -> Result<RowFeed, ResumeError> {
+        let path = rows.path.clone();
+        let (sender, batches) = mpsc::sync_channel(FEED_BATCHES);
+        std::thread::Builder::new()
+            .name("resume rows".into())
+            .spawn(move || loop {
+                let mut batch = Vec::with_capacity(FEED_ROWS);
+                let read = loop {
+                    if batch.len() == FEED_ROWS {
+                        break Ok(true);
+                    }
+                    match rows.next_row() {
+                        Ok(Some(row)) => batch.push(row),
+                        Ok(None) => break Ok(false),
+                        Err(e) => break Err(e),
+                    }
+                };
+                let more = matches!(read, Ok(true));
+                if !batch.is_empty() && sender.send(Ok(batch)).is_err() {
+                    return;
+                }
+                if let Err(e) = read {
+                    let _ = sender.send(Err(e));
+                }
+                if !more {
+                    return;
+                }
+            })
+            .map_err(|source| ResumeError::Read { path, source })?;
+        Ok(RowFeed {
+            batches,
+            batch: Vec::new().into_iter(),
+        })
+    }
+
+    /// The next kept row, with its line in the results file.
+    fn next_row(&mut self) -> Result<Option<(u64, Row)>, ResumeError> {
+        loop {
+            if let Some(row) = self.batch.next() {
+                return Ok(Some(row));
+            }
+            match self.batches.recv() {
+                Ok(batch) => self.batch = batch?.into_iter(),
+                Err(_) => return Ok(None),
+            }
+        }
+    }
+}
+
 /// Shared by the wrapped inputs: the kept rows still to match, read from
 /// the results file, the tally of those matched, and the first difference
 /// found.
 struct Matcher {
     /// The results file.
     path: PathBuf,
-    rows: Option<RowReader<Box<dyn Read + Send>>>,
+    rows: Option<RowFeed>,
     /// The next kept row, read but not matched yet, with its line.
     next: Option<(u64, Row)>,
     /// The input names, to place rows with a `file` column.
@@ -580,7 +650,7 @@ pub fn skip_kept(
         })?;
         let mut reader = RowReader::new(bytes, &kept.path, kept.file_column);
         reader.header()?;
-        rows = Some(reader);
+        rows = Some(RowFeed::start(reader)?);
     }
     let matcher = Arc::new(Mutex::new(Matcher {
         path: kept.path.clone(),
@@ -904,6 +974,32 @@ mod tests {
         assert_eq!(passed, [(0, 3), (0, 5)]);
         assert_eq!(rows, 2);
         verdict.unwrap();
+    }
+
+    #[test]
+    fn kept_rows_across_several_batches_are_all_matched_and_a_late_bad_row_is_found() {
+        let kept = 2 * FEED_ROWS as u64 + 300;
+        let rows: String = (1..=kept).map(|line| row(line, Some(P))).collect();
+        let input = || (1..=kept + 2).map(|line| record(line, Some(P))).collect();
+        let (passed, count, verdict) = resume(&format!("{HEADER}{rows}"), 1, vec![source(input())]);
+        assert_eq!(passed, [(0, kept + 1), (0, kept + 2)]);
+        assert_eq!(count, kept);
+        assert_eq!(verdict.unwrap().count(Status::Unsolvable), kept);
+
+        let bad_line = 2 * FEED_ROWS as u64 + 7;
+        let rows: String = (1..=kept)
+            .map(|line| match line {
+                _ if line == bad_line => format!("{line},{},done,,,,,\n", dotted(P)),
+                _ => row(line, Some(P)),
+            })
+            .collect();
+        let (passed, _, verdict) = resume(&format!("{HEADER}{rows}"), 1, vec![source(input())]);
+        assert!(passed.is_empty());
+        let err = verdict.unwrap_err();
+        assert!(
+            matches!(err, ResumeError::BadRow { line, .. } if line == bad_line + 1),
+            "{err}"
+        );
     }
 
     #[test]
