@@ -648,7 +648,7 @@ impl ResultsWriter {
             }
         };
         let rows = GzipMembers::around(rows, compression);
-        ResultsWriter::start(sink, rows, destination, &header)
+        ResultsWriter::start(sink, rows, destination, &header, true)
     }
 
     /// Continues the CSV results file `path` (`--resume`), plain or, for a
@@ -679,15 +679,20 @@ impl ResultsWriter {
             csv.header(&mut header);
         }
         let rows = GzipMembers::around(Arc::new(csv), compression);
-        ResultsWriter::start(Sink::File(file), rows, &destination, &header)
+        // A file with kept rows is a valid gzip file as it is: a run that
+        // appends nothing (interrupted, or every record kept) leaves it so,
+        // without an empty member.
+        ResultsWriter::start(Sink::File(file), rows, &destination, &header, keep == 0)
     }
 
-    /// A text writer that starts with `header` (none when empty).
+    /// A text writer that starts with `header` (none when empty), on a
+    /// sink that is `empty` so far.
     fn start(
         sink: Sink,
         rows: Arc<dyn RowFormat>,
         destination: &Destination,
         header: &[u8],
+        empty: bool,
     ) -> Result<ResultsWriter, Error> {
         let mut header = header.to_vec();
         if !header.is_empty() {
@@ -698,7 +703,7 @@ impl ResultsWriter {
                 sink,
                 rows,
                 text: Vec::new(),
-                empty: true,
+                empty,
             },
             destination: destination.clone(),
             closed: false,
