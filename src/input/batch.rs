@@ -1,7 +1,9 @@
 //! Records cut but not yet parsed, so that parsing runs on the solver
 //! workers: the reading thread only finds where each record's bytes start
-//! and end and copies them into a [`RecordBatch`]; a worker turns each into
-//! a [`Record`] with the batch's [`Parser`].
+//! and end and copies them into a [`RecordBatch`] (for Parquet, it decodes
+//! the Arrow batches and notes which row is which record); a worker turns
+//! each into a [`Record`] with the batch's [`Parser`] (or the Parquet
+//! file's `TableRules`).
 //!
 //! A reader's first records (headers, a column found by content) depend on
 //! each other and are parsed while cutting; once the layout is settled,
@@ -17,6 +19,7 @@ use super::csv::{CsvRules, CsvScratch};
 use super::frame::Framer;
 use super::jsonl::JsonRules;
 use super::lines::{is_skipped, too_long, LineRules};
+use super::parquet::TableRules;
 use super::{InputError, Record};
 use crate::kept::KeptValue;
 
@@ -78,6 +81,13 @@ enum Item {
         end: usize,
         parser: usize,
     },
+    /// Row `row` of the Arrow batch `tables[table]` (Parquet).
+    Row {
+        input: usize,
+        line: u64,
+        table: usize,
+        row: usize,
+    },
 }
 
 /// A run of records in input order, each either parsed or raw bytes with
@@ -88,6 +98,9 @@ pub struct RecordBatch {
     bytes: Vec<u8>,
     items: Vec<Item>,
     parsers: Vec<Arc<Parser>>,
+    /// The Arrow batches that [`Item::Row`]s are rows of, each with the
+    /// rules that make its rows records.
+    tables: Vec<(Arc<TableRules>, arrow_array::RecordBatch)>,
     input: usize,
     /// Kept values every record has (`--keep`): a parsed record with fewer
     /// is padded with nulls.
@@ -188,6 +201,7 @@ impl RecordBatch {
         self.bytes.clear();
         self.items.clear();
         self.parsers.clear();
+        self.tables.clear();
     }
 
     /// Tags the records pushed from now on with the index of their input.
@@ -199,6 +213,29 @@ impl RecordBatch {
     /// (`--keep`); parsed records with fewer are padded with nulls.
     pub fn set_kept(&mut self, kept: usize) {
         self.kept = kept;
+    }
+
+    /// Appends rows `rows` of the Arrow batch `table` (the first found at
+    /// `first_line`, the others on the lines after it), made records by
+    /// `rules` when they are taken. The Arrow batch's columns are shared,
+    /// not copied.
+    pub fn push_rows(
+        &mut self,
+        rules: &Arc<TableRules>,
+        table: &arrow_array::RecordBatch,
+        rows: std::ops::Range<usize>,
+        first_line: u64,
+    ) {
+        let index = self.tables.len();
+        self.tables.push((Arc::clone(rules), table.clone()));
+        let input = self.input;
+        self.items
+            .extend(rows.zip(first_line..).map(|(row, line)| Item::Row {
+                input,
+                line,
+                table: index,
+                row,
+            }));
     }
 
     /// Appends a parsed record.
@@ -261,6 +298,15 @@ impl RecordBatch {
                 input,
                 self.parsers[parser].parse(line, &self.bytes[start..end], scratch),
             ),
+            &Item::Row {
+                input,
+                line,
+                table,
+                row,
+            } => {
+                let (rules, table) = &self.tables[table];
+                (input, rules.record(table, row, line))
+            }
         }
     }
 }

@@ -674,8 +674,9 @@ impl Iterator for Records {
 impl std::iter::FusedIterator for Records {}
 
 impl RecordStream for Records {
-    /// Cuts records raw once the layout is settled (lines and CSV without
-    /// `--solutions`); parses them here otherwise.
+    /// Cuts records raw once the layout is settled (lines, CSV and JSON
+    /// Lines, and Parquet's rows, without `--solutions`); parses them here
+    /// otherwise.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
         batch.set_kept(self.kept);
         while batch.len() < max {
@@ -689,7 +690,8 @@ impl RecordStream for Records {
                     Reader::Lines(r) => Some(r.next_item(batch, max - batch.len())),
                     Reader::Csv(r) => Some(r.next_item(batch, max - batch.len())),
                     Reader::Jsonl(r) => Some(r.next_item(batch, max - batch.len())),
-                    Reader::Grid(_) | Reader::Parquet(_) => None,
+                    Reader::Parquet(r) => Some(r.next_item(batch, max - batch.len())),
+                    Reader::Grid(_) => None,
                 }
             };
             let item = match item {

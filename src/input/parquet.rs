@@ -2,7 +2,9 @@
 //! time, only the columns used, in batches of [`BATCH_ROWS`] rows, so memory
 //! stays bounded by one row group's pages whatever the file's size.
 //!
-//! Each row is a record; its line is its 1-based row number. The puzzle
+//! Each row is a record; its line is its 1-based row number. The reading
+//! thread decodes the Arrow batches; the solver workers make records of
+//! their rows ([`TableRules`]), as they parse the other formats' records. The puzzle
 //! column is chosen as for CSV (see [`super::Format::Parquet`]), and its
 //! values follow [`super::value`]'s rules.
 
@@ -24,6 +26,7 @@ use parquet::arrow::arrow_reader::{
 };
 use parquet::arrow::ProjectionMask;
 
+use super::batch::RecordBatch as Batch;
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
 use super::value::{self, Value};
@@ -172,6 +175,57 @@ fn looks_like_puzzle(value: &Value<'_>) -> bool {
     }
 }
 
+/// How a row of an Arrow batch read from a Parquet file becomes a
+/// [`Record`], on any thread. Cheap to share: the reader makes one per file.
+#[derive(Clone, Debug)]
+pub struct TableRules {
+    /// Positions in a batch of the puzzle, solution and status columns.
+    puzzle: Option<usize>,
+    solution: Option<usize>,
+    status: Option<usize>,
+    /// Positions in a batch of the kept columns.
+    kept: Vec<usize>,
+}
+
+impl TableRules {
+    /// The record of row `row` of `batch`, found at `line` (its 1-based row
+    /// number in the file).
+    pub fn record(&self, batch: &RecordBatch, row: usize, line: u64) -> Record {
+        let kept = self
+            .kept
+            .iter()
+            .map(|&i| kept_at(batch.column(i).as_ref(), row))
+            .collect();
+        let Some(puzzle) = self.puzzle else {
+            return Record {
+                kept,
+                ..Record::new(line, Err("no column looks like a puzzle".into()), None)
+            };
+        };
+        let puzzle = value::puzzle(&value_at(batch.column(puzzle).as_ref(), row));
+        let (solution, solution_error) = match self.solution {
+            None => (None, None),
+            Some(i) => match value::solution(&value_at(batch.column(i).as_ref(), row)) {
+                Ok(grid) => (grid, None),
+                Err(why) => (None, Some(why)),
+            },
+        };
+        let expected = match self.status.map(|i| value_at(batch.column(i).as_ref(), row)) {
+            Some(Value::Text(t)) => std::str::from_utf8(t)
+                .ok()
+                .and_then(|s| s.parse::<Status>().ok()),
+            _ => None,
+        };
+        // Built once, where it is returned (see `batch::Parser::parse`).
+        Record {
+            kept,
+            solution_error,
+            expected,
+            ..Record::new(line, puzzle, solution)
+        }
+    }
+}
+
 /// Records from a Parquet file.
 pub struct ParquetReader {
     file: File,
@@ -179,12 +233,8 @@ pub struct ParquetReader {
     name: String,
     /// Top-level columns read, ascending (the batch's columns are these).
     projection: Vec<usize>,
-    /// Positions in a batch of the puzzle, solution and status columns.
-    puzzle: Option<usize>,
-    solution: Option<usize>,
-    status: Option<usize>,
-    /// Positions in a batch of the kept columns, and the columns.
-    kept: Vec<usize>,
+    rules: Arc<TableRules>,
+    /// The kept columns.
     kept_columns: Vec<KeptColumn>,
     next_group: usize,
     rows: Option<ParquetRecordBatchReader>,
@@ -267,10 +317,12 @@ impl ParquetReader {
         projection.dedup();
         let at = |i: Option<usize>| i.and_then(|i| projection.iter().position(|&p| p == i));
         Ok(ParquetReader {
-            puzzle: at(puzzle),
-            solution: at(solution),
-            status: at(status),
-            kept: kept.iter().filter_map(|&i| at(Some(i))).collect(),
+            rules: Arc::new(TableRules {
+                puzzle: at(puzzle),
+                solution: at(solution),
+                status: at(status),
+                kept: kept.iter().filter_map(|&i| at(Some(i))).collect(),
+            }),
             kept_columns,
             projection,
             file,
@@ -328,13 +380,38 @@ impl ParquetReader {
 
     /// The next record, `None` at the end of the file.
     pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
+        if let Err(e) = self.rows_left()? {
+            return Some(Err(e));
+        }
+        let batch = self.batch.as_ref()?;
+        let row = self.row;
+        self.row += 1;
+        self.line += 1;
+        Some(Ok(self.rules.record(batch, row, self.line)))
+    }
+
+    /// Cuts the next rows into `batch`, at least one and at most `max`, as
+    /// rows of the Arrow batch they are in: the workers make them records
+    /// ([`TableRules::record`]). `None` at the end of the file.
+    pub fn next_item(&mut self, batch: &mut Batch, max: usize) -> Option<Result<(), InputError>> {
+        if let Err(e) = self.rows_left()? {
+            return Some(Err(e));
+        }
+        let table = self.batch.as_ref()?;
+        let rows = self.row..table.num_rows().min(self.row + max.max(1));
+        batch.push_rows(&self.rules, table, rows.clone(), self.line + 1);
+        self.line += rows.len() as u64;
+        self.row = rows.end;
+        Some(Ok(()))
+    }
+
+    /// Makes sure the current Arrow batch has a row left, reading the next
+    /// batches (and row groups) as needed; `None` at the end of the file.
+    fn rows_left(&mut self) -> Option<Result<(), InputError>> {
         loop {
             if let Some(batch) = &self.batch {
                 if self.row < batch.num_rows() {
-                    let row = self.row;
-                    self.row += 1;
-                    self.line += 1;
-                    return Some(Ok(self.record(batch, row)));
+                    return Some(Ok(()));
                 }
                 self.batch = None;
             }
@@ -359,39 +436,6 @@ impl ParquetReader {
             }
         }
     }
-
-    fn record(&self, batch: &RecordBatch, row: usize) -> Record {
-        let mut record = self.judge(batch, row);
-        record.kept = self
-            .kept
-            .iter()
-            .map(|&i| kept_at(batch.column(i).as_ref(), row))
-            .collect();
-        record
-    }
-
-    fn judge(&self, batch: &RecordBatch, row: usize) -> Record {
-        let line = self.line;
-        let Some(puzzle) = self.puzzle else {
-            return Record::new(line, Err("no column looks like a puzzle".into()), None);
-        };
-        let puzzle = value::puzzle(&value_at(batch.column(puzzle).as_ref(), row));
-        let mut record = Record::new(line, puzzle, None);
-        if let Some(solution) = self.solution {
-            match value::solution(&value_at(batch.column(solution).as_ref(), row)) {
-                Ok(grid) => record.solution = grid,
-                Err(why) => record.solution_error = Some(why),
-            }
-        }
-        if let Some(status) = self.status {
-            if let Value::Text(t) = value_at(batch.column(status).as_ref(), row) {
-                record.expected = std::str::from_utf8(t)
-                    .ok()
-                    .and_then(|s| s.parse::<Status>().ok());
-            }
-        }
-        record
-    }
 }
 
 /// The first column whose first value looks like a puzzle.
@@ -414,4 +458,101 @@ fn by_content(
     Ok((0..batch.num_columns()).find(|&i| {
         batch.num_rows() > 0 && looks_like_puzzle(&value_at(batch.column(i).as_ref(), 0))
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, Int64Array, StringArray};
+    use parquet::arrow::ArrowWriter;
+    use parquet::file::properties::WriterProperties;
+
+    use super::*;
+    use crate::input::batch::Scratch;
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    const S: &str =
+        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+
+    /// A Parquet file of `rows` rows in row groups of 700: puzzles (some
+    /// malformed or null), solutions (some wrong), a status and a kept
+    /// rating.
+    fn file(rows: usize) -> (tempfile::TempDir, std::path::PathBuf) {
+        let puzzle: StringArray = (0..rows)
+            .map(|i| match i % 11 {
+                3 => None,
+                7 => Some("12x"),
+                _ => Some(P),
+            })
+            .collect();
+        let solution: StringArray = (0..rows)
+            .map(|i| Some(if i % 5 == 1 { &S[..80] } else { S }))
+            .collect();
+        let status: StringArray = (0..rows)
+            .map(|i| Some(if i % 2 == 0 { "solved" } else { "x" }))
+            .collect();
+        let rating: Int64Array = (0..rows).map(|i| Some(i as i64)).collect();
+        let columns: Vec<(&str, ArrayRef)> = vec![
+            ("quizzes", Arc::new(puzzle)),
+            ("solutions", Arc::new(solution)),
+            ("status", Arc::new(status)),
+            ("rating", Arc::new(rating)),
+        ];
+        let batch = RecordBatch::try_from_iter(columns).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.parquet");
+        let props = WriterProperties::builder()
+            .set_max_row_group_row_count(Some(700))
+            .build();
+        let mut writer =
+            ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), Some(props))
+                .unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        (dir, path)
+    }
+
+    fn reader(path: &std::path::Path) -> ParquetReader {
+        let keep = Keep::Columns(vec![Column::Name("rating".into())]);
+        ParquetReader::new(File::open(path).unwrap(), None, &keep, "p".into(), None).unwrap()
+    }
+
+    #[test]
+    fn rows_cut_for_the_workers_become_the_records_read_one_by_one() {
+        let rows = 2 * BATCH_ROWS + 300;
+        let (_dir, path) = file(rows);
+        let mut one_by_one = reader(&path);
+        let expected: Vec<Record> = std::iter::from_fn(|| one_by_one.next_record())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(expected.len(), rows);
+        assert_eq!(expected[7].line, 8);
+        assert!(expected[7].puzzle.is_err() && expected[1].solution_error.is_some());
+        assert_eq!(expected[2].expected, Some(Status::Solved));
+        assert_eq!(expected[9].kept, [KeptValue::Int(9)]);
+
+        // Cut in pieces of every size, across Arrow batches and row groups.
+        for max in [1, 333, 2048, BATCH_ROWS + 5] {
+            let mut cut = reader(&path);
+            let mut records = Vec::new();
+            loop {
+                let mut batch = Batch::new();
+                while batch.len() < max {
+                    let room = max - batch.len();
+                    match cut.next_item(&mut batch, room) {
+                        Some(result) => result.unwrap(),
+                        None => break,
+                    }
+                }
+                if batch.is_empty() {
+                    break;
+                }
+                let mut scratch = Scratch::default();
+                records.extend((0..batch.len()).map(|i| batch.record(i, &mut scratch).1));
+            }
+            assert_eq!(records, expected, "cut {max} at a time");
+        }
+    }
 }
