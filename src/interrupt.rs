@@ -99,7 +99,8 @@ impl Interrupt {
     }
 
     /// Runs `work` on a thread named `name` and returns its value, unless
-    /// the flag is raised first: then returns the signal within [`POLL`],
+    /// the flag is raised before the value is handed back: then returns the
+    /// signal (within [`POLL`] when `work` is still running),
     /// leaving the thread to end with the process (it may be blocked for
     /// good, e.g. on a stdin that sends nothing). A panic in `work` is
     /// passed on.
@@ -126,10 +127,13 @@ impl Interrupt {
                 Err(RecvTimeoutError::Timeout) => {}
                 // Sent, or the thread ended without sending: it panicked.
                 Ok(()) | Err(RecvTimeoutError::Disconnected) => {
-                    return match handle.join() {
-                        Ok(value) => Ok(Ok(value)),
+                    let value = match handle.join() {
+                        Ok(value) => value,
                         Err(panic) => std::panic::resume_unwind(panic),
                     };
+                    // A signal raised while `work` ended wins: the run
+                    // stops before it starts, as when the signal came first.
+                    return Ok(self.signal().map_or(Ok(value), Err));
                 }
             }
         }
@@ -242,6 +246,16 @@ mod tests {
             blocked.recv()
         });
         assert_eq!(waited.unwrap(), Err(Signal::Interrupt));
+
+        // Work that sees the signal and ends at once (with a value cut
+        // short) still gives the signal, not that value.
+        let interrupt = Interrupt::new();
+        let raiser = interrupt.clone();
+        let waited = interrupt.wait_for("stopping", move || {
+            raiser.raise(Signal::Terminate);
+            "cut short"
+        });
+        assert_eq!(waited.unwrap(), Err(Signal::Terminate));
     }
 
     #[test]

@@ -32,7 +32,6 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::grid::Grid;
 use crate::input::{InputError, Record, RecordBatch, RecordStream};
-use crate::interrupt::Interrupt;
 use crate::output::{Compression, COLUMNS, FILE_COLUMN};
 use crate::pipeline::Source;
 use crate::results_reader::{parse_row, Columns, Row};
@@ -78,13 +77,17 @@ const READ_BLOCK: usize = 64 * 1024;
 /// Reads the results file at `path` written for inputs named `names`: the
 /// length of its complete rows and their count, with its header checked. A
 /// missing file is an empty one. The rows themselves are checked when they
-/// are matched (see [`skip_kept`]). When `interrupt` is raised, stops early
-/// and returns what was found so far.
+/// are matched (see [`skip_kept`]). Always reads the whole file: the length
+/// it finds is where the file is cut before rows are appended, so it is
+/// never cut short by a signal (the caller stops waiting for it instead).
 ///
 /// # Errors
 /// [`ResumeError::Read`], [`ResumeError::Header`] (a header other than the
-/// one this run would write, e.g. one input now and several then).
-pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept, ResumeError> {
+/// one this run would write, e.g. one input now and several then),
+/// [`ResumeError::BadRow`] for a `.gz` file with a gzip member that ends
+/// inside a row (not written by `solve`, which writes whole rows per
+/// member: nothing could be appended after that row).
+pub fn scan(path: &Path, names: &[String]) -> Result<Kept, ResumeError> {
     let file_column = names.len() > 1;
     let mut kept = Kept {
         path: path.to_path_buf(),
@@ -102,21 +105,30 @@ pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept
         Err(e) => return Err(read_error(e)),
     };
     let complete = if kept.gzip() {
-        complete_members(&mut file, interrupt)
+        complete_members(&mut file)
     } else {
-        complete_records(&mut file, interrupt)
+        complete_records(&mut file)
     }
     .map_err(read_error)?;
-    if complete.records == 0 {
+    if complete.records == 0 && complete.torn_row.is_none() {
         return Ok(kept);
     }
     kept.len = complete.len;
-    kept.rows = complete.records - 1;
+    kept.rows = complete.records.saturating_sub(1);
     let mut rows = RowReader::new(kept.open().map_err(read_error)?, path, file_column);
     if let Some(header) = rows.header()? {
         check_header(path, &header, file_column)?;
     }
-    Ok(kept)
+    match complete.torn_row {
+        Some(line) => Err(ResumeError::BadRow {
+            path: path.to_path_buf(),
+            line,
+            cause: "a gzip member ends inside this row, so no row can follow it (solve writes \
+                    whole rows per member); decompress the file to resume it"
+                .into(),
+        }),
+        None => Ok(kept),
+    }
 }
 
 /// The complete records at the start of a results file.
@@ -124,22 +136,29 @@ pub fn scan(path: &Path, names: &[String], interrupt: &Interrupt) -> Result<Kept
 struct Complete {
     /// Their length in bytes (of the file as stored: compressed for gzip).
     len: u64,
-    /// How many, header included.
+    /// How many, header included (blank lines are not records).
     records: u64,
+    /// In a gzip file, the record a complete member ends inside of (its
+    /// 1-based number, header included); `len` then ends with that member.
+    torn_row: Option<u64>,
 }
 
 /// Finds the ends of records in CSV text fed to it in pieces: the newlines
 /// outside quoted fields (a file name may hold a newline, and a row torn
 /// inside such a name must not look complete). A doubled quote inside a
 /// quoted field flips the state twice, so counting quotes tells inside
-/// from outside.
+/// from outside. A blank line (empty, or a lone `\r`) ends no record, as
+/// the CSV reader skips it.
 #[derive(Default)]
 struct RecordEnds {
     /// Bytes fed so far.
     offset: u64,
+    /// The last byte fed.
+    last_byte: u8,
     /// Inside a quoted field at the end of the bytes fed.
     quoted: bool,
-    /// The end of the last record (the offset after its newline).
+    /// The end of the last line outside quotes (the offset after its
+    /// newline).
     last_end: u64,
     /// Records ended so far.
     records: u64,
@@ -150,10 +169,24 @@ impl RecordEnds {
         for i in memchr::memchr2_iter(b'"', b'\n', bytes) {
             if bytes[i] == b'"' {
                 self.quoted = !self.quoted;
-            } else if !self.quoted {
-                self.last_end = self.offset + i as u64 + 1;
+                continue;
+            }
+            if self.quoted {
+                continue;
+            }
+            let at = self.offset + i as u64;
+            let before = match i {
+                0 => self.last_byte,
+                _ => bytes[i - 1],
+            };
+            let blank = at == self.last_end || (at == self.last_end + 1 && before == b'\r');
+            if !blank {
                 self.records += 1;
             }
+            self.last_end = at + 1;
+        }
+        if let Some(&last) = bytes.last() {
+            self.last_byte = last;
         }
         self.offset += bytes.len() as u64;
     }
@@ -177,7 +210,7 @@ impl io::Write for RecordEnds {
 
 /// The complete records of the plain CSV `file`: up to the last newline
 /// outside a quoted field. Reads the file once, forward, in blocks.
-fn complete_records(file: &mut File, interrupt: &Interrupt) -> io::Result<Complete> {
+fn complete_records(file: &mut File) -> io::Result<Complete> {
     let mut block = vec![0u8; READ_BLOCK];
     let mut ends = RecordEnds::default();
     loop {
@@ -188,27 +221,25 @@ fn complete_records(file: &mut File, interrupt: &Interrupt) -> io::Result<Comple
             Err(e) => return Err(e),
         };
         ends.feed(&block[..n]);
-        if interrupt.is_raised() {
-            break;
-        }
     }
     Ok(Complete {
         len: ends.last_end,
         records: ends.records,
+        torn_row: None,
     })
 }
 
 /// The complete records of the gzip `file`: those of its complete members,
-/// up to the first member cut short or damaged, or whose text does not end
-/// with a complete record.
-fn complete_members(file: &mut File, interrupt: &Interrupt) -> io::Result<Complete> {
+/// up to the first member cut short or damaged, or to the first whose text
+/// ends inside a record ([`Complete::torn_row`]).
+fn complete_members(file: &mut File) -> io::Result<Complete> {
     let mut bytes = Counted {
         inner: BufReader::with_capacity(READ_BLOCK, file),
         read: 0,
     };
     let mut ends = RecordEnds::default();
     let mut complete = Complete::default();
-    while !bytes.fill_buf()?.is_empty() && !interrupt.is_raised() {
+    while !bytes.fill_buf()?.is_empty() {
         let mut member = flate2::bufread::GzDecoder::new(&mut bytes);
         match io::copy(&mut member, &mut ends) {
             Ok(_) => {}
@@ -216,13 +247,15 @@ fn complete_members(file: &mut File, interrupt: &Interrupt) -> io::Result<Comple
             Err(e) => return Err(e),
         }
         drop(member);
-        if !ends.at_end() {
-            break;
-        }
         complete = Complete {
             len: bytes.read,
             records: ends.records,
+            torn_row: None,
         };
+        if !ends.at_end() {
+            complete.torn_row = Some(ends.records + 1);
+            break;
+        }
     }
     Ok(complete)
 }
@@ -381,6 +414,9 @@ const FEED_BATCHES: usize = 4;
 struct RowFeed {
     batches: Receiver<Result<Vec<(u64, Row)>, ResumeError>>,
     batch: std::vec::IntoIter<(u64, Row)>,
+    /// The thread, joined once it has sent everything: a panic there is
+    /// passed on, not taken for the end of the rows.
+    thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl RowFeed {
@@ -389,7 +425,7 @@ impl RowFeed {
     fn start(mut rows: RowReader<Box<dyn Read + Send>>) -> Result<RowFeed, ResumeError> {
         let path = rows.path.clone();
         let (sender, batches) = mpsc::sync_channel(FEED_BATCHES);
-        std::thread::Builder::new()
+        let thread = std::thread::Builder::new()
             .name("resume rows".into())
             .spawn(move || loop {
                 let mut batch = Vec::with_capacity(FEED_ROWS);
@@ -418,6 +454,7 @@ impl RowFeed {
         Ok(RowFeed {
             batches,
             batch: Vec::new().into_iter(),
+            thread: Some(thread),
         })
     }
 
@@ -429,7 +466,12 @@ impl RowFeed {
             }
             match self.batches.recv() {
                 Ok(batch) => self.batch = batch?.into_iter(),
-                Err(_) => return Ok(None),
+                Err(_) => {
+                    if let Some(Err(panic)) = self.thread.take().map(|t| t.join()) {
+                        std::panic::resume_unwind(panic);
+                    }
+                    return Ok(None);
+                }
             }
         }
     }
@@ -612,7 +654,7 @@ impl Matching {
     /// The difference, a row that is not a results row, or a failure to
     /// read the results file again.
     pub fn finish(&self, interrupted: bool) -> Result<Tally, ResumeError> {
-        let mut matcher = self.matcher.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut matcher = lock(&self.matcher);
         if let Some(e) = matcher.failure.take() {
             return Err(e);
         }
@@ -677,6 +719,11 @@ pub fn skip_kept(
     Ok((sources, Matching { matcher }))
 }
 
+/// The matcher, locked.
+fn lock(shared: &Mutex<Matcher>) -> std::sync::MutexGuard<'_, Matcher> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
 /// One input's records, with those already in the results file skipped.
 struct Skipping {
     input: usize,
@@ -689,18 +736,19 @@ impl Iterator for Skipping {
     type Item = Result<Record, InputError>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        // The matcher is locked only around its own steps, never while the
+        // input is read: an input that sends nothing (a pipe, stdin) must
+        // not keep `Matching::finish` from the matcher after a signal.
         while let Some(shared) = self.matcher.clone() {
-            let mut matcher = shared.lock().unwrap_or_else(PoisonError::into_inner);
-            match matcher.step(self.input) {
+            let step = lock(&shared).step(self.input);
+            match step {
                 Step::Stop => return None,
-                Step::PassOn => {
-                    drop(matcher);
-                    self.matcher = None;
-                }
+                Step::PassOn => self.matcher = None,
                 Step::End => {
                     return match self.inner.next() {
                         None => None,
                         Some(Ok(record)) => {
+                            let mut matcher = lock(&shared);
                             let record = matcher.describe(self.input, &record);
                             matcher.mismatch(record);
                             None
@@ -710,6 +758,7 @@ impl Iterator for Skipping {
                 }
                 Step::Match => match self.inner.next() {
                     None => {
+                        let mut matcher = lock(&shared);
                         if !matcher.is_for_later(self.input) {
                             matcher.short();
                         }
@@ -717,7 +766,7 @@ impl Iterator for Skipping {
                     }
                     Some(Err(e)) => return Some(Err(e)),
                     Some(Ok(record)) => {
-                        if !matcher.matches(self.input, &record) {
+                        if !lock(&shared).matches(self.input, &record) {
                             return None;
                         }
                     }
@@ -810,7 +859,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, names, &Interrupt::new()).unwrap();
+        let kept = scan(&path, names).unwrap();
         let (sources, matching) = skip_kept(&kept, names, sources).unwrap();
         let passed = sources
             .into_iter()
@@ -827,7 +876,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(&path, &names(1), &Interrupt::new()).unwrap();
+        let kept = scan(&path, &names(1)).unwrap();
         assert_eq!(kept.len, complete.len() as u64);
         assert_eq!(kept.rows, 2);
     }
@@ -855,7 +904,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, &names(1), &Interrupt::new()).unwrap();
+        let kept = scan(&path, &names(1)).unwrap();
         for (interrupted, puzzles) in [(false, 3), (true, 0)] {
             // The run ends before reading a record: --limit, or a signal.
             let input = vec![record(1, Some(P))];
@@ -865,9 +914,41 @@ mod tests {
         }
         let bad = format!("{HEADER}{}1,x,solved,,,,,\n", row(1, Some(P)));
         std::fs::write(&path, bad).unwrap();
-        let kept = scan(&path, &names(1), &Interrupt::new()).unwrap();
+        let kept = scan(&path, &names(1)).unwrap();
         let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])]).unwrap();
         let err = matching.finish(false).unwrap_err();
+        assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
+    }
+
+    #[test]
+    fn blank_lines_are_not_rows() {
+        let text = format!("{HEADER}{}\n\r\n{}\n", row(1, Some(P)), row(3, None));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, &text).unwrap();
+        let kept = scan(&path, &names(1)).unwrap();
+        assert_eq!((kept.len, kept.rows), (text.len() as u64, 2));
+    }
+
+    #[test]
+    fn a_gzip_member_ending_inside_a_row_is_refused_after_the_header_check() {
+        use std::io::Write;
+        let gzip = |text: &str| {
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+            encoder.write_all(text.as_bytes()).unwrap();
+            encoder.finish().unwrap()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv.gz");
+        // Another CSV gzipped whole, without a last newline: not results.
+        std::fs::write(&path, gzip("quizzes,solutions\n1,2\n3,4")).unwrap();
+        let err = scan(&path, &names(1)).unwrap_err();
+        assert!(matches!(err, ResumeError::Header { .. }), "{err}");
+        // Results gzipped by hand after a row was cut short.
+        let torn = format!("{HEADER}{}{}", row(1, Some(P)), &row(2, Some(Q))[..30]);
+        std::fs::write(&path, gzip(&torn)).unwrap();
+        let err = scan(&path, &names(1)).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
     }
 
@@ -887,7 +968,7 @@ mod tests {
         for torn in ["\"a\n", "\"a\n\"\"b", "\"a\n\"\"b\"\".txt\",4"] {
             std::fs::write(&path, format!("{complete}{torn}")).unwrap();
             let names = vec![name.to_string(), "b.txt".to_string()];
-            let kept = scan(&path, &names, &Interrupt::new()).unwrap();
+            let kept = scan(&path, &names).unwrap();
             assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
             assert_eq!(kept.rows, 2, "{torn:?}");
         }
@@ -908,30 +989,34 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("r.csv.gz");
             std::fs::write(&path, bytes).unwrap();
-            let found = complete_members(&mut File::open(&path).unwrap(), &Interrupt::new());
-            let found = found.unwrap();
-            (found.len, found.records)
+            let found = complete_members(&mut File::open(&path).unwrap()).unwrap();
+            (found.len, found.records, found.torn_row)
         };
         let len = |members: &[&Vec<u8>]| members.iter().map(|m| m.len() as u64).sum::<u64>();
-        assert_eq!(complete(&whole), (len(&[&a, &b, &c]), 3));
-        assert_eq!(complete(&whole[..whole.len() - 3]), (len(&[&a, &b]), 2));
+        assert_eq!(complete(&whole), (len(&[&a, &b, &c]), 3, None));
+        assert_eq!(
+            complete(&whole[..whole.len() - 3]),
+            (len(&[&a, &b]), 2, None)
+        );
         let mut damaged = whole.clone();
         damaged[a.len() + 12] ^= 0xFF;
-        assert_eq!(complete(&damaged), (len(&[&a]), 1));
-        // A member whose text ends inside a record ends the part kept.
-        let torn = member("d\ne");
-        assert_eq!(complete(&[a.clone(), torn, c].concat()), (len(&[&a]), 1));
-        assert_eq!(complete(&[]), (0, 0));
+        assert_eq!(complete(&damaged), (len(&[&a]), 1, None));
+        // A complete member whose text ends inside a record: the rows
+        // cannot be continued after it.
+        let torn = member("d\n\ne");
+        let with_torn = [a.clone(), torn.clone(), c].concat();
+        assert_eq!(complete(&with_torn), (len(&[&a, &torn]), 2, Some(3)));
+        assert_eq!(complete(&[]), (0, 0, None));
     }
 
     #[test]
     fn a_missing_or_headless_file_keeps_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let missing = scan(&dir.path().join("no.csv"), &names(1), &Interrupt::new()).unwrap();
+        let missing = scan(&dir.path().join("no.csv"), &names(1)).unwrap();
         assert_eq!((missing.len, missing.rows), (0, 0));
         let cut = dir.path().join("cut.csv");
         std::fs::write(&cut, &HEADER[..10]).unwrap();
-        let kept = scan(&cut, &names(1), &Interrupt::new()).unwrap();
+        let kept = scan(&cut, &names(1)).unwrap();
         assert_eq!((kept.len, kept.rows), (0, 0));
     }
 
@@ -940,7 +1025,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, format!("{HEADER}{}", row(1, Some(P)))).unwrap();
-        let err = scan(&path, &names(2), &Interrupt::new()).unwrap_err();
+        let err = scan(&path, &names(2)).unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         for bad in [
             "1,,solved,,,,,\n".to_string(),

@@ -31,7 +31,8 @@ use crate::stats::{RunInfo, Summary, Tally};
 ///
 /// With `--resume`, the complete rows already in the results file are kept,
 /// checked against the inputs and skipped, the rest appended; the summary
-/// and the verdict cover the whole file.
+/// and the verdict cover the whole file (after a signal that comes before
+/// the kept rows are all checked, the rows checked).
 ///
 /// # Errors
 /// [`Error::Guard`] when `-o` or `--summary-json` is an input by any name
@@ -89,8 +90,8 @@ fn run_observed_until(
     // --resume reads the results file: on a thread of their own, so that a
     // signal ends the run at once even while stdin sends nothing.
     let prepared = {
-        let (config, interrupt) = (config.clone(), interrupt.clone());
-        move || prepare(&config, &interrupt)
+        let config = config.clone();
+        move || prepare(&config)
     };
     let prepared = interrupt
         .wait_for("open", prepared)
@@ -223,7 +224,7 @@ struct Prepared {
 
 /// Opens every input, in order, failing on the first that cannot be read
 /// or is refused (a grid file under `--format auto`), and with `--resume` reads the results file.
-fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
+fn prepare(config: &Config) -> Result<Prepared, Error> {
     let inputs = open_inputs(config)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
     let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
@@ -250,7 +251,7 @@ fn prepare(config: &Config, interrupt: &Interrupt) -> Result<Prepared, Error> {
     };
     let (sources, resume) = match &config.output {
         Destination::File { path, .. } if config.resume => {
-            let kept = resume::scan(path, &names, interrupt)?;
+            let kept = resume::scan(path, &names)?;
             let (sources, matching) = resume::skip_kept(&kept, &names, sources)?;
             (sources, Some((kept, matching)))
         }

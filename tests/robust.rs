@@ -609,6 +609,42 @@ fn resume_continues_gzip_results_from_their_last_complete_member() {
     );
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn sigint_while_a_resumed_stdin_sends_nothing_ends_at_once_and_leaves_the_file() {
+    let scratch = Scratch::new();
+    let (input, full) = input_and_full_run(&scratch, 40);
+    let text = std::fs::read(&full).unwrap();
+    let out = scratch.file("r.csv", &text);
+    let summary = scratch.path("s.json");
+    let mut child = spawn(&["-", "-o", &out, "--resume", "--summary-json", &summary]);
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    // Half the kept rows' records, then nothing, the pipe left open: the
+    // run waits for the next record while matching the kept rows.
+    let records: String = read_output(&input)
+        .lines()
+        .take(20)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    stdin
+        .write_all(records.as_bytes())
+        .expect("the child reads its stdin");
+    wait_until("the signal handlers", || catches_signals(child.id()));
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, after) = signal_and_wait(&mut child, "INT");
+    eprintln!("exited {after:?} after SIGINT");
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(
+        std::fs::read(&out).unwrap(),
+        text,
+        "the results file is left as it was"
+    );
+    let json: Value = serde_json::from_str(&read_output(&summary)).unwrap();
+    assert_eq!(json["interrupted"], true);
+    assert!(json["puzzles"].as_u64().unwrap() <= 20, "{json}");
+    drop(stdin);
+}
+
 #[test]
 fn an_interrupted_run_resumed_equals_a_full_run() {
     let scratch = Scratch::new();
