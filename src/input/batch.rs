@@ -68,6 +68,11 @@ impl Parser {
     }
 }
 
+/// Below one row in this many kept by [`RecordBatch::retain_since`],
+/// Parquet rows are made records at once rather than keep their Arrow
+/// batches.
+const SPARSE: usize = 8;
+
 /// Where a record of a [`RecordBatch`] is.
 #[derive(Clone, Debug)]
 enum Item {
@@ -258,26 +263,65 @@ impl RecordBatch {
         // Bytes are appended in record order: the first raw record pushed
         // since `start` begins where the kept bytes go.
         let mut free = None;
+        // Each push of rows adds its Arrow batch: the first one a row since
+        // `start` is of, and every one after it, were pushed since `start`.
+        let mut first_table = None;
         for i in start..self.items.len() {
-            if let Item::Raw { start, .. } = self.items[i] {
-                free.get_or_insert(start);
+            match self.items[i] {
+                Item::Raw { start, .. } => _ = free.get_or_insert(start),
+                Item::Row { table, .. } => _ = first_table.get_or_insert(table),
+                Item::Parsed { .. } => {}
             }
             if !keep(i - start) {
                 continue;
             }
             self.items.swap(kept, i);
-            if let (Item::Raw { start, end, .. }, Some(to)) = (&mut self.items[kept], &mut free) {
-                self.bytes.copy_within(*start..*end, *to);
-                *end = *to + (*end - *start);
-                *start = *to;
-                *to = *end;
+            match &mut self.items[kept] {
+                Item::Raw { start, end, .. } => {
+                    if let Some(to) = &mut free {
+                        self.bytes.copy_within(*start..*end, *to);
+                        *end = *to + (*end - *start);
+                        *start = *to;
+                        *to = *end;
+                    }
+                }
+                Item::Row { .. } | Item::Parsed { .. } => {}
             }
             kept += 1;
         }
+        let pushed = self.items.len() - start;
         self.items.truncate(kept);
         if let Some(to) = free {
             self.bytes.truncate(to);
         }
+        // A shard of N keeps one row in N: for a large N, holding each kept
+        // row's Arrow batch would hold many times the rows kept. Below one
+        // row in `SPARSE` kept, the kept rows are made records here, and
+        // the batches are let go.
+        let Some(first) = first_table else { return };
+        if (kept - start) * SPARSE >= pushed {
+            return;
+        }
+        for item in &mut self.items[start..] {
+            if let &mut Item::Row {
+                input,
+                line,
+                table,
+                row,
+            } = item
+            {
+                let (rules, batch) = &self.tables[table];
+                let record = Box::new(rules.record(batch, row, line));
+                *item = Item::Parsed { input, record };
+            }
+        }
+        self.tables.truncate(first);
+    }
+
+    /// The Arrow batches held for rows not yet made records.
+    #[cfg(test)]
+    pub(super) fn tables_held(&self) -> usize {
+        self.tables.len()
     }
 
     /// The input index of record `i`, and the record, parsed now if it was

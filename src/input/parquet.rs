@@ -554,5 +554,27 @@ mod tests {
             }
             assert_eq!(records, expected, "cut {max} at a time");
         }
+
+        // A shard keeping one row in 10 keeps no Arrow batch; one in 2
+        // keeps them for the workers. The records are the same.
+        for (n, held) in [(10, false), (2, true)] {
+            let mut cut = reader(&path);
+            let mut batch = Batch::new();
+            while batch.len() < rows {
+                let room = rows - batch.len();
+                match cut.next_item(&mut batch, room) {
+                    Some(result) => result.unwrap(),
+                    None => break,
+                }
+            }
+            batch.retain_since(0, |k| k % n == 0);
+            assert_eq!(batch.tables_held() > 0, held, "one in {n}");
+            let mut scratch = Scratch::default();
+            let records: Vec<Record> = (0..batch.len())
+                .map(|i| batch.record(i, &mut scratch).1)
+                .collect();
+            let every_nth: Vec<Record> = expected.iter().step_by(n).cloned().collect();
+            assert_eq!(records, every_nth, "one in {n}");
+        }
     }
 }
