@@ -50,8 +50,11 @@ pub struct Kept {
     pub len: u64,
     /// Complete rows after the header.
     pub rows: u64,
-    /// True when the rows have a `file` column (several inputs).
-    file_column: bool,
+    /// Where the rows' fields are: after a `file` column with several
+    /// inputs, and followed by the kept columns (`--keep`).
+    columns: Columns,
+    /// The header this run writes.
+    header: Vec<String>,
 }
 
 impl Kept {
@@ -74,7 +77,8 @@ impl Kept {
 /// Bytes read at a time when looking for the end of the last record.
 const READ_BLOCK: usize = 64 * 1024;
 
-/// Reads the results file at `path` written for inputs named `names`: the
+/// Reads the results file at `path` written for inputs named `names`, with
+/// the kept columns `kept` (their names in the results, `--keep`): the
 /// length of its complete rows and their count, with its header checked. A
 /// missing file is an empty one. The rows themselves are checked when they
 /// are matched (see [`skip_kept`]). Always reads the whole file: the length
@@ -87,13 +91,22 @@ const READ_BLOCK: usize = 64 * 1024;
 /// [`ResumeError::BadRow`] for a `.gz` file with a gzip member that ends
 /// inside a row (not written by `solve`, which writes whole rows per
 /// member: nothing could be appended after that row).
-pub fn scan(path: &Path, names: &[String]) -> Result<Kept, ResumeError> {
+pub fn scan(path: &Path, names: &[String], kept: &[String]) -> Result<Kept, ResumeError> {
     let file_column = names.len() > 1;
+    let mut columns = Columns::written(file_column);
+    columns.len += kept.len();
+    let header = file_column
+        .then(|| FILE_COLUMN.to_string())
+        .into_iter()
+        .chain(COLUMNS.iter().map(|c| c.to_string()))
+        .chain(kept.iter().cloned())
+        .collect();
     let mut kept = Kept {
         path: path.to_path_buf(),
         len: 0,
         rows: 0,
-        file_column,
+        columns,
+        header,
     };
     let read_error = |source| ResumeError::Read {
         path: path.to_path_buf(),
@@ -115,9 +128,9 @@ pub fn scan(path: &Path, names: &[String]) -> Result<Kept, ResumeError> {
     }
     kept.len = complete.len;
     kept.rows = complete.records.saturating_sub(1);
-    let mut rows = RowReader::new(kept.open().map_err(read_error)?, path, file_column);
+    let mut rows = RowReader::new(kept.open().map_err(read_error)?, path, &kept.columns);
     if let Some(header) = rows.header()? {
-        check_header(path, &header, file_column)?;
+        check_header(path, &header, &kept.header)?;
     }
     match complete.torn_row {
         Some(line) => Err(ResumeError::BadRow {
@@ -294,21 +307,11 @@ impl<R: BufRead> BufRead for Counted<R> {
     }
 }
 
-/// The header this run writes.
-fn expected_header(file_column: bool) -> Vec<&'static str> {
-    file_column
-        .then_some(FILE_COLUMN)
-        .into_iter()
-        .chain(COLUMNS)
-        .collect()
-}
-
 fn check_header(
     path: &Path,
     found: &csv::ByteRecord,
-    file_column: bool,
+    expected: &[String],
 ) -> Result<(), ResumeError> {
-    let expected = expected_header(file_column);
     if found.iter().eq(expected.iter().map(|c| c.as_bytes())) {
         return Ok(());
     }
@@ -347,11 +350,11 @@ struct RowReader<R> {
     csv: csv::Reader<R>,
     record: csv::ByteRecord,
     path: PathBuf,
-    file_column: bool,
+    columns: Columns,
 }
 
 impl<R: Read> RowReader<R> {
-    fn new(bytes: R, path: &Path, file_column: bool) -> RowReader<R> {
+    fn new(bytes: R, path: &Path, columns: &Columns) -> RowReader<R> {
         RowReader {
             csv: csv::ReaderBuilder::new()
                 .has_headers(false)
@@ -359,7 +362,7 @@ impl<R: Read> RowReader<R> {
                 .from_reader(bytes),
             record: csv::ByteRecord::new(),
             path: path.to_path_buf(),
-            file_column,
+            columns: columns.clone(),
         }
     }
 
@@ -389,7 +392,7 @@ impl<R: Read> RowReader<R> {
             return Ok(None);
         }
         let line = self.line();
-        parse_row(&self.record, &Columns::written(self.file_column))
+        parse_row(&self.record, &self.columns)
             .map(|row| Some((line, row)))
             .map_err(|cause| ResumeError::BadRow {
                 path: self.path.clone(),
@@ -690,7 +693,7 @@ pub fn skip_kept(
             path: kept.path.clone(),
             source,
         })?;
-        let mut reader = RowReader::new(bytes, &kept.path, kept.file_column);
+        let mut reader = RowReader::new(bytes, &kept.path, &kept.columns);
         reader.header()?;
         rows = Some(RowFeed::start(reader)?);
     }
@@ -859,7 +862,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, names).unwrap();
+        let kept = scan(&path, names, &[]).unwrap();
         let (sources, matching) = skip_kept(&kept, names, sources).unwrap();
         let passed = sources
             .into_iter()
@@ -876,7 +879,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(&path, &names(1)).unwrap();
+        let kept = scan(&path, &names(1), &[]).unwrap();
         assert_eq!(kept.len, complete.len() as u64);
         assert_eq!(kept.rows, 2);
     }
@@ -904,7 +907,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, &names(1)).unwrap();
+        let kept = scan(&path, &names(1), &[]).unwrap();
         for (interrupted, puzzles) in [(false, 3), (true, 0)] {
             // The run ends before reading a record: --limit, or a signal.
             let input = vec![record(1, Some(P))];
@@ -914,7 +917,7 @@ mod tests {
         }
         let bad = format!("{HEADER}{}1,x,solved,,,,,\n", row(1, Some(P)));
         std::fs::write(&path, bad).unwrap();
-        let kept = scan(&path, &names(1)).unwrap();
+        let kept = scan(&path, &names(1), &[]).unwrap();
         let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])]).unwrap();
         let err = matching.finish(false).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
@@ -926,7 +929,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(&path, &names(1)).unwrap();
+        let kept = scan(&path, &names(1), &[]).unwrap();
         assert_eq!((kept.len, kept.rows), (text.len() as u64, 2));
     }
 
@@ -943,12 +946,12 @@ mod tests {
         let path = dir.path().join("r.csv.gz");
         // Another CSV gzipped whole, without a last newline: not results.
         std::fs::write(&path, gzip("quizzes,solutions\n1,2\n3,4")).unwrap();
-        let err = scan(&path, &names(1)).unwrap_err();
+        let err = scan(&path, &names(1), &[]).unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         // Results gzipped by hand after a row was cut short.
         let torn = format!("{HEADER}{}{}", row(1, Some(P)), &row(2, Some(Q))[..30]);
         std::fs::write(&path, gzip(&torn)).unwrap();
-        let err = scan(&path, &names(1)).unwrap_err();
+        let err = scan(&path, &names(1), &[]).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
     }
 
@@ -968,7 +971,7 @@ mod tests {
         for torn in ["\"a\n", "\"a\n\"\"b", "\"a\n\"\"b\"\".txt\",4"] {
             std::fs::write(&path, format!("{complete}{torn}")).unwrap();
             let names = vec![name.to_string(), "b.txt".to_string()];
-            let kept = scan(&path, &names).unwrap();
+            let kept = scan(&path, &names, &[]).unwrap();
             assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
             assert_eq!(kept.rows, 2, "{torn:?}");
         }
@@ -1012,11 +1015,11 @@ mod tests {
     #[test]
     fn a_missing_or_headless_file_keeps_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let missing = scan(&dir.path().join("no.csv"), &names(1)).unwrap();
+        let missing = scan(&dir.path().join("no.csv"), &names(1), &[]).unwrap();
         assert_eq!((missing.len, missing.rows), (0, 0));
         let cut = dir.path().join("cut.csv");
         std::fs::write(&cut, &HEADER[..10]).unwrap();
-        let kept = scan(&cut, &names(1)).unwrap();
+        let kept = scan(&cut, &names(1), &[]).unwrap();
         assert_eq!((kept.len, kept.rows), (0, 0));
     }
 
@@ -1025,7 +1028,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, format!("{HEADER}{}", row(1, Some(P)))).unwrap();
-        let err = scan(&path, &names(2)).unwrap_err();
+        let err = scan(&path, &names(2), &[]).unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         for bad in [
             "1,,solved,,,,,\n".to_string(),

@@ -249,11 +249,18 @@ fn prepare(config: &Config) -> Result<Prepared, Error> {
         Some(shard) => shard::select(sources, shard, config.limit),
         None => sources,
     };
+    let kept = kept.unwrap_or_default();
     let (sources, resume) = match &config.output {
         Destination::File { path, .. } if config.resume => {
-            let kept = resume::scan(path, &names)?;
-            let (sources, matching) = resume::skip_kept(&kept, &names, sources)?;
-            (sources, Some((kept, matching)))
+            // The kept columns' names as the results file has them.
+            let shape = Shape {
+                files: (names.len() > 1).then(|| names.clone()),
+                kept: kept.clone(),
+                blank: config.blank,
+            };
+            let done = resume::scan(path, &names, &shape.kept_names())?;
+            let (sources, matching) = resume::skip_kept(&done, &names, sources)?;
+            (sources, Some((done, matching)))
         }
         _ => (sources, None),
     };
@@ -262,7 +269,7 @@ fn prepare(config: &Config) -> Result<Prepared, Error> {
         total_bytes,
         sources,
         resume,
-        kept: kept.unwrap_or_default(),
+        kept,
     })
 }
 

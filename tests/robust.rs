@@ -646,6 +646,44 @@ fn sigint_while_a_resumed_stdin_sends_nothing_ends_at_once_and_leaves_the_file()
 }
 
 #[test]
+fn resume_continues_a_run_with_kept_columns() {
+    let scratch = Scratch::new();
+    let text: String = std::iter::once("quizzes,rating,note\n".to_string())
+        .chain((0..30).map(|i| format!("{},{i},\"a, b\"\n", if i % 4 == 3 { Q } else { P })))
+        .collect();
+    let input = scratch.file("in.csv", text.as_bytes());
+    for keep in [&["--keep", "rating,note"][..], &["--keep-all"]] {
+        let full = scratch.path("full.csv");
+        let args = |out: &str, more: &[&str]| {
+            let mut args = vec![input.as_str(), "-o", out];
+            args.extend_from_slice(keep);
+            args.extend_from_slice(more);
+            args.into_iter().map(str::to_string).collect::<Vec<_>>()
+        };
+        let run = |args: Vec<String>| solve(&args.iter().map(String::as_str).collect::<Vec<_>>());
+        assert_eq!(code(&run(args(&full, &[]))), 0);
+        let whole = read_output(&full);
+        let cut: usize = whole.lines().take(12).map(|l| l.len() + 1).sum::<usize>() - 5;
+        let out = scratch.file("r.csv", &whole.as_bytes()[..cut]);
+        let resumed = run(args(&out, &["--resume"]));
+        assert_eq!(code(&resumed), 0, "{keep:?}: {}", stderr(&resumed));
+        assert_eq!(
+            without_timing(&read_output(&out)),
+            without_timing(&whole),
+            "{keep:?}"
+        );
+        // Without the kept columns, the file is another run's.
+        let plain = solve(&[&input, "-o", &out, "--resume"]);
+        assert_eq!(code(&plain), 2, "{keep:?}");
+        assert!(
+            stderr(&plain).contains("the header is"),
+            "{}",
+            stderr(&plain)
+        );
+    }
+}
+
+#[test]
 fn an_interrupted_run_resumed_equals_a_full_run() {
     let scratch = Scratch::new();
     let records = 2500;
