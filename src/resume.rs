@@ -13,9 +13,9 @@
 //! 2. [`skip_kept`] wraps the inputs' record streams: the kept rows are
 //!    parsed and checked to be results rows on a thread of their own, then
 //!    tallied (so that the summary covers the whole file), and on the
-//!    reader thread the first records are compared with them (same input, same line, same puzzle, or both
-//!    malformed) and skipped; the records after them go on to be solved and
-//!    appended. The first difference, or a row that is not a results row,
+//!    reader thread the first records are compared with them (same input,
+//!    same line, same puzzle, or both malformed) and skipped; the records
+//!    after them go on to be solved and appended. The first difference, or a row that is not a results row,
 //!    ends the run with [`ResumeError::Mismatch`] (or
 //!    [`ResumeError::InputShort`], [`ResumeError::BadRow`]) before anything
 //!    is appended.
@@ -32,7 +32,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::grid::Grid;
 use crate::input::{InputError, Record, RecordBatch, RecordStream};
-use crate::output::{Compression, COLUMNS, FILE_COLUMN};
+use crate::output::Compression;
 use crate::pipeline::Source;
 use crate::results_reader::{parse_row, Columns, Row};
 use crate::stats::Tally;
@@ -77,8 +77,8 @@ impl Kept {
 /// Bytes read at a time when looking for the end of the last record.
 const READ_BLOCK: usize = 64 * 1024;
 
-/// Reads the results file at `path` written for inputs named `names`, with
-/// the kept columns `kept` (their names in the results, `--keep`): the
+/// Reads the results file at `path` written for inputs named `names`, whose
+/// header this run writes as `header` (with the kept columns, `--keep`): the
 /// length of its complete rows and their count, with its header checked. A
 /// missing file is an empty one. The rows themselves are checked when they
 /// are matched (see [`skip_kept`]). Always reads the whole file: the length
@@ -91,22 +91,16 @@ const READ_BLOCK: usize = 64 * 1024;
 /// [`ResumeError::BadRow`] for a `.gz` file with a gzip member that ends
 /// inside a row (not written by `solve`, which writes whole rows per
 /// member: nothing could be appended after that row).
-pub fn scan(path: &Path, names: &[String], kept: &[String]) -> Result<Kept, ResumeError> {
-    let file_column = names.len() > 1;
-    let mut columns = Columns::written(file_column);
-    columns.len += kept.len();
-    let header = file_column
-        .then(|| FILE_COLUMN.to_string())
-        .into_iter()
-        .chain(COLUMNS.iter().map(|c| c.to_string()))
-        .chain(kept.iter().cloned())
-        .collect();
+pub fn scan(path: &Path, names: &[String], header: &[String]) -> Result<Kept, ResumeError> {
+    // The results columns come first; kept columns may follow them.
+    let mut columns = Columns::written(names.len() > 1);
+    columns.len = header.len();
     let mut kept = Kept {
         path: path.to_path_buf(),
         len: 0,
         rows: 0,
         columns,
-        header,
+        header: header.to_vec(),
     };
     let read_error = |source| ResumeError::Read {
         path: path.to_path_buf(),
@@ -802,6 +796,7 @@ impl RecordStream for Skipping {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::output::Shape;
     use crate::solver::Status;
 
     const P: &str =
@@ -835,6 +830,16 @@ mod tests {
         Source::parsed(records.into_iter().map(Ok))
     }
 
+    /// The header a run over inputs `names` writes, without kept columns.
+    fn header(names: &[String]) -> Vec<String> {
+        let files = (names.len() > 1).then(|| names.to_vec());
+        Shape {
+            files,
+            ..Shape::default()
+        }
+        .column_names()
+    }
+
     fn names(n: usize) -> Vec<String> {
         ["a.txt", "b.txt"][..n]
             .iter()
@@ -862,7 +867,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, names, &[]).unwrap();
+        let kept = scan(&path, names, &header(names)).unwrap();
         let (sources, matching) = skip_kept(&kept, names, sources).unwrap();
         let passed = sources
             .into_iter()
@@ -879,7 +884,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(&path, &names(1), &[]).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
         assert_eq!(kept.len, complete.len() as u64);
         assert_eq!(kept.rows, 2);
     }
@@ -907,7 +912,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, &names(1), &[]).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
         for (interrupted, puzzles) in [(false, 3), (true, 0)] {
             // The run ends before reading a record: --limit, or a signal.
             let input = vec![record(1, Some(P))];
@@ -917,7 +922,7 @@ mod tests {
         }
         let bad = format!("{HEADER}{}1,x,solved,,,,,\n", row(1, Some(P)));
         std::fs::write(&path, bad).unwrap();
-        let kept = scan(&path, &names(1), &[]).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
         let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])]).unwrap();
         let err = matching.finish(false).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
@@ -929,7 +934,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(&path, &names(1), &[]).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
         assert_eq!((kept.len, kept.rows), (text.len() as u64, 2));
     }
 
@@ -946,12 +951,12 @@ mod tests {
         let path = dir.path().join("r.csv.gz");
         // Another CSV gzipped whole, without a last newline: not results.
         std::fs::write(&path, gzip("quizzes,solutions\n1,2\n3,4")).unwrap();
-        let err = scan(&path, &names(1), &[]).unwrap_err();
+        let err = scan(&path, &names(1), &header(&names(1))).unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         // Results gzipped by hand after a row was cut short.
         let torn = format!("{HEADER}{}{}", row(1, Some(P)), &row(2, Some(Q))[..30]);
         std::fs::write(&path, gzip(&torn)).unwrap();
-        let err = scan(&path, &names(1), &[]).unwrap_err();
+        let err = scan(&path, &names(1), &header(&names(1))).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
     }
 
@@ -971,7 +976,7 @@ mod tests {
         for torn in ["\"a\n", "\"a\n\"\"b", "\"a\n\"\"b\"\".txt\",4"] {
             std::fs::write(&path, format!("{complete}{torn}")).unwrap();
             let names = vec![name.to_string(), "b.txt".to_string()];
-            let kept = scan(&path, &names, &[]).unwrap();
+            let kept = scan(&path, &names, &header(&names)).unwrap();
             assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
             assert_eq!(kept.rows, 2, "{torn:?}");
         }
@@ -1015,11 +1020,11 @@ mod tests {
     #[test]
     fn a_missing_or_headless_file_keeps_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let missing = scan(&dir.path().join("no.csv"), &names(1), &[]).unwrap();
+        let missing = scan(&dir.path().join("no.csv"), &names(1), &header(&names(1))).unwrap();
         assert_eq!((missing.len, missing.rows), (0, 0));
         let cut = dir.path().join("cut.csv");
         std::fs::write(&cut, &HEADER[..10]).unwrap();
-        let kept = scan(&cut, &names(1), &[]).unwrap();
+        let kept = scan(&cut, &names(1), &header(&names(1))).unwrap();
         assert_eq!((kept.len, kept.rows), (0, 0));
     }
 
@@ -1028,7 +1033,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, format!("{HEADER}{}", row(1, Some(P)))).unwrap();
-        let err = scan(&path, &names(2), &[]).unwrap_err();
+        let err = scan(&path, &names(2), &header(&names(2))).unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         for bad in [
             "1,,solved,,,,,\n".to_string(),

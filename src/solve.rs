@@ -10,7 +10,6 @@ use crate::config::Config;
 use crate::error::{Error, Verdict};
 use crate::input;
 use crate::interrupt::{Interrupt, Signal, SignalGuard};
-use crate::kept::KeptColumn;
 use crate::output::{Destination, OutputFormat, ResultsWriter, Shape};
 use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
@@ -104,7 +103,7 @@ fn run_observed_until(
         total_bytes,
         sources,
         resume,
-        kept,
+        shape,
     } = match prepared {
         Ok(prepared) => prepared?,
         Err(signal) => return stopped_before_start(config, format, signal, start),
@@ -115,11 +114,6 @@ fn run_observed_until(
         .as_ref()
         .map(SummaryFile::open)
         .transpose()?;
-    let shape = Shape {
-        files: (names.len() > 1).then(|| names.clone()),
-        kept,
-        blank: config.blank,
-    };
     // The tally is this run's rows; with --resume, the kept rows' tally is
     // added once they are all matched (see `resume::Matching::finish`).
     let mut tally = Tally::new();
@@ -211,15 +205,15 @@ fn run_observed_until(
     report(config, names, &tally, start, interrupted, summary_file)
 }
 
-/// What is ready before the run: the opened inputs, the input columns
-/// every row keeps (`--keep`) and, with `--resume`, the rows already in the
-/// results file.
+/// What is ready before the run: the opened inputs, the results' shape
+/// (with the input columns every row keeps, `--keep`) and, with
+/// `--resume`, the rows already in the results file.
 struct Prepared {
     names: Vec<String>,
     total_bytes: Option<u64>,
     sources: Vec<Source>,
     resume: Option<(Kept, Matching)>,
-    kept: Vec<KeptColumn>,
+    shape: Shape,
 }
 
 /// Opens every input, in order, failing on the first that cannot be read
@@ -249,16 +243,14 @@ fn prepare(config: &Config) -> Result<Prepared, Error> {
         Some(shard) => shard::select(sources, shard, config.limit),
         None => sources,
     };
-    let kept = kept.unwrap_or_default();
+    let shape = Shape {
+        files: (names.len() > 1).then(|| names.clone()),
+        kept: kept.unwrap_or_default(),
+        blank: config.blank,
+    };
     let (sources, resume) = match &config.output {
         Destination::File { path, .. } if config.resume => {
-            // The kept columns' names as the results file has them.
-            let shape = Shape {
-                files: (names.len() > 1).then(|| names.clone()),
-                kept: kept.clone(),
-                blank: config.blank,
-            };
-            let done = resume::scan(path, &names, &shape.kept_names())?;
+            let done = resume::scan(path, &names, &shape.column_names())?;
             let (sources, matching) = resume::skip_kept(&done, &names, sources)?;
             (sources, Some((done, matching)))
         }
@@ -269,7 +261,7 @@ fn prepare(config: &Config) -> Result<Prepared, Error> {
         total_bytes,
         sources,
         resume,
-        kept,
+        shape,
     })
 }
 

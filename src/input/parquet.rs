@@ -519,6 +519,27 @@ mod tests {
         ParquetReader::new(File::open(path).unwrap(), None, &keep, "p".into(), None).unwrap()
     }
 
+    /// A batch of the next rows of `cut`, up to `max`, cut for the workers.
+    fn fill(cut: &mut ParquetReader, max: usize) -> Batch {
+        let mut batch = Batch::new();
+        while batch.len() < max {
+            let room = max - batch.len();
+            match cut.next_item(&mut batch, room) {
+                Some(result) => result.unwrap(),
+                None => break,
+            }
+        }
+        batch
+    }
+
+    /// The records of `batch`, made as a worker makes them.
+    fn records_of(batch: &Batch) -> Vec<Record> {
+        let mut scratch = Scratch::default();
+        (0..batch.len())
+            .map(|i| batch.record(i, &mut scratch).1)
+            .collect()
+    }
+
     #[test]
     fn rows_cut_for_the_workers_become_the_records_read_one_by_one() {
         let rows = 2 * BATCH_ROWS + 300;
@@ -538,19 +559,11 @@ mod tests {
             let mut cut = reader(&path);
             let mut records = Vec::new();
             loop {
-                let mut batch = Batch::new();
-                while batch.len() < max {
-                    let room = max - batch.len();
-                    match cut.next_item(&mut batch, room) {
-                        Some(result) => result.unwrap(),
-                        None => break,
-                    }
-                }
+                let batch = fill(&mut cut, max);
                 if batch.is_empty() {
                     break;
                 }
-                let mut scratch = Scratch::default();
-                records.extend((0..batch.len()).map(|i| batch.record(i, &mut scratch).1));
+                records.extend(records_of(&batch));
             }
             assert_eq!(records, expected, "cut {max} at a time");
         }
@@ -558,21 +571,10 @@ mod tests {
         // A shard keeping one row in 10 keeps no Arrow batch; one in 2
         // keeps them for the workers. The records are the same.
         for (n, held) in [(10, false), (2, true)] {
-            let mut cut = reader(&path);
-            let mut batch = Batch::new();
-            while batch.len() < rows {
-                let room = rows - batch.len();
-                match cut.next_item(&mut batch, room) {
-                    Some(result) => result.unwrap(),
-                    None => break,
-                }
-            }
+            let mut batch = fill(&mut reader(&path), rows);
             batch.retain_since(0, |k| k % n == 0);
             assert_eq!(batch.tables_held() > 0, held, "one in {n}");
-            let mut scratch = Scratch::default();
-            let records: Vec<Record> = (0..batch.len())
-                .map(|i| batch.record(i, &mut scratch).1)
-                .collect();
+            let records = records_of(&batch);
             let every_nth: Vec<Record> = expected.iter().step_by(n).cloned().collect();
             assert_eq!(records, every_nth, "one in {n}");
         }
