@@ -324,8 +324,9 @@ def _numpy_parts(numpy: "ModuleType", array: Any) -> list:
 def _pandas_parts(series: Any) -> list:
     try:
         array = pa.array(series, from_pandas=True)
-    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError):
-        # Mixed objects (None, numbers, strings): judged item by item.
+    except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
+        # Mixed objects (None, numbers, strings), or integers too big for
+        # int64 (a Kaggle column read as numbers): judged item by item.
         return [series.tolist()]
     return _to_parts(array)
 

@@ -11,7 +11,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import sudoku_batch
-from conftest import DATA, kaggle_table
+from conftest import DATA, REPO, kaggle_table
 from test_solve import MIXED, MIXED_STATUSES, PUZZLE
 
 RESULT_COLUMNS = ["status", "solution", "guesses", "solve_us", "message"]
@@ -95,6 +95,26 @@ def test_polars_refuses_other_objects():
         sudoku_batch.polars.solve(pd.DataFrame({"p": [PUZZLE]}), "p")
     with pytest.raises(KeyError):
         sudoku_batch.polars.solve(pl.DataFrame({"p": [PUZZLE]}), "q")
+
+
+def readme_examples() -> list:
+    """The README's Python examples that read the shipped Kaggle CSV."""
+    text = (REPO / "README.md").read_text()
+    blocks = [b.split("```")[0] for b in text.split("```python\n")[1:]]
+    return [b for b in blocks if "data/kaggle1m_10000.csv" in b]
+
+
+def test_the_readme_examples_run_as_written_and_solve_every_kaggle_puzzle(monkeypatch):
+    examples = readme_examples()
+    assert len(examples) == 3, "the pyarrow, pandas and Polars examples"
+    monkeypatch.chdir(REPO)
+    names = [{} for _ in examples]
+    for example, namespace in zip(examples, names):
+        exec(example, namespace)
+    arrow, frame, lazy = names
+    assert arrow["results"].column("status").to_pylist() == ["solved"] * 10_000
+    assert (frame["df"]["solution"] == frame["df"]["solutions"]).all()
+    assert lazy["out"].height == 0
 
 
 @pytest.fixture(scope="module")

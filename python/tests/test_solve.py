@@ -175,6 +175,14 @@ def test_puzzles_read_as_numbers_say_so():
     assert "read the column as text" in table.column("message")[0].as_py()
 
 
+def test_a_pandas_column_of_puzzles_read_as_big_integers_gives_malformed_rows():
+    # pandas reads Kaggle's `0`-blank puzzles as Python ints past int64.
+    series = pd.Series([int(PUZZLE.replace(".", "0")), 2**70, None], dtype=object)
+    table = sudoku_batch.solve(series)
+    assert table.column("status").to_pylist() == ["malformed"] * 3
+    assert "read the column as text" in table.column("message")[0].as_py()
+
+
 def test_an_empty_input_gives_an_empty_table():
     for empty in ([], pa.array([], pa.string()), np.array([], dtype=str), pd.Series([], dtype=str)):
         table = sudoku_batch.solve(empty)
