@@ -145,7 +145,7 @@ pub struct SolveArgs {
 pub struct LayoutArgs {
     /// Input layout. `auto` goes by name, past a `.gz` or `.zst` ending
     /// (`.parquet`, `.jsonl`/`.ndjson`, `.csv`), then by content (Parquet's
-    /// `PAR1`, a line starting `{` for JSON Lines); anything else is
+    /// `PAR1`, a first byte `{` for JSON Lines); anything else is
     /// `lines` (stdin included).
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,

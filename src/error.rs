@@ -171,7 +171,8 @@ pub enum ResumeError {
     /// Its first line is not the header this run writes.
     #[error(
         "{path}: line 1: the header is `{found}`, but this run writes `{expected}`; \
-         --resume continues a results file written by `solve` with the same inputs"
+         --resume continues a results file written by `solve` with the same inputs and the \
+         same --keep or --keep-all"
     )]
     Header {
         /// The results file.

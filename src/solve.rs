@@ -328,8 +328,14 @@ fn report(
         crate::plot::summary::write_page(path, &summary, tally)?;
     }
     if tally.puzzles == 0 && interrupted.is_none() {
+        // Say what stopped the reading when the inputs may well hold puzzles.
+        let within = match (config.limit, &config.shard) {
+            (Some(0), _) => " (--limit 0 reads none)".to_string(),
+            (_, Some(shard)) => format!(" for shard {shard}"),
+            _ => String::new(),
+        };
         crate::stderrln!(
-            "sudoku-batch: warning: no puzzles found in {}",
+            "sudoku-batch: warning: no puzzles found in {}{within}",
             summary.inputs.join(", ")
         );
     }

@@ -147,6 +147,18 @@ fn parquet_string_puzzles_with_extra_columns_and_malformed_values() {
 }
 
 #[test]
+fn a_column_name_on_text_lines_without_a_header_says_to_give_a_number() {
+    let unknown = solve(&[&repo("data/top95.txt"), "--column", "nope"]);
+    assert_eq!(code(&unknown), 2);
+    let message = stderr(&unknown);
+    assert!(
+        message.contains("top95.txt: no column named 'nope': no header line"),
+        "{message}"
+    );
+    assert!(message.contains("e.g. --column 1"), "{message}");
+}
+
+#[test]
 fn parquet_lists_of_81_integers_and_9_by_9() {
     let scratch = Scratch::new();
     let mut bad = ints(P);

@@ -675,11 +675,9 @@ fn resume_continues_a_run_with_kept_columns() {
         // Without the kept columns, the file is another run's.
         let plain = solve(&[&input, "-o", &out, "--resume"]);
         assert_eq!(code(&plain), 2, "{keep:?}");
-        assert!(
-            stderr(&plain).contains("the header is"),
-            "{}",
-            stderr(&plain)
-        );
+        let message = stderr(&plain);
+        assert!(message.contains("the header is"), "{message}");
+        assert!(message.contains("the same --keep"), "{message}");
     }
 }
 

@@ -168,6 +168,34 @@ fn no_puzzles_is_exit_0_with_a_warning_and_a_header() {
 }
 
 #[test]
+fn no_puzzles_read_says_when_the_limit_or_the_shard_stopped_the_reading() {
+    let top95 = repo("data/top95.txt");
+    for (args, why) in [
+        (
+            vec![top95.as_str(), "--limit", "0"],
+            "(--limit 0 reads none)",
+        ),
+        (
+            vec![top95.as_str(), "--shard", "99/100"],
+            "for shard 99/100",
+        ),
+        (
+            vec![top95.as_str(), "--shard", "1/100", "--limit", "0"],
+            "(--limit 0",
+        ),
+    ] {
+        let output = solve(&args);
+        assert_eq!(code(&output), 0, "{args:?}");
+        let message = stderr(&output);
+        assert!(
+            message.contains("warning: no puzzles found in"),
+            "{message}"
+        );
+        assert!(message.contains(why), "{args:?}: {message}");
+    }
+}
+
+#[test]
 fn summary_json_has_every_key_and_agrees_with_the_rows() {
     let scratch = Scratch::new();
     let (out, summary) = (scratch.path("r.csv"), scratch.path("s.json"));

@@ -20,8 +20,8 @@ use rand_xorshift::XorShiftRng;
 use serde::Serialize;
 
 use super::{
-    input_paths, rate, refuse_overwriting, run_ordered, thousands, Opened, RunArgs, TableWriter,
-    Tagged,
+    input_paths, rate, refuse_overwriting, run_ordered, thousands, threads, Opened, RunArgs,
+    TableWriter, Tagged,
 };
 use crate::cli::LayoutArgs;
 use crate::error::{Error, Verdict};
@@ -305,7 +305,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
             .collect();
         crate::stderrln!(
             "augment: {} records{}, {} copies ({} rows){}{} in {seconds:.2} s \
-             ({} records/s, {} copies/s on {} threads)",
+             ({} records/s, {} copies/s on {})",
             thousands(tally.records),
             if interrupted.is_some() {
                 " (interrupted)"
@@ -322,7 +322,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
             others.join(", "),
             thousands(rate(tally.records, seconds)),
             thousands(rate(tally.copies, seconds)),
-            settings.threads,
+            threads(settings.threads),
         );
     }
     Ok(if let Some(signal) = interrupted {

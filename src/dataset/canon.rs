@@ -27,7 +27,8 @@ use clap::Args;
 use serde::Serialize;
 
 use super::{
-    input_paths, rate, refuse_overwriting, run_ordered, thousands, Opened, RunArgs, TableWriter,
+    input_paths, rate, refuse_overwriting, run_ordered, thousands, threads, Opened, RunArgs,
+    TableWriter,
 };
 use crate::cli::LayoutArgs;
 use crate::error::{Error, Verdict};
@@ -356,7 +357,7 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
         let read = tally.records + tally.against_records;
         crate::stderrln!(
             "canon: {} records{}, {} distinct classes, {} duplicates, {} leaks, {} malformed \
-             in {seconds:.2} s ({}/s on {} threads)",
+             in {seconds:.2} s ({}/s on {})",
             thousands(tally.records),
             if interrupted.is_some() {
                 " (interrupted)"
@@ -368,7 +369,7 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
             thousands(tally.leaks),
             thousands(tally.malformed),
             thousands(rate(read, seconds)),
-            settings.threads,
+            threads(settings.threads),
         );
         if !args.against.is_empty() {
             crate::stderrln!(

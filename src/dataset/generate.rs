@@ -10,7 +10,7 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 
-use super::{rate, run_ordered, thousands, RunArgs, TableWriter};
+use super::{rate, run_ordered, thousands, threads, RunArgs, TableWriter};
 use crate::error::{Error, Verdict};
 use crate::generator::{Generated, Generator, Requirements};
 use crate::interrupt::SignalGuard;
@@ -117,7 +117,7 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();
         crate::stderrln!(
-            "generate: {} puzzles{} ({} candidates tried) in {seconds:.2} s, {}/s on {} threads",
+            "generate: {} puzzles{} ({} candidates tried) in {seconds:.2} s, {}/s on {}",
             thousands(tally.kept),
             if ending.is_some() {
                 ", interrupted"
@@ -126,7 +126,7 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
             },
             thousands(tally.tried),
             thousands(rate(tally.kept, seconds)),
-            settings.threads,
+            threads(settings.threads),
         );
         if tally.kept > 0 {
             crate::stderrln!(

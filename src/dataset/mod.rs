@@ -321,6 +321,11 @@ pub(crate) fn thousands(n: u64) -> String {
     out
 }
 
+/// "1 thread" or "N threads", for the summaries' last words.
+pub(crate) fn threads(n: usize) -> String {
+    format!("{n} thread{}", if n == 1 { "" } else { "s" })
+}
+
 /// Items per second, or 0 for an empty duration.
 pub(crate) fn rate(items: u64, seconds: f64) -> u64 {
     if seconds > 0.0 {

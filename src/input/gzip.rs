@@ -12,6 +12,10 @@ use flate2::bufread::GzDecoder;
 pub struct GzipMembers<R: BufRead> {
     /// The member being read; `None` once the input is over.
     member: Option<GzDecoder<R>>,
+    /// The members read to their end so far.
+    members: u64,
+    /// Whether the member being read gave any bytes yet.
+    started: bool,
     /// The input's name, for the padding warning.
     name: String,
 }
@@ -21,6 +25,8 @@ impl<R: BufRead> GzipMembers<R> {
     pub fn new(src: R, name: &str) -> GzipMembers<R> {
         GzipMembers {
             member: Some(GzDecoder::new(src)),
+            members: 0,
+            started: false,
             name: name.to_string(),
         }
     }
@@ -32,10 +38,13 @@ impl<R: BufRead> Read for GzipMembers<R> {
             let Some(member) = &mut self.member else {
                 return Ok(0);
             };
-            let n = member.read(buf)?;
+            let n = member.read(buf).map_err(|e| self.explain(e))?;
             if n > 0 || buf.is_empty() {
+                self.started |= n > 0;
                 return Ok(n);
             }
+            self.members += 1;
+            self.started = false;
             // The member is over: what follows it?
             let Some(member) = self.member.take() else {
                 return Ok(0);
@@ -61,6 +70,27 @@ impl<R: BufRead> Read for GzipMembers<R> {
                 Some(_) => self.member = Some(GzDecoder::new(src)),
             }
         }
+    }
+}
+
+impl<R: BufRead> GzipMembers<R> {
+    /// Says where in the gzip data `e` struck: bytes after the last member
+    /// that are no gzip member, or a member cut short or damaged.
+    fn explain(&self, e: io::Error) -> io::Error {
+        let members = self.members;
+        let why = if members > 0 && !self.started {
+            format!(
+                "the bytes after gzip member {members} are not another gzip member ({e}); \
+                 the rows of the members before were read"
+            )
+        } else {
+            format!(
+                "gzip member {} is cut short or damaged ({e}); the rows decompressed before it \
+                 were read",
+                members + 1
+            )
+        };
+        io::Error::new(e.kind(), why)
     }
 }
 
@@ -134,7 +164,26 @@ mod tests {
             "{err}"
         );
         let mut data = gz(b"one\n");
+        data.extend(gz(b"two\n"));
         data.extend(b"junk");
-        assert!(read(&data).is_err());
+        let err = read(&data).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("the bytes after gzip member 2 are not another gzip member"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_member_cut_short_is_named() {
+        let mut data = gz(b"one\n");
+        let second = gz(&b"two\n".repeat(100));
+        data.extend(&second[..second.len() - 6]);
+        let err = read(&data).unwrap_err();
+        assert!(
+            err.to_string()
+                .starts_with("gzip member 2 is cut short or damaged"),
+            "{err}"
+        );
     }
 }

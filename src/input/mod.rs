@@ -293,7 +293,7 @@ pub enum InputError {
         what: String,
     },
     /// `--column NAME` names no column of the header.
-    #[error("{path}: no column named '{column}'{}", header.as_ref().map(|h| format!(" (the header is {h})")).unwrap_or_else(|| " in a header line".into()))]
+    #[error("{path}: no column named '{column}'{}", header.as_ref().map(|h| format!(" (the header is {h})")).unwrap_or_else(|| ": no header line before the first puzzle names it (give the field's 1-based number instead, e.g. --column 1)".into()))]
     UnknownColumn {
         /// The input's name.
         path: PathBuf,
