@@ -559,8 +559,15 @@ fn crashes_and_hangs_count_as_missing_and_the_run_goes_on() {
             && stderr.contains("crashed on purpose"),
         "{stderr}"
     );
+    // The progress lines say that these rates count unanswered puzzles.
+    let flagged = |row: &Value| {
+        let says = format!("not a fair figure: {} answers missing", row["missing"]);
+        assert!(stderr.contains(&says), "{says}: {stderr}");
+    };
+    flagged(&crasher);
     let hanger = row("hanger");
     assert!(hanger["missing"].as_u64().unwrap() > 0, "{hanger}");
+    flagged(&hanger);
     assert!(
         stderr.contains("no answer line within --cmd-timeout-s 1 after 2 answers; killed"),
         "{stderr}"

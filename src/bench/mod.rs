@@ -528,9 +528,19 @@ impl Recorder<'_> {
             ..row
         };
         if self.config.progress {
-            // Rounded as in the table, so the two agree.
+            // Rounded as in the table, so the two agree. A flagged external
+            // solver's rate counts puzzles it never answered: said here too.
+            let flag = if row.flagged() {
+                format!(
+                    "; not a fair figure: {} answers missing and {} wrong",
+                    row.missing.unwrap_or(0),
+                    row.wrong.unwrap_or(0)
+                )
+            } else {
+                String::new()
+            };
             crate::stderrln!(
-                "bench: {what}: {} puzzles/s over {:.2} s ({how})",
+                "bench: {what}: {} puzzles/s over {:.2} s ({how}){flag}",
                 export::rate(row.puzzles_per_s),
                 elapsed.as_secs_f64()
             );
