@@ -348,6 +348,12 @@ mod tests {
     }
 
     #[test]
+    fn one_thread_is_singular() {
+        assert_eq!(threads(1), "1 thread");
+        assert_eq!(threads(2), "2 threads");
+    }
+
+    #[test]
     fn ordered_results_for_any_thread_count() {
         for threads in [1, 3] {
             let mut seen = Vec::new();
