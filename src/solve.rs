@@ -331,6 +331,9 @@ fn report(
         // Say what stopped the reading when the inputs may well hold puzzles.
         let within = match (config.limit, &config.shard) {
             (Some(0), _) => " (--limit 0 reads none)".to_string(),
+            (Some(limit), Some(shard)) => {
+                format!(" for shard {shard} among the first {limit} records (--limit)")
+            }
             (_, Some(shard)) => format!(" for shard {shard}"),
             _ => String::new(),
         };

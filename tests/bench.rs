@@ -559,15 +559,19 @@ fn crashes_and_hangs_count_as_missing_and_the_run_goes_on() {
             && stderr.contains("crashed on purpose"),
         "{stderr}"
     );
-    // The progress lines say that these rates count unanswered puzzles.
-    let flagged = |row: &Value| {
+    // Each one's progress line says that its rate counts unanswered puzzles.
+    let flagged = |name: &str, row: &Value| {
         let says = format!("not a fair figure: {} answers missing", row["missing"]);
-        assert!(stderr.contains(&says), "{says}: {stderr}");
+        let line = stderr
+            .lines()
+            .find(|l| l.contains(&format!(" {name} ")) && l.contains("puzzles/s"))
+            .unwrap_or_else(|| panic!("a progress line for {name}: {stderr}"));
+        assert!(line.ends_with(&format!("{says} and 0 wrong")), "{line}");
     };
-    flagged(&crasher);
+    flagged("crasher", &crasher);
     let hanger = row("hanger");
     assert!(hanger["missing"].as_u64().unwrap() > 0, "{hanger}");
-    flagged(&hanger);
+    flagged("hanger", &hanger);
     assert!(
         stderr.contains("no answer line within --cmd-timeout-s 1 after 2 answers; killed"),
         "{stderr}"

@@ -155,7 +155,10 @@ fn a_column_name_on_text_lines_without_a_header_says_to_give_a_number() {
         message.contains("top95.txt: no column named 'nope': no header line"),
         "{message}"
     );
-    assert!(message.contains("e.g. --column 1"), "{message}");
+    assert!(
+        message.contains("give the field's 1-based number"),
+        "{message}"
+    );
 }
 
 #[test]

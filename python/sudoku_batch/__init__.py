@@ -326,7 +326,8 @@ def _pandas_parts(series: Any) -> list:
         array = pa.array(series, from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError, pa.ArrowNotImplementedError, OverflowError):
         # Mixed objects (None, numbers, strings), or integers too big for
-        # int64 (a Kaggle column read as numbers): judged item by item.
+        # int64 (a Kaggle column read as numbers, as pandas 3 reads it):
+        # judged item by item.
         return [series.tolist()]
     return _to_parts(array)
 

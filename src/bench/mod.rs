@@ -529,7 +529,8 @@ impl Recorder<'_> {
         };
         if self.config.progress {
             // Rounded as in the table, so the two agree. A flagged external
-            // solver's rate counts puzzles it never answered: said here too.
+            // solver's rate counts puzzles it answered wrong or not at all:
+            // said here too.
             let flag = if row.flagged() {
                 format!(
                     "; not a fair figure: {} answers missing and {} wrong",

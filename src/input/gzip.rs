@@ -8,14 +8,18 @@ use std::io::{self, BufRead, Read};
 
 use flate2::bufread::GzDecoder;
 
+/// The two bytes every gzip member starts with (RFC 1952, 2.3.1).
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
 /// Decompresses every gzip member of `R`, then accepts zero padding.
 pub struct GzipMembers<R: BufRead> {
     /// The member being read; `None` once the input is over.
     member: Option<GzDecoder<R>>,
     /// The members read to their end so far.
     members: u64,
-    /// Whether the member being read gave any bytes yet.
-    started: bool,
+    /// Whether the bytes after the last member do not start as a gzip
+    /// member does (with its two magic bytes).
+    foreign: bool,
     /// The input's name, for the padding warning.
     name: String,
 }
@@ -26,7 +30,7 @@ impl<R: BufRead> GzipMembers<R> {
         GzipMembers {
             member: Some(GzDecoder::new(src)),
             members: 0,
-            started: false,
+            foreign: false,
             name: name.to_string(),
         }
     }
@@ -40,11 +44,9 @@ impl<R: BufRead> Read for GzipMembers<R> {
             };
             let n = member.read(buf).map_err(|e| self.explain(e))?;
             if n > 0 || buf.is_empty() {
-                self.started |= n > 0;
                 return Ok(n);
             }
             self.members += 1;
-            self.started = false;
             // The member is over: what follows it?
             let Some(member) = self.member.take() else {
                 return Ok(0);
@@ -67,7 +69,11 @@ impl<R: BufRead> Read for GzipMembers<R> {
                     );
                     return Ok(0);
                 }
-                Some(_) => self.member = Some(GzDecoder::new(src)),
+                Some(_) => {
+                    let magic = &GZIP_MAGIC[..rest.len().min(GZIP_MAGIC.len())];
+                    self.foreign = !rest.starts_with(magic);
+                    self.member = Some(GzDecoder::new(src));
+                }
             }
         }
     }
@@ -78,17 +84,10 @@ impl<R: BufRead> GzipMembers<R> {
     /// that are no gzip member, or a member cut short or damaged.
     fn explain(&self, e: io::Error) -> io::Error {
         let members = self.members;
-        let why = if members > 0 && !self.started {
-            format!(
-                "the bytes after gzip member {members} are not another gzip member ({e}); \
-                 the rows of the members before were read"
-            )
+        let why = if self.foreign {
+            format!("the bytes after gzip member {members} are not another gzip member ({e})")
         } else {
-            format!(
-                "gzip member {} is cut short or damaged ({e}); the rows decompressed before it \
-                 were read",
-                members + 1
-            )
+            format!("gzip member {} is cut short or damaged ({e})", members + 1)
         };
         io::Error::new(e.kind(), why)
     }
@@ -175,14 +174,23 @@ mod tests {
     }
 
     #[test]
-    fn a_member_cut_short_is_named() {
-        let mut data = gz(b"one\n");
+    fn a_member_cut_short_is_named_wherever_the_cut() {
         let second = gz(&b"two\n".repeat(100));
-        data.extend(&second[..second.len() - 6]);
-        let err = read(&data).unwrap_err();
+        // In the header, in the deflate data, in the trailer.
+        for keep in [1, 2, 5, 12, second.len() / 2, second.len() - 6] {
+            let mut data = gz(b"one\n");
+            data.extend(&second[..keep]);
+            let err = read(&data).unwrap_err();
+            assert!(
+                err.to_string()
+                    .starts_with("gzip member 2 is cut short or damaged"),
+                "{keep}: {err}"
+            );
+        }
+        let first = gz(b"one\n");
+        let err = read(&first[..first.len() - 1]).unwrap_err();
         assert!(
-            err.to_string()
-                .starts_with("gzip member 2 is cut short or damaged"),
+            err.to_string().starts_with("gzip member 1 is cut short"),
             "{err}"
         );
     }

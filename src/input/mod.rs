@@ -293,7 +293,7 @@ pub enum InputError {
         what: String,
     },
     /// `--column NAME` names no column of the header.
-    #[error("{path}: no column named '{column}'{}", header.as_ref().map(|h| format!(" (the header is {h})")).unwrap_or_else(|| ": no header line before the first puzzle names it (give the field's 1-based number instead, e.g. --column 1)".into()))]
+    #[error("{path}: no column named '{column}'{}", where_columns_are(header.as_deref()))]
     UnknownColumn {
         /// The input's name.
         path: PathBuf,
@@ -359,6 +359,17 @@ pub enum InputError {
         /// The first solution record left over.
         line: u64,
     },
+}
+
+/// Where an unknown column's name was looked for: the header's names, or
+/// no header at all (text lines name their fields by number only).
+fn where_columns_are(header: Option<&str>) -> String {
+    match header {
+        Some(names) => format!(" (the header is {names})"),
+        None => ": no header line before the first puzzle names it (give the field's \
+                 1-based number instead, as --column 2 for the second field)"
+            .into(),
+    }
 }
 
 impl InputError {
