@@ -198,10 +198,7 @@ mod tests {
     use crate::grid::Grid;
     use crate::solver::Status;
 
-    const P: &str =
-        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
-    const S: &str =
-        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+    use crate::input::tests::{P, S};
 
     fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
         let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into(), b',', Keep::Nothing);

@@ -471,10 +471,7 @@ mod tests {
     use super::*;
     use crate::input::batch::Scratch;
 
-    const P: &str =
-        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
-    const S: &str =
-        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+    use crate::input::tests::{P, S};
 
     /// A Parquet file of `rows` rows in row groups of 700: puzzles (some
     /// malformed or null), solutions (some wrong), a status and a kept

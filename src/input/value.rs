@@ -106,8 +106,7 @@ fn cells<'a, 'b: 'a>(items: impl Iterator<Item = &'a Value<'b>>, max: i64) -> Re
 mod tests {
     use super::*;
 
-    const P: &str =
-        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    use crate::input::tests::P;
 
     fn ints(s: &str) -> Vec<Value<'static>> {
         s.bytes().map(|b| Value::Int(i64::from(b - b'0'))).collect()
