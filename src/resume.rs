@@ -15,8 +15,9 @@
 //!    tallied (so that the summary covers the whole file), and on the
 //!    reader thread the first records are compared with them (same input,
 //!    same line, same puzzle, or both malformed) and skipped; the records
-//!    after them go on to be solved and appended. The first difference, or a row that is not a results row,
-//!    ends the run with [`ResumeError::Mismatch`] (or
+//!    after them go on to be solved and appended. The first difference, or
+//!    a row that is not a results row, ends the run with
+//!    [`ResumeError::Mismatch`] (or
 //!    [`ResumeError::InputShort`], [`ResumeError::BadRow`]) before anything
 //!    is appended.
 //!
@@ -840,6 +841,14 @@ mod tests {
         .column_names()
     }
 
+    /// `text` as one gzip member.
+    fn gzip(text: &str) -> Vec<u8> {
+        use std::io::Write;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap()
+    }
+
     fn names(n: usize) -> Vec<String> {
         ["a.txt", "b.txt"][..n]
             .iter()
@@ -940,13 +949,6 @@ mod tests {
 
     #[test]
     fn a_gzip_member_ending_inside_a_row_is_refused_after_the_header_check() {
-        use std::io::Write;
-        let gzip = |text: &str| {
-            let mut encoder =
-                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            encoder.write_all(text.as_bytes()).unwrap();
-            encoder.finish().unwrap()
-        };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv.gz");
         // Another CSV gzipped whole, without a last newline: not results.
@@ -984,14 +986,7 @@ mod tests {
 
     #[test]
     fn gzip_results_are_kept_up_to_their_last_complete_member() {
-        use std::io::Write;
-        let member = |text: &str| {
-            let mut encoder =
-                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-            encoder.write_all(text.as_bytes()).unwrap();
-            encoder.finish().unwrap()
-        };
-        let (a, b, c) = (member("a\n"), member("b\n"), member("c\n"));
+        let (a, b, c) = (gzip("a\n"), gzip("b\n"), gzip("c\n"));
         let whole = [a.clone(), b.clone(), c.clone()].concat();
         let complete = |bytes: &[u8]| {
             let dir = tempfile::tempdir().unwrap();
@@ -1011,7 +1006,7 @@ mod tests {
         assert_eq!(complete(&damaged), (len(&[&a]), 1, None));
         // A complete member whose text ends inside a record: the rows
         // cannot be continued after it.
-        let torn = member("d\n\ne");
+        let torn = gzip("d\n\ne");
         let with_torn = [a.clone(), torn.clone(), c].concat();
         assert_eq!(complete(&with_torn), (len(&[&a, &torn]), 2, Some(3)));
         assert_eq!(complete(&[]), (0, 0, None));
