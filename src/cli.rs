@@ -170,6 +170,7 @@ impl LayoutArgs {
             solutions,
             delimiter: self.delimiter,
             keep: Keep::Nothing,
+            kept_types: false,
         }
     }
 }

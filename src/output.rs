@@ -368,26 +368,12 @@ pub fn check_delimiter(delimiter: char) -> Result<u8, String> {
     Ok(byte)
 }
 
-/// Appends a kept value as a CSV field: empty for null; text quoted as
-/// needed, with a `'` in front when it starts like a spreadsheet formula
-/// (`=`, `+`, `-`, `@`) and is not a number.
+/// Appends a kept value as a CSV field: its text ([`KeptValue::text`]:
+/// empty for null), quoted as needed, and otherwise as it is. No formula
+/// guard: a `'` in front of `@a1` would make it `'@a1`, another value and
+/// another join key (see [`crate::kept`]).
 fn push_kept(out: &mut Vec<u8>, value: &KeptValue, delimiter: u8) {
-    match value {
-        KeptValue::Null => {}
-        KeptValue::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-        KeptValue::Int(n) => out.extend_from_slice(n.to_string().as_bytes()),
-        KeptValue::Float(x) => out.extend_from_slice(x.to_string().as_bytes()),
-        KeptValue::Text(text) => {
-            if text.starts_with(['=', '+', '-', '@']) && text.parse::<f64>().is_err() {
-                let mut escaped = String::with_capacity(text.len() + 1);
-                escaped.push('\'');
-                escaped.push_str(text);
-                push_field(out, escaped.as_bytes(), delimiter);
-            } else {
-                push_field(out, text.as_bytes(), delimiter);
-            }
-        }
-    }
+    push_field(out, value.text().as_bytes(), delimiter);
 }
 
 /// Appends `field`, quoted (quotes doubled) when it holds the delimiter, a
@@ -850,7 +836,6 @@ fn parquet_error(e: ::parquet::errors::ParquetError, path: &Path) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kept::KeptType;
     use crate::result::Check;
     use crate::solver::Status;
 
@@ -993,13 +978,7 @@ mod tests {
     }
 
     fn kept(names: &[&str]) -> Vec<KeptColumn> {
-        names
-            .iter()
-            .map(|name| KeptColumn {
-                name: name.to_string(),
-                kind: KeptType::Text,
-            })
-            .collect()
+        names.iter().map(|name| KeptColumn::text(*name)).collect()
     }
 
     #[test]
@@ -1029,7 +1008,7 @@ mod tests {
     #[test]
     fn csv_rows_take_the_delimiter_the_blank_and_kept_values() {
         let shape = Shape {
-            kept: kept(&["source", "rating", "note", "flag", "score", "gap"]),
+            kept: kept(&["source", "rating", "note", "flag", "score", "gap", "a", "b"]),
             blank: Blank::Zero,
             ..Shape::default()
         };
@@ -1054,6 +1033,8 @@ mod tests {
                 KeptValue::Bool(false),
                 KeptValue::Text("-2.5".into()),
                 KeptValue::Null,
+                KeptValue::Text("@a1".into()),
+                KeptValue::Text("'@a1".into()),
             ],
         };
         rows.csv_row(&result, &mut out);
@@ -1061,12 +1042,12 @@ mod tests {
         let mut lines = text.lines();
         assert_eq!(
             lines.next().unwrap(),
-            "line;puzzle;status;solution;guesses;solve_us;check;message;source;rating;note;flag;score;gap"
+            "line;puzzle;status;solution;guesses;solve_us;check;message;source;rating;note;flag;score;gap;a;b"
         );
         assert_eq!(
             lines.next().unwrap(),
             format!(
-                "3;{};invalid;;0;1.0;;\"a; b\";\"x;y\";-3;'=1+1;false;-2.5;",
+                "3;{};invalid;;0;1.0;;\"a; b\";\"x;y\";-3;=1+1;false;-2.5;;@a1;'@a1",
                 "0".repeat(81)
             )
         );

@@ -10,6 +10,7 @@ use crate::config::Config;
 use crate::error::{Error, Verdict};
 use crate::input;
 use crate::interrupt::{Interrupt, Signal, SignalGuard};
+use crate::kept::KeptColumn;
 use crate::output::{Destination, OutputFormat, ResultsWriter, Shape};
 use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
@@ -90,7 +91,7 @@ fn run_observed_until(
     // signal ends the run at once even while stdin sends nothing.
     let prepared = {
         let config = config.clone();
-        move || prepare(&config)
+        move || prepare(&config, format)
     };
     let prepared = interrupt
         .wait_for("open", prepared)
@@ -218,25 +219,41 @@ struct Prepared {
 
 /// Opens every input, in order, failing on the first that cannot be read
 /// or is refused (a grid file under `--format auto`), and with `--resume` reads the results file.
-fn prepare(config: &Config) -> Result<Prepared, Error> {
+fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
     let inputs = open_inputs(config)?;
     let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
     let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
-    // The first input names the kept columns; every input keeps the same
-    // ones by name or number.
-    let mut kept = None;
-    let sources = inputs
+    // Parquet output types each kept column once, for every row.
+    let read = input::ReadOptions {
+        kept_types: format == OutputFormat::Parquet,
+        ..config.read.clone()
+    };
+    let mut opened = inputs
         .into_iter()
         .map(|i| {
             let bytes_read = Some(i.consumed());
-            let records = i.records(&config.read)?;
-            kept.get_or_insert_with(|| records.kept_columns());
-            Ok(Source {
-                records: Box::new(records),
-                bytes_read,
-            })
+            Ok((i.records(&read)?, bytes_read))
         })
         .collect::<Result<Vec<_>, input::InputError>>()?;
+    // The run's kept columns hold every input's (see `input::layout`).
+    let own: Vec<(&str, Vec<KeptColumn>)> = opened
+        .iter()
+        .map(|(records, _)| (records.name(), records.kept_columns()))
+        .collect();
+    let layout = input::layout(&config.read.keep, &own)?;
+    drop(own);
+    for ((records, _), map) in opened.iter_mut().zip(layout.maps) {
+        if let Some(map) = map {
+            records.set_kept_map(map);
+        }
+    }
+    let sources: Vec<Source> = opened
+        .into_iter()
+        .map(|(records, bytes_read)| Source {
+            records: Box::new(records),
+            bytes_read,
+        })
+        .collect();
     // Sharding numbers the records of the whole inputs, so it comes before
     // --resume, which skips the shard's own rows already written.
     let sources = match config.shard {
@@ -245,7 +262,7 @@ fn prepare(config: &Config) -> Result<Prepared, Error> {
     };
     let shape = Shape {
         files: (names.len() > 1).then(|| names.clone()),
-        kept: kept.unwrap_or_default(),
+        kept: layout.columns,
         blank: config.blank,
     };
     let (sources, resume) = match &config.output {

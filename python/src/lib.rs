@@ -201,6 +201,7 @@ fn solve_file(
         solutions,
         delimiter,
         keep,
+        kept_types: false,
     };
     config.output_format = output_format;
     config.output_delimiter = output_delimiter;

@@ -110,6 +110,26 @@ pub struct RecordBatch {
     /// Kept values every record has (`--keep`): a parsed record with fewer
     /// is padded with nulls.
     kept: usize,
+    /// For each input whose own kept columns are not the run's (see
+    /// [`crate::input::Records::set_kept_map`]): where each of the run's
+    /// kept columns is among its own, applied to its records as they are
+    /// made (a parsed record is pushed already in the run's columns).
+    maps: Vec<(usize, KeptMap)>,
+}
+
+/// For each of a run's kept columns, the position of the same column among
+/// one input's own kept columns (`None`: the input has no such column, and
+/// its records keep null there).
+pub type KeptMap = Arc<[Option<usize>]>;
+
+/// `kept` (an input's own kept values) as the run's kept columns, by `map`.
+pub fn map_kept(map: &[Option<usize>], mut kept: Vec<KeptValue>) -> Vec<KeptValue> {
+    map.iter()
+        .map(|at| {
+            at.and_then(|i| kept.get_mut(i))
+                .map_or(KeptValue::Null, std::mem::take)
+        })
+        .collect()
 }
 
 impl RecordBatch {
@@ -207,6 +227,7 @@ impl RecordBatch {
         self.items.clear();
         self.parsers.clear();
         self.tables.clear();
+        self.maps.clear();
     }
 
     /// Tags the records pushed from now on with the index of their input.
@@ -215,9 +236,25 @@ impl RecordBatch {
     }
 
     /// Sets how many kept values every record pushed from now on has
-    /// (`--keep`); parsed records with fewer are padded with nulls.
-    pub fn set_kept(&mut self, kept: usize) {
+    /// (`--keep`); parsed records with fewer are padded with nulls. With
+    /// `map`, the records of the current input cut raw are made the run's
+    /// kept columns by it (`map_kept`).
+    pub fn set_kept(&mut self, kept: usize, map: Option<&KeptMap>) {
         self.kept = kept;
+        let input = self.input;
+        self.maps.retain(|(i, _)| *i != input);
+        if let Some(map) = map {
+            self.maps.push((input, Arc::clone(map)));
+        }
+    }
+
+    /// A record of `input` made from raw bytes or a row, with the run's
+    /// kept columns.
+    fn mapped(&self, input: usize, mut record: Record) -> Record {
+        if let Some((_, map)) = self.maps.iter().find(|(i, _)| *i == input) {
+            record.kept = map_kept(map, std::mem::take(&mut record.kept));
+        }
+        record
     }
 
     /// Appends rows `rows` of the Arrow batch `table` (the first found at
@@ -311,8 +348,18 @@ impl RecordBatch {
             } = item
             {
                 let (rules, batch) = &self.tables[table];
-                let record = Box::new(rules.record(batch, row, line));
-                *item = Item::Parsed { input, record };
+                let record = rules.record(batch, row, line);
+                let record = match self.maps.iter().find(|(i, _)| *i == input) {
+                    Some((_, map)) => Record {
+                        kept: map_kept(map, record.kept),
+                        ..record
+                    },
+                    None => record,
+                };
+                *item = Item::Parsed {
+                    input,
+                    record: Box::new(record),
+                };
             }
         }
         self.tables.truncate(first);
@@ -340,7 +387,10 @@ impl RecordBatch {
                 parser,
             } => (
                 input,
-                self.parsers[parser].parse(line, &self.bytes[start..end], scratch),
+                self.mapped(
+                    input,
+                    self.parsers[parser].parse(line, &self.bytes[start..end], scratch),
+                ),
             ),
             &Item::Row {
                 input,
@@ -349,7 +399,7 @@ impl RecordBatch {
                 row,
             } => {
                 let (rules, table) = &self.tables[table];
-                (input, rules.record(table, row, line))
+                (input, self.mapped(input, rules.record(table, row, line)))
             }
         }
     }

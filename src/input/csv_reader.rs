@@ -85,8 +85,12 @@ impl<R: BufRead> CsvReader<R> {
             rec.iter()
                 .position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes())))
         };
+        let names: Vec<String> = rec
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect();
         rules.cols.puzzle = match &rules.column {
-            Some(Column::Name(column)) => match find(&[column.as_str()]) {
+            Some(Column::Name(column)) => match keep::find_name(&names, column, name)? {
                 Some(i) => Some(i),
                 None => {
                     return Err(InputError::UnknownColumn {
@@ -103,10 +107,6 @@ impl<R: BufRead> CsvReader<R> {
         rules.cols.status = find(&[STATUS_NAME]);
         rules.cols.solution_by_name = rules.cols.puzzle.is_some() || rules.cols.solution.is_some();
         rules.cols.header_fields = Some(rec.filled_len());
-        let names: Vec<String> = rec
-            .iter()
-            .map(|f| String::from_utf8_lossy(f).into_owned())
-            .collect();
         rules.settle_kept(&names, name)?;
         Ok(true)
     }

@@ -6,75 +6,86 @@
 //! A line holding a string or a list is the puzzle itself. Once the puzzle
 //! key is known, lines are cut raw and parsed on the workers.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::io::Read;
 
+use arrow_schema::DataType;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
 use serde_json::Value as Json;
 
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
+use super::frame::Framer;
 use super::keep::Keep;
+use super::lines::is_skipped;
 use super::value::{self, Value};
 use super::{field, Column, InputError, Record};
-use crate::kept::{KeptColumn, KeptType, KeptValue};
+use crate::kept::{KeptColumn, KeptValue};
 use crate::solver::Status;
 
-/// One line's JSON value, an object's keys kept in their order (for
-/// `--column N`).
-pub(super) enum Line {
-    Object(Vec<(String, Json)>),
+/// One line's JSON value. An object's keys are kept in their order (for
+/// `--column N`), each with its value as written, parsed only when used.
+pub(super) enum Line<'a> {
+    Object(Vec<(String, &'a RawValue)>),
     Other(Json),
 }
 
-impl<'de> Deserialize<'de> for Line {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Line, D::Error> {
+impl<'de> Deserialize<'de> for Line<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Line<'de>, D::Error> {
         struct LineVisitor;
 
         impl<'de> Visitor<'de> for LineVisitor {
-            type Value = Line;
+            type Value = Line<'de>;
 
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a JSON value")
             }
 
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line, A::Error> {
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Line<'de>, A::Error> {
                 let mut entries = Vec::with_capacity(map.size_hint().unwrap_or(4));
-                while let Some(entry) = map.next_entry::<String, Json>()? {
+                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
                     entries.push(entry);
                 }
                 Ok(Line::Object(entries))
             }
 
-            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Line, A::Error> {
+            fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Line<'de>, A::Error> {
                 Json::deserialize(de::value::SeqAccessDeserializer::new(seq)).map(Line::Other)
             }
 
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<Line, E> {
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Line<'de>, E> {
                 Ok(Line::Other(Json::String(v.into())))
             }
 
-            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Line, E> {
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Line<'de>, E> {
                 Ok(Line::Other(Json::Bool(v)))
             }
 
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Line, E> {
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Line<'de>, E> {
                 Ok(Line::Other(v.into()))
             }
 
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Line, E> {
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Line<'de>, E> {
                 Ok(Line::Other(v.into()))
             }
 
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Line, E> {
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Line<'de>, E> {
                 Ok(Line::Other(v.into()))
             }
 
-            fn visit_unit<E: de::Error>(self) -> Result<Line, E> {
+            fn visit_unit<E: de::Error>(self) -> Result<Line<'de>, E> {
                 Ok(Line::Other(Json::Null))
             }
         }
 
         d.deserialize_any(LineVisitor)
     }
+}
+
+/// A value as written, parsed (valid JSON: the line was parsed whole).
+fn parse(raw: &RawValue) -> Json {
+    serde_json::from_str(raw.get()).unwrap_or(Json::Null)
 }
 
 /// A JSON value as the puzzle rules see it.
@@ -109,32 +120,168 @@ pub struct JsonRules {
     pub(super) puzzle: Option<String>,
     pub(super) solution: Option<String>,
     pub(super) status: Option<String>,
-    /// The kept keys (`--keep`), with the first object's names and types.
+    /// The kept keys (`--keep`), with the types that hold their values (see
+    /// [`KeyScan`]), known before the first record.
     pub(super) kept: Vec<KeptColumn>,
 }
 
-/// A JSON value kept as it is: numbers, booleans, strings and null as
-/// such, a list or an object as its JSON text.
-fn kept_value(json: &Json) -> KeptValue {
-    match json {
-        Json::Null => KeptValue::Null,
-        Json::Bool(b) => KeptValue::Bool(*b),
-        Json::Number(n) => match n.as_i64() {
-            Some(v) => KeptValue::Int(v),
-            None => n.as_f64().map_or(KeptValue::Null, KeptValue::Float),
-        },
-        Json::String(s) => KeptValue::Text(s.clone()),
-        other => KeptValue::Text(other.to_string()),
+/// A key's value kept as written: a string as its text, `null` as null,
+/// `true` and `false` as booleans, a number as its own digits, a list or
+/// an object as its JSON text.
+fn kept_value(raw: &RawValue) -> KeptValue {
+    let text = raw.get();
+    match text.as_bytes().first() {
+        Some(b'"') => serde_json::from_str(text).map_or(KeptValue::Null, KeptValue::Text),
+        Some(b'n') => KeptValue::Null,
+        Some(b't') => KeptValue::Bool(true),
+        Some(b'f') => KeptValue::Bool(false),
+        Some(b'[' | b'{') => KeptValue::Json(text.into()),
+        _ => KeptValue::Number(text.into()),
     }
 }
 
-/// The type of a kept key, from its value in the first object.
-fn kept_type(json: &Json) -> KeptType {
-    match json {
-        Json::Bool(_) => KeptType::Bool,
-        Json::Number(n) if n.is_i64() => KeptType::Int,
-        Json::Number(_) => KeptType::Float,
-        _ => KeptType::Text,
+/// Most distinct keys a scan collects: a file whose objects have more
+/// (every record its own keys) cannot be kept whole.
+pub const MAX_KEYS: usize = 4096;
+
+/// Kinds of value a key holds, as bits.
+mod kinds {
+    pub const BOOL: u8 = 1;
+    /// An integer within the signed 64-bit range.
+    pub const INT: u8 = 2;
+    /// An integer above the signed 64-bit range, within the unsigned one.
+    pub const UINT: u8 = 4;
+    /// A negative integer.
+    pub const NEG: u8 = 8;
+    /// An integer beyond 2^53, which a 64-bit float does not hold exactly.
+    pub const BIG: u8 = 16;
+    /// A number with a fraction or an exponent, finite as a 64-bit float.
+    pub const FLOAT: u8 = 32;
+    /// A string, list or object, or a number no other kind holds.
+    pub const TEXT: u8 = 64;
+}
+
+/// The kind of a value as written.
+fn kind_of(raw: &str) -> u8 {
+    use kinds::*;
+    match raw.as_bytes().first() {
+        None | Some(b'n') => 0,
+        Some(b't' | b'f') => BOOL,
+        Some(b'"' | b'[' | b'{') => TEXT,
+        _ if raw.contains(['.', 'e', 'E']) => match raw.parse::<f64>() {
+            Ok(v) if v.is_finite() => FLOAT,
+            _ => TEXT,
+        },
+        _ => match (raw.parse::<i64>(), raw.parse::<u64>()) {
+            (Ok(v), _) => {
+                let neg = if v < 0 { NEG } else { 0 };
+                let big = if v.unsigned_abs() > 1 << 53 { BIG } else { 0 };
+                INT | neg | big
+            }
+            (_, Ok(_)) => UINT | BIG,
+            _ => TEXT,
+        },
+    }
+}
+
+/// The Arrow type that holds every value of these kinds exactly: booleans,
+/// 64-bit integers (unsigned when one is beyond the signed range and none
+/// is negative), 64-bit floats (when no integer is beyond 2^53), else text
+/// (a mixture of kinds, strings, lists, objects).
+fn data_type(kinds: u8) -> DataType {
+    use kinds::*;
+    match kinds {
+        _ if kinds & TEXT != 0 || kinds == 0 => DataType::Utf8,
+        BOOL => DataType::Boolean,
+        _ if kinds & BOOL != 0 => DataType::Utf8,
+        _ if kinds & FLOAT != 0 => {
+            if kinds & BIG != 0 {
+                DataType::Utf8
+            } else {
+                DataType::Float64
+            }
+        }
+        _ if kinds & UINT != 0 => {
+            if kinds & NEG != 0 {
+                DataType::Utf8
+            } else {
+                DataType::UInt64
+            }
+        }
+        _ => DataType::Int64,
+    }
+}
+
+/// Every key of a JSON Lines input's objects, in the order first seen, and
+/// the type that holds each one's values: what `--keep-all` keeps, what a
+/// key first seen in a later record is found by, and what Parquet output
+/// types the kept columns by. Made by reading the whole input once, before
+/// its records are read.
+#[derive(Clone, Debug, Default)]
+pub struct KeyScan {
+    keys: Vec<String>,
+    kinds: Vec<u8>,
+}
+
+impl KeyScan {
+    /// Scans `source` (named `name` in errors): every line framed as the
+    /// reader frames it, every object's keys and values.
+    ///
+    /// # Errors
+    /// [`InputError::Io`] when the input cannot be read;
+    /// [`InputError::TooManyKeys`] past [`MAX_KEYS`] distinct keys.
+    pub fn scan(source: impl Read, name: &str) -> Result<KeyScan, InputError> {
+        let mut scan = KeyScan::default();
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut framer = Framer::new(source, false);
+        while let Some(frame) = framer.next().map_err(|e| InputError::io(name, e))? {
+            let bytes = framer.bytes();
+            if frame.too_long || is_skipped(bytes) {
+                continue;
+            }
+            let Ok(Line::Object(entries)) = serde_json::from_slice::<Line>(bytes) else {
+                continue;
+            };
+            for (key, raw) in entries {
+                let at = match index.get(&key) {
+                    Some(&at) => at,
+                    None => {
+                        if scan.keys.len() == MAX_KEYS {
+                            return Err(InputError::TooManyKeys {
+                                path: name.into(),
+                                line: frame.line,
+                            });
+                        }
+                        index.insert(key.clone(), scan.keys.len());
+                        scan.keys.push(key);
+                        scan.kinds.push(0);
+                        scan.keys.len() - 1
+                    }
+                };
+                scan.kinds[at] |= kind_of(raw.get());
+            }
+        }
+        Ok(scan)
+    }
+
+    /// The keys, in the order first seen.
+    pub fn keys(&self) -> &[String] {
+        &self.keys
+    }
+
+    /// The kept columns `keep` asks for, typed to hold every value.
+    ///
+    /// # Errors
+    /// [`InputError::UnknownColumn`] for a key no object has.
+    pub fn kept(&self, keep: &Keep, name: &str) -> Result<Vec<KeptColumn>, InputError> {
+        Ok(keep
+            .resolve(&self.keys, name)?
+            .into_iter()
+            .map(|i| KeptColumn {
+                name: self.keys[i].clone(),
+                data_type: data_type(self.kinds[i]),
+            })
+            .collect())
     }
 }
 
@@ -143,29 +290,20 @@ impl JsonRules {
     /// else the first value that looks like a puzzle.
     pub(super) fn settle(
         &mut self,
-        entries: &[(String, Json)],
+        entries: &[(String, &RawValue)],
         column: Option<&Column>,
-        keep: &Keep,
         name: &str,
     ) -> Result<(), InputError> {
-        let names: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
-        self.kept = keep
-            .resolve(&names, name)?
-            .into_iter()
-            .map(|i| KeptColumn {
-                name: names[i].clone(),
-                kind: kept_type(&entries[i].1),
-            })
-            .collect();
         let find = |names: &[&str]| {
             entries
                 .iter()
                 .find(|(k, _)| names.iter().any(|n| k.eq_ignore_ascii_case(n)))
                 .map(|(k, _)| k.clone())
         };
+        let names: Vec<String> = entries.iter().map(|(k, _)| k.clone()).collect();
         self.puzzle = match column {
-            Some(Column::Name(want)) => match find(&[want.as_str()]) {
-                Some(k) => Some(k),
+            Some(Column::Name(want)) => match super::keep::find_name(&names, want, name)? {
+                Some(i) => Some(names[i].clone()),
                 None => {
                     let keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
                     return Err(InputError::UnknownColumn {
@@ -179,7 +317,7 @@ impl JsonRules {
             None => find(&PUZZLE_NAMES).or_else(|| {
                 entries
                     .iter()
-                    .find(|(_, v)| looks_like_puzzle(v))
+                    .find(|(_, v)| looks_like_puzzle(&parse(v)))
                     .map(|(k, _)| k.clone())
             }),
         };
@@ -200,7 +338,7 @@ impl JsonRules {
         }
     }
 
-    pub(super) fn record_of(&self, line: u64, parsed: &Line) -> Record {
+    pub(super) fn record_of(&self, line: u64, parsed: &Line<'_>) -> Record {
         let entries = match parsed {
             Line::Other(json) => {
                 let mut record = Record::new(line, value::puzzle(&view(json)), None);
@@ -219,18 +357,18 @@ impl JsonRules {
                 "no key '{}'",
                 self.puzzle.as_deref().unwrap_or_default()
             )),
-            Some(Some(json)) => value::puzzle(&view(json)),
+            Some(Some(raw)) => value::puzzle(&view(&parse(raw))),
         };
         let mut record = Record::new(line, puzzle, None);
-        if let Some(Some(json)) = get(&self.solution) {
-            match value::solution(&view(json)) {
+        if let Some(Some(raw)) = get(&self.solution) {
+            match value::solution(&view(&parse(raw))) {
                 Ok(grid) => record.solution = grid,
                 Err(why) => record.solution_error = Some(why),
             }
         }
         record.expected = get(&self.status)
             .flatten()
-            .and_then(Json::as_str)
+            .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
             .and_then(|s| s.parse::<Status>().ok());
         record.kept = self
             .kept

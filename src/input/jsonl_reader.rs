@@ -4,7 +4,6 @@
 
 use super::batch::{Parser, RecordBatch};
 use super::frame::Framer;
-use super::keep::Keep;
 use super::lines::{is_skipped, too_long};
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
@@ -18,7 +17,6 @@ pub struct JsonlReader<R> {
     framer: Framer<R>,
     rules: JsonRules,
     column: Option<Column>,
-    keep: Keep,
     settled: bool,
     name: String,
     /// The rules, shared with the workers, once settled.
@@ -27,20 +25,27 @@ pub struct JsonlReader<R> {
 
 impl<R: BufRead> JsonlReader<R> {
     /// A reader over `src` (named `name` in errors) whose records keep the
-    /// keys `keep` asks for.
-    pub fn new(src: R, column: Option<Column>, name: String, keep: Keep) -> JsonlReader<R> {
+    /// keys `kept` (see [`KeyScan`]).
+    pub fn new(
+        src: R,
+        column: Option<Column>,
+        name: String,
+        kept: Vec<KeptColumn>,
+    ) -> JsonlReader<R> {
         JsonlReader {
             framer: Framer::new(src, false),
-            rules: JsonRules::default(),
+            rules: JsonRules {
+                kept,
+                ..JsonRules::default()
+            },
             column,
-            keep,
             settled: false,
             name,
             parser: None,
         }
     }
 
-    /// The kept columns, once the first object is read.
+    /// The kept columns.
     pub fn kept_columns(&self) -> Vec<KeptColumn> {
         self.rules.kept.clone()
     }
@@ -71,10 +76,7 @@ impl<R: BufRead> JsonlReader<R> {
                 }
             };
             if let Line::Object(entries) = &parsed {
-                if let Err(e) =
-                    self.rules
-                        .settle(entries, self.column.as_ref(), &self.keep, &self.name)
-                {
+                if let Err(e) = self.rules.settle(entries, self.column.as_ref(), &self.name) {
                     return Some(Err(e));
                 }
                 self.settled = true;
@@ -109,7 +111,7 @@ mod tests {
     use crate::input::tests::{P, S};
 
     fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
-        let mut r = JsonlReader::new(data.as_bytes(), column, "t.jsonl".into(), Keep::Nothing);
+        let mut r = JsonlReader::new(data.as_bytes(), column, "t.jsonl".into(), Vec::new());
         std::iter::from_fn(|| r.next_record()).collect()
     }
 

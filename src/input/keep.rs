@@ -5,7 +5,7 @@
 use std::path::PathBuf;
 
 use super::{Column, InputError};
-use crate::kept::{KeptColumn, KeptType, KeptValue};
+use crate::kept::{KeptColumn, KeptValue};
 
 /// Which input columns every record keeps.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -42,16 +42,41 @@ impl Keep {
             Keep::Columns(columns) => columns
                 .iter()
                 .map(|column| match column {
-                    Column::Name(name) => names
-                        .iter()
-                        .position(|n| n.eq_ignore_ascii_case(name))
-                        .ok_or_else(|| unknown(name.clone())),
+                    Column::Name(name) => {
+                        find_name(names, name, path)?.ok_or_else(|| unknown(name.clone()))
+                    }
                     Column::Index(n) => Some(n.saturating_sub(1))
                         .filter(|&i| i < names.len())
                         .ok_or_else(|| unknown(n.to_string())),
                 })
                 .collect(),
         }
+    }
+}
+
+/// The position of the column `name` among `names`: the one named exactly
+/// so, else the one named so ignoring ASCII case; `None` when none is.
+///
+/// # Errors
+/// [`InputError::AmbiguousColumn`] when no name is exact and several match
+/// ignoring case (`ID` against `Id` and `id`).
+pub fn find_name(names: &[String], name: &str, path: &str) -> Result<Option<usize>, InputError> {
+    if let Some(i) = names.iter().position(|n| n == name) {
+        return Ok(Some(i));
+    }
+    let mut alike = names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.eq_ignore_ascii_case(name));
+    match (alike.next(), alike.next()) {
+        (Some((i, _)), None) => Ok(Some(i)),
+        (None, _) => Ok(None),
+        (Some((_, first)), Some((_, second))) => Err(InputError::AmbiguousColumn {
+            path: PathBuf::from(path),
+            column: name.to_string(),
+            first: first.clone(),
+            second: second.clone(),
+        }),
     }
 }
 
@@ -75,14 +100,109 @@ pub fn field_names(count: usize, keep: &Keep) -> Vec<String> {
         .collect()
 }
 
+/// The kept columns of a run over several inputs, and how each input's
+/// own kept columns map to them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeptLayout {
+    /// The run's kept columns, in order, each of a type that holds every
+    /// input's values ([`crate::kept::unify`]).
+    pub columns: Vec<KeptColumn>,
+    /// For each input, in order, where each of the run's columns is among
+    /// its own; `None` when they are the same.
+    pub maps: Vec<Option<Vec<Option<usize>>>>,
+}
+
+/// The run's kept columns from each input's own (name and columns, in
+/// command-line order). `--keep COL,...` gives every input the same
+/// columns, named as the first input names them; `--keep-all` keeps the
+/// union of the inputs' columns, by name, in the order first seen (the
+/// second column of a name in one input is the second of that name in
+/// another); an input without one of them keeps null there.
+///
+/// # Errors
+/// [`InputError::KeptNumberDiffers`] when a column kept by number has
+/// another name in another input: its values would not be of one column.
+pub fn layout(keep: &Keep, inputs: &[(&str, Vec<KeptColumn>)]) -> Result<KeptLayout, InputError> {
+    let Some((first_name, first)) = inputs.first() else {
+        return Ok(KeptLayout::default());
+    };
+    match keep {
+        Keep::Nothing => Ok(KeptLayout {
+            columns: Vec::new(),
+            maps: vec![None; inputs.len()],
+        }),
+        Keep::Columns(asked) => {
+            let mut columns = first.clone();
+            for (path, own) in &inputs[1..] {
+                for (j, (column, mine)) in columns.iter_mut().zip(own).enumerate() {
+                    if let (Some(Column::Index(n)), false) =
+                        (asked.get(j), column.name == mine.name)
+                    {
+                        return Err(InputError::KeptNumberDiffers {
+                            number: *n,
+                            first_path: PathBuf::from(first_name),
+                            first: column.name.clone(),
+                            path: PathBuf::from(path),
+                            name: mine.name.clone(),
+                        });
+                    }
+                    column.data_type = crate::kept::unify(&column.data_type, &mine.data_type);
+                }
+            }
+            Ok(KeptLayout {
+                columns,
+                maps: vec![None; inputs.len()],
+            })
+        }
+        Keep::All => {
+            // Each column by its name and how many of that name come
+            // before it in its input.
+            let keyed = |own: &[KeptColumn]| -> Vec<(String, usize)> {
+                own.iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let before = own[..i].iter().filter(|o| o.name == c.name).count();
+                        (c.name.clone(), before)
+                    })
+                    .collect()
+            };
+            let mut columns: Vec<KeptColumn> = Vec::new();
+            let mut keys: Vec<(String, usize)> = Vec::new();
+            for (_, own) in inputs {
+                for (key, column) in keyed(own).into_iter().zip(own) {
+                    match keys.iter().position(|k| *k == key) {
+                        Some(j) => {
+                            columns[j].data_type =
+                                crate::kept::unify(&columns[j].data_type, &column.data_type);
+                        }
+                        None => {
+                            keys.push(key);
+                            columns.push(column.clone());
+                        }
+                    }
+                }
+            }
+            let maps = inputs
+                .iter()
+                .map(|(_, own)| {
+                    let mine = keyed(own);
+                    let map: Vec<Option<usize>> = keys
+                        .iter()
+                        .map(|k| mine.iter().position(|m| m == k))
+                        .collect();
+                    let same = map.len() == own.len()
+                        && map.iter().enumerate().all(|(j, at)| *at == Some(j));
+                    (!same).then_some(map)
+                })
+                .collect();
+            Ok(KeptLayout { columns, maps })
+        }
+    }
+}
+
 /// Text columns of these names.
 pub fn text_columns(names: &[String], at: &[usize]) -> Vec<KeptColumn> {
-    at.iter()
-        .map(|&i| KeptColumn {
-            name: names[i].clone(),
-            kind: KeptType::Text,
-        })
-        .collect()
+    at.iter().map(|&i| KeptColumn::text(&names[i])).collect()
 }
 
 /// A text field's kept value (invalid UTF-8 replaced).
@@ -111,5 +231,51 @@ mod tests {
             field_names(2, &Keep::Columns(vec![Column::Index(3)])),
             ["field1", "field2", "field3"]
         );
+    }
+
+    #[test]
+    fn keep_all_over_inputs_keeps_every_column_once_by_name() {
+        use arrow_schema::DataType;
+        let typed = |name: &str, data_type| KeptColumn {
+            name: name.into(),
+            data_type,
+        };
+        let a = vec![
+            typed("puzzle", DataType::Utf8),
+            typed("id", DataType::Int64),
+        ];
+        let b = vec![
+            KeptColumn::text("id"),
+            KeptColumn::text("x"),
+            KeptColumn::text("puzzle"),
+        ];
+        let got = layout(&Keep::All, &[("a.parquet", a.clone()), ("b.csv", b)]).unwrap();
+        let names: Vec<&str> = got.columns.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["puzzle", "id", "x"]);
+        assert_eq!(got.columns[1].data_type, DataType::Utf8);
+        assert_eq!(got.maps[0], Some(vec![Some(0), Some(1), None]));
+        assert_eq!(got.maps[1], Some(vec![Some(2), Some(0), Some(1)]));
+        let same = layout(&Keep::All, &[("a", a.clone()), ("b", a)]).unwrap();
+        assert_eq!(same.maps, [None, None]);
+        let err = layout(
+            &Keep::Columns(vec![Column::Index(1)]),
+            &[
+                ("a", vec![KeptColumn::text("id")]),
+                ("b", vec![KeptColumn::text("x")]),
+            ],
+        )
+        .unwrap_err();
+        assert!(matches!(err, InputError::KeptNumberDiffers { .. }), "{err}");
+    }
+
+    #[test]
+    fn an_exact_name_comes_before_one_alike_in_case_and_two_alike_are_refused() {
+        let names: Vec<String> = ["ID", "puzzle", "id", "Id"].map(String::from).into();
+        let keep = |name: &str| Keep::Columns(vec![Column::Name(name.into())]);
+        assert_eq!(keep("id").resolve(&names, "a.csv").unwrap(), vec![2]);
+        assert_eq!(keep("Id").resolve(&names, "a.csv").unwrap(), vec![3]);
+        assert_eq!(keep("PUZZLE").resolve(&names, "a.csv").unwrap(), vec![1]);
+        let err = keep("iD").resolve(&names, "a.csv").unwrap_err();
+        assert!(matches!(err, InputError::AmbiguousColumn { .. }), "{err}");
     }
 }

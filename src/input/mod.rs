@@ -122,8 +122,8 @@ pub use self::batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch};
 pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 pub use self::frame::MAX_RECORD;
 pub use self::gzip::GzipMembers;
-pub use self::jsonl::JsonRules;
-pub use self::keep::Keep;
+pub use self::jsonl::{JsonRules, KeyScan, MAX_KEYS};
+pub use self::keep::{layout, Keep, KeptLayout};
 pub use self::name::{input_name, input_names};
 pub use self::open::{open, open_path, Input, Records};
 
@@ -256,6 +256,12 @@ pub struct ReadOptions {
     /// name or number for CSV, key for JSON Lines, column for Parquet;
     /// `field1`, `field2`, ... for text lines and CSV without a header.
     pub keep: Keep,
+    /// The kept columns' types must hold every value of the input, as
+    /// Parquet output needs (one type per column, fixed before the first
+    /// row): a JSON Lines input is then read through once first for them
+    /// (see [`KeyScan`]). Text outputs write each value as it is and need
+    /// not.
+    pub kept_types: bool,
 }
 
 /// A failure that stops reading an input (per-record problems are
@@ -301,6 +307,39 @@ pub enum InputError {
         column: String,
         /// The header, shortened, when there is one.
         header: Option<String>,
+    },
+    /// A column name (`--keep`, `--column`) that no column has exactly, and
+    /// that two match ignoring case.
+    #[error(
+        "{path}: no column is named exactly '{column}', and both '{first}' and '{second}' \
+         match it ignoring case: give the exact name"
+    )]
+    AmbiguousColumn {
+        /// The input's name.
+        path: PathBuf,
+        /// The name asked for.
+        column: String,
+        /// The first name that matches it ignoring case.
+        first: String,
+        /// Another.
+        second: String,
+    },
+    /// `--keep N` over inputs whose column N has different names.
+    #[error(
+        "--keep {number}: column {number} is '{first}' in {first_path} but '{name}' in {path}; \
+         keep columns by name when the inputs' columns differ"
+    )]
+    KeptNumberDiffers {
+        /// The column number.
+        number: usize,
+        /// The first input.
+        first_path: PathBuf,
+        /// Its name there.
+        first: String,
+        /// Another input.
+        path: PathBuf,
+        /// Its name there.
+        name: String,
     },
     /// `--column NAME` on an input with no header.
     #[error(
@@ -348,6 +387,18 @@ pub enum InputError {
         second: PathBuf,
         /// The name both go by.
         name: String,
+    },
+    /// A JSON Lines input whose objects have more than [`MAX_KEYS`]
+    /// distinct keys, scanned for `--keep`.
+    #[error(
+        "{path}: line {line}: over {MAX_KEYS} distinct keys: they cannot all be kept \
+         (name the keys to keep with --keep)"
+    )]
+    TooManyKeys {
+        /// The input's name.
+        path: PathBuf,
+        /// The line where one key too many was found.
+        line: u64,
     },
     /// The `--solutions` file has records left after the input ended.
     #[error("{solutions}: line {line}: more solutions than records in {path}")]

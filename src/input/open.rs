@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use encoding_rs_io::DecodeReaderBytesBuilder;
 
-use super::batch::{RecordBatch, RecordStream};
+use super::batch::{map_kept, KeptMap, RecordBatch, RecordStream};
 use super::csv_reader::CsvReader;
 use super::encoding::{self, Sniffed};
 use super::grid::{self, Detected, GridReader};
@@ -17,7 +17,7 @@ use super::jsonl_reader::JsonlReader;
 use super::lines_reader::LinesReader;
 use super::parquet::ParquetReader;
 use super::solutions::{Given, SolutionsReader};
-use super::{Column, Delimiter, Format, InputError, ReadOptions, Record};
+use super::{Column, Delimiter, Format, InputError, Keep, KeyScan, ReadOptions, Record};
 use crate::kept::{KeptColumn, KeptValue};
 
 /// Size of the buffer between the (decompressed) input and the reader.
@@ -97,6 +97,9 @@ pub struct Input {
     /// The regular file behind an input not compressed by name, for a
     /// reader that seeks (Parquet).
     file: Option<File>,
+    /// The path of a regular file (compressed or not), which can be read
+    /// again from its start (a JSON Lines input scanned for its keys).
+    path: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Input {
@@ -165,6 +168,7 @@ pub fn open_path(path: &Path) -> Result<Input, InputError> {
         source,
         compression,
         file: seekable,
+        path: meta.is_file().then(|| path.to_path_buf()),
     })
 }
 
@@ -184,6 +188,7 @@ impl Input {
             source: Box::new(BufReader::with_capacity(BUFFER, counting)),
             compression: Compression::None,
             file: None,
+            path: None,
         }
     }
 
@@ -304,6 +309,7 @@ impl Input {
             None => None,
         };
         let consumed = self.consumed();
+        let path = self.path.clone();
         let (name, mut source, file) = self.decoded()?;
         let io_error = |e| InputError::io(&name, e);
         let head = head(&mut source).map_err(io_error)?;
@@ -348,12 +354,10 @@ impl Input {
                 ))
             }
             Format::Grid => Reader::Grid(GridReader::new(source, name.clone())),
-            Format::Jsonl => Reader::Jsonl(JsonlReader::new(
-                source,
-                column,
-                name.clone(),
-                options.keep.clone(),
-            )),
+            Format::Jsonl => {
+                let kept = jsonl_kept(&mut source, path.as_deref(), &name, options)?;
+                Reader::Jsonl(JsonlReader::new(source, column, name.clone(), kept))
+            }
             Format::Parquet => {
                 let (file, consumed) = match file {
                     Some(file) => (file, Some(consumed)),
@@ -388,6 +392,7 @@ impl Input {
             done: false,
             peeked: None,
             kept: 0,
+            kept_map: None,
         };
         if matches!(options.column, Some(Column::Name(_))) || !options.keep.is_nothing() {
             // The header is read now: a bad name is an error before any
@@ -399,6 +404,78 @@ impl Input {
         }
         records.kept = records.kept_columns().len();
         Ok(records)
+    }
+}
+
+/// The kept columns of a JSON Lines input. The first object's keys, as
+/// text, when they hold every key `--keep` names and the types do not
+/// matter (text output writes each value as it is); else the keys and
+/// types of the whole input ([`KeyScan`]): for `--keep-all`, a key first
+/// seen in a later record, and Parquet output
+/// ([`ReadOptions::kept_types`]). A regular file is scanned by reading it
+/// again from its start; a stream is spooled to an anonymous temporary
+/// file first, and `source` then reads that.
+///
+/// # Errors
+/// [`InputError::UnknownColumn`] for a key no object has; read errors.
+fn jsonl_kept(
+    source: &mut Source,
+    path: Option<&Path>,
+    name: &str,
+    options: &ReadOptions,
+) -> Result<Vec<KeptColumn>, InputError> {
+    let keep = &options.keep;
+    if keep.is_nothing() {
+        return Ok(Vec::new());
+    }
+    let io_error = |e| InputError::io(name, e);
+    let (prefix, first) = read_until(source, |prefix, eof| {
+        let end = memchr::memchr(b'\n', prefix);
+        if end.is_none() && !eof && prefix.len() < SNIFF {
+            return None;
+        }
+        Some(first_keys(prefix))
+    })
+    .map_err(io_error)?;
+    let rest = std::mem::replace(source, Box::new(io::empty()));
+    *source = Box::new(Cursor::new(prefix).chain(rest));
+    if !matches!(keep, Keep::All) && !options.kept_types {
+        if let Some(keys) = first.as_deref() {
+            if let Ok(at) = keep.resolve(keys, name) {
+                return Ok(at.into_iter().map(|i| KeptColumn::text(&keys[i])).collect());
+            }
+        }
+    }
+    let scan = match path {
+        Some(path) => {
+            let (_, again, _) = open_path(path)?.decoded()?;
+            KeyScan::scan(again, name)?
+        }
+        None => {
+            let file = spool(source).map_err(io_error)?;
+            let scan = KeyScan::scan(BufReader::new(file.try_clone().map_err(io_error)?), name)?;
+            let mut file = file;
+            io::Seek::seek(&mut file, io::SeekFrom::Start(0)).map_err(io_error)?;
+            *source = Box::new(BufReader::with_capacity(BUFFER, file));
+            scan
+        }
+    };
+    scan.kept(keep, name)
+}
+
+/// The keys of the first object among the first lines of `prefix`, when
+/// the first line that is not blank or a comment holds one.
+fn first_keys(prefix: &[u8]) -> Option<Vec<String>> {
+    let line = prefix
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .find(|l| !super::lines::is_skipped(l))?;
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    match serde_json::from_slice::<super::jsonl::Line>(line) {
+        Ok(super::jsonl::Line::Object(entries)) => {
+            Some(entries.into_iter().map(|(key, _)| key).collect())
+        }
+        _ => None,
     }
 }
 
@@ -551,8 +628,12 @@ pub struct Records {
     done: bool,
     /// The first raw record, read ahead by [`Input::records`].
     peeked: Option<Option<Result<Record, InputError>>>,
-    /// Kept values per record ([`Records::kept_columns`]).
+    /// Kept values per record: the input's own ([`Records::kept_columns`]),
+    /// or the run's with a map.
     kept: usize,
+    /// Where the run's kept columns are among the input's own, when they
+    /// differ (see [`Records::set_kept_map`]).
+    kept_map: Option<KeptMap>,
 }
 
 impl std::fmt::Debug for Records {
@@ -585,6 +666,16 @@ impl Records {
             Reader::Jsonl(r) => r.kept_columns(),
             Reader::Parquet(r) => r.kept_columns(),
         }
+    }
+
+    /// Makes the records' kept values the run's kept columns: for each, its
+    /// position among this input's own ([`Records::kept_columns`]), or
+    /// `None` where this input has no such column (null in its rows). For a
+    /// run over several inputs whose columns differ (`--keep-all`); call it
+    /// before reading the records.
+    pub fn set_kept_map(&mut self, map: Vec<Option<usize>>) {
+        self.kept = map.len();
+        self.kept_map = Some(map.into());
     }
 
     fn next_raw(&mut self) -> Option<Result<Record, InputError>> {
@@ -655,7 +746,10 @@ impl Iterator for Records {
         }
         let item = match self.next_raw() {
             Some(Ok(mut record)) => {
-                record.kept.resize(self.kept, KeptValue::Null);
+                match &self.kept_map {
+                    Some(map) => record.kept = map_kept(map, std::mem::take(&mut record.kept)),
+                    None => record.kept.resize(self.kept, KeptValue::Null),
+                }
                 self.pair(record)
             }
             Some(Err(e)) => Err(e),
@@ -678,7 +772,7 @@ impl RecordStream for Records {
     /// Lines, and Parquet's rows, without `--solutions`); parses them here
     /// otherwise.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
-        batch.set_kept(self.kept);
+        batch.set_kept(self.kept, self.kept_map.as_ref());
         while batch.len() < max {
             if self.done {
                 return Ok(false);

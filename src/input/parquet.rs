@@ -15,8 +15,8 @@ use std::sync::Arc;
 use arrow_array::cast::AsArray;
 use arrow_array::types::ArrowDictionaryKeyType;
 use arrow_array::types::{
-    Float16Type, Float32Type, Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type,
-    UInt32Type, UInt64Type, UInt8Type,
+    Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type,
+    UInt8Type,
 };
 use arrow_array::{Array, DictionaryArray, RecordBatch};
 use arrow_schema::DataType;
@@ -31,7 +31,7 @@ use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
 use super::value::{self, Value};
 use super::{field, Column, InputError, Record};
-use crate::kept::{KeptColumn, KeptType, KeptValue};
+use crate::kept::{KeptColumn, KeptValue};
 use crate::solver::Status;
 
 /// Rows per Arrow batch.
@@ -103,61 +103,44 @@ fn entry<K: ArrowDictionaryKeyType>(dict: &DictionaryArray<K>, row: usize) -> Va
     }
 }
 
-/// The type a column's values keep: integers, floats and booleans as such,
-/// anything else as text.
-fn kept_type(data_type: &DataType) -> KeptType {
-    match data_type {
-        DataType::Boolean => KeptType::Bool,
-        DataType::Int8
-        | DataType::Int16
-        | DataType::Int32
-        | DataType::Int64
-        | DataType::UInt8
-        | DataType::UInt16
-        | DataType::UInt32 => KeptType::Int,
-        DataType::Float16 | DataType::Float32 | DataType::Float64 | DataType::UInt64 => {
-            KeptType::Float
-        }
-        _ => KeptType::Text,
-    }
-}
-
-/// The value at `row` of a kept column, of [`kept_type`]'s type: a list as
-/// its items in brackets, anything else of no simple type as its type name.
+/// The value at `row` of a kept column, exactly: booleans, integers,
+/// 64-bit floats, text and bytes as such, any other type (dates, times,
+/// decimals, 16- and 32-bit floats, lists, structs, ...) as a one-row copy
+/// of its own (see [`crate::kept`]).
 fn kept_at(array: &dyn Array, row: usize) -> KeptValue {
     if array.is_null(row) {
         return KeptValue::Null;
     }
     match array.data_type() {
         DataType::Boolean => KeptValue::Bool(array.as_boolean().value(row)),
-        DataType::Float16 => {
-            KeptValue::Float(array.as_primitive::<Float16Type>().value(row).into())
+        DataType::Int8 | DataType::Int16 | DataType::Int32 | DataType::Int64 => {
+            match value_at(array, row) {
+                Value::Int(v) => KeptValue::Int(v),
+                _ => copy(array, row),
+            }
         }
-        DataType::Float32 => {
-            KeptValue::Float(array.as_primitive::<Float32Type>().value(row).into())
-        }
+        DataType::UInt8 => KeptValue::UInt(array.as_primitive::<UInt8Type>().value(row).into()),
+        DataType::UInt16 => KeptValue::UInt(array.as_primitive::<UInt16Type>().value(row).into()),
+        DataType::UInt32 => KeptValue::UInt(array.as_primitive::<UInt32Type>().value(row).into()),
+        DataType::UInt64 => KeptValue::UInt(array.as_primitive::<UInt64Type>().value(row)),
         DataType::Float64 => KeptValue::Float(array.as_primitive::<Float64Type>().value(row)),
-        DataType::UInt64 => KeptValue::Float(array.as_primitive::<UInt64Type>().value(row) as f64),
-        _ => match value_at(array, row) {
-            Value::Null => KeptValue::Null,
-            Value::Int(v) => KeptValue::Int(v),
-            value => KeptValue::Text(render(&value)),
-        },
+        DataType::Utf8 => KeptValue::Text(array.as_string::<i32>().value(row).into()),
+        DataType::LargeUtf8 => KeptValue::Text(array.as_string::<i64>().value(row).into()),
+        DataType::Utf8View => KeptValue::Text(array.as_string_view().value(row).into()),
+        DataType::Binary => KeptValue::Bytes(array.as_binary::<i32>().value(row).into()),
+        DataType::LargeBinary => KeptValue::Bytes(array.as_binary::<i64>().value(row).into()),
+        DataType::BinaryView => KeptValue::Bytes(array.as_binary_view().value(row).into()),
+        _ => copy(array, row),
     }
 }
 
-/// A value as text: strings as they are, lists in brackets.
-fn render(value: &Value<'_>) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Text(t) => String::from_utf8_lossy(t).into_owned(),
-        Value::Int(v) => v.to_string(),
-        Value::Other(what) => what.clone(),
-        Value::List(items) => {
-            let items: Vec<String> = items.iter().map(render).collect();
-            format!("[{}]", items.join(","))
-        }
-    }
+/// A one-row copy of the value at `row`; a copy that fails (not expected)
+/// keeps the value's text.
+fn copy(array: &dyn Array, row: usize) -> KeptValue {
+    crate::kept::copy_value(array, row).unwrap_or_else(|_| {
+        let one = array.slice(row, 1);
+        KeptValue::Text(KeptValue::Arrow(one).text().into_owned())
+    })
 }
 
 /// Items `start..end` of a list's child array.
@@ -284,9 +267,10 @@ impl ParquetReader {
             header: Some(names.join(",")),
         };
         let puzzle = match column {
-            Some(Column::Name(want)) => {
-                Some(find(&[want.as_str()]).ok_or_else(|| unknown(want.clone()))?)
-            }
+            Some(Column::Name(want)) => Some(
+                super::keep::find_name(&names, want, &name)?
+                    .ok_or_else(|| unknown(want.clone()))?,
+            ),
             Some(Column::Index(n)) => Some(
                 Some(n - 1)
                     .filter(|&i| i < names.len())
@@ -305,7 +289,7 @@ impl ParquetReader {
             .iter()
             .map(|&i| KeptColumn {
                 name: names[i].clone(),
-                kind: kept_type(fields[i].data_type()),
+                data_type: fields[i].data_type().clone(),
             })
             .collect();
         let mut projection: Vec<usize> = [puzzle, solution, status]

@@ -4,7 +4,6 @@
 //! is empty. Formatted straight into byte buffers by the solver workers,
 //! as CSV is.
 
-use crate::kept::KeptValue;
 use crate::output::{
     clean_message, push_micros, push_number, Blank, RowFormat, Shape, COLUMNS, FILE_COLUMN,
 };
@@ -112,7 +111,7 @@ impl RowFormat for JsonlRows {
         }
         for (key, value) in self.kept_keys.iter().zip(&result.kept) {
             out.extend_from_slice(key);
-            push_value(out, value);
+            value.write_json(out);
         }
         out.extend_from_slice(b"}\n");
     }
@@ -132,28 +131,13 @@ fn push_string(out: &mut Vec<u8>, text: &str) {
     let _ = serde_json::to_writer(&mut *out, text);
 }
 
-/// Appends a kept value: a JSON number, boolean, string or `null` (also
-/// for a float that JSON cannot hold: NaN and the infinities).
-fn push_value(out: &mut Vec<u8>, value: &KeptValue) {
-    match value {
-        KeptValue::Null => out.extend_from_slice(b"null"),
-        KeptValue::Bool(b) => out.extend_from_slice(if *b { b"true" } else { b"false" }),
-        KeptValue::Int(n) => out.extend_from_slice(n.to_string().as_bytes()),
-        KeptValue::Float(x) if x.is_finite() => {
-            let _ = serde_json::to_writer(&mut *out, x);
-        }
-        KeptValue::Float(_) => out.extend_from_slice(b"null"),
-        KeptValue::Text(text) => push_string(out, text),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::{json, Value};
 
     use super::*;
     use crate::grid::Grid;
-    use crate::kept::{KeptColumn, KeptType};
+    use crate::kept::{KeptColumn, KeptValue};
     use crate::result::Check;
     use crate::solver::Status;
 
@@ -222,13 +206,7 @@ mod tests {
         let kept = ["source", "rating", "score", "ok", "line"];
         let shape = Shape {
             files: Some(vec!["a.csv".into(), "b \"2\".csv".into()]),
-            kept: kept
-                .iter()
-                .map(|name| KeptColumn {
-                    name: name.to_string(),
-                    kind: KeptType::Text,
-                })
-                .collect(),
+            kept: kept.iter().map(|name| KeptColumn::text(*name)).collect(),
             blank: Blank::Dot,
         };
         let result = PuzzleResult {
@@ -251,7 +229,7 @@ mod tests {
         let value: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(value["source"], json!("kaggle"));
         assert_eq!(value["rating"], json!(-4));
-        assert_eq!(value["score"], Value::Null);
+        assert_eq!(value["score"], json!("NaN"));
         assert_eq!(value["ok"], json!(true));
         assert_eq!(value["input_line"], json!(2.5));
         assert_eq!(value["line"], json!(7));

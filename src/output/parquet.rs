@@ -18,7 +18,7 @@
 //! | `solve_us` | Float64 (one decimal, as CSV) | malformed |
 //! | `check` | Utf8 | no solution given |
 //! | `message` | Utf8 | no message |
-//! | kept columns | Boolean, Int64, Float64 or Utf8 ([`KeptType`]) | null value |
+//! | kept columns | the input column's type ([`crate::kept`]) | null value |
 //!
 //! Pages are zstd-compressed (level 1); dictionary encoding is off for the
 //! columns whose values are nearly all different (`line`, `puzzle`,
@@ -29,9 +29,13 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use arrow_array::builder::{
-    BooleanBuilder, Float64Builder, Int64Builder, StringBuilder, UInt64Builder,
+    BinaryBuilder, BinaryViewBuilder, BooleanBuilder, Float64Builder, LargeBinaryBuilder,
+    LargeStringBuilder, PrimitiveBuilder, StringBuilder, StringViewBuilder, UInt64Builder,
 };
-use arrow_array::ArrayRef;
+use arrow_array::types::{
+    Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{new_empty_array, new_null_array, Array, ArrayRef, NullArray};
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_writer::{
     compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
@@ -43,7 +47,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
-use crate::kept::{KeptType, KeptValue};
+use crate::kept::KeptValue;
 use crate::output::{clean_message, Blank, Shape, FILE_COLUMN};
 use crate::result::PuzzleResult;
 
@@ -72,7 +76,8 @@ pub(crate) struct ParquetRows {
     schema: SchemaRef,
     /// Each input's name, when the run has several inputs.
     files: Option<Vec<String>>,
-    kept: Vec<KeptType>,
+    /// The kept columns' types.
+    kept: Vec<DataType>,
     blank: Blank,
 }
 
@@ -104,7 +109,7 @@ impl ParquetRows {
             groups: 0,
             schema,
             files: shape.files.clone(),
-            kept: shape.kept.iter().map(|c| c.kind).collect(),
+            kept: shape.kept.iter().map(|c| c.data_type.clone()).collect(),
             blank: shape.blank,
         })
     }
@@ -115,7 +120,7 @@ impl ParquetRows {
     /// # Errors
     /// The rows cannot be encoded or written.
     pub(crate) fn write(&mut self, results: &[PuzzleResult]) -> Result<(), ParquetError> {
-        let columns = self.columns(results);
+        let columns = self.columns(results)?;
         let mut done = 0;
         while done < results.len() {
             let group = match &mut self.group {
@@ -164,7 +169,10 @@ impl ParquetRows {
     }
 
     /// The columns of `results`, in the schema's order.
-    fn columns(&self, results: &[PuzzleResult]) -> Vec<ArrayRef> {
+    ///
+    /// # Errors
+    /// A kept value its column cannot hold (see [`kept_column`]).
+    fn columns(&self, results: &[PuzzleResult]) -> Result<Vec<ArrayRef>, ParquetError> {
         let n = results.len();
         let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
         if let Some(files) = &self.files {
@@ -203,13 +211,13 @@ impl ParquetRows {
         columns.push(Arc::new(solve_us.finish()));
         columns.push(Arc::new(check.finish()));
         columns.push(Arc::new(message.finish()));
-        for (i, kind) in self.kept.iter().enumerate() {
+        for (i, data_type) in self.kept.iter().enumerate() {
             let values = results
                 .iter()
                 .map(|r| r.kept.get(i).unwrap_or(&KeptValue::Null));
-            columns.push(kept_column(*kind, values, n));
+            columns.push(kept_column(data_type, values, n)?);
         }
-        columns
+        Ok(columns)
     }
 }
 
@@ -340,72 +348,132 @@ fn schema(shape: &Shape) -> Schema {
         Field::new("message", DataType::Utf8, true),
     ]);
     for (name, column) in shape.kept_names().into_iter().zip(&shape.kept) {
-        let kind = match column.kind {
-            KeptType::Bool => DataType::Boolean,
-            KeptType::Int => DataType::Int64,
-            KeptType::Float => DataType::Float64,
-            KeptType::Text => DataType::Utf8,
-        };
-        fields.push(Field::new(name, kind, true));
+        fields.push(Field::new(name, column.data_type.clone(), true));
     }
     Schema::new(fields)
 }
 
-/// A kept column of type `kind` from its `n` values: text in a text column
-/// whatever its type, an integer in a float column as that float, any other
-/// mismatch null (see [`crate::kept`]).
+/// A kept column of `data_type` from its `n` values (see
+/// [`crate::kept`]): text of any value in a text column, integers and
+/// floats widened as [`crate::kept::unify`] chose, and any other type's
+/// one-row values joined into one array.
+///
+/// # Errors
+/// A value that the column's type cannot hold (never expected: each
+/// input's values are of its own column type, which the column's holds).
 fn kept_column<'a>(
-    kind: KeptType,
+    data_type: &DataType,
     values: impl Iterator<Item = &'a KeptValue>,
     n: usize,
-) -> ArrayRef {
-    match kind {
-        KeptType::Bool => {
-            let mut column = BooleanBuilder::with_capacity(n);
-            for value in values {
-                column.append_option(match value {
-                    KeptValue::Bool(b) => Some(*b),
-                    _ => None,
-                });
-            }
-            Arc::new(column.finish())
-        }
-        KeptType::Int => {
-            let mut column = Int64Builder::with_capacity(n);
-            for value in values {
-                column.append_option(match value {
-                    KeptValue::Int(v) => Some(*v),
-                    _ => None,
-                });
-            }
-            Arc::new(column.finish())
-        }
-        KeptType::Float => {
-            let mut column = Float64Builder::with_capacity(n);
-            for value in values {
-                column.append_option(match value {
-                    KeptValue::Float(v) => Some(*v),
-                    // Exact up to 2^53, as every reader converts it.
-                    KeptValue::Int(v) => Some(*v as f64),
-                    _ => None,
-                });
-            }
-            Arc::new(column.finish())
-        }
-        KeptType::Text => {
-            let mut column = StringBuilder::with_capacity(n, n * 8);
+) -> Result<ArrayRef, ParquetError> {
+    let misfit = |value: &KeptValue| {
+        ParquetError::General(format!(
+            "a kept value ({}) that a {data_type} column cannot hold",
+            value.text()
+        ))
+    };
+    macro_rules! integers {
+        ($t:ty) => {{
+            let mut column = PrimitiveBuilder::<$t>::with_capacity(n);
             for value in values {
                 match value {
                     KeptValue::Null => column.append_null(),
-                    KeptValue::Text(text) => column.append_value(text),
-                    KeptValue::Bool(b) => column.append_value(b.to_string()),
-                    KeptValue::Int(v) => column.append_value(v.to_string()),
-                    KeptValue::Float(v) => column.append_value(v.to_string()),
+                    v => column.append_value(
+                        v.integer()
+                            .and_then(|i| i.try_into().ok())
+                            .ok_or_else(|| misfit(v))?,
+                    ),
+                }
+            }
+            Arc::new(column.finish()) as ArrayRef
+        }};
+    }
+    macro_rules! texts {
+        ($builder:expr) => {{
+            let mut column = $builder;
+            for value in values {
+                match value {
+                    KeptValue::Null => column.append_null(),
+                    v => column.append_value(v.text()),
+                }
+            }
+            Arc::new(column.finish()) as ArrayRef
+        }};
+    }
+    macro_rules! bytes {
+        ($builder:expr) => {{
+            let mut column = $builder;
+            for value in values {
+                match value {
+                    KeptValue::Null => column.append_null(),
+                    KeptValue::Bytes(b) => column.append_value(b),
+                    v => return Err(misfit(v)),
+                }
+            }
+            Arc::new(column.finish()) as ArrayRef
+        }};
+    }
+    Ok(match data_type {
+        DataType::Boolean => {
+            let mut column = BooleanBuilder::with_capacity(n);
+            for value in values {
+                match value {
+                    KeptValue::Null => column.append_null(),
+                    KeptValue::Bool(b) => column.append_value(*b),
+                    v => return Err(misfit(v)),
                 }
             }
             Arc::new(column.finish())
         }
-    }
+        DataType::Int8 => integers!(Int8Type),
+        DataType::Int16 => integers!(Int16Type),
+        DataType::Int32 => integers!(Int32Type),
+        DataType::Int64 => integers!(Int64Type),
+        DataType::UInt8 => integers!(UInt8Type),
+        DataType::UInt16 => integers!(UInt16Type),
+        DataType::UInt32 => integers!(UInt32Type),
+        DataType::UInt64 => integers!(UInt64Type),
+        DataType::Float64 => {
+            let mut column = Float64Builder::with_capacity(n);
+            for value in values {
+                match value {
+                    KeptValue::Null => column.append_null(),
+                    v => column.append_value(v.float().ok_or_else(|| misfit(v))?),
+                }
+            }
+            Arc::new(column.finish())
+        }
+        DataType::Utf8 => texts!(StringBuilder::with_capacity(n, n * 8)),
+        DataType::LargeUtf8 => texts!(LargeStringBuilder::with_capacity(n, n * 8)),
+        DataType::Utf8View => texts!(StringViewBuilder::with_capacity(n)),
+        DataType::Binary => bytes!(BinaryBuilder::with_capacity(n, n * 8)),
+        DataType::LargeBinary => bytes!(LargeBinaryBuilder::with_capacity(n, n * 8)),
+        DataType::BinaryView => bytes!(BinaryViewBuilder::with_capacity(n)),
+        DataType::Null => {
+            if let Some(v) = values.into_iter().find(|v| !v.is_null()) {
+                return Err(misfit(v));
+            }
+            Arc::new(NullArray::new(n))
+        }
+        _ => {
+            // Every other type comes as one-row arrays of its own type.
+            let null = new_null_array(data_type, 1);
+            let mut parts: Vec<ArrayRef> = Vec::with_capacity(n);
+            for value in values {
+                parts.push(match value {
+                    KeptValue::Null => Arc::clone(&null),
+                    KeptValue::Arrow(array) if array.data_type() == data_type => Arc::clone(array),
+                    v => return Err(misfit(v)),
+                });
+            }
+            let parts: Vec<&dyn Array> = parts.iter().map(AsRef::as_ref).collect();
+            if parts.is_empty() {
+                new_empty_array(data_type)
+            } else {
+                arrow_select::concat::concat(&parts)?
+            }
+        }
+    })
 }
 
 /// Appends a grid's 81 ASCII characters, or null.
@@ -501,17 +569,18 @@ mod tests {
 
     #[test]
     fn kept_columns_keep_their_types_and_the_rows_read_back() {
-        let column = |name: &str, kind| KeptColumn {
+        let column = |name: &str, data_type| KeptColumn {
             name: name.into(),
-            kind,
+            data_type,
         };
         let shape = Shape {
             files: Some(vec!["a.parquet".into(), "b.parquet".into()]),
             kept: vec![
-                column("rating", KeptType::Float),
-                column("id", KeptType::Int),
-                column("hard", KeptType::Bool),
-                column("status", KeptType::Text),
+                column("rating", DataType::Float64),
+                column("id", DataType::Int64),
+                column("hard", DataType::Boolean),
+                column("status", DataType::Utf8),
+                column("day", DataType::Date32),
             ],
             blank: Blank::Zero,
         };
@@ -519,8 +588,9 @@ mod tests {
         let path = dir.path().join("r.parquet");
         let sink = Sink::File(std::fs::File::create(&path).unwrap());
         let mut rows = ParquetRows::create(sink, &shape).unwrap();
-        let values = |rating, id: KeptValue, hard, status: &str| {
-            vec![rating, id, hard, KeptValue::Text(status.into())]
+        let day = |d: i32| KeptValue::Arrow(Arc::new(arrow_array::Date32Array::from(vec![d])));
+        let values = |rating, id: KeptValue, hard, status: &str, day| {
+            vec![rating, id, hard, KeptValue::Text(status.into()), day]
         };
         rows.write(&[
             result(
@@ -530,15 +600,17 @@ mod tests {
                     KeptValue::Int(7),
                     KeptValue::Bool(true),
                     "x",
+                    day(19_000),
                 ),
             ),
             result(
                 2,
                 values(
                     KeptValue::Int(3),
-                    KeptValue::Text("8".into()),
+                    KeptValue::UInt(8),
                     KeptValue::Null,
                     "y",
+                    KeptValue::Null,
                 ),
             ),
         ])
@@ -562,7 +634,7 @@ mod tests {
             .map(|f| f.name().as_str())
             .collect();
         assert_eq!(names[0], "file");
-        assert_eq!(names[9..], ["rating", "id", "hard", "input_status"]);
+        assert_eq!(names[9..], ["rating", "id", "hard", "input_status", "day"]);
         let text = |name: &str| {
             batch
                 .column_by_name(name)
@@ -590,10 +662,22 @@ mod tests {
             .unwrap()
             .as_primitive::<Int64Type>()
             .clone();
-        assert_eq!(id.value(0), 7);
-        assert!(id.is_null(1), "text in an integer column is null");
+        assert_eq!((id.value(0), id.value(1)), (7, 8));
+        let day = batch.column_by_name("day").unwrap();
+        assert_eq!(day.data_type(), &DataType::Date32);
+        assert!(day.is_valid(0) && day.is_null(1));
         let hard = batch.column_by_name("hard").unwrap().as_boolean().clone();
         assert!(hard.value(0) && hard.is_null(1));
         assert_eq!(text("input_status").value(1), "y");
+    }
+
+    #[test]
+    fn a_value_its_column_cannot_hold_is_an_error_never_a_null() {
+        let text = [KeptValue::Text("8".into())];
+        assert!(kept_column(&DataType::Int64, text.iter(), 1).is_err());
+        let big = [KeptValue::UInt(u64::MAX)];
+        assert!(kept_column(&DataType::Int64, big.iter(), 1).is_err());
+        let column = kept_column(&DataType::Utf8, big.iter(), 1).unwrap();
+        assert_eq!(column.as_string::<i32>().value(0), u64::MAX.to_string());
     }
 }

@@ -1,0 +1,286 @@
+//! Kept columns (`--keep`, `--keep-all`) copied exactly, round 3 of
+//! "Nothing lost" (the `r3-05` to `r3-07` cases of `tests/cases/CASES.md`):
+//! every Arrow type a Parquet input holds, JSON values whose type varies or
+//! whose digits a float would lose, keys first seen late, columns that
+//! differ between inputs, names alike but for case, formula-like text;
+//! through the real binary, into CSV, JSON Lines and Parquet.
+
+mod common;
+
+use std::fs::File;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+use common::*;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use serde_json::{json, Value};
+
+/// A puzzle with one solution.
+const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+
+/// Every row of a Parquet file, as one batch.
+fn parquet(path: &str) -> RecordBatch {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
+    let schema = reader.schema().clone();
+    let batches: Vec<RecordBatch> = reader.build().unwrap().map(Result::unwrap).collect();
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+}
+
+/// The CSV results' column `name`, as text.
+fn csv_column(text: &str, name: &str) -> Vec<String> {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let at = reader
+        .headers()
+        .unwrap()
+        .iter()
+        .position(|h| h == name)
+        .unwrap_or_else(|| panic!("no column {name}"));
+    reader
+        .records()
+        .map(|r| r.unwrap().get(at).unwrap().to_string())
+        .collect()
+}
+
+/// The JSON Lines results' key `name`.
+fn jsonl_column(text: &str, name: &str) -> Vec<Value> {
+    text.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()[name].clone())
+        .collect()
+}
+
+/// Runs `solve ARGS -o OUT` and asserts the exit code.
+fn solved_into(args: &[&str], out: &str, expected: i32) {
+    let mut all = args.to_vec();
+    all.extend(["-o", out]);
+    let output = solve(&all);
+    assert_eq!(code(&output), expected, "{all:?}: {}", stderr(&output));
+}
+
+#[test]
+fn r3_05_every_parquet_type_is_copied_into_every_format() {
+    let s = Scratch::new();
+    let input = case("r3-05-keep-typed-columns.parquet");
+    let keep = ["--keep", "ts,day,price,meta,score"];
+    let (csv, jsonl, pq) = (s.path("r.csv"), s.path("r.jsonl"), s.path("r.parquet"));
+    for out in [&csv, &jsonl, &pq] {
+        solved_into(&[&input, keep[0], keep[1]], out, 0);
+    }
+    let text = read_output(&csv);
+    assert!(!text.contains("a value of type"), "{text}");
+    assert_eq!(
+        csv_column(&text, "ts")[..2],
+        ["2023-11-14T22:13:20", "2023-11-14T22:13:20.001"]
+    );
+    assert_eq!(csv_column(&text, "day")[0], "2022-01-08");
+    assert_eq!(csv_column(&text, "price")[..2], ["1234.00", "1235.00"]);
+    assert_eq!(csv_column(&text, "meta")[0], r#"{"a":0}"#);
+    assert_eq!(
+        csv_column(&text, "score"),
+        ["NaN", "inf", "-inf", "1e+300", "-0.0"]
+    );
+
+    let text = read_output(&jsonl);
+    assert_eq!(
+        jsonl_column(&text, "ts")[1],
+        json!("2023-11-14T22:13:20.001")
+    );
+    assert_eq!(jsonl_column(&text, "day")[0], json!("2022-01-08"));
+    assert_eq!(jsonl_column(&text, "price")[0], json!("1234.00"));
+    assert_eq!(jsonl_column(&text, "meta")[2], json!({"a": 2}));
+    let score = jsonl_column(&text, "score");
+    assert_eq!(score[..3], [json!("NaN"), json!("inf"), json!("-inf")]);
+    assert_eq!(score[3].as_f64(), Some(1e300));
+
+    // Parquet keeps each column's type and values, exactly.
+    let (got, want) = (parquet(&pq), parquet(&input));
+    for name in ["ts", "day", "price", "meta", "score"] {
+        let (g, w) = (
+            got.column_by_name(name).unwrap(),
+            want.column_by_name(name).unwrap(),
+        );
+        assert_eq!(g.data_type(), w.data_type(), "{name}");
+        assert_eq!(g.to_data(), w.to_data(), "{name}");
+    }
+}
+
+#[test]
+fn r3_06_a_json_key_whose_type_varies_is_never_null() {
+    let s = Scratch::new();
+    let input = case("r3-06-jsonl-kept-type-change.jsonl");
+    let pq = s.path("t.parquet");
+    solved_into(&[&input, "--keep", "id,rating,ok,src"], &pq, 0);
+    let batch = parquet(&pq);
+    let text = |name: &str| -> Vec<Option<String>> {
+        let column = batch.column_by_name(name).unwrap();
+        assert_eq!(column.data_type(), &DataType::Utf8, "{name}");
+        column
+            .as_string::<i32>()
+            .iter()
+            .map(|v| v.map(str::to_string))
+            .collect()
+    };
+    let some =
+        |v: &[&str]| -> Vec<Option<String>> { v.iter().map(|s| Some(s.to_string())).collect() };
+    assert_eq!(text("id"), some(&["1", "abc", "2"]));
+    assert_eq!(text("ok"), some(&["true", "yes", "false"]));
+    assert_eq!(text("src"), [None, None, Some("late key".to_string())]);
+    let rating = batch.column_by_name("rating").unwrap();
+    let rating = rating.as_primitive::<arrow_array::types::Float64Type>();
+    assert_eq!(rating.values().to_vec(), [3.0, 3.5, 4.0]);
+
+    // The same values in CSV and JSON Lines; a key first seen on line 3
+    // is kept by --keep and by --keep-all.
+    let csv = s.path("t.csv");
+    solved_into(&[&input, "--keep", "id,rating,ok,src"], &csv, 0);
+    let text = read_output(&csv);
+    assert_eq!(csv_column(&text, "id"), ["1", "abc", "2"]);
+    assert_eq!(csv_column(&text, "rating"), ["3", "3.5", "4"]);
+    assert_eq!(csv_column(&text, "src"), ["", "", "late key"]);
+    for out in ["all.csv", "all.jsonl", "all.parquet"] {
+        solved_into(&[&input, "--keep-all"], &s.path(out), 0);
+    }
+    let text = read_output(s.path("all.csv"));
+    assert_eq!(csv_column(&text, "src"), ["", "", "late key"]);
+    let text = read_output(s.path("all.jsonl"));
+    assert_eq!(
+        jsonl_column(&text, "id"),
+        [json!(1), json!("abc"), json!(2)]
+    );
+    assert_eq!(jsonl_column(&text, "src")[2], json!("late key"));
+    let names: Vec<String> = parquet(&s.path("all.parquet"))
+        .schema()
+        .fields()
+        .iter()
+        .map(|f| f.name().clone())
+        .collect();
+    assert_eq!(names[8..], ["id", "input_puzzle", "rating", "ok", "src"]);
+
+    // A key no record has is refused by name, before any output.
+    let out = s.path("none.csv");
+    let output = solve(&[&input, "--keep", "id,nope", "-o", &out]);
+    assert_eq!(code(&output), 2);
+    assert!(stderr(&output).contains("'nope'"), "{}", stderr(&output));
+    assert!(!std::path::Path::new(&out).exists());
+}
+
+#[test]
+fn r3_06b_a_column_typed_in_one_input_and_text_in_another_is_text() {
+    let s = Scratch::new();
+    let (first, second) = (
+        case("r3-06b-first-input.parquet"),
+        case("r3-06b-second-input.csv"),
+    );
+    let pq = s.path("m.parquet");
+    solved_into(&[&first, &second, "--keep", "id"], &pq, 0);
+    let batch = parquet(&pq);
+    let id = batch.column_by_name("id").unwrap();
+    let id: Vec<Option<&str>> = id.as_string::<i32>().iter().collect();
+    assert_eq!(id, [Some("7"), Some("8")]);
+    for out in ["m.csv", "m.jsonl"] {
+        solved_into(&[&first, &second, "--keep", "id"], &s.path(out), 0);
+    }
+    assert_eq!(csv_column(&read_output(s.path("m.csv")), "id"), ["7", "8"]);
+    let ids = jsonl_column(&read_output(s.path("m.jsonl")), "id");
+    assert_eq!(ids, [json!(7), json!("8")]);
+}
+
+#[test]
+fn r3_07_json_integers_beyond_2_53_keep_their_digits() {
+    let s = Scratch::new();
+    let input = case("r3-07-jsonl-big-integer-ids.jsonl");
+    for out in ["i.csv", "i.jsonl", "i.parquet"] {
+        solved_into(&[&input, "--keep", "id"], &s.path(out), 0);
+    }
+    let ids = ["12345678901234567890", "9007199254740993"];
+    assert_eq!(csv_column(&read_output(s.path("i.csv")), "id"), ids);
+    let text = read_output(s.path("i.jsonl"));
+    for (line, id) in text.lines().zip(ids) {
+        assert!(line.ends_with(&format!(r#""id":{id}}}"#)), "{line}");
+    }
+    let batch = parquet(&s.path("i.parquet"));
+    let column = batch.column_by_name("id").unwrap();
+    let column = column.as_primitive::<arrow_array::types::UInt64Type>();
+    assert_eq!(
+        column.values().to_vec(),
+        [12345678901234567890, 9007199254740993]
+    );
+}
+
+#[test]
+fn keep_all_over_inputs_with_different_columns_keeps_each_value_under_its_name() {
+    let s = Scratch::new();
+    let a = s.file("a.csv", format!("puzzle,id\n{P},1\n").as_bytes());
+    let b = s.file("b.csv", format!("id,x,puzzle,y\n2,xx,{P},yy\n").as_bytes());
+    let out = s.path("r.csv");
+    solved_into(&[&a, &b, "--keep-all"], &out, 0);
+    let text = read_output(&out);
+    let header = text.lines().next().unwrap();
+    assert!(header.ends_with(",message,input_puzzle,id,x,y"), "{header}");
+    assert_eq!(csv_column(&text, "id"), ["1", "2"]);
+    assert_eq!(csv_column(&text, "x"), ["", "xx"]);
+    assert_eq!(csv_column(&text, "y"), ["", "yy"]);
+    assert_eq!(csv_column(&text, "input_puzzle"), [P, P]);
+    // --keep 2 names `id` in one input and `x` in the other: refused.
+    let output = solve(&[&a, &b, "--keep", "2", "-o", &s.path("n.csv")]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(stderr(&output).contains("--keep 2"), "{}", stderr(&output));
+}
+
+#[test]
+fn names_exact_before_case_and_duplicates_kept_apart() {
+    let s = Scratch::new();
+    let input = s.file(
+        "n.csv",
+        format!("ID,puzzle,id,Id,id\nA,{P},b,C,d\n").as_bytes(),
+    );
+    let out = s.path("r.csv");
+    solved_into(&[&input, "--keep", "id"], &out, 0);
+    assert_eq!(csv_column(&read_output(&out), "id"), ["b"]);
+    solved_into(&[&input, "--keep", "Id"], &out, 0);
+    assert_eq!(csv_column(&read_output(&out), "Id"), ["C"]);
+    // No exact name, two alike but for case: refused, naming both.
+    let output = solve(&[&input, "--keep", "iD", "-o", &s.path("x.csv")]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("exactly 'iD'"),
+        "{}",
+        stderr(&output)
+    );
+    // --keep-all keeps every column, a name twice under two names.
+    solved_into(&[&input, "--keep-all"], &out, 0);
+    let text = read_output(&out);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .ends_with(",message,ID,input_puzzle,id,Id,input_id"),
+        "{text}"
+    );
+    assert_eq!(csv_column(&text, "input_id"), ["d"]);
+}
+
+#[test]
+fn formula_like_text_is_copied_as_it_is_in_every_format() {
+    let s = Scratch::new();
+    let values = ["@a1", "'@a1", "=1+1", "-5", "+x"];
+    let mut text = String::from("id,puzzle\n");
+    for v in values {
+        text.push_str(&format!("{v},{P}\n"));
+    }
+    let input = s.file("f.csv", text.as_bytes());
+    for out in ["r.csv", "r.jsonl", "r.parquet"] {
+        solved_into(&[&input, "--keep", "id"], &s.path(out), 0);
+    }
+    assert_eq!(csv_column(&read_output(s.path("r.csv")), "id"), values);
+    let ids = jsonl_column(&read_output(s.path("r.jsonl")), "id");
+    assert_eq!(ids, values.map(|v| json!(v)));
+    let batch = parquet(&s.path("r.parquet"));
+    let id: Vec<Option<&str>> = batch
+        .column_by_name("id")
+        .unwrap()
+        .as_string::<i32>()
+        .iter()
+        .collect();
+    assert_eq!(id, values.map(Some));
+}
