@@ -235,6 +235,12 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
             Ok((i.records(&read)?, bytes_read))
         })
         .collect::<Result<Vec<_>, input::InputError>>()?;
+    let formats: Vec<(&str, input::Format)> = opened
+        .iter()
+        .map(|(records, _)| (records.name(), records.format()))
+        .collect();
+    input::options_apply(&formats, &read)?;
+    drop(formats);
     // The run's kept columns hold every input's (see `input::layout`).
     let own: Vec<(&str, Vec<KeptColumn>)> = opened
         .iter()

@@ -62,12 +62,12 @@ pub struct BenchArgs {
     pub cmd: Vec<ExternalSolver>,
 
     /// The blank sent to `--cmd` solvers in puzzle lines: `.` or `0`.
-    #[arg(long, value_name = "CHAR", default_value = ".", value_parser = ["." , "0"])]
+    #[arg(long, value_name = "CHAR", default_value = ".", value_parser = ["." , "0"], requires = "cmd")]
     pub cmd_blank: String,
 
     /// Seconds a `--cmd` solver may take for one answer line; past that the
     /// copy is killed and its remaining puzzles count as missing.
-    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 10.0, value_parser = parse_seconds, requires = "cmd")]
     pub cmd_timeout_s: f64,
 
     /// The modes to measure, comma-separated: `unique` stops at the second
@@ -301,15 +301,14 @@ pub struct Dataset {
 }
 
 impl Dataset {
-    /// Reads every record of an opened input (at most `limit`), keeping
+    /// Reads every record of an input (at most `limit`), keeping
     /// the puzzles and counting the malformed records.
     ///
     /// # Errors
     /// [`Error::Input`] when the input cannot be read.
-    pub fn load(input: Input, read: &ReadOptions, limit: Option<u64>) -> Result<Dataset, Error> {
+    pub fn load(records: input::Records, limit: Option<u64>) -> Result<Dataset, Error> {
         let start = Instant::now();
-        let name = input.name().to_string();
-        let records = input.records(read)?;
+        let name = records.name().to_string();
         let mut puzzles = Vec::new();
         let mut skipped = 0;
         for record in records.take(usize::try_from(limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX))
@@ -354,9 +353,17 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
         .iter()
         .map(|path| input::open_path(path))
         .collect::<Result<Vec<Input>, _>>()?;
-    let mut datasets = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        let dataset = Dataset::load(input, &config.read, config.limit)?;
+    let opened = inputs
+        .into_iter()
+        .map(|input| input.records(&config.read))
+        .collect::<Result<Vec<_>, _>>()?;
+    let formats: Vec<(&str, input::Format)> =
+        opened.iter().map(|r| (r.name(), r.format())).collect();
+    input::options_apply(&formats, &config.read)?;
+    drop(formats);
+    let mut datasets = Vec::with_capacity(opened.len());
+    for records in opened {
+        let dataset = Dataset::load(records, config.limit)?;
         let skipped = match dataset.skipped {
             0 => String::new(),
             n => format!(" ({n} malformed records skipped)"),

@@ -1,6 +1,7 @@
 //! `check --baseline FILE`: an earlier run to compare with. A file holding
 //! a JSON object is a summary (`--summary-json`); anything else is a
-//! results CSV (`-o`, gzip-compressed when the name ends `.gz`).
+//! results CSV (`-o`), plain, gzip- or zstd-compressed (by name or
+//! content). Parquet and JSON Lines results are refused by name.
 //!
 //! A results CSV is read as a stream beside the run, never whole: its rows
 //! are matched on (`file`, `line`) with the run's results, which come in
@@ -9,14 +10,12 @@
 //! ascending). Without a `file` column the rows belong to the run's only
 //! input.
 
-use std::fs::File;
-use std::io::{BufRead, BufReader, Read};
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use super::report::{threads_differ, Place, Problem, Report};
 use crate::error::Error;
 use crate::grid::Grid;
-use crate::input::GzipMembers;
 use crate::output::file_name;
 use crate::result::PuzzleResult;
 use crate::shard::Shard;
@@ -43,31 +42,44 @@ impl Baseline {
             path: path.to_path_buf(),
             message,
         };
-        let file = File::open(path).map_err(|e| error(e.to_string()))?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
-            return Err(error("is a directory".into()));
+        let wanted = "--baseline reads a results CSV (plain, gzip or zstd) or a --summary-json";
+        let (name, mut reader) = crate::input::open_text(path, wanted).map_err(|e| match e {
+            crate::input::InputError::WrongKind { found, .. }
+            | crate::input::InputError::NotText { what: found, .. } => {
+                error(format!("{found}, and {wanted}"))
+            }
+            other => error(other.to_string()),
+        })?;
+        let jsonl = |found: &str| error(format!("{found}, and {wanted}"));
+        if crate::input::jsonl_name(&name) {
+            return Err(jsonl("a JSON Lines file (by its name)"));
         }
-        let mut reader: Box<dyn BufRead + Send> = if path.extension().is_some_and(|e| e == "gz") {
-            Box::new(BufReader::new(GzipMembers::new(
-                BufReader::new(file),
-                &path.display().to_string(),
-            )))
-        } else {
-            Box::new(BufReader::new(file))
-        };
         let start = reader.fill_buf().map_err(|e| error(e.to_string()))?;
         let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
         if start.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
-            let mut text = String::new();
+            // A summary is one object; a first line that is a whole object
+            // is a row of JSON Lines results.
+            let mut first = Vec::new();
+            reader
+                .read_until(b'\n', &mut first)
+                .map_err(|e| error(e.to_string()))?;
+            let line = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&first);
+            if serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line).is_ok() {
+                let mut rest = [0u8; 1];
+                let more = reader.read(&mut rest).map_err(|e| error(e.to_string()))?;
+                if more > 0 {
+                    return Err(jsonl("JSON Lines results (an object per line)"));
+                }
+            }
+            let mut text = String::from_utf8(first).map_err(|e| error(e.to_string()))?;
             reader
                 .read_to_string(&mut text)
                 .map_err(|e| error(e.to_string()))?;
-            SummaryBaseline::parse(text.trim_start_matches('\u{feff}'))
+            return SummaryBaseline::parse(text.trim_start_matches('\u{feff}'))
                 .map(Baseline::Summary)
-                .map_err(error)
-        } else {
-            RowsBaseline::new(path, reader, inputs).map(|rows| Baseline::Rows(Box::new(rows)))
+                .map_err(error);
         }
+        RowsBaseline::new(path, reader, inputs).map(|rows| Baseline::Rows(Box::new(rows)))
     }
 }
 

@@ -162,6 +162,12 @@ impl Opened {
                 .records
                 .push(input.records(&layout.read_options(None))?);
         }
+        let formats: Vec<(&str, input::Format)> = opened
+            .records
+            .iter()
+            .map(|r| (r.name(), r.format()))
+            .collect();
+        input::options_apply(&formats, &layout.read_options(None))?;
         Ok(opened)
     }
 

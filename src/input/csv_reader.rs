@@ -100,6 +100,13 @@ impl<R: BufRead> CsvReader<R> {
                     })
                 }
             },
+            Some(Column::Index(n)) if *n > rec.len() => {
+                return Err(InputError::UnknownColumn {
+                    path: name.into(),
+                    column: n.to_string(),
+                    header: Some(header_text(rec)),
+                })
+            }
             Some(Column::Index(n)) => Some(n.saturating_sub(1)),
             None => find(&PUZZLE_NAMES),
         };
@@ -277,8 +284,12 @@ mod tests {
         assert_eq!(got[0].puzzle, Ok(grid(P)));
         let got = read(&data, Some(Column::Index(2))).unwrap();
         assert_eq!(got[0].puzzle, Ok(grid(P)));
-        let got = read(&data, Some(Column::Index(3))).unwrap();
-        assert_eq!(got[0].puzzle, Err("no field 3 (the record has 2)".into()));
+        // A number past the header's fields names nothing: refused.
+        let err = read(&data, Some(Column::Index(3))).unwrap_err();
+        assert!(matches!(err, InputError::UnknownColumn { .. }), "{err}");
+        // Without a header a short record is malformed.
+        let got = read(&format!("{S},{P}\n{P}\n"), Some(Column::Index(2))).unwrap();
+        assert_eq!(got[1].puzzle, Err("no field 2 (the record has 1)".into()));
         let err = read(&data, Some(Column::Name("c".into()))).unwrap_err();
         assert_eq!(
             err.to_string(),

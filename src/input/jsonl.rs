@@ -313,7 +313,16 @@ impl JsonRules {
                     });
                 }
             },
-            Some(Column::Index(n)) => entries.get(n.saturating_sub(1)).map(|(k, _)| k.clone()),
+            Some(Column::Index(n)) => match entries.get(n.saturating_sub(1)) {
+                Some((k, _)) => Some(k.clone()),
+                None => {
+                    return Err(InputError::UnknownColumn {
+                        path: name.into(),
+                        column: n.to_string(),
+                        header: Some(names.join(",")),
+                    })
+                }
+            },
             None => find(&PUZZLE_NAMES).or_else(|| {
                 entries
                     .iter()

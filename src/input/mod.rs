@@ -125,7 +125,7 @@ pub use self::gzip::GzipMembers;
 pub use self::jsonl::{JsonRules, KeyScan, MAX_KEYS};
 pub use self::keep::{layout, Keep, KeptLayout};
 pub use self::name::{input_name, input_names};
-pub use self::open::{open, open_path, Input, Records};
+pub use self::open::{jsonl_name, open, open_path, open_text, Input, Records, Source};
 
 /// One puzzle record read from an input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -195,6 +195,58 @@ pub enum Format {
     Jsonl,
     /// Parquet, read one row group at a time.
     Parquet,
+}
+
+impl Format {
+    /// The name `--format` gives the layout.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Auto => "auto",
+            Format::Lines => "lines",
+            Format::Csv => "csv",
+            Format::Grid => "grid",
+            Format::Jsonl => "jsonl",
+            Format::Parquet => "parquet",
+        }
+    }
+}
+
+/// Refuses a layout option that applies to none of a run's inputs (each
+/// named, with the layout it is read in), rather than ignore it: a
+/// `--delimiter` other than `auto` when no input is CSV, a `--column` when
+/// every input is grids. One that applies to some inputs only is used for
+/// those.
+///
+/// # Errors
+/// [`InputError::NotApplicable`] saying which option and why.
+pub fn options_apply(inputs: &[(&str, Format)], options: &ReadOptions) -> Result<(), InputError> {
+    if inputs.is_empty() {
+        return Ok(());
+    }
+    let described = || {
+        let all: Vec<String> = inputs
+            .iter()
+            .map(|(name, format)| format!("{name} ({})", format.name()))
+            .collect();
+        all.join(", ")
+    };
+    if let Delimiter::Byte(b) = options.delimiter {
+        if !inputs.iter().any(|(_, f)| *f == Format::Csv) {
+            return Err(InputError::NotApplicable(format!(
+                "--delimiter {:?} separates the fields of CSV inputs, and no input is read as \
+                 CSV: {}; leave it out, or add --format csv",
+                char::from(b),
+                described()
+            )));
+        }
+    }
+    if options.column.is_some() && inputs.iter().all(|(_, f)| *f == Format::Grid) {
+        return Err(InputError::NotApplicable(format!(
+            "--column chooses the puzzle's field, and grids (--format grid) have none: {}",
+            described()
+        )));
+    }
+    Ok(())
 }
 
 /// The field separator of CSV input.
@@ -341,6 +393,21 @@ pub enum InputError {
         /// Its name there.
         name: String,
     },
+    /// A file of a kind this reader does not read (Parquet where text is
+    /// read, JSON Lines where CSV is), named so.
+    #[error("{path}: {found}, and {wanted}")]
+    WrongKind {
+        /// The file's name.
+        path: PathBuf,
+        /// What it is.
+        found: String,
+        /// What is read instead.
+        wanted: String,
+    },
+    /// An option that does not apply to the input(s) it would be used on
+    /// (see [`options_apply`]).
+    #[error("{0}")]
+    NotApplicable(String),
     /// `--column NAME` on an input with no header.
     #[error(
         "{path}: --column {column} names a column, but the input has no header; use a field number"

@@ -27,7 +27,7 @@ const BUFFER: usize = 64 * 1024;
 const SNIFF: usize = 64 * 1024;
 
 /// The byte source behind an input.
-type Source = Box<dyn BufRead + Send>;
+pub type Source = Box<dyn BufRead + Send>;
 
 /// The zstd frame's magic bytes.
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xB5, 0x2F, 0xFD];
@@ -301,9 +301,17 @@ impl Input {
         }
         let solutions = match &options.solutions {
             Some(path) => {
-                let input = open_path(path)?;
-                let csv = input.format_by_name() == Format::Csv;
-                let (_, source, _) = input.decoded()?;
+                let csv = format_by_name(&super::input_name(path)) == Format::Csv;
+                let wanted = "--solutions reads solutions as text lines, or CSV for a .csv name";
+                let (name, mut source) = open_text(path, wanted)?;
+                let first = head(&mut source).map_err(|e| InputError::io(&name, e))?;
+                if format_by_name(&name) == Format::Jsonl || first.starts_with(b"{") {
+                    return Err(InputError::WrongKind {
+                        path: name.into(),
+                        found: "JSON Lines".into(),
+                        wanted: wanted.into(),
+                    });
+                }
                 Some(SolutionsReader::new(source, csv, path))
             }
             None => None,
@@ -313,6 +321,16 @@ impl Input {
         let (name, mut source, file) = self.decoded()?;
         let io_error = |e| InputError::io(&name, e);
         let head = head(&mut source).map_err(io_error)?;
+        if head == PARQUET_MAGIC && !matches!(options.format, Format::Auto | Format::Parquet) {
+            return Err(InputError::WrongKind {
+                path: name.into(),
+                found: "a Parquet file (it starts with PAR1)".into(),
+                wanted: format!(
+                    "--format {} reads text; give --format parquet, or leave --format out",
+                    options.format.name()
+                ),
+            });
+        }
         let format = match options.format {
             Format::Auto if head == PARQUET_MAGIC => Format::Parquet,
             Format::Auto if format_by_name(&name) == Format::Parquet => Format::Parquet,
@@ -353,7 +371,15 @@ impl Input {
                     options.keep.clone(),
                 ))
             }
-            Format::Grid => Reader::Grid(GridReader::new(source, name.clone())),
+            Format::Grid => {
+                if !options.keep.is_nothing() {
+                    return Err(InputError::NotApplicable(format!(
+                        "{name}: --keep and --keep-all copy input columns, and grids (--format \
+                         grid) have none: leave them out for this input"
+                    )));
+                }
+                Reader::Grid(GridReader::new(source, name.clone()))
+            }
             Format::Jsonl => {
                 let kept = jsonl_kept(&mut source, path.as_deref(), &name, options)?;
                 Reader::Jsonl(JsonlReader::new(source, column, name.clone(), kept))
@@ -394,7 +420,7 @@ impl Input {
             kept: 0,
             kept_map: None,
         };
-        if matches!(options.column, Some(Column::Name(_))) || !options.keep.is_nothing() {
+        if options.column.is_some() || !options.keep.is_nothing() {
             // The header is read now: a bad name is an error before any
             // output exists, and the kept columns are known.
             match records.next_raw() {
@@ -477,6 +503,34 @@ fn first_keys(prefix: &[u8]) -> Option<Vec<String>> {
         }
         _ => None,
     }
+}
+
+/// Opens a file that a subcommand reads as text of its own kind (a results
+/// CSV, a summary, solutions) as the inputs are opened: gzip and zstd
+/// decompressed (by name or content), UTF-16 with a byte-order mark
+/// decoded, binary data refused. Parquet is refused by name: `wanted` says
+/// what the reader reads instead. Returns the file's name in messages and
+/// its text.
+///
+/// # Errors
+/// [`InputError::Io`] when it cannot be read; [`InputError::NotText`] for
+/// binary data; [`InputError::WrongKind`] for Parquet.
+pub fn open_text(path: &Path, wanted: &str) -> Result<(String, Source), InputError> {
+    let (name, mut source, _) = open_path(path)?.decoded()?;
+    if head(&mut source).map_err(|e| InputError::io(&name, e))? == PARQUET_MAGIC {
+        return Err(InputError::WrongKind {
+            path: name.into(),
+            found: "a Parquet file".into(),
+            wanted: wanted.into(),
+        });
+    }
+    Ok((name, source))
+}
+
+/// True when a name says JSON Lines (`.jsonl`, `.ndjson`, past a `.gz` or
+/// `.zst` ending).
+pub fn jsonl_name(name: &str) -> bool {
+    format_by_name(name) == Format::Jsonl
 }
 
 fn format_by_name(name: &str) -> Format {

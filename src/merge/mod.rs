@@ -34,11 +34,10 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::ffi::OsString;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
-use flate2::bufread::MultiGzDecoder;
 
 use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::cli::LayoutArgs;
@@ -114,6 +113,21 @@ const SHOWN: usize = 10;
 /// [`Error::Write`] when the output cannot be written.
 pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
     require_csv("merge writes", Some(&args.output)).map_err(Error::Usage)?;
+    if args.inputs.is_empty() {
+        let layout = &args.layout;
+        let given = [
+            (layout.format != crate::cli::FormatArg::Auto, "--format"),
+            (layout.column.is_some(), "--column"),
+            (layout.delimiter != input::Delimiter::Auto, "--delimiter"),
+        ];
+        if let Some((_, flag)) = given.iter().find(|(given, _)| *given) {
+            return Err(Error::Usage(format!(
+                "{flag} says how the --inputs are laid out, and no --inputs are given: give \
+                 them, or leave {flag} out (the results files are read as the CSV merge \
+                 writes)"
+            )));
+        }
+    }
     refuse_overwriting(args)?;
     // Before any reading: two inputs named alike would take each other's rows.
     let given = input::input_names(&args.inputs)?;
@@ -400,16 +414,23 @@ struct Part {
     last: Option<RowKey>,
 }
 
-/// Opens a results file, gzip-compressed or not (by content), for reading.
+/// Opens a results file for reading, as inputs are opened: plain, gzip or
+/// zstd (by name or content); Parquet, JSON Lines and other binary data
+/// are refused by name (`merge` joins the CSV tables it writes).
 fn open_results(path: &Path) -> Result<Box<dyn Read>, Error> {
-    let file = File::open(path).map_err(|e| merge_error(path, e))?;
-    let mut buffered = BufReader::new(file);
-    let start = buffered.fill_buf().map_err(|e| merge_error(path, e))?;
-    Ok(if start.starts_with(&[0x1F, 0x8B]) {
-        Box::new(BufReader::new(MultiGzDecoder::new(buffered)))
-    } else {
-        Box::new(buffered)
-    })
+    let wanted = "merge reads the CSV results and tables sudoku-batch writes (plain, gzip or \
+                  zstd): write the shards as CSV to merge them";
+    let (name, mut reader) = input::open_text(path, wanted).map_err(|e| match e {
+        InputError::WrongKind { found, .. } | InputError::NotText { what: found, .. } => {
+            merge_error(path, format!("{found}, and {wanted}"))
+        }
+        other => merge_error(path, other),
+    })?;
+    let start = reader.fill_buf().map_err(|e| merge_error(path, e))?;
+    if input::jsonl_name(&name) || start.starts_with(b"{") {
+        return Err(merge_error(path, format!("JSON Lines, and {wanted}")));
+    }
+    Ok(Box::new(reader))
 }
 
 fn read_error(path: &Path, (line, cause): (u64, String)) -> Error {
@@ -596,11 +617,17 @@ impl Expected {
             .iter()
             .map(|path| input::open_path(path))
             .collect::<Result<Vec<_>, InputError>>()?;
+        let opened = inputs
+            .into_iter()
+            .map(|input| input.records(&options))
+            .collect::<Result<Vec<_>, InputError>>()?;
+        let formats: Vec<(&str, input::Format)> =
+            opened.iter().map(|r| (r.name(), r.format())).collect();
+        input::options_apply(&formats, &options)?;
+        drop(formats);
         let mut all: Vec<Records> = vec![];
-        for (i, input) in inputs.into_iter().enumerate() {
-            all.push(Box::new(
-                input.records(&options)?.map(move |r| r.map(|r| (i, r))),
-            ));
+        for (i, records) in opened.into_iter().enumerate() {
+            all.push(Box::new(records.map(move |r| r.map(|r| (i, r)))));
         }
         let mut expected = Expected {
             records: Box::new(all.into_iter().flatten()),
