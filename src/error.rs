@@ -207,6 +207,22 @@ pub enum ResumeError {
         /// The input record at its place, described.
         record: String,
     },
+    /// A kept row, or the previous run's summary, shows that the file was
+    /// written under other options than this run's (`--blank`, `--first`,
+    /// `--max-guesses`, ...): its rows and this run's would not be of one
+    /// run.
+    #[error(
+        "{path}: {at}: {why}; --resume continues a results file with the options of the run \
+         that wrote it"
+    )]
+    Options {
+        /// The results file.
+        path: PathBuf,
+        /// Where it shows: `line N`, or the summary file.
+        at: String,
+        /// What differs.
+        why: String,
+    },
     /// The inputs end before the kept rows do.
     #[error(
         "{path}: line {line} has {row}, but the inputs end before it; \

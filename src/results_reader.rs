@@ -83,6 +83,8 @@ pub struct Row {
     pub file: Option<String>,
     /// The row's values.
     pub result: PuzzleResult,
+    /// The blank its `puzzle` field writes (`.` or `0`), when it has one.
+    pub blank: Option<u8>,
 }
 
 /// Reads the records of a results CSV, header included, one reused record
@@ -149,7 +151,11 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
     let line = field(line, "line")?
         .parse::<u64>()
         .map_err(|e| format!("line: {e}"))?;
-    let puzzle = optional_grid(field(puzzle, "puzzle")?, "puzzle")?;
+    let puzzle_text = field(puzzle, "puzzle")?;
+    let blank = puzzle_text
+        .bytes()
+        .find(|b| !b.is_ascii_digit() || *b == b'0');
+    let puzzle = optional_grid(puzzle_text, "puzzle")?;
     let status = Status::from_str(field(status, "status")?).map_err(|e| e.to_string())?;
     let solution = optional_grid(field(solution, "solution")?, "solution")?;
     let guesses = optional(
@@ -177,6 +183,7 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
     }
     Ok(Row {
         file,
+        blank,
         result: PuzzleResult {
             input: 0,
             line,

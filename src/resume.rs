@@ -36,6 +36,7 @@ use crate::input::{InputError, Record, RecordBatch, RecordStream};
 use crate::output::Compression;
 use crate::pipeline::Source;
 use crate::results_reader::{parse_row, Columns, Row};
+use crate::solver::{Mode, SolverKind, Status};
 use crate::stats::Tally;
 
 pub use crate::error::ResumeError;
@@ -323,6 +324,165 @@ fn check_header(
     })
 }
 
+/// The options of this run that a kept row shows: a row written under
+/// others is refused (see [`RowOptions::check`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowOptions {
+    /// The blank of the `puzzle` column (`--blank`): `.` or `0`.
+    pub blank: u8,
+    /// The solver.
+    pub solver: SolverKind,
+    /// The mode.
+    pub mode: Mode,
+    /// `--max-guesses`.
+    pub max_guesses: Option<u64>,
+    /// `--timeout-ms`.
+    pub timeout_ms: Option<u64>,
+}
+
+impl RowOptions {
+    /// Whether `row` could have been written by a run with these options:
+    /// its puzzle's blank; a guess limit or time limit in a `timeout`
+    /// row's message, which must be this run's; guesses above this run's
+    /// guess limit in a row that did not stop at it; `multiple`, which mode
+    /// `first` never gives; the naive solver's placement limit.
+    ///
+    /// # Errors
+    /// What the row shows that differs.
+    pub fn check(&self, row: &Row) -> Result<(), String> {
+        if let Some(blank) = row.blank.filter(|b| *b != self.blank) {
+            return Err(format!(
+                "its puzzle writes blanks as '{}', and this run as '{}' (--blank)",
+                char::from(blank),
+                char::from(self.blank)
+            ));
+        }
+        let result = &row.result;
+        if result.status == Status::Multiple && self.mode == Mode::First {
+            return Err(
+                "it is `multiple`, which --first never gives: the file was written in mode unique"
+                    .into(),
+            );
+        }
+        let message = result.message.as_deref().unwrap_or_default();
+        let limit = |prefix: &str, suffix: &str| -> Option<u64> {
+            let rest = message.split(prefix).nth(1)?;
+            rest.split(suffix).next()?.trim().parse().ok()
+        };
+        if result.status == Status::Timeout {
+            if let Some(n) = limit("guess limit ", " exceeded") {
+                if self.max_guesses != Some(n) {
+                    return Err(format!(
+                        "its run stopped at a guess limit of {n}, and this run's is {}",
+                        show(self.max_guesses)
+                    ));
+                }
+            }
+            if let Some(n) = limit("time limit ", " ms exceeded") {
+                if self.timeout_ms != Some(n) {
+                    return Err(format!(
+                        "its run stopped at a time limit of {n} ms, and this run's is {}",
+                        show(self.timeout_ms)
+                    ));
+                }
+            }
+            if message.contains("placement limit") && self.solver != SolverKind::Naive {
+                return Err("it was solved by the naive solver, and this run uses another".into());
+            }
+        } else if let (Some(max), Some(guesses)) = (self.max_guesses, result.guesses) {
+            if guesses > max {
+                return Err(format!(
+                    "it made {guesses} guesses, past this run's guess limit of {max}"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn show(limit: Option<u64>) -> String {
+    limit.map_or_else(|| "none".into(), |n| n.to_string())
+}
+
+/// Refuses to resume when the previous run's `--summary-json` (`text`, at
+/// `summary`), for the same inputs, records other options than this run's
+/// (`run`): solver, mode, shard, limits, blank. A summary of other inputs,
+/// or not a summary, says nothing and is passed over.
+///
+/// # Errors
+/// [`ResumeError::Options`] naming what differs.
+pub fn check_summary(
+    path: &Path,
+    summary: &Path,
+    text: &str,
+    run: &crate::stats::Summary,
+) -> Result<(), ResumeError> {
+    let Ok(old) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Ok(());
+    };
+    let same_inputs = old
+        .get("inputs")
+        .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
+        .is_some_and(|inputs| inputs == run.inputs);
+    if !same_inputs {
+        return Ok(());
+    }
+    let mut differ = Vec::new();
+    for (key, now) in [
+        ("solver", run.solver.name().to_string()),
+        (
+            "mode",
+            serde_json::to_value(run.mode)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+        ),
+    ] {
+        if let Some(then) = old.get(key).and_then(|v| v.as_str()) {
+            if then != now {
+                differ.push(format!("{key} {then} then, {now} now"));
+            }
+        }
+    }
+    if let Some(then) = old
+        .get("options")
+        .and_then(|v| serde_json::from_value::<crate::stats::RunOptions>(v.clone()).ok())
+    {
+        let now = &run.options;
+        let pairs = [
+            ("--shard", then.shard.clone(), now.shard.clone()),
+            (
+                "--max-guesses",
+                then.max_guesses.map(|n| n.to_string()),
+                now.max_guesses.map(|n| n.to_string()),
+            ),
+            (
+                "--timeout-ms",
+                then.timeout_ms.map(|n| n.to_string()),
+                now.timeout_ms.map(|n| n.to_string()),
+            ),
+            ("--blank", Some(then.blank.clone()), Some(now.blank.clone())),
+        ];
+        for (flag, then, now) in pairs {
+            if then != now {
+                let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".into());
+                differ.push(format!("{flag} {} then, {} now", show(&then), show(&now)));
+            }
+        }
+    }
+    if differ.is_empty() {
+        return Ok(());
+    }
+    Err(ResumeError::Options {
+        path: path.to_path_buf(),
+        at: format!("its run's summary {}", summary.display()),
+        why: format!(
+            "the run that wrote it had other options ({})",
+            differ.join("; ")
+        ),
+    })
+}
+
 /// A kept row as a message names it: `a.txt line 7 with puzzle 1.3...`.
 fn describe_row(row: &Row) -> String {
     describe(
@@ -481,6 +641,8 @@ impl RowFeed {
 struct Matcher {
     /// The results file.
     path: PathBuf,
+    /// What the kept rows must show of this run's options.
+    options: RowOptions,
     rows: Option<RowFeed>,
     /// The next kept row, read but not matched yet, with its line.
     next: Option<(u64, Row)>,
@@ -582,6 +744,17 @@ impl Matcher {
                 _ => false,
             };
         if same {
+            if let Err(why) = self.options.check(row) {
+                let Some((line, _)) = self.next.take() else {
+                    return false;
+                };
+                self.fail(ResumeError::Options {
+                    path: self.path.clone(),
+                    at: format!("line {line}"),
+                    why,
+                });
+                return false;
+            }
             self.cursor = input;
             self.last_line = record.line;
             self.tally.add(&row.result);
@@ -681,6 +854,7 @@ pub fn skip_kept(
     kept: &Kept,
     names: &[String],
     sources: Vec<Source>,
+    options: RowOptions,
 ) -> Result<(Vec<Source>, Matching), ResumeError> {
     let mut rows = None;
     if kept.rows > 0 {
@@ -694,6 +868,7 @@ pub fn skip_kept(
     }
     let matcher = Arc::new(Mutex::new(Matcher {
         path: kept.path.clone(),
+        options,
         rows,
         next: None,
         names: names.to_vec(),
@@ -849,6 +1024,17 @@ mod tests {
         encoder.finish().unwrap()
     }
 
+    /// The options of the runs these tests resume.
+    fn options() -> RowOptions {
+        RowOptions {
+            blank: b'.',
+            solver: SolverKind::Fast,
+            mode: Mode::Unique,
+            max_guesses: None,
+            timeout_ms: None,
+        }
+    }
+
     fn names(n: usize) -> Vec<String> {
         ["a.txt", "b.txt"][..n]
             .iter()
@@ -877,7 +1063,7 @@ mod tests {
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
         let kept = scan(&path, names, &header(names)).unwrap();
-        let (sources, matching) = skip_kept(&kept, names, sources).unwrap();
+        let (sources, matching) = skip_kept(&kept, names, sources, options()).unwrap();
         let passed = sources
             .into_iter()
             .enumerate()
@@ -925,14 +1111,15 @@ mod tests {
         for (interrupted, puzzles) in [(false, 3), (true, 0)] {
             // The run ends before reading a record: --limit, or a signal.
             let input = vec![record(1, Some(P))];
-            let (_, matching) = skip_kept(&kept, &names(1), vec![source(input)]).unwrap();
+            let (_, matching) =
+                skip_kept(&kept, &names(1), vec![source(input)], options()).unwrap();
             let tally = matching.finish(interrupted).unwrap();
             assert_eq!(tally.puzzles, puzzles, "interrupted: {interrupted}");
         }
         let bad = format!("{HEADER}{}1,x,solved,,,,,\n", row(1, Some(P)));
         std::fs::write(&path, bad).unwrap();
         let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
-        let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])]).unwrap();
+        let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])], options()).unwrap();
         let err = matching.finish(false).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
     }

@@ -16,7 +16,7 @@ use crate::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
 use crate::progress::{Progress, ProgressOptions};
 use crate::resume::{self, Kept, Matching};
 use crate::shard;
-use crate::stats::{RunInfo, Summary, Tally};
+use crate::stats::{RunInfo, RunOptions, Summary, Tally};
 
 /// Runs `solve` with `config`: every input is opened (and its layout
 /// checked) before any work starts, then every record gets a results row,
@@ -86,6 +86,41 @@ fn run_observed_until(
     // no output may be an input by another name.
     let format = config.output_format()?;
     config.file_guard().check()?;
+    // Opened now (not cut) so that a run that fails from here on leaves a
+    // summary saying so, never the previous run's.
+    let mut summary_file = config
+        .summary_json
+        .as_ref()
+        .map(SummaryFile::open)
+        .transpose()?;
+    let mut tally = Tally::new();
+    let outcome = run_opened(
+        config,
+        interrupt,
+        observe.as_mut(),
+        format,
+        start,
+        &mut summary_file,
+        &mut tally,
+    );
+    if let (Err(e), Some(file)) = (&outcome, summary_file) {
+        failed(config, &tally, start, file, e);
+    }
+    outcome
+}
+
+/// [`run_observed_until`] once the summary file is open: `summary_file` is
+/// taken when the summary is written; `tally` counts the rows written.
+#[allow(clippy::too_many_arguments)]
+fn run_opened(
+    config: &Config,
+    interrupt: &Interrupt,
+    mut observe: Option<&mut impl FnMut(&Batch) -> Result<(), Error>>,
+    format: OutputFormat,
+    start: Instant,
+    summary_file: &mut Option<SummaryFile>,
+    tally: &mut Tally,
+) -> Result<(Verdict, Summary), Error> {
     // Opening the inputs reads their first bytes (to tell their layout), and
     // --resume reads the results file: on a thread of their own, so that a
     // signal ends the run at once even while stdin sends nothing.
@@ -107,17 +142,13 @@ fn run_observed_until(
         shape,
     } = match prepared {
         Ok(prepared) => prepared?,
-        Err(signal) => return stopped_before_start(config, format, signal, start),
+        Err(signal) => {
+            return stopped_before_start(config, format, signal, start, summary_file.take())
+        }
     };
 
-    let summary_file = config
-        .summary_json
-        .as_ref()
-        .map(SummaryFile::open)
-        .transpose()?;
     // The tally is this run's rows; with --resume, the kept rows' tally is
     // added once they are all matched (see `resume::Matching::finish`).
-    let mut tally = Tally::new();
     let (mut writer, kept_rows, limit) = match (&resume, &config.output) {
         (Some((done, _)), Destination::File { path, .. }) => (
             ResultsWriter::append(path, &shape, done.len)?,
@@ -203,7 +234,14 @@ fn run_observed_until(
     if let Some((_, matching)) = &resume {
         tally.merge(&matching.finish(interrupted.is_some())?);
     }
-    report(config, names, &tally, start, interrupted, summary_file)
+    report(
+        config,
+        names,
+        tally,
+        start,
+        interrupted,
+        summary_file.take(),
+    )
 }
 
 /// What is ready before the run: the opened inputs, the results' shape
@@ -274,7 +312,30 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
     let (sources, resume) = match &config.output {
         Destination::File { path, .. } if config.resume => {
             let done = resume::scan(path, &names, &shape.column_names())?;
-            let (sources, matching) = resume::skip_kept(&done, &names, sources)?;
+            // The previous run's summary, where this run writes its own,
+            // tells the options it ran with.
+            if let Some(Destination::File { path: summary, .. }) = &config.summary_json {
+                if let Ok(text) = std::fs::read_to_string(summary) {
+                    let run = Summary::new(
+                        &Tally::new(),
+                        run_info(config, names.clone(), Instant::now(), false),
+                    );
+                    resume::check_summary(path, summary, &text, &run)?;
+                }
+            }
+            let options = resume::RowOptions {
+                blank: match config.blank {
+                    crate::output::Blank::Dot => b'.',
+                    crate::output::Blank::Zero => b'0',
+                },
+                solver: config.solver,
+                mode: config.mode,
+                max_guesses: config.limits.max_guesses,
+                timeout_ms: run_info(config, Vec::new(), Instant::now(), false)
+                    .options
+                    .timeout_ms,
+            };
+            let (sources, matching) = resume::skip_kept(&done, &names, sources, options)?;
             (sources, Some((done, matching)))
         }
         _ => (sources, None),
@@ -295,12 +356,8 @@ fn stopped_before_start(
     format: OutputFormat,
     signal: Signal,
     start: Instant,
+    summary_file: Option<SummaryFile>,
 ) -> Result<(Verdict, Summary), Error> {
-    let summary_file = config
-        .summary_json
-        .as_ref()
-        .map(SummaryFile::open)
-        .transpose()?;
     let names = config.inputs.clone();
     if !config.resume {
         let shape = Shape {
@@ -329,17 +386,7 @@ fn report(
     interrupted: Option<Signal>,
     summary_file: Option<SummaryFile>,
 ) -> Result<(Verdict, Summary), Error> {
-    let summary = Summary::new(
-        tally,
-        RunInfo {
-            inputs: names,
-            wall: start.elapsed(),
-            threads: config.threads,
-            solver: config.solver,
-            mode: config.mode,
-            interrupted: interrupted.is_some(),
-        },
-    );
+    let summary = Summary::new(tally, run_info(config, names, start, interrupted.is_some()));
     if let Some(file) = summary_file {
         match file.write(&summary) {
             // Stdout closed early: the verdict still counts.
@@ -378,6 +425,43 @@ fn report(
     Ok((verdict, summary))
 }
 
+/// The run as its summary describes it.
+fn run_info(config: &Config, names: Vec<String>, start: Instant, interrupted: bool) -> RunInfo {
+    RunInfo {
+        inputs: names,
+        wall: start.elapsed(),
+        threads: config.threads,
+        solver: config.solver,
+        mode: config.mode,
+        interrupted,
+        options: RunOptions {
+            shard: config.shard.map(|s| s.to_string()),
+            limit: config.limit,
+            max_guesses: config.limits.max_guesses,
+            timeout_ms: config
+                .limits
+                .timeout
+                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            blank: match config.blank {
+                crate::output::Blank::Dot => ".".into(),
+                crate::output::Blank::Zero => "0".into(),
+            },
+        },
+    }
+}
+
+/// Writes the summary of a run that failed with `error`: its figures
+/// cover the rows written before the failure and `error` says why, so the
+/// previous run's summary is never left as if it were this one's. When even
+/// that cannot be written (a full disk), the file is removed rather than
+/// left empty or stale.
+fn failed(config: &Config, tally: &Tally, start: Instant, file: SummaryFile, error: &Error) {
+    let mut summary = Summary::new(tally, run_info(config, config.inputs.clone(), start, false));
+    summary.error = Some(error.to_string());
+    // The run's own error is the one reported.
+    let _ = file.write(&summary);
+}
+
 /// Opens every input, in order, failing on the first that cannot be read.
 fn open_inputs(config: &Config) -> Result<Vec<input::Input>, Error> {
     config
@@ -414,6 +498,9 @@ impl SummaryFile {
         }
     }
 
+    /// Writes `summary`, replacing what the file held. A regular file that
+    /// cannot be written is removed: neither the previous run's summary nor
+    /// a part of this one's is left.
     fn write(self, summary: &Summary) -> Result<(), Error> {
         let json = summary.to_json();
         match self {
@@ -426,20 +513,18 @@ impl SummaryFile {
             SummaryFile::File {
                 mut file,
                 destination,
-            } => file
-                .metadata()
+            } => {
+                let regular = file.metadata().is_ok_and(|meta| meta.is_file());
                 // Only a regular file can be cut: a device such as
                 // /dev/stderr or /dev/full, or a pipe, cannot.
-                .and_then(|meta| {
-                    if meta.is_file() {
-                        file.set_len(0)
-                    } else {
-                        Ok(())
-                    }
-                })
-                .and_then(|()| file.write_all(json.as_bytes()))
-                .and_then(|()| file.flush())
-                .map_err(|e| Error::write("summary", destination.name(), e)),
+                let written = if regular { file.set_len(0) } else { Ok(()) }
+                    .and_then(|()| file.write_all(json.as_bytes()))
+                    .and_then(|()| file.flush());
+                if let (Err(_), true) = (&written, regular) {
+                    let _ = std::fs::remove_file(destination.name());
+                }
+                written.map_err(|e| Error::write("summary", destination.name(), e))
+            }
         }
     }
 }

@@ -226,6 +226,23 @@ pub struct Guesses {
     pub no_guess_pct: f64,
 }
 
+/// The options a run's rows depend on beside the solver and the mode, as
+/// its summary records them (key `options`), so that `merge` and
+/// `--resume` can tell the parts of one run from those of another.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct RunOptions {
+    /// `--shard K/N` as `K/N`; `null` for a whole run.
+    pub shard: Option<String>,
+    /// `--limit`.
+    pub limit: Option<u64>,
+    /// `--max-guesses`.
+    pub max_guesses: Option<u64>,
+    /// `--timeout-ms`.
+    pub timeout_ms: Option<u64>,
+    /// The blank of the results' `puzzle` column (`--blank`): `.` or `0`.
+    pub blank: String,
+}
+
 /// What a run was, beside its results.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RunInfo {
@@ -241,6 +258,8 @@ pub struct RunInfo {
     pub mode: Mode,
     /// True when a signal stopped the run early.
     pub interrupted: bool,
+    /// The options its rows depend on.
+    pub options: RunOptions,
 }
 
 /// The summary of a run: plain data, written as JSON with exactly these
@@ -286,6 +305,12 @@ pub struct Summary {
     pub mode: Mode,
     /// True when a signal stopped the run early.
     pub interrupted: bool,
+    /// The options the rows depend on.
+    pub options: RunOptions,
+    /// Why the run failed (exit 2: a read or write error, a full disk);
+    /// `null` for a run that ended as it should, or by a signal. The
+    /// figures then cover the rows written before the failure.
+    pub error: Option<String>,
 }
 
 impl Summary {
@@ -336,6 +361,8 @@ impl Summary {
             solver: info.solver,
             mode: info.mode,
             interrupted: info.interrupted,
+            options: info.options,
+            error: None,
         }
     }
 
@@ -423,6 +450,7 @@ mod tests {
             solver: SolverKind::Fast,
             mode: Mode::Unique,
             interrupted: false,
+            options: RunOptions::default(),
         }
     }
 
@@ -494,6 +522,8 @@ mod tests {
             "solver",
             "mode",
             "interrupted",
+            "options",
+            "error",
         ];
         let mut sorted = keys.clone();
         sorted.sort_unstable();

@@ -204,3 +204,332 @@ fn every_reader_reads_gzip_and_zstd_and_names_the_formats_it_does_not_read() {
         refused(&solve, what);
     }
 }
+
+// ---- 3: merge safe, parts of one run, resume under the same options ---------
+
+/// No `.partial` file (a merge's temporary) is left in `dir`.
+fn no_partial(dir: &Scratch) {
+    let left: Vec<String> = fs::read_dir(dir.path(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".partial"))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+/// Three shards of top95 (`r1.csv`..`r3.csv`, `s1.json`..`s3.json`), run
+/// with `extra` options.
+fn shards(s: &Scratch, input: &str, extra: &[&str]) {
+    for k in 1..=3 {
+        let (r, j) = (s.path(&format!("r{k}.csv")), s.path(&format!("s{k}.json")));
+        let shard = format!("{k}/3");
+        let mut args = vec![
+            "solve",
+            input,
+            "--shard",
+            &shard,
+            "-o",
+            &r,
+            "--summary-json",
+            &j,
+        ];
+        args.extend(extra);
+        args.push("--quiet");
+        let output = run(&args);
+        assert!(code(&output) <= 1, "{}", stderr(&output));
+    }
+}
+
+#[test]
+fn merge_refuses_parts_of_other_runs_and_leaves_no_partial_file() {
+    let s = Scratch::new();
+    let input = repo("data/top95.txt");
+    shards(&s, &input, &[]);
+    let parts: Vec<String> = (1..=3).map(|k| s.path(&format!("r{k}.csv"))).collect();
+    let json = |k: usize| s.path(&format!("s{k}.json"));
+    let merged = s.path("m.csv");
+    let merge = |summaries: &[String]| {
+        let mut args: Vec<&str> = vec!["merge"];
+        args.extend(parts.iter().map(String::as_str));
+        args.extend(["-o", &merged, "--summary-json", "ms.json", "--summaries"]);
+        args.extend(summaries.iter().map(String::as_str));
+        let output = bin().args(&args).current_dir(s.path("")).output().unwrap();
+        no_partial(&s);
+        assert!(!Path::new(&merged).exists(), "{args:?}");
+        output
+    };
+    // A shard's summary missing, given twice, of another run's options,
+    // of another split, of other inputs.
+    refused(&merge(&[json(1), json(2)]), "missing 3/3");
+    refused(&merge(&[json(1), json(2), json(2)]), "given twice");
+    let other = Scratch::new();
+    shards(&other, &input, &["--max-guesses", "3"]);
+    refused(
+        &merge(&[json(1), json(2), other.path("s3.json")]),
+        "different options",
+    );
+    let half = s.path("half.json");
+    let output = run(&[
+        "solve",
+        &input,
+        "--shard",
+        "2/2",
+        "-o",
+        &s.path("h.csv"),
+        "--summary-json",
+        &half,
+        "--quiet",
+    ]);
+    assert_eq!(code(&output), 0);
+    refused(&merge(&[json(1), json(2), half]), "3 ways and 2 ways");
+    let elsewhere = s.file("top95-copy.txt", &fs::read(&input).unwrap());
+    let another = s.path("another.json");
+    let output = run(&[
+        "solve",
+        &elsewhere,
+        "--shard",
+        "3/3",
+        "-o",
+        &s.path("a.csv"),
+        "--summary-json",
+        &another,
+        "--quiet",
+    ]);
+    assert_eq!(code(&output), 0);
+    refused(&merge(&[json(1), json(2), another]), "different inputs");
+    // All three: merged, with the options they share.
+    let output = merge(&[]);
+    assert_eq!(code(&output), 2, "--summaries needs a file");
+    let mut args: Vec<&str> = vec!["merge"];
+    args.extend(parts.iter().map(String::as_str));
+    let (j1, j2, j3) = (json(1), json(2), json(3));
+    args.extend([
+        "-o",
+        &merged,
+        "--summary-json",
+        "ms.json",
+        "--summaries",
+        &j1,
+        &j2,
+        &j3,
+        "--quiet",
+    ]);
+    let output = bin().args(&args).current_dir(s.path("")).output().unwrap();
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let summary: serde_json::Value = serde_json::from_str(&read_output(s.path("ms.json"))).unwrap();
+    assert_eq!(summary["options"]["blank"], ".");
+    assert!(summary["options"]["shard"].is_null() && summary["error"].is_null());
+}
+
+#[test]
+fn merge_stopped_by_sigint_or_sigterm_exits_130_or_143_and_leaves_nothing() {
+    let s = Scratch::new();
+    let input = repo("data/top95.txt");
+    let results = s.path("r.csv");
+    assert_eq!(code(&run(&["solve", &input, "-o", &results, "--quiet"])), 0);
+    let rows = read_output(&results);
+    for (signal, exit) in [("INT", 130), ("TERM", 143)] {
+        // A part on a pipe that sends a few rows and then nothing: the merge
+        // waits for it when the signal comes.
+        let fifo = s.path(&format!("part-{signal}.csv"));
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let head: String = rows.lines().take(4).map(|l| format!("{l}\n")).collect();
+        let feeder = std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "printf '%s' \"$HEAD\" > '{fifo}'; sleep 30 > '{fifo}'"
+            ))
+            .env("HEAD", &head)
+            .spawn()
+            .unwrap();
+        let merged = s.path("m.csv");
+        let mut merge = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+            .args(["merge", &fifo, "-o", &merged])
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(700));
+        let sent = std::process::Command::new("kill")
+            .args([format!("-{signal}"), merge.id().to_string()])
+            .status()
+            .unwrap();
+        assert!(sent.success());
+        let status = merge.wait().unwrap();
+        let mut feeder = feeder;
+        let _ = feeder.kill();
+        let _ = feeder.wait();
+        assert_eq!(status.code(), Some(exit), "SIG{signal}");
+        no_partial(&s);
+        assert!(!Path::new(&merged).exists());
+    }
+}
+
+#[test]
+fn resume_refuses_a_file_written_under_other_options() {
+    let s = Scratch::new();
+    let input = repo("data/magictour_top1465.txt");
+    let full = s.path("full.csv");
+    let summary = s.path("full.json");
+    let output = run(&[
+        "solve",
+        &input,
+        "-o",
+        &full,
+        "--summary-json",
+        &summary,
+        "--max-guesses",
+        "50",
+        "--quiet",
+    ]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    let text = read_output(&full);
+    let cut: String = text.lines().take(200).map(|l| format!("{l}\n")).collect();
+    let resume = |extra: &[&str]| {
+        let part = s.file("part.csv", cut.as_bytes());
+        let mut args = vec!["solve", &input, "-o", &part, "--resume", "--quiet"];
+        args.extend(extra);
+        let output = run(&args);
+        (output, read_output(&part))
+    };
+    for (extra, why) in [
+        (&["--blank", "0", "--max-guesses", "50"][..], "--blank"),
+        (&[][..], "guess limit of 50"),
+        (&["--max-guesses", "60"][..], "guess limit of 50"),
+    ] {
+        let (output, after) = resume(extra);
+        refused(&output, why);
+        assert_eq!(after, cut, "{extra:?}: nothing appended");
+    }
+    // The previous run's summary tells what the rows alone may not.
+    let summary_copy = s.file("s.json", &fs::read(&summary).unwrap());
+    let (output, _) = resume(&[
+        "--max-guesses",
+        "50",
+        "--timeout-ms",
+        "100000",
+        "--summary-json",
+        &summary_copy,
+    ]);
+    refused(&output, "--timeout-ms");
+    // The same options: resumed to the full run's rows.
+    let (output, after) = resume(&["--max-guesses", "50"]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert_eq!(without_timing(&after), without_timing(&text));
+    // `multiple` rows are never written by --first.
+    let multiple = s.file(
+        "m.txt",
+        fs::read(case("05-multiple-solutions.txt"))
+            .unwrap()
+            .as_slice(),
+    );
+    let out = s.path("m.csv");
+    assert_eq!(code(&run(&["solve", &multiple, "-o", &out, "--quiet"])), 1);
+    let two: String = read_output(&out)
+        .lines()
+        .take(2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    fs::write(&out, &two).unwrap();
+    refused(
+        &run(&["solve", &multiple, "-o", &out, "--resume", "--first"]),
+        "--first",
+    );
+}
+
+#[test]
+fn check_of_a_shard_against_its_own_results_passes() {
+    let s = Scratch::new();
+    let input = repo("data/top95.txt");
+    shards(&s, &input, &[]);
+    for k in 1..=3 {
+        let shard = format!("{k}/3");
+        let own = s.path(&format!("r{k}.csv"));
+        let output = run(&[
+            "check",
+            &input,
+            "--shard",
+            &shard,
+            "--baseline",
+            &own,
+            "-o",
+            "/dev/null",
+            "--quiet",
+        ]);
+        assert_eq!(code(&output), 0, "shard {shard}: {}", stderr(&output));
+    }
+    // A changed row of its own results still fails it.
+    let own = read_output(s.path("r2.csv"));
+    let mut lines: Vec<String> = own.lines().map(str::to_string).collect();
+    let fields: Vec<&str> = lines[1].split(',').collect();
+    let mut changed: Vec<String> = fields.iter().map(|f| f.to_string()).collect();
+    changed[4] = "999".into();
+    lines[1] = changed.join(",");
+    let altered = s.file("altered.csv", (lines.join("\n") + "\n").as_bytes());
+    let output = run(&[
+        "check",
+        &input,
+        "--shard",
+        "2/3",
+        "--baseline",
+        &altered,
+        "-o",
+        "/dev/null",
+        "--quiet",
+    ]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert!(stderr(&output).contains("999"), "{}", stderr(&output));
+}
+
+// ---- 5: a failed run's summary says so -------------------------------------
+
+#[test]
+fn a_failed_run_leaves_a_summary_saying_so_never_the_previous_one() {
+    let s = Scratch::new();
+    let input = repo("data/top95.txt");
+    let summary = s.path("s.json");
+    assert_eq!(
+        code(&run(&[
+            "solve",
+            &input,
+            "-o",
+            &s.path("r.csv"),
+            "--summary-json",
+            &summary,
+            "--quiet"
+        ])),
+        0
+    );
+    let before: serde_json::Value = serde_json::from_str(&read_output(&summary)).unwrap();
+    assert!(before["error"].is_null());
+    assert_eq!(before["puzzles"], 95);
+    // A full disk (the results to /dev/full), and a missing input.
+    for args in [
+        vec![
+            "solve",
+            &input,
+            "-o",
+            "/dev/full",
+            "--summary-json",
+            &summary,
+        ],
+        vec![
+            "solve",
+            "no-such-input.txt",
+            "-o",
+            "/dev/null",
+            "--summary-json",
+            &summary,
+        ],
+    ] {
+        let output = run(&args);
+        assert_eq!(code(&output), 2, "{args:?}");
+        let after: serde_json::Value = serde_json::from_str(&read_output(&summary)).unwrap();
+        let error = after["error"].as_str().unwrap_or_default();
+        assert!(!error.is_empty(), "{args:?}: {after}");
+        assert_ne!(after["puzzles"], 95, "{args:?}: the previous run's figures");
+    }
+}

@@ -276,8 +276,6 @@ pub struct RowsBaseline {
     guesses_changed: u64,
     /// With `--shard`: only this shard's rows are compared.
     shard: Option<Shard>,
-    /// Data rows read so far, kept or not: the number of the next row.
-    ordinal: u64,
 }
 
 impl RowsBaseline {
@@ -333,14 +331,13 @@ impl RowsBaseline {
             matched: 0,
             guesses_changed: 0,
             shard: None,
-            ordinal: 0,
         })
     }
 
-    /// Compares only `shard`'s rows: the baseline is taken as the results
-    /// of the whole inputs, row `i` (0-based) for record `i`, as `solve`
-    /// without `--shard` (or `merge`) writes them, and its rows that are not
-    /// this shard's are skipped unread.
+    /// Compares only `shard`'s rows: each result with the baseline's row
+    /// for its (`file`, `line`), and the baseline's other rows passed over
+    /// unreported, so that the baseline may be the results of the whole
+    /// inputs (`solve` without `--shard`, or `merge`) or this shard's own.
     pub fn set_shard(&mut self, shard: Shard) {
         self.shard = Some(shard);
     }
@@ -361,26 +358,16 @@ impl RowsBaseline {
     }
 
     fn read(&mut self) -> Result<Option<Row>, Error> {
-        let (at, key) = loop {
-            let more = self
-                .reader
-                .read_record(&mut self.record)
-                .map_err(|e| self.error(format!("not a results CSV: {e}")))?;
-            if !more {
-                return Ok(None);
-            }
-            // Every row is placed, kept by the shard or not: an input given
-            // twice is told apart by its lines starting over, which a
-            // shard's rows alone need not show.
-            let at = self.record.position().map_or(0, |p| p.line());
-            let key = self.key_of(at)?;
-            self.placed = Some(key);
-            let ordinal = self.ordinal;
-            self.ordinal += 1;
-            if self.shard.is_none_or(|shard| shard.keeps(ordinal)) {
-                break (at, key);
-            }
-        };
+        let more = self
+            .reader
+            .read_record(&mut self.record)
+            .map_err(|e| self.error(format!("not a results CSV: {e}")))?;
+        if !more {
+            return Ok(None);
+        }
+        let at = self.record.position().map_or(0, |p| p.line());
+        let key = self.key_of(at)?;
+        self.placed = Some(key);
         let field = |i: usize| self.record.get(i).unwrap_or("").trim();
         let bad = |what: &str, value: &str| self.error(format!("line {at}: bad {what} `{value}`"));
         let [_, puzzle, status, solution, guesses] = self.columns.map(field);
@@ -487,7 +474,10 @@ impl RowsBaseline {
                 break;
             }
             let row = self.next.take().expect("peeked");
-            report.push(self.place(row.key), Problem::NotInRun { old: row.status });
+            // A shard's run has no row for the other shards' records.
+            if self.shard.is_none() {
+                report.push(self.place(row.key), Problem::NotInRun { old: row.status });
+            }
         }
         Ok(())
     }
@@ -551,7 +541,7 @@ impl RowsBaseline {
     /// # Errors
     /// [`Error::Baseline`] when the rest of the baseline cannot be read.
     pub fn finish(&mut self, cut_short: bool, report: &mut Report) -> Result<u64, Error> {
-        if !cut_short {
+        if !cut_short && self.shard.is_none() {
             while self.peek()?.is_some() {
                 let row = self.next.take().expect("peeked");
                 report.push(self.place(row.key), Problem::NotInRun { old: row.status });
@@ -641,6 +631,7 @@ mod tests {
                 solver: SolverKind::Fast,
                 mode: Mode::Unique,
                 interrupted: false,
+                options: crate::stats::RunOptions::default(),
             },
         )
     }

@@ -45,13 +45,14 @@ use crate::error::{Error, Verdict};
 use crate::file_guard::FileGuard;
 use crate::grid::Grid;
 use crate::input::{self, InputError, Record};
+use crate::interrupt::{Interrupt, Signal, SignalGuard};
 use crate::output::format::require_csv;
 use crate::output::{file_field, file_name, Compression, Destination, Sink, FILE_COLUMN};
 use crate::results_reader::{parse_row, Columns, RecordReader, Row};
 use crate::stats::Tally;
 
 /// The options of `merge`.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct MergeArgs {
     /// The files to merge, in any order: the shards' results CSV (as `solve
     /// -o` writes them) or other per-record tables (`augment`),
@@ -112,6 +113,31 @@ const SHOWN: usize = 10;
 /// or two `--inputs` would have the same name in rows;
 /// [`Error::Write`] when the output cannot be written.
 pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
+    // SIGINT and SIGTERM stop the merge at once, even while a read blocks
+    // (a part on a pipe): the merge runs on a thread of its own, and a
+    // signal removes its temporary file and ends the process.
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    let temporary = Output::temporary_for(&args.output);
+    let work = {
+        let (args, interrupt) = (args.clone(), interrupt.clone());
+        move || merge(&args, &interrupt)
+    };
+    match interrupt.wait_for("merge", work) {
+        Ok(Ok(merged)) => merged,
+        Ok(Err(signal)) => {
+            let _ = std::fs::remove_file(&temporary);
+            Ok(stopped(signal))
+        }
+        Err(e) => Err(Error::Threads {
+            what: "the merge thread".into(),
+            cause: e.to_string(),
+        }),
+    }
+}
+
+/// The merge itself (see [`run`]), stopping early when `interrupt` is
+/// raised.
+fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
     require_csv("merge writes", Some(&args.output)).map_err(Error::Usage)?;
     if args.inputs.is_empty() {
         let layout = &args.layout;
@@ -174,8 +200,11 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
     } else if with_file {
         let sequences = parts
             .iter()
-            .map(|p| file_sequence(&p.path, &p.keys))
+            .map(|p| file_sequence(&p.path, &p.keys, interrupt))
             .collect::<Result<Vec<_>, Error>>()?;
+        if let Some(signal) = interrupt.signal() {
+            return Ok(Verdict::Interrupted(signal));
+        }
         order::input_order(&sequences).map_err(Error::Merge)?
     } else {
         summaries
@@ -231,6 +260,10 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
         // The record of the row written last, and the file it came from.
         let mut last: Option<(RecordKey, usize)> = None;
         while let Some(Reverse((key, i))) = heap.pop() {
+            if let Some(signal) = interrupt.signal() {
+                merged.stopped = Some(signal);
+                return Ok(merged);
+            }
             let record = (key.0, key.1);
             match last {
                 Some((before, j)) if before == record && j != i => {
@@ -269,16 +302,16 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
         }
         Ok(merged)
     })();
-    let merged = match outcome.and_then(|m| m.refuse_overlaps().map(|()| m)) {
-        Ok(merged) => merged,
-        Err(e) => {
-            out.abandon();
-            return Err(e);
-        }
-    };
+    // On any return before `out.finish`, dropping `out` removes its
+    // temporary file.
+    let merged = outcome?;
+    if let Some(signal) = merged.stopped.or_else(|| interrupt.signal()) {
+        drop(out);
+        return Ok(Verdict::Interrupted(signal));
+    }
+    merged.refuse_overlaps()?;
     if let Some((first, count)) = &merged.missing {
         if !args.allow_missing {
-            out.abandon();
             return Err(Error::Merge(format!(
                 "no file has a row for {first} (the first of {count} records of the inputs \
                  without one); --allow-missing merges what there is"
@@ -327,6 +360,16 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
         );
     }
     Ok(Verdict::Clean)
+}
+
+/// A merge stopped by `signal`: nothing written (the temporary file is
+/// removed), the verdict the signal's.
+fn stopped(signal: Signal) -> Verdict {
+    crate::stderrln!(
+        "sudoku-batch merge: stopped by {}; nothing was written",
+        signal.name()
+    );
+    Verdict::Interrupted(signal)
 }
 
 fn run_facts(
@@ -511,7 +554,11 @@ impl Part {
 
 /// The input names a file's rows list, in order, each once per run of
 /// rows, and again where a name's lines start over (an input given twice).
-fn file_sequence(path: &Path, keys: &KeyColumns) -> Result<Vec<String>, Error> {
+fn file_sequence(
+    path: &Path,
+    keys: &KeyColumns,
+    interrupt: &Interrupt,
+) -> Result<Vec<String>, Error> {
     let mut reader = RecordReader::new(open_results(path)?);
     reader.read().map_err(|e| read_error(path, e))?;
     let Some(file) = keys.file else {
@@ -520,6 +567,9 @@ fn file_sequence(path: &Path, keys: &KeyColumns) -> Result<Vec<String>, Error> {
     let mut names: Vec<String> = vec![];
     let mut last_line = 0;
     while reader.read().map_err(|e| read_error(path, e))? {
+        if interrupt.is_raised() {
+            break;
+        }
         let record = reader.record();
         let field = String::from_utf8_lossy(record.get(file).unwrap_or_default());
         let name = file_name(&field);
@@ -552,6 +602,8 @@ struct Merged {
     overlapping: Option<RecordKey>,
     /// The first record of the inputs without a row, and their count.
     missing: Option<(String, u64)>,
+    /// The signal that stopped the merge.
+    stopped: Option<Signal>,
 }
 
 impl Merged {
@@ -699,60 +751,73 @@ impl Expected {
     }
 }
 
-/// The merged results file, written under a temporary name beside it.
+/// The merged results file, written under a temporary name beside it,
+/// which is removed when the output is dropped unfinished (a failure, a
+/// signal): a merge leaves its whole output or nothing.
 struct Output {
-    csv: csv::Writer<Sink>,
+    /// `None` once finished.
+    csv: Option<csv::Writer<Sink>>,
     temporary: PathBuf,
 }
 
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Some(csv) = self.csv.take() {
+            drop(csv);
+            // Best effort: the merge already failed with its own error.
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
+}
+
 impl Output {
-    fn create(path: &Path) -> Result<Output, Error> {
+    /// The temporary name the merge into `path` is written under.
+    fn temporary_for(path: &Path) -> PathBuf {
         // Built from the name's bytes, whatever they are.
         let mut name = OsString::from(".");
         name.push(path.file_name().unwrap_or_default());
         name.push(format!(".merge-{}.partial", std::process::id()));
-        let temporary = path.with_file_name(name);
+        path.with_file_name(name)
+    }
+
+    fn create(path: &Path) -> Result<Output, Error> {
+        let temporary = Output::temporary_for(path);
         let file = File::create(&temporary).map_err(|e| Error::write("results", path, e))?;
         let sink = Sink::to_file(file, Compression::of_name(path))
             .map_err(|e| Error::write("results", path, e))?;
         Ok(Output {
-            csv: csv::WriterBuilder::new()
-                .has_headers(false)
-                .from_writer(sink),
+            csv: Some(
+                csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(sink),
+            ),
             temporary,
         })
     }
 
     fn write(&mut self, record: &csv::ByteRecord) -> Result<(), Error> {
-        self.csv
-            .write_byte_record(record)
+        let Some(csv) = &mut self.csv else {
+            return Ok(());
+        };
+        csv.write_byte_record(record)
             .map_err(|e| Error::write("results", &self.temporary, io::Error::other(e)))
     }
 
     /// Completes the file and gives it its name.
-    fn finish(self, path: &Path) -> Result<(), Error> {
+    fn finish(mut self, path: &Path) -> Result<(), Error> {
         let error = |e: io::Error| Error::write("results", path, e);
-        let temporary = self.temporary.clone();
+        let Some(csv) = self.csv.take() else {
+            return Ok(());
+        };
         let done = (|| {
-            self.csv
-                .into_inner()
-                .map_err(|e| e.into_error())?
-                .finish()?;
-            std::fs::rename(&temporary, path)
+            csv.into_inner().map_err(|e| e.into_error())?.finish()?;
+            std::fs::rename(&self.temporary, path)
         })();
         if let Err(e) = done {
-            let _ = std::fs::remove_file(&temporary);
+            let _ = std::fs::remove_file(&self.temporary);
             return Err(error(e));
         }
         Ok(())
-    }
-
-    /// Removes the temporary file of a merge that failed.
-    fn abandon(self) {
-        let temporary = self.temporary.clone();
-        drop(self.csv);
-        // Best effort: the merge already failed with its own error.
-        let _ = std::fs::remove_file(temporary);
     }
 }
 
@@ -786,6 +851,7 @@ mod tests {
                 solver: crate::solver::SolverKind::Fast,
                 mode: crate::solver::Mode::Unique,
                 interrupted: false,
+                options: crate::stats::RunOptions::default(),
             },
         );
         let keys = |json: &str| -> Vec<String> {

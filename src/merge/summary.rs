@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::solver::{Mode, SolverKind};
-use crate::stats::{Guesses, RunInfo, SolveTimes, Summary, Tally};
+use crate::stats::{Guesses, RunInfo, RunOptions, SolveTimes, Summary, Tally};
 
 /// Every searched row's solve time, nanoseconds, counted by value: the
 /// percentiles of the merged rows, exactly.
@@ -56,6 +56,9 @@ pub struct RunFacts {
     pub mode: String,
     /// True when a signal stopped any shard.
     pub interrupted: bool,
+    /// The options every shard ran with (`shard` null), when their
+    /// summaries record them.
+    pub options: Option<RunOptions>,
 }
 
 /// One shard's `--summary-json`, as far as a merge uses it.
@@ -77,6 +80,11 @@ pub struct ShardSummary {
     pub mode: String,
     /// True when a signal stopped the run.
     pub interrupted: bool,
+    /// The options the run recorded (`None` in a summary from before they
+    /// were recorded).
+    pub options: Option<RunOptions>,
+    /// Why the run failed, if it did.
+    pub error: Option<String>,
 }
 
 impl ShardSummary {
@@ -123,6 +131,16 @@ impl ShardSummary {
             solver: text("solver")?,
             mode: text("mode")?,
             interrupted: get("interrupted")?.as_bool().unwrap_or(false),
+            options: json
+                .get("options")
+                .filter(|v| !v.is_null())
+                .map(|v| serde_json::from_value(v.clone()))
+                .transpose()
+                .map_err(|e| format!("`options`: {e}"))?,
+            error: json
+                .get("error")
+                .and_then(|v| v.as_str())
+                .map(str::to_string),
         })
     }
 }
@@ -135,6 +153,23 @@ impl ShardSummary {
 /// A message when the summaries do not count the merged rows (one missing,
 /// or given twice) or ran different solvers or modes.
 pub fn run_facts(summaries: &[ShardSummary], tally: &Tally) -> Result<RunFacts, String> {
+    if let Some(failed) = summaries.iter().find_map(|s| s.error.as_deref()) {
+        return Err(format!(
+            "a shard's run failed ({failed}): its rows are not a whole shard; run it again"
+        ));
+    }
+    let first = summaries.first();
+    if let Some(other) = summaries
+        .iter()
+        .find(|s| Some(&s.inputs) != first.map(|f| &f.inputs))
+    {
+        return Err(format!(
+            "the shards read different inputs ({} and {}): they are not of one run",
+            first.map(|f| f.inputs.join(" ")).unwrap_or_default(),
+            other.inputs.join(" ")
+        ));
+    }
+    let options = one_run_options(summaries)?;
     let puzzles: u64 = summaries.iter().map(|s| s.puzzles).sum();
     let mut statuses = [0u64; 6];
     for s in summaries {
@@ -170,7 +205,92 @@ pub fn run_facts(summaries: &[ShardSummary], tally: &Tally) -> Result<RunFacts, 
         solver: one("solver", |s| &s.solver)?,
         mode: one("mode", |s| &s.mode)?,
         interrupted: summaries.iter().any(|s| s.interrupted),
+        options,
     })
+}
+
+/// The options every shard ran with, from their summaries (`None` when a
+/// summary does not record them): the same but for `shard`, whose K must
+/// differ and N agree, with every K of N given.
+///
+/// # Errors
+/// What differs.
+fn one_run_options(summaries: &[ShardSummary]) -> Result<Option<RunOptions>, String> {
+    let Some(all) = summaries
+        .iter()
+        .map(|s| s.options.clone())
+        .collect::<Option<Vec<RunOptions>>>()
+    else {
+        return Ok(None);
+    };
+    let Some(first) = all.first() else {
+        return Ok(None);
+    };
+    let unsharded = |o: &RunOptions| RunOptions {
+        shard: None,
+        ..o.clone()
+    };
+    if let Some(other) = all.iter().find(|o| unsharded(o) != unsharded(first)) {
+        let show = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |n| n.to_string());
+        let describe = |o: &RunOptions| {
+            format!(
+                "--limit {}, --max-guesses {}, --timeout-ms {}, --blank {}",
+                show(o.limit),
+                show(o.max_guesses),
+                show(o.timeout_ms),
+                o.blank
+            )
+        };
+        return Err(format!(
+            "the shards ran with different options ({} and {}): their rows are not of one run",
+            describe(first),
+            describe(other)
+        ));
+    }
+    let shards: Vec<Option<(u64, u64)>> = all
+        .iter()
+        .map(|o| {
+            o.shard.as_deref().and_then(|text| {
+                let (k, n) = text.split_once('/')?;
+                Some((k.parse().ok()?, n.parse().ok()?))
+            })
+        })
+        .collect();
+    if shards.iter().any(Option::is_some) {
+        let Some(parts) = shards.iter().copied().collect::<Option<Vec<(u64, u64)>>>() else {
+            return Err(
+                "some summaries are of shards and some of whole runs: they are not of one run"
+                    .into(),
+            );
+        };
+        let n = parts[0].1;
+        if let Some((_, other)) = parts.iter().find(|(_, m)| *m != n) {
+            return Err(format!(
+                "the shards split the run {n} ways and {other} ways: they are not of one run"
+            ));
+        }
+        let mut ks: Vec<u64> = parts.iter().map(|(k, _)| *k).collect();
+        ks.sort_unstable();
+        if let Some(w) = ks.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!(
+                "shard {}/{n} is given twice: give every shard's summary, once",
+                w[0]
+            ));
+        }
+        if ks.len() as u64 != n {
+            let missing: Vec<String> = (1..=n)
+                .filter(|k| !ks.contains(k))
+                .map(|k| format!("{k}/{n}"))
+                .collect();
+            return Err(format!(
+                "the summaries are of {} of {n} shards (missing {}): give every shard's summary, \
+                 once",
+                ks.len(),
+                missing.join(", ")
+            ));
+        }
+    }
+    Ok(Some(unsharded(first)))
 }
 
 /// The summary of merged rows: the keys of a run's summary, written the
@@ -218,6 +338,11 @@ pub struct MergedSummary {
     pub mode: Option<String>,
     /// True when a signal stopped any shard whose summary is given.
     pub interrupted: bool,
+    /// The options every shard ran with (`shard` null); `null` without
+    /// every shard's summary.
+    pub options: Option<RunOptions>,
+    /// Always `null`: a merge that fails writes no summary.
+    pub error: Option<String>,
 }
 
 impl MergedSummary {
@@ -240,6 +365,7 @@ impl MergedSummary {
                 solver: SolverKind::default(),
                 mode: Mode::Unique,
                 interrupted: false,
+                options: crate::stats::RunOptions::default(),
             },
         );
         let us = |ns: u64| ns as f64 / 1e3;
@@ -268,7 +394,9 @@ impl MergedSummary {
             threads: facts.as_ref().map(|f| f.threads),
             solver: facts.as_ref().map(|f| f.solver.clone()),
             mode: facts.as_ref().map(|f| f.mode.clone()),
-            interrupted: facts.is_some_and(|f| f.interrupted),
+            interrupted: facts.as_ref().is_some_and(|f| f.interrupted),
+            options: facts.and_then(|f| f.options),
+            error: None,
         }
     }
 
@@ -331,6 +459,8 @@ mod tests {
             solver: solver.into(),
             mode: "unique".into(),
             interrupted: false,
+            options: None,
+            error: None,
         }
     }
 
@@ -382,6 +512,7 @@ mod tests {
                 solver: SolverKind::Fast,
                 mode: Mode::First,
                 interrupted: true,
+                options: crate::stats::RunOptions::default(),
             },
         );
         let parsed = ShardSummary::parse(&run.to_json()).unwrap();

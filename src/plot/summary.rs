@@ -147,6 +147,7 @@ mod tests {
                 solver: SolverKind::Fast,
                 mode: Mode::Unique,
                 interrupted: false,
+                options: crate::stats::RunOptions::default(),
             },
         );
         let html = page(&summary, &tally).unwrap();
