@@ -12,7 +12,7 @@
 //! ```
 //! use sudoku_batch::batch::{puzzle_field, BatchOptions, BatchSolver};
 //! use sudoku_batch::interrupt::Interrupt;
-//! use sudoku_batch::solver::Status;
+//! use sudoku_core::solver::Status;
 //!
 //! let fields: [&[u8]; 2] = [
 //!     b"016400000200009000400000062070230100100000003003087040960000005000800007000006820",
@@ -28,15 +28,15 @@
 //! ```
 
 use rayon::prelude::*;
+use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::config::MAX_THREADS;
 use crate::error::Error;
-use crate::grid::{Grid, CELLS};
 use crate::input::{self, Record};
 use crate::interrupt::{Interrupt, Signal};
 use crate::pipeline::solve_record;
 use crate::result::PuzzleResult;
-use crate::solver::{Limits, Mode, SolverKind};
 
 /// Most records per block: small enough that a block's results are a few
 /// hundred KiB, large enough that handing blocks out costs nothing.
@@ -193,7 +193,7 @@ pub fn puzzle_cells(values: impl ExactSizeIterator<Item = i64>) -> Result<Grid, 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::solver::Status;
+    use sudoku_core::solver::Status;
 
     const PUZZLE: &[u8] =
         b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";

@@ -8,11 +8,11 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
+use sudoku_core::solver::SolverKind;
 
 use crate::input::{Column, Delimiter, Format, Keep, ReadOptions};
 use crate::output::{check_delimiter, Blank, OutputFormat};
 use crate::shard::Shard;
-use crate::solver::SolverKind;
 
 /// The options of `solve`, kept in one struct so that other subcommands
 /// with the same inputs and outputs (e.g. `check`) can flatten it.

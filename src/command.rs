@@ -106,10 +106,11 @@ mod tests {
     use super::*;
     use std::path::PathBuf;
 
+    use sudoku_core::solver::SolverKind;
+
     use crate::cli::*;
     use crate::input::Column;
     use crate::shard::Shard;
-    use crate::solver::SolverKind;
 
     fn solve_args(args: &[&str]) -> SolveArgs {
         let cli = Cli::try_parse_from(["sudoku-batch", "solve"].iter().chain(args)).unwrap();
@@ -211,7 +212,7 @@ mod tests {
             .expect("a solve subcommand")
             .render_long_help()
             .to_string();
-        let limit = crate::solver::DEFAULT_MAX_PLACEMENTS;
+        let limit = sudoku_core::solver::DEFAULT_MAX_PLACEMENTS;
         assert_eq!(limit, 10_000_000, "update `--solver`'s help and the README");
         assert!(help.contains("10,000,000 placements"), "{help}");
     }

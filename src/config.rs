@@ -9,6 +9,8 @@ use std::path::PathBuf;
 #[cfg(feature = "cli")]
 use std::time::Duration;
 
+use sudoku_core::solver::{Limits, Mode, SolverKind};
+
 #[cfg(feature = "cli")]
 use crate::cli::{ProgressArg, SolveArgs};
 use crate::error::Error;
@@ -21,7 +23,6 @@ use crate::output::STDIO;
 use crate::output::{Blank, Compression, Destination, OutputFormat};
 use crate::progress::Draw;
 use crate::shard::Shard;
-use crate::solver::{Limits, Mode, SolverKind};
 
 /// The facts about the process's surroundings that flags are resolved
 /// against.

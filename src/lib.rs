@@ -2,7 +2,7 @@
 //!
 //! The library behind the `sudoku-batch` command. Data flows one way:
 //! [`input`] reads records -> [`pipeline`] classifies and solves them on a
-//! thread pool with the [`solver`]s (over the [`grid`] model) -> [`output`]
+//! thread pool with the solvers of [`sudoku_core`] -> [`output`]
 //! writes one results row per record ([`result`], with the input columns
 //! it keeps: [`kept`]) as CSV, JSON Lines or Parquet -> [`stats`]
 //! summarises. [`command`] defines the command line and runs a subcommand,
@@ -14,12 +14,12 @@
 //! subcommands: [`bench`](mod@bench) measures solver throughput in memory, and
 //! [`check`] verifies a run against rules and a baseline for CI. The
 //! [`dataset`] subcommands (`generate`, `canon`, `augment`) build puzzle
-//! sets with the [`generator`], canonical forms ([`minlex`]) and
-//! equivalence transforms ([`transform`]).
+//! sets with [`sudoku_core`]'s generator, canonical forms and
+//! equivalence transforms.
 //!
 //! ```
-//! use sudoku_batch::grid::Grid;
-//! use sudoku_batch::solver::{FastSolver, Limits, Mode, Solver, Status};
+//! use sudoku_core::grid::Grid;
+//! use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};
 //!
 //! let puzzle = Grid::parse(
 //!     b"016400000200009000400000062070230100100000003003087040960000005000800007000006820",
@@ -27,7 +27,7 @@
 //! let outcome = FastSolver::new().solve(&puzzle, Mode::Unique, &Limits::default());
 //! assert_eq!(outcome.status, Status::Solved);
 //! assert!(outcome.solution.unwrap().is_solution_of(&puzzle));
-//! # Ok::<(), sudoku_batch::grid::ParseError>(())
+//! # Ok::<(), sudoku_core::grid::ParseError>(())
 //! ```
 
 #![warn(missing_docs)]
@@ -49,14 +49,11 @@ pub mod config;
 pub mod dataset;
 pub mod error;
 pub mod file_guard;
-pub mod generator;
-pub mod grid;
 pub mod input;
 pub mod interrupt;
 pub mod kept;
 #[cfg(feature = "cli")]
 pub mod merge;
-pub mod minlex;
 pub mod output;
 pub mod pipeline;
 pub mod plot;
@@ -66,7 +63,5 @@ pub mod results_reader;
 pub mod resume;
 pub mod shard;
 pub mod solve;
-pub mod solver;
 pub mod stats;
 pub mod stderr;
-pub mod transform;

@@ -24,13 +24,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use flate2::write::GzEncoder;
+use sudoku_core::grid::{Grid, CELLS};
 
 pub use self::format::{Compression, OutputFormat};
 pub use self::jsonl::JsonlRows;
 use self::members::GzipMembers;
 use self::parquet::ParquetRows;
 use crate::error::Error;
-use crate::grid::{Grid, CELLS};
 use crate::kept::{KeptColumn, KeptValue};
 use crate::result::PuzzleResult;
 
@@ -837,7 +837,7 @@ fn parquet_error(e: ::parquet::errors::ParquetError, path: &Path) -> Error {
 mod tests {
     use super::*;
     use crate::result::Check;
-    use crate::solver::Status;
+    use sudoku_core::solver::Status;
 
     #[test]
     fn messages_are_escaped_cut_and_never_formulas() {

@@ -35,13 +35,14 @@ use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender,
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread;
 
+use sudoku_core::solver::{Limits, Mode, Solver, SolverKind, Status};
+
 use crate::clock::Stopwatch;
 use crate::error::Error;
 use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch};
 use crate::interrupt::{Interrupt, Signal, POLL};
 use crate::output::RowFormat;
 use crate::result::{Check, PuzzleResult};
-use crate::solver::{Limits, Mode, Solver, SolverKind, Status};
 use crate::stats::{Mark, Tally};
 
 /// Records per chunk by default.
@@ -756,8 +757,9 @@ pub fn solve_record(
 mod tests {
     use std::path::PathBuf;
 
+    use sudoku_core::grid::Grid;
+
     use super::*;
-    use crate::grid::Grid;
 
     const PUZZLE: &[u8] =
         b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";

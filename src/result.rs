@@ -2,10 +2,10 @@
 //! summary: one [`PuzzleResult`] per input record.
 
 use serde::Serialize;
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::Status;
 
-use crate::grid::Grid;
 use crate::kept::KeptValue;
-use crate::solver::Status;
 
 /// The check of a solved puzzle against the solution its input gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -6,10 +6,11 @@
 use std::io::Read;
 use std::str::FromStr;
 
-use crate::grid::{Grid, CELLS};
+use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::solver::Status;
+
 use crate::output::{file_name, COLUMNS, FILE_COLUMN};
 use crate::result::{Check, PuzzleResult};
-use crate::solver::Status;
 
 /// Where each results column is in a header.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -31,12 +31,13 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use crate::grid::Grid;
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{Mode, SolverKind, Status};
+
 use crate::input::{InputError, Record, RecordBatch, RecordStream};
 use crate::output::Compression;
 use crate::pipeline::Source;
 use crate::results_reader::{parse_row, Columns, Row};
-use crate::solver::{Mode, SolverKind, Status};
 use crate::stats::Tally;
 
 pub use crate::error::ResumeError;
@@ -973,7 +974,7 @@ impl RecordStream for Skipping {
 mod tests {
     use super::*;
     use crate::output::Shape;
-    use crate::solver::Status;
+    use sudoku_core::solver::Status;
 
     const P: &str =
         "016400000200009000400000062070230100100000003003087040960000005000800007000006820";

@@ -196,7 +196,7 @@ pub fn keep<T, E>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
+    use sudoku_core::grid::Grid;
 
     const PUZZLE: &[u8] =
         b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";

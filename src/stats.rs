@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use hdrhistogram::Histogram;
 use serde::Serialize;
+use sudoku_core::solver::{Mode, SolverKind, Status};
 
 use crate::result::{Check, PuzzleResult};
-use crate::solver::{Mode, SolverKind, Status};
 
 /// Significant figures kept by the solve-time histogram.
 const HISTOGRAM_SIGFIGS: u8 = 3;

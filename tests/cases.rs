@@ -4,8 +4,8 @@
 mod common;
 
 use common::*;
-use sudoku_batch::grid::{Cell, Grid};
-use sudoku_batch::solver::{FastSolver, Limits, Mode, Solver, Status};
+use sudoku_core::grid::{Cell, Grid};
+use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};
 
 #[test]
 fn case_01_anti_backtracking_is_solved_fast_and_its_typo_is_multiple() {

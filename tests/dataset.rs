@@ -8,10 +8,10 @@ use std::collections::{HashMap, HashSet};
 use std::process::Output;
 
 use common::{bin, code, repo, stderr};
-use sudoku_batch::grid::{Cell, Grid};
-use sudoku_batch::minlex::minlex;
-use sudoku_batch::solver::{FastSolver, Limits, Mode, Solver, Status};
-use sudoku_batch::transform::Transform;
+use sudoku_core::grid::{Cell, Grid};
+use sudoku_core::minlex::minlex;
+use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};
+use sudoku_core::transform::Transform;
 
 fn run(args: &[&str]) -> Output {
     bin().args(args).output().expect("the binary runs")

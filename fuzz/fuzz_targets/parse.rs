@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use sudoku_batch::grid::Grid;
+use sudoku_core::grid::Grid;
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(grid) = Grid::parse(data) {

@@ -24,7 +24,7 @@ use sudoku_batch::input::{Column, Delimiter, Format, InputError, Keep, ReadOptio
 use sudoku_batch::interrupt::{Interrupt, Signal};
 use sudoku_batch::output::format::OutputFormat;
 use sudoku_batch::output::{check_delimiter, Blank, Compression, Destination};
-use sudoku_batch::solver::{Limits, Mode, SolverKind};
+use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::arrow_ffi::{import_array, ArrowBatch};
 use crate::puzzles::{Items, Part, Puzzles};

@@ -16,7 +16,7 @@ use arrow_schema::DataType;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use sudoku_batch::batch::{puzzle_cells, puzzle_field};
-use sudoku_batch::grid::{Grid, CELLS};
+use sudoku_core::grid::{Grid, CELLS};
 
 /// The message of a missing value (a null, `None`).
 const MISSING: &str = "missing puzzle (null)";

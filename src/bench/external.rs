@@ -33,11 +33,11 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
+use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};
 
 use super::measure::{Orders, Plan};
 use crate::error::Error;
-use crate::grid::{Grid, CELLS};
-use crate::solver::{FastSolver, Limits, Mode, Solver, Status};
 
 /// Puzzles each copy answers in the first estimating batch; later batches
 /// double until the warm-up time is used.

@@ -23,11 +23,11 @@ use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
 
 use super::spread::Spread;
 use crate::error::Error;
-use crate::grid::Grid;
-use crate::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
 
 /// The seed of the random order used for warm-up and sampling when
 /// `--seed` is not given, so that runs are repeatable.

@@ -21,13 +21,13 @@ use std::time::{Duration, Instant};
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{Mode, SolverKind};
 
 use crate::cli::{solver_parser, LayoutArgs};
 use crate::error::{Error, Verdict};
 use crate::file_guard::FileGuard;
-use crate::grid::Grid;
 use crate::input::{self, Input, ReadOptions};
-use crate::solver::{Mode, SolverKind};
 
 pub use self::export::{ExportFormat, Exports, Report};
 pub use self::external::{measure_external, Expected, ExternalSolver, Protocol};

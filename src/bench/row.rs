@@ -237,9 +237,10 @@ fn cpu_model(cpuinfo: &str) -> Option<String> {
 mod tests {
     use std::time::Duration;
 
+    use sudoku_core::solver::{Mode, SolverKind};
+
     use super::super::measure::Totals;
     use super::*;
-    use crate::solver::{Mode, SolverKind};
 
     #[test]
     fn the_row_serializes_exactly_the_fields_in_order() {

@@ -13,13 +13,14 @@
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{Mode, SolverKind, Status};
+
 use super::report::{threads_differ, Place, Problem, Report};
 use crate::error::Error;
-use crate::grid::Grid;
 use crate::output::file_name;
 use crate::result::PuzzleResult;
 use crate::shard::Shard;
-use crate::solver::{Mode, SolverKind, Status};
 use crate::stats::Summary;
 
 /// A baseline, opened.
@@ -576,8 +577,9 @@ impl RowsBaseline {
 mod tests {
     use std::io::Cursor;
 
+    use sudoku_core::grid::Grid;
+
     use super::*;
-    use crate::grid::Grid;
 
     const PUZZLE: &str =
         "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";

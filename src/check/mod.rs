@@ -24,6 +24,7 @@ use std::path::PathBuf;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
+use sudoku_core::solver::Status;
 
 use self::baseline::Baseline;
 use self::report::{Place, Problem, Report};
@@ -32,7 +33,6 @@ use crate::config::Config;
 use crate::error::{Error, Verdict};
 use crate::result::{Check, PuzzleResult};
 use crate::solve;
-use crate::solver::Status;
 
 /// The options of `check`: those of `solve` (but `--resume`, hidden from
 /// `--help` and refused, since every row must be verified), and these.
@@ -268,9 +268,10 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
 mod tests {
     use clap::Parser;
 
+    use sudoku_core::grid::Grid;
+
     use super::*;
     use crate::command::{Cli, Command};
-    use crate::grid::Grid;
 
     const PUZZLE: &[u8] =
         b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";
@@ -314,7 +315,7 @@ mod tests {
     }
 
     fn solved(expected: Option<Status>) -> PuzzleResult {
-        let mut solver = crate::solver::SolverKind::Fast.build();
+        let mut solver = sudoku_core::solver::SolverKind::Fast.build();
         let record = crate::input::Record {
             expected,
             ..crate::input::Record::new(4, Ok(Grid::parse(PUZZLE).unwrap()), None)
@@ -323,7 +324,7 @@ mod tests {
             solver.as_mut(),
             0,
             record,
-            crate::solver::Mode::Unique,
+            sudoku_core::solver::Mode::Unique,
             &Default::default(),
         )
     }

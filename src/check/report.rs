@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use crate::grid::{Cell, Grid, CELLS};
-use crate::solver::Status;
+use sudoku_core::grid::{Cell, Grid, CELLS};
+use sudoku_core::solver::Status;
 
 /// Failures listed in full; the rest are counted.
 pub const SHOWN: usize = 20;

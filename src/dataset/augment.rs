@@ -1,5 +1,5 @@
 //! `augment`: K random equivalent copies of every record, each with its
-//! solution moved the same way ([`crate::transform`]).
+//! solution moved the same way ([`sudoku_core::transform`]).
 //!
 //! Columns, exactly: `line,copy,puzzle,solution,transform,status,message`,
 //! with `file` first when there are several inputs (written as `solve`
@@ -18,6 +18,9 @@ use clap::Args;
 use rand::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};
+use sudoku_core::transform::Transform;
 
 use super::{
     input_paths, rate, refuse_overwriting, run_ordered, thousands, threads, Opened, RunArgs,
@@ -25,14 +28,11 @@ use super::{
 };
 use crate::cli::LayoutArgs;
 use crate::error::{Error, Verdict};
-use crate::grid::Grid;
 use crate::input::Record;
 use crate::interrupt::SignalGuard;
 use crate::output::{clean_message, file_field};
 use crate::progress::{Progress, ProgressOptions};
 use crate::shard::{self, Shard};
-use crate::solver::{FastSolver, Limits, Mode, Solver, Status};
-use crate::transform::Transform;
 
 /// The columns, in order (after `file` with several inputs).
 pub const COLUMNS: [&str; 7] = [

@@ -1,4 +1,4 @@
-//! `canon`: the minlex form of every record ([`crate::minlex`]), with
+//! `canon`: the minlex form of every record ([`sudoku_core::minlex`]), with
 //! duplicates inside the inputs and leaks from `--against` corpora.
 //!
 //! Columns, exactly: `line,puzzle,canonical,duplicate_of,against,message`,
@@ -25,6 +25,8 @@ use std::time::Instant;
 
 use clap::Args;
 use serde::Serialize;
+use sudoku_core::grid::Grid;
+use sudoku_core::minlex::{form_line, Canonicalizer};
 
 use super::{
     input_paths, rate, refuse_overwriting, run_ordered, thousands, threads, Opened, RunArgs,
@@ -32,10 +34,8 @@ use super::{
 };
 use crate::cli::LayoutArgs;
 use crate::error::{Error, Verdict};
-use crate::grid::Grid;
 use crate::input::Record;
 use crate::interrupt::SignalGuard;
-use crate::minlex::{form_line, Canonicalizer};
 use crate::output::{clean_message, file_field};
 use crate::progress::{Progress, ProgressOptions};
 

@@ -1,5 +1,5 @@
 //! `generate`: writes N fresh puzzles, each with exactly one solution and
-//! (unless `--no-minimal`) minimal, made by [`crate::generator`].
+//! (unless `--no-minimal`) minimal, made by [`sudoku_core::generator`].
 //!
 //! Columns, exactly: `index,puzzle,solution,clues,guesses`. Puzzle `i` is a
 //! function of `(seed, i)` alone, so the output is byte-identical for every
@@ -9,10 +9,10 @@ use std::time::Instant;
 
 use clap::Args;
 use serde::Serialize;
+use sudoku_core::generator::{Generated, Generator, Requirements};
 
 use super::{rate, run_ordered, thousands, threads, RunArgs, TableWriter};
 use crate::error::{Error, Verdict};
-use crate::generator::{Generated, Generator, Requirements};
 use crate::interrupt::SignalGuard;
 use crate::progress::Progress;
 

@@ -8,12 +8,12 @@
 use std::io::{self, Read};
 
 use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
+use sudoku_core::solver::Status;
 
 use super::field;
 use super::keep::{self, Keep};
 use super::{Column, InputError, Record};
 use crate::kept::{KeptColumn, KeptValue};
-use crate::solver::Status;
 
 /// Header names of the puzzle column (case-insensitive).
 pub const PUZZLE_NAMES: [&str; 5] = ["puzzle", "quizzes", "quiz", "question", "grid"];

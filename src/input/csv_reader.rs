@@ -202,8 +202,8 @@ fn header_text(record: &Fields<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
-    use crate::solver::Status;
+    use sudoku_core::grid::Grid;
+    use sudoku_core::solver::Status;
 
     use crate::input::tests::{P, S};
 

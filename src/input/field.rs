@@ -1,7 +1,7 @@
 //! Judging one field: is it a puzzle, does it look like one, and if not,
 //! why not.
 
-use crate::grid::{Grid, ParseError, BLANKS, CELLS};
+use sudoku_core::grid::{Grid, ParseError, BLANKS, CELLS};
 
 /// True for a digit or one of the blank characters `.0_-`.
 #[inline]

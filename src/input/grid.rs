@@ -9,11 +9,11 @@
 use std::io::BufRead;
 
 use memchr::memchr2;
+use sudoku_core::grid::{Grid, ParseError, CELLS};
 
 use super::frame::{Framer, MAX_RECORD};
 use super::lines::too_long;
 use super::{InputError, Record};
-use crate::grid::{Grid, ParseError, CELLS};
 
 /// The grid sides a row can have.
 const SIDES: [usize; 4] = [4, 9, 16, 25];

@@ -14,6 +14,7 @@ use arrow_schema::DataType;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 use serde_json::Value as Json;
+use sudoku_core::solver::Status;
 
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::frame::Framer;
@@ -22,7 +23,6 @@ use super::lines::is_skipped;
 use super::value::{self, Value};
 use super::{field, Column, InputError, Record};
 use crate::kept::{KeptColumn, KeptValue};
-use crate::solver::Status;
 
 /// One line's JSON value. An object's keys are kept in their order (for
 /// `--column N`), each with its value as written, parsed only when used.

@@ -106,7 +106,7 @@ impl<R: BufRead> JsonlReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
+    use sudoku_core::grid::Grid;
 
     use crate::input::tests::{P, S};
 

@@ -1,11 +1,12 @@
 //! Plain text: one puzzle per line, fields split on whitespace, `,`, `;`
 //! and `|`.
 
+use sudoku_core::grid::Grid;
+
 use super::field;
 use super::frame::MAX_RECORD;
 use super::keep::{self, Keep};
 use super::{Column, InputError};
-use crate::grid::Grid;
 use crate::kept::{KeptColumn, KeptValue};
 
 /// True for a byte that separates fields on a text line.

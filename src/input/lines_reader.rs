@@ -96,7 +96,7 @@ impl<R: BufRead> LinesReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grid::Grid;
+    use sudoku_core::grid::Grid;
 
     use crate::input::tests::{P, S};
 

@@ -112,11 +112,11 @@ mod value;
 
 use std::path::PathBuf;
 
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::Status;
 use thiserror::Error;
 
-use crate::grid::Grid;
 use crate::kept::KeptValue;
-use crate::solver::Status;
 
 pub use self::batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch};
 pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};

@@ -25,6 +25,7 @@ use parquet::arrow::arrow_reader::{
     ParquetRecordBatchReaderBuilder,
 };
 use parquet::arrow::ProjectionMask;
+use sudoku_core::solver::Status;
 
 use super::batch::RecordBatch as Batch;
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
@@ -32,7 +33,6 @@ use super::keep::Keep;
 use super::value::{self, Value};
 use super::{field, Column, InputError, Record};
 use crate::kept::{KeptColumn, KeptValue};
-use crate::solver::Status;
 
 /// Rows per Arrow batch.
 pub const BATCH_ROWS: usize = 4096;

@@ -14,13 +14,13 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use csv::{ByteRecord, ReaderBuilder, Trim};
+use sudoku_core::grid::Grid;
 
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES};
 use super::field;
 use super::frame::Framer;
 use super::lines::{is_skipped, split, too_long};
 use super::InputError;
-use crate::grid::Grid;
 
 /// One solutions record: the line it is on, and what it gives.
 #[derive(Clone, Debug, PartialEq, Eq)]

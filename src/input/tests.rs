@@ -3,9 +3,9 @@
 use std::io::{Cursor, Write};
 
 use proptest::prelude::*;
+use sudoku_core::grid::Grid;
 
 use super::*;
-use crate::grid::Grid;
 
 /// A puzzle with one solution, [`S`]: the input module's tests share it.
 pub(super) const P: &str =

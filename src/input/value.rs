@@ -3,8 +3,9 @@
 //! blank). Both readers describe a value as a [`Value`] and share these
 //! rules and messages.
 
+use sudoku_core::grid::{Grid, CELLS};
+
 use super::field;
-use crate::grid::{Grid, CELLS};
 
 /// The shape of one typed value, as far as a puzzle needs it.
 pub enum Value<'a> {

@@ -38,12 +38,12 @@ use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 
 use clap::Args;
+use sudoku_core::grid::Grid;
 
 use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::cli::LayoutArgs;
 use crate::error::{Error, Verdict};
 use crate::file_guard::FileGuard;
-use crate::grid::Grid;
 use crate::input::{self, InputError, Record};
 use crate::interrupt::{Interrupt, Signal, SignalGuard};
 use crate::output::format::require_csv;
@@ -848,8 +848,8 @@ mod tests {
                 inputs: vec![],
                 wall: std::time::Duration::ZERO,
                 threads: 1,
-                solver: crate::solver::SolverKind::Fast,
-                mode: crate::solver::Mode::Unique,
+                solver: sudoku_core::solver::SolverKind::Fast,
+                mode: sudoku_core::solver::Mode::Unique,
                 interrupted: false,
                 options: crate::stats::RunOptions::default(),
             },

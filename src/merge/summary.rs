@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use serde::Serialize;
+use sudoku_core::solver::{Mode, SolverKind};
 
-use crate::solver::{Mode, SolverKind};
 use crate::stats::{Guesses, RunInfo, RunOptions, SolveTimes, Summary, Tally};
 
 /// Every searched row's solve time, nanoseconds, counted by value: the
@@ -68,7 +68,7 @@ pub struct ShardSummary {
     pub inputs: Vec<String>,
     /// Records that got a row.
     pub puzzles: u64,
-    /// Rows per status, in the order of [`crate::solver::Status::ALL`].
+    /// Rows per status, in the order of [`sudoku_core::solver::Status::ALL`].
     pub statuses: [u64; 6],
     /// Wall-clock time, seconds.
     pub wall_s: f64,
@@ -112,7 +112,7 @@ impl ShardSummary {
                 .ok_or_else(|| format!("`{key}` is not text"))
         };
         let mut statuses = [0; 6];
-        for (count, status) in statuses.iter_mut().zip(crate::solver::Status::ALL) {
+        for (count, status) in statuses.iter_mut().zip(sudoku_core::solver::Status::ALL) {
             *count = number(status.name())?;
         }
         Ok(ShardSummary {
@@ -177,7 +177,7 @@ pub fn run_facts(summaries: &[ShardSummary], tally: &Tally) -> Result<RunFacts, 
             *sum += n;
         }
     }
-    let merged: Vec<u64> = crate::solver::Status::ALL
+    let merged: Vec<u64> = sudoku_core::solver::Status::ALL
         .iter()
         .map(|&s| tally.count(s))
         .collect();
@@ -413,7 +413,7 @@ impl MergedSummary {
 mod tests {
     use super::*;
     use crate::result::PuzzleResult;
-    use crate::solver::Status;
+    use sudoku_core::solver::Status;
 
     #[test]
     fn percentiles_are_nearest_rank_over_every_value() {

@@ -135,11 +135,12 @@ fn push_string(out: &mut Vec<u8>, text: &str) {
 mod tests {
     use serde_json::{json, Value};
 
+    use sudoku_core::grid::Grid;
+    use sudoku_core::solver::Status;
+
     use super::*;
-    use crate::grid::Grid;
     use crate::kept::{KeptColumn, KeptValue};
     use crate::result::Check;
-    use crate::solver::Status;
 
     fn row(rows: &JsonlRows, result: &PuzzleResult) -> Value {
         let mut out = Vec::new();

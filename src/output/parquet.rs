@@ -497,10 +497,11 @@ mod tests {
     use arrow_array::{Array, RecordBatch};
     use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
+    use sudoku_core::grid::Grid;
+    use sudoku_core::solver::Status;
+
     use super::*;
-    use crate::grid::Grid;
     use crate::kept::KeptColumn;
-    use crate::solver::Status;
 
     fn result(line: u64, kept: Vec<KeptValue>) -> PuzzleResult {
         PuzzleResult {

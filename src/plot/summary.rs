@@ -117,9 +117,10 @@ pub fn write_page(path: &Path, summary: &Summary, tally: &Tally) -> Result<(), E
 mod tests {
     use std::time::Duration;
 
+    use sudoku_core::solver::{Mode, SolverKind, Status};
+
     use super::*;
     use crate::result::PuzzleResult;
-    use crate::solver::{Mode, SolverKind, Status};
     use crate::stats::RunInfo;
 
     #[test]

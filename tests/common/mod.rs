@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 
 use assert_cmd::Command;
-use sudoku_batch::grid::Grid;
+use sudoku_core::grid::Grid;
 
 /// Path of a file under the crate root (`data/...`, `tests/cases/...`).
 pub fn repo(path: &str) -> String {

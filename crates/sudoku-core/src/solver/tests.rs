@@ -6,11 +6,11 @@ use proptest::prelude::*;
 use super::*;
 use crate::grid::{Cell, Grid};
 
-const ANTI_BACKTRACKING: &str = include_str!("../../tests/cases/01-anti-backtracking.txt");
-const DUPLICATE_GIVENS: &str = include_str!("../../tests/cases/02-duplicate-givens.txt");
-const NO_SOLUTION: &str = include_str!("../../tests/cases/04-no-solution.txt");
-const MULTIPLE: &str = include_str!("../../tests/cases/05-multiple-solutions.txt");
-const LAST_CELL: &str = include_str!("../../tests/cases/07-last-cell.txt");
+const ANTI_BACKTRACKING: &str = include_str!("../../../../tests/cases/01-anti-backtracking.txt");
+const DUPLICATE_GIVENS: &str = include_str!("../../../../tests/cases/02-duplicate-givens.txt");
+const NO_SOLUTION: &str = include_str!("../../../../tests/cases/04-no-solution.txt");
+const MULTIPLE: &str = include_str!("../../../../tests/cases/05-multiple-solutions.txt");
+const LAST_CELL: &str = include_str!("../../../../tests/cases/07-last-cell.txt");
 
 fn grids(text: &str) -> Vec<Grid> {
     text.lines()
@@ -345,7 +345,7 @@ fn assert_paths_agree(paths: &mut [FastSolver], grid: &Grid, mode: Mode, limits:
 /// The first field of every line of a shipped data file that is a puzzle.
 fn shipped(name: &str, take: usize) -> Vec<Grid> {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
+        .join("../../data")
         .join(name);
     let text = std::fs::read_to_string(&path).expect("shipped data file");
     text.lines()

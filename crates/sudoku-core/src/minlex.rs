@@ -412,7 +412,7 @@ mod tests {
 
     #[test]
     fn the_first_seventeen_clue_puzzles_are_inequivalent() {
-        let text = include_str!("../data/17_clue_10000.txt");
+        let text = include_str!("../../../data/17_clue_10000.txt");
         let mut canon = Canonicalizer::new();
         let mut forms = HashSet::new();
         let puzzles = text.lines().filter(|l| !l.starts_with('#')).take(200);

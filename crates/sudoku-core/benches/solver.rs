@@ -19,14 +19,14 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_batch::grid::Grid;
-use sudoku_batch::solver::{FastSolver, Limits, Mode, NaiveSolver, Simd, Solver};
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{FastSolver, Limits, Mode, NaiveSolver, Simd, Solver};
 
 /// The puzzle fields of a shipped data file: the first field of every line
 /// that parses as a puzzle (comments, headers and blank lines fall out).
 fn load(name: &str, take: usize) -> Vec<Vec<u8>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("data")
+        .join("../../data")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()

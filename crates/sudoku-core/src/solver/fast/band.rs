@@ -750,9 +750,9 @@ mod tests {
     #[test]
     fn set_up_from_bitboards_is_the_set_up_from_givens() {
         let files = [
-            include_str!("../../../data/17_clue_10000.txt"),
-            include_str!("../../../data/magictour_top1465.txt"),
-            include_str!("../../../data/kaggle1m_10000.csv"),
+            include_str!("../../../../../data/17_clue_10000.txt"),
+            include_str!("../../../../../data/magictour_top1465.txt"),
+            include_str!("../../../../../data/kaggle1m_10000.csv"),
         ];
         let mut stalled = 0;
         for text in files {
@@ -794,7 +794,7 @@ mod tests {
         if !super::super::Simd::Avx512.is_available() {
             return;
         }
-        let text = include_str!("../../../data/17_clue_10000.txt");
+        let text = include_str!("../../../../../data/17_clue_10000.txt");
         let puzzles = text
             .lines()
             .filter_map(|line| Grid::parse(line.as_bytes()).ok());
@@ -859,9 +859,9 @@ mod tests {
             return;
         }
         let files = [
-            include_str!("../../../data/17_clue_10000.txt"),
-            include_str!("../../../data/magictour_top1465.txt"),
-            include_str!("../../../data/forum_hardest_2000.txt"),
+            include_str!("../../../../../data/17_clue_10000.txt"),
+            include_str!("../../../../../data/magictour_top1465.txt"),
+            include_str!("../../../../../data/forum_hardest_2000.txt"),
         ];
         let (mut compared, mut contradictions) = (0, 0);
         for text in files {
