@@ -16,9 +16,9 @@ use std::path::PathBuf;
 
 use thiserror::Error;
 
-use crate::file_guard::GuardError;
 use crate::input::InputError;
-use crate::interrupt::Signal;
+use crate::process::file_guard::GuardError;
+use crate::process::interrupt::Signal;
 
 /// Exit code: every puzzle solved, nothing mismatched.
 pub const EXIT_OK: u8 = 0;
@@ -157,7 +157,7 @@ mod tests {
     }
 }
 
-/// Why a results file cannot be resumed (`--resume`, see [`crate::resume`]).
+/// Why a results file cannot be resumed (`--resume`, see [`crate::job::resume`]).
 #[derive(Debug, Error)]
 pub enum ResumeError {
     /// The results file could not be read.

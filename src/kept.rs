@@ -34,7 +34,7 @@
 //! A null is empty in CSV and `null` in JSON Lines and Parquet; a present
 //! value is never written as null.
 //!
-//! [`PuzzleResult::kept`]: crate::result::PuzzleResult::kept
+//! [`PuzzleResult::kept`]: crate::output::result::PuzzleResult::kept
 
 mod render;
 

@@ -6,11 +6,11 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use sudoku_batch::command::{self, Cli};
+use sudoku_batch::commands::command_line::{self, Cli};
 use sudoku_batch::error::exit_code;
 
 fn main() -> ExitCode {
-    let result = command::run(Cli::parse());
+    let result = command_line::run(Cli::parse());
     if let Err(e) = &result {
         if !e.is_quiet() {
             sudoku_batch::stderrln!("sudoku-batch: error: {e}");

@@ -12,11 +12,21 @@
 //! there a chunk at a time for a `.gz` output (a gzip member each), and the
 //! writer only writes the bytes; Parquet's typed columns are built on the
 //! writer's thread ([`parquet`]).
+//!
+//! The rest of what a run writes sits here too: the data of one row
+//! ([`result`]), the run's tallies and summary ([`stats`]), the progress
+//! bar ([`progress`]), the HTML charts ([`plot`]), and a results CSV read
+//! back for `--resume` and `merge` ([`read_back`]).
 
 pub mod format;
 pub mod jsonl;
 mod members;
 pub mod parquet;
+pub mod plot;
+pub mod progress;
+pub mod read_back;
+pub mod result;
+pub mod stats;
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Seek, SeekFrom, Write};
@@ -32,7 +42,7 @@ use self::members::GzipMembers;
 use self::parquet::ParquetRows;
 use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
-use crate::result::PuzzleResult;
+use crate::output::result::PuzzleResult;
 
 /// The name that means stdin or stdout.
 pub const STDIO: &str = "-";
@@ -836,7 +846,7 @@ fn parquet_error(e: ::parquet::errors::ParquetError, path: &Path) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::result::Check;
+    use crate::output::result::Check;
     use sudoku_core::solver::Status;
 
     #[test]

@@ -1,7 +1,7 @@
 //! `sudoku_batch._native`: the extension module behind the `sudoku_batch`
 //! Python package. The package's Python code turns the caller's puzzles
 //! into Arrow arrays or a list and calls [`solve`]; every puzzle is solved
-//! by the `sudoku-batch` library ([`sudoku_batch::batch`]) on its own thread
+//! by the `sudoku-batch` library ([`sudoku_batch::job::in_memory`]) on its own thread
 //! pool while the GIL is released. [`solve_file`] runs the `solve`
 //! subcommand's job on files.
 
@@ -17,13 +17,13 @@ use pyo3::exceptions::{
 };
 use pyo3::prelude::*;
 use pyo3::types::PyList;
-use sudoku_batch::batch::{BatchOptions, BatchSolver};
-use sudoku_batch::config::Config;
 use sudoku_batch::error::Error;
 use sudoku_batch::input::{Column, Delimiter, Format, InputError, Keep, ReadOptions};
-use sudoku_batch::interrupt::{Interrupt, Signal};
+use sudoku_batch::job::config::Config;
+use sudoku_batch::job::in_memory::{BatchOptions, BatchSolver};
 use sudoku_batch::output::format::OutputFormat;
 use sudoku_batch::output::{check_delimiter, Blank, Compression, Destination};
+use sudoku_batch::process::interrupt::{Interrupt, Signal};
 use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::arrow_ffi::{import_array, ArrowBatch};
@@ -220,7 +220,7 @@ fn solve_file(
     };
     config.limit = limit;
     let (_, summary) = interruptible(py, |interrupt| {
-        sudoku_batch::solve::run_with_interrupt(&config, interrupt)
+        sudoku_batch::commands::solve::run_with_interrupt(&config, interrupt)
     })?
     .map_err(to_py_err)?;
     if summary.interrupted {
@@ -321,6 +321,6 @@ fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve_file, module)?)?;
     module.add_class::<ArrowBatch>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    module.add("MAX_THREADS", sudoku_batch::config::MAX_THREADS)?;
+    module.add("MAX_THREADS", sudoku_batch::job::config::MAX_THREADS)?;
     Ok(())
 }

@@ -15,7 +15,7 @@ use arrow_buffer::ArrowNativeType;
 use arrow_schema::DataType;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
-use sudoku_batch::batch::{puzzle_cells, puzzle_field};
+use sudoku_batch::job::in_memory::{puzzle_cells, puzzle_field};
 use sudoku_core::grid::{Grid, CELLS};
 
 /// The message of a missing value (a null, `None`).

@@ -7,7 +7,7 @@ use std::sync::{Arc, LazyLock};
 use arrow_array::builder::{Float64Builder, StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, StructArray};
 use arrow_schema::{DataType, Field, Fields};
-use sudoku_batch::result::PuzzleResult;
+use sudoku_batch::output::result::PuzzleResult;
 use sudoku_core::grid::CELLS;
 
 /// The result columns and their types, in order.

@@ -2,11 +2,11 @@
 //! into records for a [`RecordBatch`], parsed later with the per-record
 //! rules of [`super::csv`].
 
-use super::batch::{unterminated, Parser, RecordBatch};
 use super::field;
 use super::frame::Framer;
 use super::keep::{self, Keep};
 use super::lines::{is_skipped, too_long};
+use super::record_batch::{unterminated, Parser, RecordBatch};
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
 use std::io::{self, BufRead};

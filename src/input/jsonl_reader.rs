@@ -2,9 +2,9 @@
 //! into records for a [`RecordBatch`], parsed later with the per-record
 //! rules of [`super::jsonl`].
 
-use super::batch::{Parser, RecordBatch};
 use super::frame::Framer;
 use super::lines::{is_skipped, too_long};
+use super::record_batch::{Parser, RecordBatch};
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
 use std::io::BufRead;

@@ -2,9 +2,9 @@
 //! into records for a [`RecordBatch`], parsed later with the per-record
 //! rules of [`super::lines`].
 
-use super::batch::{Parser, RecordBatch};
 use super::frame::Framer;
 use super::keep::Keep;
+use super::record_batch::{Parser, RecordBatch};
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
 use std::io::BufRead;

@@ -89,7 +89,6 @@
 //! and is never held whole in memory. [`Record::line`] is the physical line
 //! where the record starts, counting every line.
 
-mod batch;
 mod csv;
 mod csv_reader;
 mod encoding;
@@ -105,6 +104,7 @@ mod lines_reader;
 mod name;
 mod open;
 mod parquet;
+mod record_batch;
 mod solutions;
 #[cfg(test)]
 mod tests;
@@ -118,7 +118,6 @@ use thiserror::Error;
 
 use crate::kept::KeptValue;
 
-pub use self::batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch};
 pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 pub use self::frame::MAX_RECORD;
 pub use self::gzip::GzipMembers;
@@ -126,6 +125,7 @@ pub use self::jsonl::{JsonRules, KeyScan, MAX_KEYS};
 pub use self::keep::{layout, Keep, KeptLayout};
 pub use self::name::{input_name, input_names};
 pub use self::open::{jsonl_name, open, open_path, open_text, Input, Records, Source};
+pub use self::record_batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch};
 
 /// One puzzle record read from an input.
 #[derive(Clone, Debug, PartialEq, Eq)]

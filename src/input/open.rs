@@ -8,7 +8,6 @@ use std::sync::Arc;
 
 use encoding_rs_io::DecodeReaderBytesBuilder;
 
-use super::batch::{map_kept, KeptMap, RecordBatch, RecordStream};
 use super::csv_reader::CsvReader;
 use super::encoding::{self, Sniffed};
 use super::grid::{self, Detected, GridReader};
@@ -16,6 +15,7 @@ use super::gzip::GzipMembers;
 use super::jsonl_reader::JsonlReader;
 use super::lines_reader::LinesReader;
 use super::parquet::ParquetReader;
+use super::record_batch::{map_kept, KeptMap, RecordBatch, RecordStream};
 use super::solutions::{Given, SolutionsReader};
 use super::{Column, Delimiter, Format, InputError, Keep, KeyScan, ReadOptions, Record};
 use crate::kept::{KeptColumn, KeptValue};

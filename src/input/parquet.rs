@@ -27,9 +27,9 @@ use parquet::arrow::arrow_reader::{
 use parquet::arrow::ProjectionMask;
 use sudoku_core::solver::Status;
 
-use super::batch::RecordBatch as Batch;
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
+use super::record_batch::RecordBatch as Batch;
 use super::value::{self, Value};
 use super::{field, Column, InputError, Record};
 use crate::kept::{KeptColumn, KeptValue};
@@ -199,7 +199,7 @@ impl TableRules {
                 .and_then(|s| s.parse::<Status>().ok()),
             _ => None,
         };
-        // Built once, where it is returned (see `batch::Parser::parse`).
+        // Built once, where it is returned (see `record_batch::Parser::parse`).
         Record {
             kept,
             solution_error,
@@ -453,7 +453,7 @@ mod tests {
     use parquet::file::properties::WriterProperties;
 
     use super::*;
-    use crate::input::batch::Scratch;
+    use crate::input::record_batch::Scratch;
 
     use crate::input::tests::{P, S};
 

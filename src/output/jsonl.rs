@@ -4,10 +4,10 @@
 //! is empty. Formatted straight into byte buffers by the solver workers,
 //! as CSV is.
 
+use crate::output::result::PuzzleResult;
 use crate::output::{
     clean_message, push_micros, push_number, Blank, RowFormat, Shape, COLUMNS, FILE_COLUMN,
 };
-use crate::result::PuzzleResult;
 
 /// Formats results rows as JSON Lines.
 #[derive(Clone, Debug)]
@@ -140,7 +140,7 @@ mod tests {
 
     use super::*;
     use crate::kept::{KeptColumn, KeptValue};
-    use crate::result::Check;
+    use crate::output::result::Check;
 
     fn row(rows: &JsonlRows, result: &PuzzleResult) -> Value {
         let mut out = Vec::new();

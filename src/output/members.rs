@@ -12,7 +12,7 @@ use flate2::write::GzEncoder;
 use flate2::Crc;
 
 use super::{Compression, RowFormat};
-use crate::result::PuzzleResult;
+use crate::output::result::PuzzleResult;
 
 /// The gzip level of every gzip output: on results rows 2.7 times as fast
 /// as the default level 6 for output 5 % larger (level 1 is faster again,

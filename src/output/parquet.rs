@@ -48,8 +48,8 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use crate::kept::KeptValue;
+use crate::output::result::PuzzleResult;
 use crate::output::{clean_message, Blank, Shape, FILE_COLUMN};
-use crate::result::PuzzleResult;
 
 use super::Sink;
 

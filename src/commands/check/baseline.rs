@@ -1,0 +1,850 @@
+//! `check --baseline FILE`: an earlier run to compare with. A file holding
+//! a JSON object is a summary (`--summary-json`); anything else is a
+//! results CSV (`-o`), plain, gzip- or zstd-compressed (by name or
+//! content). Parquet and JSON Lines results are refused by name.
+//!
+//! A results CSV is read as a stream beside the run, never whole: its rows
+//! are matched on (`file`, `line`) with the run's results, which come in
+//! input order, so the baseline's rows must come in that order too (as
+//! `solve` and `check` write them: inputs in command-line order, lines
+//! ascending). Without a `file` column the rows belong to the run's only
+//! input.
+
+use std::io::{BufRead, Read};
+use std::path::{Path, PathBuf};
+
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{Mode, SolverKind, Status};
+
+use super::report::{threads_differ, Place, Problem, Report};
+use crate::error::Error;
+use crate::job::shard::Shard;
+use crate::output::file_name;
+use crate::output::result::PuzzleResult;
+use crate::output::stats::Summary;
+
+/// A baseline, opened.
+pub enum Baseline {
+    /// A `--summary-json` file: totals only.
+    Summary(SummaryBaseline),
+    /// A results CSV, matched row by row.
+    Rows(Box<RowsBaseline>),
+}
+
+impl Baseline {
+    /// Opens `path` and tells its kind; for a results CSV, reads the
+    /// header. `inputs` are the run's input names, in order.
+    ///
+    /// # Errors
+    /// [`Error::Baseline`] when the file cannot be read, or is neither a
+    /// summary nor a results CSV for these inputs.
+    pub fn open(path: &Path, inputs: &[String]) -> Result<Baseline, Error> {
+        let error = |message: String| Error::Baseline {
+            path: path.to_path_buf(),
+            message,
+        };
+        let wanted = "--baseline reads a results CSV (plain, gzip or zstd) or a --summary-json";
+        let (name, mut reader) = crate::input::open_text(path, wanted).map_err(|e| match e {
+            crate::input::InputError::WrongKind { found, .. }
+            | crate::input::InputError::NotText { what: found, .. } => {
+                error(format!("{found}, and {wanted}"))
+            }
+            other => error(other.to_string()),
+        })?;
+        let jsonl = |found: &str| error(format!("{found}, and {wanted}"));
+        if crate::input::jsonl_name(&name) {
+            return Err(jsonl("a JSON Lines file (by its name)"));
+        }
+        let start = reader.fill_buf().map_err(|e| error(e.to_string()))?;
+        let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
+        if start.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
+            // A summary is one object; a first line that is a whole object
+            // is a row of JSON Lines results.
+            let mut first = Vec::new();
+            reader
+                .read_until(b'\n', &mut first)
+                .map_err(|e| error(e.to_string()))?;
+            let line = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&first);
+            if serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line).is_ok() {
+                let mut rest = [0u8; 1];
+                let more = reader.read(&mut rest).map_err(|e| error(e.to_string()))?;
+                if more > 0 {
+                    return Err(jsonl("JSON Lines results (an object per line)"));
+                }
+            }
+            let mut text = String::from_utf8(first).map_err(|e| error(e.to_string()))?;
+            reader
+                .read_to_string(&mut text)
+                .map_err(|e| error(e.to_string()))?;
+            return SummaryBaseline::parse(text.trim_start_matches('\u{feff}'))
+                .map(Baseline::Summary)
+                .map_err(error);
+        }
+        RowsBaseline::new(path, reader, inputs).map(|rows| Baseline::Rows(Box::new(rows)))
+    }
+}
+
+/// What a summary baseline holds that `check` compares.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SummaryBaseline {
+    /// Records that got a row.
+    pub puzzles: u64,
+    /// Rows per status, in the order of [`Status::ALL`].
+    pub statuses: [u64; 6],
+    /// Total guesses.
+    pub guesses: u64,
+    /// Puzzles per second; `None` when `null` (a `merge` made without
+    /// every shard's summary).
+    pub puzzles_per_s: Option<f64>,
+    /// Solver threads; `None` when `null`.
+    pub threads: Option<u64>,
+    /// The solver, by name; `None` when `null`.
+    pub solver: Option<String>,
+    /// The mode, by name; `None` when `null`.
+    pub mode: Option<String>,
+}
+
+impl SummaryBaseline {
+    /// Reads the keys `check` needs from a summary's JSON text.
+    ///
+    /// # Errors
+    /// A message naming the JSON error or the missing key.
+    pub fn parse(text: &str) -> Result<SummaryBaseline, String> {
+        let json: serde_json::Value =
+            serde_json::from_str(text).map_err(|e| format!("not a JSON summary: {e}"))?;
+        let missing = |key: &str| format!("not a summary from --summary-json: no `{key}`");
+        let number = |key: &str| {
+            json.get(key)
+                .and_then(serde_json::Value::as_u64)
+                .ok_or_else(|| missing(key))
+        };
+        // Keys a merge may leave `null`; absent is still not a summary.
+        let nullable = |key: &str| json.get(key).ok_or_else(|| missing(key));
+        let text = |key: &str| nullable(key).map(|v| v.as_str().map(str::to_string));
+        let mut statuses = [0; 6];
+        for (count, status) in statuses.iter_mut().zip(Status::ALL) {
+            *count = number(status.name())?;
+        }
+        Ok(SummaryBaseline {
+            puzzles: number("puzzles")?,
+            statuses,
+            guesses: json
+                .get("guesses")
+                .and_then(|g| g.get("total"))
+                .and_then(serde_json::Value::as_u64)
+                .ok_or_else(|| missing("guesses.total"))?,
+            puzzles_per_s: nullable("puzzles_per_s")?.as_f64(),
+            threads: nullable("threads")?.as_u64(),
+            solver: text("solver")?,
+            mode: text("mode")?,
+        })
+    }
+
+    /// Checks that this baseline can be compared with a run of `solver` in
+    /// `mode`: guess counts belong to one solver and mode. A baseline that
+    /// does not say (a merge without the shards' summaries) fits any.
+    ///
+    /// # Errors
+    /// A message naming both.
+    pub fn fits(&self, solver: SolverKind, mode: Mode) -> Result<(), String> {
+        let differs =
+            |theirs: &Option<String>, ours: &str| theirs.as_deref().is_some_and(|t| t != ours);
+        if differs(&self.solver, solver.name()) || differs(&self.mode, mode.name()) {
+            return Err(format!(
+                "the baseline ran the {} solver in {} mode, this run the {solver} solver in \
+                 {mode} mode: guess counts cannot be compared",
+                self.solver.as_deref().unwrap_or("(unknown)"),
+                self.mode.as_deref().unwrap_or("(unknown)")
+            ));
+        }
+        Ok(())
+    }
+
+    /// Compares this run's `summary` with the baseline: every status count
+    /// must be the same; total guesses may change by `max_guess_pct`
+    /// percent at most; with `min_speed_ratio`, puzzles/s must be at least
+    /// that times the baseline's (and a note says when the two ran
+    /// different thread counts).
+    ///
+    /// # Errors
+    /// A message when the two runs did not count the same puzzles, or
+    /// `min_speed_ratio` is given and the baseline has no puzzles/s.
+    pub fn compare(
+        &self,
+        summary: &Summary,
+        max_guess_pct: f64,
+        min_speed_ratio: Option<f64>,
+        report: &mut Report,
+    ) -> Result<(), String> {
+        if summary.puzzles != self.puzzles {
+            return Err(format!(
+                "the baseline counts {} puzzles, this run {}: not the same inputs",
+                self.puzzles, summary.puzzles
+            ));
+        }
+        let counts = [
+            summary.solved,
+            summary.multiple,
+            summary.unsolvable,
+            summary.invalid,
+            summary.malformed,
+            summary.timeout,
+        ];
+        for ((status, old), new) in Status::ALL.into_iter().zip(self.statuses).zip(counts) {
+            if old != new {
+                report.push(Place::Run, Problem::StatusCount { status, old, new });
+            }
+        }
+        let (old, new) = (self.guesses, summary.guesses.total);
+        let change = if old == 0 {
+            if new == 0 {
+                0.0
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            (new as f64 - old as f64).abs() / old as f64 * 100.0
+        };
+        if change > max_guess_pct {
+            report.push(
+                Place::Run,
+                Problem::TotalGuesses {
+                    old,
+                    new,
+                    max_pct: max_guess_pct,
+                },
+            );
+        }
+        if let Some(ratio) = min_speed_ratio {
+            let old = self.puzzles_per_s.ok_or_else(|| {
+                "--min-speed-ratio: the baseline's puzzles_per_s is null (a merge made without \
+                 every shard's summary)"
+                    .to_string()
+            })?;
+            let ours = summary.threads as u64;
+            let threads = self.threads.filter(|&t| t != ours).map(|t| (t, ours));
+            if let Some((old, new)) = threads {
+                report.note(threads_differ(old, new));
+            }
+            if summary.puzzles_per_s < ratio * old {
+                report.push(
+                    Place::Run,
+                    Problem::Speed {
+                        old,
+                        new: summary.puzzles_per_s,
+                        min_ratio: ratio,
+                        threads,
+                    },
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The results columns a baseline must have (and `file`, optional).
+const NEEDED: [&str; 5] = ["line", "puzzle", "status", "solution", "guesses"];
+
+/// One baseline row, as compared.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Row {
+    /// (input index, line): the matching key, in run order.
+    key: (usize, u64),
+    /// The row's own line in the baseline file, for messages.
+    at: u64,
+    puzzle: Option<Grid>,
+    status: Status,
+    solution: Option<Grid>,
+    guesses: Option<u64>,
+}
+
+/// A results CSV baseline, read row by row beside the run.
+pub struct RowsBaseline {
+    path: PathBuf,
+    reader: csv::Reader<Box<dyn BufRead + Send>>,
+    record: csv::StringRecord,
+    /// Indices of `file` (if any) and of [`NEEDED`].
+    file: Option<usize>,
+    columns: [usize; 5],
+    inputs: Vec<String>,
+    next: Option<Row>,
+    last: Option<(usize, u64)>,
+    /// The (input, line) of the last row read, kept or not.
+    placed: Option<(usize, u64)>,
+    /// Rows compared with a result.
+    matched: u64,
+    /// Of those, rows whose guess count changed.
+    guesses_changed: u64,
+    /// With `--shard`: only this shard's rows are compared.
+    shard: Option<Shard>,
+}
+
+impl RowsBaseline {
+    fn new(
+        path: &Path,
+        reader: Box<dyn BufRead + Send>,
+        inputs: &[String],
+    ) -> Result<RowsBaseline, Error> {
+        let error = |message: String| Error::Baseline {
+            path: path.to_path_buf(),
+            message,
+        };
+        let mut reader = csv::ReaderBuilder::new()
+            .has_headers(true)
+            .flexible(false)
+            .from_reader(reader);
+        let header = reader
+            .headers()
+            .map_err(|e| error(format!("not a results CSV: {e}")))?
+            .clone();
+        let find = |name: &str| {
+            header
+                .iter()
+                .position(|h| h.trim().trim_start_matches('\u{feff}') == name)
+        };
+        let mut columns = [0; 5];
+        for (slot, name) in columns.iter_mut().zip(NEEDED) {
+            *slot = find(name).ok_or_else(|| {
+                let shown: Vec<&str> = header.iter().take(10).collect();
+                error(format!(
+                    "not a results CSV: no `{name}` column (the header is `{}`)",
+                    shown.join(",")
+                ))
+            })?;
+        }
+        let file = find("file");
+        if file.is_none() && inputs.len() > 1 {
+            return Err(error(format!(
+                "the baseline has no `file` column, so it is for one input, and this run has {}",
+                inputs.len()
+            )));
+        }
+        Ok(RowsBaseline {
+            path: path.to_path_buf(),
+            reader,
+            record: csv::StringRecord::new(),
+            file,
+            columns,
+            inputs: inputs.to_vec(),
+            next: None,
+            last: None,
+            placed: None,
+            matched: 0,
+            guesses_changed: 0,
+            shard: None,
+        })
+    }
+
+    /// Compares only `shard`'s rows: each result with the baseline's row
+    /// for its (`file`, `line`), and the baseline's other rows passed over
+    /// unreported, so that the baseline may be the results of the whole
+    /// inputs (`solve` without `--shard`, or `merge`) or this shard's own.
+    pub fn set_shard(&mut self, shard: Shard) {
+        self.shard = Some(shard);
+    }
+
+    fn error(&self, message: String) -> Error {
+        Error::Baseline {
+            path: self.path.clone(),
+            message,
+        }
+    }
+
+    /// The next row, read if need be; `None` at the end.
+    fn peek(&mut self) -> Result<Option<&Row>, Error> {
+        if self.next.is_none() {
+            self.next = self.read()?;
+        }
+        Ok(self.next.as_ref())
+    }
+
+    fn read(&mut self) -> Result<Option<Row>, Error> {
+        let more = self
+            .reader
+            .read_record(&mut self.record)
+            .map_err(|e| self.error(format!("not a results CSV: {e}")))?;
+        if !more {
+            return Ok(None);
+        }
+        let at = self.record.position().map_or(0, |p| p.line());
+        let key = self.key_of(at)?;
+        self.placed = Some(key);
+        let field = |i: usize| self.record.get(i).unwrap_or("").trim();
+        let bad = |what: &str, value: &str| self.error(format!("line {at}: bad {what} `{value}`"));
+        let [_, puzzle, status, solution, guesses] = self.columns.map(field);
+        let grid = |what: &str, text: &str| {
+            if text.is_empty() {
+                Ok(None)
+            } else {
+                Grid::parse(text.as_bytes())
+                    .map(Some)
+                    .map_err(|_| bad(what, text))
+            }
+        };
+        let row = Row {
+            key,
+            at,
+            puzzle: grid("puzzle", puzzle)?,
+            status: status.parse().map_err(|_| bad("status", status))?,
+            solution: grid("solution", solution)?,
+            guesses: if guesses.is_empty() {
+                None
+            } else {
+                Some(guesses.parse().map_err(|_| bad("guesses", guesses))?)
+            },
+        };
+        if self.last.is_some_and(|last| last >= row.key) {
+            return Err(self.error(format!(
+                "line {at}: rows are not in run order (inputs in command-line order, lines \
+                 ascending, each once), as `solve -o` writes them"
+            )));
+        }
+        self.last = Some(row.key);
+        Ok(Some(row))
+    }
+
+    /// The (input, line) of the row just read at file line `at`: an input
+    /// given twice has its name twice, and the row is of the first of them
+    /// it can follow in run order.
+    fn key_of(&self, at: u64) -> Result<(usize, u64), Error> {
+        let field = |i: usize| self.record.get(i).unwrap_or("").trim();
+        let line = field(self.columns[0]);
+        let line: u64 = line
+            .parse()
+            .map_err(|_| self.error(format!("line {at}: bad line `{line}`")))?;
+        let Some(i) = self.file else {
+            return Ok((0, line));
+        };
+        let name = file_name(field(i));
+        let mut named = (0..self.inputs.len()).filter(|&j| self.inputs[j] == name);
+        named.clone().next().ok_or_else(|| {
+            self.error(format!(
+                "line {at}: file `{name}` is not an input of this run ({})",
+                self.inputs.join(", ")
+            ))
+        })?;
+        match named.find(|&j| self.placed.is_none_or(|last| (j, line) > last)) {
+            Some(j) => Ok((j, line)),
+            None => Err(self.error(format!(
+                "line {at}: rows are not in run order (inputs in command-line order, lines \
+                 ascending, each once), as `solve -o` writes them, or the baseline's run was \
+                 given `{name}` more often than this one"
+            ))),
+        }
+    }
+
+    fn place(&self, key: (usize, u64)) -> Place {
+        Place::Line {
+            file: self.inputs[key.0].clone(),
+            line: key.1,
+        }
+    }
+
+    /// Compares one result (results come in run order) with the baseline's
+    /// row for its (`file`, `line`), reporting every change; baseline rows
+    /// passed over are reported as not in this run.
+    ///
+    /// # Errors
+    /// [`Error::Baseline`] when the baseline holds another puzzle at that
+    /// line (it belongs to other inputs), or cannot be read.
+    pub fn compare(&mut self, result: &PuzzleResult, report: &mut Report) -> Result<(), Error> {
+        let key = (result.input, result.line);
+        self.pass_before(key, report)?;
+        match self.peek()? {
+            Some(row) if row.key == key => {
+                let row = self.next.take().expect("peeked");
+                self.compare_row(&row, result, report)
+            }
+            _ => {
+                report.push(self.place(key), Problem::NotInBaseline);
+                Ok(())
+            }
+        }
+    }
+
+    /// Reports the baseline rows before `key` (in run order) as not in this
+    /// run. [`RowsBaseline::compare`] does this first; calling it before
+    /// reporting anything else about the record at `key` keeps that
+    /// record's problems together.
+    ///
+    /// # Errors
+    /// [`Error::Baseline`] when the baseline cannot be read.
+    pub fn pass_before(&mut self, key: (usize, u64), report: &mut Report) -> Result<(), Error> {
+        while let Some(row) = self.peek()? {
+            if row.key >= key {
+                break;
+            }
+            let row = self.next.take().expect("peeked");
+            // A shard's run has no row for the other shards' records.
+            if self.shard.is_none() {
+                report.push(self.place(row.key), Problem::NotInRun { old: row.status });
+            }
+        }
+        Ok(())
+    }
+
+    fn compare_row(
+        &mut self,
+        row: &Row,
+        result: &PuzzleResult,
+        report: &mut Report,
+    ) -> Result<(), Error> {
+        if row.puzzle != result.puzzle {
+            let show = |g: &Option<Grid>| g.map_or_else(|| "(malformed)".into(), |g| g.to_line());
+            return Err(self.error(format!(
+                "line {}: the puzzle for {}:{} differs from this run's (baseline {}, this run \
+                 {}): the baseline is for other inputs",
+                row.at,
+                self.inputs[row.key.0],
+                row.key.1,
+                show(&row.puzzle),
+                show(&result.puzzle)
+            )));
+        }
+        self.matched += 1;
+        if row.guesses != result.guesses {
+            self.guesses_changed += 1;
+        }
+        let place = || self.place(row.key);
+        if row.status != result.status {
+            report.push(
+                place(),
+                Problem::StatusChanged {
+                    old: row.status,
+                    new: result.status,
+                },
+            );
+        } else if row.solution != result.solution {
+            report.push(
+                place(),
+                Problem::SolutionChanged {
+                    old: row.solution,
+                    new: result.solution,
+                },
+            );
+        }
+        if row.guesses != result.guesses {
+            report.push(
+                place(),
+                Problem::GuessesChanged {
+                    old: row.guesses,
+                    new: result.guesses,
+                },
+            );
+        }
+        Ok(())
+    }
+
+    /// Ends the comparison: every baseline row left is reported as not in
+    /// this run, unless the run was cut short on purpose (`--limit`).
+    /// Returns the number of rows matched with a result.
+    ///
+    /// # Errors
+    /// [`Error::Baseline`] when the rest of the baseline cannot be read.
+    pub fn finish(&mut self, cut_short: bool, report: &mut Report) -> Result<u64, Error> {
+        if !cut_short && self.shard.is_none() {
+            while self.peek()?.is_some() {
+                let row = self.next.take().expect("peeked");
+                report.push(self.place(row.key), Problem::NotInRun { old: row.status });
+            }
+        }
+        Ok(self.matched)
+    }
+
+    /// When most compared rows (at least half, and more than one) changed
+    /// their guess count, the likely cause: a results CSV does not record
+    /// the solver or mode, and guess counts belong to one solver and mode.
+    /// (A baseline made with `--first` checked in mode `unique` changes
+    /// most counts but not all: puzzles solved without a guess keep 0.)
+    pub fn hint(&self) -> Option<String> {
+        let (changed, matched) = (self.guesses_changed, self.matched);
+        if changed < 2 || changed * 2 < matched {
+            return None;
+        }
+        let which = if changed == matched {
+            format!("all {matched}")
+        } else {
+            format!("{changed} of {matched}")
+        };
+        Some(format!(
+            "{which} guess counts changed: was the baseline made with the same --solver and \
+             --first?"
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Cursor;
+
+    use sudoku_core::grid::Grid;
+
+    use super::*;
+
+    const PUZZLE: &str =
+        "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+
+    fn rows(text: &str, inputs: &[&str]) -> Result<RowsBaseline, Error> {
+        let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
+        RowsBaseline::new(
+            Path::new("base.csv"),
+            Box::new(Cursor::new(text.as_bytes().to_vec())),
+            &inputs,
+        )
+    }
+
+    fn result(input: usize, line: u64, status: Status, guesses: u64) -> PuzzleResult {
+        PuzzleResult {
+            input,
+            line,
+            puzzle: Some(Grid::parse(PUZZLE.as_bytes()).unwrap()),
+            status,
+            solution: None,
+            guesses: Some(guesses),
+            solve_ns: Some(1),
+            check: None,
+            message: None,
+            expected: None,
+            kept: Vec::new(),
+        }
+    }
+
+    const HEADER: &str = "line,puzzle,status,solution,guesses,solve_us,check,message\n";
+
+    const SUMMARY: &str = r#"{"puzzles": 3, "solved": 2, "multiple": 1, "unsolvable": 0,
+        "invalid": 0, "malformed": 0, "timeout": 0, "guesses": {"total": 12, "mean": 4.0},
+        "puzzles_per_s": 99.5, "threads": 4, "solver": "fast", "mode": "unique"}"#;
+
+    fn summary(solved: u64, multiple: u64, guesses: u64, threads: usize) -> Summary {
+        let mut tally = crate::output::stats::Tally::new();
+        for (status, n) in [(Status::Solved, solved), (Status::Multiple, multiple)] {
+            for _ in 0..n {
+                let mut r = result(0, 1, status, 0);
+                r.guesses = Some(guesses / (solved + multiple));
+                tally.add(&r);
+            }
+        }
+        Summary::new(
+            &tally,
+            crate::output::stats::RunInfo {
+                inputs: vec!["a.txt".into()],
+                wall: std::time::Duration::from_secs(1),
+                threads,
+                solver: SolverKind::Fast,
+                mode: Mode::Unique,
+                interrupted: false,
+                options: crate::output::stats::RunOptions::default(),
+            },
+        )
+    }
+
+    #[test]
+    fn a_summary_baseline_names_each_changed_status_count() {
+        let base = SummaryBaseline::parse(SUMMARY).unwrap();
+        let mut report = Report::new();
+        base.compare(&summary(2, 1, 12, 4), 0.0, None, &mut report)
+            .unwrap();
+        assert_eq!(report.total(), 0);
+        base.compare(&summary(3, 0, 12, 4), 0.0, None, &mut report)
+            .unwrap();
+        let text = report.render(3, "totals");
+        assert!(
+            text.contains(
+                "solved count changed from the baseline: 2 -> 3 (+1); multiple count \
+                 changed from the baseline: 1 -> 0 (-1)"
+            ),
+            "{text}"
+        );
+        assert!(base
+            .compare(&summary(3, 1, 12, 4), 0.0, None, &mut report)
+            .unwrap_err()
+            .contains("not the same inputs"));
+    }
+
+    #[test]
+    fn speed_comparisons_say_when_thread_counts_differ() {
+        let base = SummaryBaseline::parse(SUMMARY).unwrap();
+        let mut report = Report::new();
+        // 3 puzzles in 1 s: 3 puzzles/s against the baseline's 99.5.
+        base.compare(&summary(2, 1, 12, 2), 0.0, Some(0.5), &mut report)
+            .unwrap();
+        let text = report.render(3, "totals");
+        assert!(
+            text.contains(
+                "note: the baseline ran 4 solver threads, this run 2: puzzles/s are \
+                 not comparable"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("(0.03x; --min-speed-ratio asks for 0.5x); the baseline ran 4"),
+            "{text}"
+        );
+        let mut same = Report::new();
+        base.compare(&summary(2, 1, 12, 4), 0.0, Some(0.01), &mut same)
+            .unwrap();
+        assert_eq!(
+            same.render(3, "totals"),
+            "sudoku-batch check: ok: 3 puzzles, totals\n"
+        );
+    }
+
+    #[test]
+    fn a_merged_summary_without_run_facts_fits_any_solver() {
+        let merged = SUMMARY
+            .replace("99.5", "null")
+            .replace("\"fast\"", "null")
+            .replace("\"unique\"", "null");
+        let base = SummaryBaseline::parse(&merged).unwrap();
+        assert!(base.fits(SolverKind::Naive, Mode::First).is_ok());
+        let err = base
+            .compare(&summary(2, 1, 12, 4), 0.0, Some(1.0), &mut Report::new())
+            .unwrap_err();
+        assert!(err.contains("puzzles_per_s is null"), "{err}");
+    }
+
+    #[test]
+    fn summaries_need_their_keys() {
+        let ok = SummaryBaseline::parse(SUMMARY).unwrap();
+        assert_eq!(
+            (ok.puzzles, ok.guesses, ok.puzzles_per_s),
+            (3, 12, Some(99.5))
+        );
+        assert_eq!(ok.statuses, [2, 1, 0, 0, 0, 0]);
+        assert_eq!(ok.threads, Some(4));
+        assert!(ok.fits(SolverKind::Fast, Mode::Unique).is_ok());
+        assert!(ok.fits(SolverKind::Naive, Mode::Unique).is_err());
+        let err = SummaryBaseline::parse(r#"{"puzzles": 3}"#).unwrap_err();
+        assert!(err.contains("no `solved`"), "{err}");
+        let err = SummaryBaseline::parse(&SUMMARY.replace("\"total\"", "\"sum\"")).unwrap_err();
+        assert!(err.contains("guesses.total"), "{err}");
+        assert!(SummaryBaseline::parse("{oops").is_err());
+    }
+
+    #[test]
+    fn rows_match_on_line_and_report_each_change() {
+        let text = format!(
+            "{HEADER}2,{PUZZLE},timeout,,7,1.0,,limit\n3,{PUZZLE},timeout,,9,1.0,,limit\n\
+             5,{PUZZLE},timeout,,9,1.0,,limit\n"
+        );
+        let mut base = rows(&text, &["a.txt"]).unwrap();
+        let mut report = Report::new();
+        base.compare(&result(0, 2, Status::Timeout, 7), &mut report)
+            .unwrap();
+        assert_eq!(report.total(), 0);
+        base.compare(&result(0, 3, Status::Multiple, 8), &mut report)
+            .unwrap();
+        base.compare(&result(0, 4, Status::Timeout, 9), &mut report)
+            .unwrap();
+        assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        assert_eq!(base.hint(), None);
+        let lines: Vec<String> = report.shown().iter().map(|f| f.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                "a.txt:3: status changed from the baseline: timeout -> multiple; guesses changed \
+                 from the baseline: 9 -> 8",
+                "a.txt:4: a record the baseline has no row for",
+                "a.txt:5: the baseline has a row here (status timeout) but this run has no record",
+            ]
+        );
+    }
+
+    #[test]
+    fn every_guess_count_changed_hints_at_another_solver_or_mode() {
+        let text = format!("{HEADER}2,{PUZZLE},timeout,,7,1.0,,\n3,{PUZZLE},timeout,,9,1.0,,\n");
+        let mut base = rows(&text, &["a.txt"]).unwrap();
+        let mut report = Report::new();
+        base.compare(&result(0, 2, Status::Timeout, 8), &mut report)
+            .unwrap();
+        base.compare(&result(0, 3, Status::Timeout, 10), &mut report)
+            .unwrap();
+        assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        assert_eq!(
+            base.hint().unwrap(),
+            "all 2 guess counts changed: was the baseline made with the same --solver and --first?"
+        );
+        base.matched = 4;
+        assert_eq!(
+            base.hint().unwrap(),
+            "2 of 4 guess counts changed: was the baseline made with the same --solver and --first?"
+        );
+        base.matched = 5;
+        assert_eq!(base.hint(), None, "fewer than half");
+    }
+
+    #[test]
+    fn another_puzzle_at_a_line_is_a_wrong_baseline() {
+        let other = PUZZLE.replacen('4', "5", 1);
+        let text = format!("{HEADER}2,{other},solved,,0,1.0,,\n");
+        let mut base = rows(&text, &["a.txt"]).unwrap();
+        let err = base
+            .compare(&result(0, 2, Status::Solved, 0), &mut Report::new())
+            .unwrap_err();
+        assert!(matches!(err, Error::Baseline { .. }));
+        assert!(
+            err.to_string()
+                .contains("line 2: the puzzle for a.txt:2 differs"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn an_input_given_twice_takes_the_rows_of_each_turn() {
+        let row = |line: u64| format!("a.txt,{line},{PUZZLE},solved,,0,,,\n");
+        let text = format!("file,{HEADER}{}{}{}{}", row(1), row(2), row(1), row(2));
+        let mut base = rows(&text, &["a.txt", "a.txt"]).unwrap();
+        let mut report = Report::new();
+        for (input, line) in [(0, 1), (0, 2), (1, 1), (1, 2)] {
+            base.compare(&result(input, line, Status::Solved, 0), &mut report)
+                .unwrap();
+        }
+        assert_eq!(base.finish(false, &mut report).unwrap(), 4);
+        assert_eq!(report.total(), 0);
+
+        let mut once = rows(&text, &["a.txt"]).unwrap();
+        for line in [1, 2] {
+            once.compare(&result(0, line, Status::Solved, 0), &mut report)
+                .unwrap();
+        }
+        let err = once.finish(false, &mut report).unwrap_err().to_string();
+        assert!(err.contains("line 4: rows are not in run order"), "{err}");
+        assert!(err.contains("given `a.txt` more often"), "{err}");
+    }
+
+    #[test]
+    fn files_are_matched_by_name_in_run_order() {
+        let text =
+            format!("file,{HEADER}a.txt,1,{PUZZLE},solved,,0,,,\nb.txt,1,{PUZZLE},solved,,0,,,\n");
+        let mut base = rows(&text, &["a.txt", "b.txt"]).unwrap();
+        let mut report = Report::new();
+        base.compare(&result(0, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        base.compare(&result(1, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        assert_eq!(report.total(), 0);
+
+        let mut swapped = rows(&text, &["b.txt", "a.txt"]).unwrap();
+        swapped
+            .compare(&result(0, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        swapped
+            .compare(&result(1, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        let err = swapped.finish(false, &mut report).unwrap_err();
+        assert!(err.to_string().contains("not in run order"), "{err}");
+        let err = rows(&text, &["a.txt", "c.txt"])
+            .unwrap()
+            .finish(false, &mut report)
+            .unwrap_err();
+        assert!(err.to_string().contains("`b.txt` is not an input"), "{err}");
+    }
+
+    #[test]
+    fn headers_must_be_results_csv() {
+        assert!(rows("puzzle,solution\n", &["a.txt"]).is_err());
+        let err = rows(HEADER, &["a.txt", "b.txt"]).err().unwrap();
+        assert!(err.to_string().contains("no `file` column"), "{err}");
+    }
+}

@@ -1,0 +1,335 @@
+//! `augment`: K random equivalent copies of every record, each with its
+//! solution moved the same way ([`sudoku_core::transform`]).
+//!
+//! Columns, exactly: `line,copy,puzzle,solution,transform,status,message`,
+//! with `file` first when there are several inputs (written as `solve`
+//! writes it, see [`file_field`], so `merge` reads it back). `copy` counts from 1
+//! (0 is the original, with `--keep-original`); `transform` is the text
+//! form of [`Transform`], from which the copy can be rebuilt. A record that
+//! is malformed, invalid, unsolvable or has several solutions gets one row
+//! with its status and a message. Copy `k` of the record at `line` of input
+//! `i` uses a random stream seeded by `(seed, i, line, k)` alone, so the
+//! output is the same for every `-j`.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use clap::Args;
+use rand::SeedableRng;
+use rand_xorshift::XorShiftRng;
+use serde::Serialize;
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};
+use sudoku_core::transform::Transform;
+
+use super::{
+    input_paths, rate, refuse_overwriting, run_ordered, thousands, threads, Opened, RunArgs,
+    TableWriter, Tagged,
+};
+use crate::commands::flags::LayoutArgs;
+use crate::error::{Error, Verdict};
+use crate::input::Record;
+use crate::job::shard::{self, Shard};
+use crate::output::progress::{Progress, ProgressOptions};
+use crate::output::{clean_message, file_field};
+use crate::process::interrupt::SignalGuard;
+
+/// The columns, in order (after `file` with several inputs).
+pub const COLUMNS: [&str; 7] = [
+    "line",
+    "copy",
+    "puzzle",
+    "solution",
+    "transform",
+    "status",
+    "message",
+];
+
+/// Options of `augment`.
+#[derive(Debug, Args)]
+pub struct AugmentArgs {
+    /// Puzzle files; `-` or none means stdin. A solution column (or a later
+    /// field holding a complete grid) is used when it fits the puzzle; other
+    /// puzzles are solved.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// Random equivalent copies per record.
+    #[arg(short = 'n', long = "copies", value_name = "K")]
+    pub copies: u32,
+
+    /// The seed: the same seed, record and copy always give the same copy.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// Also write each original, as copy 0 (identity transform).
+    #[arg(long)]
+    pub keep_original: bool,
+
+    /// How the inputs are laid out.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+
+    /// Handle only shard K of N: the records whose 0-based number across all
+    /// inputs, in order, is K-1 modulo N, as `solve --shard`; each copy is
+    /// the same as in a whole run, so `merge` joins the shards' outputs into
+    /// the whole run's.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+
+    /// Output and run options.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// The random stream of one copy.
+pub fn copy_stream(seed: u64, input: usize, line: u64, copy: u32) -> XorShiftRng {
+    let mut key = [0u8; 28];
+    key[..8].copy_from_slice(&seed.to_le_bytes());
+    key[8..16].copy_from_slice(&(input as u64).to_le_bytes());
+    key[16..24].copy_from_slice(&line.to_le_bytes());
+    key[24..].copy_from_slice(&copy.to_le_bytes());
+    XorShiftRng::seed_from_u64(twox_hash::XxHash3_64::oneshot(&key))
+}
+
+/// The rows of one record.
+struct Augmented {
+    input: usize,
+    line: u64,
+    /// The copies, or the status and message of a record not augmented.
+    copies: Result<Vec<Copy>, (Status, Option<Grid>, String)>,
+    note: Option<String>,
+}
+
+struct Copy {
+    copy: u32,
+    puzzle: Grid,
+    solution: Grid,
+    transform: Transform,
+}
+
+/// One output row.
+#[derive(Serialize)]
+struct Row<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
+    line: u64,
+    copy: Option<u32>,
+    puzzle: Option<String>,
+    solution: Option<String>,
+    transform: Option<String>,
+    status: Status,
+    message: Option<String>,
+}
+
+fn augment(
+    solver: &mut FastSolver,
+    (input, record): (usize, Record),
+    copies: u32,
+    seed: u64,
+    keep_original: bool,
+) -> Augmented {
+    let Record {
+        line,
+        puzzle,
+        solution: given,
+        ..
+    } = record;
+    let mut out = Augmented {
+        input,
+        line,
+        copies: Ok(Vec::new()),
+        note: None,
+    };
+    let puzzle = match puzzle {
+        Ok(grid) => grid,
+        Err(message) => {
+            out.copies = Err((Status::Malformed, None, message));
+            return out;
+        }
+    };
+    let solution = match given {
+        Some(s) if s.is_solution_of(&puzzle) => Ok(s),
+        given => {
+            if given.is_some() {
+                out.note = Some("the given solution does not fit the puzzle: solved".into());
+            }
+            let outcome = solver.solve(&puzzle, Mode::Unique, &Limits::default());
+            match (outcome.status, outcome.solution) {
+                (Status::Solved, Some(s)) => Ok(s),
+                (status, _) => Err((
+                    status,
+                    Some(puzzle),
+                    match status {
+                        Status::Multiple => "several solutions: not augmented".to_string(),
+                        Status::Unsolvable => "no solution: not augmented".to_string(),
+                        _ => outcome.message.unwrap_or_else(|| "not augmented".into()),
+                    },
+                )),
+            }
+        }
+    };
+    let solution = match solution {
+        Ok(s) => s,
+        Err(e) => {
+            out.copies = Err(e);
+            return out;
+        }
+    };
+    let first = if keep_original { 0 } else { 1 };
+    out.copies = Ok((first..=copies)
+        .map(|copy| {
+            let transform = if copy == 0 {
+                Transform::IDENTITY
+            } else {
+                Transform::random(&mut copy_stream(seed, input, line, copy))
+            };
+            Copy {
+                copy,
+                puzzle: transform.apply(&puzzle),
+                solution: transform.apply(&solution),
+                transform,
+            }
+        })
+        .collect());
+    out
+}
+
+/// Counts for the summary.
+#[derive(Debug, Default)]
+struct Tally {
+    records: u64,
+    rows: u64,
+    copies: u64,
+    by_status: [u64; Status::ALL.len()],
+}
+
+/// Runs `augment`.
+///
+/// # Errors
+/// [`Error::Usage`] for bad flags; [`Error::Input`] when an input cannot be
+/// opened or read, or two inputs would have the same name in rows; [`Error::Write`] or [`Error::BrokenPipe`] when the rows
+/// cannot be written.
+pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
+    let settings = args.run.settings()?;
+    let started = Instant::now();
+    let (inputs, names) = input_paths(&args.inputs, &[])?;
+    refuse_overwriting(&settings.output, &inputs)?;
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    let opened = Opened::open(&inputs, &args.layout)?;
+    let several = inputs.len() > 1;
+    // As `solve` writes them, which `merge` reads back.
+    let files: Vec<String> = names.iter().map(|n| file_field(n).into_owned()).collect();
+    let header: Vec<&str> = several
+        .then_some("file")
+        .into_iter()
+        .chain(COLUMNS)
+        .collect();
+    let mut writer = TableWriter::create(&settings.output, &header)?;
+    let progress = Progress::start(
+        &ProgressOptions {
+            total_bytes: opened.size,
+            ..settings.progress.clone()
+        },
+        opened.counters,
+    );
+    let mut tally = Tally::default();
+    let (copies, seed, keep) = (args.copies, args.seed, args.keep_original);
+    let records = Opened::tagged(opened.records);
+    let records: Tagged = match args.shard {
+        Some(shard) => Box::new(shard::keep(records, shard, Default::default(), None)),
+        None => records,
+    };
+    let ending = run_ordered(
+        records,
+        settings.threads,
+        &interrupt,
+        FastSolver::new,
+        |solver, item| Some(augment(solver, item, copies, seed, keep)),
+        |chunk| {
+            for done in chunk {
+                tally.records += 1;
+                let file = several.then(|| files[done.input].as_str());
+                match done.copies {
+                    Ok(list) => {
+                        tally.by_status[0] += 1;
+                        for c in list {
+                            tally.rows += 1;
+                            tally.copies += u64::from(c.copy > 0);
+                            writer.row(&Row {
+                                file,
+                                line: done.line,
+                                copy: Some(c.copy),
+                                puzzle: Some(c.puzzle.to_line()),
+                                solution: Some(c.solution.to_line()),
+                                transform: Some(c.transform.to_string()),
+                                status: Status::Solved,
+                                message: done.note.clone(),
+                            })?;
+                        }
+                    }
+                    Err((status, puzzle, message)) => {
+                        if let Some(k) = Status::ALL.iter().position(|&s| s == status) {
+                            tally.by_status[k] += 1;
+                        }
+                        tally.rows += 1;
+                        writer.row(&Row {
+                            file,
+                            line: done.line,
+                            copy: None,
+                            puzzle: puzzle.map(|p| p.to_line()),
+                            solution: None,
+                            transform: None,
+                            status,
+                            message: Some(clean_message(&message)),
+                        })?;
+                    }
+                }
+            }
+            writer.flush()?;
+            progress.update(tally.records);
+            Ok(())
+        },
+    );
+    progress.finish();
+    let interrupted = writer.close(ending)?;
+    let malformed = tally.by_status[4];
+    if settings.summary {
+        let seconds = started.elapsed().as_secs_f64();
+        let others: Vec<String> = Status::ALL
+            .iter()
+            .zip(tally.by_status)
+            .skip(1)
+            .filter(|(_, n)| *n > 0)
+            .map(|(s, n)| format!("{} {s}", thousands(n)))
+            .collect();
+        crate::stderrln!(
+            "augment: {} records{}, {} copies ({} rows){}{} in {seconds:.2} s \
+             ({} records/s, {} copies/s on {})",
+            thousands(tally.records),
+            if interrupted.is_some() {
+                " (interrupted)"
+            } else {
+                ""
+            },
+            thousands(tally.copies),
+            thousands(tally.rows),
+            if others.is_empty() {
+                ""
+            } else {
+                ", not augmented: "
+            },
+            others.join(", "),
+            thousands(rate(tally.records, seconds)),
+            thousands(rate(tally.copies, seconds)),
+            threads(settings.threads),
+        );
+    }
+    Ok(if let Some(signal) = interrupted {
+        Verdict::Interrupted(signal)
+    } else if malformed > 0 {
+        Verdict::Failures
+    } else {
+        Verdict::Clean
+    })
+}

@@ -1,0 +1,173 @@
+//! `generate`: writes N fresh puzzles, each with exactly one solution and
+//! (unless `--no-minimal`) minimal, made by [`sudoku_core::generator`].
+//!
+//! Columns, exactly: `index,puzzle,solution,clues,guesses`. Puzzle `i` is a
+//! function of `(seed, i)` alone, so the output is byte-identical for every
+//! `-j`, and `--start` continues a run or splits it across machines.
+
+use std::time::Instant;
+
+use clap::Args;
+use serde::Serialize;
+use sudoku_core::generator::{Generated, Generator, Requirements};
+
+use super::{rate, run_ordered, thousands, threads, RunArgs, TableWriter};
+use crate::error::{Error, Verdict};
+use crate::output::progress::Progress;
+use crate::process::interrupt::SignalGuard;
+
+/// The columns, in order.
+pub const COLUMNS: [&str; 5] = ["index", "puzzle", "solution", "clues", "guesses"];
+
+/// Options of `generate`.
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// How many puzzles to write.
+    #[arg(short = 'n', long = "count", value_name = "N")]
+    pub count: u64,
+
+    /// The seed: the same seed and index always give the same puzzle.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+
+    /// The index of the first puzzle (the `index` column counts on from
+    /// it): `--start 1001` continues a run of `-n 1000`.
+    #[arg(long, value_name = "I", default_value_t = 1)]
+    pub start: u64,
+
+    /// Keep only puzzles whose unique-mode search needs at least G guesses
+    /// (as `solve` counts them): harder sets, made more slowly.
+    #[arg(long, value_name = "G", default_value_t = 0)]
+    pub min_guesses: u64,
+
+    /// Stop digging at the first given that must stay, instead of trying
+    /// every given: faster, more givens, not minimal.
+    #[arg(long)]
+    pub no_minimal: bool,
+
+    /// Output and run options.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// One output row.
+#[derive(Serialize)]
+struct Row {
+    index: u64,
+    puzzle: String,
+    solution: String,
+    clues: usize,
+    guesses: u64,
+}
+
+/// Runs `generate`.
+///
+/// # Errors
+/// [`Error::Usage`] for `-j 0` or an index range past `u64::MAX`;
+/// [`Error::Write`] or [`Error::BrokenPipe`] when the rows cannot be
+/// written.
+pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
+    let settings = args.run.settings()?;
+    let end = args
+        .start
+        .checked_add(args.count)
+        .ok_or_else(|| Error::Usage("--start plus -n is past the largest index".into()))?;
+    let started = Instant::now();
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    let mut writer = TableWriter::create(&settings.output, &COLUMNS)?;
+    let progress = Progress::start_counting(&settings.progress, args.count);
+    let requirements = Requirements {
+        minimal: !args.no_minimal,
+        min_guesses: args.min_guesses,
+    };
+    let seed = args.seed;
+    let stop = interrupt.clone();
+    let mut tally = Tally::default();
+    let ending = run_ordered(
+        (args.start..end).map(Ok),
+        settings.threads,
+        &interrupt,
+        Generator::new,
+        |generator, index| {
+            generator
+                .generate(seed, index, &requirements, &|| stop.is_raised())
+                .map(|made| (index, made))
+        },
+        |chunk| {
+            for (index, made) in chunk {
+                tally.add(&made);
+                writer.row(&Row {
+                    index,
+                    puzzle: made.puzzle.to_line(),
+                    solution: made.solution.to_line(),
+                    clues: made.puzzle.givens(),
+                    guesses: made.guesses,
+                })?;
+            }
+            writer.flush()?;
+            progress.count(
+                tally.kept,
+                &format!("kept, {} tried", thousands(tally.tried)),
+            );
+            Ok(())
+        },
+    );
+    progress.finish();
+    let ending = writer.close(ending)?;
+    if settings.summary {
+        let seconds = started.elapsed().as_secs_f64();
+        crate::stderrln!(
+            "generate: {} puzzles{} ({} candidates tried) in {seconds:.2} s, {}/s on {}",
+            thousands(tally.kept),
+            if ending.is_some() {
+                ", interrupted"
+            } else {
+                ""
+            },
+            thousands(tally.tried),
+            thousands(rate(tally.kept, seconds)),
+            threads(settings.threads),
+        );
+        if tally.kept > 0 {
+            crate::stderrln!(
+                "  givens {}-{} (mean {:.1}), guesses mean {:.2}, max {}",
+                tally.min_clues,
+                tally.max_clues,
+                tally.clues as f64 / tally.kept as f64,
+                tally.guesses as f64 / tally.kept as f64,
+                tally.max_guesses,
+            );
+        }
+    }
+    Ok(match ending {
+        Some(signal) => Verdict::Interrupted(signal),
+        None => Verdict::Clean,
+    })
+}
+
+/// Counts for the summary.
+#[derive(Debug, Default)]
+struct Tally {
+    kept: u64,
+    tried: u64,
+    clues: u64,
+    min_clues: usize,
+    max_clues: usize,
+    guesses: u64,
+    max_guesses: u64,
+}
+
+impl Tally {
+    fn add(&mut self, made: &Generated) {
+        let clues = made.puzzle.givens();
+        if self.kept == 0 || clues < self.min_clues {
+            self.min_clues = clues;
+        }
+        self.max_clues = self.max_clues.max(clues);
+        self.kept += 1;
+        self.tried += made.tried;
+        self.clues += clues as u64;
+        self.guesses += made.guesses;
+        self.max_guesses = self.max_guesses.max(made.guesses);
+    }
+}

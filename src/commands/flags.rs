@@ -1,0 +1,262 @@
+//! The flags of `solve` and the argument groups other subcommands share,
+//! defined with clap's derive API (they also feed `--help`). These are raw
+//! flags; [`crate::job::config`] turns them into a validated
+//! [`crate::job::config::Config`]. The command line as a whole (the subcommands)
+//! is [`crate::commands::command_line`].
+
+use std::path::PathBuf;
+
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{Args, ValueEnum};
+use sudoku_core::solver::SolverKind;
+
+use crate::input::{Column, Delimiter, Format, Keep, ReadOptions};
+use crate::job::shard::Shard;
+use crate::output::{check_delimiter, Blank, OutputFormat};
+
+/// The options of `solve`, kept in one struct so that other subcommands
+/// with the same inputs and outputs (e.g. `check`) can flatten it.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Puzzle files; `-` or none means stdin. Names ending in `.gz` are
+    /// decompressed on the fly.
+    #[arg(value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+
+    /// The results; `-` or absent means stdout. The name chooses the format:
+    /// `.csv`, `.txt`, no extension, `-` and devices or pipes are CSV,
+    /// `.jsonl`/`.ndjson` JSON Lines, `.parquet` Parquet; `.gz` or `.zst`
+    /// after a CSV or JSON Lines name compresses it. Any other name needs
+    /// --output-format.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// The results' format, whatever the output's name says.
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    pub output_format: Option<OutputFormat>,
+
+    /// The field delimiter of CSV results: one character (`tab` or `\t` for
+    /// a tab) [default: ,].
+    #[arg(long, value_name = "C", value_parser = parse_output_delimiter)]
+    pub output_delimiter: Option<u8>,
+
+    /// The blank of the results' `puzzle` column: `.` or `0`.
+    #[arg(long, value_name = "C", value_enum, default_value_t = Blank::Dot)]
+    pub blank: Blank,
+
+    /// Solver threads [default: all cores], at most 1024; more than the
+    /// cores is allowed, with a warning. Reading and writing run on their own
+    /// threads beside them.
+    #[arg(short = 'j', long = "threads", value_name = "N")]
+    pub threads: Option<usize>,
+
+    /// Write the run's summary as JSON to FILE (`-` for stdout, only when
+    /// `-o` names a file).
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+
+    /// Write the run's summary as one self-contained HTML page to FILE: SVG
+    /// charts of the status counts and of the solve-time distribution (log
+    /// scale), and the summary's figures.
+    #[arg(long, value_name = "FILE")]
+    pub summary_html: Option<PathBuf>,
+
+    /// Stop at the first solution (mode `first`) instead of checking that it
+    /// is the only one (mode `unique`).
+    #[arg(long)]
+    pub first: bool,
+
+    /// The solver: `fast`, or `naive`, the plain backtracking reference,
+    /// which gives up on a puzzle after 10,000,000 placements (status
+    /// `timeout`, the limit in `message`) so that no puzzle can stall a run.
+    #[arg(long, value_name = "NAME", default_value = "fast", value_parser = solver_parser())]
+    pub solver: SolverKind,
+
+    /// Give up on a puzzle after N guesses (status `timeout`); deterministic.
+    #[arg(long, value_name = "N")]
+    pub max_guesses: Option<u64>,
+
+    /// Give up on a puzzle after N milliseconds of wall-clock time (status
+    /// `timeout`, the limit in `message`); the run goes on. Depends on the
+    /// machine and its load, so CI and regression checks should prefer the
+    /// deterministic `--max-guesses`.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout_ms: Option<u64>,
+
+    /// Continue the results file of `-o FILE` that an earlier run left
+    /// unfinished (interrupted, killed): its complete rows are kept (a row cut
+    /// short is dropped) and checked against the inputs, those records are
+    /// skipped and the rest appended. The summary, and `--limit`, cover the
+    /// whole file. For CSV, plain or `.gz` (a `.gz` file is kept up to its
+    /// last complete gzip member); not for stdout, `.zst`, JSON Lines or
+    /// Parquet.
+    #[arg(long, requires = "output")]
+    pub resume: bool,
+
+    /// Stop after N puzzle records (malformed ones included). With
+    /// `--shard`, N counts the records of the whole inputs: the shard takes
+    /// its share of the first N.
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+
+    /// Handle only shard K of N: the records whose 0-based number across all
+    /// inputs, in order, is K-1 modulo N, keeping their `file` and `line`.
+    /// N runs with K = 1..N cover every record once; `merge` joins their
+    /// results.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<Shard>,
+
+    /// How the inputs are laid out.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+
+    /// A file of solutions paired with the input record by record (as the
+    /// `solved_*` files of some corpora), each checked against the result
+    /// like a solution column; read as CSV for a `.csv` name, else as lines.
+    /// Only with one input.
+    #[arg(long, value_name = "FILE")]
+    pub solutions: Option<PathBuf>,
+
+    /// Copy these input columns into every results row, after the results
+    /// columns, under their input names: header names (any case) or 1-based
+    /// numbers; a JSON key or Parquet column likewise (types kept); `field1`,
+    /// `field2`, ... for text lines and CSV without a header.
+    #[arg(long, value_name = "COL,...", value_delimiter = ',', value_parser = parse_column, conflicts_with = "keep_all")]
+    pub keep: Vec<Column>,
+
+    /// Copy every input column into every results row (those of the first
+    /// record of text lines).
+    #[arg(long)]
+    pub keep_all: bool,
+
+    /// No progress bar and no human summary (errors still go to stderr).
+    #[arg(long)]
+    pub quiet: bool,
+
+    /// Progress bar on stderr: `auto` shows it only when stderr is a terminal
+    /// and `--quiet` is absent.
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ProgressArg::Auto)]
+    pub progress: ProgressArg,
+}
+
+/// The input layout options, shared by every subcommand that reads puzzle
+/// files.
+#[derive(Args, Clone, Debug, PartialEq, Eq)]
+pub struct LayoutArgs {
+    /// Input layout. `auto` goes by name, past a `.gz` or `.zst` ending
+    /// (`.parquet`, `.jsonl`/`.ndjson`, `.csv`), then by content (Parquet's
+    /// `PAR1`, a first byte `{` for JSON Lines); anything else is
+    /// `lines` (stdin included).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
+    pub format: FormatArg,
+
+    /// The puzzle field: a header name or a 1-based field number (a key or
+    /// column of JSON Lines and Parquet).
+    #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
+    pub column: Option<Column>,
+
+    /// The CSV field separator: one character (`tab` for a tab), or `auto`:
+    /// `,` unless the first line holds no comma but `;`, a tab or `|`.
+    #[arg(long, value_name = "C|auto", default_value = "auto", value_parser = Delimiter::parse)]
+    pub delimiter: Delimiter,
+}
+
+impl LayoutArgs {
+    /// The reader options these flags give, with `solutions` paired in.
+    pub fn read_options(&self, solutions: Option<PathBuf>) -> ReadOptions {
+        ReadOptions {
+            format: self.format.into(),
+            column: self.column.clone(),
+            solutions,
+            delimiter: self.delimiter,
+            keep: Keep::Nothing,
+            kept_types: false,
+        }
+    }
+}
+
+/// `--format` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// `csv` for names ending `.csv` or `.csv.gz`, else `lines`.
+    Auto,
+    /// One puzzle per line.
+    Lines,
+    /// CSV with an optional header.
+    Csv,
+    /// Multi-line grids, one grid row per line.
+    Grid,
+    /// JSON Lines: one object per line.
+    Jsonl,
+    /// Parquet (stdin is spooled to a temporary file).
+    Parquet,
+}
+
+impl From<FormatArg> for Format {
+    fn from(arg: FormatArg) -> Format {
+        match arg {
+            FormatArg::Auto => Format::Auto,
+            FormatArg::Lines => Format::Lines,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Grid => Format::Grid,
+            FormatArg::Jsonl => Format::Jsonl,
+            FormatArg::Parquet => Format::Parquet,
+        }
+    }
+}
+
+/// `--progress` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProgressArg {
+    /// Only when stderr is a terminal and `--quiet` is absent.
+    Auto,
+    /// Always, even when stderr is not a terminal.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Parses a solver name (`fast`, `naive`) into a [`SolverKind`]; `--help`
+/// lists the names.
+pub fn solver_parser() -> impl TypedValueParser<Value = SolverKind> {
+    PossibleValuesParser::new(SolverKind::ALL.map(SolverKind::name)).map(|name| {
+        SolverKind::ALL
+            .into_iter()
+            .find(|kind| kind.name() == name)
+            .unwrap_or_default()
+    })
+}
+
+/// Parses `--output-delimiter`: one character, or `tab`/`\t` for a tab.
+///
+/// # Errors
+/// Not one character, or one that cannot separate the results' fields
+/// (see [`check_delimiter`]).
+pub fn parse_output_delimiter(text: &str) -> Result<u8, String> {
+    let mut chars = text.chars();
+    let delimiter = match (text, chars.next(), chars.next()) {
+        ("tab" | "\\t", _, _) => '\t',
+        (_, Some(c), None) => c,
+        _ => return Err(format!("{text:?} is not one character")),
+    };
+    check_delimiter(delimiter)
+}
+
+/// Parses `--column`: digits are a 1-based field number, anything else a
+/// header name.
+///
+/// # Errors
+/// A field number of 0.
+pub fn parse_column(value: &str) -> Result<Column, String> {
+    if !value.is_empty() && value.bytes().all(|b| b.is_ascii_digit()) {
+        match value.parse::<usize>() {
+            Ok(0) => Err("field numbers start at 1".to_string()),
+            Ok(n) => Ok(Column::Index(n)),
+            Err(e) => Err(e.to_string()),
+        }
+    } else if value.trim().is_empty() {
+        Err("a column name cannot be empty".to_string())
+    } else {
+        Ok(Column::Name(value.to_string()))
+    }
+}

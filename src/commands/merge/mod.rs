@@ -1,0 +1,867 @@
+//! The `merge` subcommand: joins the outputs of the shards of a run
+//! (`--shard K/N`) into the one output a single run would have written,
+//! and, for results, its summary.
+//!
+//! - Any CSV table sudoku-batch writes per record merges: the results CSV
+//!   of `solve` and `check`, and tables such as `augment`'s, whose rows are
+//!   ordered by `file` (with several inputs), `line` and, when a record has
+//!   several rows, `copy`.
+//! - Rows come out in input order: inputs in `--inputs` order when given,
+//!   else in the order their names first appear in the files (see
+//!   [`order`]); then by line (and copy). Every row is written as it was
+//!   read (the header too), so the merge of N shards is byte-identical to a
+//!   single run's output (the `solve_us` column aside).
+//! - A record with rows in more than one file is refused (exit 2, naming
+//!   them): each record belongs to one shard.
+//! - With `--inputs`, the inputs are read (not solved) and every record
+//!   must have a row (exit 2 naming the first record missing, unless
+//!   `--allow-missing`), and every row a record; a results row must hold
+//!   the record's puzzle.
+//! - The merge streams: each file is read in order, twice when the input
+//!   order must be found first, and memory holds one row per file (and one
+//!   count per distinct solve time, for exact percentiles).
+//! - The merged file is written beside `-o` under a temporary name and
+//!   renamed when complete: a merge that fails leaves no partial output.
+//!
+//! `--summary-json` writes the summary of merged results rows (see
+//! [`summary`]).
+
+pub mod order;
+pub mod summary;
+
+use std::borrow::Cow;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, HashMap};
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::{self, BufRead, Read, Write};
+use std::path::{Path, PathBuf};
+
+use clap::Args;
+use sudoku_core::grid::Grid;
+
+use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
+use crate::commands::flags::LayoutArgs;
+use crate::error::{Error, Verdict};
+use crate::input::{self, InputError, Record};
+use crate::output::format::require_csv;
+use crate::output::read_back::{parse_row, Columns, RecordReader, Row};
+use crate::output::stats::Tally;
+use crate::output::{file_field, file_name, Compression, Destination, Sink, FILE_COLUMN};
+use crate::process::file_guard::FileGuard;
+use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
+
+/// The options of `merge`.
+#[derive(Clone, Debug, Args)]
+pub struct MergeArgs {
+    /// The files to merge, in any order: the shards' results CSV (as `solve
+    /// -o` writes them) or other per-record tables (`augment`),
+    /// gzip-compressed or not.
+    #[arg(value_name = "RESULTS", required = true)]
+    pub results: Vec<PathBuf>,
+
+    /// The merged results file; a name ending in `.gz` is written
+    /// gzip-compressed. Written under a temporary name and renamed at the
+    /// end, so a failed merge leaves nothing behind.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// Write the summary of the merged rows as JSON to FILE (`-` for
+    /// stdout): counts, guesses and exact solve-time percentiles from the
+    /// rows; `wall_s`, `puzzles_per_s`, `threads`, `solver` and `mode` are
+    /// null unless `--summaries` gives every shard's summary.
+    #[arg(long, value_name = "FILE")]
+    pub summary_json: Option<PathBuf>,
+
+    /// The shards' own `--summary-json` files, one per results file, in any
+    /// order: they give the merged summary the run's wall time (the longest
+    /// shard's), puzzles/s, threads (all shards' together), solver and mode.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub summaries: Vec<PathBuf>,
+
+    /// The original inputs, in order, as given to the shards: read (not
+    /// solved) so that every record must have a row (and every row a
+    /// record), and the rows come out in this order.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pub inputs: Vec<PathBuf>,
+
+    /// How the inputs of `--inputs` are laid out.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+
+    /// With `--inputs`: merge even when some records have no row (a
+    /// partial merge), with a warning naming the first.
+    #[arg(long, requires = "inputs")]
+    pub allow_missing: bool,
+
+    /// No report on stderr (errors and warnings still go there).
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// Records named in full when several overlap.
+const SHOWN: usize = 10;
+
+/// Runs `merge`: see the module docs. Exit 0 when the merge is written.
+///
+/// # Errors
+/// [`Error::Guard`] when `-o` or `--summary-json` is a file the merge
+/// reads, by any name;
+/// [`Error::Merge`] when a results file or summary cannot be read or does
+/// not fit the others, records overlap, or (with `--inputs`) a record has no
+/// row or a row no record; [`Error::Input`] when an input cannot be read,
+/// or two `--inputs` would have the same name in rows;
+/// [`Error::Write`] when the output cannot be written.
+pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
+    // SIGINT and SIGTERM stop the merge at once, even while a read blocks
+    // (a part on a pipe): the merge runs on a thread of its own, and a
+    // signal removes its temporary file and ends the process.
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    let temporary = Output::temporary_for(&args.output);
+    let work = {
+        let (args, interrupt) = (args.clone(), interrupt.clone());
+        move || merge(&args, &interrupt)
+    };
+    match interrupt.wait_for("merge", work) {
+        Ok(Ok(merged)) => merged,
+        Ok(Err(signal)) => {
+            let _ = std::fs::remove_file(&temporary);
+            Ok(stopped(signal))
+        }
+        Err(e) => Err(Error::Threads {
+            what: "the merge thread".into(),
+            cause: e.to_string(),
+        }),
+    }
+}
+
+/// The merge itself (see [`run`]), stopping early when `interrupt` is
+/// raised.
+fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
+    require_csv("merge writes", Some(&args.output)).map_err(Error::Usage)?;
+    if args.inputs.is_empty() {
+        let layout = &args.layout;
+        let given = [
+            (
+                layout.format != crate::commands::flags::FormatArg::Auto,
+                "--format",
+            ),
+            (layout.column.is_some(), "--column"),
+            (layout.delimiter != input::Delimiter::Auto, "--delimiter"),
+        ];
+        if let Some((_, flag)) = given.iter().find(|(given, _)| *given) {
+            return Err(Error::Usage(format!(
+                "{flag} says how the --inputs are laid out, and no --inputs are given: give \
+                 them, or leave {flag} out (the results files are read as the CSV merge \
+                 writes)"
+            )));
+        }
+    }
+    refuse_overwriting(args)?;
+    // Before any reading: two inputs named alike would take each other's rows.
+    let given = input::input_names(&args.inputs)?;
+    let summaries = args
+        .summaries
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path).map_err(|e| merge_error(path, e))?;
+            ShardSummary::parse(&text).map_err(|e| merge_error(path, e))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let mut parts = args
+        .results
+        .iter()
+        .map(|path| Part::open(path))
+        .collect::<Result<Vec<_>, Error>>()?;
+    let header = parts[0].header.clone();
+    for part in &parts[1..] {
+        if part.header != header {
+            return Err(Error::Merge(format!(
+                "{} and {} have different headers: the outputs of one run have the same columns",
+                parts[0].path.display(),
+                part.path.display()
+            )));
+        }
+    }
+    let results = parts[0].results.is_some();
+    if !results && (args.summary_json.is_some() || !summaries.is_empty()) {
+        return Err(Error::Merge(format!(
+            "{} is not a results CSV (no `status`, `guesses` or `solve_us` column): a summary \
+             is made of results rows",
+            parts[0].path.display()
+        )));
+    }
+    let with_file = parts[0].keys.file.is_some();
+    let names = if !args.inputs.is_empty() {
+        if !with_file && args.inputs.len() > 1 {
+            return Err(Error::Merge(format!(
+                "the rows have no `file` column, so they are of one input, and --inputs gives {}",
+                args.inputs.len()
+            )));
+        }
+        given
+    } else if with_file {
+        let sequences = parts
+            .iter()
+            .map(|p| file_sequence(&p.path, &p.keys, interrupt))
+            .collect::<Result<Vec<_>, Error>>()?;
+        if let Some(signal) = interrupt.signal() {
+            return Ok(Verdict::Interrupted(signal));
+        }
+        order::input_order(&sequences).map_err(Error::Merge)?
+    } else {
+        summaries
+            .first()
+            .map(|s| s.inputs.clone())
+            .unwrap_or_default()
+    };
+    // Keyed by the `file` field as written (see `file_field`).
+    let fields: Vec<Cow<str>> = names.iter().map(|n| file_field(n)).collect();
+    // An input given twice has its name twice: a row is of the first of
+    // them it can follow in its file's order.
+    let mut ranks: HashMap<&[u8], Vec<usize>> = HashMap::new();
+    for (i, n) in fields.iter().enumerate() {
+        ranks.entry(n.as_bytes()).or_default().push(i);
+    }
+    let rank = |name: Option<&[u8]>, (line, copy): (u64, u64), last: Option<RowKey>| {
+        let Some(name) = name else {
+            return Ok(0);
+        };
+        let Some(named) = ranks.get(name) else {
+            return Err(format!(
+                "`{}` is not one of the inputs ({})",
+                file_name(&String::from_utf8_lossy(name)),
+                names.join(", ")
+            ));
+        };
+        Ok(named
+            .iter()
+            .copied()
+            .find(|&i| last.is_none_or(|last| (i, line, copy) > last))
+            .unwrap_or(named[0]))
+    };
+    let place = |(rank, line): RecordKey| match names.get(rank) {
+        Some(name) => format!("{name}:{line}"),
+        None => format!("line {line}"),
+    };
+
+    let mut expected = if args.inputs.is_empty() {
+        None
+    } else {
+        Some(Expected::open(&args.inputs, &args.layout)?)
+    };
+    let mut out = Output::create(&args.output)?;
+    let outcome = (|| -> Result<Merged, Error> {
+        out.write(&header)?;
+        let mut merged = Merged::default();
+        let mut heap = BinaryHeap::new();
+        for (i, part) in parts.iter_mut().enumerate() {
+            if let Some(key) = part.advance(&rank)? {
+                heap.push(Reverse((key, i)));
+            }
+        }
+        // The record of the row written last, and the file it came from.
+        let mut last: Option<(RecordKey, usize)> = None;
+        while let Some(Reverse((key, i))) = heap.pop() {
+            if let Some(signal) = interrupt.signal() {
+                merged.stopped = Some(signal);
+                return Ok(merged);
+            }
+            let record = (key.0, key.1);
+            match last {
+                Some((before, j)) if before == record && j != i => {
+                    merged.overlap(record, place(record), &parts[j].path, &parts[i].path);
+                }
+                Some((before, _)) if before == record => {}
+                _ => {
+                    if let Some(expected) = &mut expected {
+                        let part = &parts[i];
+                        expected.pass(
+                            record,
+                            part.row.as_ref(),
+                            &part.path,
+                            &place,
+                            &mut merged,
+                        )?;
+                    }
+                }
+            }
+            last = Some((record, i));
+            let part = &parts[i];
+            out.write(part.reader.record())?;
+            merged.rows += 1;
+            if let Some(row) = &part.row {
+                merged.tally.add(&row.result);
+                if row.result.searched() {
+                    merged.times.add(row.result.solve_ns.unwrap_or(0));
+                }
+            }
+            if let Some(next) = parts[i].advance(&rank)? {
+                heap.push(Reverse((next, i)));
+            }
+        }
+        if let Some(expected) = &mut expected {
+            expected.finish(&place, &mut merged)?;
+        }
+        Ok(merged)
+    })();
+    // On any return before `out.finish`, dropping `out` removes its
+    // temporary file.
+    let merged = outcome?;
+    if let Some(signal) = merged.stopped.or_else(|| interrupt.signal()) {
+        drop(out);
+        return Ok(Verdict::Interrupted(signal));
+    }
+    merged.refuse_overlaps()?;
+    if let Some((first, count)) = &merged.missing {
+        if !args.allow_missing {
+            return Err(Error::Merge(format!(
+                "no file has a row for {first} (the first of {count} records of the inputs \
+                 without one); --allow-missing merges what there is"
+            )));
+        }
+        crate::stderrln!(
+            "sudoku-batch merge: warning: {count} records of the inputs have no row (the first: \
+             {first})"
+        );
+    }
+    let facts = if summaries.is_empty() {
+        None
+    } else {
+        Some(run_facts(&summaries, &merged.tally, &args.summaries)?)
+    };
+    let inputs = match (&facts, summaries.first()) {
+        (Some(_), Some(s)) if args.inputs.is_empty() => s.inputs.clone(),
+        _ => names.clone(),
+    };
+    let summary = MergedSummary::new(inputs, &merged.tally, &merged.times, facts);
+    out.finish(&args.output)?;
+    if let Some(path) = &args.summary_json {
+        write_summary(path, &summary)?;
+    }
+    if !args.quiet {
+        let what = if results {
+            format!(
+                ": solved {}, multiple {}, unsolvable {}, invalid {}, malformed {}, timeout {}; \
+                 mismatches {}",
+                summary.solved,
+                summary.multiple,
+                summary.unsolvable,
+                summary.invalid,
+                summary.malformed,
+                summary.timeout,
+                summary.mismatches
+            )
+        } else {
+            String::new()
+        };
+        crate::stderrln!(
+            "sudoku-batch merge: {} rows from {} files into {}{what}",
+            merged.rows,
+            args.results.len(),
+            args.output.display(),
+        );
+    }
+    Ok(Verdict::Clean)
+}
+
+/// A merge stopped by `signal`: nothing written (the temporary file is
+/// removed), the verdict the signal's.
+fn stopped(signal: Signal) -> Verdict {
+    crate::stderrln!(
+        "sudoku-batch merge: stopped by {}; nothing was written",
+        signal.name()
+    );
+    Verdict::Interrupted(signal)
+}
+
+fn run_facts(
+    summaries: &[ShardSummary],
+    tally: &Tally,
+    paths: &[PathBuf],
+) -> Result<RunFacts, Error> {
+    summary::run_facts(summaries, tally).map_err(|e| {
+        let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        Error::Merge(format!("--summaries {}: {e}", names.join(" ")))
+    })
+}
+
+fn merge_error(path: &Path, cause: impl std::fmt::Display) -> Error {
+    Error::Merge(format!("{}: {cause}", path.display()))
+}
+
+/// Refuses an output that is one of the files the merge reads, by any
+/// name (see [`FileGuard`]).
+fn refuse_overwriting(args: &MergeArgs) -> Result<(), Error> {
+    let mut guard = FileGuard::new();
+    for path in &args.results {
+        guard.reads("results file", path);
+    }
+    for path in &args.summaries {
+        guard.reads("--summaries", path);
+    }
+    for input in &args.inputs {
+        guard.reads("--inputs", input);
+    }
+    guard.writes("-o", &args.output);
+    if let Some(summary) = &args.summary_json {
+        guard.writes("--summary-json", summary);
+    }
+    Ok(guard.check()?)
+}
+
+/// (input rank, line): a record of the inputs.
+type RecordKey = (usize, u64);
+
+/// (input rank, line, copy): the order of rows. `copy` is 0 for tables of
+/// one row per record; `augment` writes several, numbered.
+type RowKey = (usize, u64, u64);
+
+/// Where the columns that order the rows are: `file` (with several
+/// inputs), `line`, and `copy` (several rows per record).
+#[derive(Clone, Debug)]
+struct KeyColumns {
+    file: Option<usize>,
+    line: usize,
+    copy: Option<usize>,
+}
+
+impl KeyColumns {
+    fn find(header: &csv::ByteRecord) -> Result<KeyColumns, String> {
+        let position = |column: &str| {
+            header.iter().enumerate().position(|(i, name)| {
+                let name = if i == 0 {
+                    name.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(name)
+                } else {
+                    name
+                };
+                name == column.as_bytes()
+            })
+        };
+        Ok(KeyColumns {
+            file: position(FILE_COLUMN),
+            line: position("line")
+                .ok_or("no `line` column: not a table sudoku-batch writes, one row per record")?,
+            copy: position("copy"),
+        })
+    }
+}
+
+/// One file being merged.
+struct Part {
+    path: PathBuf,
+    reader: RecordReader<Box<dyn Read>>,
+    header: csv::ByteRecord,
+    keys: KeyColumns,
+    /// The results columns, when the file is a results CSV.
+    results: Option<Columns>,
+    /// The row last read, parsed, when the file is a results CSV.
+    row: Option<Row>,
+    last: Option<RowKey>,
+}
+
+/// Opens a results file for reading, as inputs are opened: plain, gzip or
+/// zstd (by name or content); Parquet, JSON Lines and other binary data
+/// are refused by name (`merge` joins the CSV tables it writes).
+fn open_results(path: &Path) -> Result<Box<dyn Read>, Error> {
+    let wanted = "merge reads the CSV results and tables sudoku-batch writes (plain, gzip or \
+                  zstd): write the shards as CSV to merge them";
+    let (name, mut reader) = input::open_text(path, wanted).map_err(|e| match e {
+        InputError::WrongKind { found, .. } | InputError::NotText { what: found, .. } => {
+            merge_error(path, format!("{found}, and {wanted}"))
+        }
+        other => merge_error(path, other),
+    })?;
+    let start = reader.fill_buf().map_err(|e| merge_error(path, e))?;
+    if input::jsonl_name(&name) || start.starts_with(b"{") {
+        return Err(merge_error(path, format!("JSON Lines, and {wanted}")));
+    }
+    Ok(Box::new(reader))
+}
+
+fn read_error(path: &Path, (line, cause): (u64, String)) -> Error {
+    Error::Merge(format!("{}: line {line}: {cause}", path.display()))
+}
+
+impl Part {
+    fn open(path: &Path) -> Result<Part, Error> {
+        let mut reader = RecordReader::new(open_results(path)?);
+        if !reader.read().map_err(|e| read_error(path, e))? {
+            return Err(merge_error(path, "empty: not a results file"));
+        }
+        let header = reader.record().clone();
+        let keys = KeyColumns::find(&header).map_err(|e| merge_error(path, e))?;
+        Ok(Part {
+            path: path.to_path_buf(),
+            reader,
+            results: Columns::find(&header).ok(),
+            header,
+            keys,
+            row: None,
+            last: None,
+        })
+    }
+
+    /// Reads the next row; its key, or `None` at the end.
+    fn advance(
+        &mut self,
+        rank: &impl Fn(Option<&[u8]>, (u64, u64), Option<RowKey>) -> Result<usize, String>,
+    ) -> Result<Option<RowKey>, Error> {
+        self.row = None;
+        if !self.reader.read().map_err(|e| read_error(&self.path, e))? {
+            return Ok(None);
+        }
+        let at = self.reader.line();
+        let bad = |cause: String| read_error(&self.path, (at, cause));
+        let record = self.reader.record();
+        if record.len() != self.header.len() {
+            return Err(bad(format!(
+                "{} fields, the header has {}",
+                record.len(),
+                self.header.len()
+            )));
+        }
+        let number = |i: Option<usize>, name: &str| -> Result<u64, String> {
+            let Some(i) = i else { return Ok(0) };
+            let field = record.get(i).unwrap_or_default();
+            if field.is_empty() && name == "copy" {
+                return Ok(0);
+            }
+            std::str::from_utf8(field)
+                .ok()
+                .and_then(|f| f.parse().ok())
+                .ok_or_else(|| format!("{name} `{}` is not a number", field.escape_ascii()))
+        };
+        let file = self.keys.file.map(|i| record.get(i).unwrap_or_default());
+        let line = number(Some(self.keys.line), "line").map_err(bad)?;
+        let copy = number(self.keys.copy, "copy").map_err(bad)?;
+        let key = (
+            rank(file, (line, copy), self.last).map_err(bad)?,
+            line,
+            copy,
+        );
+        if let Some(columns) = &self.results {
+            self.row = Some(parse_row(record, columns).map_err(bad)?);
+        }
+        if self.last.is_some_and(|last| last >= key) {
+            return Err(bad(
+                "rows are not in input order (inputs in order, lines ascending, each once), as \
+                 sudoku-batch writes them"
+                    .into(),
+            ));
+        }
+        self.last = Some(key);
+        Ok(Some(key))
+    }
+}
+
+/// The input names a file's rows list, in order, each once per run of
+/// rows, and again where a name's lines start over (an input given twice).
+fn file_sequence(
+    path: &Path,
+    keys: &KeyColumns,
+    interrupt: &Interrupt,
+) -> Result<Vec<String>, Error> {
+    let mut reader = RecordReader::new(open_results(path)?);
+    reader.read().map_err(|e| read_error(path, e))?;
+    let Some(file) = keys.file else {
+        return Ok(vec![]);
+    };
+    let mut names: Vec<String> = vec![];
+    let mut last_line = 0;
+    while reader.read().map_err(|e| read_error(path, e))? {
+        if interrupt.is_raised() {
+            break;
+        }
+        let record = reader.record();
+        let field = String::from_utf8_lossy(record.get(file).unwrap_or_default());
+        let name = file_name(&field);
+        let line = std::str::from_utf8(record.get(keys.line).unwrap_or_default())
+            .ok()
+            .and_then(|l| l.parse().ok())
+            .unwrap_or(0);
+        // The same name again with a line that does not follow: the input
+        // given a second time.
+        let again = line < last_line || (line == last_line && keys.copy.is_none());
+        if names.last().map(String::as_str) != Some(name) || again {
+            names.push(name.to_string());
+        }
+        last_line = line;
+    }
+    Ok(names)
+}
+
+/// What the merge found on the way.
+#[derive(Default)]
+struct Merged {
+    /// Rows written.
+    rows: u64,
+    tally: Tally,
+    times: Times,
+    /// The first overlaps, named, and their count.
+    overlaps: Vec<String>,
+    overlap_count: u64,
+    /// The record last found overlapping.
+    overlapping: Option<RecordKey>,
+    /// The first record of the inputs without a row, and their count.
+    missing: Option<(String, u64)>,
+    /// The signal that stopped the merge.
+    stopped: Option<Signal>,
+}
+
+impl Merged {
+    /// `record` (at `place`) has rows in files `a` and `b`; counted once per
+    /// record.
+    fn overlap(&mut self, record: RecordKey, place: String, a: &Path, b: &Path) {
+        if self.overlapping == Some(record) {
+            return;
+        }
+        self.overlapping = Some(record);
+        self.overlap_count += 1;
+        if self.overlaps.len() < SHOWN {
+            self.overlaps
+                .push(format!("{place} in {} and {}", a.display(), b.display()));
+        }
+    }
+
+    fn refuse_overlaps(&self) -> Result<(), Error> {
+        if self.overlap_count == 0 {
+            return Ok(());
+        }
+        let mut message = format!(
+            "{} record{} a row in more than one results file (each record belongs to one \
+             shard):",
+            self.overlap_count,
+            if self.overlap_count == 1 {
+                " has"
+            } else {
+                "s have"
+            },
+        );
+        for overlap in &self.overlaps {
+            message.push_str(&format!("\n  {overlap}"));
+        }
+        let more = self.overlap_count - self.overlaps.len() as u64;
+        if more > 0 {
+            message.push_str(&format!("\n  ... and {more} more"));
+        }
+        Err(Error::Merge(message))
+    }
+
+    fn missing(&mut self, place: String) {
+        match &mut self.missing {
+            None => self.missing = Some((place, 1)),
+            Some((_, count)) => *count += 1,
+        }
+    }
+}
+
+/// The records of all inputs, in order, each with its input's index.
+type Records = Box<dyn Iterator<Item = Result<(usize, Record), InputError>>>;
+
+/// The records of `--inputs`, in order, matched with the merged rows.
+struct Expected {
+    records: Records,
+    next: Option<(RecordKey, Option<Grid>)>,
+}
+
+impl Expected {
+    fn open(paths: &[PathBuf], layout: &LayoutArgs) -> Result<Expected, Error> {
+        let options = layout.read_options(None);
+        let inputs = paths
+            .iter()
+            .map(|path| input::open_path(path))
+            .collect::<Result<Vec<_>, InputError>>()?;
+        let opened = inputs
+            .into_iter()
+            .map(|input| input.records(&options))
+            .collect::<Result<Vec<_>, InputError>>()?;
+        let formats: Vec<(&str, input::Format)> =
+            opened.iter().map(|r| (r.name(), r.format())).collect();
+        input::options_apply(&formats, &options)?;
+        drop(formats);
+        let mut all: Vec<Records> = vec![];
+        for (i, records) in opened.into_iter().enumerate() {
+            all.push(Box::new(records.map(move |r| r.map(|r| (i, r)))));
+        }
+        let mut expected = Expected {
+            records: Box::new(all.into_iter().flatten()),
+            next: None,
+        };
+        expected.advance()?;
+        Ok(expected)
+    }
+
+    fn advance(&mut self) -> Result<(), Error> {
+        self.next = match self.records.next().transpose()? {
+            None => None,
+            Some((input, record)) => Some(((input, record.line), record.puzzle.ok())),
+        };
+        Ok(())
+    }
+
+    /// Matches the first merged row of the record at `key`: records before
+    /// it have no row. A results `row` must hold the record's puzzle (other
+    /// tables, e.g. `augment`'s, hold changed puzzles).
+    ///
+    /// # Errors
+    /// [`Error::Merge`] when the inputs have no record at `key`, or
+    /// another puzzle there.
+    fn pass(
+        &mut self,
+        key: RecordKey,
+        row: Option<&Row>,
+        path: &Path,
+        place: &impl Fn(RecordKey) -> String,
+        merged: &mut Merged,
+    ) -> Result<(), Error> {
+        while let Some((next, _)) = self.next.filter(|(k, _)| *k < key) {
+            merged.missing(place(next));
+            self.advance()?;
+        }
+        match self.next {
+            Some((next, puzzle)) if next == key => {
+                if row.is_some_and(|row| row.result.puzzle != puzzle) {
+                    return Err(Error::Merge(format!(
+                        "{}: the row for {} holds another puzzle than the input: the rows are \
+                         not of these inputs",
+                        path.display(),
+                        place(key)
+                    )));
+                }
+                self.advance()
+            }
+            _ => Err(Error::Merge(format!(
+                "{}: a row for {}, which is no record of the inputs: the rows are not of these \
+                 inputs (or not in their order)",
+                path.display(),
+                place(key)
+            ))),
+        }
+    }
+
+    /// Every record left has no row.
+    fn finish(
+        &mut self,
+        place: &impl Fn(RecordKey) -> String,
+        merged: &mut Merged,
+    ) -> Result<(), Error> {
+        while let Some((next, _)) = self.next {
+            merged.missing(place(next));
+            self.advance()?;
+        }
+        Ok(())
+    }
+}
+
+/// The merged results file, written under a temporary name beside it,
+/// which is removed when the output is dropped unfinished (a failure, a
+/// signal): a merge leaves its whole output or nothing.
+struct Output {
+    /// `None` once finished.
+    csv: Option<csv::Writer<Sink>>,
+    temporary: PathBuf,
+}
+
+impl Drop for Output {
+    fn drop(&mut self) {
+        if let Some(csv) = self.csv.take() {
+            drop(csv);
+            // Best effort: the merge already failed with its own error.
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
+}
+
+impl Output {
+    /// The temporary name the merge into `path` is written under.
+    fn temporary_for(path: &Path) -> PathBuf {
+        // Built from the name's bytes, whatever they are.
+        let mut name = OsString::from(".");
+        name.push(path.file_name().unwrap_or_default());
+        name.push(format!(".merge-{}.partial", std::process::id()));
+        path.with_file_name(name)
+    }
+
+    fn create(path: &Path) -> Result<Output, Error> {
+        let temporary = Output::temporary_for(path);
+        let file = File::create(&temporary).map_err(|e| Error::write("results", path, e))?;
+        let sink = Sink::to_file(file, Compression::of_name(path))
+            .map_err(|e| Error::write("results", path, e))?;
+        Ok(Output {
+            csv: Some(
+                csv::WriterBuilder::new()
+                    .has_headers(false)
+                    .from_writer(sink),
+            ),
+            temporary,
+        })
+    }
+
+    fn write(&mut self, record: &csv::ByteRecord) -> Result<(), Error> {
+        let Some(csv) = &mut self.csv else {
+            return Ok(());
+        };
+        csv.write_byte_record(record)
+            .map_err(|e| Error::write("results", &self.temporary, io::Error::other(e)))
+    }
+
+    /// Completes the file and gives it its name.
+    fn finish(mut self, path: &Path) -> Result<(), Error> {
+        let error = |e: io::Error| Error::write("results", path, e);
+        let Some(csv) = self.csv.take() else {
+            return Ok(());
+        };
+        let done = (|| {
+            csv.into_inner().map_err(|e| e.into_error())?.finish()?;
+            std::fs::rename(&self.temporary, path)
+        })();
+        if let Err(e) = done {
+            let _ = std::fs::remove_file(&self.temporary);
+            return Err(error(e));
+        }
+        Ok(())
+    }
+}
+
+fn write_summary(path: &Path, summary: &MergedSummary) -> Result<(), Error> {
+    let json = summary.to_json();
+    match Destination::from_arg(Some(path)) {
+        Destination::Stdout => {
+            let mut out = io::stdout().lock();
+            out.write_all(json.as_bytes())
+                .and_then(|()| out.flush())
+                .map_err(|e| Error::write("summary", "-", e))
+        }
+        Destination::File { path, .. } => {
+            std::fs::write(&path, json).map_err(|e| Error::write("summary", path, e))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_merged_summary_has_a_run_summary_keys() {
+        let run = crate::output::stats::Summary::new(
+            &Tally::new(),
+            crate::output::stats::RunInfo {
+                inputs: vec![],
+                wall: std::time::Duration::ZERO,
+                threads: 1,
+                solver: sudoku_core::solver::SolverKind::Fast,
+                mode: sudoku_core::solver::Mode::Unique,
+                interrupted: false,
+                options: crate::output::stats::RunOptions::default(),
+            },
+        );
+        let keys = |json: &str| -> Vec<String> {
+            let value: serde_json::Value = serde_json::from_str(json).unwrap();
+            value.as_object().unwrap().keys().cloned().collect()
+        };
+        let merged = MergedSummary::new(vec![], &Tally::new(), &Times::default(), None);
+        assert_eq!(keys(&merged.to_json()), keys(&run.to_json()));
+    }
+}

@@ -1,0 +1,530 @@
+//! The `solve` subcommand: opens every input, streams the records through
+//! the [`pipeline`], writes the results (CSV, JSON Lines or Parquet) and
+//! the summaries.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Write};
+use std::time::Instant;
+
+use crate::error::{Error, Verdict};
+use crate::input;
+use crate::job::config::Config;
+use crate::job::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS};
+use crate::job::resume::{self, Kept, Matching};
+use crate::job::shard;
+use crate::kept::KeptColumn;
+use crate::output::progress::{Progress, ProgressOptions};
+use crate::output::stats::{RunInfo, RunOptions, Summary, Tally};
+use crate::output::{Destination, OutputFormat, ResultsWriter, Shape};
+use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
+
+/// Runs `solve` with `config`: every input is opened (and its layout
+/// checked) before any work starts, then every record gets a results row,
+/// in input order.
+///
+/// Prints a warning when the inputs hold no puzzle, the human summary on
+/// stderr unless `--quiet`, and writes the JSON summary when asked.
+///
+/// While it runs, SIGINT and SIGTERM stop it early: the rows finished so far
+/// (as far as they run without a gap) are written and flushed, the summary
+/// says `interrupted`, and the verdict is [`Verdict::Interrupted`].
+///
+/// With `--resume`, the complete rows already in the results file are kept,
+/// checked against the inputs and skipped, the rest appended; the summary
+/// and the verdict cover the whole file (after a signal that comes before
+/// the kept rows are all checked, the rows checked).
+///
+/// # Errors
+/// [`Error::Guard`] when `-o` or `--summary-json` is an input by any name
+/// (checked before anything is opened);
+/// [`Error::Input`] when an input cannot be opened or read (rows before a
+/// read error are written and flushed first); [`Error::Resume`] when the
+/// results file cannot be resumed; [`Error::Write`] when the results or the
+/// summary cannot be written; [`Error::BrokenPipe`] when stdout is closed.
+pub fn run(config: &Config) -> Result<(Verdict, Summary), Error> {
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    run_observed_until(config, &interrupt, None::<fn(&Batch) -> Result<(), Error>>)
+}
+
+/// [`run`], calling `observe` with each batch of results, in input order,
+/// after it is written (`check` verifies results and compares them with a
+/// baseline this way). An error from `observe` stops the run like a write
+/// error: the rows written so far are kept.
+///
+/// # Errors
+/// As for [`run`], and the first error `observe` returns.
+pub fn run_observed(
+    config: &Config,
+    observe: impl FnMut(&Batch) -> Result<(), Error>,
+) -> Result<(Verdict, Summary), Error> {
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    run_observed_until(config, &interrupt, Some(observe))
+}
+
+/// [`run`] for a library caller that handles signals itself (the Python
+/// package): no signal handler is installed; the run stops as for a signal
+/// when `interrupt` is raised.
+///
+/// # Errors
+/// As for [`run`].
+pub fn run_with_interrupt(
+    config: &Config,
+    interrupt: &Interrupt,
+) -> Result<(Verdict, Summary), Error> {
+    run_observed_until(config, interrupt, None::<fn(&Batch) -> Result<(), Error>>)
+}
+
+/// [`run_observed`] until `interrupt` is raised; without `observe`, the
+/// batches carry no results (their rows and tallies are all it needs).
+fn run_observed_until(
+    config: &Config,
+    interrupt: &Interrupt,
+    mut observe: Option<impl FnMut(&Batch) -> Result<(), Error>>,
+) -> Result<(Verdict, Summary), Error> {
+    let start = Instant::now();
+    // Before anything is opened: the output's name must say its format, and
+    // no output may be an input by another name.
+    let format = config.output_format()?;
+    config.file_guard().check()?;
+    // Opened now (not cut) so that a run that fails from here on leaves a
+    // summary saying so, never the previous run's.
+    let mut summary_file = config
+        .summary_json
+        .as_ref()
+        .map(SummaryFile::open)
+        .transpose()?;
+    let mut tally = Tally::new();
+    let outcome = run_opened(
+        config,
+        interrupt,
+        observe.as_mut(),
+        format,
+        start,
+        &mut summary_file,
+        &mut tally,
+    );
+    if let (Err(e), Some(file)) = (&outcome, summary_file) {
+        failed(config, &tally, start, file, e);
+    }
+    outcome
+}
+
+/// [`run_observed_until`] once the summary file is open: `summary_file` is
+/// taken when the summary is written; `tally` counts the rows written.
+#[allow(clippy::too_many_arguments)]
+fn run_opened(
+    config: &Config,
+    interrupt: &Interrupt,
+    mut observe: Option<&mut impl FnMut(&Batch) -> Result<(), Error>>,
+    format: OutputFormat,
+    start: Instant,
+    summary_file: &mut Option<SummaryFile>,
+    tally: &mut Tally,
+) -> Result<(Verdict, Summary), Error> {
+    // Opening the inputs reads their first bytes (to tell their layout), and
+    // --resume reads the results file: on a thread of their own, so that a
+    // signal ends the run at once even while stdin sends nothing.
+    let prepared = {
+        let config = config.clone();
+        move || prepare(&config, format)
+    };
+    let prepared = interrupt
+        .wait_for("open", prepared)
+        .map_err(|e| Error::Threads {
+            what: "the thread opening the inputs".into(),
+            cause: e.to_string(),
+        })?;
+    let Prepared {
+        names,
+        total_bytes,
+        sources,
+        resume,
+        shape,
+    } = match prepared {
+        Ok(prepared) => prepared?,
+        Err(signal) => {
+            return stopped_before_start(config, format, signal, start, summary_file.take())
+        }
+    };
+
+    // The tally is this run's rows; with --resume, the kept rows' tally is
+    // added once they are all matched (see `resume::Matching::finish`).
+    let (mut writer, kept_rows, limit) = match (&resume, &config.output) {
+        (Some((done, _)), Destination::File { path, .. }) => (
+            ResultsWriter::append(path, &shape, done.len)?,
+            done.rows,
+            config.limit.map(|n| n.saturating_sub(done.rows)),
+        ),
+        _ => (
+            ResultsWriter::create(&config.output, format, &shape, config.output_delimiter)?,
+            0,
+            config.limit,
+        ),
+    };
+    // A shard's records are already cut at the limit (see `prepare`).
+    let limit = if config.shard.is_some() { None } else { limit };
+    let progress = Progress::start(
+        &ProgressOptions {
+            draw: config.progress,
+            color: config.color,
+            total_bytes,
+            kept: kept_rows,
+        },
+        vec![],
+    );
+
+    // Text rows are formatted on the workers; Parquet's columns are built
+    // here, from the results. Without Parquet or an observer the results
+    // are not needed here.
+    let rows = writer.row_format();
+    let settings = Settings {
+        threads: config.threads,
+        solver: config.solver,
+        mode: config.mode,
+        limits: config.limits,
+        limit,
+        chunk_records: CHUNK_RECORDS,
+        results: rows.is_none() || observe.is_some(),
+    };
+    // Stdout closed early; with `finish_when_stdout_closes` the later
+    // records are still solved and observed, but not written.
+    let mut stdout_closed = false;
+    let outcome = pipeline::run_until(sources, &settings, interrupt, rows, |batch| {
+        if !stdout_closed {
+            match writer.write_formatted(&batch.results, &batch.text) {
+                Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {
+                    stdout_closed = true;
+                }
+                written => written?,
+            }
+        }
+        if let Some(observe) = &mut observe {
+            observe(batch)?;
+        }
+        tally.merge(&batch.tally);
+        progress.update_to(kept_rows + tally.puzzles, batch.bytes_read);
+        Ok(())
+    });
+    progress.finish();
+    let ending = match outcome {
+        Ok(ending) => ending,
+        Err(e) => {
+            // Keep the rows finished before the failure. After a write error
+            // the flush fails the same way; the first error is the one to
+            // report.
+            let _ = writer.finish();
+            return Err(e);
+        }
+    };
+    match writer.finish() {
+        Err(Error::BrokenPipe) if config.finish_when_stdout_closes => stdout_closed = true,
+        finished => finished?,
+    }
+    if stdout_closed {
+        crate::stderrln!(
+            "sudoku-batch: standard output closed early; all {} records were still solved and \
+             checked",
+            tally.puzzles
+        );
+    }
+    let interrupted = match ending {
+        Ending::Finished => interrupt.signal(),
+        Ending::Interrupted(signal) => Some(signal),
+    };
+    if let Some((_, matching)) = &resume {
+        tally.merge(&matching.finish(interrupted.is_some())?);
+    }
+    report(
+        config,
+        names,
+        tally,
+        start,
+        interrupted,
+        summary_file.take(),
+    )
+}
+
+/// What is ready before the run: the opened inputs, the results' shape
+/// (with the input columns every row keeps, `--keep`) and, with
+/// `--resume`, the rows already in the results file.
+struct Prepared {
+    names: Vec<String>,
+    total_bytes: Option<u64>,
+    sources: Vec<Source>,
+    resume: Option<(Kept, Matching)>,
+    shape: Shape,
+}
+
+/// Opens every input, in order, failing on the first that cannot be read
+/// or is refused (a grid file under `--format auto`), and with `--resume` reads the results file.
+fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
+    let inputs = open_inputs(config)?;
+    let names: Vec<String> = inputs.iter().map(|i| i.name().to_string()).collect();
+    let total_bytes = inputs.iter().map(input::Input::size).sum::<Option<u64>>();
+    // Parquet output types each kept column once, for every row.
+    let read = input::ReadOptions {
+        kept_types: format == OutputFormat::Parquet,
+        ..config.read.clone()
+    };
+    let mut opened = inputs
+        .into_iter()
+        .map(|i| {
+            let bytes_read = Some(i.consumed());
+            Ok((i.records(&read)?, bytes_read))
+        })
+        .collect::<Result<Vec<_>, input::InputError>>()?;
+    let formats: Vec<(&str, input::Format)> = opened
+        .iter()
+        .map(|(records, _)| (records.name(), records.format()))
+        .collect();
+    input::options_apply(&formats, &read)?;
+    drop(formats);
+    // The run's kept columns hold every input's (see `input::layout`).
+    let own: Vec<(&str, Vec<KeptColumn>)> = opened
+        .iter()
+        .map(|(records, _)| (records.name(), records.kept_columns()))
+        .collect();
+    let layout = input::layout(&config.read.keep, &own)?;
+    drop(own);
+    for ((records, _), map) in opened.iter_mut().zip(layout.maps) {
+        if let Some(map) = map {
+            records.set_kept_map(map);
+        }
+    }
+    let sources: Vec<Source> = opened
+        .into_iter()
+        .map(|(records, bytes_read)| Source {
+            records: Box::new(records),
+            bytes_read,
+        })
+        .collect();
+    // Sharding numbers the records of the whole inputs, so it comes before
+    // --resume, which skips the shard's own rows already written.
+    let sources = match config.shard {
+        Some(shard) => shard::select(sources, shard, config.limit),
+        None => sources,
+    };
+    let shape = Shape {
+        files: (names.len() > 1).then(|| names.clone()),
+        kept: layout.columns,
+        blank: config.blank,
+    };
+    let (sources, resume) = match &config.output {
+        Destination::File { path, .. } if config.resume => {
+            let done = resume::scan(path, &names, &shape.column_names())?;
+            // The previous run's summary, where this run writes its own,
+            // tells the options it ran with.
+            if let Some(Destination::File { path: summary, .. }) = &config.summary_json {
+                if let Ok(text) = std::fs::read_to_string(summary) {
+                    let run = Summary::new(
+                        &Tally::new(),
+                        run_info(config, names.clone(), Instant::now(), false),
+                    );
+                    resume::check_summary(path, summary, &text, &run)?;
+                }
+            }
+            let options = resume::RowOptions {
+                blank: match config.blank {
+                    crate::output::Blank::Dot => b'.',
+                    crate::output::Blank::Zero => b'0',
+                },
+                solver: config.solver,
+                mode: config.mode,
+                max_guesses: config.limits.max_guesses,
+                timeout_ms: run_info(config, Vec::new(), Instant::now(), false)
+                    .options
+                    .timeout_ms,
+            };
+            let (sources, matching) = resume::skip_kept(&done, &names, sources, options)?;
+            (sources, Some((done, matching)))
+        }
+        _ => (sources, None),
+    };
+    Ok(Prepared {
+        names,
+        total_bytes,
+        sources,
+        resume,
+        shape,
+    })
+}
+
+/// Ends a run that a signal stopped while the inputs were being opened:
+/// the results hold only their header (a resumed file is left as it is).
+fn stopped_before_start(
+    config: &Config,
+    format: OutputFormat,
+    signal: Signal,
+    start: Instant,
+    summary_file: Option<SummaryFile>,
+) -> Result<(Verdict, Summary), Error> {
+    let names = config.inputs.clone();
+    if !config.resume {
+        let shape = Shape {
+            files: (names.len() > 1).then(|| names.clone()),
+            kept: Vec::new(),
+            blank: config.blank,
+        };
+        ResultsWriter::create(&config.output, format, &shape, config.output_delimiter)?.finish()?;
+    }
+    report(
+        config,
+        names,
+        &Tally::new(),
+        start,
+        Some(signal),
+        summary_file,
+    )
+}
+
+/// Writes the summaries of a run that is over and gives its verdict.
+fn report(
+    config: &Config,
+    names: Vec<String>,
+    tally: &Tally,
+    start: Instant,
+    interrupted: Option<Signal>,
+    summary_file: Option<SummaryFile>,
+) -> Result<(Verdict, Summary), Error> {
+    let summary = Summary::new(tally, run_info(config, names, start, interrupted.is_some()));
+    if let Some(file) = summary_file {
+        match file.write(&summary) {
+            // Stdout closed early: the verdict still counts.
+            Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {}
+            written => written?,
+        }
+    }
+    if let Some(path) = &config.summary_html {
+        crate::output::plot::summary::write_page(path, &summary, tally)?;
+    }
+    if tally.puzzles == 0 && interrupted.is_none() {
+        // Say what stopped the reading when the inputs may well hold puzzles.
+        let within = match (config.limit, &config.shard) {
+            (Some(0), _) => " (--limit 0 reads none)".to_string(),
+            (Some(limit), Some(shard)) => {
+                format!(" for shard {shard} among the first {limit} records (--limit)")
+            }
+            (_, Some(shard)) => format!(" for shard {shard}"),
+            _ => String::new(),
+        };
+        crate::stderrln!(
+            "sudoku-batch: warning: no puzzles found in {}{within}",
+            summary.inputs.join(", ")
+        );
+    }
+    if config.human_summary {
+        crate::stderr!("{summary}");
+    }
+    let verdict = if let Some(signal) = interrupted {
+        Verdict::Interrupted(signal)
+    } else if tally.all_solved() {
+        Verdict::Clean
+    } else {
+        Verdict::Failures
+    };
+    Ok((verdict, summary))
+}
+
+/// The run as its summary describes it.
+fn run_info(config: &Config, names: Vec<String>, start: Instant, interrupted: bool) -> RunInfo {
+    RunInfo {
+        inputs: names,
+        wall: start.elapsed(),
+        threads: config.threads,
+        solver: config.solver,
+        mode: config.mode,
+        interrupted,
+        options: RunOptions {
+            shard: config.shard.map(|s| s.to_string()),
+            limit: config.limit,
+            max_guesses: config.limits.max_guesses,
+            timeout_ms: config
+                .limits
+                .timeout
+                .map(|t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX)),
+            blank: match config.blank {
+                crate::output::Blank::Dot => ".".into(),
+                crate::output::Blank::Zero => "0".into(),
+            },
+        },
+    }
+}
+
+/// Writes the summary of a run that failed with `error`: its figures
+/// cover the rows written before the failure and `error` says why, so the
+/// previous run's summary is never left as if it were this one's. When even
+/// that cannot be written (a full disk), the file is removed rather than
+/// left empty or stale.
+fn failed(config: &Config, tally: &Tally, start: Instant, file: SummaryFile, error: &Error) {
+    let mut summary = Summary::new(tally, run_info(config, config.inputs.clone(), start, false));
+    summary.error = Some(error.to_string());
+    // The run's own error is the one reported.
+    let _ = file.write(&summary);
+}
+
+/// Opens every input, in order, failing on the first that cannot be read.
+fn open_inputs(config: &Config) -> Result<Vec<input::Input>, Error> {
+    config
+        .input_paths
+        .iter()
+        .map(|path| input::open_path(path).map_err(Error::from))
+        .collect()
+}
+
+/// The `--summary-json` destination, opened before the run so that a bad
+/// path fails at once, and written when the run ends.
+enum SummaryFile {
+    Stdout,
+    File {
+        file: File,
+        destination: Destination,
+    },
+}
+
+impl SummaryFile {
+    fn open(destination: &Destination) -> Result<SummaryFile, Error> {
+        match destination {
+            Destination::Stdout => Ok(SummaryFile::Stdout),
+            Destination::File { path, .. } => OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(path)
+                .map(|file| SummaryFile::File {
+                    file,
+                    destination: destination.clone(),
+                })
+                .map_err(|e| Error::write("summary", path.clone(), e)),
+        }
+    }
+
+    /// Writes `summary`, replacing what the file held. A regular file that
+    /// cannot be written is removed: neither the previous run's summary nor
+    /// a part of this one's is left.
+    fn write(self, summary: &Summary) -> Result<(), Error> {
+        let json = summary.to_json();
+        match self {
+            SummaryFile::Stdout => {
+                let mut out = io::stdout().lock();
+                out.write_all(json.as_bytes())
+                    .and_then(|()| out.flush())
+                    .map_err(|e| Error::write("summary", "-", e))
+            }
+            SummaryFile::File {
+                mut file,
+                destination,
+            } => {
+                let regular = file.metadata().is_ok_and(|meta| meta.is_file());
+                // Only a regular file can be cut: a device such as
+                // /dev/stderr or /dev/full, or a pipe, cannot.
+                let written = if regular { file.set_len(0) } else { Ok(()) }
+                    .and_then(|()| file.write_all(json.as_bytes()))
+                    .and_then(|()| file.flush());
+                if let (Err(_), true) = (&written, regular) {
+                    let _ = std::fs::remove_file(destination.name());
+                }
+                written.map_err(|e| Error::write("summary", destination.name(), e))
+            }
+        }
+    }
+}

@@ -1,0 +1,299 @@
+//! Solving puzzles the caller already holds in memory (a column of a data
+//! frame, an Arrow array), with no files involved: the entry point of the
+//! Python package and of any other front end that brings its own data.
+//!
+//! Every record goes through the same per-record classification as the
+//! `solve` subcommand ([`crate::job::pipeline::solve_record`]), on a rayon pool of its
+//! own. Records are cut into blocks; each block is solved by one worker,
+//! which then hands the block's results to the caller's `collect` (to turn
+//! them into the caller's columns while still on the worker), and the
+//! blocks come back in input order.
+//!
+//! ```
+//! use sudoku_batch::job::in_memory::{puzzle_field, BatchOptions, BatchSolver};
+//! use sudoku_batch::process::interrupt::Interrupt;
+//! use sudoku_core::solver::Status;
+//!
+//! let fields: [&[u8]; 2] = [
+//!     b"016400000200009000400000062070230100100000003003087040960000005000800007000006820",
+//!     b"12",
+//! ];
+//! let solver = BatchSolver::new(&BatchOptions::default())?;
+//! let blocks = solver
+//!     .solve_blocks(fields.len(), |i| puzzle_field(fields[i]), |results| results, &Interrupt::new())
+//!     .expect("nothing raised the interrupt");
+//! let statuses: Vec<Status> = blocks.concat().iter().map(|r| r.status).collect();
+//! assert_eq!(statuses, [Status::Solved, Status::Malformed]);
+//! # Ok::<(), sudoku_batch::error::Error>(())
+//! ```
+
+use rayon::prelude::*;
+use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::solver::{Limits, Mode, SolverKind};
+
+use crate::error::Error;
+use crate::input::{self, Record};
+use crate::job::config::MAX_THREADS;
+use crate::job::pipeline::solve_record;
+use crate::output::result::PuzzleResult;
+use crate::process::interrupt::{Interrupt, Signal};
+
+/// Most records per block: small enough that a block's results are a few
+/// hundred KiB, large enough that handing blocks out costs nothing.
+pub const MAX_BLOCK: usize = 4096;
+
+/// How to solve a batch.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BatchOptions {
+    /// Solver threads, at least 1; `None` means one per core.
+    pub threads: Option<usize>,
+    /// The solver each worker builds.
+    pub solver: SolverKind,
+    /// The search mode.
+    pub mode: Mode,
+    /// Per-puzzle limits.
+    pub limits: Limits,
+}
+
+/// A thread pool ready to solve batches with fixed [`BatchOptions`].
+#[derive(Debug)]
+pub struct BatchSolver {
+    pool: rayon::ThreadPool,
+    options: BatchOptions,
+}
+
+impl BatchSolver {
+    /// Starts the pool.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for 0 threads or more than [`MAX_THREADS`];
+    /// [`Error::Threads`] when the
+    /// operating system refuses the threads.
+    pub fn new(options: &BatchOptions) -> Result<BatchSolver, Error> {
+        let threads = match options.threads {
+            Some(0) => return Err(Error::Usage("threads must be at least 1".into())),
+            Some(n) if n > MAX_THREADS => {
+                return Err(Error::Usage(format!(
+                    "threads {n}: at most {MAX_THREADS} threads"
+                )))
+            }
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("solver-{i}"))
+            .build()
+            .map_err(|e| Error::Threads {
+                what: format!("{threads} solver threads"),
+                cause: e.to_string(),
+            })?;
+        Ok(BatchSolver {
+            pool,
+            options: *options,
+        })
+    }
+
+    /// The number of solver threads.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Solves records `0..count`, where `puzzle(i)` classifies record `i`
+    /// (a grid, or why it is `malformed`; see [`puzzle_field`]). Each result's
+    /// `line` is its 1-based record number and `input` is 0. The records are
+    /// cut into blocks of at most [`MAX_BLOCK`] (fewer for small batches, so
+    /// that every thread gets work); `collect` turns each block's results,
+    /// in order, into the caller's form on the worker that solved it. The
+    /// blocks' values come back in input order.
+    ///
+    /// # Errors
+    /// The signal, when `interrupt` is raised before every record is
+    /// solved: workers stop taking records and the partial results are
+    /// dropped.
+    pub fn solve_blocks<T, P, C>(
+        &self,
+        count: usize,
+        puzzle: P,
+        collect: C,
+        interrupt: &Interrupt,
+    ) -> Result<Vec<T>, Signal>
+    where
+        T: Send,
+        P: Fn(usize) -> Result<Grid, String> + Sync,
+        C: Fn(Vec<PuzzleResult>) -> T + Sync,
+    {
+        let threads = self.threads();
+        // Four blocks per thread at least, so that a block of slow puzzles
+        // late in the batch does not leave the other threads idle long.
+        let block = count.div_ceil(threads * 4).clamp(1, MAX_BLOCK);
+        let starts: Vec<usize> = (0..count).step_by(block).collect();
+        let options = &self.options;
+        let blocks = self.pool.install(|| {
+            starts
+                .into_par_iter()
+                .map_init(
+                    || options.solver.build(),
+                    |solver, start| {
+                        let end = (start + block).min(count);
+                        let mut results = Vec::with_capacity(end - start);
+                        for i in start..end {
+                            if interrupt.is_raised() {
+                                return None;
+                            }
+                            let record = Record::new(i as u64 + 1, puzzle(i), None);
+                            results.push(solve_record(
+                                solver.as_mut(),
+                                0,
+                                record,
+                                options.mode,
+                                &options.limits,
+                            ));
+                        }
+                        Some(collect(results))
+                    },
+                )
+                .collect::<Option<Vec<T>>>()
+        });
+        match (blocks, interrupt.signal()) {
+            (Some(blocks), _) => Ok(blocks),
+            (None, signal) => Err(signal.unwrap_or(Signal::Interrupt)),
+        }
+    }
+}
+
+/// Classifies one field holding a puzzle as text: surrounding whitespace is
+/// trimmed (as the CSV reader trims fields), then it must be 81 cells of
+/// digits and blanks (`.0_-`). The error is the reader's message for the
+/// same field (`80 cells, expected 81`, `bad character 'x' at position 3`).
+pub fn puzzle_field(field: &[u8]) -> Result<Grid, String> {
+    input::puzzle_field(field.trim_ascii())
+}
+
+/// Classifies a puzzle given as cell values (0 blank, 1..=9 a digit), as a
+/// list of 81 integers in a data frame.
+///
+/// # Errors
+/// A count other than 81 (`80 cells, expected 81`), or the first value
+/// outside 0..=9 (`value 12 at position 5`, positions 1-based).
+pub fn puzzle_cells(values: impl ExactSizeIterator<Item = i64>) -> Result<Grid, String> {
+    if values.len() != CELLS {
+        return Err(format!("{} cells, expected {CELLS}", values.len()));
+    }
+    let mut cells = [0u8; CELLS];
+    for (i, (cell, value)) in cells.iter_mut().zip(values).enumerate() {
+        *cell = u8::try_from(value)
+            .ok()
+            .filter(|&v| v <= 9)
+            .ok_or_else(|| format!("value {value} at position {}", i + 1))?;
+    }
+    Grid::from_cells(cells).ok_or_else(|| "a value above 9".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sudoku_core::solver::Status;
+
+    const PUZZLE: &[u8] =
+        b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+
+    fn statuses(fields: &[&[u8]], threads: usize) -> Vec<(u64, Status)> {
+        let solver = BatchSolver::new(&BatchOptions {
+            threads: Some(threads),
+            ..BatchOptions::default()
+        })
+        .unwrap();
+        let blocks = solver
+            .solve_blocks(
+                fields.len(),
+                |i| puzzle_field(fields[i]),
+                |results| {
+                    results
+                        .iter()
+                        .map(|r| (r.line, r.status))
+                        .collect::<Vec<_>>()
+                },
+                &Interrupt::new(),
+            )
+            .unwrap();
+        blocks.concat()
+    }
+
+    #[test]
+    fn blocks_come_back_in_input_order_for_any_thread_count() {
+        let fields: Vec<&[u8]> = (0..1000)
+            .map(|i| if i % 7 == 3 { &b"12"[..] } else { PUZZLE })
+            .collect();
+        let one = statuses(&fields, 1);
+        assert_eq!(one, statuses(&fields, 3));
+        assert_eq!(one.len(), 1000);
+        for (i, (line, status)) in one.iter().enumerate() {
+            assert_eq!(*line, i as u64 + 1);
+            let expected = if i % 7 == 3 {
+                Status::Malformed
+            } else {
+                Status::Solved
+            };
+            assert_eq!(*status, expected, "record {i}");
+        }
+    }
+
+    #[test]
+    fn an_empty_batch_gives_no_blocks() {
+        assert!(statuses(&[], 2).is_empty());
+    }
+
+    #[test]
+    fn zero_threads_and_too_many_are_usage_errors() {
+        for threads in [0, MAX_THREADS + 1] {
+            let options = BatchOptions {
+                threads: Some(threads),
+                ..BatchOptions::default()
+            };
+            assert!(matches!(BatchSolver::new(&options), Err(Error::Usage(_))));
+        }
+    }
+
+    #[test]
+    fn a_raised_interrupt_stops_the_batch() {
+        let solver = BatchSolver::new(&BatchOptions::default()).unwrap();
+        let interrupt = Interrupt::new();
+        interrupt.raise(Signal::Terminate);
+        let outcome = solver.solve_blocks(10, |_| puzzle_field(PUZZLE), |r| r, &interrupt);
+        assert_eq!(outcome.unwrap_err(), Signal::Terminate);
+    }
+
+    #[test]
+    fn fields_are_trimmed_and_judged_as_the_reader_judges_them() {
+        let padded = [b"  ", PUZZLE, b"\n"].concat();
+        assert!(puzzle_field(&padded).is_ok());
+        assert_eq!(puzzle_field(b"016").unwrap_err(), "3 cells, expected 81");
+        assert_eq!(
+            puzzle_field(b"quiz").unwrap_err(),
+            "bad character 'q' at position 1"
+        );
+    }
+
+    #[test]
+    fn cell_lists_need_81_values_from_0_to_9() {
+        let grid = Grid::parse(PUZZLE).unwrap();
+        let values = grid.cells().map(i64::from);
+        assert_eq!(puzzle_cells(values.into_iter()), Ok(grid));
+        assert_eq!(
+            puzzle_cells([1, 2].into_iter()).unwrap_err(),
+            "2 cells, expected 81"
+        );
+        let mut bad = values;
+        bad[4] = 12;
+        assert_eq!(
+            puzzle_cells(bad.into_iter()).unwrap_err(),
+            "value 12 at position 5"
+        );
+        bad[4] = -1;
+        assert_eq!(
+            puzzle_cells(bad.into_iter()).unwrap_err(),
+            "value -1 at position 5"
+        );
+    }
+}

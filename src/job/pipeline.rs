@@ -1,0 +1,1011 @@
+//! The parallel pipeline: a reader thread cuts the inputs' records into
+//! chunks, a rayon pool of `-j` workers parses and solves them (every worker
+//! with its own solver and parsing buffers), and the calling thread receives
+//! the solved chunks in input order, their rows already formatted.
+//!
+//! ```text
+//! reader thread --chunk--> pool (up to window(threads) chunks at once) --done--> caller (writer)
+//!      ^                                                                           |
+//!      +------------------------- empty chunk, reused ----------------------------+
+//! ```
+//!
+//! At most [`window`] chunks exist, each reused once written, so
+//! memory stays bounded by a few chunks however long the input is. Several
+//! chunks are solved at once, so a worker never waits for another's slow
+//! puzzle while a later chunk has work; the caller passes chunks on strictly
+//! in input order (a reorder window), so the results are the same for any
+//! thread count (solve times aside).
+//!
+//! The reader only finds where records start and end (see
+//! [`RecordStream::fill`]); parsing, classifying, solving, the per-chunk
+//! tally and formatting the rows happen on the workers. A worker takes a
+//! chunk's records in short runs, each parsed, solved and formatted into
+//! the run's own buffers, so a record costs no hand-off of its own.
+//!
+//! A run's results grow one finished record at a time. So when an
+//! [`Interrupt`] is raised, the caller need not wait for a slow puzzle: it
+//! passes on the finished records up to the first one still unfinished, and
+//! returns at once, leaving the other threads to end with the process (the
+//! reader may be blocked on a stdin that never ends; it is never joined).
+
+use std::cell::RefCell;
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::thread;
+
+use sudoku_core::solver::{Limits, Mode, Solver, SolverKind, Status};
+
+use crate::error::Error;
+use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch};
+use crate::output::result::{Check, PuzzleResult};
+use crate::output::stats::{Mark, Tally};
+use crate::output::RowFormat;
+use crate::process::clock::Stopwatch;
+use crate::process::interrupt::{Interrupt, Signal, POLL};
+
+/// Records per chunk by default.
+pub const CHUNK_RECORDS: usize = 2048;
+
+/// Chunks in flight at once, at most, for `threads` workers: being filled,
+/// solved, or waiting for an earlier chunk to be passed on. Two per worker,
+/// so that the others always have a chunk to take while one finishes a slow
+/// puzzle, and at least 4 and at most 16: each chunk's buffers are touched
+/// anew the first time (on top1465 repeated 20 times at `-j 2`, a window of
+/// 4 instead of 8 is 4 % faster and peaks 3 MiB lower; on the forum set it
+/// is as fast).
+pub fn window(threads: usize) -> usize {
+    threads.saturating_mul(2).clamp(4, 16)
+}
+
+/// Records per run: the records of a chunk a worker takes in one go,
+/// solving and formatting them into the run's own buffers, so that no
+/// record costs a hand-off of its own.
+const RUN_RECORDS: usize = 32;
+
+/// One input's records, as the reader yields them.
+pub struct Source {
+    /// The records, in input order; an `Err` ends the run.
+    pub records: Box<dyn RecordStream>,
+    /// The input's raw bytes read so far, if counted (for progress).
+    pub bytes_read: Option<Arc<AtomicU64>>,
+}
+
+impl Source {
+    /// A source over already parsed records.
+    pub fn parsed(
+        records: impl Iterator<Item = Result<Record, InputError>> + Send + 'static,
+    ) -> Source {
+        Source {
+            records: Box::new(Parsed(records)),
+            bytes_read: None,
+        }
+    }
+}
+
+/// How to solve.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Solver threads, at least 1.
+    pub threads: usize,
+    /// The solver each worker builds.
+    pub solver: SolverKind,
+    /// The search mode.
+    pub mode: Mode,
+    /// Per-puzzle limits.
+    pub limits: Limits,
+    /// Stop after this many records in all.
+    pub limit: Option<u64>,
+    /// Records per chunk, at least 1.
+    pub chunk_records: usize,
+    /// Whether every [`Batch`] carries its records' results
+    /// ([`Batch::results`]); without, a batch carries its tally and rows
+    /// only, and the results are dropped where they were made, which spares
+    /// the caller's thread moving each of them.
+    pub results: bool,
+}
+
+/// The results of one chunk, in input order, with their tally and rows
+/// (built on the solver threads).
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    /// One result per record; empty unless [`Settings::results`].
+    pub results: Vec<PuzzleResult>,
+    /// The tally of `results`.
+    pub tally: Tally,
+    /// The rows of `results`, formatted and sealed by the run's
+    /// [`RowFormat`] (empty without one).
+    pub text: Vec<u8>,
+    /// The inputs' raw bytes read when the chunk was cut, summed over the
+    /// inputs that count them: where progress stands once it is written.
+    pub bytes_read: u64,
+}
+
+/// How a run that did not fail ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Every record was read and solved.
+    Finished,
+    /// The interrupt was raised: the records finished before it, as far as
+    /// they run without a gap, went to the sink; the rest did not.
+    Interrupted(Signal),
+}
+
+/// A chunk: its records, cut into runs of [`RUN_RECORDS`] each filled by
+/// the worker that solves it, and the batch passed on.
+#[derive(Default)]
+struct Chunk {
+    records: RecordBatch,
+    runs: Vec<Run>,
+    /// The next run for a worker to take.
+    next_run: AtomicUsize,
+    /// Runs not finished yet: the worker that finishes the last one makes
+    /// the chunk's tally and rows.
+    runs_left: AtomicUsize,
+    batch: Mutex<Batch>,
+}
+
+/// A run of a chunk's records: the results and rows of those finished so
+/// far (from the run's first record on, in order), and whether all of them
+/// are in. Aligned to 128 bytes (two cache lines, which Intel's adjacent-
+/// line prefetcher pairs), so that two workers' runs never share a line:
+/// every record takes its run's lock.
+#[derive(Default)]
+#[repr(align(128))]
+struct Run {
+    done: AtomicBool,
+    out: Mutex<RunOut>,
+}
+
+/// What a worker makes of a run: per record its mark and row, and its
+/// result when the run keeps results ([`Settings::results`]).
+#[derive(Default)]
+struct RunOut {
+    results: Vec<PuzzleResult>,
+    marks: Vec<Mark>,
+    text: Vec<u8>,
+}
+
+impl Run {
+    /// The run's results and rows so far (the worker holds the lock only
+    /// while it adds a record's).
+    fn out(&self) -> std::sync::MutexGuard<'_, RunOut> {
+        self.out.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn is_done(&self) -> bool {
+        self.done.load(Ordering::Acquire)
+    }
+}
+
+/// The chunks the reader started, in input order, not yet taken into the
+/// caller's window. The reader appends to it without waking the caller
+/// (a wake-up costs 25-50 µs here, one per chunk); the caller takes them
+/// before it handles each message, and a chunk is appended before its
+/// tasks start, so it is in the window before its `Done` is handled.
+type Started = Mutex<VecDeque<Arc<Chunk>>>;
+
+/// What the reader and the workers tell the caller.
+enum Message {
+    /// A chunk is solved, its tally and rows made.
+    Done(Arc<Chunk>),
+    /// The reader failed (an input error) after the chunks started before.
+    Failed(Error),
+    /// The reader is done: every record was cut.
+    End,
+}
+
+/// What a worker keeps from record to record: its solver and parsing
+/// buffers.
+struct WorkerState {
+    kind: SolverKind,
+    solver: Box<dyn Solver>,
+    scratch: Scratch,
+}
+
+thread_local! {
+    static WORKER: RefCell<Option<WorkerState>> = const { RefCell::new(None) };
+}
+
+/// A worker's state, taken from its thread for a run of records and put
+/// back when dropped, so each pool thread builds its solver once.
+struct Lease(Option<WorkerState>);
+
+impl Lease {
+    fn take(kind: SolverKind) -> Lease {
+        let state = WORKER
+            .with(|w| w.borrow_mut().take())
+            .filter(|w| w.kind == kind)
+            .unwrap_or_else(|| WorkerState {
+                kind,
+                solver: kind.build(),
+                scratch: Scratch::default(),
+            });
+        Lease(Some(state))
+    }
+}
+
+impl Drop for Lease {
+    fn drop(&mut self) {
+        let state = self.0.take();
+        WORKER.with(|w| *w.borrow_mut() = state);
+    }
+}
+
+/// Solves every record of `sources`, in order, calling `sink` with each
+/// solved chunk in input order on the calling thread.
+///
+/// # Errors
+/// As for [`run_until`].
+pub fn run(
+    sources: Vec<Source>,
+    settings: &Settings,
+    sink: impl FnMut(&Batch) -> Result<(), Error>,
+) -> Result<(), Error> {
+    run_until(sources, settings, &Interrupt::new(), None, sink).map(|_| ())
+}
+
+/// As [`run`], until `interrupt` is raised: then the records finished so
+/// far go to `sink` (as far as they run without a gap) and the run returns
+/// [`Ending::Interrupted`] within [`POLL`] plus the time `sink`
+/// takes, however slow the puzzles being solved. Raised while the pool's
+/// threads start, it stops their start. With `format`, every batch comes
+/// with its rows formatted ([`Batch::text`]).
+///
+/// # Errors
+/// The first of: the thread pool cannot start ([`Error::Threads`]); an input
+/// fails to read ([`Error::Input`], after every chunk before the failure has
+/// gone to `sink`); `sink` fails (its error is returned and the run stops).
+pub fn run_until(
+    sources: Vec<Source>,
+    settings: &Settings,
+    interrupt: &Interrupt,
+    format: Option<Arc<dyn RowFormat>>,
+    mut sink: impl FnMut(&Batch) -> Result<(), Error>,
+) -> Result<Ending, Error> {
+    let Some(pool) = start_pool(settings.threads, interrupt)? else {
+        return Ok(Ending::Interrupted(
+            interrupt.signal().unwrap_or(Signal::Interrupt),
+        ));
+    };
+    let (tx, rx) = channel();
+    let started = Arc::new(Started::default());
+    let window = window(settings.threads);
+    let (free_tx, free_rx) = sync_channel(window);
+    for _ in 0..window {
+        // The queue holds the whole window: never full here.
+        let _ = free_tx.send(Arc::new(Chunk::default()));
+    }
+    let reader = Reader {
+        limit: settings.limit,
+        chunk_records: settings.chunk_records.max(1),
+        settings: *settings,
+        interrupt: interrupt.clone(),
+        format: format.clone(),
+        pool,
+        started: Arc::downgrade(&started),
+        tx,
+    };
+    // The reader is not joined on an early return: it may be blocked
+    // reading a stdin that never ends. Closing the queues stops it at its
+    // next send or receive.
+    let reader = thread::Builder::new()
+        .name("reader".into())
+        .spawn(move || reader.read(sources, &free_rx))
+        .map_err(|e| thread_error("the reader thread".into(), e))?;
+    let mut flight: VecDeque<(Arc<Chunk>, bool)> = VecDeque::new();
+    let mut failed = None;
+    let mut ended = false;
+    loop {
+        if let Some(signal) = interrupt.signal() {
+            // What is already queued, then the finished start of the chunks
+            // still being solved.
+            while let Ok(message) = rx.try_recv() {
+                receive(message, &started, &mut flight, &mut failed, &mut ended);
+            }
+            take_started(&started, &mut flight);
+            pass_on_finished(&mut flight, &free_tx, settings.results, &mut sink)?;
+            if let Some((chunk, _)) = flight.front() {
+                let batch = finished_start(&chunk.runs, format.as_deref());
+                if batch.tally.puzzles > 0 {
+                    sink(&batch)?;
+                }
+            }
+            return Ok(Ending::Interrupted(signal));
+        }
+        match rx.recv_timeout(POLL) {
+            Ok(message) => receive(message, &started, &mut flight, &mut failed, &mut ended),
+            Err(RecvTimeoutError::Timeout) => {}
+            // The threads also end when they see the interrupt: back to the
+            // top, which handles it.
+            Err(RecvTimeoutError::Disconnected) if interrupt.signal().is_some() => {}
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+        pass_on_finished(&mut flight, &free_tx, settings.results, &mut sink)?;
+        if flight.is_empty() {
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            if ended {
+                break;
+            }
+        }
+    }
+    if let Err(panic) = reader.join() {
+        std::panic::resume_unwind(panic);
+    }
+    Ok(Ending::Finished)
+}
+
+/// Starts the pool of `threads` solver workers, one thread at a time,
+/// stopping when `interrupt` is raised (`Ok(None)`).
+fn start_pool(threads: usize, interrupt: &Interrupt) -> Result<Option<rayon::ThreadPool>, Error> {
+    let stop = interrupt.clone();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .spawn_handler(move |thread| {
+            if stop.is_raised() {
+                return Err(std::io::Error::other("interrupted"));
+            }
+            let name = format!("solver-{}", thread.index());
+            thread::Builder::new().name(name).spawn(|| thread.run())?;
+            Ok(())
+        })
+        .build();
+    match pool {
+        Ok(pool) => Ok(Some(pool)),
+        Err(_) if interrupt.is_raised() => Ok(None),
+        Err(e) => Err(thread_error(format!("{threads} solver threads"), e)),
+    }
+}
+
+/// Moves the chunks started so far into the window, in input order.
+fn take_started(started: &Started, flight: &mut VecDeque<(Arc<Chunk>, bool)>) {
+    let mut started = started.lock().unwrap_or_else(PoisonError::into_inner);
+    flight.extend(started.drain(..).map(|chunk| (chunk, false)));
+}
+
+/// Handles one message, after taking the chunks started before it into
+/// the window: a solved chunk is marked done.
+fn receive(
+    message: Message,
+    started: &Started,
+    flight: &mut VecDeque<(Arc<Chunk>, bool)>,
+    failed: &mut Option<Error>,
+    ended: &mut bool,
+) {
+    take_started(started, flight);
+    match message {
+        Message::Done(chunk) => {
+            if let Some(entry) = flight.iter_mut().find(|(c, _)| Arc::ptr_eq(c, &chunk)) {
+                entry.1 = true;
+            }
+        }
+        Message::Failed(e) => *failed = Some(e),
+        Message::End => *ended = true,
+    }
+}
+
+/// Passes on the solved chunks at the front of the window, in order, with
+/// their results when `results`, and hands them back to the reader, empty.
+fn pass_on_finished(
+    flight: &mut VecDeque<(Arc<Chunk>, bool)>,
+    free: &SyncSender<Arc<Chunk>>,
+    results: bool,
+    sink: &mut impl FnMut(&Batch) -> Result<(), Error>,
+) -> Result<(), Error> {
+    while flight.front().is_some_and(|(_, done)| *done) {
+        let Some((mut chunk, _)) = flight.pop_front() else {
+            break;
+        };
+        match Arc::get_mut(&mut chunk) {
+            Some(owned) => {
+                let batch = owned
+                    .batch
+                    .get_mut()
+                    .unwrap_or_else(PoisonError::into_inner);
+                if results {
+                    for run in &mut owned.runs {
+                        let out = run.out.get_mut().unwrap_or_else(PoisonError::into_inner);
+                        batch.results.append(&mut out.results);
+                    }
+                }
+                sink(batch)?;
+                batch.results.clear();
+                batch.text.clear();
+                owned.records.clear();
+            }
+            // Never expected: the worker lets go of a chunk before saying
+            // it is done. Pass on a copy and let the chunk go.
+            None => {
+                let mut batch = chunk
+                    .batch
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .clone();
+                if results {
+                    batch.results = finished_start(&chunk.runs, None).results;
+                }
+                sink(&batch)?;
+                chunk = Arc::new(Chunk::default());
+            }
+        }
+        // The reader may be gone (an input error, the limit): then the chunk
+        // is simply dropped.
+        let _ = free.try_send(chunk);
+    }
+    Ok(())
+}
+
+/// The batch of a chunk being solved, from its first record up to the
+/// first one not finished yet: its tally, its rows sealed by `format`, and
+/// its results if the runs keep them.
+fn finished_start(runs: &[Run], format: Option<&dyn RowFormat>) -> Batch {
+    let mut batch = Batch::default();
+    for run in runs {
+        let out = run.out();
+        batch.results.extend(out.results.iter().cloned());
+        batch.add(&out);
+        if !run.is_done() {
+            break;
+        }
+    }
+    batch.seal(format);
+    batch
+}
+
+impl Batch {
+    /// Counts a run's marks and appends its rows.
+    fn add(&mut self, out: &RunOut) {
+        for &mark in &out.marks {
+            self.tally.mark(mark);
+        }
+        self.text.extend_from_slice(&out.text);
+    }
+
+    /// Seals the rows by `format` ([`RowFormat::seal`]), when there are any.
+    fn seal(&mut self, format: Option<&dyn RowFormat>) {
+        if let Some(format) = format {
+            if !self.text.is_empty() {
+                format.seal(&mut self.text);
+            }
+        }
+    }
+}
+
+fn thread_error(what: String, cause: impl std::fmt::Display) -> Error {
+    Error::Threads {
+        what,
+        cause: cause.to_string(),
+    }
+}
+
+/// The reader thread's side: cuts chunks and hands them to the pool.
+struct Reader {
+    limit: Option<u64>,
+    chunk_records: usize,
+    settings: Settings,
+    interrupt: Interrupt,
+    format: Option<Arc<dyn RowFormat>>,
+    pool: rayon::ThreadPool,
+    /// The caller's queue of started chunks; gone when the caller is.
+    started: Weak<Started>,
+    tx: Sender<Message>,
+}
+
+impl Reader {
+    /// Fills chunks taken from `free` and starts each on the pool, stopping
+    /// at the limit, at the first input error (sent on), when the caller is
+    /// gone, or when the interrupt is raised (the chunk being filled is
+    /// dropped).
+    fn read(self, sources: Vec<Source>, free: &Receiver<Arc<Chunk>>) {
+        let mut left = self.limit.unwrap_or(u64::MAX);
+        let counters: Vec<Arc<AtomicU64>> = sources
+            .iter()
+            .filter_map(|s| s.bytes_read.clone())
+            .collect();
+        let bytes_read = || counters.iter().map(|c| c.load(Ordering::Relaxed)).sum();
+        let mut current: Option<Arc<Chunk>> = None;
+        for (input, mut source) in sources.into_iter().enumerate() {
+            let mut more = true;
+            while more && left > 0 {
+                let mut chunk = match current.take() {
+                    Some(chunk) => chunk,
+                    None => match free.recv() {
+                        Ok(chunk) => chunk,
+                        Err(_) => return,
+                    },
+                };
+                if self.interrupt.is_raised() {
+                    return;
+                }
+                let owned = match Arc::get_mut(&mut chunk) {
+                    Some(owned) => owned,
+                    None => {
+                        chunk = Arc::new(Chunk::default());
+                        match Arc::get_mut(&mut chunk) {
+                            Some(owned) => owned,
+                            None => return,
+                        }
+                    }
+                };
+                owned.records.set_input(input);
+                let before = owned.records.len();
+                let room = (self.chunk_records - before) as u64;
+                let max = before + room.min(left) as usize;
+                let filled = source.records.fill(&mut owned.records, max);
+                left -= (owned.records.len() - before) as u64;
+                let full = owned.records.len() >= self.chunk_records || left == 0;
+                match filled {
+                    Ok(going) => more = going,
+                    Err(e) => {
+                        if !owned.records.is_empty() {
+                            self.start(chunk, bytes_read());
+                        }
+                        // The run ends here whether or not the error is received.
+                        let _ = self.tx.send(Message::Failed(e.into()));
+                        return;
+                    }
+                }
+                if full {
+                    if !self.start(chunk, bytes_read()) {
+                        return;
+                    }
+                } else {
+                    current = Some(chunk);
+                }
+            }
+        }
+        if let Some(mut chunk) = current {
+            if let Some(owned) = Arc::get_mut(&mut chunk) {
+                if !owned.records.is_empty() && !self.start(chunk, bytes_read()) {
+                    return;
+                }
+            }
+        }
+        // A closed queue means the run already stopped; nothing to do.
+        let _ = self.tx.send(Message::End);
+    }
+
+    /// Tells the caller about `chunk`, cut when the inputs' raw bytes read
+    /// came to `bytes_read`, and starts solving it on the pool; false when
+    /// the caller is gone.
+    fn start(&self, mut chunk: Arc<Chunk>, bytes_read: u64) -> bool {
+        if let Some(owned) = Arc::get_mut(&mut chunk) {
+            owned
+                .batch
+                .get_mut()
+                .unwrap_or_else(PoisonError::into_inner)
+                .bytes_read = bytes_read;
+            let runs = owned.records.len().div_ceil(RUN_RECORDS);
+            owned.runs.resize_with(runs, Run::default);
+            for run in &mut owned.runs {
+                *run.done.get_mut() = false;
+                let out = run.out.get_mut().unwrap_or_else(PoisonError::into_inner);
+                out.results.clear();
+                out.marks.clear();
+                out.text.clear();
+            }
+            *owned.next_run.get_mut() = 0;
+            *owned.runs_left.get_mut() = runs;
+        }
+        let Some(started) = self.started.upgrade() else {
+            return false;
+        };
+        started
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push_back(Arc::clone(&chunk));
+        // One task per worker, each taking runs until none is left. No task
+        // waits on another, so a chunk is done the moment its last run is,
+        // and the pool takes the chunks' tasks in the order they came.
+        let tasks = chunk.runs.len().clamp(1, self.settings.threads.max(1));
+        for _ in 0..tasks {
+            let chunk = Arc::clone(&chunk);
+            let tx = self.tx.clone();
+            let settings = self.settings;
+            let interrupt = self.interrupt.clone();
+            let format = self.format.clone();
+            self.pool.spawn(move || {
+                if solve_runs(&chunk, &settings, &interrupt, format.as_deref()) {
+                    // The caller may be gone; nothing to do then.
+                    let _ = tx.send(Message::Done(chunk));
+                }
+            });
+        }
+        true
+    }
+}
+
+/// Takes runs of `chunk` and solves them, each run's rows formatted by this
+/// worker, until no run is left to take; the worker that finishes the
+/// chunk's last run makes its tally and rows and returns true. Stops taking
+/// records once the interrupt is raised (the chunk is then never done).
+fn solve_runs(
+    chunk: &Chunk,
+    settings: &Settings,
+    interrupt: &Interrupt,
+    format: Option<&dyn RowFormat>,
+) -> bool {
+    let records = chunk.records.len();
+    let mut lease = Lease::take(settings.solver);
+    let Some(state) = lease.0.as_mut() else {
+        return false;
+    };
+    loop {
+        let r = chunk.next_run.fetch_add(1, Ordering::Relaxed);
+        let Some(run) = chunk.runs.get(r) else {
+            // Only a chunk without records gets here before a last run.
+            let empty = r == 0 && chunk.runs.is_empty();
+            if empty {
+                finish(chunk, format);
+            }
+            return empty;
+        };
+        for i in r * RUN_RECORDS..((r + 1) * RUN_RECORDS).min(records) {
+            if interrupt.is_raised() {
+                return false;
+            }
+            let (input, record) = chunk.records.record(i, &mut state.scratch);
+            let result = solve_record(
+                state.solver.as_mut(),
+                input,
+                record,
+                settings.mode,
+                &settings.limits,
+            );
+            // Locked per record, not per run, so that an interrupt finds
+            // every finished record without waiting for a slow one.
+            let mut out = run.out();
+            if let Some(format) = format {
+                format.row(&result, &mut out.text);
+            }
+            out.marks.push(Mark::of(&result));
+            if settings.results {
+                out.results.push(result);
+            }
+        }
+        run.done.store(true, Ordering::Release);
+        if chunk.runs_left.fetch_sub(1, Ordering::AcqRel) == 1 {
+            finish(chunk, format);
+            return true;
+        }
+    }
+}
+
+/// Makes a solved chunk's tally and rows from its runs, the rows sealed
+/// by `format` ([`RowFormat::seal`]).
+fn finish(chunk: &Chunk, format: Option<&dyn RowFormat>) {
+    let mut batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
+    let batch = &mut *batch;
+    batch.tally.clear();
+    for run in &chunk.runs {
+        batch.add(&run.out());
+    }
+    batch.seal(format);
+}
+
+/// Classifies one record: a malformed record becomes a `malformed` result
+/// with the reader's message; a puzzle is solved and timed (`solve_ns`
+/// covers the classification and search of this puzzle alone), and its
+/// solution checked against the one the input gives, if any.
+pub fn solve_record(
+    solver: &mut dyn Solver,
+    input: usize,
+    record: Record,
+    mode: Mode,
+    limits: &Limits,
+) -> PuzzleResult {
+    let grid = match record.puzzle {
+        Ok(grid) => grid,
+        Err(message) => {
+            return PuzzleResult {
+                input,
+                line: record.line,
+                puzzle: None,
+                status: Status::Malformed,
+                solution: None,
+                guesses: None,
+                solve_ns: None,
+                check: None,
+                message: Some(message),
+                expected: record.expected,
+                kept: record.kept,
+            }
+        }
+    };
+    let stopwatch = Stopwatch::start();
+    let outcome = solver.solve(&grid, mode, limits);
+    let solve_ns = stopwatch.elapsed_ns();
+    let mut message = outcome.message;
+    let check = match (&outcome.solution, &record.solution, &record.solution_error) {
+        // A given solution that is not a grid never passes, whatever the
+        // status: the message says why.
+        (_, _, Some(why)) => {
+            message = Some(match message {
+                Some(first) => format!("{first}; {why}"),
+                None => why.clone(),
+            });
+            Some(Check::Mismatch)
+        }
+        (Some(found), Some(given), None) if outcome.status == Status::Solved => {
+            Some(if found == given {
+                Check::Ok
+            } else {
+                Check::Mismatch
+            })
+        }
+        _ => None,
+    };
+    PuzzleResult {
+        input,
+        line: record.line,
+        puzzle: Some(grid),
+        status: outcome.status,
+        solution: outcome.solution,
+        guesses: Some(outcome.guesses),
+        solve_ns: Some(solve_ns),
+        check,
+        message,
+        expected: record.expected,
+        kept: record.kept,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+
+    use sudoku_core::grid::Grid;
+
+    use super::*;
+
+    const PUZZLE: &[u8] =
+        b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+
+    fn record(line: u64, text: &[u8]) -> Record {
+        Record::new(line, Grid::parse(text).map_err(|e| e.to_string()), None)
+    }
+
+    fn source(records: Vec<Result<Record, InputError>>) -> Source {
+        Source::parsed(records.into_iter())
+    }
+
+    fn settings(threads: usize, chunk_records: usize) -> Settings {
+        Settings {
+            threads,
+            solver: SolverKind::Fast,
+            mode: Mode::Unique,
+            limits: Limits::default(),
+            limit: None,
+            chunk_records,
+            results: true,
+        }
+    }
+
+    fn collect(
+        sources: Vec<Source>,
+        settings: &Settings,
+    ) -> (Vec<PuzzleResult>, Result<(), Error>) {
+        let mut results = vec![];
+        let outcome = run(sources, settings, |batch| {
+            assert_eq!(batch.tally.puzzles as usize, batch.results.len());
+            results.extend(batch.results.iter().cloned());
+            Ok(())
+        });
+        (results, outcome)
+    }
+
+    fn many(n: u64) -> Vec<Result<Record, InputError>> {
+        (1..=n)
+            .map(|line| {
+                Ok(if line % 7 == 0 {
+                    record(line, b"12")
+                } else {
+                    record(line, PUZZLE)
+                })
+            })
+            .collect()
+    }
+
+    fn strip_times(results: &mut [PuzzleResult]) {
+        for r in results {
+            r.solve_ns = r.solve_ns.map(|_| 0);
+        }
+    }
+
+    #[test]
+    fn results_come_out_in_input_order_for_any_thread_count() {
+        let (mut one, ok) = collect(vec![source(many(100))], &settings(1, 8));
+        ok.unwrap();
+        let (mut four, ok) = collect(vec![source(many(100))], &settings(4, 3));
+        ok.unwrap();
+        strip_times(&mut one);
+        strip_times(&mut four);
+        assert_eq!(one, four);
+        let lines: Vec<u64> = one.iter().map(|r| r.line).collect();
+        assert_eq!(lines, (1..=100).collect::<Vec<_>>());
+        assert_eq!(one[6].status, Status::Malformed);
+        assert_eq!(one[6].message.as_deref(), Some("2 cells, expected 81"));
+        assert_eq!(one[0].status, Status::Solved);
+    }
+
+    #[test]
+    fn several_sources_are_tagged_and_the_limit_counts_all_records() {
+        let mut s = settings(2, 4);
+        s.limit = Some(12);
+        let (results, ok) = collect(vec![source(many(10)), source(many(10))], &s);
+        ok.unwrap();
+        let tags: Vec<(usize, u64)> = results.iter().map(|r| (r.input, r.line)).collect();
+        let mut expected: Vec<(usize, u64)> = (1..=10).map(|l| (0, l)).collect();
+        expected.extend([(1, 1), (1, 2)]);
+        assert_eq!(tags, expected);
+    }
+
+    #[test]
+    fn an_input_error_arrives_after_the_records_before_it() {
+        let mut records = many(5);
+        records.push(Err(InputError::Io {
+            path: PathBuf::from("bad.txt"),
+            source: std::io::Error::other("disk on fire"),
+        }));
+        records.extend(many(5));
+        let (results, outcome) = collect(vec![source(records)], &settings(2, 2));
+        assert_eq!(results.len(), 5);
+        let err = outcome.unwrap_err();
+        assert!(err.to_string().contains("bad.txt"), "{err}");
+    }
+
+    #[test]
+    fn a_sink_error_stops_the_run() {
+        let mut calls = 0;
+        let outcome = run(vec![source(many(50))], &settings(2, 5), |_| {
+            calls += 1;
+            Err(Error::BrokenPipe)
+        });
+        assert!(matches!(outcome, Err(Error::BrokenPipe)));
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn an_interrupt_raised_before_the_run_stops_it_with_nothing_solved() {
+        let interrupt = Interrupt::new();
+        interrupt.raise(Signal::Interrupt);
+        let mut results = vec![];
+        let ending = run_until(
+            vec![source(many(50))],
+            &settings(2, 5),
+            &interrupt,
+            None,
+            |b| {
+                results.extend(b.results.iter().cloned());
+                Ok(())
+            },
+        );
+        assert_eq!(ending.unwrap(), Ending::Interrupted(Signal::Interrupt));
+        assert!(results.is_empty());
+    }
+
+    /// Records from `first`, then a wait for a record that never comes
+    /// until `release` is dropped, as a stdin left open.
+    fn never_ending(
+        first: Vec<Result<Record, InputError>>,
+    ) -> (Source, std::sync::mpsc::Sender<Record>) {
+        let (release, blocked) = std::sync::mpsc::channel::<Record>();
+        let records = first.into_iter().chain(blocked.into_iter().map(Ok));
+        (Source::parsed(records), release)
+    }
+
+    #[test]
+    fn an_interrupt_ends_a_run_whose_input_never_ends_with_the_rows_so_far() {
+        let (source, release) = never_ending(many(12));
+        let interrupt = Interrupt::new();
+        let mut results = vec![];
+        let ending = run_until(vec![source], &settings(2, 5), &interrupt, None, |batch| {
+            results.extend(batch.results.iter().cloned());
+            interrupt.raise(Signal::Terminate);
+            Ok(())
+        });
+        assert_eq!(ending.unwrap(), Ending::Interrupted(Signal::Terminate));
+        let lines: Vec<u64> = results.iter().map(|r| r.line).collect();
+        assert!((5..=10).contains(&lines.len()), "{lines:?}");
+        assert_eq!(lines, (1..=lines.len() as u64).collect::<Vec<_>>());
+        drop(release);
+    }
+
+    #[test]
+    fn the_window_holds_two_chunks_per_worker_within_bounds() {
+        assert_eq!(window(1), 4);
+        assert_eq!(window(2), 4);
+        assert_eq!(window(3), 6);
+        assert_eq!(window(8), 16);
+        assert_eq!(window(1024), 16);
+    }
+
+    #[test]
+    fn the_finished_start_of_a_chunk_stops_at_the_first_gap() {
+        let mut solver = SolverKind::Fast.build();
+        let format = crate::output::CsvRows::default();
+        let runs: Vec<Run> = (0..4).map(|_| Run::default()).collect();
+        for (r, lines) in [(0, 1..=2), (1, 3..=3), (3, 7..=8)] {
+            let mut out = runs[r].out();
+            for line in lines {
+                let result = solve_record(
+                    solver.as_mut(),
+                    0,
+                    record(line, PUZZLE),
+                    Mode::Unique,
+                    &Limits::default(),
+                );
+                format.row(&result, &mut out.text);
+                out.marks.push(Mark::of(&result));
+                out.results.push(result);
+            }
+            drop(out);
+            runs[r].done.store(true, Ordering::Release);
+        }
+        let lines = |batch: &Batch| batch.results.iter().map(|r| r.line).collect::<Vec<u64>>();
+        let start = finished_start(&runs, Some(&format));
+        assert_eq!(lines(&start), [1, 2, 3]);
+        assert_eq!(start.tally.puzzles, 3);
+        let rows = String::from_utf8(start.text).unwrap();
+        let row_lines: Vec<&str> = rows
+            .lines()
+            .map(|row| row.split(',').next().unwrap())
+            .collect();
+        assert_eq!(row_lines, ["1", "2", "3"]);
+        let none = finished_start(&runs[2..], Some(&format));
+        assert!(none.results.is_empty() && none.text.is_empty());
+        assert_eq!(none.tally.puzzles, 0);
+        // A run under way counts with the records it has finished.
+        runs[1].done.store(false, Ordering::Release);
+        assert_eq!(lines(&finished_start(&runs, None)), [1, 2, 3]);
+    }
+
+    #[test]
+    fn given_solutions_are_checked() {
+        let mut solver = SolverKind::Fast.build();
+        let plain = record(3, PUZZLE);
+        let solved = solve_record(
+            solver.as_mut(),
+            0,
+            plain.clone(),
+            Mode::Unique,
+            &Limits::default(),
+        );
+        let solution = solved.solution.expect("the puzzle has one solution");
+        assert!(solution.is_solution_of(&solved.puzzle.unwrap()));
+        assert_eq!(solved.check, None);
+
+        let right = Record {
+            solution: Some(solution),
+            ..plain.clone()
+        };
+        let ok = solve_record(solver.as_mut(), 0, right, Mode::Unique, &Limits::default());
+        assert_eq!(ok.check, Some(Check::Ok));
+
+        let wrong = Record {
+            solution: Some(Grid::parse(PUZZLE).unwrap()),
+            ..plain
+        };
+        let bad = solve_record(solver.as_mut(), 0, wrong, Mode::Unique, &Limits::default());
+        assert_eq!(bad.check, Some(Check::Mismatch));
+        assert!(bad.is_failure());
+
+        let junk = Record {
+            solution_error: Some("given solution is not a grid: 80 cells, expected 81".into()),
+            ..record(3, PUZZLE)
+        };
+        let junk = solve_record(solver.as_mut(), 0, junk, Mode::Unique, &Limits::default());
+        assert_eq!(
+            (junk.status, junk.check),
+            (Status::Solved, Some(Check::Mismatch))
+        );
+        assert_eq!(
+            junk.message.as_deref(),
+            Some("given solution is not a grid: 80 cells, expected 81")
+        );
+        assert!(junk.is_failure());
+    }
+}

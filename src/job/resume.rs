@@ -1,0 +1,1359 @@
+//! `--resume`: continue a results CSV that an earlier run left unfinished
+//! (interrupted, killed, out of disk), plain or gzip-compressed.
+//!
+//! Two steps, both streaming, so a results file of any length is resumed in
+//! bounded memory:
+//!
+//! 1. [`scan`] reads the file before the run: it keeps the complete rows (a
+//!    last row without its newline was cut short and is dropped), counts
+//!    them and checks that the header is the run's, without parsing the
+//!    rows. A `.gz` file is kept up to the end of its last complete gzip
+//!    member: the results are written a member per chunk of whole rows (see
+//!    `output::members`), so a member cut short is dropped as a cut row is.
+//! 2. [`skip_kept`] wraps the inputs' record streams: the kept rows are
+//!    parsed and checked to be results rows on a thread of their own, then
+//!    tallied (so that the summary covers the whole file), and on the
+//!    reader thread the first records are compared with them (same input,
+//!    same line, same puzzle, or both malformed) and skipped; the records
+//!    after them go on to be solved and appended. The first difference, or
+//!    a row that is not a results row, ends the run with
+//!    [`ResumeError::Mismatch`] (or
+//!    [`ResumeError::InputShort`], [`ResumeError::BadRow`]) before anything
+//!    is appended.
+//!
+//! The rows are parsed once, while they are matched: parsing them in
+//! [`scan`] as well made resuming a finished run of easy puzzles take
+//! longer than solving them again.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, Receiver};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::{Mode, SolverKind, Status};
+
+use crate::input::{InputError, Record, RecordBatch, RecordStream};
+use crate::job::pipeline::Source;
+use crate::output::read_back::{parse_row, Columns, Row};
+use crate::output::stats::Tally;
+use crate::output::Compression;
+
+pub use crate::error::ResumeError;
+
+/// What [`scan`] found in a results file.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    /// The results file.
+    pub path: PathBuf,
+    /// Length in bytes of its complete lines, header included: appending
+    /// starts here (anything after is a row cut short, and is dropped). 0
+    /// when the file is missing, empty, or has no complete header.
+    pub len: u64,
+    /// Complete rows after the header.
+    pub rows: u64,
+    /// Where the rows' fields are: after a `file` column with several
+    /// inputs, and followed by the kept columns (`--keep`).
+    columns: Columns,
+    /// The header this run writes.
+    header: Vec<String>,
+}
+
+impl Kept {
+    /// True when the file is gzip-compressed (a `.gz` name).
+    fn gzip(&self) -> bool {
+        Compression::of_name(&self.path) == Compression::Gzip
+    }
+
+    /// The kept part of the file (its first `len` bytes), as text.
+    fn open(&self) -> io::Result<Box<dyn Read + Send>> {
+        let bytes = BufReader::new(File::open(&self.path)?).take(self.len);
+        Ok(if self.gzip() {
+            Box::new(flate2::read::MultiGzDecoder::new(bytes))
+        } else {
+            Box::new(bytes)
+        })
+    }
+}
+
+/// Bytes read at a time when looking for the end of the last record.
+const READ_BLOCK: usize = 64 * 1024;
+
+/// Reads the results file at `path` written for inputs named `names`, whose
+/// header this run writes as `header` (with the kept columns, `--keep`): the
+/// length of its complete rows and their count, with its header checked. A
+/// missing file is an empty one. The rows themselves are checked when they
+/// are matched (see [`skip_kept`]). Always reads the whole file: the length
+/// it finds is where the file is cut before rows are appended, so it is
+/// never cut short by a signal (the caller stops waiting for it instead).
+///
+/// # Errors
+/// [`ResumeError::Read`], [`ResumeError::Header`] (a header other than the
+/// one this run would write, e.g. one input now and several then),
+/// [`ResumeError::BadRow`] for a `.gz` file with a gzip member that ends
+/// inside a row (not written by `solve`, which writes whole rows per
+/// member: nothing could be appended after that row).
+pub fn scan(path: &Path, names: &[String], header: &[String]) -> Result<Kept, ResumeError> {
+    // The results columns come first; kept columns may follow them.
+    let mut columns = Columns::written(names.len() > 1);
+    columns.len = header.len();
+    let mut kept = Kept {
+        path: path.to_path_buf(),
+        len: 0,
+        rows: 0,
+        columns,
+        header: header.to_vec(),
+    };
+    let read_error = |source| ResumeError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let mut file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(kept),
+        Err(e) => return Err(read_error(e)),
+    };
+    let complete = if kept.gzip() {
+        complete_members(&mut file)
+    } else {
+        complete_records(&mut file)
+    }
+    .map_err(read_error)?;
+    if complete.records == 0 && complete.torn_row.is_none() {
+        return Ok(kept);
+    }
+    kept.len = complete.len;
+    kept.rows = complete.records.saturating_sub(1);
+    let mut rows = RowReader::new(kept.open().map_err(read_error)?, path, &kept.columns);
+    if let Some(header) = rows.header()? {
+        check_header(path, &header, &kept.header)?;
+    }
+    match complete.torn_row {
+        Some(line) => Err(ResumeError::BadRow {
+            path: path.to_path_buf(),
+            line,
+            cause: "a gzip member ends inside this row, so no row can follow it (solve writes \
+                    whole rows per member); decompress the file to resume it"
+                .into(),
+        }),
+        None => Ok(kept),
+    }
+}
+
+/// The complete records at the start of a results file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Complete {
+    /// Their length in bytes (of the file as stored: compressed for gzip).
+    len: u64,
+    /// How many, header included (blank lines are not records).
+    records: u64,
+    /// In a gzip file, the record a complete member ends inside of (its
+    /// 1-based number, header included); `len` then ends with that member.
+    torn_row: Option<u64>,
+}
+
+/// Finds the ends of records in CSV text fed to it in pieces: the newlines
+/// outside quoted fields (a file name may hold a newline, and a row torn
+/// inside such a name must not look complete). A doubled quote inside a
+/// quoted field flips the state twice, so counting quotes tells inside
+/// from outside. A blank line (empty, or a lone `\r`) ends no record, as
+/// the CSV reader skips it.
+#[derive(Default)]
+struct RecordEnds {
+    /// Bytes fed so far.
+    offset: u64,
+    /// The last byte fed.
+    last_byte: u8,
+    /// Inside a quoted field at the end of the bytes fed.
+    quoted: bool,
+    /// The end of the last line outside quotes (the offset after its
+    /// newline).
+    last_end: u64,
+    /// Records ended so far.
+    records: u64,
+}
+
+impl RecordEnds {
+    fn feed(&mut self, bytes: &[u8]) {
+        for i in memchr::memchr2_iter(b'"', b'\n', bytes) {
+            if bytes[i] == b'"' {
+                self.quoted = !self.quoted;
+                continue;
+            }
+            if self.quoted {
+                continue;
+            }
+            let at = self.offset + i as u64;
+            let before = match i {
+                0 => self.last_byte,
+                _ => bytes[i - 1],
+            };
+            let blank = at == self.last_end || (at == self.last_end + 1 && before == b'\r');
+            if !blank {
+                self.records += 1;
+            }
+            self.last_end = at + 1;
+        }
+        if let Some(&last) = bytes.last() {
+            self.last_byte = last;
+        }
+        self.offset += bytes.len() as u64;
+    }
+
+    /// True when the bytes fed end with a complete record.
+    fn at_end(&self) -> bool {
+        self.last_end == self.offset
+    }
+}
+
+impl io::Write for RecordEnds {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.feed(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// The complete records of the plain CSV `file`: up to the last newline
+/// outside a quoted field. Reads the file once, forward, in blocks.
+fn complete_records(file: &mut File) -> io::Result<Complete> {
+    let mut block = vec![0u8; READ_BLOCK];
+    let mut ends = RecordEnds::default();
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        ends.feed(&block[..n]);
+    }
+    Ok(Complete {
+        len: ends.last_end,
+        records: ends.records,
+        torn_row: None,
+    })
+}
+
+/// The complete records of the gzip `file`: those of its complete members,
+/// up to the first member cut short or damaged, or to the first whose text
+/// ends inside a record ([`Complete::torn_row`]).
+fn complete_members(file: &mut File) -> io::Result<Complete> {
+    let mut bytes = Counted {
+        inner: BufReader::with_capacity(READ_BLOCK, file),
+        read: 0,
+    };
+    let mut ends = RecordEnds::default();
+    let mut complete = Complete::default();
+    while !bytes.fill_buf()?.is_empty() {
+        let mut member = flate2::bufread::GzDecoder::new(&mut bytes);
+        match io::copy(&mut member, &mut ends) {
+            Ok(_) => {}
+            Err(e) if is_torn(&e) => break,
+            Err(e) => return Err(e),
+        }
+        drop(member);
+        complete = Complete {
+            len: bytes.read,
+            records: ends.records,
+            torn_row: None,
+        };
+        if !ends.at_end() {
+            complete.torn_row = Some(ends.records + 1);
+            break;
+        }
+    }
+    Ok(complete)
+}
+
+/// True for the errors of a gzip member cut short or damaged, as opposed
+/// to a failure to read the file.
+fn is_torn(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        io::ErrorKind::UnexpectedEof | io::ErrorKind::InvalidInput | io::ErrorKind::InvalidData
+    )
+}
+
+/// A buffered reader that counts the bytes taken from it.
+struct Counted<R> {
+    inner: R,
+    read: u64,
+}
+
+impl<R: BufRead> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.read += n as u64;
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Counted<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.inner.consume(n);
+        self.read += n as u64;
+    }
+}
+
+fn check_header(
+    path: &Path,
+    found: &csv::ByteRecord,
+    expected: &[String],
+) -> Result<(), ResumeError> {
+    if found.iter().eq(expected.iter().map(|c| c.as_bytes())) {
+        return Ok(());
+    }
+    let found = found
+        .iter()
+        .map(String::from_utf8_lossy)
+        .collect::<Vec<_>>()
+        .join(",");
+    let found: String = found.chars().take(80).collect();
+    Err(ResumeError::Header {
+        path: path.to_path_buf(),
+        found: found.escape_debug().to_string(),
+        expected: expected.join(","),
+    })
+}
+
+/// The options of this run that a kept row shows: a row written under
+/// others is refused (see [`RowOptions::check`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowOptions {
+    /// The blank of the `puzzle` column (`--blank`): `.` or `0`.
+    pub blank: u8,
+    /// The solver.
+    pub solver: SolverKind,
+    /// The mode.
+    pub mode: Mode,
+    /// `--max-guesses`.
+    pub max_guesses: Option<u64>,
+    /// `--timeout-ms`.
+    pub timeout_ms: Option<u64>,
+}
+
+impl RowOptions {
+    /// Whether `row` could have been written by a run with these options:
+    /// its puzzle's blank; a guess limit or time limit in a `timeout`
+    /// row's message, which must be this run's; guesses above this run's
+    /// guess limit in a row that did not stop at it; `multiple`, which mode
+    /// `first` never gives; the naive solver's placement limit.
+    ///
+    /// # Errors
+    /// What the row shows that differs.
+    pub fn check(&self, row: &Row) -> Result<(), String> {
+        if let Some(blank) = row.blank.filter(|b| *b != self.blank) {
+            return Err(format!(
+                "its puzzle writes blanks as '{}', and this run as '{}' (--blank)",
+                char::from(blank),
+                char::from(self.blank)
+            ));
+        }
+        let result = &row.result;
+        if result.status == Status::Multiple && self.mode == Mode::First {
+            return Err(
+                "it is `multiple`, which --first never gives: the file was written in mode unique"
+                    .into(),
+            );
+        }
+        let message = result.message.as_deref().unwrap_or_default();
+        let limit = |prefix: &str, suffix: &str| -> Option<u64> {
+            let rest = message.split(prefix).nth(1)?;
+            rest.split(suffix).next()?.trim().parse().ok()
+        };
+        if result.status == Status::Timeout {
+            if let Some(n) = limit("guess limit ", " exceeded") {
+                if self.max_guesses != Some(n) {
+                    return Err(format!(
+                        "its run stopped at a guess limit of {n}, and this run's is {}",
+                        show(self.max_guesses)
+                    ));
+                }
+            }
+            if let Some(n) = limit("time limit ", " ms exceeded") {
+                if self.timeout_ms != Some(n) {
+                    return Err(format!(
+                        "its run stopped at a time limit of {n} ms, and this run's is {}",
+                        show(self.timeout_ms)
+                    ));
+                }
+            }
+            if message.contains("placement limit") && self.solver != SolverKind::Naive {
+                return Err("it was solved by the naive solver, and this run uses another".into());
+            }
+        } else if let (Some(max), Some(guesses)) = (self.max_guesses, result.guesses) {
+            if guesses > max {
+                return Err(format!(
+                    "it made {guesses} guesses, past this run's guess limit of {max}"
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn show(limit: Option<u64>) -> String {
+    limit.map_or_else(|| "none".into(), |n| n.to_string())
+}
+
+/// Refuses to resume when the previous run's `--summary-json` (`text`, at
+/// `summary`), for the same inputs, records other options than this run's
+/// (`run`): solver, mode, shard, limits, blank. A summary of other inputs,
+/// or not a summary, says nothing and is passed over.
+///
+/// # Errors
+/// [`ResumeError::Options`] naming what differs.
+pub fn check_summary(
+    path: &Path,
+    summary: &Path,
+    text: &str,
+    run: &crate::output::stats::Summary,
+) -> Result<(), ResumeError> {
+    let Ok(old) = serde_json::from_str::<serde_json::Value>(text) else {
+        return Ok(());
+    };
+    let same_inputs = old
+        .get("inputs")
+        .and_then(|v| serde_json::from_value::<Vec<String>>(v.clone()).ok())
+        .is_some_and(|inputs| inputs == run.inputs);
+    if !same_inputs {
+        return Ok(());
+    }
+    let mut differ = Vec::new();
+    for (key, now) in [
+        ("solver", run.solver.name().to_string()),
+        (
+            "mode",
+            serde_json::to_value(run.mode)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+        ),
+    ] {
+        if let Some(then) = old.get(key).and_then(|v| v.as_str()) {
+            if then != now {
+                differ.push(format!("{key} {then} then, {now} now"));
+            }
+        }
+    }
+    if let Some(then) = old
+        .get("options")
+        .and_then(|v| serde_json::from_value::<crate::output::stats::RunOptions>(v.clone()).ok())
+    {
+        let now = &run.options;
+        let pairs = [
+            ("--shard", then.shard.clone(), now.shard.clone()),
+            (
+                "--max-guesses",
+                then.max_guesses.map(|n| n.to_string()),
+                now.max_guesses.map(|n| n.to_string()),
+            ),
+            (
+                "--timeout-ms",
+                then.timeout_ms.map(|n| n.to_string()),
+                now.timeout_ms.map(|n| n.to_string()),
+            ),
+            ("--blank", Some(then.blank.clone()), Some(now.blank.clone())),
+        ];
+        for (flag, then, now) in pairs {
+            if then != now {
+                let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".into());
+                differ.push(format!("{flag} {} then, {} now", show(&then), show(&now)));
+            }
+        }
+    }
+    if differ.is_empty() {
+        return Ok(());
+    }
+    Err(ResumeError::Options {
+        path: path.to_path_buf(),
+        at: format!("its run's summary {}", summary.display()),
+        why: format!(
+            "the run that wrote it had other options ({})",
+            differ.join("; ")
+        ),
+    })
+}
+
+/// A kept row as a message names it: `a.txt line 7 with puzzle 1.3...`.
+fn describe_row(row: &Row) -> String {
+    describe(
+        row.file.as_deref(),
+        row.result.line,
+        row.result.puzzle.as_ref(),
+    )
+}
+
+fn describe(file: Option<&str>, line: u64, puzzle: Option<&Grid>) -> String {
+    let file = file.unwrap_or("input");
+    match puzzle {
+        Some(grid) => format!("{file} line {line} with puzzle {grid}"),
+        None => format!("{file} line {line}, malformed"),
+    }
+}
+
+/// Reads the rows of a results file, one reused record at a time.
+struct RowReader<R> {
+    csv: csv::Reader<R>,
+    record: csv::ByteRecord,
+    path: PathBuf,
+    columns: Columns,
+}
+
+impl<R: Read> RowReader<R> {
+    fn new(bytes: R, path: &Path, columns: &Columns) -> RowReader<R> {
+        RowReader {
+            csv: csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(bytes),
+            record: csv::ByteRecord::new(),
+            path: path.to_path_buf(),
+            columns: columns.clone(),
+        }
+    }
+
+    /// The line of the record last read.
+    fn line(&self) -> u64 {
+        self.record.position().map_or(0, |p| p.line())
+    }
+
+    fn read(&mut self) -> Result<bool, ResumeError> {
+        self.csv
+            .read_byte_record(&mut self.record)
+            .map_err(|e| ResumeError::BadRow {
+                path: self.path.clone(),
+                line: e.position().map_or(0, |p| p.line()),
+                cause: e.to_string(),
+            })
+    }
+
+    /// The header, or `None` for a file with no complete line.
+    fn header(&mut self) -> Result<Option<csv::ByteRecord>, ResumeError> {
+        Ok(self.read()?.then(|| self.record.clone()))
+    }
+
+    /// The next row, with its line in the results file.
+    fn next_row(&mut self) -> Result<Option<(u64, Row)>, ResumeError> {
+        if !self.read()? {
+            return Ok(None);
+        }
+        let line = self.line();
+        parse_row(&self.record, &self.columns)
+            .map(|row| Some((line, row)))
+            .map_err(|cause| ResumeError::BadRow {
+                path: self.path.clone(),
+                line,
+                cause,
+            })
+    }
+}
+
+/// Kept rows parsed per batch on the reader thread's side.
+const FEED_ROWS: usize = 1024;
+
+/// Batches of [`FEED_ROWS`] kept rows in flight between the thread parsing
+/// them and the matcher.
+const FEED_BATCHES: usize = 4;
+
+/// The kept rows, read and parsed ahead on a thread of their own, so that
+/// parsing them (and decompressing a `.gz` file) overlaps with parsing the
+/// inputs' records they are matched against, instead of doubling that
+/// work on the reader thread. The thread ends at the last row, at the
+/// first bad one, or when the feed is dropped.
+struct RowFeed {
+    batches: Receiver<Result<Vec<(u64, Row)>, ResumeError>>,
+    batch: std::vec::IntoIter<(u64, Row)>,
+    /// The thread, joined once it has sent everything: a panic there is
+    /// passed on, not taken for the end of the rows.
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RowFeed {
+    /// # Errors
+    /// [`ResumeError::Read`] when the thread cannot be started.
+    fn start(mut rows: RowReader<Box<dyn Read + Send>>) -> Result<RowFeed, ResumeError> {
+        let path = rows.path.clone();
+        let (sender, batches) = mpsc::sync_channel(FEED_BATCHES);
+        let thread = std::thread::Builder::new()
+            .name("resume rows".into())
+            .spawn(move || loop {
+                let mut batch = Vec::with_capacity(FEED_ROWS);
+                let read = loop {
+                    if batch.len() == FEED_ROWS {
+                        break Ok(true);
+                    }
+                    match rows.next_row() {
+                        Ok(Some(row)) => batch.push(row),
+                        Ok(None) => break Ok(false),
+                        Err(e) => break Err(e),
+                    }
+                };
+                let more = matches!(read, Ok(true));
+                if !batch.is_empty() && sender.send(Ok(batch)).is_err() {
+                    return;
+                }
+                if let Err(e) = read {
+                    let _ = sender.send(Err(e));
+                }
+                if !more {
+                    return;
+                }
+            })
+            .map_err(|source| ResumeError::Read { path, source })?;
+        Ok(RowFeed {
+            batches,
+            batch: Vec::new().into_iter(),
+            thread: Some(thread),
+        })
+    }
+
+    /// The next kept row, with its line in the results file.
+    fn next_row(&mut self) -> Result<Option<(u64, Row)>, ResumeError> {
+        loop {
+            if let Some(row) = self.batch.next() {
+                return Ok(Some(row));
+            }
+            match self.batches.recv() {
+                Ok(batch) => self.batch = batch?.into_iter(),
+                Err(_) => {
+                    if let Some(Err(panic)) = self.thread.take().map(|t| t.join()) {
+                        std::panic::resume_unwind(panic);
+                    }
+                    return Ok(None);
+                }
+            }
+        }
+    }
+}
+
+/// Shared by the wrapped inputs: the kept rows still to match, read from
+/// the results file, the tally of those matched, and the first difference
+/// found.
+struct Matcher {
+    /// The results file.
+    path: PathBuf,
+    /// What the kept rows must show of this run's options.
+    options: RowOptions,
+    rows: Option<RowFeed>,
+    /// The next kept row, read but not matched yet, with its line.
+    next: Option<(u64, Row)>,
+    /// The input names, to place rows with a `file` column.
+    names: Vec<String>,
+    /// The input of the last row matched.
+    cursor: usize,
+    /// The line of the last row matched (0 before any).
+    last_line: u64,
+    /// The rows matched.
+    tally: Tally,
+    failure: Option<ResumeError>,
+}
+
+/// What the wrapped input `input` must do next.
+enum Step {
+    /// Every kept row is matched: pass the records on.
+    PassOn,
+    /// The next kept row belongs to this input: match it with its next
+    /// record.
+    Match,
+    /// The next kept row belongs to a later input: this one must end.
+    End,
+    /// A difference was found: stop.
+    Stop,
+}
+
+impl Matcher {
+    fn step(&mut self, input: usize) -> Step {
+        if self.failure.is_some() {
+            return Step::Stop;
+        }
+        if self.next.is_none() {
+            let read = match self.rows.as_mut() {
+                Some(rows) => rows.next_row(),
+                None => Ok(None),
+            };
+            match read {
+                Ok(Some(row)) => self.next = Some(row),
+                Ok(None) => {
+                    self.rows = None;
+                    return Step::PassOn;
+                }
+                Err(e) => return self.fail(e),
+            }
+        }
+        let Some((_, row)) = &self.next else {
+            return Step::PassOn;
+        };
+        let place = match &row.file {
+            None => 0,
+            // An input given twice has its name twice: a row whose line does
+            // not follow the last one matched is of a later input, and so is
+            // one asked for by a later input, the earlier ones having ended
+            // (a shard may hold one record of each turn, lines ascending).
+            Some(name) => match (self.cursor.max(input)..self.names.len()).find(|&i| {
+                &self.names[i] == name && (i > self.cursor || row.result.line > self.last_line)
+            }) {
+                Some(place) => place,
+                None => {
+                    let why = format!(
+                        "no record of {name} (the inputs left are {})",
+                        self.names[self.cursor..].join(", ")
+                    );
+                    return self.mismatch(why);
+                }
+            },
+        };
+        match place.cmp(&input) {
+            std::cmp::Ordering::Equal => Step::Match,
+            std::cmp::Ordering::Greater => Step::End,
+            // The inputs before this one ended with rows left for them.
+            std::cmp::Ordering::Less => self.short(),
+        }
+    }
+
+    /// True when the next kept row may be of an input after `input` of the
+    /// same name (the input given again): `input` ended before it, and the
+    /// lines of a shard's rows need not start over between turns.
+    fn is_for_later(&self, input: usize) -> bool {
+        match &self.next {
+            Some((_, row)) => row
+                .file
+                .as_ref()
+                .is_some_and(|name| self.names.iter().skip(input + 1).any(|n| n == name)),
+            None => false,
+        }
+    }
+
+    /// Matches the next kept row with `record` of input `input`.
+    fn matches(&mut self, input: usize, record: &Record) -> bool {
+        let Some((_, row)) = &self.next else {
+            return false;
+        };
+        let same = row.result.line == record.line
+            && match (&record.puzzle, &row.result.puzzle) {
+                (Ok(grid), Some(kept)) => grid == kept,
+                (Err(_), None) => true,
+                _ => false,
+            };
+        if same {
+            if let Err(why) = self.options.check(row) {
+                let Some((line, _)) = self.next.take() else {
+                    return false;
+                };
+                self.fail(ResumeError::Options {
+                    path: self.path.clone(),
+                    at: format!("line {line}"),
+                    why,
+                });
+                return false;
+            }
+            self.cursor = input;
+            self.last_line = record.line;
+            self.tally.add(&row.result);
+            self.next = None;
+        } else {
+            let record = self.describe(input, record);
+            self.mismatch(record);
+        }
+        same
+    }
+
+    /// `record` of input `input`, as a message names it.
+    fn describe(&self, input: usize, record: &Record) -> String {
+        let file = (self.names.len() > 1)
+            .then(|| self.names.get(input).map(String::as_str))
+            .flatten();
+        describe(file, record.line, record.puzzle.as_ref().ok())
+    }
+
+    /// The next kept row differs from `record` (described).
+    fn mismatch(&mut self, record: String) -> Step {
+        let Some((line, row)) = self.next.take() else {
+            return Step::Stop;
+        };
+        self.fail(ResumeError::Mismatch {
+            path: self.path.clone(),
+            line,
+            row: describe_row(&row),
+            record,
+        })
+    }
+
+    /// The inputs ended before the next kept row.
+    fn short(&mut self) -> Step {
+        let Some((line, row)) = self.next.take() else {
+            return Step::Stop;
+        };
+        self.fail(ResumeError::InputShort {
+            path: self.path.clone(),
+            line,
+            row: describe_row(&row),
+        })
+    }
+
+    fn fail(&mut self, e: ResumeError) -> Step {
+        self.failure.get_or_insert(e);
+        self.rows = None;
+        Step::Stop
+    }
+}
+
+/// The first difference between the kept rows and the inputs, once the run
+/// is over; see [`skip_kept`].
+#[derive(Clone)]
+pub struct Matching {
+    matcher: Arc<Mutex<Matcher>>,
+}
+
+impl Matching {
+    /// The tally of the kept rows, or the difference that stopped the run.
+    /// Call it after the pipeline has ended: until every kept row is
+    /// matched, nothing is appended, and a difference ends every input at
+    /// once. Rows the run did not reach (`--limit` ended it first) are read
+    /// and tallied here, unless the run was `interrupted`: then the tally
+    /// covers the rows matched before the signal.
+    ///
+    /// # Errors
+    /// The difference, a row that is not a results row, or a failure to
+    /// read the results file again.
+    pub fn finish(&self, interrupted: bool) -> Result<Tally, ResumeError> {
+        let mut matcher = lock(&self.matcher);
+        if let Some(e) = matcher.failure.take() {
+            return Err(e);
+        }
+        if !interrupted {
+            if let Some((_, row)) = matcher.next.take() {
+                matcher.tally.add(&row.result);
+            }
+            if let Some(mut rows) = matcher.rows.take() {
+                while let Some((_, row)) = rows.next_row()? {
+                    matcher.tally.add(&row.result);
+                }
+            }
+        }
+        Ok(std::mem::take(&mut matcher.tally))
+    }
+}
+
+/// Wraps `sources` (inputs named `names`) so that their first records, the
+/// ones [`scan`] kept in the results file, are checked against the kept rows
+/// and skipped. The returned [`Matching`] says, after the run, whether they
+/// matched.
+///
+/// # Errors
+/// [`ResumeError::Read`] when the results file cannot be opened again.
+pub fn skip_kept(
+    kept: &Kept,
+    names: &[String],
+    sources: Vec<Source>,
+    options: RowOptions,
+) -> Result<(Vec<Source>, Matching), ResumeError> {
+    let mut rows = None;
+    if kept.rows > 0 {
+        let bytes = kept.open().map_err(|source| ResumeError::Read {
+            path: kept.path.clone(),
+            source,
+        })?;
+        let mut reader = RowReader::new(bytes, &kept.path, &kept.columns);
+        reader.header()?;
+        rows = Some(RowFeed::start(reader)?);
+    }
+    let matcher = Arc::new(Mutex::new(Matcher {
+        path: kept.path.clone(),
+        options,
+        rows,
+        next: None,
+        names: names.to_vec(),
+        cursor: 0,
+        last_line: 0,
+        tally: Tally::new(),
+        failure: None,
+    }));
+    let sources = sources
+        .into_iter()
+        .enumerate()
+        .map(|(input, source)| Source {
+            records: Box::new(Skipping {
+                input,
+                inner: source.records,
+                matcher: Some(Arc::clone(&matcher)),
+            }),
+            bytes_read: source.bytes_read,
+        })
+        .collect();
+    Ok((sources, Matching { matcher }))
+}
+
+/// The matcher, locked.
+fn lock(shared: &Mutex<Matcher>) -> std::sync::MutexGuard<'_, Matcher> {
+    shared.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// One input's records, with those already in the results file skipped.
+struct Skipping {
+    input: usize,
+    inner: Box<dyn RecordStream>,
+    /// `None` once every kept row is matched: records then pass straight on.
+    matcher: Option<Arc<Mutex<Matcher>>>,
+}
+
+impl Iterator for Skipping {
+    type Item = Result<Record, InputError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        // The matcher is locked only around its own steps, never while the
+        // input is read: an input that sends nothing (a pipe, stdin) must
+        // not keep `Matching::finish` from the matcher after a signal.
+        while let Some(shared) = self.matcher.clone() {
+            let step = lock(&shared).step(self.input);
+            match step {
+                Step::Stop => return None,
+                Step::PassOn => self.matcher = None,
+                Step::End => {
+                    return match self.inner.next() {
+                        None => None,
+                        Some(Ok(record)) => {
+                            let mut matcher = lock(&shared);
+                            let record = matcher.describe(self.input, &record);
+                            matcher.mismatch(record);
+                            None
+                        }
+                        Some(Err(e)) => Some(Err(e)),
+                    };
+                }
+                Step::Match => match self.inner.next() {
+                    None => {
+                        let mut matcher = lock(&shared);
+                        if !matcher.is_for_later(self.input) {
+                            matcher.short();
+                        }
+                        return None;
+                    }
+                    Some(Err(e)) => return Some(Err(e)),
+                    Some(Ok(record)) => {
+                        if !lock(&shared).matches(self.input, &record) {
+                            return None;
+                        }
+                    }
+                },
+            }
+        }
+        self.inner.next()
+    }
+}
+
+impl RecordStream for Skipping {
+    /// Parses records while kept rows are matched against them; after
+    /// that, cuts them as the inner stream does.
+    fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
+        while self.matcher.is_some() && batch.len() < max {
+            match self.next() {
+                None => return Ok(false),
+                Some(Ok(record)) => batch.push_parsed(record),
+                Some(Err(e)) => return Err(e),
+            }
+        }
+        if batch.len() < max {
+            self.inner.fill(batch, max)
+        } else {
+            Ok(true)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::Shape;
+    use sudoku_core::solver::Status;
+
+    const P: &str =
+        "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+    const Q: &str =
+        "000007004000006003860200000509082000640000080000000700000000042010030000703000009";
+    const HEADER: &str = "line,puzzle,status,solution,guesses,solve_us,check,message\n";
+
+    fn dotted(puzzle: &str) -> String {
+        puzzle.replace('0', ".")
+    }
+
+    /// A results row: `unsolvable` for a puzzle (so no solution to fill
+    /// in), `malformed` without one.
+    fn row(line: u64, puzzle: Option<&str>) -> String {
+        match puzzle {
+            Some(p) => format!("{line},{},unsolvable,,3,12.5,,\n", dotted(p)),
+            None => format!("{line},,malformed,,,,,\"3 cells, expected 81\"\n"),
+        }
+    }
+
+    fn record(line: u64, puzzle: Option<&str>) -> Record {
+        let puzzle = match puzzle {
+            Some(p) => Ok(Grid::parse(p.as_bytes()).unwrap()),
+            None => Err("3 cells, expected 81".to_string()),
+        };
+        Record::new(line, puzzle, None)
+    }
+
+    fn source(records: Vec<Record>) -> Source {
+        Source::parsed(records.into_iter().map(Ok))
+    }
+
+    /// The header a run over inputs `names` writes, without kept columns.
+    fn header(names: &[String]) -> Vec<String> {
+        let files = (names.len() > 1).then(|| names.to_vec());
+        Shape {
+            files,
+            ..Shape::default()
+        }
+        .column_names()
+    }
+
+    /// `text` as one gzip member.
+    fn gzip(text: &str) -> Vec<u8> {
+        use std::io::Write;
+        let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        encoder.write_all(text.as_bytes()).unwrap();
+        encoder.finish().unwrap()
+    }
+
+    /// The options of the runs these tests resume.
+    fn options() -> RowOptions {
+        RowOptions {
+            blank: b'.',
+            solver: SolverKind::Fast,
+            mode: Mode::Unique,
+            max_guesses: None,
+            timeout_ms: None,
+        }
+    }
+
+    fn names(n: usize) -> Vec<String> {
+        ["a.txt", "b.txt"][..n]
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    }
+
+    /// Scans `text` as a results file and wraps `sources`; returns the
+    /// records passed on, the kept rows' count and the verdict (the kept
+    /// rows' tally).
+    fn resume(
+        text: &str,
+        inputs: usize,
+        sources: Vec<Source>,
+    ) -> (Vec<(usize, u64)>, u64, Result<Tally, ResumeError>) {
+        resume_named(text, &names(inputs), sources)
+    }
+
+    /// As [`resume`], for inputs named `names`.
+    fn resume_named(
+        text: &str,
+        names: &[String],
+        sources: Vec<Source>,
+    ) -> (Vec<(usize, u64)>, u64, Result<Tally, ResumeError>) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, text).unwrap();
+        let kept = scan(&path, names, &header(names)).unwrap();
+        let (sources, matching) = skip_kept(&kept, names, sources, options()).unwrap();
+        let passed = sources
+            .into_iter()
+            .enumerate()
+            .flat_map(|(i, s)| s.records.map(move |r| (i, r.unwrap().line)))
+            .collect();
+        (passed, kept.rows, matching.finish(false))
+    }
+
+    #[test]
+    fn scan_keeps_the_complete_rows_and_drops_a_row_cut_short() {
+        let complete = format!("{HEADER}{}{}", row(1, Some(P)), row(3, None));
+        let text = format!("{complete}4,{}", &dotted(Q)[..20]);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, &text).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
+        assert_eq!(kept.len, complete.len() as u64);
+        assert_eq!(kept.rows, 2);
+    }
+
+    #[test]
+    fn the_kept_rows_are_tallied_as_they_are_matched() {
+        let text = format!("{HEADER}{}{}", row(1, Some(P)), row(3, None));
+        let input = vec![record(1, Some(P)), record(3, None), record(4, Some(Q))];
+        let (passed, _, verdict) = resume(&text, 1, vec![source(input)]);
+        assert_eq!(passed, [(0, 4)]);
+        let tally = verdict.unwrap();
+        assert_eq!(tally.count(Status::Unsolvable), 1);
+        assert_eq!(tally.count(Status::Malformed), 1);
+        assert_eq!((tally.guesses, tally.solve_ns), (3, 12_500));
+    }
+
+    #[test]
+    fn rows_the_run_did_not_reach_are_tallied_unless_it_was_interrupted() {
+        let text = format!(
+            "{HEADER}{}{}{}",
+            row(1, Some(P)),
+            row(2, Some(Q)),
+            row(3, None)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, text).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
+        for (interrupted, puzzles) in [(false, 3), (true, 0)] {
+            // The run ends before reading a record: --limit, or a signal.
+            let input = vec![record(1, Some(P))];
+            let (_, matching) =
+                skip_kept(&kept, &names(1), vec![source(input)], options()).unwrap();
+            let tally = matching.finish(interrupted).unwrap();
+            assert_eq!(tally.puzzles, puzzles, "interrupted: {interrupted}");
+        }
+        let bad = format!("{HEADER}{}1,x,solved,,,,,\n", row(1, Some(P)));
+        std::fs::write(&path, bad).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
+        let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])], options()).unwrap();
+        let err = matching.finish(false).unwrap_err();
+        assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
+    }
+
+    #[test]
+    fn blank_lines_are_not_rows() {
+        let text = format!("{HEADER}{}\n\r\n{}\n", row(1, Some(P)), row(3, None));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, &text).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
+        assert_eq!((kept.len, kept.rows), (text.len() as u64, 2));
+    }
+
+    #[test]
+    fn a_gzip_member_ending_inside_a_row_is_refused_after_the_header_check() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv.gz");
+        // Another CSV gzipped whole, without a last newline: not results.
+        std::fs::write(&path, gzip("quizzes,solutions\n1,2\n3,4")).unwrap();
+        let err = scan(&path, &names(1), &header(&names(1))).unwrap_err();
+        assert!(matches!(err, ResumeError::Header { .. }), "{err}");
+        // Results gzipped by hand after a row was cut short.
+        let torn = format!("{HEADER}{}{}", row(1, Some(P)), &row(2, Some(Q))[..30]);
+        std::fs::write(&path, gzip(&torn)).unwrap();
+        let err = scan(&path, &names(1), &header(&names(1))).unwrap_err();
+        assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
+    }
+
+    #[test]
+    fn a_row_torn_inside_a_file_name_with_a_newline_is_dropped() {
+        let name = "a\n\"b\".txt";
+        let quoted = "\"a\n\"\"b\"\".txt\"";
+        let complete = format!(
+            "file,{HEADER}{quoted},{}{quoted},{}",
+            row(1, Some(P)),
+            row(2, None)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        // Torn after the newline inside the name: the last newline of the
+        // file is not the end of a record.
+        for torn in ["\"a\n", "\"a\n\"\"b", "\"a\n\"\"b\"\".txt\",4"] {
+            std::fs::write(&path, format!("{complete}{torn}")).unwrap();
+            let names = vec![name.to_string(), "b.txt".to_string()];
+            let kept = scan(&path, &names, &header(&names)).unwrap();
+            assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
+            assert_eq!(kept.rows, 2, "{torn:?}");
+        }
+    }
+
+    #[test]
+    fn gzip_results_are_kept_up_to_their_last_complete_member() {
+        let (a, b, c) = (gzip("a\n"), gzip("b\n"), gzip("c\n"));
+        let whole = [a.clone(), b.clone(), c.clone()].concat();
+        let complete = |bytes: &[u8]| {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("r.csv.gz");
+            std::fs::write(&path, bytes).unwrap();
+            let found = complete_members(&mut File::open(&path).unwrap()).unwrap();
+            (found.len, found.records, found.torn_row)
+        };
+        let len = |members: &[&Vec<u8>]| members.iter().map(|m| m.len() as u64).sum::<u64>();
+        assert_eq!(complete(&whole), (len(&[&a, &b, &c]), 3, None));
+        assert_eq!(
+            complete(&whole[..whole.len() - 3]),
+            (len(&[&a, &b]), 2, None)
+        );
+        let mut damaged = whole.clone();
+        damaged[a.len() + 12] ^= 0xFF;
+        assert_eq!(complete(&damaged), (len(&[&a]), 1, None));
+        // A complete member whose text ends inside a record: the rows
+        // cannot be continued after it.
+        let torn = gzip("d\n\ne");
+        let with_torn = [a.clone(), torn.clone(), c].concat();
+        assert_eq!(complete(&with_torn), (len(&[&a, &torn]), 2, Some(3)));
+        assert_eq!(complete(&[]), (0, 0, None));
+    }
+
+    #[test]
+    fn a_missing_or_headless_file_keeps_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = scan(&dir.path().join("no.csv"), &names(1), &header(&names(1))).unwrap();
+        assert_eq!((missing.len, missing.rows), (0, 0));
+        let cut = dir.path().join("cut.csv");
+        std::fs::write(&cut, &HEADER[..10]).unwrap();
+        let kept = scan(&cut, &names(1), &header(&names(1))).unwrap();
+        assert_eq!((kept.len, kept.rows), (0, 0));
+    }
+
+    #[test]
+    fn scan_refuses_another_header_and_matching_rows_that_are_not_results() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        std::fs::write(&path, format!("{HEADER}{}", row(1, Some(P)))).unwrap();
+        let err = scan(&path, &names(2), &header(&names(2))).unwrap_err();
+        assert!(matches!(err, ResumeError::Header { .. }), "{err}");
+        for bad in [
+            "1,,solved,,,,,\n".to_string(),
+            format!("x,{},solved,,,,,\n", dotted(P)),
+            format!("1,{},solved,,,,\n", dotted(P)),
+            format!("1,{},done,,,,,\n", dotted(P)),
+        ] {
+            let text = format!("{HEADER}{}{bad}", row(1, Some(P)));
+            let input = vec![record(1, Some(P)), record(2, Some(P)), record(3, Some(Q))];
+            let (passed, rows, verdict) = resume(&text, 1, vec![source(input)]);
+            assert_eq!(rows, 2, "{bad}");
+            assert!(passed.is_empty(), "{bad}");
+            let err = verdict.unwrap_err();
+            assert!(
+                matches!(err, ResumeError::BadRow { line: 3, .. }),
+                "{bad}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn kept_records_are_skipped_and_the_rest_passed_on() {
+        let text = format!("{HEADER}{}{}", row(1, Some(P)), row(2, None));
+        let input = vec![
+            record(1, Some(P)),
+            record(2, None),
+            record(3, Some(Q)),
+            record(5, Some(P)),
+        ];
+        let (passed, rows, verdict) = resume(&text, 1, vec![source(input)]);
+        assert_eq!(passed, [(0, 3), (0, 5)]);
+        assert_eq!(rows, 2);
+        verdict.unwrap();
+    }
+
+    #[test]
+    fn kept_rows_across_several_batches_are_all_matched_and_a_late_bad_row_is_found() {
+        let kept = 2 * FEED_ROWS as u64 + 300;
+        let rows: String = (1..=kept).map(|line| row(line, Some(P))).collect();
+        let input = || (1..=kept + 2).map(|line| record(line, Some(P))).collect();
+        let (passed, count, verdict) = resume(&format!("{HEADER}{rows}"), 1, vec![source(input())]);
+        assert_eq!(passed, [(0, kept + 1), (0, kept + 2)]);
+        assert_eq!(count, kept);
+        assert_eq!(verdict.unwrap().count(Status::Unsolvable), kept);
+
+        let bad_line = 2 * FEED_ROWS as u64 + 7;
+        let rows: String = (1..=kept)
+            .map(|line| match line {
+                _ if line == bad_line => format!("{line},{},done,,,,,\n", dotted(P)),
+                _ => row(line, Some(P)),
+            })
+            .collect();
+        let (passed, _, verdict) = resume(&format!("{HEADER}{rows}"), 1, vec![source(input())]);
+        assert!(passed.is_empty());
+        let err = verdict.unwrap_err();
+        assert!(
+            matches!(err, ResumeError::BadRow { line, .. } if line == bad_line + 1),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_first_difference_stops_every_input() {
+        let text = format!("{HEADER}{}{}", row(1, Some(P)), row(2, Some(P)));
+        for second in [record(2, Some(Q)), record(3, Some(P)), record(2, None)] {
+            let input = vec![record(1, Some(P)), second.clone(), record(4, Some(Q))];
+            let (passed, _, verdict) = resume(&text, 1, vec![source(input)]);
+            assert!(passed.is_empty(), "{second:?}");
+            let err = verdict.unwrap_err();
+            assert!(
+                matches!(err, ResumeError::Mismatch { line: 3, .. }),
+                "{err}"
+            );
+        }
+    }
+
+    #[test]
+    fn inputs_shorter_than_the_kept_rows_are_an_error() {
+        let text = format!("{HEADER}{}{}", row(1, Some(P)), row(2, Some(Q)));
+        let (passed, _, verdict) = resume(&text, 1, vec![source(vec![record(1, Some(P))])]);
+        assert!(passed.is_empty());
+        let err = verdict.unwrap_err();
+        assert!(
+            matches!(err, ResumeError::InputShort { line: 3, .. }),
+            "{err}"
+        );
+        assert!(
+            err.to_string().contains("input line 2 with puzzle"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn several_inputs_are_matched_by_their_file_column() {
+        let header = format!("file,{HEADER}");
+        let text = format!(
+            "{header}a.txt,{}a.txt,{}b.txt,{}",
+            row(1, Some(P)),
+            row(2, Some(Q)),
+            row(1, Some(Q))
+        );
+        let a = vec![record(1, Some(P)), record(2, Some(Q))];
+        let b = vec![record(1, Some(Q)), record(2, Some(P))];
+        let (passed, rows, verdict) = resume(&text, 2, vec![source(a.clone()), source(b)]);
+        assert_eq!((passed, rows), (vec![(1, 2)], 3));
+        verdict.unwrap();
+
+        // Input a.txt now has a third record where the file moves on to b.txt.
+        let mut longer = a;
+        longer.push(record(3, Some(P)));
+        let b = vec![record(1, Some(Q))];
+        let (passed, _, verdict) = resume(&text, 2, vec![source(longer), source(b)]);
+        assert!(passed.is_empty());
+        let err = verdict.unwrap_err().to_string();
+        assert!(err.contains("a.txt line 3 with puzzle"), "{err}");
+    }
+
+    #[test]
+    fn an_input_given_twice_takes_the_rows_of_each_turn() {
+        let header = format!("file,{HEADER}");
+        let text = format!(
+            "{header}a.txt,{}a.txt,{}a.txt,{}",
+            row(1, Some(P)),
+            row(2, Some(Q)),
+            row(1, Some(P))
+        );
+        let a = || source(vec![record(1, Some(P)), record(2, Some(Q))]);
+        let twice = vec!["a.txt".to_string(), "a.txt".to_string()];
+        let (passed, rows, verdict) = resume_named(&text, &twice, vec![a(), a()]);
+        assert_eq!((passed, rows), (vec![(1, 2)], 3));
+        verdict.unwrap();
+
+        // Given once, the third row has no input left to be of.
+        let b = source(vec![record(1, Some(P))]);
+        let (passed, _, verdict) = resume_named(&text, &names(2), vec![a(), b]);
+        assert!(passed.is_empty());
+        let err = verdict.unwrap_err().to_string();
+        assert!(err.contains("no record of a.txt"), "{err}");
+    }
+}

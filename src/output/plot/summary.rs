@@ -1,0 +1,160 @@
+//! `solve --summary-html`: the run's summary as a self-contained page, with
+//! the status counts as bars and the solve-time distribution on a
+//! logarithmic axis, drawn as `bench --export-html` draws them.
+
+use std::path::Path;
+
+use super::{bar_chart, distribution_chart, Bar, Distribution, Page, PlotError, Scale};
+use crate::error::Error;
+use crate::output::stats::{Summary, Tally};
+
+/// The page for a run's `summary` and `tally`.
+///
+/// # Errors
+/// [`PlotError`] when plotters fails.
+pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
+    let mut page = Page::new("sudoku-batch solve");
+    page.paragraph(&format!(
+        "{} ({} solver, {} mode, {} thread{}; sudoku-batch {}){}",
+        summary.inputs.join(", "),
+        summary.solver,
+        summary.mode,
+        summary.threads,
+        if summary.threads == 1 { "" } else { "s" },
+        summary.version,
+        if summary.interrupted {
+            "; interrupted: the figures cover the rows written before the signal"
+        } else {
+            ""
+        }
+    ));
+    page.paragraph(&format!(
+        "{} records in {:.3} s: {:.0} puzzles/s.",
+        summary.puzzles, summary.wall_s, summary.puzzles_per_s
+    ));
+    if summary.mismatches > 0 {
+        page.warning(&format!(
+            "{} solved rows differ from the solution given with the puzzle.",
+            summary.mismatches
+        ));
+    }
+
+    page.heading("Status counts");
+    let counts = [
+        ("solved", summary.solved),
+        ("multiple", summary.multiple),
+        ("unsolvable", summary.unsolvable),
+        ("invalid", summary.invalid),
+        ("malformed", summary.malformed),
+        ("timeout", summary.timeout),
+        ("mismatches", summary.mismatches),
+    ];
+    let bars: Vec<Bar> = counts
+        .iter()
+        .map(|&(status, n)| Bar {
+            label: status.to_string(),
+            series: if status == "solved" {
+                "solved"
+            } else {
+                "other"
+            }
+            .to_string(),
+            value: n as f64,
+            min: n as f64,
+            max: n as f64,
+            text: n.to_string(),
+            flagged: n > 0 && status != "solved",
+        })
+        .collect();
+    page.figure(
+        &bar_chart("status counts", "rows", &bars, Scale::Linear)?,
+        "Rows per status (a status other than solved is marked red when it occurs); \
+         mismatches are solved rows whose given solution differs.",
+    );
+
+    page.heading("Solve times");
+    if tally.solve_times().is_empty() {
+        page.paragraph("No puzzle was searched.");
+    } else {
+        let name = summary.inputs.join(", ");
+        page.figure(
+            &distribution_chart(&[Distribution::of(&name, tally.solve_times())])?,
+            "Share of the searched puzzles per solve time (logarithmic, ten buckets a \
+             decade), as each puzzle was timed in the run.",
+        );
+    }
+    let t = &summary.solve_us;
+    page.table(
+        &["mean", "p50", "p90", "p99", "max", "solver time"],
+        &[vec![
+            format!("{:.1} us", t.mean),
+            format!("{:.1} us", t.p50),
+            format!("{:.1} us", t.p90),
+            format!("{:.1} us", t.p99),
+            format!("{:.1} us", t.max),
+            format!("{:.3} s", summary.solve_cpu_s),
+        ]],
+        &[0, 1, 2, 3, 4, 5],
+    );
+    page.paragraph(&format!(
+        "Guesses: {} in all, {:.2} per puzzle; {:.1} % of the puzzles needed none.",
+        summary.guesses.total, summary.guesses.mean, summary.guesses.no_guess_pct
+    ));
+    Ok(page.render())
+}
+
+/// Writes the page for `summary` and `tally` to `path`.
+///
+/// # Errors
+/// [`Error::Write`] when the page cannot be drawn or written.
+pub fn write_page(path: &Path, summary: &Summary, tally: &Tally) -> Result<(), Error> {
+    let html = page(summary, tally)
+        .map_err(|e| Error::write("HTML summary", path, std::io::Error::other(e)))?;
+    std::fs::write(path, html).map_err(|e| Error::write("HTML summary", path, e))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use sudoku_core::solver::{Mode, SolverKind, Status};
+
+    use super::*;
+    use crate::output::result::PuzzleResult;
+    use crate::output::stats::RunInfo;
+
+    #[test]
+    fn the_page_shows_statuses_and_solve_times() {
+        let row = |status, ns| PuzzleResult {
+            input: 0,
+            line: 1,
+            puzzle: None,
+            status,
+            solution: None,
+            guesses: Some(0),
+            solve_ns: Some(ns),
+            check: None,
+            message: None,
+            expected: None,
+            kept: Vec::new(),
+        };
+        let tally = Tally::of(&[row(Status::Solved, 2_000), row(Status::Invalid, 500)]);
+        let summary = Summary::new(
+            &tally,
+            RunInfo {
+                inputs: vec!["a.txt".into()],
+                wall: Duration::from_millis(10),
+                threads: 1,
+                solver: SolverKind::Fast,
+                mode: Mode::Unique,
+                interrupted: false,
+                options: crate::output::stats::RunOptions::default(),
+            },
+        );
+        let html = page(&summary, &tally).unwrap();
+        assert_eq!(html.matches("<svg").count(), 2);
+        let text = |t: &str| html.contains(&format!(">\n{t}\n</text>"));
+        assert!(text("solved") && text("invalid"));
+        assert!(text("a.txt"), "the distribution's legend");
+    }
+}

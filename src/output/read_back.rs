@@ -1,0 +1,313 @@
+//! Reading a results CSV back (the rows [`crate::output`] writes): the
+//! header's columns found by name, and each row as a [`PuzzleResult`] with
+//! its `file` value. `--resume` reads its results file this way, and
+//! `merge` the shards' results.
+
+use std::io::Read;
+use std::str::FromStr;
+
+use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::solver::Status;
+
+use crate::output::result::{Check, PuzzleResult};
+use crate::output::{file_name, COLUMNS, FILE_COLUMN};
+
+/// Where each results column is in a header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Columns {
+    /// The `file` column, present with several inputs.
+    pub file: Option<usize>,
+    /// The indices of [`COLUMNS`], in that order.
+    pub fields: [usize; COLUMNS.len()],
+    /// Fields in the header: every row must have as many.
+    pub len: usize,
+}
+
+impl Columns {
+    /// The columns `solve` writes: [`COLUMNS`], after `file` with
+    /// `file_column`.
+    pub fn written(file_column: bool) -> Columns {
+        let first = usize::from(file_column);
+        Columns {
+            file: file_column.then_some(0),
+            fields: std::array::from_fn(|i| first + i),
+            len: first + COLUMNS.len(),
+        }
+    }
+
+    /// Finds the results columns in `header` by name (a UTF-8 byte-order
+    /// mark before the first is allowed); other columns may come between
+    /// and after them.
+    ///
+    /// # Errors
+    /// A message naming the first results column missing.
+    pub fn find(header: &csv::ByteRecord) -> Result<Columns, String> {
+        let names: Vec<&[u8]> = header
+            .iter()
+            .enumerate()
+            .map(|(i, name)| {
+                if i == 0 {
+                    name.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(name)
+                } else {
+                    name
+                }
+            })
+            .collect();
+        let position = |column: &str| names.iter().position(|n| *n == column.as_bytes());
+        let mut fields = [0; COLUMNS.len()];
+        for (slot, column) in fields.iter_mut().zip(COLUMNS) {
+            *slot = position(column).ok_or_else(|| {
+                let shown: Vec<String> = names
+                    .iter()
+                    .take(10)
+                    .map(|n| String::from_utf8_lossy(n).into_owned())
+                    .collect();
+                format!(
+                    "not a results CSV: no `{column}` column (the header is `{}`)",
+                    shown.join(",")
+                )
+            })?;
+        }
+        Ok(Columns {
+            file: position(FILE_COLUMN),
+            fields,
+            len: names.len(),
+        })
+    }
+}
+
+/// One results row read back: its `file` value (with several inputs) and
+/// the result (`input` is 0 and `expected` `None`: a row does not say).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The `file` field, when the header has one.
+    pub file: Option<String>,
+    /// The row's values.
+    pub result: PuzzleResult,
+    /// The blank its `puzzle` field writes (`.` or `0`), when it has one.
+    pub blank: Option<u8>,
+}
+
+/// Reads the records of a results CSV, header included, one reused record
+/// at a time; any number of fields per record (rows are checked against
+/// the header by [`parse_row`]).
+pub struct RecordReader<R> {
+    csv: csv::Reader<R>,
+    record: csv::ByteRecord,
+}
+
+impl<R: Read> RecordReader<R> {
+    /// Reads `bytes` as CSV with no header handling: the header is the
+    /// first record read.
+    pub fn new(bytes: R) -> RecordReader<R> {
+        RecordReader {
+            csv: csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(bytes),
+            record: csv::ByteRecord::new(),
+        }
+    }
+
+    /// Reads the next record; `false` at the end.
+    ///
+    /// # Errors
+    /// The line where the CSV could not be read, and why.
+    pub fn read(&mut self) -> Result<bool, (u64, String)> {
+        self.csv
+            .read_byte_record(&mut self.record)
+            .map_err(|e| (e.position().map_or(0, |p| p.line()), e.to_string()))
+    }
+
+    /// The record last read.
+    pub fn record(&self) -> &csv::ByteRecord {
+        &self.record
+    }
+
+    /// The line in the file where the record last read starts.
+    pub fn line(&self) -> u64 {
+        self.record.position().map_or(0, |p| p.line())
+    }
+}
+
+/// Parses one results row laid out as `columns` says.
+///
+/// # Errors
+/// A message saying what is wrong: the field count, a field that is not
+/// UTF-8 or not a valid value, or a puzzle field that does not fit the
+/// status (empty exactly when `malformed`).
+pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, String> {
+    if record.len() != columns.len {
+        return Err(format!("{} fields, expected {}", record.len(), columns.len));
+    }
+    let field = |i: usize, name: &str| -> Result<&str, String> {
+        std::str::from_utf8(record.get(i).unwrap_or_default())
+            .map_err(|_| format!("{name} is not UTF-8"))
+    };
+    let file = match columns.file {
+        Some(i) => Some(file_name(field(i, FILE_COLUMN)?).to_string()),
+        None => None,
+    };
+    let [line, puzzle, status, solution, guesses, solve_us, check, message] = columns.fields;
+    let line = field(line, "line")?
+        .parse::<u64>()
+        .map_err(|e| format!("line: {e}"))?;
+    let puzzle_text = field(puzzle, "puzzle")?;
+    let blank = puzzle_text
+        .bytes()
+        .find(|b| !b.is_ascii_digit() || *b == b'0');
+    let puzzle = optional_grid(puzzle_text, "puzzle")?;
+    let status = Status::from_str(field(status, "status")?).map_err(|e| e.to_string())?;
+    let solution = optional_grid(field(solution, "solution")?, "solution")?;
+    let guesses = optional(
+        field(guesses, "guesses")?,
+        |g| g.parse::<u64>().ok(),
+        "guesses",
+    )?;
+    let solve_ns = optional(field(solve_us, "solve_us")?, parse_micros, "solve_us")?;
+    let check = optional(
+        field(check, "check")?,
+        |c| match c {
+            "ok" => Some(Check::Ok),
+            "mismatch" => Some(Check::Mismatch),
+            _ => None,
+        },
+        "check",
+    )?;
+    let message = Some(field(message, "message")?)
+        .filter(|m| !m.is_empty())
+        .map(str::to_string);
+    if (status == Status::Malformed) != puzzle.is_none() {
+        return Err(format!(
+            "status {status} with a puzzle field that does not fit it"
+        ));
+    }
+    Ok(Row {
+        file,
+        blank,
+        result: PuzzleResult {
+            input: 0,
+            line,
+            puzzle,
+            status,
+            solution,
+            guesses,
+            solve_ns,
+            check,
+            message,
+            expected: None,
+            kept: Vec::new(),
+        },
+    })
+}
+
+fn optional<T>(
+    field: &str,
+    parse: impl Fn(&str) -> Option<T>,
+    name: &str,
+) -> Result<Option<T>, String> {
+    if field.is_empty() {
+        return Ok(None);
+    }
+    parse(field)
+        .map(Some)
+        .ok_or_else(|| format!("{name} `{}` is not valid", field.escape_debug()))
+}
+
+fn optional_grid(field: &str, name: &str) -> Result<Option<Grid>, String> {
+    optional(
+        field,
+        |f| {
+            (f.len() == CELLS)
+                .then(|| Grid::parse(f.as_bytes()).ok())
+                .flatten()
+        },
+        name,
+    )
+}
+
+/// `12.3` (microseconds, one decimal, as the `solve_us` column holds them)
+/// as nanoseconds.
+pub fn parse_micros(field: &str) -> Option<u64> {
+    let (whole, tenths) = field.split_once('.')?;
+    let tenths: u64 = match tenths.as_bytes() {
+        [d] if d.is_ascii_digit() => u64::from(d - b'0'),
+        _ => return None,
+    };
+    whole
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(1000)?
+        .checked_add(tenths * 100)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str =
+        "..64.....2....9...4......62.7.23.1..1.......3..3.87.4.96......5...8....7.....682.";
+
+    fn record(text: &str) -> csv::ByteRecord {
+        let mut reader = RecordReader::new(text.as_bytes());
+        assert!(reader.read().unwrap());
+        reader.record().clone()
+    }
+
+    #[test]
+    fn micros_parse_back_to_nanoseconds() {
+        assert_eq!(parse_micros("12.3"), Some(12_300));
+        assert_eq!(parse_micros("0.0"), Some(0));
+        for bad in ["1.23", "12", "x.1", "-1.0", ".5"] {
+            assert_eq!(parse_micros(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn columns_are_found_by_name_among_others() {
+        let header = record(
+            "\u{feff}file,id,line,puzzle,status,solution,guesses,solve_us,check,message,extra",
+        );
+        let columns = Columns::find(&header).unwrap();
+        assert_eq!(columns.file, Some(0));
+        assert_eq!(columns.fields, [2, 3, 4, 5, 6, 7, 8, 9]);
+        assert_eq!(columns.len, 11);
+        assert_eq!(
+            Columns::find(&record(&COLUMNS.join(","))),
+            Ok(Columns::written(false))
+        );
+        let written = format!("file,{}", COLUMNS.join(","));
+        assert_eq!(Columns::find(&record(&written)), Ok(Columns::written(true)));
+        let err = Columns::find(&record("line,puzzle,status")).unwrap_err();
+        assert!(err.contains("no `solution` column"), "{err}");
+    }
+
+    #[test]
+    fn rows_parse_into_results() {
+        let columns = Columns::written(true);
+        let row = parse_row(
+            &record(&format!("a.txt,7,{P},unsolvable,,3,12.5,,why")),
+            &columns,
+        )
+        .unwrap();
+        assert_eq!(row.file.as_deref(), Some("a.txt"));
+        assert_eq!(row.result.line, 7);
+        assert_eq!(row.result.status, Status::Unsolvable);
+        assert_eq!(
+            (row.result.guesses, row.result.solve_ns),
+            (Some(3), Some(12_500))
+        );
+        assert_eq!(row.result.message.as_deref(), Some("why"));
+        let malformed = parse_row(&record("a.txt,8,,malformed,,,,,\"3 cells\""), &columns).unwrap();
+        assert_eq!(malformed.result.puzzle, None);
+        for bad in [
+            format!("a.txt,x,{P},solved,,,,,"),
+            format!("a.txt,1,{P},done,,,,,"),
+            format!("a.txt,1,{P},solved,,,,"),
+            "a.txt,1,,solved,,,,,".to_string(),
+            format!("a.txt,1,{P},solved,,1,1,,"),
+        ] {
+            assert!(parse_row(&record(&bad), &columns).is_err(), "{bad}");
+        }
+    }
+}

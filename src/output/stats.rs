@@ -1,0 +1,546 @@
+//! Run statistics: a [`Tally`] of results (counts, solve times in an
+//! hdrhistogram, guesses), built per chunk on the solver threads and merged
+//! in input order, and the [`Summary`] it becomes, written as JSON
+//! (`--summary-json`) and as a human report on stderr.
+
+use std::fmt;
+use std::time::Duration;
+
+use hdrhistogram::Histogram;
+use serde::Serialize;
+use sudoku_core::solver::{Mode, SolverKind, Status};
+
+use crate::output::result::{Check, PuzzleResult};
+
+/// Significant figures kept by the solve-time histogram.
+const HISTOGRAM_SIGFIGS: u8 = 3;
+
+/// Running totals over results. Tallies of disjoint sets of results merge
+/// into the tally of their union.
+#[derive(Clone, Debug)]
+pub struct Tally {
+    /// Records that got a row, malformed ones included.
+    pub puzzles: u64,
+    /// Rows per status, indexed like [`Status::ALL`].
+    pub statuses: [u64; 6],
+    /// Solved rows whose check is `mismatch`.
+    pub mismatches: u64,
+    /// Sum of solve times, nanoseconds.
+    pub solve_ns: u64,
+    /// Longest solve time, nanoseconds.
+    pub max_solve_ns: u64,
+    /// Sum of guesses.
+    pub guesses: u64,
+    /// Searched puzzles that needed no guess.
+    pub no_guess: u64,
+    /// Solve times of searched puzzles, nanoseconds.
+    histogram: Histogram<u64>,
+}
+
+impl Default for Tally {
+    fn default() -> Tally {
+        Tally::new()
+    }
+}
+
+impl Tally {
+    /// An empty tally.
+    pub fn new() -> Tally {
+        Tally {
+            puzzles: 0,
+            statuses: [0; 6],
+            mismatches: 0,
+            solve_ns: 0,
+            max_solve_ns: 0,
+            guesses: 0,
+            no_guess: 0,
+            histogram: Histogram::new(HISTOGRAM_SIGFIGS)
+                .expect("3 significant figures is a valid histogram precision"),
+        }
+    }
+
+    /// The tally of `results`.
+    pub fn of(results: &[PuzzleResult]) -> Tally {
+        let mut tally = Tally::new();
+        for result in results {
+            tally.add(result);
+        }
+        tally
+    }
+
+    /// Empties the tally, keeping the histogram's storage (a tally reused
+    /// chunk after chunk allocates once).
+    pub fn clear(&mut self) {
+        self.puzzles = 0;
+        self.statuses = [0; 6];
+        self.mismatches = 0;
+        self.solve_ns = 0;
+        self.max_solve_ns = 0;
+        self.guesses = 0;
+        self.no_guess = 0;
+        self.histogram.reset();
+    }
+
+    /// Counts one result.
+    pub fn add(&mut self, result: &PuzzleResult) {
+        self.mark(Mark::of(result));
+    }
+
+    /// Counts one result, from what the tally reads of it.
+    pub fn mark(&mut self, mark: Mark) {
+        self.puzzles += 1;
+        self.statuses[status_index(mark.status)] += 1;
+        if mark.mismatch {
+            self.mismatches += 1;
+        }
+        if mark.status == Status::Malformed {
+            return;
+        }
+        let ns = mark.solve_ns;
+        self.solve_ns += ns;
+        self.max_solve_ns = self.max_solve_ns.max(ns);
+        // An auto-resizing histogram grows to fit; only values beyond its
+        // largest possible range are clamped.
+        if self.histogram.record(ns).is_err() {
+            self.histogram.saturating_record(ns);
+        }
+        let guesses = mark.guesses;
+        self.guesses += guesses;
+        if guesses == 0 {
+            self.no_guess += 1;
+        }
+    }
+
+    /// Adds every count of `other` to this tally.
+    pub fn merge(&mut self, other: &Tally) {
+        self.puzzles += other.puzzles;
+        for (mine, theirs) in self.statuses.iter_mut().zip(other.statuses) {
+            *mine += theirs;
+        }
+        self.mismatches += other.mismatches;
+        self.solve_ns += other.solve_ns;
+        self.max_solve_ns = self.max_solve_ns.max(other.max_solve_ns);
+        self.guesses += other.guesses;
+        self.no_guess += other.no_guess;
+        // Auto-resizing histograms (`Histogram::new`) accept any value.
+        self.histogram
+            .add(&other.histogram)
+            .expect("auto-resizing histograms always merge");
+    }
+
+    /// Rows with `status`.
+    pub fn count(&self, status: Status) -> u64 {
+        self.statuses[status_index(status)]
+    }
+
+    /// Searched puzzles: every status but `malformed`.
+    pub fn searched(&self) -> u64 {
+        self.puzzles - self.count(Status::Malformed)
+    }
+
+    /// True when every row is `solved` and nothing mismatched (also when
+    /// there are no rows).
+    pub fn all_solved(&self) -> bool {
+        self.count(Status::Solved) == self.puzzles && self.mismatches == 0
+    }
+
+    /// The solve times of the searched puzzles, nanoseconds, to 3
+    /// significant figures (for `--summary-html`'s distribution).
+    pub fn solve_times(&self) -> &Histogram<u64> {
+        &self.histogram
+    }
+
+    /// The solve time at quantile `q` (0..=1), nanoseconds, to 3
+    /// significant figures and never above the maximum; 0 when nothing was
+    /// searched.
+    pub fn solve_ns_at(&self, q: f64) -> u64 {
+        if self.histogram.is_empty() {
+            0
+        } else {
+            self.histogram.value_at_quantile(q).min(self.max_solve_ns)
+        }
+    }
+}
+
+/// What a [`Tally`] reads of one result: a few words where the result
+/// holds two grids and strings, so that a run can count its rows without
+/// keeping them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    /// The result's status.
+    pub status: Status,
+    /// Its check is `mismatch`.
+    pub mismatch: bool,
+    /// Its solve time, nanoseconds (0 when malformed).
+    pub solve_ns: u64,
+    /// Its guesses (0 when malformed).
+    pub guesses: u64,
+}
+
+impl Mark {
+    /// The mark of `result`.
+    pub fn of(result: &PuzzleResult) -> Mark {
+        Mark {
+            status: result.status,
+            mismatch: result.check == Some(Check::Mismatch),
+            solve_ns: result.solve_ns.unwrap_or(0),
+            guesses: result.guesses.unwrap_or(0),
+        }
+    }
+}
+
+fn status_index(status: Status) -> usize {
+    match status {
+        Status::Solved => 0,
+        Status::Multiple => 1,
+        Status::Unsolvable => 2,
+        Status::Invalid => 3,
+        Status::Malformed => 4,
+        Status::Timeout => 5,
+    }
+}
+
+/// Solve time statistics over the searched puzzles, in microseconds.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SolveTimes {
+    /// Exact mean: `solve_cpu_s` x 1e6 / searched puzzles.
+    pub mean: f64,
+    /// Median (from the histogram, 3 significant figures).
+    pub p50: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// 99th percentile.
+    pub p99: f64,
+    /// Exact maximum.
+    pub max: f64,
+}
+
+/// Guess statistics over the searched puzzles.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Guesses {
+    /// Sum of guesses.
+    pub total: u64,
+    /// Guesses per searched puzzle.
+    pub mean: f64,
+    /// Share of searched puzzles solved without a guess, percent.
+    pub no_guess_pct: f64,
+}
+
+/// The options a run's rows depend on beside the solver and the mode, as
+/// its summary records them (key `options`), so that `merge` and
+/// `--resume` can tell the parts of one run from those of another.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct RunOptions {
+    /// `--shard K/N` as `K/N`; `null` for a whole run.
+    pub shard: Option<String>,
+    /// `--limit`.
+    pub limit: Option<u64>,
+    /// `--max-guesses`.
+    pub max_guesses: Option<u64>,
+    /// `--timeout-ms`.
+    pub timeout_ms: Option<u64>,
+    /// The blank of the results' `puzzle` column (`--blank`): `.` or `0`.
+    pub blank: String,
+}
+
+/// What a run was, beside its results.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunInfo {
+    /// Input names, in order (`-` for stdin).
+    pub inputs: Vec<String>,
+    /// Wall-clock time of the whole run.
+    pub wall: Duration,
+    /// Solver threads.
+    pub threads: usize,
+    /// The solver.
+    pub solver: SolverKind,
+    /// The search mode.
+    pub mode: Mode,
+    /// True when a signal stopped the run early.
+    pub interrupted: bool,
+    /// The options its rows depend on.
+    pub options: RunOptions,
+}
+
+/// The summary of a run: plain data, written as JSON with exactly these
+/// keys, all always present. Means and percentiles are over the searched
+/// puzzles (every status but `malformed`); they are 0 when there are none.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// The sudoku-batch version.
+    pub version: String,
+    /// Input names, in order (`-` for stdin).
+    pub inputs: Vec<String>,
+    /// Records that got a row, malformed ones included.
+    pub puzzles: u64,
+    /// Rows `solved`.
+    pub solved: u64,
+    /// Rows `multiple`.
+    pub multiple: u64,
+    /// Rows `unsolvable`.
+    pub unsolvable: u64,
+    /// Rows `invalid`.
+    pub invalid: u64,
+    /// Rows `malformed`.
+    pub malformed: u64,
+    /// Rows `timeout`.
+    pub timeout: u64,
+    /// Solved rows whose check is `mismatch`.
+    pub mismatches: u64,
+    /// Wall-clock time of the run, seconds.
+    pub wall_s: f64,
+    /// `puzzles / wall_s`.
+    pub puzzles_per_s: f64,
+    /// Sum of the solve times, seconds.
+    pub solve_cpu_s: f64,
+    /// Per-puzzle solve times, microseconds.
+    pub solve_us: SolveTimes,
+    /// Guesses.
+    pub guesses: Guesses,
+    /// Solver threads.
+    pub threads: usize,
+    /// The solver (`fast`, `naive`).
+    pub solver: SolverKind,
+    /// The mode (`unique`, `first`).
+    pub mode: Mode,
+    /// True when a signal stopped the run early.
+    pub interrupted: bool,
+    /// The options the rows depend on.
+    pub options: RunOptions,
+    /// Why the run failed (exit 2: a read or write error, a full disk);
+    /// `null` for a run that ended as it should, or by a signal. The
+    /// figures then cover the rows written before the failure.
+    pub error: Option<String>,
+}
+
+impl Summary {
+    /// The summary of `tally` over the run `info`.
+    pub fn new(tally: &Tally, info: RunInfo) -> Summary {
+        let wall_s = info.wall.as_secs_f64();
+        let searched = tally.searched();
+        let per_searched = |x: f64| {
+            if searched == 0 {
+                0.0
+            } else {
+                x / searched as f64
+            }
+        };
+        let us = |ns: u64| ns as f64 / 1e3;
+        let solve_cpu_s = tally.solve_ns as f64 / 1e9;
+        Summary {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            inputs: info.inputs,
+            puzzles: tally.puzzles,
+            solved: tally.count(Status::Solved),
+            multiple: tally.count(Status::Multiple),
+            unsolvable: tally.count(Status::Unsolvable),
+            invalid: tally.count(Status::Invalid),
+            malformed: tally.count(Status::Malformed),
+            timeout: tally.count(Status::Timeout),
+            mismatches: tally.mismatches,
+            wall_s,
+            puzzles_per_s: if wall_s > 0.0 {
+                tally.puzzles as f64 / wall_s
+            } else {
+                0.0
+            },
+            solve_cpu_s,
+            solve_us: SolveTimes {
+                mean: per_searched(solve_cpu_s * 1e6),
+                p50: us(tally.solve_ns_at(0.5)),
+                p90: us(tally.solve_ns_at(0.9)),
+                p99: us(tally.solve_ns_at(0.99)),
+                max: us(tally.max_solve_ns),
+            },
+            guesses: Guesses {
+                total: tally.guesses,
+                mean: per_searched(tally.guesses as f64),
+                no_guess_pct: per_searched(tally.no_guess as f64 * 100.0),
+            },
+            threads: info.threads,
+            solver: info.solver,
+            mode: info.mode,
+            interrupted: info.interrupted,
+            options: info.options,
+            error: None,
+        }
+    }
+
+    /// The summary as pretty-printed JSON, with a final newline.
+    pub fn to_json(&self) -> String {
+        let mut json =
+            serde_json::to_string_pretty(self).expect("a summary is plain data that serializes");
+        json.push('\n');
+        json
+    }
+}
+
+impl fmt::Display for Summary {
+    /// The human report printed on stderr, a few lines.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} puzzles in {:.3} s: {:.0} puzzles/s ({} solver, {} mode, {} thread{}){}",
+            self.puzzles,
+            self.wall_s,
+            self.puzzles_per_s,
+            self.solver,
+            self.mode,
+            self.threads,
+            if self.threads == 1 { "" } else { "s" },
+            if self.interrupted {
+                ", interrupted"
+            } else {
+                ""
+            },
+        )?;
+        writeln!(
+            f,
+            "  solved {}, multiple {}, unsolvable {}, invalid {}, malformed {}, timeout {}; \
+             mismatches {}",
+            self.solved,
+            self.multiple,
+            self.unsolvable,
+            self.invalid,
+            self.malformed,
+            self.timeout,
+            self.mismatches
+        )?;
+        let t = &self.solve_us;
+        writeln!(
+            f,
+            "  solve time: mean {:.1} us, p50 {:.1}, p90 {:.1}, p99 {:.1}, max {:.1} us; \
+             {:.3} s of solver time",
+            t.mean, t.p50, t.p90, t.p99, t.max, self.solve_cpu_s
+        )?;
+        writeln!(
+            f,
+            "  guesses: {} in all, {:.2} per puzzle, {:.1}% of puzzles needed none",
+            self.guesses.total, self.guesses.mean, self.guesses.no_guess_pct
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(status: Status, ns: u64, guesses: u64) -> PuzzleResult {
+        let searched = status != Status::Malformed;
+        PuzzleResult {
+            input: 0,
+            line: 1,
+            puzzle: None,
+            status,
+            solution: None,
+            guesses: searched.then_some(guesses),
+            solve_ns: searched.then_some(ns),
+            check: None,
+            message: None,
+            expected: None,
+            kept: Vec::new(),
+        }
+    }
+
+    fn info() -> RunInfo {
+        RunInfo {
+            inputs: vec!["a.txt".into()],
+            wall: Duration::from_millis(500),
+            threads: 2,
+            solver: SolverKind::Fast,
+            mode: Mode::Unique,
+            interrupted: false,
+            options: RunOptions::default(),
+        }
+    }
+
+    #[test]
+    fn merged_tallies_equal_one_tally() {
+        let rows: Vec<_> = (0..100)
+            .map(|i| row(Status::ALL[i % 6], i as u64 * 1000, i as u64 % 3))
+            .collect();
+        let mut merged = Tally::of(&rows[..30]);
+        merged.merge(&Tally::of(&rows[30..]));
+        let whole = Tally::of(&rows);
+        assert_eq!(Summary::new(&merged, info()), Summary::new(&whole, info()));
+    }
+
+    #[test]
+    fn means_and_percentiles_skip_malformed_rows() {
+        let rows = [
+            row(Status::Solved, 1_000, 0),
+            row(Status::Solved, 3_000, 4),
+            row(Status::Malformed, 0, 0),
+        ];
+        let s = Summary::new(&Tally::of(&rows), info());
+        assert_eq!((s.puzzles, s.solved, s.malformed), (3, 2, 1));
+        assert_eq!(s.solve_us.mean, 2.0);
+        assert_eq!(s.solve_us.max, 3.0);
+        assert_eq!((s.solve_us.p50, s.solve_us.p99), (1.0, 3.0));
+        assert_eq!(s.solve_cpu_s, 4e-6);
+        assert_eq!(s.puzzles_per_s, 6.0);
+        assert_eq!((s.guesses.total, s.guesses.mean), (4, 2.0));
+        assert_eq!(s.guesses.no_guess_pct, 50.0);
+    }
+
+    #[test]
+    fn an_empty_run_has_zeros_not_nan() {
+        let s = Summary::new(&Tally::new(), info());
+        assert_eq!(s.solve_us.mean, 0.0);
+        assert_eq!(s.guesses.no_guess_pct, 0.0);
+        assert!(Tally::new().all_solved());
+        assert!(s.to_json().contains("\"mean\": 0.0"));
+    }
+
+    #[test]
+    fn json_has_exactly_the_documented_keys() {
+        let json: serde_json::Value =
+            serde_json::from_str(&Summary::new(&Tally::new(), info()).to_json()).unwrap();
+        let keys: Vec<&str> = json
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let mut expected = vec![
+            "version",
+            "inputs",
+            "puzzles",
+            "solved",
+            "multiple",
+            "unsolvable",
+            "invalid",
+            "malformed",
+            "timeout",
+            "mismatches",
+            "wall_s",
+            "puzzles_per_s",
+            "solve_cpu_s",
+            "solve_us",
+            "guesses",
+            "threads",
+            "solver",
+            "mode",
+            "interrupted",
+            "options",
+            "error",
+        ];
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        expected.sort_unstable();
+        assert_eq!(sorted, expected);
+        assert_eq!(json["solver"], "fast");
+        assert_eq!(json["mode"], "unique");
+        assert_eq!(json["solve_us"].as_object().unwrap().len(), 5);
+        assert_eq!(json["guesses"].as_object().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn mismatches_make_a_run_fail() {
+        let mut r = row(Status::Solved, 1, 0);
+        r.check = Some(Check::Mismatch);
+        let t = Tally::of(&[r]);
+        assert_eq!(t.mismatches, 1);
+        assert!(!t.all_solved());
+    }
+}

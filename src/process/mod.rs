@@ -1,0 +1,9 @@
+//! Small process-wide helpers, used by every stage: the [`clock`] that
+//! times each solve, [`interrupt`] (SIGINT and SIGTERM as a clean stop),
+//! [`stderr`] (messages that never panic on a closed stderr) and
+//! [`file_guard`] (no input is ever overwritten).
+
+pub mod clock;
+pub mod file_guard;
+pub mod interrupt;
+pub mod stderr;
