@@ -104,6 +104,7 @@ mod lines_reader;
 mod name;
 mod open;
 mod parquet;
+mod parquet_reader;
 mod record_batch;
 mod solutions;
 #[cfg(test)]

@@ -14,7 +14,7 @@ use super::grid::{self, Detected, GridReader};
 use super::gzip::GzipMembers;
 use super::jsonl_reader::JsonlReader;
 use super::lines_reader::LinesReader;
-use super::parquet::ParquetReader;
+use super::parquet_reader::ParquetReader;
 use super::record_batch::{map_kept, KeptMap, RecordBatch, RecordStream};
 use super::solutions::{Given, SolutionsReader};
 use super::{Column, Delimiter, Format, InputError, Keep, KeyScan, ReadOptions, Record};

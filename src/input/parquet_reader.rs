@@ -1,0 +1,386 @@
+//! Reading Parquet inputs: the `parquet` crate's Arrow reader reads one row
+//! group at a time, only the columns used, in batches of [`BATCH_ROWS`]
+//! rows, so memory stays bounded by one row group's pages whatever the
+//! file's size.
+//!
+//! Each row is a record; its line is its 1-based row number. The reading
+//! thread decodes the Arrow batches and [`ParquetReader`] cuts their rows
+//! into a [`RecordBatch`](Batch); the solver workers make them records with
+//! the per-row rules of [`super::parquet`] ([`TableRules`]).
+
+use std::fs::File;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use arrow_array::RecordBatch;
+use parquet::arrow::arrow_reader::{
+    ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
+    ParquetRecordBatchReaderBuilder,
+};
+use parquet::arrow::ProjectionMask;
+
+use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
+use super::keep::Keep;
+use super::parquet::{looks_like_puzzle, value_at, TableRules};
+use super::record_batch::RecordBatch as Batch;
+use super::{Column, InputError, Record};
+use crate::kept::KeptColumn;
+
+/// Rows per Arrow batch.
+pub const BATCH_ROWS: usize = 4096;
+
+/// Records from a Parquet file.
+pub struct ParquetReader {
+    file: File,
+    metadata: ArrowReaderMetadata,
+    name: String,
+    /// Top-level columns read, ascending (the batch's columns are these).
+    projection: Vec<usize>,
+    rules: Arc<TableRules>,
+    /// The kept columns.
+    kept_columns: Vec<KeptColumn>,
+    next_group: usize,
+    rows: Option<ParquetRecordBatchReader>,
+    batch: Option<RecordBatch>,
+    row: usize,
+    line: u64,
+    /// Raw bytes read, for progress: each row group's compressed size as it
+    /// starts (`None` when the bytes were counted as they were spooled).
+    consumed: Option<Arc<AtomicU64>>,
+}
+
+impl ParquetReader {
+    /// Opens the Parquet `file` (named `name` in errors) and chooses its
+    /// columns: `column`, else a puzzle name, else the first column whose
+    /// first value looks like a puzzle.
+    ///
+    /// # Errors
+    /// [`InputError::Parquet`] when the file's footer cannot be read;
+    /// [`InputError::UnknownColumn`] for a `--column` it lacks.
+    pub fn new(
+        file: File,
+        column: Option<&Column>,
+        keep: &Keep,
+        name: String,
+        consumed: Option<Arc<AtomicU64>>,
+    ) -> Result<ParquetReader, InputError> {
+        let error = |e: parquet::errors::ParquetError| InputError::Parquet {
+            path: name.clone().into(),
+            message: e.to_string(),
+        };
+        let metadata =
+            ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).map_err(error)?;
+        let names: Vec<String> = metadata
+            .schema()
+            .fields()
+            .iter()
+            .map(|f| f.name().clone())
+            .collect();
+        let find = |wanted: &[&str]| {
+            names
+                .iter()
+                .position(|n| wanted.iter().any(|w| n.eq_ignore_ascii_case(w)))
+        };
+        let unknown = |column: String| InputError::UnknownColumn {
+            path: name.clone().into(),
+            column,
+            header: Some(names.join(",")),
+        };
+        let puzzle = match column {
+            Some(Column::Name(want)) => Some(
+                super::keep::find_name(&names, want, &name)?
+                    .ok_or_else(|| unknown(want.clone()))?,
+            ),
+            Some(Column::Index(n)) => Some(
+                Some(n - 1)
+                    .filter(|&i| i < names.len())
+                    .ok_or_else(|| unknown(n.to_string()))?,
+            ),
+            None => match find(&PUZZLE_NAMES) {
+                Some(i) => Some(i),
+                None => by_content(&file, &metadata).map_err(error)?,
+            },
+        };
+        let solution = find(&SOLUTION_NAMES).filter(|&i| Some(i) != puzzle);
+        let status = find(&[STATUS_NAME]);
+        let kept = keep.resolve(&names, &name)?;
+        let fields = metadata.schema().fields();
+        let kept_columns = kept
+            .iter()
+            .map(|&i| KeptColumn {
+                name: names[i].clone(),
+                data_type: fields[i].data_type().clone(),
+            })
+            .collect();
+        let mut projection: Vec<usize> = [puzzle, solution, status]
+            .into_iter()
+            .flatten()
+            .chain(kept.iter().copied())
+            .collect();
+        projection.sort_unstable();
+        projection.dedup();
+        let at = |i: Option<usize>| i.and_then(|i| projection.iter().position(|&p| p == i));
+        Ok(ParquetReader {
+            rules: Arc::new(TableRules {
+                puzzle: at(puzzle),
+                solution: at(solution),
+                status: at(status),
+                kept: kept.iter().filter_map(|&i| at(Some(i))).collect(),
+            }),
+            kept_columns,
+            projection,
+            file,
+            metadata,
+            name,
+            next_group: 0,
+            rows: None,
+            batch: None,
+            row: 0,
+            line: 0,
+            consumed,
+        })
+    }
+
+    /// The kept columns, with their Parquet types mapped.
+    pub fn kept_columns(&self) -> Vec<KeptColumn> {
+        self.kept_columns.clone()
+    }
+
+    fn error(&self, message: String) -> InputError {
+        InputError::Parquet {
+            path: self.name.clone().into(),
+            message,
+        }
+    }
+
+    /// Starts the next row group; `Ok(false)` after the last.
+    fn next_group(&mut self) -> Result<bool, InputError> {
+        let groups = self.metadata.metadata().num_row_groups();
+        if self.next_group >= groups {
+            return Ok(false);
+        }
+        let group = self.next_group;
+        self.next_group += 1;
+        let file = self
+            .file
+            .try_clone()
+            .map_err(|e| InputError::io(&self.name, e))?;
+        let builder =
+            ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.metadata.clone());
+        let mask = ProjectionMask::roots(builder.parquet_schema(), self.projection.iter().copied());
+        let rows = builder
+            .with_row_groups(vec![group])
+            .with_projection(mask)
+            .with_batch_size(BATCH_ROWS)
+            .build()
+            .map_err(|e| self.error(e.to_string()))?;
+        if let Some(consumed) = &self.consumed {
+            let size = self.metadata.metadata().row_group(group).compressed_size();
+            consumed.fetch_add(u64::try_from(size).unwrap_or(0), Ordering::Relaxed);
+        }
+        self.rows = Some(rows);
+        Ok(true)
+    }
+
+    /// The next record, `None` at the end of the file.
+    pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
+        if let Err(e) = self.rows_left()? {
+            return Some(Err(e));
+        }
+        let batch = self.batch.as_ref()?;
+        let row = self.row;
+        self.row += 1;
+        self.line += 1;
+        Some(Ok(self.rules.record(batch, row, self.line)))
+    }
+
+    /// Cuts the next rows into `batch`, at least one and at most `max`, as
+    /// rows of the Arrow batch they are in: the workers make them records
+    /// ([`TableRules::record`]). `None` at the end of the file.
+    pub fn next_item(&mut self, batch: &mut Batch, max: usize) -> Option<Result<(), InputError>> {
+        if let Err(e) = self.rows_left()? {
+            return Some(Err(e));
+        }
+        let table = self.batch.as_ref()?;
+        let rows = self.row..table.num_rows().min(self.row + max.max(1));
+        batch.push_rows(&self.rules, table, rows.clone(), self.line + 1);
+        self.line += rows.len() as u64;
+        self.row = rows.end;
+        Some(Ok(()))
+    }
+
+    /// Makes sure the current Arrow batch has a row left, reading the next
+    /// batches (and row groups) as needed; `None` at the end of the file.
+    fn rows_left(&mut self) -> Option<Result<(), InputError>> {
+        loop {
+            if let Some(batch) = &self.batch {
+                if self.row < batch.num_rows() {
+                    return Some(Ok(()));
+                }
+                self.batch = None;
+            }
+            match self.rows.as_mut().map(Iterator::next) {
+                Some(Some(Ok(batch))) => {
+                    self.batch = Some(batch);
+                    self.row = 0;
+                }
+                Some(Some(Err(e))) => {
+                    self.rows = None;
+                    self.next_group = usize::MAX;
+                    return Some(Err(self.error(e.to_string())));
+                }
+                Some(None) | None => match self.next_group() {
+                    Ok(true) => {}
+                    Ok(false) => return None,
+                    Err(e) => {
+                        self.next_group = usize::MAX;
+                        return Some(Err(e));
+                    }
+                },
+            }
+        }
+    }
+}
+
+/// The first column whose first value looks like a puzzle.
+fn by_content(
+    file: &File,
+    metadata: &ArrowReaderMetadata,
+) -> Result<Option<usize>, parquet::errors::ParquetError> {
+    if metadata.metadata().num_row_groups() == 0 {
+        return Ok(None);
+    }
+    let mut rows =
+        ParquetRecordBatchReaderBuilder::new_with_metadata(file.try_clone()?, metadata.clone())
+            .with_row_groups(vec![0])
+            .with_batch_size(1)
+            .with_limit(1)
+            .build()?;
+    let Some(batch) = rows.next().transpose()? else {
+        return Ok(None);
+    };
+    Ok((0..batch.num_columns()).find(|&i| {
+        batch.num_rows() > 0 && looks_like_puzzle(&value_at(batch.column(i).as_ref(), 0))
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use arrow_array::{ArrayRef, Int64Array, StringArray};
+    use parquet::arrow::ArrowWriter;
+    use parquet::file::properties::WriterProperties;
+
+    use sudoku_core::solver::Status;
+
+    use super::*;
+    use crate::input::record_batch::Scratch;
+    use crate::kept::KeptValue;
+
+    use crate::input::tests::{P, S};
+
+    /// A Parquet file of `rows` rows in row groups of 700: puzzles (some
+    /// malformed or null), solutions (some wrong), a status and a kept
+    /// rating.
+    fn file(rows: usize) -> (tempfile::TempDir, std::path::PathBuf) {
+        let puzzle: StringArray = (0..rows)
+            .map(|i| match i % 11 {
+                3 => None,
+                7 => Some("12x"),
+                _ => Some(P),
+            })
+            .collect();
+        let solution: StringArray = (0..rows)
+            .map(|i| Some(if i % 5 == 1 { &S[..80] } else { S }))
+            .collect();
+        let status: StringArray = (0..rows)
+            .map(|i| Some(if i % 2 == 0 { "solved" } else { "x" }))
+            .collect();
+        let rating: Int64Array = (0..rows).map(|i| Some(i as i64)).collect();
+        let columns: Vec<(&str, ArrayRef)> = vec![
+            ("quizzes", Arc::new(puzzle)),
+            ("solutions", Arc::new(solution)),
+            ("status", Arc::new(status)),
+            ("rating", Arc::new(rating)),
+        ];
+        let batch = RecordBatch::try_from_iter(columns).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("p.parquet");
+        let props = WriterProperties::builder()
+            .set_max_row_group_row_count(Some(700))
+            .build();
+        let mut writer =
+            ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), Some(props))
+                .unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        (dir, path)
+    }
+
+    fn reader(path: &std::path::Path) -> ParquetReader {
+        let keep = Keep::Columns(vec![Column::Name("rating".into())]);
+        ParquetReader::new(File::open(path).unwrap(), None, &keep, "p".into(), None).unwrap()
+    }
+
+    /// A batch of the next rows of `cut`, up to `max`, cut for the workers.
+    fn fill(cut: &mut ParquetReader, max: usize) -> Batch {
+        let mut batch = Batch::new();
+        while batch.len() < max {
+            let room = max - batch.len();
+            match cut.next_item(&mut batch, room) {
+                Some(result) => result.unwrap(),
+                None => break,
+            }
+        }
+        batch
+    }
+
+    /// The records of `batch`, made as a worker makes them.
+    fn records_of(batch: &Batch) -> Vec<Record> {
+        let mut scratch = Scratch::default();
+        (0..batch.len())
+            .map(|i| batch.record(i, &mut scratch).1)
+            .collect()
+    }
+
+    #[test]
+    fn rows_cut_for_the_workers_become_the_records_read_one_by_one() {
+        let rows = 2 * BATCH_ROWS + 300;
+        let (_dir, path) = file(rows);
+        let mut one_by_one = reader(&path);
+        let expected: Vec<Record> = std::iter::from_fn(|| one_by_one.next_record())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(expected.len(), rows);
+        assert_eq!(expected[7].line, 8);
+        assert!(expected[7].puzzle.is_err() && expected[1].solution_error.is_some());
+        assert_eq!(expected[2].expected, Some(Status::Solved));
+        assert_eq!(expected[9].kept, [KeptValue::Int(9)]);
+
+        // Cut in pieces of every size, across Arrow batches and row groups.
+        for max in [1, 333, 2048, BATCH_ROWS + 5] {
+            let mut cut = reader(&path);
+            let mut records = Vec::new();
+            loop {
+                let batch = fill(&mut cut, max);
+                if batch.is_empty() {
+                    break;
+                }
+                records.extend(records_of(&batch));
+            }
+            assert_eq!(records, expected, "cut {max} at a time");
+        }
+
+        // A shard keeping one row in 10 keeps no Arrow batch; one in 2
+        // keeps them for the workers. The records are the same.
+        for (n, held) in [(10, false), (2, true)] {
+            let mut batch = fill(&mut reader(&path), rows);
+            batch.retain_since(0, |k| k % n == 0);
+            assert_eq!(batch.tables_held() > 0, held, "one in {n}");
+            let records = records_of(&batch);
+            let every_nth: Vec<Record> = expected.iter().step_by(n).cloned().collect();
+            assert_eq!(records, every_nth, "one in {n}");
+        }
+    }
+}
