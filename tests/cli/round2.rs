@@ -4,12 +4,10 @@
 //! case files is made here: hard links, stdin redirected from a file, a
 //! closed or full stderr, a dead pipe.
 
-mod common;
-
 use std::fs;
 use std::process::{Command, Stdio};
 
-use common::*;
+use crate::common::*;
 
 /// A puzzle with one solution, [`S`].
 const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";

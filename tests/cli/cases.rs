@@ -1,9 +1,7 @@
 //! Every case in `tests/cases/` (see `tests/cases/CASES.md`), run through
 //! the real binary: statuses, line numbers, order, messages and exit codes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use sudoku_core::grid::{Cell, Grid};
 use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};
 

@@ -1,12 +1,10 @@
 //! `sudoku-batch solve` on the shipped data and on small fixtures: options,
 //! stdin, gzip in and out, several inputs, the summary, exit codes.
 
-mod common;
-
 use std::io::Read;
 use std::process::Stdio;
 
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 #[test]

@@ -1,16 +1,14 @@
 //! "Nothing lost", round 3: the real binary on the kinds of fault of the
-//! round 3 cases (`tests/cases/CASES.md`) but kept columns (`tests/kept.rs`):
+//! round 3 cases (`tests/cases/CASES.md`) but kept columns (`tests/cli/kept.rs`):
 //! options never silently ignored, binary data refused whatever `--format`
 //! says, every reader taking gzip and zstd and naming what it does not
 //! read, `merge` safe, bounded sizes, figures that were not measured.
-
-mod common;
 
 use std::fs;
 use std::path::Path;
 use std::process::Output;
 
-use common::*;
+use crate::common::*;
 
 /// A puzzle with one solution, [`S`].
 const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";

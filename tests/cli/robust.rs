@@ -2,13 +2,11 @@
 //! is, on every kind of bad input, under SIGINT and SIGTERM, with `--resume`,
 //! `--timeout-ms` and a full disk. Every fixture is written here, small.
 
-mod common;
-
 use std::io::Write;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 /// A puzzle with one solution, [`S`].

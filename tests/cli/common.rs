@@ -1,8 +1,6 @@
 //! Helpers for the integration tests: run the real binary, parse its
 //! results CSV, check rows, so that each test is a few lines.
 
-#![allow(dead_code)] // each test file uses its own subset
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;

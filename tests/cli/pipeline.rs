@@ -1,12 +1,10 @@
 //! The parallel pipeline through the real binary: the same rows for any
 //! `-j`, the `-j` bound, and a prompt stop while the threads start.
 
-mod common;
-
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::*;
+use crate::common::*;
 
 /// Records per chunk in the pipeline (`pipeline::CHUNK_RECORDS`).
 const CHUNK: usize = 2048;

@@ -2,12 +2,10 @@
 //! and `augment` on the shipped corpora, checked with the library's own
 //! solver, minlex and transform parser.
 
-mod common;
-
 use std::collections::{HashMap, HashSet};
 use std::process::Output;
 
-use common::{bin, code, repo, stderr};
+use crate::common::{bin, code, repo, stderr};
 use sudoku_core::grid::{Cell, Grid};
 use sudoku_core::minlex::minlex;
 use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};

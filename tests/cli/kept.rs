@@ -5,14 +5,12 @@
 //! differ between inputs, names alike but for case, formula-like text;
 //! through the real binary, into CSV, JSON Lines and Parquet.
 
-mod common;
-
 use std::fs::File;
 
+use crate::common::*;
 use arrow_array::cast::AsArray;
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
-use common::*;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::{json, Value};
 

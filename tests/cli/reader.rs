@@ -2,9 +2,7 @@
 //! lines after the last puzzle, unreadable puzzles that are no headers,
 //! `--column NAME` checked before any output, gzip found by content.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
 const Q: &str = "000007004000006003860200000509082000640000080000000700000000042010030000703000009";

@@ -3,11 +3,10 @@
 //! integers, or 9 lists of 9), JSON Lines, zstd-compressed CSV, `;`-separated
 //! CSV, and the samples shipped in data/.
 
-mod common;
-
 use std::fs::File;
 use std::sync::Arc;
 
+use crate::common::*;
 use arrow_array::builder::{Int64Builder, ListBuilder};
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, Int32Type, Int64Type, Int8Type};
@@ -16,7 +15,6 @@ use arrow_array::{
     RecordBatch, StringArray,
 };
 use arrow_schema::DataType;
-use common::*;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::arrow::ArrowWriter;
 use parquet::file::properties::WriterProperties;

@@ -3,18 +3,16 @@
 //! `--output-format` says, the same rows in each; every output is read
 //! back with the format's own reader (arrow-rs for Parquet).
 
-mod common;
-
 use std::fs::File;
 use std::io::Read;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::*;
 use arrow_array::cast::AsArray;
 use arrow_array::types::{Float64Type, UInt64Type};
 use arrow_array::{Array, RecordBatch};
 use arrow_schema::DataType;
-use common::*;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use serde_json::Value;
 

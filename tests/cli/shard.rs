@@ -1,11 +1,9 @@
 //! `--shard K/N`, `check --shard` against a full baseline, and `merge`, run
 //! as the binary on a mixed corpus (every status, several inputs).
 
-mod common;
-
 use std::process::Output;
 
-use common::{code, stderr, without_timing, Scratch};
+use crate::common::{self, code, stderr, without_timing, Scratch};
 
 /// Five inputs, in this order: malformed lines, puzzles with several
 /// solutions, with none, Norvig's top95, and invalid puzzles.

@@ -1,0 +1,23 @@
+//! The integration tests: the real binary on the shipped corpora and small
+//! fixtures, one module per subject. One test binary rather than one per
+//! file: each binary links the library with Arrow and Parquet, so `cargo
+//! test` makes one link here instead of fourteen. Add new integration tests
+//! as a module here, not as a new `tests/*.rs` file.
+//! Run one module with `cargo test --test cli MODULE::`.
+
+mod common;
+
+mod bench;
+mod cases;
+mod check;
+mod dataset;
+mod formats_in;
+mod formats_out;
+mod kept;
+mod pipeline;
+mod reader;
+mod robust;
+mod round2;
+mod round3;
+mod shard;
+mod solve;
