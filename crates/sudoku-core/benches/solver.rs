@@ -6,11 +6,16 @@
 //! - `set_up/LEVEL`: the fast solver's set-up ([`FastSolver::set_up`]: unit
 //!   masks, repeated-given check, open cells), at every SIMD level the CPU
 //!   has;
+//! - `propagate/LEVEL`: the fixed cost per puzzle apart from the search
+//!   ([`FastSolver::propagate_only`]: set-up, singles and the strong
+//!   engine's propagation before its first guess);
 //! - `solve_unique/LEVEL`, `solve_first/LEVEL`: the whole classification;
-//!   what it costs beyond `set_up` is propagation and search.
+//!   what it costs beyond `propagate` is the search.
 //!
-//! Throughput is in puzzles (criterion's elements); guesses per puzzle are
-//! printed once per data set and mode. The naive solver is the baseline on
+//! Throughput is in puzzles (criterion's elements). Printed once per data
+//! set: the open cells propagation leaves and the share of puzzles it
+//! solves, and per mode the nodes of the search per puzzle: its guesses
+//! (each one a propagation) and the puzzles needing none. The naive solver is the baseline on
 //! the easy Kaggle slice, the only set it finishes in reasonable time.
 //!
 //! Run with `cargo bench --bench solver`.
@@ -41,16 +46,27 @@ fn bench_set(c: &mut Criterion, label: &str, file: &str, take: usize) {
     let fields = load(file, take);
     let grids: Vec<Grid> = fields.iter().filter_map(|f| Grid::parse(f).ok()).collect();
     let limits = Limits::default();
+    let n = grids.len().max(1) as f64;
+    let open: Vec<Option<usize>> = grids
+        .iter()
+        .map(|g| FastSolver::new().propagate_only(g))
+        .collect();
+    eprintln!(
+        "{label}: {} puzzles; propagation before any guess leaves {:.1} open cells/puzzle and solves {:.1} %",
+        grids.len(),
+        open.iter().flatten().sum::<usize>() as f64 / n,
+        100.0 * open.iter().filter(|o| **o == Some(0)).count() as f64 / n
+    );
     for mode in [Mode::Unique, Mode::First] {
         let mut solver = FastSolver::new();
-        let guesses: u64 = grids
+        let guesses: Vec<u64> = grids
             .iter()
             .map(|g| solver.solve(g, mode, &limits).guesses)
-            .sum();
+            .collect();
         eprintln!(
-            "{label}: {} puzzles, {mode}: {:.2} guesses/puzzle",
-            grids.len(),
-            guesses as f64 / grids.len() as f64
+            "{label}, {mode}: {:.2} nodes (guesses)/puzzle, {:.1} % of puzzles without a guess",
+            guesses.iter().sum::<u64>() as f64 / n,
+            100.0 * guesses.iter().filter(|g| **g == 0).count() as f64 / n
         );
     }
     let mut group = c.benchmark_group(label);
@@ -78,6 +94,13 @@ fn bench_set(c: &mut Criterion, label: &str, file: &str, take: usize) {
             b.iter(|| {
                 for grid in &grids {
                     black_box(solver.set_up(black_box(grid)));
+                }
+            })
+        });
+        group.bench_function(format!("propagate/{simd}"), |b| {
+            b.iter(|| {
+                for grid in &grids {
+                    black_box(solver.propagate_only(black_box(grid)));
                 }
             })
         });

@@ -376,6 +376,49 @@ fn every_path_agrees_on_the_shipped_corpora() {
 }
 
 #[test]
+fn propagation_before_the_first_guess_agrees_with_the_search() {
+    let paths = fast_paths();
+    let limits = Limits::default();
+    let mut searched = 0;
+    for (name, take) in [
+        ("kaggle1m_10000.csv", 300),
+        ("17_clue_10000.txt", 300),
+        ("forum_hardest_2000.txt", 100),
+    ] {
+        for grid in shipped(name, take) {
+            let open = paths[0].propagate_only(&grid);
+            for path in &paths {
+                assert_eq!(path.propagate_only(&grid), open, "{} {grid}", path.simd());
+            }
+            // No open cell left: solved without a guess; some left: the
+            // search has to guess.
+            let guesses = fast::strong_engine_only(&grid, Mode::Unique, &limits).guesses;
+            assert_eq!(open == Some(0), guesses == 0, "{grid}");
+            searched += usize::from(guesses > 0);
+        }
+    }
+    assert!(searched > 100, "{searched} puzzles needed a guess");
+    // A repeated given, and givens with no solution (a cell left without
+    // candidates by propagation).
+    let mut refused = 0;
+    for text in [DUPLICATE_GIVENS, NO_SOLUTION] {
+        for grid in grids(text) {
+            let outcome = solve(&mut FastSolver::new(), &grid, Mode::Unique);
+            if outcome.guesses == 0 && outcome.status != Status::Solved {
+                refused += 1;
+                for path in &paths {
+                    assert_eq!(path.propagate_only(&grid), None, "{} {grid}", path.simd());
+                }
+            }
+        }
+    }
+    assert!(
+        refused >= 2,
+        "{refused} grids without a solution before any guess"
+    );
+}
+
+#[test]
 fn every_path_stops_at_the_same_guess_limit() {
     let mut paths = fast_paths();
     let limits = Limits {

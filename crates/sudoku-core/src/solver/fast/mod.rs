@@ -168,6 +168,29 @@ impl FastSolver {
         }
     }
 
+    /// The fixed cost of one puzzle apart from the search (for
+    /// benchmarks): set-up, the singles engine, and the strong engine's
+    /// propagation before its first guess, as [`Solver::solve`] runs them
+    /// at this level. Returns the open cells left (0 when propagation
+    /// solved the grid), or `None` when a digit is repeated in a unit or
+    /// propagation shows there is no solution.
+    pub fn propagate_only(&self, grid: &Grid) -> Option<usize> {
+        match self.simd {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `classify`.
+            Simd::Avx2 => unsafe { root_avx2(grid) },
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: as in `classify`; the singles engine runs at the AVX2
+            // level there too.
+            Simd::Avx512 => match unsafe { singles_avx2(grid) } {
+                Singled::Stalled(state) => unsafe { root_strong_avx512(state) },
+                Singled::Few => unsafe { root_few_avx512(grid) },
+                singled => root(singled, grid),
+            },
+            _ => root(singles::<false>(grid), grid),
+        }
+    }
+
     /// Runs [`classify`] at this solver's level.
     fn classify(&mut self, grid: &Grid, mode: Mode, limits: &Limits) -> Classified {
         match self.simd {
@@ -273,6 +296,17 @@ fn route(
     }
 }
 
+/// [`FastSolver::propagate_only`] after the singles engine's end on `grid`.
+#[inline(always)]
+fn root(singled: Singled, grid: &Grid) -> Option<usize> {
+    match singled {
+        Singled::Repeated | Singled::NoSolution => None,
+        Singled::Solved(_) => Some(0),
+        Singled::Stalled(state) => band::propagate_only::<false>(state),
+        Singled::Few => root(singles::<false>(grid), grid),
+    }
+}
+
 /// The strong engine's search from the state singles left stalled.
 #[inline(always)]
 fn strong<const WIDE: bool>(
@@ -328,6 +362,14 @@ fn classify_avx2(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame
     classify(grid, mode, limits, stack)
 }
 
+/// [`root`] after the singles engine, compiled for AVX2, BMI1/2, LZCNT
+/// and POPCNT.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+fn root_avx2(grid: &Grid) -> Option<usize> {
+    root(singles::<false>(grid), grid)
+}
+
 /// [`singles`] compiled for AVX2, BMI1/2, LZCNT and POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
@@ -352,6 +394,29 @@ fn strong_avx512(state: State, mode: Mode, limits: &Limits, stack: &mut Vec<Fram
     } else {
         strong::<false>(state, mode, limits, stack)
     }
+}
+
+/// [`strong_avx512`]'s propagation before its first guess.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
+)]
+fn root_strong_avx512(state: State) -> Option<usize> {
+    if state.open() >= WIDE_FROM {
+        band::propagate_only::<true>(state)
+    } else {
+        band::propagate_only::<false>(state)
+    }
+}
+
+/// [`few_avx512`]'s set-up and propagation before its first guess.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(
+    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
+)]
+fn root_few_avx512(grid: &Grid) -> Option<usize> {
+    let (cand, open) = wide::from_givens(grid.cells())?;
+    band::propagate_only::<true>(State::for_wide(cand, open))
 }
 
 /// Grids of fewer than [`singles::FEW_GIVENS`] givens ([`Singled::Few`]),
