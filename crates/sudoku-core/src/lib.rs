@@ -36,5 +36,6 @@
 pub mod generator;
 pub mod grid;
 pub mod minlex;
+pub mod rate;
 pub mod solver;
 pub mod transform;

@@ -1,0 +1,219 @@
+//! Human difficulty ratings on the Sudoku Explainer scale (1.0 to 11+).
+//!
+//! A puzzle's rating is that of the hardest technique a human-style solver
+//! needs, trying techniques from easy to hard at every step and applying
+//! the first one that makes progress, until the grid is solved. The
+//! technique set, their order, their ratings and the rule for the next
+//! step follow Sukaku Explainer's command-line rater `serate` (GitHub
+//! SudokuMonster/SukakuExplainer at 362854e, default options), learned
+//! from its published technique descriptions and ratings; the code here is
+//! our own. Ratings are tenths (`23` is 2.3).
+//!
+//! ```
+//! use sudoku_core::grid::Grid;
+//! use sudoku_core::rate::rate;
+//!
+//! let puzzle = Grid::parse(
+//!     b"004300209005009001070060043006002087190007400050083000600000105003508690042910300",
+//! )?;
+//! let r = rate(&puzzle);
+//! assert_eq!((r.tenths, r.hardest, r.complete), (12, "Hidden Single", true));
+//! # Ok::<(), sudoku_core::grid::ParseError>(())
+//! ```
+
+// Cells, units and digits are numbers that index several tables at once.
+#![allow(clippy::needless_range_loop)]
+
+mod basic;
+mod board;
+mod chains;
+mod links;
+mod unique;
+mod wings;
+
+#[cfg(test)]
+mod tests;
+
+use crate::grid::{Grid, CELLS};
+use board::{Board, Mask};
+
+/// The outcome of rating one puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rating {
+    /// The rating in tenths of the Sudoku Explainer scale (`72` is 7.2): the
+    /// highest rating among the steps taken. When `complete` is false, the
+    /// highest rating of the steps taken before the rater got stuck (a
+    /// lower bound).
+    pub tenths: u16,
+    /// Name of the hardest technique used (the first step with the highest
+    /// rating), as serate names it; empty when no step was needed.
+    pub hardest: &'static str,
+    /// Technique applications on the solve path.
+    pub steps: u32,
+    /// Whether the techniques solved the grid. False when none of them
+    /// applies to a grid that is not solved yet (a puzzle beyond this
+    /// rater, or one without exactly one solution).
+    pub complete: bool,
+}
+
+impl Rating {
+    /// The rating as Sudoku Explainer prints it, with one decimal (`7.2`).
+    pub fn to_decimal(&self) -> String {
+        format!("{}.{}", self.tenths / 10, self.tenths % 10)
+    }
+}
+
+/// One step: the technique's rating and name, the candidates it removes
+/// and the digit it places, if any.
+#[derive(Clone, Copy)]
+pub(crate) struct Step {
+    tenths: u8,
+    name: &'static str,
+    elim: [Mask; CELLS],
+    place: Option<(usize, usize)>,
+}
+
+impl Default for Step {
+    fn default() -> Step {
+        Step {
+            tenths: 0,
+            name: "",
+            elim: [0; CELLS],
+            place: None,
+        }
+    }
+}
+
+impl Step {
+    fn clear(&mut self) {
+        self.elim = [0; CELLS];
+        self.place = None;
+    }
+
+    fn set(&mut self, tenths: u8, name: &'static str) {
+        self.tenths = tenths;
+        self.name = name;
+    }
+
+    fn has_elims(&self) -> bool {
+        self.elim.iter().any(|&m| m != 0)
+    }
+
+    fn elim_count(&self) -> u32 {
+        self.elim.iter().map(|m| m.count_ones()).sum()
+    }
+
+    /// Removes the digits of `digits` from the cells of `cells` that hold
+    /// them; whether any was removed.
+    fn eliminate_in(&mut self, cells: u128, digits: Mask, b: &Board) -> bool {
+        let mut any = false;
+        for c in board::cells_of(cells) {
+            let m = b.cand[c] & digits;
+            if m != 0 {
+                self.elim[c] |= m;
+                any = true;
+            }
+        }
+        any
+    }
+
+    fn apply(&self, b: &mut Board) {
+        for (c, &m) in self.elim.iter().enumerate() {
+            b.cand[c] &= !m;
+        }
+        if let Some((c, d)) = self.place {
+            b.place(c, d);
+        }
+    }
+}
+
+type Finder = fn(&Board, &mut Step) -> bool;
+
+/// The techniques in the order serate tries them (its default set; the
+/// producers it leaves out by default are left out here too).
+const TECHNIQUES: &[Finder] = &[
+    basic::hidden_single,
+    |b, s| basic::intersection(b, s, true),
+    |b, s| basic::hidden_set(b, s, 2, true),
+    basic::naked_single,
+    |b, s| basic::hidden_set(b, s, 3, true),
+    |b, s| basic::intersection(b, s, false),
+    |b, s| basic::naked_set(b, s, 2),
+    |b, s| basic::fish(b, s, 2),
+    |b, s| basic::hidden_set(b, s, 2, false),
+    |b, s| basic::naked_set(b, s, 3),
+    |b, s| basic::fish(b, s, 3),
+    |b, s| basic::hidden_set(b, s, 3, false),
+    links::two_links,
+    |b, s| basic::xy_wing(b, s, false),
+    |b, s| basic::xy_wing(b, s, true),
+    unique::unique_loops,
+    |b, s| basic::naked_set(b, s, 4),
+    |b, s| basic::fish(b, s, 4),
+    |b, s| basic::hidden_set(b, s, 4, false),
+    |b, s| wings::als_wing(b, s, 3),
+    unique::bug,
+    |b, s| wings::als_wing(b, s, 4),
+    |b, s| wings::als_wing(b, s, 5),
+    chains::forcing_chains_cycles,
+];
+
+/// Rates a puzzle: solves it step by step with the easiest technique that
+/// applies and returns the hardest rating met.
+///
+/// The puzzle should have exactly one solution (check it with a
+/// [`Solver`](crate::solver::Solver) first): uniqueness techniques assume
+/// it, and on other grids the rating means nothing.
+pub fn rate(puzzle: &Grid) -> Rating {
+    rate_observed(puzzle, &mut |_| {})
+}
+
+/// One step of the solve path, as [`rate_observed`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepInfo {
+    /// The step's rating in tenths.
+    pub tenths: u8,
+    /// The technique's name.
+    pub name: &'static str,
+    /// The cell (0..81) and digit placed, if the step places one.
+    pub placed: Option<(u8, u8)>,
+    /// How many candidates the step removes.
+    pub eliminated: u32,
+}
+
+/// [`rate`], telling `observe` about every step taken, in order (to show
+/// or check a solve path).
+pub fn rate_observed(puzzle: &Grid, observe: &mut dyn FnMut(StepInfo)) -> Rating {
+    let mut b = Board::new(puzzle);
+    let mut r = Rating {
+        tenths: 0,
+        hardest: "",
+        steps: 0,
+        complete: true,
+    };
+    let mut step = Step::default();
+    while !b.is_solved() {
+        if b.value.iter().zip(&b.cand).any(|(&v, &m)| v == 0 && m == 0) {
+            r.complete = false;
+            break;
+        }
+        step.clear();
+        if !TECHNIQUES.iter().any(|f| f(&b, &mut step)) {
+            r.complete = false;
+            break;
+        }
+        if u16::from(step.tenths) > r.tenths {
+            r.tenths = step.tenths.into();
+            r.hardest = step.name;
+        }
+        r.steps += 1;
+        observe(StepInfo {
+            tenths: step.tenths,
+            name: step.name,
+            placed: step.place.map(|(c, d)| (c as u8, d as u8)),
+            eliminated: step.elim_count(),
+        });
+        step.apply(&mut b);
+    }
+    r
+}
