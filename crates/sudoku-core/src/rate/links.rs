@@ -1,78 +1,272 @@
-//! Strong links on one digit joined by weak links (Skyscraper 4.0,
-//! 2-String Kite and other two-link turbot fish 4.1).
+//! Chains of strong links on one digit (serate's "Strong Links" rules):
+//! two links (Skyscraper 4.0, 2-String Kite and turbot fish 4.1), three
+//! (5.4 and up) and four (5.8 and up); 0.3 more when a link is grouped.
 //!
-//! A strong link is a unit where the digit has exactly two places; two
-//! such links whose inner ends see each other leave the digit true at one
-//! of the outer ends, so a cell seeing both outer ends loses it.
+//! A strong link is a unit where the digit is in one of two places, or
+//! one of two groups of places (a line whose places lie in two boxes, or a
+//! box whose places lie in one row and one column of it). Links follow one
+//! another through weak links (the end of one and the start of the next
+//! share a unit); one of the chain's two outer ends holds the digit, so a
+//! cell seeing both loses it. When the outer ends share a unit too, the
+//! chain is a loop and every weak link's unit loses the digit.
 
-use super::board::{Board, CELL_UNITS, PEER_SET, UNITS};
+use super::board::{cells_of, Board, PEER_SET, UNITS, UNIT_SET};
 use super::Step;
 
-/// Two strong links: the lowest rating, then the most eliminations.
-pub(super) fn two_links(b: &Board, s: &mut Step) -> bool {
-    s.clear();
-    let mut best: Option<(u8, u32)> = None;
-    let mut scratch = Step::default();
-    for d in 1..=9 {
-        let bit = 1u16 << (d - 1);
-        // (cell, cell, unit type 0 box / 1 row / 2 column, unit)
-        let mut links = [(0usize, 0usize, 0usize, 0usize); 27];
-        let mut n = 0;
-        for u in 0..27 {
-            let p = b.positions(u, d);
-            if p.count_ones() == 2 {
-                let a = UNITS[u][p.trailing_zeros() as usize] as usize;
-                let c = UNITS[u][15 - p.leading_zeros() as usize] as usize;
-                links[n] = (a, c, u / 9, u);
-                n += 1;
-            }
+/// One strong link: its unit type (0 box, 1 row, 2 column), its two
+/// sides as cell sets, and whether a side is a group.
+#[derive(Clone, Copy)]
+struct Link {
+    kind: usize,
+    unit: usize,
+    a: u128,
+    b: u128,
+    grouped: bool,
+}
+
+/// Whether all cells of `set` lie in one unit; the units that hold them.
+fn common_units(set: u128) -> u32 {
+    let mut m = 0;
+    for u in 0..27 {
+        if set & !UNIT_SET[u] == 0 {
+            m |= 1 << u;
         }
-        for i in 0..n {
-            for j in i + 1..n {
-                let (a1, b1, t1, u1) = links[i];
-                let (a2, b2, t2, u2) = links[j];
-                if u1 == u2 {
+    }
+    m
+}
+
+/// The cells seeing every cell of `set`.
+fn seeing_all(set: u128) -> u128 {
+    let mut s = (1u128 << 81) - 1;
+    for c in cells_of(set) {
+        s &= PEER_SET[c];
+    }
+    s & !set
+}
+
+fn links_of(b: &Board, d: usize, out: &mut Vec<Link>) {
+    out.clear();
+    for u in 0..27 {
+        let pos = b.positions(u, d);
+        let n = pos.count_ones();
+        if n < 2 || n > 6 {
+            continue;
+        }
+        let cell = |i: usize| UNITS[u][i] as usize;
+        let set: u128 = (0..9)
+            .filter(|i| pos >> i & 1 != 0)
+            .fold(0, |s, i| s | 1u128 << cell(i));
+        let kind = u / 9;
+        if n == 2 {
+            let a = 1u128 << cell(pos.trailing_zeros() as usize);
+            out.push(Link {
+                kind,
+                unit: u,
+                a,
+                b: set & !a,
+                grouped: false,
+            });
+            continue;
+        }
+        if kind == 0 {
+            // A box: all places in one row and one column of it, the
+            // crossing cell (if a place) on either side.
+            for e in 0..9 {
+                let (r, c) = (e / 3, e % 3);
+                let row: u128 = (0..3).fold(0, |s, j| s | 1u128 << cell(r * 3 + j));
+                let col: u128 = (0..3).fold(0, |s, i| s | 1u128 << cell(i * 3 + c));
+                if set & !(row | col) != 0 {
                     continue;
                 }
-                let tenths = if t1 != 0 && t1 == t2 { 40 } else { 41 };
-                for (p1, q1) in [(a1, b1), (b1, a1)] {
-                    for (p2, q2) in [(a2, b2), (b2, a2)] {
-                        let cells = 1u128 << p1 | 1u128 << q1 | 1u128 << p2 | 1u128 << q2;
-                        if cells.count_ones() != 4 || PEER_SET[q1] >> q2 & 1 == 0 {
-                            continue;
-                        }
-                        // Both links in one unit pair would be a fish, not
-                        // a chain: the outer ends must not share the unit
-                        // the inner ends share.
-                        if (0..3).any(|t| {
-                            CELL_UNITS[q1][t] == CELL_UNITS[q2][t]
-                                && CELL_UNITS[p1][t] == CELL_UNITS[q1][t]
-                                && CELL_UNITS[p2][t] == CELL_UNITS[q1][t]
-                        }) {
-                            continue;
-                        }
-                        let victims = PEER_SET[p1] & PEER_SET[p2] & !cells;
-                        scratch.clear();
-                        if !scratch.eliminate_in(victims, bit, b) {
-                            continue;
-                        }
-                        let count = scratch.elim_count();
-                        if best.is_none_or(|(t, c)| tenths < t || (tenths == t && count > c)) {
-                            best = Some((tenths, count));
-                            let name = if tenths == 40 {
-                                "Skyscraper"
-                            } else if t1 != 0 && t2 != 0 {
-                                "2-String Kite"
-                            } else {
-                                "2 Strong links"
-                            };
-                            scratch.set(tenths, name);
-                            *s = scratch;
-                        }
+                let heart = 1u128 << cell(e);
+                let (ra, cb) = (set & row & !heart, set & col & !heart);
+                if ra == 0 || cb == 0 {
+                    continue;
+                }
+                out.push(Link {
+                    kind,
+                    unit: u,
+                    a: ra | (set & heart),
+                    b: cb,
+                    grouped: true,
+                });
+                if set & heart != 0 {
+                    out.push(Link {
+                        kind,
+                        unit: u,
+                        a: ra,
+                        b: cb | heart,
+                        grouped: true,
+                    });
+                }
+                break;
+            }
+        } else {
+            // A line: its places in two of its three boxes.
+            let segs: Vec<u128> = (0..3)
+                .map(|k| set & (0..3).fold(0, |s, j| s | 1u128 << cell(k * 3 + j)))
+                .filter(|&s| s != 0)
+                .collect();
+            if segs.len() == 2 {
+                out.push(Link {
+                    kind,
+                    unit: u,
+                    a: segs[0],
+                    b: segs[1],
+                    grouped: true,
+                });
+            }
+        }
+    }
+}
+
+struct Search<'a> {
+    b: &'a Board,
+    d: usize,
+    n: usize,
+    links: &'a [Link],
+    /// The chain: link index and orientation (sides swapped).
+    chain: [(usize, bool); 4],
+    best: Option<(u8, u32)>,
+    step: &'a mut Step,
+}
+
+impl Search<'_> {
+    fn sides(&self, i: usize) -> (u128, u128) {
+        let (l, swap) = self.chain[i];
+        let l = &self.links[l];
+        if swap {
+            (l.b, l.a)
+        } else {
+            (l.a, l.b)
+        }
+    }
+
+    fn dfs(&mut self, depth: usize, used: u128, units: u32) {
+        if depth == self.n {
+            self.finish(used);
+            return;
+        }
+        for li in 0..self.links.len() {
+            let l = self.links[li];
+            if units >> l.unit & 1 != 0 || (l.a | l.b) & used != 0 {
+                continue;
+            }
+            for swap in [false, true] {
+                self.chain[depth] = (li, swap);
+                if depth > 0 {
+                    let (_, prev_b) = self.sides(depth - 1);
+                    let (a, _) = self.sides(depth);
+                    if common_units(prev_b | a) == 0 {
+                        continue;
                     }
+                }
+                self.dfs(depth + 1, used | l.a | l.b, units | 1 << l.unit);
+            }
+        }
+    }
+
+    fn finish(&mut self, used: u128) {
+        let b = self.b;
+        let bit = 1u16 << (self.d - 1);
+        let (start, _) = self.sides(0);
+        let (_, end) = self.sides(self.n - 1);
+        let mut scratch = Step::default();
+        let victims = seeing_all(start | end) & !used;
+        scratch.eliminate_in(victims, bit, b);
+        let ring = common_units(start | end);
+        if ring != 0 {
+            if self.n == 2 {
+                return;
+            }
+            for i in 0..self.n {
+                let (_, x) = self.sides(i);
+                let (y, _) = self.sides((i + 1) % self.n);
+                for u in cells_of(common_units(x | y) as u128) {
+                    scratch.eliminate_in(UNIT_SET[u] & !used, bit, b);
                 }
             }
         }
+        if !scratch.has_elims() {
+            return;
+        }
+        let mut grouped = false;
+        let (mut boxes, mut rows, mut cols) = (false, false, false);
+        for i in 0..self.n {
+            let l = &self.links[self.chain[i].0];
+            grouped |= l.grouped;
+            match l.kind {
+                0 => boxes = true,
+                1 => rows = true,
+                _ => cols = true,
+            }
+        }
+        let mixed = rows && cols;
+        let base: u8 = match self.n {
+            2 => 40,
+            3 => 54,
+            _ => 58,
+        };
+        let tenths = base
+            + if grouped {
+                3
+            } else if !boxes && !mixed {
+                0
+            } else if boxes && mixed {
+                2
+            } else {
+                1
+            };
+        let count = scratch.elim_count();
+        if self
+            .best
+            .is_none_or(|(t, c)| tenths < t || (tenths == t && count > c))
+        {
+            self.best = Some((tenths, count));
+            let plain = !boxes && !mixed;
+            let name = match (self.n, grouped, plain, !boxes) {
+                (2, false, true, _) => "Skyscraper",
+                (2, true, true, _) => "Grouped Skyscraper",
+                (2, false, false, true) => "2-String Kite",
+                (2, true, false, true) => "Grouped 2-String Kite",
+                (2, false, _, _) => "2 Strong links",
+                (2, true, _, _) => "Grouped 2 Strong links",
+                (3, false, true, _) => "3 Skyscrapers",
+                (3, true, true, _) => "Grouped 3 Skyscrapers",
+                (3, false, false, true) => "3-String Kite",
+                (3, true, false, true) => "Grouped 3-String Kite",
+                (3, false, _, _) => "3 Strong links",
+                (3, true, _, _) => "Grouped 3 Strong links",
+                (_, false, true, _) => "4 Skyscrapers",
+                (_, true, true, _) => "Grouped 4 Skyscrapers",
+                (_, false, _, _) => "4 Strong links",
+                (_, true, _, _) => "Grouped 4 Strong links",
+            };
+            scratch.set(tenths, name);
+            *self.step = scratch;
+        }
+    }
+}
+
+/// Chains of `n` strong links (2 to 4): the lowest rating, then the most
+/// eliminations.
+pub(super) fn strong_links(b: &Board, s: &mut Step, n: usize) -> bool {
+    s.clear();
+    let mut links = Vec::with_capacity(64);
+    let mut best = None;
+    for d in 1..=9 {
+        links_of(b, d, &mut links);
+        let mut search = Search {
+            b,
+            d,
+            n,
+            links: &links,
+            chain: [(0, false); 4],
+            best,
+            step: s,
+        };
+        search.dfs(0, 0, 0);
+        best = search.best;
     }
     best.is_some()
 }

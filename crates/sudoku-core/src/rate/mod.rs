@@ -9,6 +9,17 @@
 //! from its published technique descriptions and ratings; the code here is
 //! our own. Ratings are tenths (`23` is 2.3).
 //!
+//! Covered: singles, direct and plain intersections, direct hidden pairs
+//! and triplets, naked and hidden subsets, X-Wing to Jellyfish, chains of
+//! two to four strong links (grouped too), XY/XYZ-Wings, unique rectangles
+//! and loops, BUG types 1 and 2, WXYZ/VWXYZ/UVWXYZ-Wings, forcing chains
+//! and cycles, Nishio, cell and region forcing chains and their dynamic
+//! forms. Not covered (a puzzle needing them comes out incomplete, or
+//! rated by a later rule): aligned pair and triplet exclusion, the
+//! TUVWXYZ-Wing, BUG types 3 and 4, hidden unique loops of type 3, and the
+//! nested forcing chains of 9.0 and up (Dynamic Forcing Chains (+) and
+//! beyond).
+//!
 //! ```
 //! use sudoku_core::grid::Grid;
 //! use sudoku_core::rate::rate;
@@ -28,6 +39,7 @@ mod basic;
 mod board;
 mod chains;
 mod links;
+mod multiple;
 mod unique;
 mod wings;
 
@@ -144,18 +156,23 @@ const TECHNIQUES: &[Finder] = &[
     |b, s| basic::naked_set(b, s, 3),
     |b, s| basic::fish(b, s, 3),
     |b, s| basic::hidden_set(b, s, 3, false),
-    links::two_links,
+    |b, s| links::strong_links(b, s, 2),
     |b, s| basic::xy_wing(b, s, false),
     |b, s| basic::xy_wing(b, s, true),
     unique::unique_loops,
     |b, s| basic::naked_set(b, s, 4),
     |b, s| basic::fish(b, s, 4),
     |b, s| basic::hidden_set(b, s, 4, false),
+    |b, s| links::strong_links(b, s, 3),
     |b, s| wings::als_wing(b, s, 3),
     unique::bug,
+    |b, s| links::strong_links(b, s, 4),
     |b, s| wings::als_wing(b, s, 4),
     |b, s| wings::als_wing(b, s, 5),
     chains::forcing_chains_cycles,
+    |b, s| multiple::forcing_chains(b, s, multiple::Kind::Nishio),
+    |b, s| multiple::forcing_chains(b, s, multiple::Kind::Multiple),
+    |b, s| multiple::forcing_chains(b, s, multiple::Kind::Dynamic),
 ];
 
 /// Rates a puzzle: solves it step by step with the easiest technique that
