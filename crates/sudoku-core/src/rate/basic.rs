@@ -35,10 +35,48 @@ pub(super) fn unit_positions(b: &Board, unit: usize) -> [Mask; 9] {
     p
 }
 
-/// The k-subsets of 9 items as bitmasks in increasing numeric order (the
-/// order of Sudoku Explainer's `Permutations`).
+/// Every non-empty subset of 9 items as a bitmask, by size, then in
+/// increasing numeric order within a size; `SUBSET_START[k]` is where the
+/// k-subsets start.
+const SUBSETS: [Mask; 511] = {
+    let mut out = [0 as Mask; 511];
+    let mut n = 0;
+    let mut k = 1;
+    while k <= 9 {
+        let mut m: Mask = 1;
+        while m < 512 {
+            if m.count_ones() == k {
+                out[n] = m;
+                n += 1;
+            }
+            m += 1;
+        }
+        k += 1;
+    }
+    out
+};
+
+const SUBSET_START: [usize; 11] = {
+    let mut start = [0usize; 11];
+    let mut k = 1;
+    while k <= 10 {
+        let mut n = 0;
+        while n < 511 && SUBSETS[n].count_ones() < k as u32 {
+            n += 1;
+        }
+        start[k] = n;
+        k += 1;
+    }
+    start[10] = 511;
+    start
+};
+
+/// The k-subsets of 9 items (k from 1 to 9) as bitmasks in increasing
+/// numeric order (the order of Sudoku Explainer's `Permutations`).
 pub(super) fn subsets(k: u32) -> impl Iterator<Item = Mask> {
-    (1u16..512).filter(move |m| m.count_ones() == k)
+    SUBSETS[SUBSET_START[k as usize]..SUBSET_START[k as usize + 1]]
+        .iter()
+        .copied()
 }
 
 /// Hidden singles: first a digit in the last empty cell of a unit (1.0),
@@ -162,7 +200,17 @@ pub(super) fn hidden_set(b: &Board, s: &mut Step, degree: u32, direct: bool) -> 
             continue;
         }
         let pos = unit_positions(b, u);
+        // Digits with two places or more: a subset needs all its digits so.
+        let eligible = (0..9)
+            .filter(|&d| pos[d].count_ones() >= 2)
+            .fold(0u16, |m, d| m | 1 << d);
+        if eligible.count_ones() < degree {
+            continue;
+        }
         for digits in subsets(degree) {
+            if digits & !eligible != 0 {
+                continue;
+            }
             let mut union = 0;
             let mut ok = true;
             for d in bits(digits) {

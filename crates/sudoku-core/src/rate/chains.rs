@@ -44,6 +44,36 @@ fn digit_of(p: u16) -> usize {
     p as usize % 9
 }
 
+/// Each cell's peers in the order the chains visit them: its box, then its
+/// row, then its column, each cell once.
+const ORDERED_PEERS: [[u8; 20]; 81] = ordered_peers();
+
+const fn ordered_peers() -> [[u8; 20]; 81] {
+    let mut out = [[0u8; 20]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut seen = 1u128 << c;
+        let mut k = 0;
+        let mut t = 0;
+        while t < 3 {
+            let u = CELL_UNITS[c][t] as usize;
+            let mut i = 0;
+            while i < 9 {
+                let o = UNITS[u][i] as usize;
+                if seen >> o & 1 == 0 {
+                    seen |= 1 << o;
+                    out[c][k] = o as u8;
+                    k += 1;
+                }
+                i += 1;
+            }
+            t += 1;
+        }
+        c += 1;
+    }
+    out
+}
+
 /// Candidates going off when `p` is on: the cell's other candidates (with
 /// Y links), then the digit in the box, the row and the column.
 fn on_to_off(b: &Board, p: u16, y: bool, out: &mut Vec<u16>) {
@@ -57,21 +87,18 @@ fn on_to_off(b: &Board, p: u16, y: bool, out: &mut Vec<u16>) {
             out.push((c * 9 + o) as u16);
         }
     }
-    let mut added = 0u128;
-    for &u in &CELL_UNITS[c] {
-        for &o in &UNITS[u as usize] {
-            let o = o as usize;
-            if o != c && added >> o & 1 == 0 && b.cand[o] >> d & 1 != 0 {
-                added |= 1 << o;
-                out.push((o * 9 + d) as u16);
-            }
+    for &o in &ORDERED_PEERS[c] {
+        let o = o as usize;
+        if b.cand[o] >> d & 1 != 0 {
+            out.push((o * 9 + d) as u16);
         }
     }
 }
 
 /// Candidates going on when `p` is off: the cell's other candidate if it
 /// has two (Y links), and the digit's one other place in a unit (X links).
-fn off_to_on(b: &Board, p: u16, y: bool, x: bool, out: &mut Vec<u16>) {
+/// `pos` holds each unit's places of each digit (see [`positions`]).
+fn off_to_on(b: &Board, pos: &Positions, p: u16, y: bool, x: bool, out: &mut Vec<u16>) {
     out.clear();
     let (c, d) = (cell_of(p), digit_of(p));
     if y && b.cand[c].count_ones() == 2 {
@@ -79,22 +106,114 @@ fn off_to_on(b: &Board, p: u16, y: bool, x: bool, out: &mut Vec<u16>) {
         out.push((c * 9 + o) as u16);
     }
     if x {
-        for &u in &CELL_UNITS[c] {
-            let mut other = NONE;
-            for &o in &UNITS[u as usize] {
-                let o = o as usize;
-                if o != c && b.cand[o] >> d & 1 != 0 {
-                    if other != NONE {
-                        other = NONE - 1;
-                        break;
-                    }
-                    other = (o * 9 + d) as u16;
-                }
-            }
-            if other < NONE - 1 {
-                out.push(other);
+        for (t, &u) in CELL_UNITS[c].iter().enumerate() {
+            let u = u as usize;
+            let here = match t {
+                0 => c / 9 % 3 * 3 + c % 9 % 3,
+                1 => c % 9,
+                _ => c / 9,
+            };
+            let others = pos[u][d] & !(1 << here);
+            if others.count_ones() == 1 {
+                let o = UNITS[u][others.trailing_zeros() as usize] as usize;
+                out.push((o * 9 + d) as u16);
             }
         }
+    }
+}
+
+/// Each unit's places (indexes within the unit) of each digit.
+type Positions = [[u16; 9]; 27];
+
+/// The places of every digit in every unit of `b`.
+fn positions(b: &Board) -> Positions {
+    let mut pos = [[0u16; 9]; 27];
+    for (u, p) in pos.iter_mut().enumerate() {
+        for (i, &c) in UNITS[u].iter().enumerate() {
+            let mut m = b.cand[c as usize];
+            while m != 0 {
+                let d = m.trailing_zeros() as usize;
+                m &= m - 1;
+                p[d] |= 1 << i;
+            }
+        }
+    }
+    pos
+}
+
+/// The links of every candidate on the board searched, computed once per
+/// step: what it turns off when on (without and with Y links), what it
+/// turns on when off (X links, Y links, both).
+pub(super) struct Tables {
+    on_off: [Adj; 2],
+    off_on: [Adj; 3],
+}
+
+/// Lists of candidates per candidate, flattened.
+struct Adj {
+    start: Vec<u32>,
+    list: Vec<u16>,
+}
+
+impl Adj {
+    fn build(mut f: impl FnMut(u16, &mut Vec<u16>)) -> Adj {
+        let mut start = Vec::with_capacity(CANDS + 1);
+        let mut list = Vec::with_capacity(CANDS * 8);
+        let mut buf = Vec::with_capacity(32);
+        for p in 0..CANDS as u16 {
+            start.push(list.len() as u32);
+            f(p, &mut buf);
+            list.extend_from_slice(&buf);
+        }
+        start.push(list.len() as u32);
+        Adj { start, list }
+    }
+
+    #[inline]
+    fn get(&self, p: u16) -> &[u16] {
+        &self.list[self.start[p as usize] as usize..self.start[p as usize + 1] as usize]
+    }
+}
+
+impl Tables {
+    fn new(b: &Board) -> Tables {
+        let pos = positions(b);
+        let present = |p: u16| b.cand[cell_of(p)] >> digit_of(p) & 1 != 0;
+        let on = |y: bool| {
+            Adj::build(|p, out| {
+                out.clear();
+                if present(p) {
+                    on_to_off(b, p, y, out);
+                }
+            })
+        };
+        let off = |y: bool, x: bool| {
+            Adj::build(|p, out| {
+                out.clear();
+                if present(p) {
+                    off_to_on(b, &pos, p, y, x, out);
+                }
+            })
+        };
+        Tables {
+            on_off: [on(false), on(true)],
+            off_on: [off(false, true), off(true, false), off(true, true)],
+        }
+    }
+
+    #[inline]
+    fn on_to_off(&self, p: u16, y: bool) -> &[u16] {
+        self.on_off[y as usize].get(p)
+    }
+
+    #[inline]
+    fn off_to_on(&self, p: u16, y: bool, x: bool) -> &[u16] {
+        let mode = match (y, x) {
+            (false, _) => 0,
+            (true, false) => 1,
+            (true, true) => 2,
+        };
+        self.off_on[mode].get(p)
     }
 }
 
@@ -105,13 +224,15 @@ pub(super) struct Chains {
     /// For an on candidate reached: the off candidate between.
     via_off: Vec<u16>,
     depth: Vec<u16>,
-    on_seen: Vec<bool>,
-    off_seen: Vec<bool>,
+    /// The search that last reached each on (off) candidate: a candidate
+    /// is reached in this search when it holds `stamp`.
+    on_seen: Vec<u32>,
+    off_seen: Vec<u32>,
+    stamp: u32,
     off_depth: Vec<u16>,
     pend_on: Vec<u16>,
     pend_off: Vec<(u16, u16)>,
     next_on: Vec<u16>,
-    buf: Vec<u16>,
     buf2: Vec<u16>,
     path: Vec<(u16, bool)>,
 }
@@ -125,13 +246,13 @@ impl Chains {
             prev_on: vec![NONE; CANDS],
             via_off: vec![NONE; CANDS],
             depth: vec![0; CANDS],
-            on_seen: vec![false; CANDS],
-            off_seen: vec![false; CANDS],
+            on_seen: vec![0; CANDS],
+            off_seen: vec![0; CANDS],
+            stamp: 0,
             off_depth: vec![0; CANDS],
             pend_on: Vec::with_capacity(CANDS),
             pend_off: Vec::with_capacity(CANDS * 4),
             next_on: Vec::with_capacity(CANDS),
-            buf: Vec::with_capacity(32),
             buf2: Vec::with_capacity(CANDS),
             path: Vec::with_capacity(64),
         }
@@ -150,22 +271,21 @@ impl Chains {
     }
 
     /// Cycles from on candidate `src`; each found is offered to `best`.
-    fn cycles(&mut self, b: &Board, src: u16, y: bool, x: bool, best: &mut Best) {
-        self.on_seen.fill(false);
+    fn cycles(&mut self, b: &Board, t: &Tables, src: u16, y: bool, x: bool, best: &mut Best) {
+        self.stamp += 1;
+        let stamp = self.stamp;
         self.prev_on[src as usize] = NONE;
         self.depth[src as usize] = 0;
-        self.on_seen[src as usize] = true;
+        self.on_seen[src as usize] = stamp;
         self.pend_on.clear();
         self.pend_on.push(src);
         let mut length = 0;
-        let mut buf = std::mem::take(&mut self.buf);
         while !self.pend_on.is_empty() {
             length += 2;
             self.pend_off.clear();
             for i in 0..self.pend_on.len() {
                 let p = self.pend_on[i];
-                on_to_off(b, p, y, &mut buf);
-                for &q in &buf {
+                for &q in t.on_to_off(p, y) {
                     if !self.is_ancestor(p, q) {
                         self.pend_off.push((q, p));
                     }
@@ -174,13 +294,12 @@ impl Chains {
             self.next_on.clear();
             for i in 0..self.pend_off.len() {
                 let (q, p) = self.pend_off[i];
-                off_to_on(b, q, y, x, &mut buf);
-                for &r in &buf {
+                for &r in t.off_to_on(q, y, x) {
                     if length >= 4 && r == src {
                         self.offer_cycle(b, src, q, p, y, x, best);
                     }
-                    if !self.on_seen[r as usize] {
-                        self.on_seen[r as usize] = true;
+                    if self.on_seen[r as usize] != stamp {
+                        self.on_seen[r as usize] = stamp;
                         self.prev_on[r as usize] = p;
                         self.via_off[r as usize] = q;
                         self.depth[r as usize] = self.depth[p as usize] + 2;
@@ -190,7 +309,6 @@ impl Chains {
             }
             std::mem::swap(&mut self.pend_on, &mut self.next_on);
         }
-        self.buf = buf;
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -259,34 +377,32 @@ impl Chains {
 
     /// Forcing chain from `src` (on or off) to its opposite; breadth first,
     /// so the first found is the shortest.
-    fn forcing(&mut self, b: &Board, src: u16, src_on: bool, y: bool, best: &mut Best) {
-        self.on_seen.fill(false);
-        self.off_seen.fill(false);
+    fn forcing(&mut self, b: &Board, t: &Tables, src: u16, src_on: bool, y: bool, best: &mut Best) {
+        self.stamp += 1;
+        let stamp = self.stamp;
         self.pend_on.clear();
         self.next_on.clear();
         self.buf2.clear();
         if src_on {
-            self.on_seen[src as usize] = true;
+            self.on_seen[src as usize] = stamp;
             self.depth[src as usize] = 0;
             self.pend_on.push(src);
         } else {
-            self.off_seen[src as usize] = true;
+            self.off_seen[src as usize] = stamp;
             self.off_depth[src as usize] = 0;
             self.buf2.push(src);
         }
-        let mut buf = std::mem::take(&mut self.buf);
         let mut found = None;
         'search: while !self.pend_on.is_empty() || !self.buf2.is_empty() {
             for i in 0..self.pend_on.len() {
                 let p = self.pend_on[i];
-                on_to_off(b, p, y, &mut buf);
-                for &q in &buf {
+                for &q in t.on_to_off(p, y) {
                     if src_on && q == src {
                         found = Some(self.depth[p as usize] as usize + 2);
                         break 'search;
                     }
-                    if !self.off_seen[q as usize] {
-                        self.off_seen[q as usize] = true;
+                    if self.off_seen[q as usize] != stamp {
+                        self.off_seen[q as usize] = stamp;
                         self.off_depth[q as usize] = self.depth[p as usize] + 1;
                         self.buf2.push(q);
                     }
@@ -295,14 +411,13 @@ impl Chains {
             self.next_on.clear();
             for i in 0..self.buf2.len() {
                 let q = self.buf2[i];
-                off_to_on(b, q, y, true, &mut buf);
-                for &r in &buf {
+                for &r in t.off_to_on(q, y, true) {
                     if !src_on && r == src {
                         found = Some(self.off_depth[q as usize] as usize + 2);
                         break 'search;
                     }
-                    if !self.on_seen[r as usize] {
-                        self.on_seen[r as usize] = true;
+                    if self.on_seen[r as usize] != stamp {
+                        self.on_seen[r as usize] = stamp;
                         self.depth[r as usize] = self.off_depth[q as usize] + 1;
                         self.next_on.push(r);
                     }
@@ -311,7 +426,6 @@ impl Chains {
             self.buf2.clear();
             std::mem::swap(&mut self.pend_on, &mut self.next_on);
         }
-        self.buf = buf;
         let Some(complexity) = found else { return };
         let tenths = if y { 70 } else { 66 } + length_tenths(complexity);
         let key = (tenths, complexity, sort_key(y, true));
@@ -369,6 +483,7 @@ impl Best {
 /// with two or more.
 pub(super) fn forcing_chains_cycles(b: &Board, s: &mut Step) -> bool {
     let mut ch = Chains::new();
+    let tables = Tables::new(b);
     let mut best = Best {
         key: None,
         step: Step::default(),
@@ -384,10 +499,10 @@ pub(super) fn forcing_chains_cycles(b: &Board, s: &mut Step) -> bool {
                     continue;
                 }
                 let p = (c * 9 + d) as u16;
-                ch.cycles(b, p, y, x, &mut best);
+                ch.cycles(b, &tables, p, y, x, &mut best);
                 if x {
-                    ch.forcing(b, p, true, y, &mut best);
-                    ch.forcing(b, p, false, y, &mut best);
+                    ch.forcing(b, &tables, p, true, y, &mut best);
+                    ch.forcing(b, &tables, p, false, y, &mut best);
                 }
             }
         }

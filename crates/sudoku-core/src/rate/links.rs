@@ -22,6 +22,9 @@ struct Link {
     a: u128,
     b: u128,
     grouped: bool,
+    /// The units holding all of side `a`, of side `b` (bit per unit).
+    units_a: u32,
+    units_b: u32,
 }
 
 /// Whether all cells of `set` lie in one unit; the units that hold them.
@@ -44,12 +47,25 @@ fn seeing_all(set: u128) -> u128 {
     s & !set
 }
 
+/// A link of `kind` in `unit` between sides `a` and `b`.
+fn link(kind: usize, unit: usize, a: u128, b: u128, grouped: bool) -> Link {
+    Link {
+        kind,
+        unit,
+        a,
+        b,
+        grouped,
+        units_a: common_units(a),
+        units_b: common_units(b),
+    }
+}
+
 fn links_of(b: &Board, d: usize, out: &mut Vec<Link>) {
     out.clear();
     for u in 0..27 {
         let pos = b.positions(u, d);
         let n = pos.count_ones();
-        if n < 2 || n > 6 {
+        if !(2..=6).contains(&n) {
             continue;
         }
         let cell = |i: usize| UNITS[u][i] as usize;
@@ -59,13 +75,7 @@ fn links_of(b: &Board, d: usize, out: &mut Vec<Link>) {
         let kind = u / 9;
         if n == 2 {
             let a = 1u128 << cell(pos.trailing_zeros() as usize);
-            out.push(Link {
-                kind,
-                unit: u,
-                a,
-                b: set & !a,
-                grouped: false,
-            });
+            out.push(link(kind, u, a, set & !a, false));
             continue;
         }
         if kind == 0 {
@@ -83,21 +93,9 @@ fn links_of(b: &Board, d: usize, out: &mut Vec<Link>) {
                 if ra == 0 || cb == 0 {
                     continue;
                 }
-                out.push(Link {
-                    kind,
-                    unit: u,
-                    a: ra | (set & heart),
-                    b: cb,
-                    grouped: true,
-                });
+                out.push(link(kind, u, ra | (set & heart), cb, true));
                 if set & heart != 0 {
-                    out.push(Link {
-                        kind,
-                        unit: u,
-                        a: ra,
-                        b: cb | heart,
-                        grouped: true,
-                    });
+                    out.push(link(kind, u, ra, cb | heart, true));
                 }
                 break;
             }
@@ -108,13 +106,7 @@ fn links_of(b: &Board, d: usize, out: &mut Vec<Link>) {
                 .filter(|&s| s != 0)
                 .collect();
             if segs.len() == 2 {
-                out.push(Link {
-                    kind,
-                    unit: u,
-                    a: segs[0],
-                    b: segs[1],
-                    grouped: true,
-                });
+                out.push(link(kind, u, segs[0], segs[1], true));
             }
         }
     }
@@ -142,25 +134,40 @@ impl Search<'_> {
         }
     }
 
+    /// The units holding the far side of chain link `i`.
+    fn end_units(&self, i: usize) -> u32 {
+        let (l, swap) = self.chain[i];
+        let l = &self.links[l];
+        if swap {
+            l.units_a
+        } else {
+            l.units_b
+        }
+    }
+
     fn dfs(&mut self, depth: usize, used: u128, units: u32) {
         if depth == self.n {
             self.finish(used);
             return;
         }
+        let prev = if depth > 0 {
+            self.end_units(depth - 1)
+        } else {
+            !0
+        };
         for li in 0..self.links.len() {
             let l = self.links[li];
             if units >> l.unit & 1 != 0 || (l.a | l.b) & used != 0 {
                 continue;
             }
             for swap in [false, true] {
-                self.chain[depth] = (li, swap);
-                if depth > 0 {
-                    let (_, prev_b) = self.sides(depth - 1);
-                    let (a, _) = self.sides(depth);
-                    if common_units(prev_b | a) == 0 {
-                        continue;
-                    }
+                // The weak link: the previous link's end and this link's
+                // start share a unit.
+                let start = if swap { l.units_b } else { l.units_a };
+                if prev & start == 0 {
+                    continue;
                 }
+                self.chain[depth] = (li, swap);
                 self.dfs(depth + 1, used | l.a | l.b, units | 1 << l.unit);
             }
         }

@@ -173,9 +173,7 @@ impl Engine<'_> {
                 }
                 continue;
             }
-            let Some(p) = self.pend_off.pop_front() else {
-                return None;
-            };
+            let p = self.pend_off.pop_front()?;
             let cand = p as usize / 2;
             let (c, d) = (cand / 9, cand % 9);
             // (new on candidate, its causes)
