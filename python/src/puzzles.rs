@@ -144,7 +144,10 @@ fn ints<T: ArrowPrimitiveType>(
     len: usize,
 ) -> Result<Grid, String> {
     if len != CELLS {
-        return Err(format!("{len} cells, expected {CELLS}"));
+        return Err(format!(
+            "{}, expected {CELLS}",
+            sudoku_batch::process::words::count(len as u64, "cell", "cells")
+        ));
     }
     let mut cells = [0i64; CELLS];
     for (k, cell) in cells.iter_mut().enumerate() {
@@ -231,7 +234,10 @@ fn sequence_puzzle(item: &Bound<'_, PyAny>) -> Result<Grid, String> {
         .and_then(|values| values.collect())
         .map_err(|e| e.to_string())?;
     if values.len() != CELLS {
-        return Err(format!("{} cells, expected {CELLS}", values.len()));
+        return Err(format!(
+            "{}, expected {CELLS}",
+            sudoku_batch::process::words::count(values.len() as u64, "cell", "cells")
+        ));
     }
     let mut cells = Vec::with_capacity(CELLS);
     for (k, value) in values.iter().enumerate() {

@@ -39,7 +39,8 @@ pub fn to_arrow(results: &[PuzzleResult]) -> StructArray {
             None => solution.append_null(),
         }
         guesses.append_option(result.guesses);
-        solve_us.append_option(result.solve_ns.map(|ns| ns as f64 / 1000.0));
+        // One decimal, as the CLI writes it.
+        solve_us.append_option(result.solve_us());
         message.append_option(result.message.as_deref());
     }
     let columns: Vec<ArrayRef> = vec![

@@ -44,7 +44,8 @@ __version__: str = _native.__version__
 #: The columns of :func:`solve`'s table, with their meanings as in the
 #: results CSV: ``status`` (never null), ``solution`` (81 digits, only when
 #: solved), ``guesses`` (null when malformed), ``solve_us`` (the puzzle's
-#: classification and search time in microseconds, null when malformed) and
+#: classification and search time in microseconds with one decimal, as the
+#: CLI writes it, null when malformed) and
 #: ``message`` (why: the parser's message for malformed, the conflict for
 #: invalid, the limit for timeout).
 SCHEMA: pa.Schema = pa.schema(

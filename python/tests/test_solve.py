@@ -41,6 +41,11 @@ def test_a_puzzle_is_solved_with_the_results_csv_columns():
     assert row["message"] is None
 
 
+def test_solve_us_has_one_decimal_as_the_cli_writes_it():
+    times = [t for t in sudoku_batch.solve([HARD, PUZZLE] * 20)["solve_us"].to_pylist()]
+    assert all(t == round(t, 1) for t in times), times
+
+
 def test_statuses_and_messages_of_a_mixed_batch():
     table = sudoku_batch.solve(MIXED)
     assert table.column("status").to_pylist() == MIXED_STATUSES

@@ -4,6 +4,8 @@
 //! library's other front ends (the Python package) call those modules
 //! directly.
 
+use std::io::IsTerminal;
+
 use clap::{Parser, Subcommand};
 
 use crate::commands::flags::SolveArgs;
@@ -52,8 +54,9 @@ pub enum Command {
     /// results that overlap or, with `--inputs`, miss a record (unless
     /// `--allow-missing`).
     Merge(merge::MergeArgs),
-    /// Make N fresh puzzles, each with one solution and minimal (removing
-    /// any given leaves several solutions): columns
+    /// Make N fresh puzzles, each with one solution and minimal.
+    ///
+    /// Minimal: removing any given leaves several solutions. Columns
     /// `index,puzzle,solution,clues,guesses`. Puzzle i depends only on the
     /// seed and i, so every -j gives the same bytes and --start continues a
     /// run.
@@ -61,16 +64,19 @@ pub enum Command {
     /// Exit codes: 0 when done, 2 on usage and I/O errors, 130/143 on
     /// SIGINT/SIGTERM (the rows finished before it are kept).
     Generate(dataset::generate::GenerateArgs),
-    /// Minlex canonical form of every record, with duplicates and --against
-    /// leaks: columns `line,puzzle,canonical,duplicate_of,against,message`
-    /// (`file` first with several inputs).
+    /// Canonical (minlex) forms: duplicates, and leaks into an --against
+    /// corpus.
+    ///
+    /// Columns `line,puzzle,canonical,duplicate_of,against,message` (`file`
+    /// first with several inputs).
     ///
     /// Exit codes: 0 when every record was canonicalised and nothing leaked,
     /// 1 when a record was malformed or invalid or an --against record
     /// matched, 2 on usage and I/O errors, 130/143 on SIGINT/SIGTERM.
     Canon(dataset::canon::CanonArgs),
-    /// K random equivalent copies of every record, with their solutions:
-    /// columns `line,copy,puzzle,solution,transform,status,message` (`file`
+    /// K random equivalent copies of every record, with their solutions.
+    ///
+    /// Columns `line,copy,puzzle,solution,transform,status,message` (`file`
     /// first with several inputs).
     ///
     /// Exit codes: 0 when no record was malformed, 1 otherwise, 2 on usage
@@ -88,6 +94,7 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
         Command::Solve(args) => {
             clock::calibrate_early();
             let config = Config::from_args(&args)?;
+            say_when_reading_a_terminal(&config);
             solve::run(&config).map(|(verdict, _)| verdict)
         }
         Command::Bench(args) => bench::run(&args),
@@ -99,6 +106,24 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
         Command::Canon(args) => dataset::canon::run(&args),
         Command::Augment(args) => dataset::augment::run(&args),
         Command::Merge(args) => merge::run(&args),
+    }
+}
+
+/// What `solve` and `check` say on stderr before reading puzzles from
+/// stdin when it is a terminal (no input named, or `-`): without it, a run
+/// waiting for typed lines looks like one that hangs. Not with `--quiet`.
+pub fn stdin_hint(config: &Config, stdin_is_terminal: bool) -> Option<&'static str> {
+    (stdin_is_terminal && config.human_summary && config.inputs.iter().any(|name| name == "-"))
+        .then_some(
+            "sudoku-batch: reading puzzles from stdin (the terminal), one per line; \
+             Ctrl-D ends the input",
+        )
+}
+
+/// Writes [`stdin_hint`]'s line when it applies.
+pub fn say_when_reading_a_terminal(config: &Config) {
+    if let Some(hint) = stdin_hint(config, std::io::stdin().is_terminal()) {
+        crate::stderrln!("{hint}");
     }
 }
 
@@ -125,6 +150,22 @@ mod tests {
     fn the_cli_definition_is_consistent() {
         use clap::CommandFactory;
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn reading_a_terminal_says_so_unless_quiet() {
+        let env = crate::job::config::Environment {
+            stderr_is_terminal: true,
+            no_color: false,
+            cores: 2,
+        };
+        let config = |args: &[&str]| Config::with_environment(&solve_args(args), env).unwrap();
+        let hint = stdin_hint(&config(&[]), true).unwrap();
+        assert!(hint.contains("stdin") && hint.contains("Ctrl-D"), "{hint}");
+        assert!(stdin_hint(&config(&["a.txt", "-"]), true).is_some());
+        assert_eq!(stdin_hint(&config(&[]), false), None);
+        assert_eq!(stdin_hint(&config(&["--quiet"]), true), None);
+        assert_eq!(stdin_hint(&config(&["a.txt"]), true), None);
     }
 
     #[test]

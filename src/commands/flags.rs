@@ -18,8 +18,10 @@ use crate::output::{check_delimiter, Blank, OutputFormat};
 /// with the same inputs and outputs (e.g. `check`) can flatten it.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle files; `-` or none means stdin. Names ending in `.gz` are
-    /// decompressed on the fly.
+    /// Puzzle files: text lines, CSV, JSON Lines or Parquet; `-` or none
+    /// means stdin. gzip and zstd (a `.gz` or `.zst` name, or content
+    /// starting with their magic bytes, stdin included) are decompressed on
+    /// the fly.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
@@ -120,7 +122,9 @@ pub struct SolveArgs {
     /// Copy these input columns into every results row, after the results
     /// columns, under their input names: header names (any case) or 1-based
     /// numbers; a JSON key or Parquet column likewise (types kept); `field1`,
-    /// `field2`, ... for text lines and CSV without a header.
+    /// `field2`, ... for text lines (split by the delimiter after the first
+    /// record's first field, the same for every row) and CSV without a
+    /// header.
     #[arg(long, value_name = "COL,...", value_delimiter = ',', value_parser = parse_column, conflicts_with = "keep_all")]
     pub keep: Vec<Column>,
 
@@ -143,20 +147,19 @@ pub struct SolveArgs {
 /// files.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct LayoutArgs {
-    /// Input layout. `auto` goes by name, past a `.gz` or `.zst` ending
-    /// (`.parquet`, `.jsonl`/`.ndjson`, `.csv`), then by content (Parquet's
-    /// `PAR1`, a first byte `{` for JSON Lines); anything else is
-    /// `lines` (stdin included).
+    /// Input layout.
     #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
     pub format: FormatArg,
 
     /// The puzzle field: a header name or a 1-based field number (a key or
-    /// column of JSON Lines and Parquet).
+    /// column of JSON Lines and Parquet; the fields of text lines split by
+    /// the file's one delimiter, as `--keep fieldN` counts them).
     #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
     pub column: Option<Column>,
 
     /// The CSV field separator: one character (`tab` for a tab), or `auto`:
-    /// `,` unless the first line holds no comma but `;`, a tab or `|`.
+    /// `,` unless the first line holds no comma but `;`, a tab or `|` (in
+    /// that order). Text lines find their own (see `--format lines`).
     #[arg(long, value_name = "C|auto", default_value = "auto", value_parser = Delimiter::parse)]
     pub delimiter: Delimiter,
 }
@@ -178,11 +181,13 @@ impl LayoutArgs {
 /// `--format` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
-    /// `csv` for names ending `.csv` or `.csv.gz`, else `lines`.
+    /// By name, past a `.gz` or `.zst` ending (`.parquet`, `.jsonl` or
+    /// `.ndjson`, `.csv`), then by content (Parquet's `PAR1`, a first byte
+    /// `{` for JSON Lines); anything else (stdin included) is `lines`.
     Auto,
-    /// One puzzle per line.
+    /// One puzzle per line; fields split by the file's one delimiter.
     Lines,
-    /// CSV with an optional header.
+    /// CSV with an optional header (`--delimiter`).
     Csv,
     /// Multi-line grids, one grid row per line.
     Grid,

@@ -222,9 +222,9 @@ fn run_opened(
     }
     if stdout_closed {
         crate::stderrln!(
-            "sudoku-batch: standard output closed early; all {} records were still solved and \
-             checked",
-            tally.puzzles
+            "sudoku-batch: standard output closed early; all {} {} still solved and checked",
+            crate::process::words::count(tally.puzzles, "record", "records"),
+            crate::process::words::noun(tally.puzzles, "was", "were")
         );
     }
     let interrupted = match ending {
@@ -402,7 +402,10 @@ fn report(
         let within = match (config.limit, &config.shard) {
             (Some(0), _) => " (--limit 0 reads none)".to_string(),
             (Some(limit), Some(shard)) => {
-                format!(" for shard {shard} among the first {limit} records (--limit)")
+                format!(
+                    " for shard {shard} among the first {} (--limit)",
+                    crate::process::words::count(limit, "record", "records")
+                )
             }
             (_, Some(shard)) => format!(" for shard {shard}"),
             _ => String::new(),

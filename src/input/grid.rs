@@ -303,7 +303,11 @@ impl<R: BufRead> GridReader<R> {
                     }
                 }
                 (Row::Cells(n), Some((_, side))) => {
-                    let why = format!("line {} has {n} cells", frame.line);
+                    let why = format!(
+                        "line {} has {}",
+                        frame.line,
+                        crate::process::words::count(n as u64, "cell", "cells")
+                    );
                     let _ = side;
                     return self.cut(&why).map(Ok);
                 }
@@ -321,8 +325,8 @@ impl<R: BufRead> GridReader<R> {
                     let puzzle = match super::field::puzzle(line.trim_ascii()) {
                         Some(grid) => Ok(grid),
                         None => Err(format!(
-                            "{} cells: not a grid row of 4, 9, 16 or 25 cells",
-                            self.row.len()
+                            "{}: not a grid row of 4, 9, 16 or 25 cells",
+                            crate::process::words::count(self.row.len() as u64, "cell", "cells")
                         )),
                     };
                     return Some(Ok(Record::new(frame.line, puzzle, None)));

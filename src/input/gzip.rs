@@ -22,16 +22,29 @@ pub struct GzipMembers<R: BufRead> {
     foreign: bool,
     /// The input's name, for the padding warning.
     name: String,
+    /// Where the padding warning goes: stderr, but for tests.
+    warn: fn(&str),
+}
+
+/// Writes a warning to stderr.
+fn to_stderr(warning: &str) {
+    crate::stderrln!("{warning}");
 }
 
 impl<R: BufRead> GzipMembers<R> {
     /// A reader of the gzip data in `src`, named `name` in the warning.
     pub fn new(src: R, name: &str) -> GzipMembers<R> {
+        GzipMembers::warning_to(src, name, to_stderr)
+    }
+
+    /// [`GzipMembers::new`] whose padding warning goes to `warn`.
+    fn warning_to(src: R, name: &str, warn: fn(&str)) -> GzipMembers<R> {
         GzipMembers {
             member: Some(GzDecoder::new(src)),
             members: 0,
             foreign: false,
             name: name.to_string(),
+            warn,
         }
     }
 }
@@ -62,11 +75,11 @@ impl<R: BufRead> Read for GzipMembers<R> {
                 None => return Ok(0),
                 Some(0) => {
                     let zeros = skip_zeros(&mut src)?;
-                    crate::stderrln!(
+                    (self.warn)(&format!(
                         "sudoku-batch: warning: {}: {zeros} zero bytes after the gzip data ignored \
                          (as gzip does)",
                         self.name
-                    );
+                    ));
                     return Ok(0);
                 }
                 Some(_) => {
@@ -125,6 +138,7 @@ fn skip_zeros(src: &mut impl BufRead) -> io::Result<u64> {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::RefCell;
     use std::io::Write;
 
     use flate2::write::GzEncoder;
@@ -138,9 +152,21 @@ mod tests {
         encoder.finish().unwrap()
     }
 
+    thread_local! {
+        /// The warnings of this test thread's readers.
+        static WARNINGS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+    }
+
+    fn note(warning: &str) {
+        WARNINGS.with(|w| w.borrow_mut().push(warning.to_string()));
+    }
+
+    /// Reads `data` whole; its warnings are in `WARNINGS`, not on the test
+    /// run's stderr.
     fn read(data: &[u8]) -> io::Result<Vec<u8>> {
         let mut out = Vec::new();
-        GzipMembers::new(io::BufReader::with_capacity(3, data), "t.gz").read_to_end(&mut out)?;
+        let src = io::BufReader::with_capacity(3, data);
+        GzipMembers::warning_to(src, "t.gz", note).read_to_end(&mut out)?;
         Ok(out)
     }
 
@@ -149,8 +175,13 @@ mod tests {
         let mut data = gz(b"one\n");
         data.extend(gz(b"two\n"));
         assert_eq!(read(&data).unwrap(), b"one\ntwo\n");
+        assert!(WARNINGS.with(|w| w.borrow().is_empty()));
         data.extend([0u8; 17]);
         assert_eq!(read(&data).unwrap(), b"one\ntwo\n");
+        assert_eq!(
+            WARNINGS.with(|w| w.take()),
+            ["sudoku-batch: warning: t.gz: 17 zero bytes after the gzip data ignored (as gzip does)"]
+        );
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! Plain text: one puzzle per line, fields split on whitespace, `,`, `;`
-//! and `|`.
+//! Plain text: one puzzle per line, its fields split by one rule per
+//! file ([`FieldRule`]), chosen on the first record.
 
 use sudoku_core::grid::Grid;
 
@@ -9,10 +9,17 @@ use super::keep::{self, Keep};
 use super::{Column, InputError};
 use crate::kept::{KeptColumn, KeptValue};
 
-/// True for a byte that separates fields on a text line.
+/// True for a byte that separates fields on some text line: whitespace,
+/// `,`, `;` or `|`.
 #[inline]
 fn is_separator(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\r' | 0x0B | 0x0C | b',' | b';' | b'|')
+    is_space(b) || matches!(b, b',' | b';' | b'|')
+}
+
+/// True for the whitespace bytes of a text line (space, tab, CR, VT, FF).
+#[inline]
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0B | 0x0C)
 }
 
 /// The message of a record over the length cap.
@@ -29,21 +36,97 @@ pub fn is_skipped(line: &[u8]) -> bool {
     }
 }
 
-/// Splits `line` into field ranges (runs of separators between fields
-/// collapse; leading and trailing separators are ignored).
+/// How the fields of a file's text lines are split: one rule for every
+/// line of the file, so that field N (`--column N`, `--keep fieldN`) is
+/// the same column on every row. It is chosen on the file's first record
+/// (the first line that is not blank, a comment or a header) by
+/// [`FieldRule::of`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldRule {
+    /// Runs of spaces and tabs separate; leading and trailing ones are
+    /// ignored. `,`, `;` and `|` are part of a field.
+    Whitespace,
+    /// This byte (`,`, `;` or `|`) separates, and every one counts: two in
+    /// a row hold an empty field. Spaces and tabs around a field are
+    /// trimmed.
+    Delimiter(u8),
+    /// Any of whitespace, `,`, `;` and `|` separates and runs collapse: the
+    /// rule of a file whose first record is one field (there is no second
+    /// field whose place could shift), and of header lines, judged before
+    /// the first record.
+    Any,
+}
+
+impl FieldRule {
+    /// The rule a line shows: the separator after its first field (leading
+    /// and trailing whitespace aside) is the delimiter if that gap holds a
+    /// `,`, `;` or `|` (the first of them), else whitespace; a line of one
+    /// field shows [`FieldRule::Any`].
+    pub fn of(line: &[u8]) -> FieldRule {
+        let line = line.trim_ascii();
+        let Some(gap) = line.iter().position(|&b| is_separator(b)) else {
+            return FieldRule::Any;
+        };
+        line[gap..]
+            .iter()
+            .take_while(|&&b| is_separator(b))
+            .find(|&&b| !is_space(b))
+            .map_or(FieldRule::Whitespace, |&b| FieldRule::Delimiter(b))
+    }
+
+    /// Splits `line` into field ranges by this rule.
+    pub fn split(self, line: &[u8], fields: &mut Vec<(usize, usize)>) {
+        match self {
+            FieldRule::Whitespace => split_on(line, is_space, fields),
+            FieldRule::Any => split(line, fields),
+            FieldRule::Delimiter(d) => {
+                fields.clear();
+                let (mut start, end) = trimmed(line, 0, line.len());
+                if start == end {
+                    return;
+                }
+                while let Some(at) = memchr::memchr(d, &line[start..end]) {
+                    fields.push(trimmed(line, start, start + at));
+                    start += at + 1;
+                }
+                fields.push(trimmed(line, start, end));
+            }
+        }
+    }
+}
+
+/// `start..end` of `line` without the whitespace at either end.
+fn trimmed(line: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
+    while start < end && is_space(line[start]) {
+        start += 1;
+    }
+    while end > start && is_space(line[end - 1]) {
+        end -= 1;
+    }
+    (start, end)
+}
+
+/// Splits `line` into field ranges on any separator ([`FieldRule::Any`]:
+/// runs of separators between fields collapse; leading and trailing
+/// separators are ignored).
 pub fn split(line: &[u8], fields: &mut Vec<(usize, usize)>) {
+    split_on(line, is_separator, fields)
+}
+
+/// Splits `line` into the runs of bytes between runs of `sep` bytes.
+fn split_on(line: &[u8], sep: fn(u8) -> bool, fields: &mut Vec<(usize, usize)>) {
     fields.clear();
     let mut i = 0;
     let n = line.len();
     while i < n {
-        while i < n && is_separator(line[i]) {
+        while i < n && sep(line[i]) {
             i += 1;
         }
         if i == n {
             break;
         }
         let start = i;
-        while i < n && !is_separator(line[i]) {
+        while i < n && !sep(line[i]) {
             i += 1;
         }
         fields.push((start, i));
@@ -82,6 +165,8 @@ pub struct LineRules {
     pub(super) column: Option<Column>,
     pub(super) seen_record: bool,
     pub(super) fields: Vec<(usize, usize)>,
+    /// How fields are split, once the first record chose it.
+    pub(super) rule: Option<FieldRule>,
     /// The `--keep` asked for.
     pub(super) keep: Keep,
     /// The kept fields (0-based) and their columns, once the first record
@@ -97,6 +182,7 @@ impl LineRules {
             column,
             seen_record: false,
             fields: Vec::with_capacity(16),
+            rule: None,
             keep: Keep::Nothing,
             kept: Vec::new(),
             kept_columns: Vec::new(),
@@ -109,7 +195,7 @@ impl LineRules {
             return Ok(());
         }
         let mut fields = Vec::new();
-        split(line, &mut fields);
+        self.field_rule().split(line, &mut fields);
         let names = keep::field_names(fields.len(), &self.keep);
         self.kept = self.keep.resolve(&names, name)?;
         self.kept_columns = keep::text_columns(&names, &self.kept);
@@ -122,7 +208,7 @@ impl LineRules {
         if self.kept.is_empty() {
             return Vec::new();
         }
-        split(line, fields);
+        self.field_rule().split(line, fields);
         self.kept
             .iter()
             .map(|&i| {
@@ -131,6 +217,12 @@ impl LineRules {
                     .map_or(KeptValue::Null, |&(s, e)| keep::text(&line[s..e]))
             })
             .collect()
+    }
+
+    /// The file's rule for fields; [`FieldRule::Any`] before the first
+    /// record.
+    pub fn field_rule(&self) -> FieldRule {
+        self.rule.unwrap_or(FieldRule::Any)
     }
 
     /// True once a record was seen: later lines are never headers, so each
@@ -146,7 +238,13 @@ impl LineRules {
             return Ok(Line::Skip);
         }
         let mut fields = std::mem::take(&mut self.fields);
-        let judged = self.judge(line, &mut fields, !self.seen_record);
+        // Before the first record, each line is split by the rule it shows;
+        // the first record's rule is the file's.
+        let rule = self.rule.unwrap_or_else(|| FieldRule::of(line));
+        let judged = self.judge(line, rule, &mut fields, !self.seen_record);
+        if !matches!(judged, Judged::Text) && self.rule.is_none() {
+            self.rule = Some(rule);
+        }
         let outcome = match judged {
             Judged::Found(grid, solution) => {
                 self.seen_record = true;
@@ -187,21 +285,23 @@ impl LineRules {
         line: &[u8],
         fields: &mut Vec<(usize, usize)>,
     ) -> (Result<Grid, String>, Option<Grid>) {
-        match self.judge(line, fields, false) {
+        match self.judge(line, self.field_rule(), fields, false) {
             Judged::Found(grid, solution) => (Ok(grid), solution),
             Judged::Bad(message) => (Err(message), None),
             Judged::Text => (Err(field::error(line.trim_ascii())), None),
         }
     }
 
-    /// Judges a line on its own; [`Judged::Text`] only when `header_possible`.
+    /// Judges a line on its own, its fields split by `rule`;
+    /// [`Judged::Text`] only when `header_possible`.
     fn judge(
         &self,
         line: &[u8],
+        rule: FieldRule,
         fields: &mut Vec<(usize, usize)>,
         header_possible: bool,
     ) -> Judged {
-        split(line, fields);
+        rule.split(line, fields);
         let fields = &*fields;
         let get = |i: usize| fields.get(i).map(|&(s, e)| &line[s..e]);
         let chosen = match &self.column {
@@ -269,6 +369,7 @@ impl LineRules {
                     b + 1
                 )
             }
+            (_, Some([])) => format!("field {} is empty", at + 1),
             (_, Some(f)) => field::error(f),
             (_, None) => format!("no field {} (the line has {})", at + 1, fields.len()),
         };

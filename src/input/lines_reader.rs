@@ -98,6 +98,8 @@ mod tests {
     use super::*;
     use sudoku_core::grid::Grid;
 
+    use crate::input::keep;
+
     use crate::input::tests::{P, S};
 
     fn run(rules: &mut LineRules, line: &str) -> Line {
@@ -115,11 +117,89 @@ mod tests {
         Line::Record(Err(message.to_string()), None)
     }
 
-    #[test]
-    fn splits_on_all_separators() {
+    /// The fields of `line` by `rule`, as text.
+    fn fields(rule: FieldRule, line: &str) -> Vec<&str> {
         let mut f = Vec::new();
-        split(b"  a,b;;c|d\te \r", &mut f);
-        assert_eq!(f, vec![(2, 3), (4, 5), (7, 8), (9, 10), (11, 12)]);
+        rule.split(line.as_bytes(), &mut f);
+        f.iter().map(|&(s, e)| &line[s..e]).collect()
+    }
+
+    #[test]
+    fn each_rule_splits_its_own_way() {
+        let line = "  a,b;;c|d\te  f,,g \r";
+        assert_eq!(
+            fields(FieldRule::Any, line),
+            ["a", "b", "c", "d", "e", "f", "g"]
+        );
+        assert_eq!(
+            fields(FieldRule::Whitespace, line),
+            ["a,b;;c|d", "e", "f,,g"]
+        );
+        assert_eq!(
+            fields(FieldRule::Delimiter(b','), line),
+            ["a", "b;;c|d\te  f", "", "g"]
+        );
+        assert_eq!(
+            fields(FieldRule::Delimiter(b';'), "a ;; b;"),
+            ["a", "", "b", ""]
+        );
+        assert!(fields(FieldRule::Delimiter(b'|'), " \t").is_empty());
+    }
+
+    #[test]
+    fn a_line_shows_the_separator_after_its_first_field() {
+        assert_eq!(FieldRule::of(P.as_bytes()), FieldRule::Any);
+        assert_eq!(
+            FieldRule::of(format!("  {P} \r").as_bytes()),
+            FieldRule::Any
+        );
+        let forum = format!("{P},Thread-00001;tarx0134,tarek,95532,97174,,,,4674,3311");
+        assert_eq!(FieldRule::of(forum.as_bytes()), FieldRule::Delimiter(b','));
+        assert_eq!(FieldRule::of(b"1 ; x,y"), FieldRule::Delimiter(b';'));
+        assert_eq!(FieldRule::of(b"a|b"), FieldRule::Delimiter(b'|'));
+        let comment = format!("{P}  // kleinezeitung, 14.09.2020 - leicht");
+        assert_eq!(FieldRule::of(comment.as_bytes()), FieldRule::Whitespace);
+        assert_eq!(FieldRule::of(b"12\tx"), FieldRule::Whitespace);
+    }
+
+    #[test]
+    fn the_first_record_chooses_the_rule_for_every_line() {
+        // Forum lists: `,` separates; `;` is inside a field, empty fields
+        // count, so field 9 is the same column on every row.
+        let mut r = LineRules::new(None);
+        r.keep = Keep::All;
+        assert_eq!(run(&mut r, "a title; of the list"), Line::Skip);
+        assert_eq!(r.rule, None);
+        let first = format!("{P},Thread-00001;tarx0134,tarek,95532,97174,,,,4674,3311");
+        assert_eq!(run(&mut r, &first), ok(P, None));
+        assert_eq!(r.rule, Some(FieldRule::Delimiter(b',')));
+        r.settle_kept(first.as_bytes(), "forum.txt").unwrap();
+        assert_eq!(r.kept.len(), 10);
+        let second = format!("{P};x,Thread-00002,bob,1,2,3,,,5,6");
+        let mut f = Vec::new();
+        let a = r.kept_values(first.as_bytes(), &mut f);
+        let b = r.kept_values(second.as_bytes(), &mut f);
+        assert_eq!(a[1], keep::text(b"Thread-00001;tarx0134"));
+        assert_eq!((&a[5], &a[8]), (&keep::text(b""), &keep::text(b"4674")));
+        assert_eq!(
+            (&b[1], &b[8]),
+            (&keep::text(b"Thread-00002"), &keep::text(b"5"))
+        );
+        // `;` is no separator in this file: the second row's first field
+        // is not a puzzle, and says so.
+        assert_eq!(
+            r.record(second.as_bytes(), &mut f).0,
+            Err("bad character ';' at position 82".to_string())
+        );
+        // Whitespace files: `,` is part of a field.
+        let mut r = LineRules::new(None);
+        let comment = format!("{P}  // kleinezeitung, 14.09.2020 - leicht");
+        assert_eq!(run(&mut r, &comment), ok(P, None));
+        assert_eq!(r.rule, Some(FieldRule::Whitespace));
+        assert_eq!(run(&mut r, &format!("{P} a,b")), ok(P, None));
+        let mut r = LineRules::new(Some(Column::Index(3)));
+        assert_eq!(run(&mut r, &format!("1,,{P}")), ok(P, None));
+        assert_eq!(run(&mut r, &format!("1,{P},")), bad("field 3 is empty"));
     }
 
     #[test]
@@ -161,22 +241,25 @@ mod tests {
 
     #[test]
     fn puzzle_in_another_field() {
-        let mut r = LineRules::new(None);
-        assert_eq!(run(&mut r, &format!("12 {P} 1.5")), ok(P, None));
-        assert_eq!(run(&mut r, &format!("12\t{P}\t{S}")), ok(P, Some(S)));
+        // Each line the first of a file of its own: its separator is the
+        // file's.
+        let run = |line: &str| LineRules::new(None).line(line.as_bytes()).unwrap();
+        assert_eq!(run(&format!("12 {P} 1.5")), ok(P, None));
+        assert_eq!(run(&format!("12\t{P}\t{S}")), ok(P, Some(S)));
+        assert_eq!(run(&format!("12;{P};;{S}")), ok(P, Some(S)));
         // Never solved from its solution.
         assert_eq!(
-            run(&mut r, &format!("{},{S}", &P[..76])),
+            run(&format!("{},{S}", &P[..76])),
             bad("76 cells, expected 81")
         );
         // Two candidates: ambiguous, the first field's message.
         assert_eq!(
-            run(&mut r, &format!("x {P} {P}")),
+            run(&format!("x {P} {P}")),
             bad("fields 2 and 3 both hold a puzzle; choose one with --column")
         );
         // The message names the field that looks like a puzzle.
         assert_eq!(
-            run(&mut r, &format!("7 {} 2.5", &P[..80])),
+            run(&format!("7 {} 2.5", &P[..80])),
             bad("80 cells, expected 81")
         );
     }

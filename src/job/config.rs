@@ -346,15 +346,17 @@ pub fn check_threads(counts: &[usize], cores: usize) -> Result<(), Error> {
     };
     if most > MAX_THREADS {
         return Err(Error::Usage(format!(
-            "-j/--threads {most}: at most {MAX_THREADS} threads (this machine has {cores} cores)"
+            "-j/--threads {most}: at most {MAX_THREADS} threads (this machine has {})",
+            crate::process::words::count(cores as u64, "core", "cores")
         )));
     }
     if most > cores {
         // A closed stderr loses the warning, nothing else.
         let _ = writeln!(
             std::io::stderr().lock(),
-            "sudoku-batch: warning: -j {most} is more threads than the {cores} cores of this machine; \
-             the extra threads share cores and add no speed"
+            "sudoku-batch: warning: -j {most} is more threads than the {} of this machine; \
+             the extra threads share cores and add no speed",
+            crate::process::words::count(cores as u64, "core", "cores")
         );
     }
     Ok(())

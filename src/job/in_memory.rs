@@ -178,7 +178,10 @@ pub fn puzzle_field(field: &[u8]) -> Result<Grid, String> {
 /// outside 0..=9 (`value 12 at position 5`, positions 1-based).
 pub fn puzzle_cells(values: impl ExactSizeIterator<Item = i64>) -> Result<Grid, String> {
     if values.len() != CELLS {
-        return Err(format!("{} cells, expected {CELLS}", values.len()));
+        return Err(format!(
+            "{}, expected {CELLS}",
+            crate::process::words::count(values.len() as u64, "cell", "cells")
+        ));
     }
     let mut cells = [0u8; CELLS];
     for (i, (cell, value)) in cells.iter_mut().zip(values).enumerate() {

@@ -393,7 +393,8 @@ impl RowOptions {
         } else if let (Some(max), Some(guesses)) = (self.max_guesses, result.guesses) {
             if guesses > max {
                 return Err(format!(
-                    "it made {guesses} guesses, past this run's guess limit of {max}"
+                    "it made {}, past this run's guess limit of {max}",
+                    crate::process::words::count(guesses, "guess", "guesses")
                 ));
             }
         }

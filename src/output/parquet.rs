@@ -199,7 +199,7 @@ impl ParquetRows {
             status.append_value(result.status.name());
             append_grid(&mut solution, result.solution.map(|g| g.line_bytes()));
             guesses.append_option(result.guesses);
-            solve_us.append_option(result.solve_ns.map(micros));
+            solve_us.append_option(result.solve_us());
             check.append_option(result.check.map(|c| c.name()));
             message.append_option(result.message.as_deref().map(clean_message));
         }
@@ -482,12 +482,6 @@ fn append_grid(column: &mut StringBuilder, line: Option<[u8; 81]>) {
         Some(Ok(text)) => column.append_value(text),
         _ => column.append_null(),
     }
-}
-
-/// A duration in nanoseconds as microseconds, rounded to one decimal as
-/// the CSV writes it.
-fn micros(ns: u64) -> f64 {
-    (ns.saturating_add(50) / 100) as f64 / 10.0
 }
 
 #[cfg(test)]

@@ -92,7 +92,10 @@ impl Progress {
             start: Instant::now(),
         };
         if let Some(bar) = &progress.bar {
-            bar.set_message(format!("{} puzzles, 0/s", options.kept));
+            bar.set_message(format!(
+                "{}, 0/s",
+                crate::process::words::count(options.kept, "puzzle", "puzzles")
+            ));
         }
         if let Some(bar) = &progress.bar {
             bar.enable_steady_tick(Duration::from_millis(250));
@@ -122,7 +125,10 @@ impl Progress {
         } else {
             0.0
         };
-        bar.set_message(format!("{puzzles} puzzles, {rate:.0}/s"));
+        bar.set_message(format!(
+            "{}, {rate:.0}/s",
+            crate::process::words::count(puzzles, "puzzle", "puzzles")
+        ));
         let position = match self.total_bytes {
             Some(total) => bytes_read.min(total.saturating_sub(1)),
             None => bytes_read,

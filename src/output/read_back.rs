@@ -138,7 +138,11 @@ impl<R: Read> RecordReader<R> {
 /// status (empty exactly when `malformed`).
 pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, String> {
     if record.len() != columns.len {
-        return Err(format!("{} fields, expected {}", record.len(), columns.len));
+        return Err(format!(
+            "{}, expected {}",
+            crate::process::words::count(record.len() as u64, "field", "fields"),
+            columns.len
+        ));
     }
     let field = |i: usize, name: &str| -> Result<&str, String> {
         std::str::from_utf8(record.get(i).unwrap_or_default())

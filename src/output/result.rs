@@ -68,6 +68,14 @@ impl PuzzleResult {
         self.status != Status::Malformed
     }
 
+    /// The `solve_us` column: the solve time in microseconds rounded to
+    /// one decimal, as every results format writes it (CSV `12.3`; the
+    /// Parquet and Python float the same value); `None` when malformed.
+    pub fn solve_us(&self) -> Option<f64> {
+        self.solve_ns
+            .map(|ns| (ns.saturating_add(50) / 100) as f64 / 10.0)
+    }
+
     /// True when this row makes the run fail (exit code 1): any status but
     /// `solved`, or a mismatched check.
     pub fn is_failure(&self) -> bool {

@@ -380,8 +380,8 @@ impl fmt::Display for Summary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "{} puzzles in {:.3} s: {:.0} puzzles/s ({} solver, {} mode, {} thread{}){}",
-            self.puzzles,
+            "{} in {:.3} s: {:.0} puzzles/s ({} solver, {} mode, {} thread{}){}",
+            crate::process::words::count(self.puzzles, "puzzle", "puzzles"),
             self.wall_s,
             self.puzzles_per_s,
             self.solver,

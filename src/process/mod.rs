@@ -1,9 +1,11 @@
 //! Small process-wide helpers, used by every stage: the [`clock`] that
 //! times each solve, [`interrupt`] (SIGINT and SIGTERM as a clean stop),
 //! [`stderr`] (messages that never panic on a closed stderr) and
-//! [`file_guard`] (no input is ever overwritten).
+//! [`file_guard`] (no input is ever overwritten) and [`words`] (`1 puzzle`,
+//! never `1 puzzles`).
 
 pub mod clock;
 pub mod file_guard;
 pub mod interrupt;
 pub mod stderr;
+pub mod words;

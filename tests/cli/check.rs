@@ -283,7 +283,13 @@ fn resume_is_hidden_from_check_help_but_still_refused() {
     let help = String::from_utf8(help.get_output().stdout.clone()).unwrap();
     assert!(!help.contains("--resume"), "{help}");
     assert!(help.contains("--baseline"), "{help}");
-    check(&[TOP95, "--quiet", "--resume"]).assert().code(2);
+    // Without -o too, the reason is that check verifies every row, not
+    // that --resume needs -o.
+    check(&[TOP95, "--quiet", "--resume"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot --resume"))
+        .stderr(contains("needs -o").not());
 }
 
 #[test]

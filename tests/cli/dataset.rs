@@ -215,7 +215,7 @@ fn canon_finds_planted_duplicates_and_against_leaks() {
     assert_eq!(leaks, ["", "", leak.as_str(), "", "", "", ""]);
     let summary = stderr(&out);
     assert!(
-        summary.contains("7 records, 4 distinct classes, 3 duplicates, 1 leaks"),
+        summary.contains("7 records, 4 distinct classes, 3 duplicates, 1 leak,"),
         "{summary}"
     );
 

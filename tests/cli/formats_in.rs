@@ -603,3 +603,51 @@ fn parquet_dictionary_encoded_strings_as_pandas_categoricals_write_them() {
     );
     assert_eq!(rows[2].solution, S);
 }
+
+#[test]
+fn text_line_fields_follow_one_delimiter_per_file() {
+    // A forum list: `,` after the first record's puzzle is the file's
+    // delimiter; `;` and `|` are part of fields, and empty fields count, so
+    // field 9 is the same column on every row. A row whose puzzle is
+    // followed by `;` is malformed, not read with its fields shifted.
+    let out = solve(&[&case("r4-forum-list.txt"), "--keep", "field2,field9"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    let kept: Vec<(String, String)> = stdout(&out)
+        .lines()
+        .map(|line| {
+            let fields: Vec<&str> = line.split(',').collect();
+            let n = fields.len();
+            (
+                fields[2].to_string(),
+                format!("{} {}", fields[n - 2], fields[n - 1]),
+            )
+        })
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            ("status", "field2 field9"),
+            ("solved", "Thread-00001;tarx0134 4674"),
+            ("solved", "Thread-00002 4675"),
+            ("solved", "Thread-00003;a;b 4676"),
+            // Split by the same rule: its puzzle and thread are one field.
+            ("malformed", "ann 3314"),
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+    );
+    let out = solve(&[&case("r4-forum-list.txt"), "--keep-all"]);
+    let header = stdout(&out).lines().next().unwrap_or_default().to_string();
+    assert!(header.ends_with(",field9,field10"), "{header}");
+    assert!(
+        stdout(&out).contains("bad character ';' at position 82"),
+        "{}",
+        stdout(&out)
+    );
+    // --column counts the same fields: field 3 of row 3 is empty.
+    let out = solve(&[&case("r4-forum-list.txt"), "--column", "3"]);
+    assert!(
+        stdout(&out).contains("field 3 is empty"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -183,7 +183,7 @@ fn no_puzzles_read_says_when_the_limit_or_the_shard_stopped_the_reading() {
         ),
         (
             vec![top95.as_str(), "--shard", "2/100", "--limit", "1"],
-            "for shard 2/100 among the first 1 records (--limit)",
+            "for shard 2/100 among the first 1 record (--limit)",
         ),
     ] {
         let output = solve(&args);

@@ -142,7 +142,7 @@ pub enum ParseError {
         position: usize,
     },
     /// Only digits and blanks, but not 81 of them.
-    #[error("{count} cells, expected 81")]
+    #[error("{count} {}, expected 81", if *count == 1 { "cell" } else { "cells" })]
     CellCount {
         /// Number of cells found.
         count: usize,
@@ -520,6 +520,7 @@ mod tests {
         assert_eq!(message(&PUZZLE[..80]), "80 cells, expected 81");
         assert_eq!(message(&format!("{PUZZLE}5")), "82 cells, expected 81");
         assert_eq!(message(""), "0 cells, expected 81");
+        assert_eq!(message("5"), "1 cell, expected 81");
     }
 
     #[test]

@@ -512,20 +512,21 @@ impl Runner<'_> {
             batch.missing += copy.dealt as u64 - answered;
             if read.extra > 0 {
                 notes.push(format!(
-                    "{} (copy {}): {} answer lines more than puzzles sent, ignored",
+                    "{} (copy {}): {} more than puzzles sent, ignored",
                     self.solver.name,
                     i + 1,
-                    read.extra
+                    crate::process::words::count(read.extra, "answer line", "answer lines")
                 ));
             }
             if answered < copy.dealt as u64 && !copy.killed {
                 notes.push(format!(
-                    "{} (copy {}): {} after answering {} of {} puzzles{}",
+                    "{} (copy {}): {} after answering {} of {} {}{}",
                     self.solver.name,
                     i + 1,
                     describe(status),
                     answered,
                     copy.dealt,
+                    crate::process::words::noun(copy.dealt as u64, "puzzle", "puzzles"),
                     last_line(&stderr)
                 ));
             } else if status.is_some_and(|s| !s.success()) && !copy.killed {

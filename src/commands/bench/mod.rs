@@ -28,6 +28,7 @@ use crate::commands::flags::{solver_parser, LayoutArgs};
 use crate::error::{Error, Verdict};
 use crate::input::{self, Input, ReadOptions};
 use crate::process::file_guard::FileGuard;
+use crate::process::words::{count, noun};
 
 pub use self::export::{ExportFormat, Exports, Report};
 pub use self::external::{measure_external, Expected, ExternalSolver, Protocol};
@@ -39,7 +40,8 @@ pub use self::spread::Spread;
 #[derive(Debug, Args)]
 pub struct BenchArgs {
     /// Puzzle files, one data set each, read with `solve`'s input rules
-    /// (`.gz` decompressed; `-` is stdin). Malformed records are skipped.
+    /// (text lines, CSV, JSON Lines or Parquet; gzip and zstd decompressed;
+    /// `-` is stdin). Malformed records are skipped.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
 
@@ -366,11 +368,11 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
         let dataset = Dataset::load(records, config.limit)?;
         let skipped = match dataset.skipped {
             0 => String::new(),
-            n => format!(" ({n} malformed records skipped)"),
+            n => format!(" ({n} malformed {} skipped)", noun(n, "record", "records")),
         };
         log(format!(
-            "loaded {} puzzles from {} in {:.1} ms{skipped}",
-            dataset.puzzles.len(),
+            "loaded {} from {} in {:.1} ms{skipped}",
+            count(dataset.puzzles.len() as u64, "puzzle", "puzzles"),
             dataset.name,
             dataset.parse.as_secs_f64() * 1e3,
         ));
@@ -458,10 +460,10 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
                     );
                     if m.wrong > 0 || m.missing > 0 {
                         crate::stderrln!(
-                            "sudoku-batch: warning: {what}: {} wrong answers and {} puzzles \
-                             without an answer, of {} sent",
-                            m.wrong,
-                            m.missing,
+                            "sudoku-batch: warning: {what}: {} and {} without an answer, of \
+                             {} sent",
+                            count(m.wrong, "wrong answer", "wrong answers"),
+                            count(m.missing, "puzzle", "puzzles"),
                             m.dealt
                         );
                     }
@@ -508,10 +510,11 @@ impl Recorder<'_> {
             Some(passes) => format!("{passes} full passes{runs}"),
             None => {
                 self.notes.push(format!(
-                    "{what}: a sample of {puzzles} puzzle solves in random order \
-                     (a full pass would take over twice --time-s)"
+                    "{what}: a sample of {} in random order (a full pass would take over \
+                     twice --time-s)",
+                    count(puzzles, "puzzle solve", "puzzle solves")
                 ));
-                format!("a sample of {puzzles} puzzles{runs}")
+                format!("a sample of {}{runs}", count(puzzles, "puzzle", "puzzles"))
             }
         }
     }

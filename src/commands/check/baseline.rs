@@ -178,8 +178,9 @@ impl SummaryBaseline {
     ) -> Result<(), String> {
         if summary.puzzles != self.puzzles {
             return Err(format!(
-                "the baseline counts {} puzzles, this run {}: not the same inputs",
-                self.puzzles, summary.puzzles
+                "the baseline counts {}, this run {}: not the same inputs",
+                crate::process::words::count(self.puzzles, "puzzle", "puzzles"),
+                summary.puzzles
             ));
         }
         let counts = [

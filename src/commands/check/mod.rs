@@ -37,7 +37,7 @@ use crate::output::result::{Check, PuzzleResult};
 /// The options of `check`: those of `solve` (but `--resume`, hidden from
 /// `--help` and refused, since every row must be verified), and these.
 #[derive(Debug, Args)]
-#[command(mut_arg("resume", |arg| arg.hide(true)))]
+#[command(mut_arg("resume", |arg| arg.hide(true).requires(clap::builder::Resettable::Reset)))]
 pub struct CheckArgs {
     /// Every option of `solve`.
     #[command(flatten)]
@@ -132,14 +132,17 @@ impl Rules {
 /// [`Error::Baseline`] for a baseline that cannot be read or belongs to
 /// other inputs.
 pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
-    let mut config = Config::from_args(&args.solve)?;
-    // `check ... | head`: every record is still verified.
-    config.finish_when_stdout_closes = true;
-    if config.resume {
+    // Before the options are checked together: `--resume` without `-o`
+    // is refused for this reason, not for the missing `-o`.
+    if args.solve.resume {
         return Err(Error::Usage(
             "check verifies every row, so it cannot --resume: run it again from the start".into(),
         ));
     }
+    let mut config = Config::from_args(&args.solve)?;
+    crate::commands::command_line::say_when_reading_a_terminal(&config);
+    // `check ... | head`: every record is still verified.
+    config.finish_when_stdout_closes = true;
     let mut guard = config.file_guard();
     if let Some(path) = &args.baseline {
         guard.reads("--baseline", path);
@@ -227,10 +230,14 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
                 report.set_hint(hint);
             }
             match config.shard {
-                Some(shard) => {
-                    format!("{matched} rows of shard {shard} compared with baseline {base_name}")
-                }
-                None => format!("{matched} rows compared with baseline {base_name}"),
+                Some(shard) => format!(
+                    "{} of shard {shard} compared with baseline {base_name}",
+                    crate::process::words::count(matched, "row", "rows")
+                ),
+                None => format!(
+                    "{} compared with baseline {base_name}",
+                    crate::process::words::count(matched, "row", "rows")
+                ),
             }
         }
         Some(Baseline::Summary(old)) => {

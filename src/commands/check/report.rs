@@ -2,6 +2,7 @@
 //! its place (`file:line`) and the old and new values, the first
 //! [`SHOWN`] in full, then a count of the rest.
 
+use crate::process::words;
 use std::fmt;
 
 use sudoku_core::grid::{Cell, Grid, CELLS};
@@ -370,7 +371,10 @@ impl Report {
     /// puzzles: never `ok`, since not everything was checked; the failures
     /// found so far, if any, follow as in [`Report::render`].
     pub fn render_interrupted(&self, puzzles: u64) -> String {
-        let mut out = format!("sudoku-batch check: interrupted after {puzzles} puzzles");
+        let mut out = format!(
+            "sudoku-batch check: interrupted after {}",
+            words::count(puzzles, "puzzle", "puzzles")
+        );
         if self.total == 0 {
             out.push_str(": no failures so far, the rest not checked\n");
         } else {
@@ -391,15 +395,16 @@ impl Report {
         let mut out = String::new();
         if self.total == 0 {
             out.push_str(&format!(
-                "sudoku-batch check: ok: {puzzles} puzzles, {checks}\n"
+                "sudoku-batch check: ok: {}, {checks}\n",
+                words::count(puzzles, "puzzle", "puzzles")
             ));
             self.push_notes(&mut out);
             return out;
         }
         out.push_str(&format!(
-            "sudoku-batch check: FAILED: {} failure{} in {puzzles} puzzles ({checks})",
-            self.total,
-            if self.total == 1 { "" } else { "s" }
+            "sudoku-batch check: FAILED: {} in {} ({checks})",
+            words::count(self.total, "failure", "failures"),
+            words::count(puzzles, "puzzle", "puzzles")
         ));
         if let Some(hint) = &self.hint {
             out.push_str(&format!(": {hint}"));

@@ -33,6 +33,7 @@ use crate::job::shard::{self, Shard};
 use crate::output::progress::{Progress, ProgressOptions};
 use crate::output::{clean_message, file_field};
 use crate::process::interrupt::SignalGuard;
+use crate::process::words::noun;
 
 /// The columns, in order (after `file` with several inputs).
 pub const COLUMNS: [&str; 7] = [
@@ -48,7 +49,9 @@ pub const COLUMNS: [&str; 7] = [
 /// Options of `augment`.
 #[derive(Debug, Args)]
 pub struct AugmentArgs {
-    /// Puzzle files; `-` or none means stdin. A solution column (or a later
+    /// Puzzle files, read with `solve`'s input rules (text lines, CSV, JSON
+    /// Lines or Parquet; gzip and zstd decompressed); `-` or none means
+    /// stdin. A solution column (or a later
     /// field holding a complete grid) is used when it fits the puzzle; other
     /// puzzles are solved.
     #[arg(value_name = "INPUT")]
@@ -304,16 +307,19 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
             .map(|(s, n)| format!("{} {s}", thousands(n)))
             .collect();
         crate::stderrln!(
-            "augment: {} records{}, {} copies ({} rows){}{} in {seconds:.2} s \
+            "augment: {} {}{}, {} {} ({} {}){}{} in {seconds:.2} s \
              ({} records/s, {} copies/s on {})",
             thousands(tally.records),
+            noun(tally.records, "record", "records"),
             if interrupted.is_some() {
                 " (interrupted)"
             } else {
                 ""
             },
             thousands(tally.copies),
+            noun(tally.copies, "copy", "copies"),
             thousands(tally.rows),
+            noun(tally.rows, "row", "rows"),
             if others.is_empty() {
                 ""
             } else {

@@ -38,6 +38,7 @@ use crate::input::Record;
 use crate::output::progress::{Progress, ProgressOptions};
 use crate::output::{clean_message, file_field};
 use crate::process::interrupt::SignalGuard;
+use crate::process::words::noun;
 
 /// The columns, in order (after `file` with several inputs).
 pub const COLUMNS: [&str; 6] = [
@@ -52,7 +53,9 @@ pub const COLUMNS: [&str; 6] = [
 /// Options of `canon`.
 #[derive(Debug, Args)]
 pub struct CanonArgs {
-    /// Puzzle files; `-` or none means stdin.
+    /// Puzzle files, read with `solve`'s input rules (text lines, CSV, JSON
+    /// Lines or Parquet; gzip and zstd decompressed); `-` or none means
+    /// stdin.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
@@ -274,6 +277,8 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
     let mut tally = Tally::default();
 
     // The --against corpora first: their forms, each with its first record.
+    let against_started = Instant::now();
+    let mut against_seconds = 0.0;
     let mut against = Forms::default();
     let mut seen = Forms::default();
     let ending = run_ordered(
@@ -297,89 +302,78 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
         },
     );
     let ending = match ending {
-        Ok(None) => run_ordered(
-            Opened::tagged(main_inputs.records),
-            settings.threads,
-            &interrupt,
-            Canonicalizer::new,
-            |canon, item| Some(canonicalise(canon, item)),
-            |chunk| {
-                for done in chunk {
-                    let file = several.then(|| files[done.at.input].as_str());
-                    let name = |at: Position| match several {
-                        true => {
-                            file_field(&format!("{}:{}", names[at.input], at.line)).into_owned()
+        Ok(None) => {
+            against_seconds = against_started.elapsed().as_secs_f64();
+            run_ordered(
+                Opened::tagged(main_inputs.records),
+                settings.threads,
+                &interrupt,
+                Canonicalizer::new,
+                |canon, item| Some(canonicalise(canon, item)),
+                |chunk| {
+                    for done in chunk {
+                        let file = several.then(|| files[done.at.input].as_str());
+                        let name = |at: Position| match several {
+                            true => {
+                                file_field(&format!("{}:{}", names[at.input], at.line)).into_owned()
+                            }
+                            false => at.line.to_string(),
+                        };
+                        tally.records += 1;
+                        let mut row = Row {
+                            file,
+                            line: done.at.line,
+                            puzzle: done.puzzle.map(|g| g.to_line()),
+                            canonical: None,
+                            duplicate_of: None,
+                            against: None,
+                            message: None,
+                        };
+                        match done.form {
+                            Ok((form, hash)) => {
+                                row.canonical =
+                                    Some(form.cells().iter().map(|v| (b'0' + v) as char).collect());
+                                row.duplicate_of = seen.first_or_insert(hash, done.at).map(name);
+                                row.against = against.get(hash).map(|at| {
+                                    file_field(&format!("{}:{}", against_names[at.input], at.line))
+                                        .into_owned()
+                                });
+                            }
+                            Err(message) => {
+                                tally.malformed += 1;
+                                row.message = Some(clean_message(&message));
+                            }
                         }
-                        false => at.line.to_string(),
-                    };
-                    tally.records += 1;
-                    let mut row = Row {
-                        file,
-                        line: done.at.line,
-                        puzzle: done.puzzle.map(|g| g.to_line()),
-                        canonical: None,
-                        duplicate_of: None,
-                        against: None,
-                        message: None,
-                    };
-                    match done.form {
-                        Ok((form, hash)) => {
-                            row.canonical =
-                                Some(form.cells().iter().map(|v| (b'0' + v) as char).collect());
-                            row.duplicate_of = seen.first_or_insert(hash, done.at).map(name);
-                            row.against = against.get(hash).map(|at| {
-                                file_field(&format!("{}:{}", against_names[at.input], at.line))
-                                    .into_owned()
-                            });
-                        }
-                        Err(message) => {
-                            tally.malformed += 1;
-                            row.message = Some(clean_message(&message));
+                        tally.duplicates += u64::from(row.duplicate_of.is_some());
+                        tally.leaks += u64::from(row.against.is_some());
+                        if !(args.dedupe && row.duplicate_of.is_some()) {
+                            writer.row(&row)?;
                         }
                     }
-                    tally.duplicates += u64::from(row.duplicate_of.is_some());
-                    tally.leaks += u64::from(row.against.is_some());
-                    if !(args.dedupe && row.duplicate_of.is_some()) {
-                        writer.row(&row)?;
-                    }
-                }
-                writer.flush()?;
-                progress.update(tally.against_records + tally.records);
-                Ok(())
-            },
-        ),
+                    writer.flush()?;
+                    progress.update(tally.against_records + tally.records);
+                    Ok(())
+                },
+            )
+        }
         other => other,
     };
     progress.finish();
     let interrupted = writer.close(ending)?;
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();
-        let read = tally.records + tally.against_records;
-        crate::stderrln!(
-            "canon: {} records{}, {} distinct classes, {} duplicates, {} leaks, {} malformed \
-             in {seconds:.2} s ({}/s on {})",
-            thousands(tally.records),
-            if interrupted.is_some() {
-                " (interrupted)"
-            } else {
-                ""
-            },
-            thousands(seen.len() as u64),
-            thousands(tally.duplicates),
-            thousands(tally.leaks),
-            thousands(tally.malformed),
-            thousands(rate(read, seconds)),
-            threads(settings.threads),
-        );
-        if !args.against.is_empty() {
-            crate::stderrln!(
-                "  against {}: {} records, {} distinct classes, {} malformed",
-                against_names.join(", "),
-                thousands(tally.against_records),
-                thousands(against.len() as u64),
-                thousands(tally.against_malformed),
-            );
-        }
+        let counts = Counts {
+            tally: &tally,
+            classes: seen.len() as u64,
+            against_classes: against.len() as u64,
+        };
+        let times = Times {
+            seconds,
+            against_seconds,
+            threads: settings.threads,
+        };
+        let interrupted = interrupted.is_some();
+        crate::stderr!("{}", summary(&counts, &against_names, &times, interrupted));
     }
     Ok(if let Some(signal) = interrupted {
         Verdict::Interrupted(signal)
@@ -388,4 +382,104 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
     } else {
         Verdict::Clean
     })
+}
+
+/// What the summary counts.
+struct Counts<'a> {
+    tally: &'a Tally,
+    /// Distinct forms among the inputs' records.
+    classes: u64,
+    /// Distinct forms among the `--against` records.
+    against_classes: u64,
+}
+
+/// How long the run took.
+struct Times {
+    /// The whole run, seconds.
+    seconds: f64,
+    /// The part spent reading the `--against` corpora, seconds.
+    against_seconds: f64,
+    threads: usize,
+}
+
+/// The summary's lines: the inputs' counts and rate (their records over
+/// the time spent on them, so that a large `--against` corpus does not
+/// inflate it), then the `--against` corpora's own, when there are any.
+fn summary(
+    counts: &Counts<'_>,
+    against_names: &[String],
+    times: &Times,
+    interrupted: bool,
+) -> String {
+    let tally = counts.tally;
+    let main_seconds = times.seconds - times.against_seconds;
+    let counted =
+        |n: u64, one: &str, many: &str| format!("{} {}", thousands(n), noun(n, one, many));
+    let mut out = format!(
+        "canon: {}{}, {}, {}, {}, {} malformed in {:.2} s ({}/s on {})\n",
+        counted(tally.records, "record", "records"),
+        if interrupted { " (interrupted)" } else { "" },
+        counted(counts.classes, "distinct class", "distinct classes"),
+        counted(tally.duplicates, "duplicate", "duplicates"),
+        counted(tally.leaks, "leak", "leaks"),
+        thousands(tally.malformed),
+        times.seconds,
+        thousands(rate(tally.records, main_seconds)),
+        threads(times.threads),
+    );
+    if !against_names.is_empty() {
+        out.push_str(&format!(
+            "  against {}: {}, {}, {} malformed, read in {:.2} s ({}/s)\n",
+            against_names.join(", "),
+            counted(tally.against_records, "record", "records"),
+            counted(counts.against_classes, "distinct class", "distinct classes"),
+            thousands(tally.against_malformed),
+            times.against_seconds,
+            thousands(rate(tally.against_records, times.against_seconds)),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_counts_the_inputs_records_over_their_own_time() {
+        let tally = Tally {
+            records: 1_000,
+            leaks: 3,
+            against_records: 81_000,
+            ..Tally::default()
+        };
+        let counts = Counts {
+            tally: &tally,
+            classes: 990,
+            against_classes: 9_000,
+        };
+        let times = Times {
+            seconds: 10.0,
+            against_seconds: 8.0,
+            threads: 2,
+        };
+        let text = summary(&counts, &["train.csv".to_string()], &times, false);
+        assert_eq!(
+            text,
+            "canon: 1,000 records, 990 distinct classes, 0 duplicates, 3 leaks, 0 malformed \
+             in 10.00 s (500/s on 2 threads)\n  \
+             against train.csv: 81,000 records, 9,000 distinct classes, 0 malformed, \
+             read in 8.00 s (10,125/s)\n"
+        );
+        let alone = Times {
+            against_seconds: 0.0,
+            ..times
+        };
+        let text = summary(&counts, &[], &alone, true);
+        assert_eq!(
+            text,
+            "canon: 1,000 records (interrupted), 990 distinct classes, 0 duplicates, 3 leaks, \
+             0 malformed in 10.00 s (100/s on 2 threads)\n"
+        );
+    }
 }

@@ -15,6 +15,7 @@ use super::{rate, run_ordered, thousands, threads, RunArgs, TableWriter};
 use crate::error::{Error, Verdict};
 use crate::output::progress::Progress;
 use crate::process::interrupt::SignalGuard;
+use crate::process::words::noun;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 5] = ["index", "puzzle", "solution", "clues", "guesses"];
@@ -117,14 +118,16 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();
         crate::stderrln!(
-            "generate: {} puzzles{} ({} candidates tried) in {seconds:.2} s, {}/s on {}",
+            "generate: {} {}{} ({} {} tried) in {seconds:.2} s, {}/s on {}",
             thousands(tally.kept),
+            noun(tally.kept, "puzzle", "puzzles"),
             if ending.is_some() {
                 ", interrupted"
             } else {
                 ""
             },
             thousands(tally.tried),
+            noun(tally.tried, "candidate", "candidates"),
             thousands(rate(tally.kept, seconds)),
             threads(settings.threads),
         );

@@ -41,8 +41,8 @@ pub const CHUNK_ITEMS: usize = 1024;
 /// The output and run options every data-set subcommand takes.
 #[derive(Debug, Args, Clone)]
 pub struct RunArgs {
-    /// The output CSV; `-` or absent means stdout. A name ending in `.gz` is
-    /// written gzip-compressed.
+    /// The output CSV; `-` or absent means stdout. A name ending in `.gz` or
+    /// `.zst` is written compressed.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 

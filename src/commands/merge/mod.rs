@@ -55,14 +55,14 @@ use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 #[derive(Clone, Debug, Args)]
 pub struct MergeArgs {
     /// The files to merge, in any order: the shards' results CSV (as `solve
-    /// -o` writes them) or other per-record tables (`augment`),
-    /// gzip-compressed or not.
+    /// -o` writes them) or other per-record tables (`augment`), plain, gzip
+    /// or zstd (by name or content).
     #[arg(value_name = "RESULTS", required = true)]
     pub results: Vec<PathBuf>,
 
-    /// The merged results file; a name ending in `.gz` is written
-    /// gzip-compressed. Written under a temporary name and renamed at the
-    /// end, so a failed merge leaves nothing behind.
+    /// The merged results file; a name ending in `.gz` or `.zst` is written
+    /// compressed. Written under a temporary name and renamed at the end, so
+    /// a failed merge leaves nothing behind.
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
 
@@ -316,13 +316,15 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
     if let Some((first, count)) = &merged.missing {
         if !args.allow_missing {
             return Err(Error::Merge(format!(
-                "no file has a row for {first} (the first of {count} records of the inputs \
-                 without one); --allow-missing merges what there is"
+                "no file has a row for {first} (the first of {} of the inputs without one); \
+                 --allow-missing merges what there is",
+                crate::process::words::count(*count, "record", "records")
             )));
         }
         crate::stderrln!(
-            "sudoku-batch merge: warning: {count} records of the inputs have no row (the first: \
-             {first})"
+            "sudoku-batch merge: warning: {} of the inputs {} no row (the first: {first})",
+            crate::process::words::count(*count, "record", "records"),
+            crate::process::words::noun(*count, "has", "have")
         );
     }
     let facts = if summaries.is_empty() {
@@ -356,9 +358,9 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
             String::new()
         };
         crate::stderrln!(
-            "sudoku-batch merge: {} rows from {} files into {}{what}",
-            merged.rows,
-            args.results.len(),
+            "sudoku-batch merge: {} from {} into {}{what}",
+            crate::process::words::count(merged.rows, "row", "rows"),
+            crate::process::words::count(args.results.len() as u64, "file", "files"),
             args.output.display(),
         );
     }
@@ -516,8 +518,8 @@ impl Part {
         let record = self.reader.record();
         if record.len() != self.header.len() {
             return Err(bad(format!(
-                "{} fields, the header has {}",
-                record.len(),
+                "{}, the header has {}",
+                crate::process::words::count(record.len() as u64, "field", "fields"),
                 self.header.len()
             )));
         }

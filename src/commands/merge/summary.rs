@@ -183,9 +183,11 @@ pub fn run_facts(summaries: &[ShardSummary], tally: &Tally) -> Result<RunFacts, 
         .collect();
     if puzzles != tally.puzzles || statuses[..] != merged[..] {
         return Err(format!(
-            "the {} summaries count {puzzles} puzzles (per status {statuses:?}), the merged rows \
-             {} ({merged:?}): give every shard's summary, once",
-            summaries.len(),
+            "the {} {} {} (per status {statuses:?}), the merged rows {} ({merged:?}): give \
+             every shard's summary, once",
+            crate::process::words::count(summaries.len() as u64, "summary", "summaries"),
+            crate::process::words::noun(summaries.len() as u64, "counts", "count"),
+            crate::process::words::count(puzzles, "puzzle", "puzzles"),
             tally.puzzles
         ));
     }
@@ -283,9 +285,9 @@ fn one_run_options(summaries: &[ShardSummary]) -> Result<Option<RunOptions>, Str
                 .map(|k| format!("{k}/{n}"))
                 .collect();
             return Err(format!(
-                "the summaries are of {} of {n} shards (missing {}): give every shard's summary, \
-                 once",
+                "the summaries are of {} of {} (missing {}): give every shard's summary, once",
                 ks.len(),
+                crate::process::words::count(n, "shard", "shards"),
                 missing.join(", ")
             ));
         }

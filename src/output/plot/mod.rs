@@ -24,12 +24,12 @@ const WIDTH: u32 = 960;
 /// Pixels per bar in the bar charts.
 const BAR_PITCH: u32 = 28;
 
-/// The series colors, in order of first appearance (Tableau 10: told apart
-/// by most readers, colour-blind ones included).
-const PALETTE: [RGBColor; 10] = [
+/// The series colors, in order (Tableau 10, told apart by most readers,
+/// colour-blind ones included, but for its red: red means a problem here,
+/// [`ALERT`]).
+const PALETTE: [RGBColor; 9] = [
     RGBColor(0x4e, 0x79, 0xa7),
     RGBColor(0xf2, 0x8e, 0x2b),
-    RGBColor(0xe1, 0x57, 0x59),
     RGBColor(0x76, 0xb7, 0xb2),
     RGBColor(0x59, 0xa1, 0x4f),
     RGBColor(0xed, 0xc9, 0x48),
@@ -39,7 +39,8 @@ const PALETTE: [RGBColor; 10] = [
     RGBColor(0xba, 0xb0, 0xac),
 ];
 
-/// Text flagged as a problem (wrong answers).
+/// Bars and text flagged as a problem (wrong answers, a status other than
+/// `solved`).
 const ALERT: RGBColor = RGBColor(0xc0, 0x1c, 0x28);
 
 /// Drawing a chart failed (plotters reports its backend's error).
@@ -69,8 +70,9 @@ pub struct Bar {
     pub max: f64,
     /// The value as printed at the bar's end.
     pub text: String,
-    /// Drawn as a problem: the label in red (e.g. a solver that gave
-    /// wrong answers).
+    /// Drawn as a problem: the bar and its label in red, whatever the
+    /// series (e.g. a solver that gave wrong answers, a status other than
+    /// `solved`).
     pub flagged: bool,
 }
 
@@ -84,11 +86,55 @@ pub enum Scale {
     Auto,
 }
 
+/// The colour of each series (a solver, say) for all the charts of a
+/// page, so that one series has one colour in every chart, as the page's
+/// text says.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Palette {
+    series: Vec<String>,
+}
+
+impl Palette {
+    /// A palette giving `series` the page's colours in order; a series not
+    /// among them gets one after theirs, in order of first appearance.
+    pub fn new<S: AsRef<str>>(series: impl IntoIterator<Item = S>) -> Palette {
+        let mut palette = Palette::default();
+        for name in series {
+            palette.add(name.as_ref());
+        }
+        palette
+    }
+
+    fn add(&mut self, name: &str) {
+        if !self.series.iter().any(|n| n == name) {
+            self.series.push(name.to_string());
+        }
+    }
+
+    /// This palette with the series of `names` it lacks added.
+    fn with<'a>(&self, names: impl Iterator<Item = &'a str>) -> Palette {
+        let mut palette = self.clone();
+        for name in names {
+            palette.add(name);
+        }
+        palette
+    }
+
+    /// The colour of `series`.
+    fn color(&self, series: &str) -> RGBColor {
+        let at = self.series.iter().position(|n| n == series).unwrap_or(0);
+        PALETTE[at % PALETTE.len()]
+    }
+}
+
 /// One line of a line chart: points in order of x.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Curve {
     /// The legend text.
     pub name: String,
+    /// The series it belongs to, which picks its colour (e.g. the solver);
+    /// curves of one series are told apart by their dashes.
+    pub series: String,
     /// `(x, y)` points.
     pub points: Vec<(f64, f64)>,
 }
@@ -99,6 +145,9 @@ pub struct Curve {
 pub struct Distribution {
     /// The legend text (e.g. the data set).
     pub name: String,
+    /// The series it belongs to, which picks its colour (e.g. the solver);
+    /// outlines of one series are told apart by their dashes.
+    pub series: String,
     /// `(low, high, percent)`: buckets of solve time in microseconds, ten per
     /// decade, in ascending order, with the share of puzzles in each.
     pub buckets: Vec<(f64, f64, f64)>,
@@ -136,6 +185,7 @@ impl Distribution {
         }
         Distribution {
             name: name.to_string(),
+            series: name.to_string(),
             buckets,
         }
     }
@@ -177,6 +227,7 @@ pub fn bar_chart(
     axis: &str,
     bars: &[Bar],
     scale: Scale,
+    palette: &Palette,
 ) -> Result<String, PlotError> {
     let n = bars.len().max(1);
     let height = 70 + BAR_PITCH * n as u32 + 50;
@@ -197,7 +248,7 @@ pub fn bar_chart(
         .max()
         .unwrap_or(0);
     let label_width = (label_chars as u32 * 7 + 24).clamp(80, WIDTH / 2);
-    let series = series_colors(bars.iter().map(|b| b.series.as_str()));
+    let series = palette.with(bars.iter().map(|b| b.series.as_str()));
     svg(chart, height, |root| {
         if scale == Scale::Auto && hi / lo > 50.0 {
             // Room on the right for the printed values.
@@ -217,7 +268,7 @@ fn draw_bars<X>(
     base: f64,
     axis: &str,
     bars: &[Bar],
-    series: &[(String, RGBColor)],
+    series: &Palette,
     label_width: u32,
 ) -> Result<(), Box<dyn StdError>>
 where
@@ -233,6 +284,7 @@ where
     chart
         .configure_mesh()
         .disable_y_mesh()
+        .light_line_style(TRANSPARENT)
         .y_labels(0)
         .x_desc(axis)
         .x_label_formatter(&|v| axis_number(*v))
@@ -240,7 +292,11 @@ where
         .draw()?;
     let row = |i: usize| (n - 1 - i) as f64;
     for (i, bar) in bars.iter().enumerate() {
-        let color = color_of(series, &bar.series);
+        let color = if bar.flagged {
+            ALERT
+        } else {
+            series.color(&bar.series)
+        };
         let y = row(i);
         chart.draw_series(std::iter::once(Rectangle::new(
             [(base, y - 0.34), (bar.value.max(base), y + 0.34)],
@@ -279,7 +335,11 @@ where
 ///
 /// # Errors
 /// [`PlotError`] when plotters fails.
-pub fn scaling_chart(curves: &[Curve], cores: usize) -> Result<String, PlotError> {
+pub fn scaling_chart(
+    curves: &[Curve],
+    cores: usize,
+    palette: &Palette,
+) -> Result<String, PlotError> {
     let most = curves
         .iter()
         .flat_map(|c| c.points.iter().map(|p| p.0))
@@ -289,79 +349,77 @@ pub fn scaling_chart(curves: &[Curve], cores: usize) -> Result<String, PlotError
         .flat_map(|c| c.points.iter().map(|p| p.1))
         .fold(most, f64::max)
         * 1.1;
-    let colors = series_colors(curves.iter().map(|c| c.name.as_str()));
-    svg("thread scaling", 460, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(16)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d(0.5..most + 0.5, 0.0..top)?;
-        chart
-            .configure_mesh()
-            .x_desc("threads")
-            .y_desc("speedup over 1 thread")
-            // Threads are whole numbers: no ticks between them.
-            .x_label_formatter(&|v| {
-                if v.fract().abs() < 1e-9 {
-                    axis_number(*v)
-                } else {
-                    String::new()
-                }
-            })
-            .label_style(font(13))
-            .draw()?;
-        let gray = RGBColor(0x88, 0x88, 0x88);
-        chart
-            .draw_series(DashedLineSeries::new(
+    let gray = RGBColor(0x88, 0x88, 0x88);
+    let lines = line_styles(
+        curves.iter().map(|c| (c.name.as_str(), c.series.as_str())),
+        palette,
+    );
+    let mut legend = vec![LegendEntry {
+        name: "ideal (speedup = threads)".into(),
+        color: gray,
+        dash: Some((6, 4)),
+    }];
+    legend.extend(lines.iter().cloned());
+    svg(
+        "thread scaling",
+        PLOT_HEIGHT + legend_height(&legend),
+        |root| {
+            let (root, below) = root.split_vertically(PLOT_HEIGHT);
+            draw_legend(&below, &legend)?;
+            let mut chart = ChartBuilder::on(&root)
+                .margin(16)
+                .x_label_area_size(40)
+                .y_label_area_size(50)
+                .build_cartesian_2d(0.5..most + 0.5, 0.0..top)?;
+            chart
+                .configure_mesh()
+                .light_line_style(TRANSPARENT)
+                .x_desc("threads")
+                .y_desc("speedup over 1 thread")
+                // Threads are whole numbers: no ticks between them.
+                .x_label_formatter(&|v| {
+                    if v.fract().abs() < 1e-9 {
+                        axis_number(*v)
+                    } else {
+                        String::new()
+                    }
+                })
+                .label_style(font(13))
+                .draw()?;
+            chart.draw_series(DashedLineSeries::new(
                 [(1.0, 1.0), (most, most)],
                 6,
                 4,
                 gray.stroke_width(2),
-            ))?
-            .label("ideal (speedup = threads)")
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], gray.stroke_width(2)));
-        if (cores as f64) < most + 0.5 {
-            let c = cores as f64;
-            chart.draw_series(DashedLineSeries::new(
-                [(c, 0.0), (c, top)],
-                3,
-                3,
-                gray.stroke_width(1),
             ))?;
-            let (px, py) = chart.backend_coord(&(c, top));
-            root.draw(&Text::new(
-                format!("{cores} cores"),
-                (px + 4, py + 4),
-                font(12).pos(Pos::new(HPos::Left, VPos::Top)),
-            ))?;
-        }
-        for curve in curves {
-            let color = color_of(&colors, &curve.name);
-            chart
-                .draw_series(LineSeries::new(
-                    curve.points.iter().copied(),
-                    color.stroke_width(2),
-                ))?
-                .label(curve.name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2))
-                });
-            chart.draw_series(
-                curve
-                    .points
-                    .iter()
-                    .map(|&p| Circle::new(p, 4, color.filled())),
-            )?;
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .label_font(font(13))
-            .background_style(WHITE.mix(0.9))
-            .border_style(gray)
-            .draw()?;
-        Ok(())
-    })
+            if (cores as f64) < most + 0.5 {
+                let c = cores as f64;
+                chart.draw_series(DashedLineSeries::new(
+                    [(c, 0.0), (c, top)],
+                    3,
+                    3,
+                    gray.stroke_width(1),
+                ))?;
+                let (px, py) = chart.backend_coord(&(c, top));
+                root.draw(&Text::new(
+                    crate::process::words::count(cores as u64, "core", "cores"),
+                    (px + 4, py + 4),
+                    font(12).pos(Pos::new(HPos::Left, VPos::Top)),
+                ))?;
+            }
+            for (curve, line) in curves.iter().zip(&lines) {
+                let color = line.color;
+                draw_line(&mut chart, curve.points.clone(), line)?;
+                chart.draw_series(
+                    curve
+                        .points
+                        .iter()
+                        .map(|&p| Circle::new(p, 4, color.filled())),
+                )?;
+            }
+            Ok(())
+        },
+    )
 }
 
 /// The solve-time chart: one outline per distribution, solve time on a
@@ -369,73 +427,164 @@ pub fn scaling_chart(curves: &[Curve], cores: usize) -> Result<String, PlotError
 ///
 /// # Errors
 /// [`PlotError`] when plotters fails.
-pub fn distribution_chart(distributions: &[Distribution]) -> Result<String, PlotError> {
+pub fn distribution_chart(
+    distributions: &[Distribution],
+    palette: &Palette,
+) -> Result<String, PlotError> {
     let buckets = || distributions.iter().flat_map(|d| d.buckets.iter());
     let lo = buckets().map(|b| b.0).fold(f64::INFINITY, f64::min);
     let hi = buckets().map(|b| b.1).fold(0.0f64, f64::max);
     let (lo, hi) = if lo < hi { (lo, hi) } else { (0.1, 1e3) };
     let top = buckets().map(|b| b.2).fold(1.0f64, f64::max) * 1.1;
-    let colors = series_colors(distributions.iter().map(|d| d.name.as_str()));
-    svg("solve times", 460, |root| {
-        let mut chart = ChartBuilder::on(root)
-            .margin(16)
-            .x_label_area_size(40)
-            .y_label_area_size(50)
-            .build_cartesian_2d((lo / 1.5..hi * 1.5).log_scale(), 0.0..top)?;
-        chart
-            .configure_mesh()
-            .x_desc("solve time per puzzle, microseconds (log scale)")
-            .y_desc("% of puzzles")
-            .x_label_formatter(&|v| axis_number(*v))
-            .label_style(font(13))
-            .draw()?;
-        for d in distributions {
-            let color = color_of(&colors, &d.name);
-            let mut outline = Vec::with_capacity(d.buckets.len() * 2 + 2);
-            if let Some(first) = d.buckets.first() {
-                outline.push((first.0, 0.0));
-            }
-            for &(low, high, pct) in &d.buckets {
-                outline.push((low, pct));
-                outline.push((high, pct));
-            }
-            if let Some(last) = d.buckets.last() {
-                outline.push((last.1, 0.0));
-            }
+    let legend = line_styles(
+        distributions
+            .iter()
+            .map(|d| (d.name.as_str(), d.series.as_str())),
+        palette,
+    );
+    svg(
+        "solve times",
+        PLOT_HEIGHT + legend_height(&legend),
+        |root| {
+            let (root, below) = root.split_vertically(PLOT_HEIGHT);
+            draw_legend(&below, &legend)?;
+            let mut chart = ChartBuilder::on(&root)
+                .margin(16)
+                .x_label_area_size(40)
+                .y_label_area_size(50)
+                .build_cartesian_2d((lo / 1.5..hi * 1.5).log_scale(), 0.0..top)?;
             chart
-                .draw_series(LineSeries::new(outline, color.stroke_width(2)))?
-                .label(d.name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 18, y)], color.stroke_width(2))
-                });
-        }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font(font(13))
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(0x88, 0x88, 0x88))
-            .draw()?;
-        Ok(())
-    })
+                .configure_mesh()
+                .light_line_style(TRANSPARENT)
+                .x_desc("solve time per puzzle, microseconds (log scale)")
+                .y_desc("% of puzzles")
+                .x_label_formatter(&|v| axis_number(*v))
+                .label_style(font(13))
+                .draw()?;
+            for (d, line) in distributions.iter().zip(&legend) {
+                let mut outline = Vec::with_capacity(d.buckets.len() * 2 + 2);
+                if let Some(first) = d.buckets.first() {
+                    outline.push((first.0, 0.0));
+                }
+                for &(low, high, pct) in &d.buckets {
+                    outline.push((low, pct));
+                    outline.push((high, pct));
+                }
+                if let Some(last) = d.buckets.last() {
+                    outline.push((last.1, 0.0));
+                }
+                draw_line(&mut chart, outline, line)?;
+            }
+            Ok(())
+        },
+    )
 }
 
-/// A colour for each distinct name, in order of first appearance.
-fn series_colors<'a>(names: impl Iterator<Item = &'a str>) -> Vec<(String, RGBColor)> {
-    let mut out: Vec<(String, RGBColor)> = Vec::new();
-    for name in names {
-        if !out.iter().any(|(n, _)| n == name) {
-            out.push((name.to_string(), PALETTE[out.len() % PALETTE.len()]));
-        }
+/// Height of a line chart's plot (axes and their labels), pixels; its
+/// legend goes below.
+const PLOT_HEIGHT: u32 = 460;
+
+/// Height of one legend line, pixels.
+const LEGEND_PITCH: u32 = 20;
+
+/// The longest legend text, characters: about the chart's width at the
+/// legend's font.
+const LEGEND_CHARS: usize = 120;
+
+/// One line of a legend, and how its line is drawn: the series' colour
+/// and, for the second line of a series and after, dashes.
+#[derive(Clone, Debug)]
+struct LegendEntry {
+    name: String,
+    color: RGBColor,
+    /// Dash and gap lengths, pixels; `None` for a solid line.
+    dash: Option<(u32, u32)>,
+}
+
+/// The dashes of the lines of one series, in order: solid, then dashed,
+/// dotted and long-dashed.
+const DASHES: [Option<(u32, u32)>; 4] = [None, Some((8, 4)), Some((2, 3)), Some((14, 5))];
+
+/// The look of each line of a chart, from its `(name, series)`: the
+/// series' colour in `palette`, and the dashes of its place among the
+/// lines of its series.
+fn line_styles<'a>(
+    lines: impl Iterator<Item = (&'a str, &'a str)>,
+    palette: &Palette,
+) -> Vec<LegendEntry> {
+    let lines: Vec<(&str, &str)> = lines.collect();
+    let palette = palette.with(lines.iter().map(|l| l.1));
+    let mut out: Vec<LegendEntry> = Vec::with_capacity(lines.len());
+    for (i, &(name, series)) in lines.iter().enumerate() {
+        let before = lines[..i].iter().filter(|l| l.1 == series).count();
+        out.push(LegendEntry {
+            name: name.to_string(),
+            color: palette.color(series),
+            dash: DASHES[before % DASHES.len()],
+        });
     }
     out
 }
 
-fn color_of(colors: &[(String, RGBColor)], name: &str) -> RGBColor {
-    colors
-        .iter()
-        .find(|(n, _)| n == name)
-        .map_or(PALETTE[0], |&(_, c)| c)
+/// Draws the line through `points` in the look of `line`.
+fn draw_line<DB, CT>(
+    chart: &mut ChartContext<'_, DB, CT>,
+    points: Vec<(f64, f64)>,
+    line: &LegendEntry,
+) -> Result<(), Box<dyn StdError>>
+where
+    DB: DrawingBackend,
+    DB::ErrorType: 'static,
+    CT: CoordTranslate<From = (f64, f64)>,
+{
+    let style = line.color.stroke_width(2);
+    match line.dash {
+        None => chart.draw_series(LineSeries::new(points, style))?,
+        Some((size, gap)) => chart.draw_series(DashedLineSeries::new(points, size, gap, style))?,
+    };
+    Ok(())
+}
+
+/// The height of the legend of `entries`, pixels.
+fn legend_height(entries: &[LegendEntry]) -> u32 {
+    LEGEND_PITCH * entries.len() as u32 + 12
+}
+
+/// Draws `entries` one per line on `area`, below the plot, where no line
+/// or bar of the chart can be under them however many there are; a name
+/// too long for the width keeps its end (a file name's most telling part).
+fn draw_legend(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    entries: &[LegendEntry],
+) -> Result<(), Box<dyn StdError>> {
+    let left = 66;
+    for (i, entry) in entries.iter().enumerate() {
+        let y = 6 + LEGEND_PITCH as i32 * i as i32 + LEGEND_PITCH as i32 / 2;
+        let style = entry.color.stroke_width(2);
+        match entry.dash {
+            None => area.draw(&PathElement::new([(left, y), (left + 28, y)], style))?,
+            Some((size, gap)) => {
+                let step = (size + gap) as usize;
+                for x in (left..left + 28).step_by(step) {
+                    let end = (x + size as i32).min(left + 28);
+                    area.draw(&PathElement::new([(x, y), (end, y)], style))?;
+                }
+            }
+        }
+        let chars = entry.name.chars().count();
+        let name = if chars > LEGEND_CHARS {
+            let tail: String = entry.name.chars().skip(chars - LEGEND_CHARS + 1).collect();
+            format!("…{tail}")
+        } else {
+            entry.name.clone()
+        };
+        area.draw(&Text::new(
+            name,
+            (left + 32, y),
+            font(13).pos(Pos::new(HPos::Left, VPos::Center)),
+        ))?;
+    }
+    Ok(())
 }
 
 /// An axis tick: `1.5`, `200`, `12k`, `3.4M`.
@@ -593,11 +742,25 @@ mod tests {
             bar("top95 fast", "fast", 200_000.0),
             bar("top95 <py>", "py", 300.0),
         ];
-        let svg = bar_chart("throughput", "puzzles/s", &bars, Scale::Auto).unwrap();
+        let svg = bar_chart(
+            "throughput",
+            "puzzles/s",
+            &bars,
+            Scale::Auto,
+            &Palette::default(),
+        )
+        .unwrap();
         assert!(svg.contains("<svg"), "{svg}");
         assert!(svg.contains("top95 fast"));
         assert!(svg.contains("top95 &lt;py&gt;"), "labels are escaped");
-        let linear = bar_chart("statuses", "rows", &bars[..1], Scale::Linear).unwrap();
+        let linear = bar_chart(
+            "statuses",
+            "rows",
+            &bars[..1],
+            Scale::Linear,
+            &Palette::default(),
+        )
+        .unwrap();
         assert!(linear.contains("top95 fast"));
     }
 
@@ -615,23 +778,132 @@ mod tests {
         assert!((total - 100.0).abs() < 1e-9);
         assert_eq!(d.buckets[0].2, 75.0);
         assert_eq!(d.buckets[5].2, 0.0);
-        let svg = distribution_chart(&[d]).unwrap();
+        let svg = distribution_chart(&[d], &Palette::default()).unwrap();
         assert!(
             svg.contains("<svg") && svg.contains(">\nx\n</text>"),
             "{svg}"
         );
         let empty = Distribution::of("none", &Histogram::<u64>::new(3).unwrap());
         assert!(empty.buckets.is_empty());
-        assert!(distribution_chart(&[empty]).is_ok());
+        assert!(distribution_chart(&[empty], &Palette::default()).is_ok());
+    }
+
+    /// The position (x, y) of the SVG text element that reads `text`.
+    fn text_at(svg: &str, text: &str) -> (f64, f64) {
+        let end = svg
+            .find(&format!(">\n{text}\n</text>"))
+            .unwrap_or_else(|| panic!("no text {text:?} in {svg}"));
+        let start = svg[..end].rfind("<text").unwrap();
+        let attr = |name: &str| -> f64 {
+            let at = svg[start..end].find(&format!(" {name}=\"")).unwrap() + name.len() + 3;
+            let value = &svg[start + at..end];
+            value[..value.find('"').unwrap()].parse().unwrap()
+        };
+        (attr("x"), attr("y"))
+    }
+
+    #[test]
+    fn legends_go_below_the_plot_and_fit_its_width() {
+        let mut h = Histogram::<u64>::new(3).unwrap();
+        for ns in [1_000, 2_000, 2_000, 2_000, 50_000] {
+            h.record(ns).unwrap();
+        }
+        let names: Vec<String> = (0..4)
+            .map(|i| format!("data/a-long-directory-name/of-inputs/corpus_number_{i}.txt"))
+            .collect();
+        let distributions: Vec<Distribution> =
+            names.iter().map(|n| Distribution::of(n, &h)).collect();
+        let svg = distribution_chart(&distributions, &Palette::default()).unwrap();
+        let mut last_y = 0.0;
+        for name in &names {
+            let (x, y) = text_at(&svg, name);
+            // Under the plot area (axes and their labels), never over a
+            // line, one line each.
+            assert!(y > f64::from(PLOT_HEIGHT), "{name} at y {y}");
+            assert!(y > last_y);
+            last_y = y;
+            assert!(
+                x + 7.0 * name.len() as f64 <= f64::from(WIDTH),
+                "{name} at x {x}"
+            );
+        }
+        let long = "x".repeat(300);
+        let svg = distribution_chart(&[Distribution::of(&long, &h)], &Palette::default()).unwrap();
+        let shown = format!("…{}", "x".repeat(LEGEND_CHARS - 1));
+        let (x, _) = text_at(&svg, &shown);
+        assert!(x + 7.0 * LEGEND_CHARS as f64 <= f64::from(WIDTH));
+        let curves: Vec<Curve> = names
+            .iter()
+            .map(|n| Curve {
+                name: n.clone(),
+                series: "fast".into(),
+                points: vec![(1.0, 1.0), (2.0, 1.9)],
+            })
+            .collect();
+        let svg = scaling_chart(&curves, 2, &Palette::default()).unwrap();
+        for name in names
+            .iter()
+            .map(String::as_str)
+            .chain(["ideal (speedup = threads)"])
+        {
+            assert!(text_at(&svg, name).1 > f64::from(PLOT_HEIGHT), "{name}");
+        }
+    }
+
+    /// `color` as plotters writes it in SVG (`#4E79A7`).
+    fn hex(color: RGBColor) -> String {
+        format!("#{:02X}{:02X}{:02X}", color.0, color.1, color.2)
+    }
+
+    #[test]
+    fn a_series_has_one_colour_in_every_chart_and_red_means_a_problem() {
+        let palette = Palette::new(["fast", "py", "naive"]);
+        let [fast, py, naive] = ["fast", "py", "naive"].map(|s| hex(palette.color(s)));
+        assert!(fast != py && py != naive && fast != naive);
+        assert!(
+            PALETTE.iter().all(|&c| c != ALERT),
+            "no series is drawn red"
+        );
+        // The throughput bars of py only, the solve times of naive only:
+        // each keeps the page's colour for its solver.
+        let mut wrong = bar("top95 py", "py", 300.0);
+        let svg = bar_chart("t", "puzzles/s", &[wrong.clone()], Scale::Auto, &palette).unwrap();
+        assert!(svg.contains(&py) && !svg.contains(&fast), "{svg}");
+        wrong.flagged = true;
+        let svg = bar_chart("t", "puzzles/s", &[wrong], Scale::Auto, &palette).unwrap();
+        assert!(
+            svg.contains(&hex(ALERT)) && !svg.contains(&py),
+            "a flagged bar is red"
+        );
+        let mut h = Histogram::<u64>::new(3).unwrap();
+        h.record(2_000).unwrap();
+        let d = Distribution {
+            series: "naive".into(),
+            ..Distribution::of("top95 (naive)", &h)
+        };
+        let svg = distribution_chart(&[d], &palette).unwrap();
+        assert!(svg.contains(&naive) && !svg.contains(&fast), "{svg}");
+        let curves = ["a", "b"].map(|name| Curve {
+            name: name.into(),
+            series: "naive".into(),
+            points: vec![(1.0, 1.0), (2.0, 1.5)],
+        });
+        let svg = scaling_chart(&curves, 2, &palette).unwrap();
+        assert!(svg.contains(&naive) && !svg.contains(&fast), "{svg}");
+        // Two lines of one series: the second dashed.
+        let styles = line_styles(curves.iter().map(|c| (c.name.as_str(), "naive")), &palette);
+        assert_eq!(styles[0].dash, None);
+        assert!(styles[1].dash.is_some());
     }
 
     #[test]
     fn scaling_has_the_ideal_line_and_the_curves() {
         let curve = Curve {
             name: "top95 fast".into(),
+            series: "fast".into(),
             points: vec![(1.0, 1.0), (2.0, 1.8)],
         };
-        let svg = scaling_chart(&[curve], 2).unwrap();
+        let svg = scaling_chart(&[curve], 2, &Palette::default()).unwrap();
         assert!(svg.contains("ideal") && svg.contains("top95 fast"));
     }
 
@@ -641,7 +913,14 @@ mod tests {
         page.heading("Throughput");
         page.paragraph("a & b");
         page.figure(
-            &bar_chart("t", "x", &[bar("a", "a", 1.0)], Scale::Auto).unwrap(),
+            &bar_chart(
+                "t",
+                "x",
+                &[bar("a", "a", 1.0)],
+                Scale::Auto,
+                &Palette::default(),
+            )
+            .unwrap(),
             "caption",
         );
         page.table(&["name", "n"], &[vec!["a".into(), "1".into()]], &[1]);

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use super::{bar_chart, distribution_chart, Bar, Distribution, Page, PlotError, Scale};
+use super::{bar_chart, distribution_chart, Bar, Distribution, Page, Palette, PlotError, Scale};
 use crate::error::Error;
 use crate::output::stats::{Summary, Tally};
 
@@ -29,8 +29,10 @@ pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
         }
     ));
     page.paragraph(&format!(
-        "{} records in {:.3} s: {:.0} puzzles/s.",
-        summary.puzzles, summary.wall_s, summary.puzzles_per_s
+        "{} in {:.3} s: {:.0} puzzles/s.",
+        crate::process::words::count(summary.puzzles, "record", "records"),
+        summary.wall_s,
+        summary.puzzles_per_s
     ));
     if summary.mismatches > 0 {
         page.warning(&format!(
@@ -67,9 +69,15 @@ pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
         })
         .collect();
     page.figure(
-        &bar_chart("status counts", "rows", &bars, Scale::Linear)?,
-        "Rows per status (a status other than solved is marked red when it occurs); \
-         mismatches are solved rows whose given solution differs.",
+        &bar_chart(
+            "status counts",
+            "rows",
+            &bars,
+            Scale::Linear,
+            &Palette::default(),
+        )?,
+        "Rows per status: solved in blue; a status other than solved, and mismatches \
+         (solved rows whose given solution differs), in red when they occur.",
     );
 
     page.heading("Solve times");
@@ -78,7 +86,10 @@ pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
     } else {
         let name = summary.inputs.join(", ");
         page.figure(
-            &distribution_chart(&[Distribution::of(&name, tally.solve_times())])?,
+            &distribution_chart(
+                &[Distribution::of(&name, tally.solve_times())],
+                &Palette::default(),
+            )?,
             "Share of the searched puzzles per solve time (logarithmic, ten buckets a \
              decade), as each puzzle was timed in the run.",
         );

@@ -15,7 +15,8 @@ use super::{
     display_cells, flag_line, machine_line, Exporter, Report, DISPLAY_FIELDS, TEXT_COLUMNS,
 };
 use crate::commands::bench::row::BenchRow;
-use crate::output::plot::{self, Bar, Curve, Distribution, Page, Scale};
+use crate::output::plot::{self, Bar, Curve, Distribution, Page, Palette, Scale};
+use crate::process::words::count;
 
 /// Writes the rows (and solve times) as an HTML page with SVG charts.
 #[derive(Clone, Copy, Debug, Default)]
@@ -45,21 +46,22 @@ fn page(report: &Report<'_>) -> Result<String, plot::PlotError> {
     if !flag.is_empty() {
         for row in rows.iter().filter(|r| r.flagged()) {
             page.warning(&format!(
-                "{} on {} ({} cop{}): {} wrong answers, {} puzzles without an answer",
+                "{} on {} ({}): {}, {} without an answer",
                 row.solver,
                 row.dataset,
-                row.threads,
-                if row.threads == 1 { "y" } else { "ies" },
-                row.wrong.unwrap_or(0),
-                row.missing.unwrap_or(0)
+                count(row.threads as u64, "copy", "copies"),
+                count(row.wrong.unwrap_or(0), "wrong answer", "wrong answers"),
+                count(row.missing.unwrap_or(0), "puzzle", "puzzles")
             ));
         }
     }
 
+    // One colour per solver in every chart, as the page's text says.
+    let palette = Palette::new(rows.iter().map(|r| r.solver.as_str()));
     page.heading("Throughput");
     let bars: Vec<Bar> = rows.iter().map(bar).collect();
     page.figure(
-        &plot::bar_chart("throughput", "puzzles/s", &bars, Scale::Auto)?,
+        &plot::bar_chart("throughput", "puzzles/s", &bars, Scale::Auto, &palette)?,
         "Puzzles per second, all threads together: the bar is the median of the runs, \
          the whiskers reach from the slowest to the fastest run. The scale is logarithmic \
          when the solvers differ by more than 50 times.",
@@ -72,7 +74,7 @@ fn page(report: &Report<'_>) -> Result<String, plot::PlotError> {
     } else {
         let cores = rows.first().map_or(1, |r| r.cores);
         page.figure(
-            &plot::scaling_chart(&curves, cores)?,
+            &plot::scaling_chart(&curves, cores, &palette)?,
             "Speedup (puzzles/s over the same solver's at 1 thread) against threads; the \
              dashed diagonal is perfect scaling. External solvers run one copy per thread.",
         );
@@ -95,11 +97,14 @@ fn page(report: &Report<'_>) -> Result<String, plot::PlotError> {
                 } else {
                     t.dataset.clone()
                 };
-                Distribution::of(&name, &t.histogram)
+                Distribution {
+                    series: t.solver.clone(),
+                    ..Distribution::of(&name, &t.histogram)
+                }
             })
             .collect();
         page.figure(
-            &plot::distribution_chart(&distributions)?,
+            &plot::distribution_chart(&distributions, &palette)?,
             &format!(
                 "Share of puzzles per solve time (logarithmic, ten buckets a decade), each \
                  puzzle timed alone on one thread in a pass apart from the timed runs \
@@ -168,6 +173,7 @@ fn scaling_curves(rows: &[BenchRow]) -> Vec<Curve> {
             Some(curve) => curve.points.push(point),
             None => curves.push(Curve {
                 name,
+                series: row.solver.clone(),
                 points: vec![point],
             }),
         }

@@ -343,8 +343,10 @@ pub(crate) const TEXT_COLUMNS: usize = 3;
 pub(crate) fn machine_line(rows: &[BenchRow]) -> String {
     rows.first().map_or_else(String::new, |row| {
         format!(
-            "cpu: {}, {} cores; sudoku-batch {}",
-            row.cpu, row.cores, row.version
+            "cpu: {}, {}; sudoku-batch {}",
+            row.cpu,
+            crate::process::words::count(row.cores as u64, "core", "cores"),
+            row.version
         )
     })
 }
