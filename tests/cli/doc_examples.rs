@@ -367,6 +367,11 @@ fn solve() {
 }
 
 #[test]
+fn architecture() {
+    assert_page("docs/architecture.md");
+}
+
+#[test]
 fn bench() {
     assert_page("docs/bench.md");
 }
@@ -407,6 +412,7 @@ fn every_page_of_the_guide_is_checked() {
     assert_eq!(
         pages,
         [
+            "architecture.md",
             "bench.md",
             "ci.md",
             "contributing.md",

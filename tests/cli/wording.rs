@@ -2,9 +2,7 @@
 //! pages, run on a single record, say `1 puzzle`, `1 row`, `1 file`, never
 //! `1 puzzles`.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use tempfile::TempDir;
 
 /// Plural nouns that follow a count somewhere in the tool's output.
