@@ -44,7 +44,7 @@ fn parser(delimiter: u8) -> Reader<Feed> {
         .delimiter(delimiter)
         .has_headers(false)
         .flexible(true)
-        .trim(Trim::All)
+        .trim(Trim::None)
         .terminator(Terminator::Any(b'\n'))
         .buffer_capacity(8 * 1024)
         .from_reader(Feed::default())
@@ -69,15 +69,23 @@ pub(super) struct Columns {
     pub(super) kept: Vec<usize>,
 }
 
-/// The fields of one CSV record: ranges into a buffer.
+/// The fields of one CSV record: ranges into a buffer, each field whole
+/// (unquoted, its spaces kept).
 pub struct Fields<'a> {
     pub(super) buf: &'a [u8],
     pub(super) ranges: &'a [(usize, usize)],
 }
 
 impl<'a> Fields<'a> {
-    /// Field `i` (0-based).
+    /// Field `i` (0-based), without ASCII whitespace at its ends: puzzles,
+    /// solutions, statuses and header names are read trimmed.
     pub fn get(&self, i: usize) -> Option<&'a [u8]> {
+        self.raw(i).map(<[u8]>::trim_ascii)
+    }
+
+    /// Field `i` (0-based) exactly as the record holds it, unquoted, its
+    /// spaces kept: the value `--keep` copies.
+    pub fn raw(&self, i: usize) -> Option<&'a [u8]> {
         let buf = self.buf;
         self.ranges.get(i).map(|&(s, e)| &buf[s..e])
     }
@@ -90,14 +98,17 @@ impl<'a> Fields<'a> {
     /// The fields in order.
     pub fn iter(&self) -> impl Iterator<Item = &'a [u8]> + '_ {
         let buf = self.buf;
-        self.ranges.iter().map(move |&(s, e)| &buf[s..e])
+        self.ranges
+            .iter()
+            .map(move |&(s, e)| buf[s..e].trim_ascii())
     }
 
     /// The number of fields, trailing empty ones not counted.
     pub fn filled_len(&self) -> usize {
+        let buf = self.buf;
         self.ranges
             .iter()
-            .rposition(|&(s, e)| s < e)
+            .rposition(|&(s, e)| !buf[s..e].trim_ascii().is_empty())
             .map_or(0, |i| i + 1)
     }
 }
@@ -126,7 +137,7 @@ impl Default for CsvScratch {
 
 impl CsvScratch {
     /// The fields of `bytes`, one record without its terminator, separated
-    /// by `delimiter`, trimmed; `open_quote` closes a quote left open at the
+    /// by `delimiter` (see [`Fields`]); `open_quote` closes a quote left open at the
     /// end of the input. `None` when the `csv` crate cannot read it (never
     /// expected).
     pub fn split<'a>(
@@ -146,11 +157,11 @@ impl CsvScratch {
                     quoted = true;
                     break;
                 }
-                self.ranges.push(trimmed(bytes, start, end));
+                self.ranges.push((start, end));
                 start = end + 1;
             }
             if !quoted {
-                self.ranges.push(trimmed(bytes, start, bytes.len()));
+                self.ranges.push((start, bytes.len()));
                 return Some(Fields {
                     buf: bytes,
                     ranges: &self.ranges,
@@ -186,17 +197,6 @@ impl CsvScratch {
             ranges: &self.ranges,
         })
     }
-}
-
-/// The range `start..end` of `bytes` without ASCII whitespace at its ends.
-fn trimmed(bytes: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
-    while start < end && bytes[start].is_ascii_whitespace() {
-        start += 1;
-    }
-    while end > start && bytes[end - 1].is_ascii_whitespace() {
-        end -= 1;
-    }
-    (start, end)
 }
 
 /// The rules that turn a CSV data record into a [`Record`] once the header
@@ -322,7 +322,7 @@ impl CsvRules {
         self.cols
             .kept
             .iter()
-            .map(|&i| rec.get(i).map_or(KeptValue::Null, keep::text))
+            .map(|&i| rec.raw(i).map_or(KeptValue::Null, keep::text))
             .collect()
     }
 }

@@ -3,7 +3,7 @@
 //! rules of [`super::csv`].
 
 use super::field;
-use super::frame::Framer;
+use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::{self, Keep};
 use super::lines::{is_skipped, too_long};
 use super::record_batch::{unterminated, Parser, RecordBatch};
@@ -36,7 +36,9 @@ impl<R: BufRead> CsvReader<R> {
         keep: Keep,
     ) -> CsvReader<R> {
         CsvReader {
-            framer: Framer::new(src, true).with_delimiter(delimiter),
+            framer: Framer::new(src, true)
+                .with_delimiter(delimiter)
+                .with_cap(MAX_TABLE_RECORD),
             scratch: CsvScratch::default(),
             rules: CsvRules {
                 column,
@@ -128,7 +130,11 @@ impl<R: BufRead> CsvReader<R> {
             };
             if frame.too_long {
                 self.first = false;
-                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
+                return Some(Ok(Record::new(
+                    frame.line,
+                    Err(too_long(self.framer.cap())),
+                    None,
+                )));
             }
             let bytes = self.framer.bytes();
             if is_skipped(bytes) {
@@ -302,18 +308,29 @@ mod tests {
     #[test]
     fn too_long_record_and_unclosed_quote() {
         let long = "9".repeat(5000);
-        let data = format!("puzzle\n\"{long}\n{long}\"\n{P}\n\"{P}");
+        let huge = "9".repeat(MAX_TABLE_RECORD + 1);
+        let note = "x".repeat(100_000);
+        let data =
+            format!("puzzle,note\n\"{long}\n{long}\",\n{P},{huge}\n{P},\"{note}\"\n{P},\n\"{P}");
         let got = read(&data, None).unwrap();
-        // Over the cap, the quoted record ends with its first line.
         let lines: Vec<(u64, Result<Grid, String>)> =
             got.iter().map(|r| (r.line, r.puzzle.clone())).collect();
+        // A quote over MAX_RECORD bytes across lines is cut at its first
+        // line; a record over the cap is too long; a long field on one line
+        // is read.
         assert_eq!(
-            lines,
-            vec![
-                (2, Err(too_long())),
-                (3, Err(too_long())),
-                (4, Ok(grid(P))),
-                (5, Err("unterminated quote opened on line 5".into()))
+            lines[0],
+            (2, Err("unterminated quote opened on line 2".into()))
+        );
+        assert_eq!(lines[1].0, 3);
+        assert!(lines[1].1.is_err());
+        assert_eq!(
+            lines[2..],
+            [
+                (4, Err(too_long(MAX_TABLE_RECORD))),
+                (5, Ok(grid(P))),
+                (6, Ok(grid(P))),
+                (7, Err("unterminated quote opened on line 7".into()))
             ]
         );
     }

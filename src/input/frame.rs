@@ -4,13 +4,15 @@
 //! A line ends at `\n`, `\r\n` or a lone `\r` (classic Mac OS), in any
 //! mixture; in CSV, only outside quoted fields.
 //!
-//! A [`Framer`] keeps at most [`MAX_RECORD`] bytes of a record (plus one for a
-//! trailing carriage return); the rest of a longer record is read and thrown
-//! away, chunk by chunk, so a line of any length runs in flat memory.
+//! A [`Framer`] keeps at most its cap of a record ([`MAX_RECORD`] bytes, or
+//! [`MAX_TABLE_RECORD`] for CSV and JSON Lines; plus one for a trailing
+//! carriage return); the rest of a longer record is read and thrown away,
+//! chunk by chunk, so a line of any length runs in flat memory.
 //!
 //! A CSV quote that is never closed would swallow every later record into
-//! one field. So a quoted field that runs past the end of its line must
-//! close within the record cap and before the end of the input; one that
+//! one field. So a record whose quoted fields run past the end of a line
+//! must end within [`MAX_RECORD`] bytes and before the end of the input
+//! (a long record of CSV stays on one line); one that
 //! does not is an unterminated quote: the record is cut at the end of the
 //! line where it started ([`Frame::open_quote`]) and reading starts again on
 //! the next line, from the bytes already read.
@@ -19,12 +21,19 @@ use std::io::{self, Read};
 
 use memchr::{memchr, memchr2, memchr3};
 
-/// Longest record kept, in bytes, not counting its line terminator. A longer
-/// record is `malformed` (`line too long`).
+/// Longest record kept of text lines and grids, in bytes, not counting its
+/// line terminator. A longer record is `malformed` (`line too long`). Also
+/// how far a CSV quoted field may run past the end of its line.
 pub const MAX_RECORD: usize = 4096;
 
-/// Bytes kept of a record: the cap, plus one to tell a record over it.
-const KEEP: usize = MAX_RECORD + 1;
+/// Longest record kept of CSV and JSON Lines, whose records carry the
+/// columns `--keep` copies: a long kept field (a note, an encoded image)
+/// must not make a record that solves from Parquet `malformed` here.
+pub const MAX_TABLE_RECORD: usize = 1 << 20;
+
+/// Bytes a multi-line quoted field may take before it is taken for an
+/// unterminated quote: the text-line cap plus one.
+const QUOTE_SPAN: usize = MAX_RECORD + 1;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -49,7 +58,7 @@ enum Scan {
 pub struct Frame {
     /// 1-based physical line where the record starts.
     pub line: u64,
-    /// The record was over [`MAX_RECORD`] bytes; only its start is kept.
+    /// The record was over the framer's cap; only its start is kept.
     pub too_long: bool,
     /// CSV: a quote opened on this record's line is never closed (not by
     /// the end of the input, nor within [`MAX_RECORD`] bytes): the record is
@@ -79,6 +88,8 @@ pub struct Framer<R> {
     /// Line number of the next byte to read.
     line: u64,
     csv: bool,
+    /// The longest record kept, in bytes.
+    cap: usize,
     /// The CSV field separator.
     delimiter: u8,
     at_start: bool,
@@ -137,6 +148,7 @@ impl<R: Read> Framer<R> {
                 end: 0,
             },
             buf: Vec::with_capacity(MAX_RECORD + 2),
+            cap: MAX_RECORD,
             replay: Vec::new(),
             line: 1,
             csv,
@@ -152,10 +164,21 @@ impl<R: Read> Framer<R> {
         self
     }
 
+    /// Keeps records of up to `cap` bytes (instead of [`MAX_RECORD`]).
+    pub fn with_cap(mut self, cap: usize) -> Framer<R> {
+        self.cap = cap.max(MAX_RECORD);
+        self
+    }
+
+    /// The longest record kept, in bytes: a longer one is `too_long`.
+    pub fn cap(&self) -> usize {
+        self.cap
+    }
+
     /// The kept bytes of the last record returned by [`Framer::next`]: its
     /// content without the line terminator (a byte order mark removed from
-    /// the first record), at most [`MAX_RECORD`] bytes plus one when the
-    /// record is too long.
+    /// the first record), at most the cap plus one byte when the record is
+    /// too long.
     pub fn bytes(&self) -> &[u8] {
         &self.buf
     }
@@ -207,8 +230,8 @@ impl<R: Read> Framer<R> {
     }
 
     /// Cuts the plain records that come next in the bytes already read:
-    /// each ends in `\n` or `\r\n` within them, is at most [`MAX_RECORD`]
-    /// bytes long and, in CSV, holds no quote, so no rule but the line end
+    /// each ends in `\n` or `\r\n` within them, is at most the cap long
+    /// and, in CSV, holds no quote, so no rule but the line end
     /// applies to it. At most `max` of them; their bytes go to `out` in one
     /// copy (the line ends between them too), and `each(line, start, end,
     /// bytes)` is told each record's line and where its content (`bytes`)
@@ -230,15 +253,15 @@ impl<R: Read> Framer<R> {
         let base = out.len();
         let (mut at, mut cut) = (0, 0);
         while cut < max {
-            // A plain record's line end is within MAX_RECORD bytes (plus
-            // the `\n` of a `\r\n`): search no further.
-            let rest = &data[at..data.len().min(at + MAX_RECORD + 2)];
+            // A plain record's line end is within the cap (plus the `\n`
+            // of a `\r\n`): search no further.
+            let rest = &data[at..data.len().min(at + self.cap + 2)];
             let end = if self.csv {
                 memchr3(b'\n', b'\r', b'"', rest)
             } else {
                 memchr2(b'\n', b'\r', rest)
             };
-            let Some(len) = end.filter(|&len| len <= MAX_RECORD) else {
+            let Some(len) = end.filter(|&len| len <= self.cap) else {
                 break;
             };
             let next = match (rest[len], rest.get(len + 1)) {
@@ -262,6 +285,8 @@ impl<R: Read> Framer<R> {
     /// batch takes them with one copy.
     pub fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<Frame>> {
         let base = out.len();
+        // Bytes kept of a record: the cap, plus one to tell a record over it.
+        let keep = self.cap + 1;
         if std::mem::take(&mut self.after_cr)
             && fill(&self.replay, &mut self.src, &mut self.block)?.first() == Some(&b'\n')
         {
@@ -292,11 +317,18 @@ impl<R: Read> Framer<R> {
             // Once over the cap, a record ends at the end of the physical
             // line, quotes or not: a stray quote costs one line, never the
             // rest of the file. Until then, scan no further than the cap.
-            let over = total >= KEEP as u64;
+            let over = total >= keep as u64;
+            // CSV scans the first QUOTE_SPAN bytes apart, so that a quote
+            // still open there is found there.
+            let limit = if self.csv && total < QUOTE_SPAN as u64 {
+                QUOTE_SPAN
+            } else {
+                keep
+            };
             let window = if over {
                 chunk.len()
             } else {
-                chunk.len().min(KEEP - total as usize)
+                chunk.len().min(limit - total as usize)
             };
             let part = &chunk[..window];
             let end = if self.csv && !over {
@@ -317,9 +349,16 @@ impl<R: Read> Framer<R> {
                 memchr2(b'\n', b'\r', part)
             };
             let take = end.unwrap_or(window);
-            let room = KEEP.saturating_sub(out.len() - base);
+            let room = keep.saturating_sub(out.len() - base);
             out.extend_from_slice(&chunk[..take.min(room)]);
             total += take as u64;
+            if inner_breaks > 0 && total >= QUOTE_SPAN as u64 {
+                // A quote ran past its line and on past the span a quoted
+                // field may have (its line end, if found, is read again
+                // after the record's first line).
+                self.consume(take);
+                return Ok(Some(self.unterminated(start, out, base)));
+            }
             match end {
                 Some(end) => {
                     self.after_cr = chunk[end] == b'\r';
@@ -328,10 +367,6 @@ impl<R: Read> Framer<R> {
                     break;
                 }
                 None => self.consume(take),
-            }
-            if state == Scan::Quoted && inner_breaks > 0 && total >= KEEP as u64 {
-                // The quote ran past its line and on past the cap.
-                return Ok(Some(self.unterminated(start, out, base)));
             }
         }
         if total == 0 && !terminated {
@@ -347,7 +382,7 @@ impl<R: Read> Framer<R> {
         if !truncated && !terminated && out.last() == Some(&DOS_EOF) && kept > 0 {
             out.pop();
         }
-        let too_long = truncated || out.len() - base > MAX_RECORD;
+        let too_long = truncated || out.len() - base > self.cap;
         Ok(Some(Frame {
             line: start,
             too_long,

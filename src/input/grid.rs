@@ -257,7 +257,7 @@ impl<R: BufRead> GridReader<R> {
                 Err(e) => return Some(Err(InputError::io(&self.name, e))),
             };
             if frame.too_long {
-                let record = Record::new(frame.line, Err(too_long()), None);
+                let record = Record::new(frame.line, Err(too_long(MAX_RECORD)), None);
                 return Some(Ok(match self.cut("a line too long") {
                     Some(cut) => {
                         self.pending = Some(record);

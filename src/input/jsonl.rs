@@ -17,7 +17,7 @@ use serde_json::Value as Json;
 use sudoku_core::solver::Status;
 
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
-use super::frame::Framer;
+use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::Keep;
 use super::lines::is_skipped;
 use super::value::{self, Value};
@@ -233,7 +233,7 @@ impl KeyScan {
     pub fn scan(source: impl Read, name: &str) -> Result<KeyScan, InputError> {
         let mut scan = KeyScan::default();
         let mut index: HashMap<String, usize> = HashMap::new();
-        let mut framer = Framer::new(source, false);
+        let mut framer = Framer::new(source, false).with_cap(MAX_TABLE_RECORD);
         while let Some(frame) = framer.next().map_err(|e| InputError::io(name, e))? {
             let bytes = framer.bytes();
             if frame.too_long || is_skipped(bytes) {

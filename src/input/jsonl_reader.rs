@@ -2,7 +2,7 @@
 //! into records for a [`RecordBatch`], parsed later with the per-record
 //! rules of [`super::jsonl`].
 
-use super::frame::Framer;
+use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, too_long};
 use super::record_batch::{Parser, RecordBatch};
 use super::{Column, InputError, Record};
@@ -33,7 +33,7 @@ impl<R: BufRead> JsonlReader<R> {
         kept: Vec<KeptColumn>,
     ) -> JsonlReader<R> {
         JsonlReader {
-            framer: Framer::new(src, false),
+            framer: Framer::new(src, false).with_cap(MAX_TABLE_RECORD),
             rules: JsonRules {
                 kept,
                 ..JsonRules::default()
@@ -59,7 +59,11 @@ impl<R: BufRead> JsonlReader<R> {
                 Err(e) => return Some(Err(InputError::io(&self.name, e))),
             };
             if frame.too_long {
-                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
+                return Some(Ok(Record::new(
+                    frame.line,
+                    Err(too_long(self.framer.cap())),
+                    None,
+                )));
             }
             let bytes = self.framer.bytes();
             if is_skipped(bytes) {

@@ -4,7 +4,6 @@
 use sudoku_core::grid::Grid;
 
 use super::field;
-use super::frame::MAX_RECORD;
 use super::keep::{self, Keep};
 use super::{Column, InputError};
 use crate::kept::{KeptColumn, KeptValue};
@@ -22,9 +21,10 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0B | 0x0C)
 }
 
-/// The message of a record over the length cap.
-pub fn too_long() -> String {
-    format!("line too long (over {MAX_RECORD} bytes)")
+/// The message of a record over the length cap, `cap` bytes
+/// ([`super::MAX_RECORD`] for text lines).
+pub fn too_long(cap: usize) -> String {
+    format!("line too long (over {cap} bytes)")
 }
 
 /// True for a line to skip whatever the layout: blank (only whitespace), a

@@ -50,7 +50,11 @@ impl<R: BufRead> LinesReader<R> {
             };
             if frame.too_long {
                 self.rules.saw_record();
-                return Some(Ok(Record::new(frame.line, Err(too_long()), None)));
+                return Some(Ok(Record::new(
+                    frame.line,
+                    Err(too_long(self.framer.cap())),
+                    None,
+                )));
             }
             match self.rules.line(self.framer.bytes()) {
                 Ok(Line::Skip) => continue,

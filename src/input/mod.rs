@@ -49,9 +49,9 @@
 //!   header, a record with more or fewer fields than it (trailing empty
 //!   fields not counted) is `malformed`. Fields are trimmed; quoted fields
 //!   may hold separators and line ends; a quote still open at the end of the
-//!   input or after [`MAX_RECORD`] bytes is `malformed` (`unterminated quote
-//!   opened on line N`) and costs that line only; blank and `#` lines are
-//!   skipped.
+//!   input, or a record whose quoted fields span lines over [`MAX_RECORD`]
+//!   bytes, is `malformed` (`unterminated quote opened on line N`) and
+//!   costs that line only; blank and `#` lines are skipped.
 //! - **Grid** ([`Format::Grid`]): multi-line grids, one grid row per line
 //!   (`003020600`, `4 . . |. . . |8 . 5`, `0,11,9,...`), separator and
 //!   title lines between grids, rules such as `------+------+------`
@@ -85,8 +85,9 @@
 //! one named `.zst` or starting with zstd's magic bytes (every frame), while
 //! [`Input::consumed`] counts the raw bytes; a UTF-8 byte-order mark is
 //! dropped; `\n`, `\r\n` and a lone `\r` each end a line, in any mixture; the last line needs no newline; a record over
-//! [`MAX_RECORD`] bytes is `malformed` (`line too long (over 4096 bytes)`)
-//! and is never held whole in memory. [`Record::line`] is the physical line
+//! [`MAX_RECORD`] bytes (text lines, grids) or [`MAX_TABLE_RECORD`] (CSV and
+//! JSON Lines, whose records carry the kept columns: 1 MiB) is `malformed`
+//! (`line too long (over 4096 bytes)`) and is never held whole in memory. [`Record::line`] is the physical line
 //! where the record starts, counting every line.
 
 mod csv;
@@ -120,13 +121,13 @@ use thiserror::Error;
 use crate::kept::KeptValue;
 
 pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
-pub use self::frame::MAX_RECORD;
+pub use self::frame::{MAX_RECORD, MAX_TABLE_RECORD};
 pub use self::gzip::GzipMembers;
 pub use self::jsonl::{JsonRules, KeyScan, MAX_KEYS};
 pub use self::keep::{layout, Keep, KeptLayout};
 pub use self::name::{input_name, input_names};
 pub use self::open::{jsonl_name, open, open_path, open_text, Input, Records, Source};
-pub use self::record_batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch};
+pub use self::record_batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch, FILL_BYTES};
 
 /// One puzzle record read from an input.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -15,7 +15,7 @@ use super::gzip::GzipMembers;
 use super::jsonl_reader::JsonlReader;
 use super::lines_reader::LinesReader;
 use super::parquet_reader::ParquetReader;
-use super::record_batch::{map_kept, KeptMap, RecordBatch, RecordStream};
+use super::record_batch::{map_kept, KeptMap, RecordBatch, RecordStream, FILL_BYTES};
 use super::solutions::{Given, SolutionsReader};
 use super::{Column, Delimiter, Format, InputError, Keep, KeyScan, ReadOptions, Record};
 use crate::kept::{KeptColumn, KeptValue};
@@ -672,7 +672,8 @@ enum Reader {
 /// `Result<Record, InputError>` that ends after the first error.
 ///
 /// Memory stays bounded whatever the input: one record buffer of at most
-/// [`super::MAX_RECORD`] bytes and a 64 KiB read buffer.
+/// [`super::MAX_RECORD`] bytes ([`super::MAX_TABLE_RECORD`] for CSV and JSON
+/// Lines) and a 64 KiB read buffer.
 pub struct Records {
     format: Format,
     reader: Reader,
@@ -827,7 +828,7 @@ impl RecordStream for Records {
     /// otherwise.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
         batch.set_kept(self.kept, self.kept_map.as_ref());
-        while batch.len() < max {
+        while batch.len() < max && batch.byte_len() < FILL_BYTES {
             if self.done {
                 return Ok(false);
             }

@@ -95,6 +95,11 @@ enum Item {
     },
 }
 
+/// Raw record bytes at which a batch is full, whatever its record count:
+/// records of up to [`super::frame::MAX_TABLE_RECORD`] bytes would
+/// otherwise make a batch of thousands of records take gigabytes.
+pub const FILL_BYTES: usize = 16 << 20;
+
 /// A run of records in input order, each either parsed or raw bytes with
 /// the parser for them. Reused from chunk to chunk: [`RecordBatch::clear`]
 /// keeps the buffers.
@@ -173,7 +178,7 @@ impl RecordBatch {
                 }
             };
             let record = if frame.too_long {
-                Record::new(frame.line, Err(too_long()), None)
+                Record::new(frame.line, Err(too_long(framer.cap())), None)
             } else if is_skipped(&self.bytes[base..]) {
                 self.bytes.truncate(base);
                 continue;
@@ -214,6 +219,12 @@ impl RecordBatch {
     /// Records in the batch.
     pub fn len(&self) -> usize {
         self.items.len()
+    }
+
+    /// Bytes of raw records held: a batch is full at [`FILL_BYTES`] (long
+    /// CSV and JSON Lines records fill it before its record count).
+    pub fn byte_len(&self) -> usize {
+        self.bytes.len()
     }
 
     /// True when the batch holds no record.

@@ -18,7 +18,7 @@ use sudoku_core::grid::Grid;
 
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES};
 use super::field;
-use super::frame::Framer;
+use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, split, too_long};
 use super::InputError;
 
@@ -48,7 +48,11 @@ impl<R: BufRead> SolutionsReader<R> {
     /// A reader over `src`, the file `path`; `csv` for a CSV file.
     pub fn new(src: R, csv: bool, path: &Path) -> SolutionsReader<R> {
         SolutionsReader {
-            framer: Framer::new(src, csv),
+            framer: if csv {
+                Framer::new(src, csv).with_cap(MAX_TABLE_RECORD)
+            } else {
+                Framer::new(src, csv)
+            },
             csv,
             path: path.to_path_buf(),
             started: false,
@@ -83,7 +87,7 @@ impl<R: BufRead> SolutionsReader<R> {
             }
             if frame.too_long {
                 self.started = true;
-                return given(Some(Err(not_a_grid(line, &too_long()))));
+                return given(Some(Err(not_a_grid(line, &too_long(self.framer.cap())))));
             }
             if frame.open_quote {
                 self.started = true;

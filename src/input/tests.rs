@@ -155,10 +155,18 @@ fn line_over_the_cap() {
         brief(&read("x.txt", &data)),
         vec![ok(1, P), bad(2, &message), ok(3, Q), bad(4, &message)]
     );
-    let data = format!("puzzle\n\"{long}\"\n{Q}\n");
+    // CSV and JSON Lines records carry kept columns: their cap is 1 MiB.
+    let longer = "1".repeat(MAX_TABLE_RECORD + 1);
+    let message = format!("line too long (over {MAX_TABLE_RECORD} bytes)");
+    let data = format!("puzzle\n\"{longer}\"\n{Q}\n");
     assert_eq!(
         brief(&read("x.csv", &data)),
         vec![bad(2, &message), ok(3, Q)]
+    );
+    let data = format!("\"{longer}\"\n\"{Q}\"\n");
+    assert_eq!(
+        brief(&read("x.jsonl", &data)),
+        vec![bad(1, &message), ok(2, Q)]
     );
 }
 

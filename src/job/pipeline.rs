@@ -38,7 +38,7 @@ use std::thread;
 use sudoku_core::solver::{Limits, Mode, Solver, SolverKind, Status};
 
 use crate::error::Error;
-use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch};
+use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES};
 use crate::output::result::{Check, PuzzleResult};
 use crate::output::stats::{Mark, Tally};
 use crate::output::RowFormat;
@@ -536,7 +536,9 @@ impl Reader {
                 let max = before + room.min(left) as usize;
                 let filled = source.records.fill(&mut owned.records, max);
                 left -= (owned.records.len() - before) as u64;
-                let full = owned.records.len() >= self.chunk_records || left == 0;
+                let full = owned.records.len() >= self.chunk_records
+                    || owned.records.byte_len() >= FILL_BYTES
+                    || left == 0;
                 match filled {
                     Ok(going) => more = going,
                     Err(e) => {

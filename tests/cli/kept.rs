@@ -282,3 +282,156 @@ fn formula_like_text_is_copied_as_it_is_in_every_format() {
         .collect();
     assert_eq!(id, values.map(Some));
 }
+
+/// Writes `batch` as a Parquet file at `path`.
+fn write_parquet(path: &str, batch: &RecordBatch) {
+    let file = File::create(path).unwrap();
+    let mut writer = parquet::arrow::ArrowWriter::try_new(file, batch.schema(), None).unwrap();
+    writer.write(batch).unwrap();
+    writer.close().unwrap();
+}
+
+#[test]
+fn a_long_kept_field_solves_from_parquet_csv_and_json_lines_alike() {
+    // A 200,000-character note (commas, quotes, non-ASCII, a space at
+    // each end, copied as it is) beside the
+    // puzzle: one record, whatever the format (CSV and JSON Lines records
+    // were cut at 4096 bytes: `line too long`).
+    let s = Scratch::new();
+    let note: String = format!(" {}", "a, \"b\" é ".repeat(20_000));
+    let quoted = note.replace('"', "\"\"");
+    let csv = s.file(
+        "long.csv",
+        format!("puzzle,note\n{P},\"{quoted}\"\n{P},short\n").as_bytes(),
+    );
+    let line = |n: &str| json!({"puzzle": P, "note": n}).to_string();
+    let jsonl = s.file(
+        "long.jsonl",
+        format!("{}\n{}\n", line(&note), line("short")).as_bytes(),
+    );
+    let pq = s.path("long.parquet");
+    let batch = RecordBatch::try_from_iter([
+        (
+            "puzzle",
+            std::sync::Arc::new(arrow_array::StringArray::from(vec![P, P])) as _,
+        ),
+        (
+            "note",
+            std::sync::Arc::new(arrow_array::StringArray::from(vec![note.as_str(), "short"])) as _,
+        ),
+    ])
+    .unwrap();
+    write_parquet(&pq, &batch);
+    for input in [&csv, &jsonl, &pq] {
+        for (out, read) in [("r.csv", 0), ("r.jsonl", 1), ("r.parquet", 2)] {
+            let out = s.path(out);
+            solved_into(&[input, "--keep", "note"], &out, 0);
+            let notes: Vec<String> = match read {
+                0 => csv_column(&read_output(&out), "note"),
+                1 => jsonl_column(&read_output(&out), "note")
+                    .into_iter()
+                    .map(|v| v.as_str().unwrap().to_string())
+                    .collect(),
+                _ => parquet(&out)
+                    .column_by_name("note")
+                    .unwrap()
+                    .as_string::<i32>()
+                    .iter()
+                    .map(|v| v.unwrap().to_string())
+                    .collect(),
+            };
+            assert_eq!(notes.len(), 2, "{input} -> {out}");
+            assert!(notes[0] == note, "{input} -> {out}: the note changed");
+            assert_eq!(notes[1], "short");
+        }
+        let rows = solve_rows(&[input], 0);
+        assert_eq!(
+            rows.iter().map(|r| r.status.as_str()).collect::<Vec<_>>(),
+            ["solved", "solved"],
+            "{input}"
+        );
+    }
+    // Past 1 MiB a CSV record is too long, and says so.
+    let huge = "x".repeat((1 << 20) + 10);
+    let big = s.file(
+        "huge.csv",
+        format!("puzzle,note\n{P},{huge}\n{P},ok\n").as_bytes(),
+    );
+    let rows = solve_rows(&[&big], 1);
+    assert_eq!(rows[0].status, "malformed");
+    assert!(rows[0].message.contains("too long"), "{:?}", rows[0]);
+    assert_eq!(rows[1].status, "solved");
+}
+
+#[test]
+fn binary_values_are_hex_in_text_and_bytes_in_parquet() {
+    let s = Scratch::new();
+    let bytes: [&[u8]; 3] = [b"\x00\xff,\n\"", b"", b"plain"];
+    let batch = RecordBatch::try_from_iter([
+        (
+            "puzzle",
+            std::sync::Arc::new(arrow_array::StringArray::from(vec![P, P, P])) as _,
+        ),
+        (
+            "blob",
+            std::sync::Arc::new(arrow_array::BinaryArray::from(bytes.to_vec())) as _,
+        ),
+        (
+            "big",
+            std::sync::Arc::new(arrow_array::LargeBinaryArray::from(bytes.to_vec())) as _,
+        ),
+    ])
+    .unwrap();
+    let input = s.path("in.parquet");
+    write_parquet(&input, &batch);
+    for out in ["b.csv", "b.jsonl", "b.parquet"] {
+        solved_into(&[&input, "--keep", "blob,big"], &s.path(out), 0);
+    }
+    let hex = ["00ff2c0a22", "", "706c61696e"];
+    let text = read_output(s.path("b.csv"));
+    assert_eq!(csv_column(&text, "blob"), hex);
+    assert_eq!(csv_column(&text, "big"), hex);
+    let text = read_output(s.path("b.jsonl"));
+    assert_eq!(jsonl_column(&text, "blob"), hex.map(|h| json!(h)));
+    let got = parquet(&s.path("b.parquet"));
+    let blob = got.column_by_name("blob").unwrap();
+    assert_eq!(blob.data_type(), &DataType::Binary);
+    let values: Vec<&[u8]> = blob.as_binary::<i32>().iter().map(Option::unwrap).collect();
+    assert_eq!(values, bytes);
+}
+
+#[test]
+fn duplicate_names_in_json_lines_and_parquet_are_kept_apart_or_refused() {
+    let s = Scratch::new();
+    // Parquet may hold two columns of one name: --keep-all keeps both, the
+    // second as input_NAME, as CSV does.
+    let batch = RecordBatch::try_new(
+        std::sync::Arc::new(arrow_schema::Schema::new(vec![
+            arrow_schema::Field::new("puzzle", DataType::Utf8, false),
+            arrow_schema::Field::new("id", DataType::Utf8, false),
+            arrow_schema::Field::new("id", DataType::Int64, false),
+        ])),
+        vec![
+            std::sync::Arc::new(arrow_array::StringArray::from(vec![P])),
+            std::sync::Arc::new(arrow_array::StringArray::from(vec!["first"])),
+            std::sync::Arc::new(arrow_array::Int64Array::from(vec![2])),
+        ],
+    )
+    .unwrap();
+    let input = s.path("d.parquet");
+    write_parquet(&input, &batch);
+    let out = s.path("d.csv");
+    solved_into(&[&input, "--keep-all"], &out, 0);
+    let text = read_output(&out);
+    assert!(
+        text.lines()
+            .next()
+            .unwrap()
+            .ends_with(",message,input_puzzle,id,input_id"),
+        "{text}"
+    );
+    assert_eq!(csv_column(&text, "id"), ["first"]);
+    assert_eq!(csv_column(&text, "input_id"), ["2"]);
+    solved_into(&[&input, "--keep", "id"], &out, 0);
+    assert_eq!(csv_column(&read_output(&out), "id"), ["first"]);
+}
