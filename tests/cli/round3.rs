@@ -531,3 +531,257 @@ fn a_failed_run_leaves_a_summary_saying_so_never_the_previous_one() {
         assert_ne!(after["puzzles"], 95, "{args:?}: the previous run's figures");
     }
 }
+
+/// `bench` on a few puzzles with an external solver that answers nothing
+/// (it exits at once), at 1 and 2 copies, every export written.
+#[test]
+fn a_solver_that_answered_nothing_has_no_figures_and_is_flagged() {
+    let s = Scratch::new();
+    let (csv, json, md, html) = (
+        s.path("b.csv"),
+        s.path("b.json"),
+        s.path("b.md"),
+        s.path("b.html"),
+    );
+    let output = run(&[
+        "bench",
+        &repo("data/top95.txt"),
+        "--limit",
+        "10",
+        "--solver",
+        "fast",
+        "--cmd",
+        "silent=exit 3",
+        "--threads",
+        "1,2",
+        "--warmup-s",
+        "0.05",
+        "--time-s",
+        "0.1",
+        "--runs",
+        "1",
+        "--export-csv",
+        &csv,
+        "--export-json",
+        &json,
+        "--export-markdown",
+        &md,
+        "--export-html",
+        &html,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let table = stdout(&output);
+    let json: serde_json::Value = serde_json::from_str(&read_output(&json)).unwrap();
+    let rows = json["results"].as_array().unwrap();
+    let silent: Vec<&serde_json::Value> = rows.iter().filter(|r| r["solver"] == "silent").collect();
+    assert_eq!(silent.len(), 2, "{json}");
+    for row in &silent {
+        assert!(row["us_per_puzzle"].is_null(), "{row}");
+        assert!(row["speedup"].is_null(), "{row}");
+        assert!(row["missing"].as_u64().unwrap() > 0, "{row}");
+    }
+    // The built-in solver's figures are still there.
+    let fast = rows.iter().find(|r| r["solver"] == "fast").unwrap();
+    assert!(fast["us_per_puzzle"].as_f64().unwrap() > 0.0, "{fast}");
+    // CSV: empty fields; table, Markdown and HTML: no 0.00, NaN or inf, and
+    // the row flagged.
+    let text = read_output(&csv);
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    for record in reader.records().map(Result::unwrap) {
+        if &record[at("solver")] == "silent" {
+            assert_eq!(&record[at("us_per_puzzle")], "", "{text}");
+            assert_eq!(&record[at("speedup")], "", "{text}");
+        }
+    }
+    assert!(!read_output(&html).contains("NaN"));
+    for (name, text) in [("table", table), ("markdown", read_output(&md))] {
+        assert!(!text.contains("NaN"), "{name}: {text}");
+        let lines: Vec<&str> = text.lines().filter(|l| l.contains("silent")).collect();
+        assert_eq!(lines.len(), 2, "{name}: {text}");
+        for line in lines {
+            assert!(line.contains("silent (!)"), "{name}: flagged: {line}");
+            assert!(
+                !line.contains("0.00") && !line.contains("inf"),
+                "{name}: {line}"
+            );
+        }
+    }
+}
+
+// ---- 5: a guard that had nothing to compare with says so ------------------
+
+#[test]
+fn a_leak_guard_against_an_empty_corpus_warns_and_fails() {
+    let s = Scratch::new();
+    let empty = s.file("empty.txt", b"");
+    let input = repo("data/top95.txt");
+    let output = run(&[
+        "canon",
+        &input,
+        "--against",
+        &empty,
+        "-o",
+        "/dev/null",
+        "--quiet",
+    ]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("warning:") && stderr(&output).contains("nothing was compared"),
+        "{}",
+        stderr(&output)
+    );
+    // A corpus with puzzles is a guard: no leak, exit 0.
+    let other = repo("data/magictour_top1465.txt");
+    let output = run(&[
+        "canon",
+        &input,
+        "--against",
+        &other,
+        "-o",
+        "/dev/null",
+        "--quiet",
+    ]);
+    assert!(
+        !stderr(&output).contains("nothing was compared"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+// ---- 4: every size runs in bounded memory or is refused -------------------
+
+/// The peak resident memory of a running process, in KiB (`VmHWM`).
+fn peak_kib(pid: u32) -> u64 {
+    let status = fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap()
+}
+
+#[test]
+fn r3_23_augment_streams_its_copies_in_bounded_memory() {
+    let s = Scratch::new();
+    let out = s.path("aug.csv.gz");
+    // 4e9 copies of one puzzle: 960 GB as one list of copies. Streamed,
+    // rows come at once and memory stays flat; SIGTERM ends the run with
+    // a valid gzip file of whole rows.
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+        .args(["augment", &case("r3-23-one-puzzle.csv"), "-n", "4000000000"])
+        .args(["-o", &out, "-j", "1", "--quiet"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    let mut peak = 0;
+    while started.elapsed() < std::time::Duration::from_secs(120) {
+        if let Some(status) = child.try_wait().unwrap() {
+            let mut err = String::new();
+            std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+            panic!("augment ended by itself ({status}): {err}");
+        }
+        peak = peak_kib(child.id());
+        if fs::metadata(&out).map_or(0, |m| m.len()) > 1 << 20 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(fs::metadata(&out).unwrap().len() > 1 << 20, "rows streamed");
+    let sent = std::process::Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    assert_eq!(child.wait().unwrap().code(), Some(143));
+    assert!(peak < 100 * 1024, "peak RSS {peak} KiB");
+    let text = read_output(&out);
+    let mut lines = text.lines();
+    assert_eq!(
+        lines.next(),
+        Some("line,copy,puzzle,solution,transform,status,message")
+    );
+    let mut copies = 0;
+    for (k, line) in lines.enumerate() {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), 7, "{line}");
+        assert_eq!((fields[0], fields[1]), ("2", (k + 1).to_string().as_str()));
+        assert_eq!(fields[5], "solved", "{line}");
+        copies += 1;
+    }
+    assert!(copies > 1000, "{copies} rows");
+    // Past u32: a usage error up front, no output.
+    let big = s.path("big.csv.gz");
+    let output = run(&[
+        "augment",
+        &case("r3-23-one-puzzle.csv"),
+        "-n",
+        "5000000000",
+        "-o",
+        &big,
+    ]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(!Path::new(&big).exists());
+}
+
+#[test]
+fn generate_counts_the_candidates_it_tries_and_warns_of_an_unreachable_target() {
+    let s = Scratch::new();
+    let out = s.path("g.csv");
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+        .args(["generate", "-n", "1", "--min-guesses", "100000", "-j", "2"])
+        .args(["-o", &out, "--progress", "always"])
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let sent = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    let mut err = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    assert_eq!(status.code(), Some(130), "{err}");
+    assert!(
+        err.contains("warning: --min-guesses 100000") && err.contains("may never be met"),
+        "{err}"
+    );
+    let tried = |line: &str| -> Option<u64> {
+        let (before, _) = line.split_once(" candidates tried")?;
+        before
+            .rsplit(['(', ' '])
+            .next()?
+            .replace(',', "")
+            .parse()
+            .ok()
+    };
+    let summary = err
+        .lines()
+        .find(|l| l.starts_with("generate:"))
+        .unwrap_or_else(|| panic!("no summary: {err}"));
+    assert!(tried(summary).unwrap_or(0) > 0, "{summary}");
+    // The progress log counts them while the search goes on.
+    assert!(
+        err.lines().any(|l| l.contains(" tried")
+            && !l.contains(" 0 tried")
+            && !l.starts_with("generate:")),
+        "{err}"
+    );
+    // An ordinary target has no warning.
+    let output = run(&[
+        "generate",
+        "-n",
+        "2",
+        "--min-guesses",
+        "3",
+        "-o",
+        &out,
+        "--quiet",
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(!stderr(&output).contains("warning"), "{}", stderr(&output));
+}

@@ -91,9 +91,10 @@ impl Generator {
     }
 
     /// Output puzzle `index` under `seed`: the first candidate of its
-    /// stream that meets `requirements`. Returns `None` when `stop` says so
-    /// (checked between candidates), which matters only for demanding
-    /// `min_guesses`.
+    /// stream that meets `requirements`. `stop` is asked once before each
+    /// candidate, so a caller can count candidates as they are tried;
+    /// returns `None` when it says to stop, which matters only for
+    /// demanding `min_guesses`.
     pub fn generate(
         &mut self,
         seed: u64,

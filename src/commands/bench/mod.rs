@@ -534,7 +534,7 @@ impl Recorder<'_> {
             *single = Some(row.puzzles_per_s);
         }
         let row = BenchRow {
-            speedup: single.map(|one| row.puzzles_per_s / one),
+            speedup: single.and_then(|one| row.speedup_over(one)),
             ..row
         };
         if self.config.progress {

@@ -53,8 +53,10 @@ pub struct BenchRow {
     /// its status).
     pub puzzles_per_s: f64,
     /// `1e6 / puzzles_per_s`: wall-clock microseconds per puzzle, all
-    /// threads together.
-    pub us_per_puzzle: f64,
+    /// threads together; `None` (empty in the table and CSV, `null` in
+    /// JSON) when no puzzle was answered (`puzzles_per_s` 0), never 0 or
+    /// infinite.
+    pub us_per_puzzle: Option<f64>,
     /// Share of the puzzles searched in the timed run whose search made no
     /// guess, percent (every search counts, whatever its status: `invalid`
     /// and `unsolvable` ones too; a puzzle searched twice counts twice);
@@ -66,7 +68,7 @@ pub struct BenchRow {
     pub guesses_per_puzzle: Option<f64>,
     /// `puzzles_per_s` over that of the same data set, solver and mode at 1
     /// thread; `None` (empty in CSV, `null` in JSON) when 1 thread was not
-    /// measured.
+    /// measured, or either rate is 0 (no puzzle answered), never NaN.
     pub speedup: Option<f64>,
     /// Share of the puzzles searched in the timed run not stopped by a limit
     /// (status other than `timeout`), percent; for an external solver, the
@@ -169,11 +171,7 @@ impl BenchRow {
             threads,
             puzzles,
             puzzles_per_s,
-            us_per_puzzle: if puzzles_per_s > 0.0 {
-                1e6 / puzzles_per_s
-            } else {
-                0.0
-            },
+            us_per_puzzle: (puzzles_per_s > 0.0).then(|| 1e6 / puzzles_per_s),
             no_guess_pct: None,
             guesses_per_puzzle: None,
             speedup: None,
@@ -192,9 +190,16 @@ impl BenchRow {
     }
 
     /// True when an external solver gave wrong answers or left puzzles
-    /// without one: its speed is not a fair figure.
+    /// without one (or nothing was timed at all): its speed is not a fair
+    /// figure.
     pub fn flagged(&self) -> bool {
-        self.wrong.unwrap_or(0) > 0 || self.missing.unwrap_or(0) > 0
+        self.wrong.unwrap_or(0) > 0 || self.missing.unwrap_or(0) > 0 || self.us_per_puzzle.is_none()
+    }
+
+    /// `puzzles_per_s` over `single`, the 1-thread rate: `None` when either
+    /// is 0 (a solver that answered nothing has no speed to compare).
+    pub fn speedup_over(&self, single: f64) -> Option<f64> {
+        (self.puzzles_per_s > 0.0 && single > 0.0).then(|| self.puzzles_per_s / single)
     }
 }
 
@@ -264,7 +269,7 @@ mod tests {
         };
         let row = BenchRow::new("a.txt", 100, &m, &machine);
         assert_eq!(row.puzzles_per_s, 32.0);
-        assert_eq!(row.us_per_puzzle, 31_250.0);
+        assert_eq!(row.us_per_puzzle, Some(31_250.0));
         assert_eq!(row.no_guess_pct, Some(25.0));
         assert_eq!(row.guesses_per_puzzle, Some(2.5));
         assert_eq!(row.finished_pct, 75.0);

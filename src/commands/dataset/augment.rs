@@ -9,7 +9,9 @@
 //! is malformed, invalid, unsolvable or has several solutions gets one row
 //! with its status and a message. Copy `k` of the record at `line` of input
 //! `i` uses a random stream seeded by `(seed, i, line, k)` alone, so the
-//! output is the same for every `-j`.
+//! output is the same for every `-j`. A record's copies are made one at a
+//! time as they are written, so memory stays flat in `-n` (which is at most
+//! 4,294,967,295, a `u32`; clap refuses more with exit 2).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -99,9 +101,37 @@ pub fn copy_stream(seed: u64, input: usize, line: u64, copy: u32) -> XorShiftRng
 struct Augmented {
     input: usize,
     line: u64,
-    /// The copies, or the status and message of a record not augmented.
-    copies: Result<Vec<Copy>, (Status, Option<Grid>, String)>,
+    /// The copies to make, or the status and message of a record not
+    /// augmented.
+    copies: Result<Copies, (Status, Option<Grid>, String)>,
     note: Option<String>,
+}
+
+/// The copies of one solved record, made one at a time as they are
+/// written, so that memory does not grow with `-n` (a `Vec` of 4e9 copies
+/// asked for 960 GB).
+struct Copies {
+    puzzle: Grid,
+    solution: Grid,
+    /// The copy numbers: from 0 (the original) or 1, to `-n`.
+    numbers: std::ops::RangeInclusive<u32>,
+}
+
+impl Copies {
+    /// Copy `copy` of the record at `line` of input `input`.
+    fn make(&self, seed: u64, input: usize, line: u64, copy: u32) -> Copy {
+        let transform = if copy == 0 {
+            Transform::IDENTITY
+        } else {
+            Transform::random(&mut copy_stream(seed, input, line, copy))
+        };
+        Copy {
+            copy,
+            puzzle: transform.apply(&self.puzzle),
+            solution: transform.apply(&self.solution),
+            transform,
+        }
+    }
 }
 
 struct Copy {
@@ -129,7 +159,6 @@ fn augment(
     solver: &mut FastSolver,
     (input, record): (usize, Record),
     copies: u32,
-    seed: u64,
     keep_original: bool,
 ) -> Augmented {
     let Record {
@@ -138,65 +167,48 @@ fn augment(
         solution: given,
         ..
     } = record;
-    let mut out = Augmented {
+    let out = |copies, note| Augmented {
         input,
         line,
-        copies: Ok(Vec::new()),
-        note: None,
+        copies,
+        note,
     };
     let puzzle = match puzzle {
         Ok(grid) => grid,
-        Err(message) => {
-            out.copies = Err((Status::Malformed, None, message));
-            return out;
-        }
+        Err(message) => return out(Err((Status::Malformed, None, message)), None),
     };
+    let mut note = None;
     let solution = match given {
-        Some(s) if s.is_solution_of(&puzzle) => Ok(s),
+        Some(s) if s.is_solution_of(&puzzle) => s,
         given => {
             if given.is_some() {
-                out.note = Some("the given solution does not fit the puzzle: solved".into());
+                note = Some("the given solution does not fit the puzzle: solved".into());
             }
             let outcome = solver.solve(&puzzle, Mode::Unique, &Limits::default());
             match (outcome.status, outcome.solution) {
-                (Status::Solved, Some(s)) => Ok(s),
-                (status, _) => Err((
-                    status,
-                    Some(puzzle),
-                    match status {
-                        Status::Multiple => "several solutions: not augmented".to_string(),
-                        Status::Unsolvable => "no solution: not augmented".to_string(),
+                (Status::Solved, Some(s)) => s,
+                (status, _) => {
+                    let message = match status {
+                        Status::Multiple => "several solutions: not augmented".into(),
+                        Status::Unsolvable => "no solution: not augmented".into(),
                         _ => outcome.message.unwrap_or_else(|| "not augmented".into()),
-                    },
-                )),
+                    };
+                    return out(Err((status, Some(puzzle), message)), note);
+                }
             }
         }
     };
-    let solution = match solution {
-        Ok(s) => s,
-        Err(e) => {
-            out.copies = Err(e);
-            return out;
-        }
+    let copies = Copies {
+        puzzle,
+        solution,
+        numbers: u32::from(!keep_original)..=copies,
     };
-    let first = if keep_original { 0 } else { 1 };
-    out.copies = Ok((first..=copies)
-        .map(|copy| {
-            let transform = if copy == 0 {
-                Transform::IDENTITY
-            } else {
-                Transform::random(&mut copy_stream(seed, input, line, copy))
-            };
-            Copy {
-                copy,
-                puzzle: transform.apply(&puzzle),
-                solution: transform.apply(&solution),
-                transform,
-            }
-        })
-        .collect());
-    out
+    out(Ok(copies), note)
 }
+
+/// How many copies of one record are written between two looks at the
+/// interrupt (a record's copies can take hours: `-n 4000000000`).
+const STOP_EVERY: u32 = 1 << 16;
 
 /// Counts for the summary.
 #[derive(Debug, Default)]
@@ -248,7 +260,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
         settings.threads,
         &interrupt,
         FastSolver::new,
-        |solver, item| Some(augment(solver, item, copies, seed, keep)),
+        |solver, item| Some(augment(solver, item, copies, keep)),
         |chunk| {
             for done in chunk {
                 tally.records += 1;
@@ -256,7 +268,12 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
                 match done.copies {
                     Ok(list) => {
                         tally.by_status[0] += 1;
-                        for c in list {
+                        for copy in list.numbers.clone() {
+                            if copy % STOP_EVERY == 0 && interrupt.is_raised() {
+                                // run_ordered returns the signal.
+                                return Ok(());
+                            }
+                            let c = list.make(seed, done.input, done.line, copy);
                             tally.rows += 1;
                             tally.copies += u64::from(c.copy > 0);
                             writer.row(&Row {

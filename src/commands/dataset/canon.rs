@@ -375,9 +375,25 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
         let interrupted = interrupted.is_some();
         crate::stderr!("{}", summary(&counts, &against_names, &times, interrupted));
     }
+    // A leak guard that had nothing to compare fails, as `check` does when
+    // it read no puzzle: a CI job pointed at an empty or wrong file.
+    let unguarded = !args.against.is_empty()
+        && interrupted.is_none()
+        && (against.len() == 0 || seen.len() == 0);
+    if unguarded {
+        let empty = if against.len() == 0 {
+            format!("--against {}", against_names.join(", "))
+        } else {
+            format!("the inputs ({})", names.join(", "))
+        };
+        crate::stderrln!(
+            "sudoku-batch: warning: canon: {empty} held no puzzle with a form: nothing was \
+             compared for leaks (exit 1)"
+        );
+    }
     Ok(if let Some(signal) = interrupted {
         Verdict::Interrupted(signal)
-    } else if tally.malformed + tally.against_malformed > 0 || tally.leaks > 0 {
+    } else if tally.malformed + tally.against_malformed > 0 || tally.leaks > 0 || unguarded {
         Verdict::Failures
     } else {
         Verdict::Clean

@@ -5,6 +5,7 @@
 //! function of `(seed, i)` alone, so the output is byte-identical for every
 //! `-j`, and `--start` continues a run or splits it across machines.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::Args;
@@ -16,6 +17,14 @@ use crate::error::{Error, Verdict};
 use crate::output::progress::Progress;
 use crate::process::interrupt::SignalGuard;
 use crate::process::words::noun;
+
+/// Above this `--min-guesses` a warning says the target may never be met.
+pub const LIKELY_GUESSES: u64 = 1000;
+
+/// The most guesses `solve` takes on any puzzle of the shipped hard corpora
+/// (`ci/baseline.csv`: data/forum_hardest_2000.txt line 1717, the most of
+/// 3,465 puzzles).
+const HARDEST_GUESSES: u64 = 689;
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 5] = ["index", "puzzle", "solution", "clues", "guesses"];
@@ -81,22 +90,50 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
         minimal: !args.no_minimal,
         min_guesses: args.min_guesses,
     };
+    if args.min_guesses > LIKELY_GUESSES {
+        crate::stderrln!(
+            "sudoku-batch: warning: --min-guesses {}: the hardest puzzles known take at most \
+             {HARDEST_GUESSES} guesses here (data/forum_hardest_2000.txt, \
+             data/magictour_top1465.txt) and generated ones far fewer, so this target may never \
+             be met; the progress and the summary count the candidates tried (Ctrl-C stops)",
+            args.min_guesses
+        );
+    }
     let seed = args.seed;
     let stop = interrupt.clone();
     let mut tally = Tally::default();
+    // Counted as each candidate is started, by every thread: a puzzle that
+    // takes millions of candidates shows them as they go, and an
+    // interrupted run counts the ones of the puzzles it did not finish.
+    let tried = AtomicU64::new(0);
+    let kept = AtomicU64::new(0);
+    let show = |tried: u64| {
+        progress.count(
+            kept.load(Ordering::Relaxed),
+            &format!("kept, {} tried", thousands(tried)),
+        );
+    };
     let ending = run_ordered(
         (args.start..end).map(Ok),
         settings.threads,
         &interrupt,
         Generator::new,
         |generator, index| {
+            let next = || {
+                if stop.is_raised() {
+                    return true;
+                }
+                show(tried.fetch_add(1, Ordering::Relaxed) + 1);
+                false
+            };
             generator
-                .generate(seed, index, &requirements, &|| stop.is_raised())
+                .generate(seed, index, &requirements, &next)
                 .map(|made| (index, made))
         },
         |chunk| {
             for (index, made) in chunk {
                 tally.add(&made);
+                kept.store(tally.kept, Ordering::Relaxed);
                 writer.row(&Row {
                     index,
                     puzzle: made.puzzle.to_line(),
@@ -106,10 +143,7 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
                 })?;
             }
             writer.flush()?;
-            progress.count(
-                tally.kept,
-                &format!("kept, {} tried", thousands(tally.tried)),
-            );
+            show(tried.load(Ordering::Relaxed));
             Ok(())
         },
     );
@@ -126,8 +160,8 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
             } else {
                 ""
             },
-            thousands(tally.tried),
-            noun(tally.tried, "candidate", "candidates"),
+            thousands(tried.load(Ordering::Relaxed)),
+            noun(tried.load(Ordering::Relaxed), "candidate", "candidates"),
             thousands(rate(tally.kept, seconds)),
             threads(settings.threads),
         );
@@ -152,7 +186,6 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
 #[derive(Debug, Default)]
 struct Tally {
     kept: u64,
-    tried: u64,
     clues: u64,
     min_clues: usize,
     max_clues: usize,
@@ -168,7 +201,6 @@ impl Tally {
         }
         self.max_clues = self.max_clues.max(clues);
         self.kept += 1;
-        self.tried += made.tried;
         self.clues += clues as u64;
         self.guesses += made.guesses;
         self.max_guesses = self.max_guesses.max(made.guesses);
