@@ -24,6 +24,7 @@ mod members;
 pub mod parquet;
 pub mod plot;
 pub mod progress;
+pub mod rating;
 pub mod read_back;
 pub mod result;
 pub mod stats;
@@ -42,6 +43,7 @@ use self::members::GzipMembers;
 use self::parquet::ParquetRows;
 use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
+use crate::output::rating::{RatingColumns, APPENDED_COLUMNS, RATE_COLUMNS};
 use crate::output::result::PuzzleResult;
 
 /// The name that means stdin or stdout.
@@ -183,17 +185,30 @@ pub struct Shape {
     pub kept: Vec<KeptColumn>,
     /// The blank of the `puzzle` column.
     pub blank: Blank,
+    /// The rating columns (`solve --rate`, `rate`).
+    pub rating: RatingColumns,
 }
 
 impl Shape {
+    /// The results columns without `file` and the kept ones: [`COLUMNS`],
+    /// with `rating,hardest` after them for `solve --rate`, or
+    /// [`RATE_COLUMNS`] for `rate`.
+    pub fn result_columns(&self) -> Vec<&'static str> {
+        match self.rating {
+            RatingColumns::None => COLUMNS.to_vec(),
+            RatingColumns::Appended => COLUMNS.iter().chain(&APPENDED_COLUMNS).copied().collect(),
+            RatingColumns::Only => RATE_COLUMNS.to_vec(),
+        }
+    }
+
     /// The names of every column, in order: `file` (several inputs), then
-    /// [`COLUMNS`], then [`Shape::kept_names`].
+    /// [`Shape::result_columns`], then [`Shape::kept_names`].
     pub fn column_names(&self) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();
         if self.files.is_some() {
             names.push(FILE_COLUMN.into());
         }
-        names.extend(COLUMNS.iter().map(|c| c.to_string()));
+        names.extend(self.result_columns().iter().map(|c| c.to_string()));
         names.extend(self.kept_names());
         names
     }
@@ -203,7 +218,11 @@ impl Shape {
     /// column's name (`file` too with several inputs) or an earlier kept
     /// column's.
     pub fn kept_names(&self) -> Vec<String> {
-        let mut taken: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+        let mut taken: Vec<String> = self
+            .result_columns()
+            .iter()
+            .map(|c| c.to_string())
+            .collect();
         if self.files.is_some() {
             taken.push(FILE_COLUMN.into());
         }
@@ -250,6 +269,7 @@ pub struct CsvRows {
     /// The field delimiter.
     delimiter: u8,
     blank: Blank,
+    rating: RatingColumns,
 }
 
 impl Default for CsvRows {
@@ -285,6 +305,7 @@ impl CsvRows {
             header,
             delimiter,
             blank: shape.blank,
+            rating: shape.rating,
         }
     }
 
@@ -302,6 +323,10 @@ impl CsvRows {
                 out.extend_from_slice(file);
             }
             out.push(delimiter);
+        }
+        if self.rating == RatingColumns::Only {
+            self.rate_row(result, out);
+            return;
         }
         let mut row = Row::new();
         row.number(result.line);
@@ -328,7 +353,8 @@ impl CsvRows {
             row.text(check.name().as_bytes());
         }
         row.byte(delimiter);
-        if result.message.is_none() && result.kept.is_empty() {
+        let appended = self.rating == RatingColumns::Appended;
+        if result.message.is_none() && result.kept.is_empty() && !appended {
             row.byte(b'\n');
             out.extend_from_slice(row.bytes());
             return;
@@ -336,6 +362,56 @@ impl CsvRows {
         out.extend_from_slice(row.bytes());
         if let Some(message) = &result.message {
             push_field(out, clean_message(message).as_bytes(), delimiter);
+        }
+        if appended {
+            let rated = rating::row_rating(result).filter(|r| r.complete);
+            out.push(delimiter);
+            if let Some(r) = &rated {
+                out.extend_from_slice(r.to_decimal().as_bytes());
+            }
+            out.push(delimiter);
+            if let Some(r) = &rated {
+                push_field(out, r.hardest.as_bytes(), delimiter);
+            }
+        }
+        for value in &result.kept {
+            out.push(delimiter);
+            push_kept(out, value, delimiter);
+        }
+        out.push(b'\n');
+    }
+
+    /// Appends one row of `rate`: [`RATE_COLUMNS`], after [`FILE_COLUMN`]
+    /// when the run has several inputs, then the kept columns.
+    fn rate_row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
+        let delimiter = self.delimiter;
+        let mut row = Row::new();
+        row.number(result.line);
+        row.byte(delimiter);
+        if let Some(puzzle) = &result.puzzle {
+            row.cells(&self.blank.puzzle_bytes(puzzle));
+        }
+        row.byte(delimiter);
+        out.extend_from_slice(row.bytes());
+        let outcome = rating::row_rating(result);
+        let rated = outcome.filter(|r| r.complete);
+        if let Some(r) = &rated {
+            out.extend_from_slice(r.to_decimal().as_bytes());
+            out.push(delimiter);
+            push_field(out, r.hardest.as_bytes(), delimiter);
+            out.push(delimiter);
+            out.extend_from_slice(r.steps.to_string().as_bytes());
+        } else {
+            out.push(delimiter);
+            out.push(delimiter);
+        }
+        out.push(delimiter);
+        out.extend_from_slice(result.status.name().as_bytes());
+        out.push(delimiter);
+        match (&result.message, outcome.filter(|r| !r.complete)) {
+            (Some(message), _) => push_field(out, clean_message(message).as_bytes(), delimiter),
+            (None, Some(r)) => push_field(out, rating::beyond_message(&r).as_bytes(), delimiter),
+            (None, None) => {}
         }
         for value in &result.kept {
             out.push(delimiter);

@@ -12,6 +12,7 @@ use crate::commands::flags::SolveArgs;
 use crate::commands::{bench, check, dataset, merge, solve};
 use crate::error::{Error, Verdict};
 use crate::job::config::Config;
+use crate::output::rating::RatingColumns;
 use crate::process::clock;
 
 /// Solve Sudoku puzzles in bulk: a streaming reader, every core solving, a
@@ -33,6 +34,15 @@ pub enum Command {
     /// mismatched (or there are no puzzles), 1 otherwise, 2 on usage and
     /// I/O errors.
     Solve(SolveArgs),
+    /// Rate every puzzle on the Sudoku Explainer difficulty scale (1.0 to
+    /// 11+, as Sukaku Explainer's serate rates it) and write one row per
+    /// record: `line,puzzle,rating,hardest,steps,status,message`. Takes
+    /// `solve`'s options; each puzzle is classified first, and only a
+    /// `solved` one is rated (others keep their status, rating empty).
+    ///
+    /// Exit codes: as `solve`: 0 when every puzzle is solved, 1 otherwise,
+    /// 2 on usage and I/O errors.
+    Rate(SolveArgs),
     /// Measure solver throughput in memory: puzzles/s, guesses and speedup
     /// per data set, solver, mode and thread count.
     ///
@@ -95,6 +105,13 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
             clock::calibrate_early();
             let config = Config::from_args(&args)?;
             say_when_reading_a_terminal(&config);
+            solve::run(&config).map(|(verdict, _)| verdict)
+        }
+        Command::Rate(args) => {
+            clock::calibrate_early();
+            let mut config = Config::from_args(&args)?;
+            config.rating = RatingColumns::Only;
+            config.output_format()?;
             solve::run(&config).map(|(verdict, _)| verdict)
         }
         Command::Bench(args) => bench::run(&args),

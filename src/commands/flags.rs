@@ -68,6 +68,13 @@ pub struct SolveArgs {
     #[arg(long)]
     pub first: bool,
 
+    /// Add each solved puzzle's difficulty on the Sudoku Explainer scale:
+    /// `rating` (one decimal) and `hardest` (the hardest technique) after
+    /// `message`; empty for other statuses and for a puzzle beyond the
+    /// rater. CSV and JSON Lines results only. See `rate`.
+    #[arg(long)]
+    pub rate: bool,
+
     /// The solver: `fast`, or `naive`, the plain backtracking reference,
     /// which gives up on a puzzle after 10,000,000 placements (status
     /// `timeout`, the limit in `message`) so that no puzzle can stall a run.

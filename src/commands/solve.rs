@@ -308,6 +308,7 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         files: (names.len() > 1).then(|| names.clone()),
         kept: layout.columns,
         blank: config.blank,
+        rating: config.rating,
     };
     let (sources, resume) = match &config.output {
         Destination::File { path, .. } if config.resume => {
@@ -364,6 +365,7 @@ fn stopped_before_start(
             files: (names.len() > 1).then(|| names.clone()),
             kept: Vec::new(),
             blank: config.blank,
+            rating: config.rating,
         };
         ResultsWriter::create(&config.output, format, &shape, config.output_delimiter)?.finish()?;
     }

@@ -19,6 +19,7 @@ use crate::input::Keep;
 use crate::input::ReadOptions;
 use crate::job::shard::Shard;
 use crate::output::progress::Draw;
+use crate::output::rating::RatingColumns;
 #[cfg(feature = "cli")]
 use crate::output::STDIO;
 use crate::output::{Blank, Compression, Destination, OutputFormat};
@@ -96,6 +97,9 @@ pub struct Config {
     /// without writing it, instead of stopping quietly: `check` must
     /// verify every record. `false` unless set by the subcommand.
     pub finish_when_stdout_closes: bool,
+    /// The rating columns: `solve --rate` adds `rating,hardest`; `rate`
+    /// writes its own columns (see [`crate::output::rating`]).
+    pub rating: RatingColumns,
 }
 
 impl Config {
@@ -125,6 +129,7 @@ impl Config {
             human_summary: false,
             color: false,
             finish_when_stdout_closes: false,
+            rating: RatingColumns::None,
         }
     }
 
@@ -142,6 +147,12 @@ impl Config {
         };
         let format = crate::output::format::choose(path, self.output_format)
             .map_err(|e| Error::Usage(e.to_string()))?;
+        if self.rating != RatingColumns::None && format == OutputFormat::Parquet {
+            return Err(Error::Usage(format!(
+                "ratings are written as CSV or JSON Lines; {} names Parquet results",
+                self.output.name().display()
+            )));
+        }
         if self.output_delimiter != b',' && format != OutputFormat::Csv {
             return Err(Error::Usage(format!(
                 "--output-delimiter is for CSV results; {} names {format} results",
@@ -324,6 +335,11 @@ impl Config {
             human_summary: !args.quiet,
             color: !env.no_color,
             finish_when_stdout_closes: false,
+            rating: if args.rate {
+                RatingColumns::Appended
+            } else {
+                RatingColumns::None
+            },
         };
         config.output_format()?;
         Ok(config)

@@ -4,9 +4,10 @@
 //! is empty. Formatted straight into byte buffers by the solver workers,
 //! as CSV is.
 
+use crate::output::rating::{self, RatingColumns};
 use crate::output::result::PuzzleResult;
 use crate::output::{
-    clean_message, push_micros, push_number, Blank, RowFormat, Shape, COLUMNS, FILE_COLUMN,
+    clean_message, push_micros, push_number, Blank, RowFormat, Shape, FILE_COLUMN,
 };
 
 /// Formats results rows as JSON Lines.
@@ -21,6 +22,7 @@ pub struct JsonlRows {
     /// Each kept column's `,"name":`.
     kept_keys: Vec<Vec<u8>>,
     blank: Blank,
+    rating: RatingColumns,
 }
 
 impl JsonlRows {
@@ -48,7 +50,8 @@ impl JsonlRows {
         });
         JsonlRows {
             files,
-            keys: COLUMNS
+            keys: shape
+                .result_columns()
                 .iter()
                 .enumerate()
                 .map(|(i, name)| key(name, i > 0))
@@ -59,6 +62,47 @@ impl JsonlRows {
                 .map(|name| key(name, true))
                 .collect(),
             blank: shape.blank,
+            rating: shape.rating,
+        }
+    }
+
+    /// The members of a `rate` row after `file`: `line`, `puzzle`,
+    /// `rating` (a number), `hardest`, `steps`, `status`, `message`.
+    fn rate_members(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
+        let [line, puzzle, rating_key, hardest, steps, status, message] = &self.keys[..] else {
+            return;
+        };
+        out.extend_from_slice(line);
+        push_number(out, result.line);
+        out.extend_from_slice(puzzle);
+        match &result.puzzle {
+            Some(grid) => push_ascii(out, &self.blank.puzzle_bytes(grid)),
+            None => out.extend_from_slice(b"null"),
+        }
+        let outcome = rating::row_rating(result);
+        let rated = outcome.filter(|r| r.complete);
+        out.extend_from_slice(rating_key);
+        match &rated {
+            Some(r) => out.extend_from_slice(r.to_decimal().as_bytes()),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(hardest);
+        match &rated {
+            Some(r) => push_string(out, r.hardest),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(steps);
+        match &rated {
+            Some(r) => push_number(out, u64::from(r.steps)),
+            None => out.extend_from_slice(b"null"),
+        }
+        out.extend_from_slice(status);
+        push_ascii(out, result.status.name().as_bytes());
+        out.extend_from_slice(message);
+        match (&result.message, outcome.filter(|r| !r.complete)) {
+            (Some(text), _) => push_string(out, &clean_message(text)),
+            (None, Some(r)) => push_string(out, &rating::beyond_message(&r)),
+            (None, None) => out.extend_from_slice(b"null"),
         }
     }
 }
@@ -71,7 +115,17 @@ impl RowFormat for JsonlRows {
                 out.extend_from_slice(file);
             }
         }
-        let [line, puzzle, status, solution, guesses, solve_us, check, message] = &self.keys[..]
+        if self.rating == RatingColumns::Only {
+            self.rate_members(result, out);
+            for (key, value) in self.kept_keys.iter().zip(&result.kept) {
+                out.extend_from_slice(key);
+                value.write_json(out);
+            }
+            out.extend_from_slice(b"}\n");
+            return;
+        }
+        let [line, puzzle, status, solution, guesses, solve_us, check, message, ..] =
+            &self.keys[..]
         else {
             return;
         };
@@ -108,6 +162,21 @@ impl RowFormat for JsonlRows {
         match &result.message {
             Some(text) => push_string(out, &clean_message(text)),
             None => out.extend_from_slice(b"null"),
+        }
+        if let [.., rating_key, hardest] = &self.keys[..] {
+            if self.rating == RatingColumns::Appended {
+                let rated = rating::row_rating(result).filter(|r| r.complete);
+                out.extend_from_slice(rating_key);
+                match &rated {
+                    Some(r) => out.extend_from_slice(r.to_decimal().as_bytes()),
+                    None => out.extend_from_slice(b"null"),
+                }
+                out.extend_from_slice(hardest);
+                match &rated {
+                    Some(r) => push_string(out, r.hardest),
+                    None => out.extend_from_slice(b"null"),
+                }
+            }
         }
         for (key, value) in self.kept_keys.iter().zip(&result.kept) {
             out.extend_from_slice(key);
@@ -209,6 +278,7 @@ mod tests {
             files: Some(vec!["a.csv".into(), "b \"2\".csv".into()]),
             kept: kept.iter().map(|name| KeptColumn::text(*name)).collect(),
             blank: Blank::Dot,
+            ..Shape::default()
         };
         let result = PuzzleResult {
             kept: vec![

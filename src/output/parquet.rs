@@ -519,6 +519,7 @@ mod tests {
             files: None,
             kept: vec![],
             blank: Blank::Dot,
+            ..Shape::default()
         };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.parquet");
@@ -578,6 +579,7 @@ mod tests {
                 column("day", DataType::Date32),
             ],
             blank: Blank::Zero,
+            ..Shape::default()
         };
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.parquet");

@@ -16,6 +16,7 @@ mod formats_in;
 mod formats_out;
 mod kept;
 mod pipeline;
+mod rate;
 mod reader;
 mod robust;
 mod round2;
