@@ -81,6 +81,50 @@ fn solve(
     }
 }
 
+/// Rates the puzzles of `parts` on the Sudoku Explainer scale (each is
+/// solved first, as `solve` does; only a solved one is rated) and returns
+/// the rating columns as batches in input order.
+#[pyfunction]
+#[pyo3(signature = (parts, *, threads = None))]
+fn rate(
+    py: Python<'_>,
+    parts: &Bound<'_, PyList>,
+    threads: Option<usize>,
+) -> PyResult<Vec<ArrowBatch>> {
+    let options = BatchOptions {
+        threads,
+        solver: SolverKind::Fast,
+        mode: Mode::Unique,
+        limits: Limits::default(),
+    };
+    let parts = parts
+        .iter()
+        .map(|part| match part.cast::<PyList>() {
+            Ok(list) => Ok(Part::Items(Items::from_list(list))),
+            Err(_) => import_array(&part).map(Part::Arrow),
+        })
+        .collect::<PyResult<Vec<Part>>>()?;
+    let puzzles = Puzzles::new(parts);
+    let solver = BatchSolver::new(&options).map_err(to_py_err)?;
+    let blocks = interruptible(py, |interrupt| {
+        solver.solve_blocks(
+            puzzles.len(),
+            |i| puzzles.puzzle(i),
+            |results| results::rate_to_arrow(&results),
+            interrupt,
+        )
+    })?;
+    match blocks {
+        Ok(blocks) => Ok(blocks
+            .into_iter()
+            .map(|batch| ArrowBatch { batch })
+            .collect()),
+        Err(_) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
+            "rate() interrupted",
+        )),
+    }
+}
+
 /// Runs the `solve` subcommand's job: reads `inputs`, writes the results
 /// to `output`, and returns the summary as JSON text.
 #[pyfunction]
@@ -318,6 +362,7 @@ fn to_py_err(error: Error) -> PyErr {
 #[pymodule]
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_function(wrap_pyfunction!(solve, module)?)?;
+    module.add_function(wrap_pyfunction!(rate, module)?)?;
     module.add_function(wrap_pyfunction!(solve_file, module)?)?;
     module.add_class::<ArrowBatch>()?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;

@@ -7,6 +7,7 @@ use std::sync::{Arc, LazyLock};
 use arrow_array::builder::{Float64Builder, StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, StructArray};
 use arrow_schema::{DataType, Field, Fields};
+use sudoku_batch::output::rating::{beyond_message, row_rating};
 use sudoku_batch::output::result::PuzzleResult;
 use sudoku_core::grid::CELLS;
 
@@ -51,4 +52,49 @@ pub fn to_arrow(results: &[PuzzleResult]) -> StructArray {
         Arc::new(message.finish()),
     ];
     StructArray::new(FIELDS.clone(), columns, None)
+}
+
+/// The columns of `rate()`, in order: the Sudoku Explainer rating, the
+/// hardest technique, the steps (all null unless the puzzle is solved and
+/// rated), the status and the message.
+pub static RATE_FIELDS: LazyLock<Fields> = LazyLock::new(|| {
+    Fields::from(vec![
+        Field::new("rating", DataType::Float64, true),
+        Field::new("hardest", DataType::Utf8, true),
+        Field::new("steps", DataType::UInt64, true),
+        Field::new("status", DataType::Utf8, false),
+        Field::new("message", DataType::Utf8, true),
+    ])
+});
+
+/// The rating columns of `results` (see [`RATE_FIELDS`]), rated on the
+/// worker that solved them.
+pub fn rate_to_arrow(results: &[PuzzleResult]) -> StructArray {
+    let n = results.len();
+    let mut rating = Float64Builder::with_capacity(n);
+    let mut hardest = StringBuilder::new();
+    let mut steps = UInt64Builder::with_capacity(n);
+    let mut status = StringBuilder::with_capacity(n, n * 8);
+    let mut message = StringBuilder::new();
+    for result in results {
+        let outcome = row_rating(result);
+        let rated = outcome.filter(|r| r.complete);
+        rating.append_option(rated.map(|r| f64::from(r.tenths) / 10.0));
+        hardest.append_option(rated.map(|r| r.hardest));
+        steps.append_option(rated.map(|r| u64::from(r.steps)));
+        status.append_value(result.status.name());
+        match (&result.message, outcome.filter(|r| !r.complete)) {
+            (Some(text), _) => message.append_value(text),
+            (None, Some(r)) => message.append_value(beyond_message(&r)),
+            (None, None) => message.append_null(),
+        }
+    }
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(rating.finish()),
+        Arc::new(hardest.finish()),
+        Arc::new(steps.finish()),
+        Arc::new(status.finish()),
+        Arc::new(message.finish()),
+    ];
+    StructArray::new(RATE_FIELDS.clone(), columns, None)
 }

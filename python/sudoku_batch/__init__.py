@@ -38,7 +38,7 @@ from . import _native
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["SCHEMA", "MODES", "solve", "solve_file", "pandas", "polars", "dask"]
+__all__ = ["SCHEMA", "RATE_SCHEMA", "MODES", "solve", "rate", "solve_file", "pandas", "polars", "dask"]
 __version__: str = _native.__version__
 
 #: The columns of :func:`solve`'s table, with their meanings as in the
@@ -54,6 +54,19 @@ SCHEMA: pa.Schema = pa.schema(
         pa.field("solution", pa.string()),
         pa.field("guesses", pa.uint64()),
         pa.field("solve_us", pa.float64()),
+        pa.field("message", pa.string()),
+    ]
+)
+
+#: The columns of :func:`rate`, in order: the Sudoku Explainer rating (one
+#: decimal), the hardest technique, the steps of the solve path (null unless
+#: the puzzle is solved and rated), the status and the message.
+RATE_SCHEMA: pa.Schema = pa.schema(
+    [
+        pa.field("rating", pa.float64()),
+        pa.field("hardest", pa.string()),
+        pa.field("steps", pa.uint64()),
+        pa.field("status", pa.string(), nullable=False),
         pa.field("message", pa.string()),
     ]
 )
@@ -121,6 +134,39 @@ def solve(
     parts = _to_parts(puzzles)
     batches = _native.solve(parts, mode=mode, threads=threads, max_guesses=max_guesses)
     return pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=SCHEMA)
+
+
+def rate(puzzles: Any, *, threads: Optional[int] = None) -> pa.Table:
+    """Rate every puzzle's difficulty on the Sudoku Explainer scale.
+
+    Each puzzle is solved first (mode ``unique``); a solved one gets the
+    rating of the hardest technique a human-style solver needs, as Sukaku
+    Explainer's ``serate`` rates it (1.0 to 11+; see ``docs/rate.md``).
+
+    Parameters
+    ----------
+    puzzles
+        As for :func:`solve`.
+    threads
+        Rating threads, 1 to 1024; ``None`` means one per core.
+
+    Returns
+    -------
+    pyarrow.Table
+        Columns as in :data:`RATE_SCHEMA`: ``rating``, ``hardest``,
+        ``steps``, ``status``, ``message``; one row per input, in order.
+        Any status but ``solved``, and a puzzle beyond the rater's
+        techniques (its ``message`` says so), leave the rating null.
+
+    Raises
+    ------
+    TypeError, ValueError, KeyboardInterrupt
+        As for :func:`solve`.
+    """
+    _check_options("unique", threads, None)
+    parts = _to_parts(puzzles)
+    batches = _native.rate(parts, threads=threads)
+    return pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=RATE_SCHEMA)
 
 
 def solve_file(

@@ -11,6 +11,7 @@ from . import polars as polars
 
 __version__: str
 SCHEMA: pa.Schema
+RATE_SCHEMA: pa.Schema
 MODES: Tuple[str, str]
 MAX_THREADS: int
 
@@ -24,6 +25,9 @@ def solve(
     max_guesses: Optional[int] = None,
 ) -> pa.Table:
     """Solve every puzzle; one result row per puzzle, in order (see SCHEMA)."""
+
+def rate(puzzles: Any, *, threads: Optional[int] = None) -> pa.Table:
+    """Rate every puzzle on the Sudoku Explainer scale; one row each (see RATE_SCHEMA)."""
 
 def solve_file(
     inputs: Union[_Path, Sequence[_Path]],

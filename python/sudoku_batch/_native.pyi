@@ -20,6 +20,13 @@ def solve(
 ) -> List[ArrowBatch]:
     """Solves ``parts`` (Arrow arrays and lists) in order; GIL released."""
 
+def rate(
+    parts: List[Any],
+    *,
+    threads: Optional[int] = None,
+) -> List[ArrowBatch]:
+    """Rates ``parts`` (Arrow arrays and lists) in order; GIL released."""
+
 def solve_file(
     inputs: Sequence[str],
     output: str,
