@@ -402,6 +402,11 @@ fn contributing() {
 }
 
 #[test]
+fn rate() {
+    assert_page("docs/rate.md");
+}
+
+#[test]
 fn every_page_of_the_guide_is_checked() {
     let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
         .unwrap()
@@ -420,6 +425,7 @@ fn every_page_of_the_guide_is_checked() {
             "formats.md",
             "performance.md",
             "python.md",
+            "rate.md",
             "solve.md"
         ],
         "a page added to docs/ needs its test here"
