@@ -1,7 +1,7 @@
 //! The puzzles of one `solve()` call, as typed views that the solver
 //! threads read without the GIL: Arrow arrays in place (string, binary,
-//! their large and view forms, and lists of integers), and the items of a
-//! Python list copied once into one buffer.
+//! their large and view forms, and lists of 81 integers or of 9 lists of 9),
+//! and the items of a Python list copied once into one buffer.
 
 use arrow_array::cast::AsArray;
 use arrow_array::types::{
@@ -100,12 +100,11 @@ fn arrow_puzzle(array: &dyn Array, i: usize) -> Result<Grid, String> {
         DataType::Binary => puzzle_field(array.as_binary::<i32>().value(i)),
         DataType::LargeBinary => puzzle_field(array.as_binary::<i64>().value(i)),
         DataType::BinaryView => puzzle_field(array.as_binary_view().value(i)),
-        DataType::List(_) => list_puzzle(array.as_list::<i32>(), i),
-        DataType::LargeList(_) => list_puzzle(array.as_list::<i64>(), i),
-        DataType::FixedSizeList(_, _) => {
-            let list: &FixedSizeListArray = array.as_fixed_size_list();
-            let size = list.value_length() as usize;
-            cells_puzzle(list.values().as_ref(), list.value_offset_at(i), size)
+        DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(_, _) => {
+            match list_range(array, i) {
+                Some((values, start, len)) => list_puzzle(values.as_ref(), start, len),
+                None => Err(format!("{} value, not a list", array.data_type())),
+            }
         }
         other if other.is_numeric() => Err(format!("{other} value: {NUMBER}")),
         other => Err(format!(
@@ -114,51 +113,114 @@ fn arrow_puzzle(array: &dyn Array, i: usize) -> Result<Grid, String> {
     }
 }
 
-fn list_puzzle<O: OffsetSizeTrait>(list: &GenericListArray<O>, i: usize) -> Result<Grid, String> {
+/// The child values of list `i` of a list array (list, large list or
+/// fixed-size list) with the list's start and length in them; `None` for
+/// an array of another type.
+fn list_range(array: &dyn Array, i: usize) -> Option<(&ArrayRef, usize, usize)> {
+    match array.data_type() {
+        DataType::List(_) => offsets_range(array.as_list::<i32>(), i),
+        DataType::LargeList(_) => offsets_range(array.as_list::<i64>(), i),
+        DataType::FixedSizeList(_, _) => {
+            let list: &FixedSizeListArray = array.as_fixed_size_list();
+            let size = list.value_length() as usize;
+            Some((list.values(), list.value_offset_at(i), size))
+        }
+        _ => None,
+    }
+}
+
+fn offsets_range<O: OffsetSizeTrait>(
+    list: &GenericListArray<O>,
+    i: usize,
+) -> Option<(&ArrayRef, usize, usize)> {
     let offsets = list.value_offsets();
     let start = offsets[i].as_usize();
     let end = offsets[i + 1].as_usize();
-    cells_puzzle(list.values().as_ref(), start, end - start)
+    Some((list.values(), start, end - start))
 }
 
-/// The `len` integers of `values` from `start` as a puzzle (0 blank).
-fn cells_puzzle(values: &dyn Array, start: usize, len: usize) -> Result<Grid, String> {
+/// The puzzle of the `len` values of `values` from `start`: 81 integers,
+/// or 9 lists of 9 integers (the shapes the command line reads from
+/// Parquet, see `sudoku_batch::input`), 0 blank.
+fn list_puzzle(values: &dyn Array, start: usize, len: usize) -> Result<Grid, String> {
+    let mut cells = [0i64; CELLS];
+    if matches!(
+        values.data_type(),
+        DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(_, _)
+    ) {
+        if len != 9 {
+            return Err(format!(
+                "{}, expected 81 cells or 9 lists of 9",
+                sudoku_batch::process::words::count(len as u64, "list", "lists")
+            ));
+        }
+        for (r, row_cells) in cells.chunks_mut(9).enumerate() {
+            let at = start + r;
+            if values.is_null(at) {
+                return Err(format!("row {} is null", r + 1));
+            }
+            let Some((row, from, n)) = list_range(values, at) else {
+                return Err(format!("row {} is not a list", r + 1));
+            };
+            if n != 9 {
+                return Err(format!(
+                    "row {} has {}, expected 9",
+                    r + 1,
+                    sudoku_batch::process::words::count(n as u64, "cell", "cells")
+                ));
+            }
+            read_ints(row.as_ref(), from, row_cells, r * 9 + 1)?;
+        }
+    } else {
+        if len != CELLS {
+            return Err(format!(
+                "{}, expected {CELLS}",
+                sudoku_batch::process::words::count(len as u64, "cell", "cells")
+            ));
+        }
+        read_ints(values, start, &mut cells, 1)?;
+    }
+    puzzle_cells(cells.into_iter())
+}
+
+/// Reads the integers of `values` from `start` into `out`; `first` is the
+/// 1-based position of `out[0]` in the puzzle, for messages.
+fn read_ints(
+    values: &dyn Array,
+    start: usize,
+    out: &mut [i64],
+    first: usize,
+) -> Result<(), String> {
     match values.data_type() {
-        DataType::Int8 => ints(values.as_primitive::<Int8Type>(), start, len),
-        DataType::Int16 => ints(values.as_primitive::<Int16Type>(), start, len),
-        DataType::Int32 => ints(values.as_primitive::<Int32Type>(), start, len),
-        DataType::Int64 => ints(values.as_primitive::<Int64Type>(), start, len),
-        DataType::UInt8 => ints(values.as_primitive::<UInt8Type>(), start, len),
-        DataType::UInt16 => ints(values.as_primitive::<UInt16Type>(), start, len),
-        DataType::UInt32 => ints(values.as_primitive::<UInt32Type>(), start, len),
-        DataType::UInt64 => ints(values.as_primitive::<UInt64Type>(), start, len),
+        DataType::Int8 => fill(values.as_primitive::<Int8Type>(), start, out, first),
+        DataType::Int16 => fill(values.as_primitive::<Int16Type>(), start, out, first),
+        DataType::Int32 => fill(values.as_primitive::<Int32Type>(), start, out, first),
+        DataType::Int64 => fill(values.as_primitive::<Int64Type>(), start, out, first),
+        DataType::UInt8 => fill(values.as_primitive::<UInt8Type>(), start, out, first),
+        DataType::UInt16 => fill(values.as_primitive::<UInt16Type>(), start, out, first),
+        DataType::UInt32 => fill(values.as_primitive::<UInt32Type>(), start, out, first),
+        DataType::UInt64 => fill(values.as_primitive::<UInt64Type>(), start, out, first),
         other => Err(format!(
             "a list of {other} values, not a list of 81 integers"
         )),
     }
 }
 
-fn ints<T: ArrowPrimitiveType>(
+fn fill<T: ArrowPrimitiveType>(
     values: &PrimitiveArray<T>,
     start: usize,
-    len: usize,
-) -> Result<Grid, String> {
-    if len != CELLS {
-        return Err(format!(
-            "{}, expected {CELLS}",
-            sudoku_batch::process::words::count(len as u64, "cell", "cells")
-        ));
-    }
-    let mut cells = [0i64; CELLS];
-    for (k, cell) in cells.iter_mut().enumerate() {
+    out: &mut [i64],
+    first: usize,
+) -> Result<(), String> {
+    for (k, cell) in out.iter_mut().enumerate() {
         let at = start + k;
         if values.is_null(at) {
-            return Err(format!("null at position {}", k + 1));
+            return Err(format!("null at position {}", first + k));
         }
         // A u64 beyond i64 is out of range like any value above 9.
         *cell = values.value(at).to_i64().unwrap_or(i64::MAX);
     }
-    puzzle_cells(cells.into_iter())
+    Ok(())
 }
 
 /// The items of a Python sequence: text copied into one buffer, anything
@@ -227,12 +289,37 @@ impl Items {
     }
 }
 
-/// A Python list or tuple of 81 integers as a puzzle.
+/// A Python list or tuple of 81 integers, or of 9 lists (or tuples) of 9,
+/// as a puzzle.
 fn sequence_puzzle(item: &Bound<'_, PyAny>) -> Result<Grid, String> {
     let values: Vec<Bound<'_, PyAny>> = item
         .try_iter()
         .and_then(|values| values.collect())
         .map_err(|e| e.to_string())?;
+    let nested = values.len() == 9
+        && values
+            .iter()
+            .all(|row| row.is_instance_of::<PyList>() || row.is_instance_of::<PyTuple>());
+    let values = if nested {
+        let mut flat = Vec::with_capacity(CELLS);
+        for (r, row) in values.iter().enumerate() {
+            let row: Vec<Bound<'_, PyAny>> = row
+                .try_iter()
+                .and_then(|cells| cells.collect())
+                .map_err(|e| e.to_string())?;
+            if row.len() != 9 {
+                return Err(format!(
+                    "row {} has {}, expected 9",
+                    r + 1,
+                    sudoku_batch::process::words::count(row.len() as u64, "cell", "cells")
+                ));
+            }
+            flat.extend(row);
+        }
+        flat
+    } else {
+        values
+    };
     if values.len() != CELLS {
         return Err(format!(
             "{}, expected {CELLS}",

@@ -93,16 +93,19 @@ def solve(
     Parameters
     ----------
     puzzles
-        The puzzles, each 81 cells of digits ``1``-``9`` and blanks
-        (``.``, ``0``, ``_`` or ``-``), surrounding whitespace ignored, or a
-        list of 81 integers (0 blank). Accepted containers: a list (or tuple
-        or other iterable) of ``str``/``bytes``; a NumPy array of ``str`` or
-        ``bytes`` (or a 2-D integer array of shape ``(n, 81)``); a PyArrow
+        One column of puzzles, each 81 cells of digits ``1``-``9`` and
+        blanks (``.``, ``0``, ``_`` or ``-``), surrounding whitespace
+        ignored, or 81 integers (0 blank) as one list or as 9 lists of 9
+        (the shapes the command line reads from Parquet and JSON Lines).
+        Accepted containers: a list (or tuple or other ordered iterable) of
+        ``str``/``bytes``/lists; a NumPy array of ``str`` or ``bytes`` (or
+        an integer array of shape ``(n, 81)`` or ``(n, 9, 9)``); a PyArrow
         ``Array`` or ``ChunkedArray`` of ``string``, ``large_string``,
         ``string_view``, ``binary`` (any width), dictionary-encoded strings,
-        or lists of 81 integers; a pandas ``Series``; a Polars ``Series``;
-        any object with ``__arrow_c_array__``. Arrow data is read in place
-        through the Arrow C data interface, without a copy.
+        lists of 81 integers or lists of 9 lists of 9 (any list type); a
+        pandas ``Series``; a Polars ``Series``; any object with
+        ``__arrow_c_array__``. Arrow data is read in place through the
+        Arrow C data interface, without a copy.
     mode
         ``"unique"`` (default) proves the solution unique, ``"first"`` stops
         at the first one.
@@ -123,8 +126,12 @@ def solve(
     Raises
     ------
     TypeError
-        ``puzzles`` is not a collection of puzzles (e.g. a single ``str``),
-        or an option has the wrong type.
+        ``puzzles`` is not one column of puzzles: a single ``str``; a
+        table or data frame (``pyarrow.Table``, ``RecordBatch``, a struct
+        array, a pandas, Polars or Dask ``DataFrame``: pass its puzzle
+        column, e.g. ``df["quizzes"]``); a ``set`` (no order, so rows could
+        not be matched to puzzles); a ``dict``. Or an option has the wrong
+        type.
     ValueError
         An option is out of range (an unknown mode, ``threads=0``).
     KeyboardInterrupt
@@ -305,7 +312,7 @@ def _check_options(mode: Any, threads: Any, max_guesses: Any) -> None:
     if mode not in MODES:
         raise ValueError(f"mode must be 'unique' or 'first', not {mode!r}")
     _check_int("threads", threads, minimum=1, maximum=MAX_THREADS)
-    _check_int("max_guesses", max_guesses, minimum=0)
+    _check_int("max_guesses", max_guesses, minimum=0, maximum=2**64 - 1)
 
 
 def _to_parts(puzzles: Any) -> list:
@@ -316,9 +323,17 @@ def _to_parts(puzzles: Any) -> list:
             "puzzles must be a collection of puzzles, not a single "
             f"{type(puzzles).__name__}; for one puzzle pass [puzzle]"
         )
+    if isinstance(puzzles, (set, frozenset)):
+        raise TypeError(
+            f"puzzles must be in order, not a {type(puzzles).__name__} (its order is arbitrary, "
+            "so rows could not be matched to puzzles); pass a list, e.g. sorted(puzzles)"
+        )
+    _refuse_frames(puzzles)
     if isinstance(puzzles, pa.ChunkedArray):
+        _refuse_struct(puzzles.type)
         return [_arrow_part(chunk) for chunk in puzzles.chunks]
     if isinstance(puzzles, pa.Array):
+        _refuse_struct(puzzles.type)
         return [_arrow_part(puzzles)]
     numpy = sys.modules.get("numpy")
     if numpy is not None and isinstance(puzzles, numpy.ndarray):
@@ -345,6 +360,65 @@ def _to_parts(puzzles: Any) -> list:
     )
 
 
+#: Tables and data frames, by top-level package and class name, so that
+#: checking for them imports nothing: each holds columns, and solve() takes
+#: one column.
+_FRAMES = {
+    ("pyarrow", "Table"),
+    ("pyarrow", "RecordBatch"),
+    ("pandas", "DataFrame"),
+    ("polars", "DataFrame"),
+    ("polars", "LazyFrame"),
+    ("dask", "DataFrame"),
+}
+
+
+def _column_names(frame: Any) -> list:
+    """A table's or frame's column names, computing nothing (a Polars
+    LazyFrame's from its schema); empty when they cannot be had."""
+    try:
+        if hasattr(frame, "collect_schema"):
+            return [str(name) for name in frame.collect_schema().names()]
+        names = getattr(frame, "column_names", None)
+        if names is None:
+            names = getattr(frame, "columns", None)
+        return [str(name) for name in names] if names is not None else []
+    except Exception:  # noqa: BLE001 - the names only improve the message
+        return []
+
+
+def _refuse_frames(puzzles: Any) -> None:
+    """Raises TypeError for a table or data frame: read as a collection it
+    would give one malformed row per record (its rows as structs) or per
+    column (iterating a pandas frame gives its column names)."""
+    kind = type(puzzles)
+    if not any((c.__module__.split(".")[0], c.__name__) in _FRAMES for c in kind.__mro__):
+        return
+    columns = _column_names(puzzles)
+    listed = ", ".join(columns[:8]) + (", ..." if len(columns) > 8 else "")
+    # The CLI's puzzle column names, else a made-up one.
+    named = [c for c in columns if c.lower() in ("puzzle", "quizzes", "quiz", "question", "grid")]
+    example = repr(named[0]) if named else "'quizzes'"
+    raise TypeError(
+        f"puzzles must be one column of puzzles, not a {kind.__module__.split('.')[0]}."
+        f"{kind.__name__}{f' (columns: {listed})' if columns else ''}; pass its puzzle "
+        f"column, e.g. frame[{example}]"
+    )
+
+
+def _refuse_struct(arrow_type: pa.DataType) -> None:
+    """Raises TypeError for a struct array: a table's rows, not a column of
+    puzzles (what a RecordBatch or a frame gives through the Arrow C
+    interfaces)."""
+    if pa.types.is_struct(arrow_type):
+        names = [arrow_type.field(i).name for i in range(arrow_type.num_fields)]
+        example = repr(names[0]) if names else "'quizzes'"
+        raise TypeError(
+            f"puzzles must be one column of puzzles, not a struct array (rows of a table, "
+            f"fields: {', '.join(names)}); pass one field, e.g. array.field({example})"
+        )
+
+
 def _arrow_part(array: pa.Array) -> pa.Array:
     if isinstance(array.type, pa.ExtensionType):
         array = array.storage
@@ -354,6 +428,14 @@ def _arrow_part(array: pa.Array) -> pa.Array:
 
 
 def _numpy_parts(numpy: "ModuleType", array: Any) -> list:
+    if array.ndim == 3 and array.dtype.kind in "iu":
+        # (n, 9, 9): each puzzle as 9 rows of 9 cells, as a Parquet column
+        # of 9 lists of 9 integers holds it.
+        if array.shape[1:] != (9, 9):
+            raise ValueError(
+                f"a 3-D integer array must have shape (n, 9, 9), not {array.shape}"
+            )
+        array = array.reshape(array.shape[0], 81)
     if array.ndim == 2 and array.dtype.kind in "iu":
         if array.shape[1] != 81:
             raise ValueError(
@@ -362,7 +444,10 @@ def _numpy_parts(numpy: "ModuleType", array: Any) -> list:
         cells = pa.array(numpy.ascontiguousarray(array).reshape(-1))
         return [pa.FixedSizeListArray.from_arrays(cells, 81)]
     if array.ndim != 1:
-        raise ValueError(f"puzzles must be a 1-D array, not {array.ndim}-D")
+        raise ValueError(
+            f"puzzles must be a 1-D array (or integers of shape (n, 81) or (n, 9, 9)), "
+            f"not {array.ndim}-D"
+        )
     if array.dtype.kind in "US":
         return [pa.array(array)]
     return [array.tolist()]
