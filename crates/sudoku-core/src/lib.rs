@@ -37,5 +37,6 @@ pub mod generator;
 pub mod grid;
 pub mod minlex;
 pub mod rate;
+pub mod sizes;
 pub mod solver;
 pub mod transform;

@@ -1,0 +1,600 @@
+//! The solvers for grids of any size, and the classification of a puzzle.
+//!
+//! [`SizedSolver`] keeps one 64-bit candidate set per cell and propagates
+//! with the rules the 9x9 engine uses, generalised: naked singles (a cell
+//! with one candidate left, queued as its peers lose candidates), hidden
+//! singles (a value with one place left in a unit, found for a whole unit
+//! at once from the values seen at least once and at least twice), and
+//! locked candidates (pointing: a value of a box confined to one row or
+//! column of it leaves the rest of that line; claiming: a value of a row or
+//! column confined to one box leaves the rest of that box), each rule
+//! tried only when the cheaper ones are stuck. Then it guesses in the open
+//! cell with the fewest candidates, copying the state per guess.
+//!
+//! [`ReferenceSolver`] is the naive solver generalised: the first blank in
+//! row-major order, its allowed values found by scanning its peers, tried
+//! in order; a reference for tests.
+
+use std::sync::Arc;
+
+use super::grid::SizedGrid;
+use super::shape::{Geometry, Shape};
+use super::symbols::Symbols;
+use crate::solver::{LimitClock, Limits, Mode, Status};
+
+/// What a search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizedSearch {
+    /// Solutions found, at most 2 (unique mode) or 1 (first mode).
+    pub solutions: u8,
+    /// The first solution found.
+    pub first: Option<SizedGrid>,
+    /// The second (unique mode only).
+    pub second: Option<SizedGrid>,
+    /// Guesses: each placement of a candidate in a cell that had two or
+    /// more (deterministic for a solver, grid and mode).
+    pub guesses: u64,
+    /// The limit that stopped the search, for the message.
+    pub stopped: Option<String>,
+}
+
+/// The classification of one grid of any size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizedOutcome {
+    /// The status, as for 9x9.
+    pub status: Status,
+    /// The solution when `solved`.
+    pub solution: Option<SizedGrid>,
+    /// Guesses made.
+    pub guesses: u64,
+    /// Why: the conflict for `invalid` (`K twice in row 3: r3c2, r3c9`),
+    /// the limit for `timeout`, the first differing cell for `multiple`.
+    pub message: Option<String>,
+}
+
+/// A solver for grids of any size.
+pub trait SizedSearcher: Send {
+    /// Searches a grid with no repeated given, stopping at the first
+    /// solution (`First`), the second (`Unique`) or a limit.
+    fn search(&mut self, grid: &SizedGrid, mode: Mode, limits: &Limits) -> SizedSearch;
+
+    /// Classifies a grid: `invalid` for a repeated given (named with
+    /// `symbols`), else what the search found.
+    fn solve(
+        &mut self,
+        grid: &SizedGrid,
+        symbols: &Symbols,
+        mode: Mode,
+        limits: &Limits,
+    ) -> SizedOutcome {
+        if let Some(conflict) = grid.first_conflict() {
+            return SizedOutcome {
+                status: Status::Invalid,
+                solution: None,
+                guesses: 0,
+                message: Some(conflict.describe(grid.shape(), symbols)),
+            };
+        }
+        let search = self.search(grid, mode, limits);
+        let status = match (search.solutions, &search.stopped) {
+            (2.., _) => Status::Multiple,
+            (1, None) => Status::Solved,
+            (1, Some(_)) if mode == Mode::First => Status::Solved,
+            (_, Some(_)) => Status::Timeout,
+            (_, None) => Status::Unsolvable,
+        };
+        let message = match status {
+            Status::Timeout => search.stopped,
+            Status::Multiple => match (&search.first, &search.second) {
+                (Some(a), Some(b)) => difference(a, b, symbols),
+                _ => None,
+            },
+            _ => None,
+        };
+        SizedOutcome {
+            status,
+            solution: if status == Status::Solved {
+                search.first
+            } else {
+                None
+            },
+            guesses: search.guesses,
+            message,
+        }
+    }
+}
+
+/// The first cell where two solutions differ, as
+/// `r1c3 is G in one solution and 4 in another`.
+pub fn difference(a: &SizedGrid, b: &SizedGrid, symbols: &Symbols) -> Option<String> {
+    let cell = a.cells().iter().zip(b.cells()).position(|(x, y)| x != y)?;
+    Some(format!(
+        "{} is {} in one solution and {} in another",
+        super::grid::cell_name(a.shape(), cell),
+        symbols.name_of(a.get(cell)),
+        symbols.name_of(b.get(cell))
+    ))
+}
+
+/// One search state: candidates of every cell (a single bit once placed),
+/// the placed values (0 open) and the open cells left.
+#[derive(Clone, Debug, Default)]
+struct State {
+    cand: Vec<u64>,
+    value: Vec<u8>,
+    open: usize,
+}
+
+/// The fast solver for grids of any size (see the module docs). Keeps its
+/// geometry and state stack between calls: keep one per thread.
+#[derive(Debug, Default)]
+pub struct SizedSolver {
+    geometry: Option<Arc<Geometry>>,
+    stack: Vec<State>,
+    queue: Vec<u16>,
+    /// Per-segment candidate unions for locked candidates (scratch).
+    segments: Vec<u64>,
+}
+
+/// One search's counters and findings.
+struct Run {
+    target: u8,
+    solutions: u8,
+    first: Option<SizedGrid>,
+    second: Option<SizedGrid>,
+    guesses: u64,
+    clock: LimitClock,
+    stopped: Option<String>,
+}
+
+impl SizedSolver {
+    /// A solver with no geometry yet.
+    pub fn new() -> SizedSolver {
+        SizedSolver::default()
+    }
+
+    fn geometry(&mut self, shape: Shape) -> Arc<Geometry> {
+        match &self.geometry {
+            Some(g) if g.shape() == shape => Arc::clone(g),
+            _ => {
+                let g = Arc::new(Geometry::new(shape));
+                self.geometry = Some(Arc::clone(&g));
+                g
+            }
+        }
+    }
+
+    /// Places value index `d` (0-based) in `cell` of state `s`, removing it
+    /// from the peers and queueing those left with one candidate; false on
+    /// a contradiction.
+    fn place(g: &Geometry, st: &mut State, queue: &mut Vec<u16>, cell: usize, d: u32) -> bool {
+        let bit = 1u64 << d;
+        st.value[cell] = d as u8 + 1;
+        st.cand[cell] = bit;
+        st.open -= 1;
+        for &p in g.peers(cell) {
+            let p = usize::from(p);
+            let c = st.cand[p];
+            if c & bit == 0 {
+                continue;
+            }
+            if st.value[p] != 0 {
+                return false;
+            }
+            let left = c & !bit;
+            st.cand[p] = left;
+            if left & left.wrapping_sub(1) == 0 {
+                if left == 0 {
+                    return false;
+                }
+                queue.push(p as u16);
+            }
+        }
+        true
+    }
+
+    /// Propagates state `s` to a fixpoint of the three rules; false on a
+    /// contradiction.
+    fn propagate(&mut self, g: &Geometry, s: usize) -> bool {
+        let n = g.shape().side();
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let st = &mut self.stack[s];
+        loop {
+            while let Some(cell) = self.queue.pop() {
+                let cell = usize::from(cell);
+                if st.value[cell] != 0 {
+                    continue;
+                }
+                let c = st.cand[cell];
+                if c == 0 || !Self::place(g, st, &mut self.queue, cell, c.trailing_zeros()) {
+                    return false;
+                }
+            }
+            if st.open == 0 {
+                return true;
+            }
+            // Hidden singles, every unit.
+            let mut found = false;
+            for u in 0..3 * n {
+                let unit = g.unit(u);
+                let (mut once, mut twice, mut placed) = (0u64, 0u64, 0u64);
+                for &cell in unit {
+                    let cell = usize::from(cell);
+                    let c = st.cand[cell];
+                    if st.value[cell] != 0 {
+                        placed |= c;
+                    } else {
+                        twice |= once & c;
+                        once |= c;
+                    }
+                }
+                if (once | placed) != full {
+                    return false;
+                }
+                let hidden = once & !twice & !placed;
+                if hidden == 0 {
+                    continue;
+                }
+                for &cell in unit {
+                    let cell = usize::from(cell);
+                    let c = st.cand[cell];
+                    if st.value[cell] == 0 && c & hidden != 0 {
+                        let only = c & hidden;
+                        if only & only.wrapping_sub(1) != 0 {
+                            return false;
+                        }
+                        st.cand[cell] = only;
+                        self.queue.push(cell as u16);
+                        found = true;
+                    }
+                }
+            }
+            if found {
+                continue;
+            }
+            match locked(g, st, &mut self.segments, &mut self.queue) {
+                None => return false,
+                Some(true) => continue,
+                Some(false) => return true,
+            }
+        }
+    }
+
+    /// Searches from state `s` (propagated, consistent, open cells left);
+    /// true when the search must stop.
+    fn branch(&mut self, g: &Geometry, s: usize, run: &mut Run) -> bool {
+        let (cell, cands) = {
+            let st = &self.stack[s];
+            let mut best = (usize::MAX, 0u64, u32::MAX);
+            for (cell, (&c, &v)) in st.cand.iter().zip(&st.value).enumerate() {
+                if v == 0 {
+                    let k = c.count_ones();
+                    if k < best.2 {
+                        best = (cell, c, k);
+                        if k == 2 {
+                            break;
+                        }
+                    }
+                }
+            }
+            (best.0, best.1)
+        };
+        if self.stack.len() <= s + 1 {
+            self.stack.push(State::default());
+        }
+        let mut left = cands;
+        while left != 0 {
+            let bit = left & left.wrapping_neg();
+            left &= left - 1;
+            let guesses = run.guesses + 1;
+            if let Some(why) = run.clock.exceeded(guesses, guesses) {
+                run.stopped = Some(why);
+                return true;
+            }
+            run.guesses = guesses;
+            let (from, to) = self.stack.split_at_mut(s + 1);
+            to[0].clone_from(&from[s]);
+            to[0].cand[cell] = bit;
+            self.queue.clear();
+            self.queue.push(cell as u16);
+            if !self.propagate(g, s + 1) {
+                continue;
+            }
+            if self.stack[s + 1].open == 0 {
+                if self.found(g, s + 1, run) {
+                    return true;
+                }
+            } else if self.branch(g, s + 1, run) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Records the solution in state `s`; true when enough are found.
+    fn found(&self, g: &Geometry, s: usize, run: &mut Run) -> bool {
+        run.solutions += 1;
+        let grid = SizedGrid::from_cells(g.shape(), self.stack[s].value.clone());
+        if run.first.is_none() {
+            run.first = grid;
+        } else if run.second.is_none() {
+            run.second = grid;
+        }
+        run.solutions >= run.target
+    }
+}
+
+/// Locked candidates over every box (pointing) and every row and column
+/// (claiming); `Some(true)` when a candidate was removed, `None` on a
+/// contradiction.
+fn locked(
+    g: &Geometry,
+    st: &mut State,
+    segments: &mut Vec<u64>,
+    queue: &mut Vec<u16>,
+) -> Option<bool> {
+    let shape = g.shape();
+    let (n, r, c) = (shape.side(), shape.box_rows(), shape.box_cols());
+    let mut changed = false;
+    // Two passes: rows cut by stacks (segments of c cells: r bands... per
+    // row n/c = r segments), then columns cut by bands (c segments of r).
+    for pass in 0..2 {
+        // In pass 0 a "line" is a row, cut into `pieces` = n / c segments of
+        // `len` = c cells; a box holds `per_box` = r consecutive lines'
+        // segments. Pass 1 is the same with columns.
+        let (pieces, len, per_box) = if pass == 0 { (r, c, r) } else { (c, r, c) };
+        let at = |line: usize, k: usize| {
+            if pass == 0 {
+                line * n + k
+            } else {
+                k * n + line
+            }
+        };
+        segments.clear();
+        for line in 0..n {
+            for piece in 0..pieces {
+                let mut m = 0u64;
+                for k in piece * len..(piece + 1) * len {
+                    let cell = at(line, k);
+                    if st.value[cell] == 0 {
+                        m |= st.cand[cell];
+                    }
+                }
+                segments.push(m);
+            }
+        }
+        for line in 0..n {
+            let band = line / per_box;
+            for piece in 0..pieces {
+                let seg = segments[line * pieces + piece];
+                if seg == 0 {
+                    continue;
+                }
+                // Claiming: values of this line only in this piece.
+                let mut others_line = 0u64;
+                for q in 0..pieces {
+                    if q != piece {
+                        others_line |= segments[line * pieces + q];
+                    }
+                }
+                // Pointing: values of this box only in this line.
+                let mut others_box = 0u64;
+                for l in band * per_box..(band + 1) * per_box {
+                    if l != line {
+                        others_box |= segments[l * pieces + piece];
+                    }
+                }
+                let claim = seg & !others_line & others_box;
+                if claim != 0 {
+                    // Remove from the box's other lines within this piece.
+                    for l in band * per_box..(band + 1) * per_box {
+                        if l == line {
+                            continue;
+                        }
+                        for k in piece * len..(piece + 1) * len {
+                            changed |= remove(st, at(l, k), claim, queue)?;
+                        }
+                    }
+                }
+                let point = seg & !others_box & others_line;
+                if point != 0 {
+                    for k in 0..n {
+                        if k / len != piece {
+                            changed |= remove(st, at(line, k), point, queue)?;
+                        }
+                    }
+                }
+                if changed {
+                    return Some(true);
+                }
+            }
+        }
+    }
+    Some(changed)
+}
+
+/// Removes `mask` from an open cell's candidates; `Some(true)` if any
+/// went, `None` when none is left.
+#[inline]
+fn remove(st: &mut State, cell: usize, mask: u64, queue: &mut Vec<u16>) -> Option<bool> {
+    let c = st.cand[cell];
+    if st.value[cell] != 0 || c & mask == 0 {
+        return Some(false);
+    }
+    let left = c & !mask;
+    if left == 0 {
+        return None;
+    }
+    st.cand[cell] = left;
+    if left & (left - 1) == 0 {
+        queue.push(cell as u16);
+    }
+    Some(true)
+}
+
+impl SizedSearcher for SizedSolver {
+    fn search(&mut self, grid: &SizedGrid, mode: Mode, limits: &Limits) -> SizedSearch {
+        let g = self.geometry(grid.shape());
+        let n = grid.side();
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut run = Run {
+            target: if mode == Mode::Unique { 2 } else { 1 },
+            solutions: 0,
+            first: None,
+            second: None,
+            guesses: 0,
+            clock: LimitClock::start(limits),
+            stopped: None,
+        };
+        if self.stack.is_empty() {
+            self.stack.push(State::default());
+        }
+        let st = &mut self.stack[0];
+        st.cand.clear();
+        st.cand.resize(grid.cells().len(), full);
+        st.value.clear();
+        st.value.resize(grid.cells().len(), 0);
+        st.open = grid.cells().len();
+        self.queue.clear();
+        let mut ok = true;
+        for (cell, &v) in grid.cells().iter().enumerate() {
+            if v != 0 {
+                let bit = 1u64 << (v - 1);
+                if st.cand[cell] & bit == 0 {
+                    ok = false;
+                    break;
+                }
+                ok &= Self::place(&g, st, &mut self.queue, cell, u32::from(v - 1));
+                if !ok {
+                    break;
+                }
+            }
+        }
+        if ok && self.propagate(&g, 0) {
+            if self.stack[0].open == 0 {
+                self.found(&g, 0, &mut run);
+            } else {
+                self.branch(&g, 0, &mut run);
+            }
+        }
+        SizedSearch {
+            solutions: run.solutions,
+            first: run.first,
+            second: run.second,
+            guesses: run.guesses,
+            stopped: run.stopped,
+        }
+    }
+}
+
+/// Default most placements per search of the reference solver.
+pub const REFERENCE_MAX_PLACEMENTS: u64 = 10_000_000;
+
+/// The reference solver: the naive solver generalised (see the module
+/// docs). Stops with `timeout` after its placement limit.
+#[derive(Clone, Debug)]
+pub struct ReferenceSolver {
+    max_placements: u64,
+}
+
+impl Default for ReferenceSolver {
+    fn default() -> Self {
+        ReferenceSolver::new()
+    }
+}
+
+impl ReferenceSolver {
+    /// A reference solver with [`REFERENCE_MAX_PLACEMENTS`].
+    pub fn new() -> ReferenceSolver {
+        ReferenceSolver {
+            max_placements: REFERENCE_MAX_PLACEMENTS,
+        }
+    }
+
+    /// A reference solver that stops after `max_placements` placements.
+    pub fn with_max_placements(max_placements: u64) -> ReferenceSolver {
+        ReferenceSolver { max_placements }
+    }
+}
+
+struct Naive<'a> {
+    g: &'a Geometry,
+    cells: Vec<u8>,
+    run: Run,
+    placements: u64,
+    max_placements: u64,
+}
+
+impl Naive<'_> {
+    fn recurse(&mut self, from: usize) -> bool {
+        let Some(cell) = (from..self.cells.len()).find(|&c| self.cells[c] == 0) else {
+            self.run.solutions += 1;
+            let grid = SizedGrid::from_cells(self.g.shape(), self.cells.clone());
+            if self.run.first.is_none() {
+                self.run.first = grid;
+            } else if self.run.second.is_none() {
+                self.run.second = grid;
+            }
+            return self.run.solutions >= self.run.target;
+        };
+        let mut used = 0u128;
+        for &p in self.g.peers(cell) {
+            used |= 1 << self.cells[usize::from(p)];
+        }
+        let n = self.g.shape().side();
+        let allowed = (1..=n as u8).filter(|v| used & (1 << v) == 0).count();
+        for v in 1..=n as u8 {
+            if used & (1 << v) != 0 {
+                continue;
+            }
+            let guesses = self.run.guesses + u64::from(allowed >= 2);
+            if self.placements + 1 > self.max_placements {
+                self.run.stopped =
+                    Some(format!("placement limit {} exceeded", self.max_placements));
+                return true;
+            }
+            if let Some(why) = self.run.clock.exceeded(guesses, self.placements + 1) {
+                self.run.stopped = Some(why);
+                return true;
+            }
+            self.placements += 1;
+            self.run.guesses = guesses;
+            self.cells[cell] = v;
+            if self.recurse(cell + 1) {
+                return true;
+            }
+        }
+        self.cells[cell] = 0;
+        false
+    }
+}
+
+impl SizedSearcher for ReferenceSolver {
+    fn search(&mut self, grid: &SizedGrid, mode: Mode, limits: &Limits) -> SizedSearch {
+        let g = Geometry::new(grid.shape());
+        let mut naive = Naive {
+            g: &g,
+            cells: grid.cells().to_vec(),
+            run: Run {
+                target: if mode == Mode::Unique { 2 } else { 1 },
+                solutions: 0,
+                first: None,
+                second: None,
+                guesses: 0,
+                clock: LimitClock::start(limits),
+                stopped: None,
+            },
+            placements: 0,
+            max_placements: self.max_placements,
+        };
+        naive.recurse(0);
+        let run = naive.run;
+        SizedSearch {
+            solutions: run.solutions,
+            first: run.first,
+            second: run.second,
+            guesses: run.guesses,
+            stopped: run.stopped,
+        }
+    }
+}

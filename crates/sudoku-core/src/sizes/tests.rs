@@ -1,0 +1,145 @@
+//! Property tests: the fast solver against the reference on random
+//! puzzles of every shape up to 16x16.
+
+use proptest::prelude::*;
+use rand::{RngExt, SeedableRng};
+
+use super::*;
+use crate::solver::{Limits, Mode, Status};
+
+/// Every box shape up to 16x16.
+const SHAPES: [(usize, usize); 8] = [
+    (2, 2),
+    (2, 3),
+    (3, 2),
+    (2, 4),
+    (3, 3),
+    (2, 5),
+    (3, 4),
+    (4, 4),
+];
+
+/// A random puzzle of `shape`: a generated solution grid with each cell
+/// kept with probability `keep`, and `noise` cells set to random values
+/// (which may make it invalid, unsolvable or give it several solutions).
+fn puzzle(shape: Shape, seed: u64, keep: f64, noise: usize) -> SizedGrid {
+    let mut generator = SizedGenerator::new(shape);
+    let solution = generator.generate(seed, 0, false).solution;
+    let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(seed ^ 0x5eed);
+    let n = shape.side();
+    let cells = solution
+        .cells()
+        .iter()
+        .map(|&v| if rng.random::<f64>() < keep { v } else { 0 })
+        .collect();
+    let mut grid = SizedGrid::from_cells(shape, cells).unwrap();
+    for _ in 0..noise {
+        let cell = rng.random_range(0..n * n);
+        grid.set(cell, rng.random_range(0..=n as u8));
+    }
+    grid
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn fast_agrees_with_the_reference(
+        which in 0..SHAPES.len(),
+        seed in any::<u64>(),
+        keep in 0.3f64..0.95,
+        noise in 0usize..3,
+        first in any::<bool>(),
+    ) {
+        let (r, c) = SHAPES[which];
+        let shape = Shape::new(r, c).unwrap();
+        // The reference is slow on sparse large grids: keep more there.
+        let keep = if shape.side() >= 12 { keep.max(0.6) } else { keep };
+        let grid = puzzle(shape, seed, keep, noise);
+        let mode = if first { Mode::First } else { Mode::Unique };
+        let symbols = Symbols::for_side(shape.side());
+        let limits = Limits::default();
+        let fast = SizedSolver::new().solve(&grid, &symbols, mode, &limits);
+        let reference = ReferenceSolver::with_max_placements(2_000_000).solve(&grid, &symbols, mode, &limits);
+        prop_assume!(reference.status != Status::Timeout);
+        prop_assert_eq!(fast.status, reference.status);
+        match (fast.status, mode) {
+            (Status::Solved, Mode::Unique) => prop_assert_eq!(&fast.solution, &reference.solution),
+            (Status::Solved, Mode::First) => prop_assert!(fast.solution.unwrap().is_solution_of(&grid)),
+            (Status::Invalid, _) => prop_assert_eq!(fast.message, reference.message),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn generated_puzzles_are_unique_and_minimal() {
+    for (r, c) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)] {
+        let shape = Shape::new(r, c).unwrap();
+        let minimal = shape.side() <= 16;
+        let made = SizedGenerator::new(shape).generate(7, 1, minimal);
+        let symbols = Symbols::for_side(shape.side());
+        let mut solver = SizedSolver::new();
+        let outcome = solver.solve(&made.puzzle, &symbols, Mode::Unique, &Limits::default());
+        assert_eq!(outcome.status, Status::Solved, "{shape}");
+        assert_eq!(outcome.solution.as_ref(), Some(&made.solution));
+        assert!(made.solution.is_solution_of(&made.puzzle));
+        if minimal {
+            // Every given is needed: removing any gives several solutions.
+            for cell in (0..made.puzzle.cells().len())
+                .filter(|&c| made.puzzle.get(c) != 0)
+                .take(12)
+            {
+                let mut less = made.puzzle.clone();
+                less.set(cell, 0);
+                let status = solver
+                    .solve(&less, &symbols, Mode::Unique, &Limits::default())
+                    .status;
+                assert_eq!(status, Status::Multiple, "{shape} cell {cell}");
+            }
+        }
+    }
+}
+
+#[test]
+fn statuses_and_messages_name_symbols() {
+    let symbols = Symbols::for_side(16);
+    let mut grid = SizedGrid::empty(Shape::usual(16).unwrap());
+    grid.set(2 * 16 + 1, 20 - 9);
+    grid.set(2 * 16 + 8, 20 - 9);
+    let outcome = SizedSolver::new().solve(&grid, &symbols, Mode::Unique, &Limits::default());
+    assert_eq!(outcome.status, Status::Invalid);
+    assert_eq!(
+        outcome.message.as_deref(),
+        Some("B twice in row 3: r3c2, r3c9")
+    );
+    let empty = SizedGrid::empty(Shape::usual(16).unwrap());
+    let outcome = SizedSolver::new().solve(&empty, &symbols, Mode::Unique, &Limits::default());
+    assert_eq!(outcome.status, Status::Multiple);
+    assert!(outcome.message.unwrap().contains("in one solution and"));
+    let limits = Limits {
+        max_guesses: Some(3),
+        timeout: None,
+    };
+    let outcome = SizedSolver::new().solve(&empty, &symbols, Mode::Unique, &limits);
+    assert_eq!(outcome.status, Status::Timeout);
+    assert_eq!(outcome.message.as_deref(), Some("guess limit 3 exceeded"));
+}
+
+#[test]
+fn the_largest_grids_solve() {
+    for side in [36, 49, 64] {
+        let shape = Shape::usual(side).unwrap();
+        let made = SizedGenerator::new(shape).generate(1, 0, false);
+        let outcome = SizedSolver::new().solve(
+            &made.puzzle,
+            &Symbols::Numbers,
+            Mode::First,
+            &Limits::default(),
+        );
+        assert!(
+            outcome.solution.unwrap().is_solution_of(&made.puzzle),
+            "{side}"
+        );
+    }
+}
