@@ -44,7 +44,8 @@ use self::parquet::ParquetRows;
 use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
 use crate::output::rating::{RatingColumns, APPENDED_COLUMNS, RATE_COLUMNS};
-use crate::output::result::PuzzleResult;
+use crate::output::result::{PuzzleResult, SizedResult};
+use sudoku_core::sizes::Symbols;
 
 /// The name that means stdin or stdout.
 pub const STDIO: &str = "-";
@@ -159,6 +160,15 @@ pub enum Blank {
 }
 
 impl Blank {
+    /// The blank character for a grid of another size in `symbols`: `.`
+    /// where `0` is one of its symbols.
+    pub fn byte(self, symbols: &Symbols) -> u8 {
+        match self {
+            Blank::Zero if symbols.name_of(1) != "0" => b'0',
+            _ => b'.',
+        }
+    }
+
     /// The puzzle's 81 characters with this blank.
     pub fn puzzle_bytes(self, puzzle: &Grid) -> [u8; 81] {
         let mut line = puzzle.line_bytes();
@@ -328,6 +338,10 @@ impl CsvRows {
             self.rate_row(result, out);
             return;
         }
+        if let Some(sized) = &result.sized {
+            self.csv_row_sized(result, sized, out);
+            return;
+        }
         let mut row = Row::new();
         row.number(result.line);
         row.byte(delimiter);
@@ -391,8 +405,17 @@ impl CsvRows {
         if let Some(puzzle) = &result.puzzle {
             row.cells(&self.blank.puzzle_bytes(puzzle));
         }
-        row.byte(delimiter);
         out.extend_from_slice(row.bytes());
+        if let Some(sized) = &result.sized {
+            push_field(
+                out,
+                sized
+                    .puzzle_text(self.blank.byte(&sized.symbols))
+                    .as_bytes(),
+                delimiter,
+            );
+        }
+        out.push(delimiter);
         let outcome = rating::row_rating(result);
         let rated = outcome.filter(|r| r.complete);
         if let Some(r) = &rated {
@@ -408,10 +431,56 @@ impl CsvRows {
         out.push(delimiter);
         out.extend_from_slice(result.status.name().as_bytes());
         out.push(delimiter);
-        match (&result.message, outcome.filter(|r| !r.complete)) {
-            (Some(message), _) => push_field(out, clean_message(message).as_bytes(), delimiter),
-            (None, Some(r)) => push_field(out, rating::beyond_message(&r).as_bytes(), delimiter),
-            (None, None) => {}
+        if let Some(message) = rating::rate_message(result, outcome.as_ref()) {
+            push_field(out, clean_message(&message).as_bytes(), delimiter);
+        }
+        for value in &result.kept {
+            out.push(delimiter);
+            push_kept(out, value, delimiter);
+        }
+        out.push(b'\n');
+    }
+
+    /// [`CsvRows::csv_row`] past the `file` field for a grid of another
+    /// size: its puzzle and solution in its alphabet, quoted when they
+    /// hold the delimiter (comma-separated numbers).
+    fn csv_row_sized(&self, result: &PuzzleResult, sized: &SizedResult, out: &mut Vec<u8>) {
+        let delimiter = self.delimiter;
+        push_number(out, result.line);
+        out.push(delimiter);
+        push_field(
+            out,
+            sized
+                .puzzle_text(self.blank.byte(&sized.symbols))
+                .as_bytes(),
+            delimiter,
+        );
+        out.push(delimiter);
+        out.extend_from_slice(result.status.name().as_bytes());
+        out.push(delimiter);
+        if let Some(solution) = sized.solution_text() {
+            push_field(out, solution.as_bytes(), delimiter);
+        }
+        out.push(delimiter);
+        if let Some(guesses) = result.guesses {
+            push_number(out, guesses);
+        }
+        out.push(delimiter);
+        if let Some(ns) = result.solve_ns {
+            push_micros(out, ns);
+        }
+        out.push(delimiter);
+        if let Some(check) = result.check {
+            out.extend_from_slice(check.name().as_bytes());
+        }
+        out.push(delimiter);
+        if let Some(message) = &result.message {
+            push_field(out, clean_message(message).as_bytes(), delimiter);
+        }
+        if self.rating == RatingColumns::Appended {
+            // Not rated: the rater is for 9x9 grids.
+            out.push(delimiter);
+            out.push(delimiter);
         }
         for value in &result.kept {
             out.push(delimiter);
@@ -973,6 +1042,7 @@ mod tests {
             message: Some("80 cells, expected 81".into()),
             expected: None,
             kept: Vec::new(),
+            sized: None,
         }
     }
 
@@ -1122,6 +1192,7 @@ mod tests {
                 KeptValue::Text("@a1".into()),
                 KeptValue::Text("'@a1".into()),
             ],
+            sized: None,
         };
         rows.csv_row(&result, &mut out);
         let text = String::from_utf8(out).unwrap();

@@ -18,7 +18,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 use pyo3::types::PyList;
 use sudoku_batch::error::Error;
-use sudoku_batch::input::{Column, Delimiter, Format, InputError, Keep, ReadOptions};
+use sudoku_batch::input::{Column, Delimiter, Format, InputError, Keep, ReadOptions, SizeOptions};
 use sudoku_batch::job::config::Config;
 use sudoku_batch::job::in_memory::{BatchOptions, BatchSolver};
 use sudoku_batch::output::format::OutputFormat;
@@ -246,6 +246,7 @@ fn solve_file(
         delimiter,
         keep,
         kept_types: false,
+        sizes: SizeOptions::default(),
     };
     config.output_format = output_format;
     config.output_delimiter = output_delimiter;

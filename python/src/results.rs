@@ -32,12 +32,13 @@ pub fn to_arrow(results: &[PuzzleResult]) -> StructArray {
     let mut message = StringBuilder::new();
     for result in results {
         status.append_value(result.status.name());
-        match &result.solution {
+        match (&result.solution, &result.sized) {
             // Grid lines are ASCII digits and dots.
-            Some(grid) => {
+            (Some(grid), _) => {
                 solution.append_value(std::str::from_utf8(&grid.line_bytes()).unwrap_or_default())
             }
-            None => solution.append_null(),
+            (None, Some(sized)) => solution.append_option(sized.solution_text()),
+            (None, None) => solution.append_null(),
         }
         guesses.append_option(result.guesses);
         // One decimal, as the CLI writes it.

@@ -10,9 +10,10 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
 use sudoku_core::solver::SolverKind;
 
-use crate::input::{Column, Delimiter, Format, Keep, ReadOptions};
+use crate::input::{Column, Delimiter, Format, Keep, ReadOptions, SizeOptions};
 use crate::job::shard::Shard;
 use crate::output::{check_delimiter, Blank, OutputFormat};
+use sudoku_core::sizes::{Shape, ShapeError, Symbols};
 
 /// The options of `solve`, kept in one struct so that other subcommands
 /// with the same inputs and outputs (e.g. `check`) can flatten it.
@@ -169,6 +170,27 @@ pub struct LayoutArgs {
     /// that order). Text lines find their own (see `--format lines`).
     #[arg(long, value_name = "C|auto", default_value = "auto", value_parser = Delimiter::parse)]
     pub delimiter: Delimiter,
+
+    /// The symbols of grids other than 9x9: `1-9A-Z` (16x16 as `1-9A-G`),
+    /// `0-9A-Z` (hexadecimal, `0` a symbol), `A-Z` (either case),
+    /// `numbers` (separated by commas or spaces, `0` blank), or the n
+    /// symbols in order. Without it each record's alphabet is found from
+    /// what it holds; blanks are `.`, `-`, `_`, `+`, and `0` where it is not
+    /// a symbol. 9x9 records are read as always.
+    #[arg(long, value_name = "1-9A-Z|0-9A-Z|A-Z|numbers|STRING", value_parser = Symbols::from_name)]
+    pub symbols: Option<Symbols>,
+
+    /// The boxes of grids of side R*C: R rows by C columns (`3x2` for 6x6
+    /// grids of 3-row boxes). Without it, and for other sides, the usual
+    /// boxes: the most nearly square, with fewer rows than columns (6x6:
+    /// 2x3, 12x12: 3x4).
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
+    pub box_shape: Option<Shape>,
+}
+
+/// Parses `--box RxC`.
+fn parse_shape(value: &str) -> Result<Shape, ShapeError> {
+    value.parse()
 }
 
 impl LayoutArgs {
@@ -181,6 +203,10 @@ impl LayoutArgs {
             delimiter: self.delimiter,
             keep: Keep::Nothing,
             kept_types: false,
+            sizes: SizeOptions {
+                symbols: self.symbols.clone(),
+                shape: self.box_shape,
+            },
         }
     }
 }

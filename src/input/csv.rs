@@ -12,6 +12,7 @@ use sudoku_core::solver::Status;
 
 use super::field;
 use super::keep::{self, Keep};
+use super::sized::{self, SizeOptions};
 use super::{Column, InputError, Record};
 use crate::kept::{KeptColumn, KeptValue};
 
@@ -211,6 +212,8 @@ pub struct CsvRules {
     /// named them.
     pub(super) keep: Keep,
     pub(super) kept_columns: Vec<KeptColumn>,
+    /// How records of other sizes are read.
+    pub(super) sizes: SizeOptions,
 }
 
 impl CsvRules {
@@ -298,6 +301,22 @@ impl CsvRules {
             .and_then(|i| rec.get(i))
             .and_then(|f| std::str::from_utf8(f).ok())
             .and_then(|s| s.parse::<Status>().ok());
+        if puzzle.is_err() {
+            if let Some(f) = rec.get(at).filter(|f| sized::looks_sized(f)) {
+                let given = if self.cols.solution_by_name {
+                    self.cols.solution.and_then(|i| rec.get(i))
+                } else {
+                    rec.get(at + 1).filter(|s| sized::looks_sized(s))
+                };
+                let mut record = Record {
+                    expected,
+                    kept: self.kept(rec),
+                    ..Record::new(line, puzzle, None)
+                };
+                record.set_sized(sized::read(f, given, &self.sizes));
+                return record;
+            }
+        }
         Record {
             line,
             puzzle,
@@ -305,6 +324,7 @@ impl CsvRules {
             solution_error,
             expected,
             kept: self.kept(rec),
+            sized: None,
         }
     }
 

@@ -7,6 +7,7 @@ use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::{self, Keep};
 use super::lines::{is_skipped, too_long};
 use super::record_batch::{unterminated, Parser, RecordBatch};
+use super::sized::SizeOptions;
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
 use std::io::{self, BufRead};
@@ -46,11 +47,18 @@ impl<R: BufRead> CsvReader<R> {
                 delimiter,
                 keep,
                 kept_columns: Vec::new(),
+                sizes: SizeOptions::default(),
             },
             first: true,
             name,
             parser: None,
         }
+    }
+
+    /// The reader, reading records of other sizes than 9x9 with `sizes`.
+    pub fn with_sizes(mut self, sizes: SizeOptions) -> CsvReader<R> {
+        self.rules.sizes = sizes;
+        self
     }
 
     /// The kept columns, once the first record is read.

@@ -13,7 +13,9 @@ use sudoku_core::grid::{Grid, ParseError, CELLS};
 
 use super::frame::{Framer, MAX_RECORD};
 use super::lines::too_long;
+use super::sized::{self, SizeOptions};
 use super::{InputError, Record};
+use sudoku_core::sizes::Shape;
 
 /// The grid sides a row can have.
 const SIDES: [usize; 4] = [4, 9, 16, 25];
@@ -189,6 +191,11 @@ pub struct GridReader<R> {
     dashes: bool,
     /// A record found while closing an unfinished grid, returned next.
     pending: Option<Record>,
+    /// The rows of a grid of another size than 9x9 so far, their cells
+    /// as written, separated by commas.
+    raw: Vec<u8>,
+    /// How grids of other sizes are read.
+    sizes: SizeOptions,
 }
 
 impl<R: BufRead> GridReader<R> {
@@ -203,9 +210,52 @@ impl<R: BufRead> GridReader<R> {
             rows: 0,
             dashes: false,
             pending: None,
+            raw: Vec::new(),
+            sizes: SizeOptions::default(),
         }
     }
 
+    /// The reader, reading grids of other sizes than 9x9 with `sizes`.
+    pub fn with_sizes(mut self, sizes: SizeOptions) -> GridReader<R> {
+        self.sizes = sizes;
+        self
+    }
+
+    /// True when a row of `n` cells can start a grid: 9, or a side with
+    /// boxes (the usual ones, or `--box`).
+    fn is_side(&self, n: usize) -> bool {
+        n == 9 || Shape::usual(n).is_ok() || self.sizes.shape.is_some_and(|s| s.side() == n)
+    }
+
+    /// The rows of a box of a grid of `side`.
+    fn box_rows(&self, side: usize) -> usize {
+        match self.sizes.shape.filter(|s| s.side() == side) {
+            Some(shape) => shape.box_rows(),
+            None => Shape::usual(side).map_or(3, Shape::box_rows),
+        }
+    }
+
+    /// Adds the current line's cells to [`GridReader::raw`].
+    fn add_raw(&mut self) {
+        let line = self.framer.bytes();
+        let tokens = line.split(|&b| is_separator(b)).filter(|t| !t.is_empty());
+        for t in tokens {
+            if !self.raw.is_empty() {
+                self.raw.push(b',');
+            }
+            if t.len() <= 2 && t.iter().all(u8::is_ascii_digit) {
+                self.raw.extend_from_slice(t);
+            } else {
+                // A row written as one token of characters, one per cell.
+                for (i, &b) in t.iter().enumerate() {
+                    if i > 0 {
+                        self.raw.push(b',');
+                    }
+                    self.raw.push(b);
+                }
+            }
+        }
+    }
     /// Ends the grid being read before its last row, as a malformed record.
     fn cut(&mut self, why: &str) -> Option<Record> {
         let (line, side) = self.open.take()?;
@@ -223,11 +273,10 @@ impl<R: BufRead> GridReader<R> {
     fn finish(&mut self) -> Option<Record> {
         let (line, side) = self.open.take()?;
         if side != 9 {
-            return Some(Record::new(
-                line,
-                Err(ParseError::OtherSize { side }.to_string()),
-                None,
-            ));
+            let mut record =
+                Record::new(line, Err(ParseError::OtherSize { side }.to_string()), None);
+            record.set_sized(sized::read(&self.raw, None, &self.sizes));
+            return Some(record);
         }
         let puzzle = if let Some(i) = self.cells.iter().position(|&c| c == BIG) {
             Err(format!("a number over 9 at r{}c{}", i / 9 + 1, i % 9 + 1))
@@ -283,7 +332,7 @@ impl<R: BufRead> GridReader<R> {
                 // A rule between bands of boxes (`------+------+------`)
                 // belongs to the grid; any other separator ends it.
                 (Row::Separator, Some((_, side)))
-                    if self.rows.is_multiple_of(box_side(side))
+                    if self.rows.is_multiple_of(self.box_rows(side))
                         && !self.framer.bytes().contains(&b'=') =>
                 {
                     continue
@@ -297,6 +346,8 @@ impl<R: BufRead> GridReader<R> {
                     self.dashes |= self.row.contains(&b'-');
                     if side == 9 {
                         self.cells.extend_from_slice(&self.row);
+                    } else {
+                        self.add_raw();
                     }
                     if self.rows == side {
                         return self.finish().map(Ok);
@@ -311,13 +362,16 @@ impl<R: BufRead> GridReader<R> {
                     let _ = side;
                     return self.cut(&why).map(Ok);
                 }
-                (Row::Cells(n), None) if SIDES.contains(&n) => {
+                (Row::Cells(n), None) if self.is_side(n) => {
                     self.open = Some((frame.line, n));
                     self.dashes = self.row.contains(&b'-');
                     self.rows = 1;
                     self.cells.clear();
+                    self.raw.clear();
                     if n == 9 {
                         self.cells.extend_from_slice(&self.row);
+                    } else {
+                        self.add_raw();
                     }
                 }
                 (Row::Cells(_), None) => {
@@ -333,16 +387,6 @@ impl<R: BufRead> GridReader<R> {
                 }
             }
         }
-    }
-}
-
-/// The side of a box of a grid of side `side` (3 for 9x9).
-fn box_side(side: usize) -> usize {
-    match side {
-        4 => 2,
-        16 => 4,
-        25 => 5,
-        _ => 3,
     }
 }
 

@@ -5,6 +5,7 @@ use sudoku_core::grid::Grid;
 
 use super::field;
 use super::keep::{self, Keep};
+use super::sized::{self, SizeOptions, SizedRecord};
 use super::{Column, InputError};
 use crate::kept::{KeptColumn, KeptValue};
 
@@ -173,6 +174,8 @@ pub struct LineRules {
     /// named them (`field1`, `field2`, ...).
     pub(super) kept: Vec<usize>,
     pub(super) kept_columns: Vec<KeptColumn>,
+    /// How records of other sizes are read.
+    pub(super) sizes: SizeOptions,
 }
 
 impl LineRules {
@@ -186,7 +189,29 @@ impl LineRules {
             keep: Keep::Nothing,
             kept: Vec::new(),
             kept_columns: Vec::new(),
+            sizes: SizeOptions::default(),
         }
+    }
+
+    /// The line's puzzle field read as a grid of another size than 9x9,
+    /// when it is one by its shape ([`sized::looks_sized`]), with the next
+    /// field as its given solution when that is one too; `fields` is
+    /// scratch space. Asked only of lines that hold no 9x9 puzzle.
+    pub fn sized(
+        &self,
+        line: &[u8],
+        fields: &mut Vec<(usize, usize)>,
+    ) -> Option<(Result<SizedRecord, String>, Option<String>)> {
+        split(line, fields);
+        let at = match &self.column {
+            Some(Column::Index(n)) => n.checked_sub(1)?,
+            Some(Column::Name(_)) => return None,
+            None => 0,
+        };
+        let get = |i: usize| fields.get(i).map(|&(s, e)| &line[s..e]);
+        let field = get(at).filter(|f| sized::looks_sized(f))?;
+        let solution = get(at + 1).filter(|f| sized::looks_sized(f));
+        Some(sized::read(field, solution, &self.sizes))
     }
 
     /// Resolves `--keep` on the first record's fields (`field1`, ...).

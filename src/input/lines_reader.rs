@@ -5,6 +5,7 @@
 use super::frame::Framer;
 use super::keep::Keep;
 use super::record_batch::{Parser, RecordBatch};
+use super::sized::SizeOptions;
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
 use std::io::BufRead;
@@ -35,6 +36,12 @@ impl<R: BufRead> LinesReader<R> {
         }
     }
 
+    /// The reader, reading records of other sizes than 9x9 with `sizes`.
+    pub fn with_sizes(mut self, sizes: SizeOptions) -> LinesReader<R> {
+        self.rules.sizes = sizes;
+        self
+    }
+
     /// The kept columns, once the first record is read.
     pub fn kept_columns(&self) -> Vec<KeptColumn> {
         self.rules.kept_columns.clone()
@@ -63,10 +70,16 @@ impl<R: BufRead> LinesReader<R> {
                     if let Err(e) = self.rules.settle_kept(bytes, &self.name) {
                         return Some(Err(e));
                     }
-                    return Some(Ok(Record {
+                    let mut record = Record {
                         kept: self.rules.kept_values(bytes, &mut Vec::new()),
                         ..Record::new(frame.line, puzzle, solution)
-                    }));
+                    };
+                    if record.puzzle.is_err() {
+                        if let Some(read) = self.rules.sized(bytes, &mut Vec::new()) {
+                            record.set_sized(read);
+                        }
+                    }
+                    return Some(Ok(record));
                 }
                 Err(column) => {
                     return Some(Err(InputError::UnknownColumn {

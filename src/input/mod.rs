@@ -107,6 +107,7 @@ mod open;
 mod parquet;
 mod parquet_reader;
 mod record_batch;
+pub mod sized;
 mod solutions;
 #[cfg(test)]
 mod tests;
@@ -128,6 +129,7 @@ pub use self::keep::{layout, Keep, KeptLayout};
 pub use self::name::{input_name, input_names};
 pub use self::open::{jsonl_name, open, open_path, open_text, Input, Records, Source};
 pub use self::record_batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch, FILL_BYTES};
+pub use self::sized::{SizeOptions, SizedRecord};
 
 /// One puzzle record read from an input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,6 +155,10 @@ pub struct Record {
     /// per column of [`Records::kept_columns`], null where the record has
     /// none; empty without `--keep`.
     pub kept: Vec<KeptValue>,
+    /// The puzzle when it is a grid of another size than 9x9 (see
+    /// [`sized`]); `puzzle` then says `only 9x9 is supported here` for the
+    /// parts of the program that take 9x9 grids only.
+    pub sized: Option<Box<SizedRecord>>,
 }
 
 impl Record {
@@ -165,6 +171,23 @@ impl Record {
             solution_error: None,
             expected: None,
             kept: Vec::new(),
+            sized: None,
+        }
+    }
+
+    /// Takes what [`sized::read`] made of the record's field: the grid of
+    /// another size, or the message that makes the record `malformed`;
+    /// and why a given solution is not one.
+    pub fn set_sized(&mut self, read: (Result<SizedRecord, String>, Option<String>)) {
+        let (sized, solution_error) = read;
+        match sized {
+            Ok(sized) => {
+                self.puzzle = Err(sized::only_nine(sized.puzzle.side()));
+                self.sized = Some(Box::new(sized));
+                // The 9x9 reading of the solution field does not apply.
+                self.solution_error = solution_error;
+            }
+            Err(message) => self.puzzle = Err(message),
         }
     }
 }
@@ -316,6 +339,9 @@ pub struct ReadOptions {
     /// (see [`KeyScan`]). Text outputs write each value as it is and need
     /// not.
     pub kept_types: bool,
+    /// How records of other sizes than 9x9 are read (`--symbols`,
+    /// `--box`).
+    pub sizes: SizeOptions,
 }
 
 /// A failure that stops reading an input (per-record problems are

@@ -363,13 +363,16 @@ impl Input {
                         delimiter
                     }
                 };
-                Reader::Csv(CsvReader::new(
-                    source,
-                    column,
-                    name.clone(),
-                    delimiter,
-                    options.keep.clone(),
-                ))
+                Reader::Csv(
+                    CsvReader::new(
+                        source,
+                        column,
+                        name.clone(),
+                        delimiter,
+                        options.keep.clone(),
+                    )
+                    .with_sizes(options.sizes.clone()),
+                )
             }
             Format::Grid => {
                 if !options.keep.is_nothing() {
@@ -378,7 +381,9 @@ impl Input {
                          grid) have none: leave them out for this input"
                     )));
                 }
-                Reader::Grid(GridReader::new(source, name.clone()))
+                Reader::Grid(
+                    GridReader::new(source, name.clone()).with_sizes(options.sizes.clone()),
+                )
             }
             Format::Jsonl => {
                 let kept = jsonl_kept(&mut source, path.as_deref(), &name, options)?;
@@ -399,12 +404,10 @@ impl Input {
                     consumed,
                 )?))
             }
-            Format::Lines | Format::Auto => Reader::Lines(LinesReader::new(
-                source,
-                column,
-                name.clone(),
-                options.keep.clone(),
-            )),
+            Format::Lines | Format::Auto => Reader::Lines(
+                LinesReader::new(source, column, name.clone(), options.keep.clone())
+                    .with_sizes(options.sizes.clone()),
+            ),
         };
         let mut records = Records {
             format: match format {

@@ -35,11 +35,12 @@ use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender,
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread;
 
+use sudoku_core::sizes::{ReferenceSolver, SizedSearcher, SizedSolver};
 use sudoku_core::solver::{Limits, Mode, Solver, SolverKind, Status};
 
 use crate::error::Error;
 use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES};
-use crate::output::result::{Check, PuzzleResult};
+use crate::output::result::{Check, PuzzleResult, SizedResult};
 use crate::output::stats::{Mark, Tally};
 use crate::output::RowFormat;
 use crate::process::clock::Stopwatch;
@@ -701,6 +702,9 @@ pub fn solve_record(
 ) -> PuzzleResult {
     let grid = match record.puzzle {
         Ok(grid) => grid,
+        Err(_) if record.sized.is_some() => {
+            return solve_sized(solver.name(), input, record, mode, limits);
+        }
         Err(message) => {
             return PuzzleResult {
                 input,
@@ -714,6 +718,7 @@ pub fn solve_record(
                 message: Some(message),
                 expected: record.expected,
                 kept: record.kept,
+                sized: None,
             }
         }
     };
@@ -752,6 +757,74 @@ pub fn solve_record(
         message,
         expected: record.expected,
         kept: record.kept,
+        sized: None,
+    }
+}
+
+thread_local! {
+    /// Each worker's solver for grids of other sizes (it keeps its
+    /// geometry and search stack between puzzles).
+    static SIZED: RefCell<SizedSolver> = RefCell::new(SizedSolver::new());
+}
+
+/// [`solve_record`] for a grid of another size than 9x9: the same
+/// statuses, guesses, timing and check, with the fast sized solver, or the
+/// reference one when the run asks for the `naive` solver.
+fn solve_sized(
+    solver: &str,
+    input: usize,
+    record: Record,
+    mode: Mode,
+    limits: &Limits,
+) -> PuzzleResult {
+    let Some(sized) = record.sized else {
+        unreachable!("solve_sized is called for sized records")
+    };
+    let stopwatch = Stopwatch::start();
+    let outcome = if solver == SolverKind::Naive.name() {
+        ReferenceSolver::new().solve(&sized.puzzle, &sized.symbols, mode, limits)
+    } else {
+        SIZED.with(|s| {
+            s.borrow_mut()
+                .solve(&sized.puzzle, &sized.symbols, mode, limits)
+        })
+    };
+    let solve_ns = stopwatch.elapsed_ns();
+    let mut message = outcome.message;
+    let check = match (&outcome.solution, &sized.solution, &record.solution_error) {
+        (_, _, Some(why)) => {
+            message = Some(match message {
+                Some(first) => format!("{first}; {why}"),
+                None => why.clone(),
+            });
+            Some(Check::Mismatch)
+        }
+        (Some(found), Some(given), None) if outcome.status == Status::Solved => {
+            Some(if found == given {
+                Check::Ok
+            } else {
+                Check::Mismatch
+            })
+        }
+        _ => None,
+    };
+    PuzzleResult {
+        input,
+        line: record.line,
+        puzzle: None,
+        status: outcome.status,
+        solution: None,
+        guesses: Some(outcome.guesses),
+        solve_ns: Some(solve_ns),
+        check,
+        message,
+        expected: record.expected,
+        kept: record.kept,
+        sized: Some(Box::new(SizedResult {
+            puzzle: sized.puzzle,
+            symbols: sized.symbols,
+            solution: outcome.solution,
+        })),
     }
 }
 

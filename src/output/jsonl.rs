@@ -75,10 +75,7 @@ impl JsonlRows {
         out.extend_from_slice(line);
         push_number(out, result.line);
         out.extend_from_slice(puzzle);
-        match &result.puzzle {
-            Some(grid) => push_ascii(out, &self.blank.puzzle_bytes(grid)),
-            None => out.extend_from_slice(b"null"),
-        }
+        self.push_puzzle(result, out);
         let outcome = rating::row_rating(result);
         let rated = outcome.filter(|r| r.complete);
         out.extend_from_slice(rating_key);
@@ -99,9 +96,20 @@ impl JsonlRows {
         out.extend_from_slice(status);
         push_ascii(out, result.status.name().as_bytes());
         out.extend_from_slice(message);
-        match (&result.message, outcome.filter(|r| !r.complete)) {
-            (Some(text), _) => push_string(out, &clean_message(text)),
-            (None, Some(r)) => push_string(out, &rating::beyond_message(&r)),
+        match rating::rate_message(result, outcome.as_ref()) {
+            Some(text) => push_string(out, &clean_message(&text)),
+            None => out.extend_from_slice(b"null"),
+        }
+    }
+
+    /// Appends the `puzzle` value: a 9x9 grid's 81 characters, another
+    /// size's text in its alphabet, or `null`.
+    fn push_puzzle(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
+        match (&result.puzzle, &result.sized) {
+            (Some(grid), _) => push_ascii(out, &self.blank.puzzle_bytes(grid)),
+            (None, Some(sized)) => {
+                push_string(out, &sized.puzzle_text(self.blank.byte(&sized.symbols)));
+            }
             (None, None) => out.extend_from_slice(b"null"),
         }
     }
@@ -132,16 +140,17 @@ impl RowFormat for JsonlRows {
         out.extend_from_slice(line);
         push_number(out, result.line);
         out.extend_from_slice(puzzle);
-        match &result.puzzle {
-            Some(grid) => push_ascii(out, &self.blank.puzzle_bytes(grid)),
-            None => out.extend_from_slice(b"null"),
-        }
+        self.push_puzzle(result, out);
         out.extend_from_slice(status);
         push_ascii(out, result.status.name().as_bytes());
         out.extend_from_slice(solution);
-        match &result.solution {
-            Some(grid) => push_ascii(out, &grid.line_bytes()),
-            None => out.extend_from_slice(b"null"),
+        match (
+            &result.solution,
+            result.sized.as_ref().and_then(|s| s.solution_text()),
+        ) {
+            (Some(grid), _) => push_ascii(out, &grid.line_bytes()),
+            (None, Some(text)) => push_string(out, &text),
+            (None, None) => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(guesses);
         match result.guesses {
@@ -232,6 +241,7 @@ mod tests {
             message: Some("bad \"x\"\n".into()),
             expected: None,
             kept: vec![],
+            sized: None,
         }
     }
 

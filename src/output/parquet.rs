@@ -192,12 +192,17 @@ impl ParquetRows {
         let mut message = StringBuilder::new();
         for result in results {
             line.append_value(result.line);
-            append_grid(
-                &mut puzzle,
-                result.puzzle.map(|g| self.blank.puzzle_bytes(&g)),
-            );
             status.append_value(result.status.name());
-            append_grid(&mut solution, result.solution.map(|g| g.line_bytes()));
+            if let Some(sized) = &result.sized {
+                puzzle.append_value(sized.puzzle_text(self.blank.byte(&sized.symbols)));
+                solution.append_option(sized.solution_text());
+            } else {
+                append_grid(
+                    &mut puzzle,
+                    result.puzzle.map(|g| self.blank.puzzle_bytes(&g)),
+                );
+                append_grid(&mut solution, result.solution.map(|g| g.line_bytes()));
+            }
             guesses.append_option(result.guesses);
             solve_us.append_option(result.solve_us());
             check.append_option(result.check.map(|c| c.name()));
@@ -510,6 +515,7 @@ mod tests {
             message: Some("=r1c1".into()),
             expected: None,
             kept,
+            sized: None,
         }
     }
 

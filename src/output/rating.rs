@@ -4,7 +4,8 @@
 //! that of its puzzle on the Sudoku Explainer scale
 //! ([`sudoku_core::rate`]), computed when the row is formatted, on the
 //! worker that formats it: only for a `solved` puzzle; any other status,
-//! and a puzzle beyond the rater's techniques, leave the rating empty.
+//! a puzzle beyond the rater's techniques and a grid of another size than
+//! 9x9 leave the rating empty.
 
 use sudoku_core::rate::{rate, Rating};
 use sudoku_core::solver::Status;
@@ -41,6 +42,24 @@ pub fn row_rating(result: &PuzzleResult) -> Option<Rating> {
         .filter(|_| result.status == Status::Solved)?;
     Some(rate(puzzle))
 }
+
+/// The `message` of a `rate` row: the record's own message, else why a
+/// `solved` puzzle has no rating (beyond the rater's techniques, see
+/// [`beyond_message`], or a grid of another size than 9x9), else none.
+/// `outcome` is [`row_rating`]'s.
+pub fn rate_message(result: &PuzzleResult, outcome: Option<&Rating>) -> Option<String> {
+    if let Some(message) = &result.message {
+        return Some(message.clone());
+    }
+    if let Some(r) = outcome.filter(|r| !r.complete) {
+        return Some(beyond_message(r));
+    }
+    (result.status == Status::Solved && result.sized.is_some())
+        .then(|| NINE_ONLY.to_string())
+}
+
+/// Why a `solved` grid of another size than 9x9 has no rating.
+pub const NINE_ONLY: &str = "not rated: the rater is for 9x9 grids only";
 
 /// The message of a `solved` row whose puzzle the rater could not finish.
 pub fn beyond_message(r: &Rating) -> String {

@@ -201,6 +201,7 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
             message,
             expected: None,
             kept: Vec::new(),
+            sized: None,
         },
     })
 }

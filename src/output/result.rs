@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 use sudoku_core::grid::Grid;
+use sudoku_core::sizes::{SizedGrid, Symbols};
 use sudoku_core::solver::Status;
 
 use crate::kept::KeptValue;
@@ -60,6 +61,39 @@ pub struct PuzzleResult {
     /// The record's values of the kept input columns (`--keep`), one per
     /// kept column in order; empty without `--keep`. See [`crate::kept`].
     pub kept: Vec<KeptValue>,
+    /// The puzzle and solution when the record is a grid of another size
+    /// than 9x9 (`puzzle` and `solution` are then `None`).
+    pub sized: Option<Box<SizedResult>>,
+}
+
+/// The puzzle and solution of a grid of another size than 9x9, with the
+/// alphabet they are written in (the input's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizedResult {
+    /// The puzzle.
+    pub puzzle: SizedGrid,
+    /// Its alphabet.
+    pub symbols: Symbols,
+    /// The solution, only when `solved`.
+    pub solution: Option<SizedGrid>,
+}
+
+impl SizedResult {
+    /// The `puzzle` column: the puzzle in its alphabet, `blank` for blanks
+    /// (numbers write `0`).
+    pub fn puzzle_text(&self, blank: u8) -> String {
+        self.symbols.format(&self.puzzle, blank)
+    }
+
+    /// The `solution` column, when solved.
+    pub fn solution_text(&self) -> Option<String> {
+        self.solution.as_ref().map(|s| self.symbols.format(s, b'.'))
+    }
+
+    /// The grid's side, n.
+    pub fn side(&self) -> usize {
+        self.puzzle.side()
+    }
 }
 
 impl PuzzleResult {

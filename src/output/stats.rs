@@ -439,6 +439,7 @@ mod tests {
             message: None,
             expected: None,
             kept: Vec::new(),
+            sized: None,
         }
     }
 

@@ -607,6 +607,7 @@ mod tests {
             message: None,
             expected: None,
             kept: Vec::new(),
+            sized: None,
         }
     }
 

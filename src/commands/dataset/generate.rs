@@ -11,6 +11,8 @@ use std::time::Instant;
 use clap::Args;
 use serde::Serialize;
 use sudoku_core::generator::{Generated, Generator, Requirements};
+use sudoku_core::sizes::{Shape, ShapeError, SizedGenerator, SizedSearcher, SizedSolver, Symbols};
+use sudoku_core::solver::{Limits, Mode};
 
 use super::{rate, run_ordered, thousands, threads, RunArgs, TableWriter};
 use crate::error::{Error, Verdict};
@@ -55,6 +57,18 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub no_minimal: bool,
 
+    /// The side of the grids: 4, 6, 8, 9, 10, 12, 16, 25, ... up to 64
+    /// (any side with boxes). Puzzles other than 9x9 are written in
+    /// `1-9A-Z` up to 35x35 and as comma-separated numbers above, `.`
+    /// or `0` blanks, so `solve` reads them back without `--symbols`.
+    #[arg(long, value_name = "N", default_value_t = 9)]
+    pub size: usize,
+
+    /// The boxes, R rows by C columns (R*C the size); default the usual
+    /// ones (see `solve --box`).
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
+    pub box_shape: Option<Shape>,
+
     /// Output and run options.
     #[command(flatten)]
     pub run: RunArgs,
@@ -77,6 +91,104 @@ struct Row {
 /// [`Error::Write`] or [`Error::BrokenPipe`] when the rows cannot be
 /// written.
 pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
+    let shape = match args.box_shape {
+        Some(shape) => shape
+            .fits(args.size)
+            .map_err(|e| Error::Usage(format!("--box: {e} (--size {})", args.size)))?,
+        None if args.size == 9 => return run_nine(args),
+        None => Shape::usual(args.size).map_err(|e| Error::Usage(format!("--size: {e}")))?,
+    };
+    if shape.side() == 9 && shape.box_rows() == 3 {
+        return run_nine(args);
+    }
+    if args.min_guesses > 0 {
+        return Err(Error::Usage(
+            "--min-guesses is for 9x9 puzzles only; leave it out with --size".into(),
+        ));
+    }
+    run_sized(args, shape)
+}
+
+/// Parses `--box RxC`.
+fn parse_shape(value: &str) -> Result<Shape, ShapeError> {
+    value.parse()
+}
+
+/// `generate` for grids of another size or shape than 9x9 (see
+/// [`sudoku_core::sizes::generator`]): the same columns and summary,
+/// `guesses` as `solve` counts them.
+fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
+    let settings = args.run.settings()?;
+    let end = args
+        .start
+        .checked_add(args.count)
+        .ok_or_else(|| Error::Usage("--start plus -n is past the largest index".into()))?;
+    let started = Instant::now();
+    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+    let mut writer = TableWriter::create(&settings.output, &COLUMNS)?;
+    let progress = Progress::start_counting(&settings.progress, args.count);
+    let (seed, minimal) = (args.seed, !args.no_minimal);
+    let symbols = Symbols::for_side(shape.side());
+    let blank = if symbols == Symbols::Numbers {
+        b'0'
+    } else {
+        b'.'
+    };
+    let mut tally = Tally::default();
+    let ending = run_ordered(
+        (args.start..end).map(Ok),
+        settings.threads,
+        &interrupt,
+        || (SizedGenerator::new(shape), SizedSolver::new()),
+        |(generator, solver), index| {
+            let made = generator.generate(seed, index, minimal);
+            let guesses = solver
+                .search(&made.puzzle, Mode::Unique, &Limits::default())
+                .guesses;
+            Some((index, made, guesses))
+        },
+        |chunk| {
+            for (index, made, guesses) in chunk {
+                tally.add_sized(made.puzzle.givens(), guesses);
+                writer.row(&Row {
+                    index,
+                    puzzle: symbols.format(&made.puzzle, blank),
+                    solution: symbols.format(&made.solution, blank),
+                    clues: made.puzzle.givens(),
+                    guesses,
+                })?;
+            }
+            writer.flush()?;
+            progress.count(tally.kept, "kept");
+            Ok(())
+        },
+    );
+    progress.finish();
+    let ending = writer.close(ending)?;
+    if settings.summary {
+        let seconds = started.elapsed().as_secs_f64();
+        let side = shape.side();
+        crate::stderrln!(
+            "generate: {} {side}x{side} puzzles (boxes {shape}){} in {seconds:.2} s, {}/s on {}",
+            thousands(tally.kept),
+            if ending.is_some() {
+                ", interrupted"
+            } else {
+                ""
+            },
+            thousands(rate(tally.kept, seconds)),
+            threads(settings.threads),
+        );
+        tally.summary();
+    }
+    Ok(match ending {
+        Some(signal) => Verdict::Interrupted(signal),
+        None => Verdict::Clean,
+    })
+}
+
+/// `generate` for 9x9 puzzles.
+fn run_nine(args: &GenerateArgs) -> Result<Verdict, Error> {
     let settings = args.run.settings()?;
     let end = args
         .start
@@ -165,16 +277,7 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
             thousands(rate(tally.kept, seconds)),
             threads(settings.threads),
         );
-        if tally.kept > 0 {
-            crate::stderrln!(
-                "  givens {}-{} (mean {:.1}), guesses mean {:.2}, max {}",
-                tally.min_clues,
-                tally.max_clues,
-                tally.clues as f64 / tally.kept as f64,
-                tally.guesses as f64 / tally.kept as f64,
-                tally.max_guesses,
-            );
-        }
+        tally.summary();
     }
     Ok(match ending {
         Some(signal) => Verdict::Interrupted(signal),
@@ -195,14 +298,32 @@ struct Tally {
 
 impl Tally {
     fn add(&mut self, made: &Generated) {
-        let clues = made.puzzle.givens();
+        self.add_sized(made.puzzle.givens(), made.guesses);
+    }
+
+    /// Counts one puzzle of `clues` givens and `guesses` guesses.
+    fn add_sized(&mut self, clues: usize, guesses: u64) {
         if self.kept == 0 || clues < self.min_clues {
             self.min_clues = clues;
         }
         self.max_clues = self.max_clues.max(clues);
         self.kept += 1;
         self.clues += clues as u64;
-        self.guesses += made.guesses;
-        self.max_guesses = self.max_guesses.max(made.guesses);
+        self.guesses += guesses;
+        self.max_guesses = self.max_guesses.max(guesses);
+    }
+
+    /// The summary's second line: givens and guesses.
+    fn summary(&self) {
+        if self.kept > 0 {
+            crate::stderrln!(
+                "  givens {}-{} (mean {:.1}), guesses mean {:.2}, max {}",
+                self.min_clues,
+                self.max_clues,
+                self.clues as f64 / self.kept as f64,
+                self.guesses as f64 / self.kept as f64,
+                self.max_guesses,
+            );
+        }
     }
 }

@@ -446,6 +446,7 @@ mod tests {
                 message: None,
                 expected: None,
                 kept: Vec::new(),
+                sized: None,
             });
         }
         tally

@@ -148,6 +148,7 @@ mod tests {
             message: None,
             expected: None,
             kept: Vec::new(),
+            sized: None,
         };
         let tally = Tally::of(&[row(Status::Solved, 2_000), row(Status::Invalid, 500)]);
         let summary = Summary::new(

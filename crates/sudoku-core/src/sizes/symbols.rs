@@ -88,7 +88,7 @@ pub enum SymbolsError {
         side: usize,
     },
     /// Several alphabets fit the record.
-    #[error("ambiguous symbols: {0} (give --symbols)")]
+    #[error("ambiguous symbols, give --symbols: {0}")]
     Ambiguous(String),
 }
 
@@ -508,7 +508,7 @@ mod tests {
         let zero = format!("1A0F{}", "0".repeat(252));
         assert_eq!(
             found(&zero),
-            "ambiguous symbols: '0' is a blank in 1-9A-G and a symbol in 0-9A-F (give --symbols)"
+            "ambiguous symbols, give --symbols: '0' is a blank in 1-9A-G and a symbol in 0-9A-F"
         );
         let ok = read(
             zero.as_bytes(),

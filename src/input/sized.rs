@@ -1,0 +1,128 @@
+//! Records of grids other than 9x9 (4x4 to 64x64): told apart from 9x9
+//! records, read in their alphabet (`--symbols`, or found from what they
+//! hold) with their boxes (`--box`, or the usual ones), through
+//! [`sudoku_core::sizes`].
+//!
+//! A field of n * n characters (16, 36, 64, 100, 144, 256, 625, ... but not
+//! 81) or of values separated by commas or whitespace is such a record;
+//! every 9x9 field keeps the 9x9 readers (so 9x9 records are read and
+//! reported exactly as before).
+
+use sudoku_core::sizes::{self, Shape, SizedGrid, Symbols};
+
+/// How records of other sizes are read: `--symbols` and `--box`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SizeOptions {
+    /// The alphabet every such record is written in; `None`: found per
+    /// record ([`sizes::read`]).
+    pub symbols: Option<Symbols>,
+    /// The boxes of records of its side; records of another side take
+    /// their usual boxes.
+    pub shape: Option<Shape>,
+}
+
+/// A record's grid of another size, with its alphabet and a solution the
+/// input gives (read in the same alphabet).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizedRecord {
+    /// The puzzle.
+    pub puzzle: SizedGrid,
+    /// The alphabet it is written in; results write it back in the same.
+    pub symbols: Symbols,
+    /// A complete solution the input gives.
+    pub solution: Option<SizedGrid>,
+}
+
+/// True for a field that is a grid of another size than 9x9 by its shape:
+/// n * n printable ASCII characters for a side n of 4 to 64 other than 9,
+/// or 16 or more values separated by commas or whitespace.
+pub fn looks_sized(field: &[u8]) -> bool {
+    if !field
+        .iter()
+        .all(|&b| b.is_ascii_graphic() || b == b' ' || b == b'\t')
+    {
+        return false;
+    }
+    let separated = field
+        .split(|&b| b == b',' || b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .count();
+    if separated >= 16 && field.iter().any(|&b| b == b',' || b == b' ') {
+        return sizes::side_of(separated).is_some_and(|n| n != 9);
+    }
+    sizes::side_of(field.len()).is_some_and(|n| n != 9)
+}
+
+/// Reads a field that [`looks_sized`] as a grid of its size, with the
+/// given solution field if any: the record, or the message for a
+/// `malformed` one (naming `--symbols` where it helps). The second value
+/// is why a given solution is no solution grid, if it is not.
+pub fn read(
+    field: &[u8],
+    solution: Option<&[u8]>,
+    options: &SizeOptions,
+) -> (Result<SizedRecord, String>, Option<String>) {
+    let read = match sizes::read(field, options.symbols.as_ref(), options.shape) {
+        Ok(read) => read,
+        Err(e) => return (Err(e.to_string()), None),
+    };
+    let side = read.grid.side();
+    let mut solution_error = None;
+    let solution = solution.filter(|s| !s.is_empty()).and_then(|s| {
+        match sizes::read(s, Some(&read.symbols), Some(read.grid.shape())) {
+            Ok(r) if r.grid.is_complete() => Some(r.grid),
+            Ok(_) => {
+                solution_error = Some("given solution is not a grid: it has blanks".to_string());
+                None
+            }
+            Err(e) => {
+                solution_error = Some(format!("given solution is not a {side}x{side} grid: {e}"));
+                None
+            }
+        }
+    });
+    (
+        Ok(SizedRecord {
+            puzzle: read.grid,
+            symbols: read.symbols,
+            solution,
+        }),
+        solution_error,
+    )
+}
+
+/// The message a record of another size carries as its 9x9 puzzle error,
+/// for the parts of the program that read 9x9 grids only (`canon`,
+/// `augment`).
+pub fn only_nine(side: usize) -> String {
+    format!("a {side}x{side} grid: only 9x9 is supported here")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sized_fields_are_told_from_nine_by_nine_ones() {
+        assert!(looks_sized(&[b'.'; 256]));
+        assert!(looks_sized(b"3102200002100320"));
+        assert!(looks_sized(b"2,1,0,0,0,3,2,0,0,0,0,4,1,0,0,0"));
+        assert!(!looks_sized(&[b'.'; 81]));
+        assert!(!looks_sized(&[b'.'; 80]));
+        assert!(!looks_sized(b"1,2,3"));
+    }
+
+    #[test]
+    fn solutions_are_read_in_the_puzzle_alphabet() {
+        let options = SizeOptions::default();
+        let (record, why) = read(b"3102200002100320", Some(b"3142243142131324"), &options);
+        let record = record.unwrap();
+        assert_eq!(why, None);
+        assert!(record.solution.unwrap().is_solution_of(&record.puzzle));
+        let (_, why) = read(b"3102200002100320", Some(b"314224314213132"), &options);
+        assert_eq!(
+            why.unwrap(),
+            "given solution is not a 4x4 grid: 15 cells: not a square grid of side 4 to 64"
+        );
+    }
+}
