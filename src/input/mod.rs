@@ -156,7 +156,7 @@ pub struct Record {
     /// none; empty without `--keep`.
     pub kept: Vec<KeptValue>,
     /// The puzzle when it is a grid of another size than 9x9 (see
-    /// [`sized`]); `puzzle` then says `only 9x9 is supported here` for the
+    /// [`sized`]); `puzzle` then says `only 9x9 is supported` for the
     /// parts of the program that take 9x9 grids only.
     pub sized: Option<Box<SizedRecord>>,
 }

@@ -93,9 +93,9 @@ pub fn read(
 
 /// The message a record of another size carries as its 9x9 puzzle error,
 /// for the parts of the program that read 9x9 grids only (`canon`,
-/// `augment`).
+/// `augment`, `bench`): the 9x9 parser's own.
 pub fn only_nine(side: usize) -> String {
-    format!("a {side}x{side} grid: only 9x9 is supported here")
+    sudoku_core::grid::ParseError::OtherSize { side }.to_string()
 }
 
 #[cfg(test)]

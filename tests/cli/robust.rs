@@ -224,7 +224,7 @@ fn a_grid_file_is_refused_under_auto_naming_format_grid_before_any_row() {
 }
 
 #[test]
-fn grids_are_solved_under_format_grid_and_other_sizes_are_malformed() {
+fn grids_of_every_size_are_solved_under_format_grid() {
     let rows = solve_text(
         "easy50.txt",
         grids_9x9().as_bytes(),
@@ -232,27 +232,32 @@ fn grids_are_solved_under_format_grid_and_other_sizes_are_malformed() {
         0,
     );
     assert_eq!(statuses(&rows), [(1, "solved"), (11, "solved")]);
+    // Other sizes are read too (tests/sizes.rs checks them in full).
     let comma_4x4 = "2,1,0,0,\n0,3,2,0,\n0,0,0,4,\n1,0,0,0,\n";
-    let rows = solve_text("4x4.txt", comma_4x4.as_bytes(), &["--format", "grid"], 1);
-    assert_eq!(statuses(&rows), [(1, "malformed")]);
-    assert!(rows[0].message.contains("4x4"), "{}", rows[0].message);
+    let output = solve_stdin(&["-", "--format", "grid"], comma_4x4.as_bytes());
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let rows = common::rows(&stdout(&output));
+    assert_eq!(rows[0].status, "solved");
+    assert_eq!(rows[0].solution, "2,1,4,3,4,3,2,1,3,2,1,4,1,4,3,2");
 }
 
 #[test]
-fn one_line_puzzles_of_other_sizes_are_malformed_naming_the_size() {
+fn one_line_puzzles_of_other_sizes_are_read_in_their_size() {
+    // Sixteen copies of one row: every symbol repeated in its column.
     let sixteen = format!("{}\n", "6E.F..B82D..5.73".repeat(16));
     let text = format!("{sixteen}{sixteen}");
-    let rows = solve_text("16x16.txt", text.as_bytes(), &[], 1);
-    for row in &rows {
-        assert_eq!(row.message, "a 16x16 grid: only 9x9 is supported");
-    }
+    let output = solve_stdin(&["-"], text.as_bytes());
+    let rows = common::rows(&stdout(&output));
     assert_eq!(rows.len(), 2, "the first line is no header");
+    for row in &rows {
+        assert_eq!(row.status, "invalid");
+        assert_eq!(row.message, "6 twice in column 1: r1c1, r2c1");
+    }
     let csv = "Puzzle,Solution\r\n3102200002100320,3142243142131324\r\n";
-    let rows = solve_text("4x4.csv", csv.as_bytes(), &[], 1);
-    assert_eq!(
-        messages(&rows),
-        [(2, "malformed", "a 4x4 grid: only 9x9 is supported")]
-    );
+    let output = solve_stdin(&["-", "--format", "csv"], csv.as_bytes());
+    let rows = common::rows(&stdout(&output));
+    assert_eq!((rows[0].line, rows[0].status.as_str()), (2, "solved"));
+    assert_eq!(rows[0].check, "ok");
 }
 
 // ---- Bad and hostile input ----------------------------------------------
