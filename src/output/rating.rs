@@ -54,8 +54,7 @@ pub fn rate_message(result: &PuzzleResult, outcome: Option<&Rating>) -> Option<S
     if let Some(r) = outcome.filter(|r| !r.complete) {
         return Some(beyond_message(r));
     }
-    (result.status == Status::Solved && result.sized.is_some())
-        .then(|| NINE_ONLY.to_string())
+    (result.status == Status::Solved && result.sized.is_some()).then(|| NINE_ONLY.to_string())
 }
 
 /// Why a `solved` grid of another size than 9x9 has no rating.

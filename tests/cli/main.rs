@@ -22,5 +22,6 @@ mod robust;
 mod round2;
 mod round3;
 mod shard;
+mod sizes;
 mod solve;
 mod wording;

@@ -236,7 +236,7 @@ fn grids_of_every_size_are_solved_under_format_grid() {
     let comma_4x4 = "2,1,0,0,\n0,3,2,0,\n0,0,0,4,\n1,0,0,0,\n";
     let output = solve_stdin(&["-", "--format", "grid"], comma_4x4.as_bytes());
     assert_eq!(code(&output), 0, "{}", stderr(&output));
-    let rows = common::rows(&stdout(&output));
+    let rows = crate::common::rows(&stdout(&output));
     assert_eq!(rows[0].status, "solved");
     assert_eq!(rows[0].solution, "2,1,4,3,4,3,2,1,3,2,1,4,1,4,3,2");
 }
@@ -247,7 +247,7 @@ fn one_line_puzzles_of_other_sizes_are_read_in_their_size() {
     let sixteen = format!("{}\n", "6E.F..B82D..5.73".repeat(16));
     let text = format!("{sixteen}{sixteen}");
     let output = solve_stdin(&["-"], text.as_bytes());
-    let rows = common::rows(&stdout(&output));
+    let rows = crate::common::rows(&stdout(&output));
     assert_eq!(rows.len(), 2, "the first line is no header");
     for row in &rows {
         assert_eq!(row.status, "invalid");
@@ -255,7 +255,7 @@ fn one_line_puzzles_of_other_sizes_are_read_in_their_size() {
     }
     let csv = "Puzzle,Solution\r\n3102200002100320,3142243142131324\r\n";
     let output = solve_stdin(&["-", "--format", "csv"], csv.as_bytes());
-    let rows = common::rows(&stdout(&output));
+    let rows = crate::common::rows(&stdout(&output));
     assert_eq!((rows[0].line, rows[0].status.as_str()), (2, "solved"));
     assert_eq!(rows[0].check, "ok");
 }

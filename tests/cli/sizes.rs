@@ -5,9 +5,7 @@
 //! (each row, column and box a permutation of the symbols, every given
 //! kept), not by the library's.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// A results row's puzzle or solution as cell values (0 blank), read in
 /// the alphabet the test names (`1-9A-Z`, `a-z`, numbers).
