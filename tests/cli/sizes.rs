@@ -225,3 +225,60 @@ fn generated_puzzles_read_back_without_symbols() {
         assert_solved_rows(&rows, alphabet, b.0, b.1);
     }
 }
+
+#[test]
+fn canon_and_augment_refuse_other_sizes_by_name_with_exit_2() {
+    let file = repo("data/sizes/16x16_1-9A-G_dots.txt");
+    let scratch = Scratch::new();
+    for (command, extra) in [("canon", &[][..]), ("augment", &["--copies", "2"][..])] {
+        let out = scratch.path(&format!("{command}.csv"));
+        let output = bin()
+            .arg(command)
+            .arg(&file)
+            .args(extra)
+            .args(["-o", &out, "--quiet"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&output), 2, "{command}: {}", stderr(&output));
+        let message = stderr(&output);
+        assert!(
+            message.contains("16x16_1-9A-G_dots.txt:1: a 16x16 grid")
+                && message.contains(&format!("{command} takes 9x9 grids only")),
+            "{command}: {message}"
+        );
+    }
+}
+
+#[test]
+fn ratings_of_other_sizes_are_empty_and_say_why() {
+    let file = repo("data/sizes/4x4_comma_grid.txt");
+    let output = bin()
+        .args(["rate", &file, "--format", "grid", "--first", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let record = reader.records().next().unwrap().unwrap();
+    let field = |name: &str| &record[header.iter().position(|h| h == name).unwrap()];
+    assert_eq!(field("puzzle"), "2,1,0,0,0,3,2,0,0,0,0,4,1,0,0,0");
+    assert_eq!((field("rating"), field("status")), ("", "solved"));
+    assert_eq!(
+        field("message"),
+        "not rated: the rater is for 9x9 grids only"
+    );
+    // `solve --rate`: the two rating columns are there, empty.
+    let output = solve(&[&file, "--format", "grid", "--first", "--rate"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = stdout(&output);
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    assert_eq!(
+        &header.iter().collect::<Vec<_>>()[8..],
+        ["rating", "hardest"]
+    );
+    let record = reader.records().next().unwrap().unwrap();
+    assert_eq!(record.len(), header.len());
+    assert_eq!((&record[2], &record[8], &record[9]), ("solved", "", ""));
+}

@@ -105,6 +105,8 @@ struct Augmented {
     /// augmented.
     copies: Result<Copies, (Status, Option<Grid>, String)>,
     note: Option<String>,
+    /// The side of a grid of another size than 9x9, which stops the run.
+    other_side: Option<usize>,
 }
 
 /// The copies of one solved record, made one at a time as they are
@@ -165,13 +167,16 @@ fn augment(
         line,
         puzzle,
         solution: given,
+        sized,
         ..
     } = record;
+    let other_side = sized.map(|s| s.puzzle.side());
     let out = |copies, note| Augmented {
         input,
         line,
         copies,
         note,
+        other_side,
     };
     let puzzle = match puzzle {
         Ok(grid) => grid,
@@ -263,6 +268,14 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
         |solver, item| Some(augment(solver, item, copies, keep)),
         |chunk| {
             for done in chunk {
+                if let Some(side) = done.other_side {
+                    return Err(super::other_size(
+                        "augment",
+                        &names[done.input],
+                        done.line,
+                        side,
+                    ));
+                }
                 tally.records += 1;
                 let file = several.then(|| files[done.input].as_str());
                 match done.copies {

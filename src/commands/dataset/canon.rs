@@ -180,10 +180,17 @@ struct Canoned {
     puzzle: Option<Grid>,
     /// The form and its hash, or the message saying why there is none.
     form: Result<(Grid, u128), String>,
+    /// The side of a grid of another size than 9x9, which stops the run.
+    other_side: Option<usize>,
 }
 
 fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> Canoned {
-    let Record { line, puzzle, .. } = record;
+    let Record {
+        line,
+        puzzle,
+        sized,
+        ..
+    } = record;
     let at = Position { input, line };
     let grid = match puzzle {
         Ok(grid) => grid,
@@ -192,6 +199,7 @@ fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> 
                 at,
                 puzzle: None,
                 form: Err(message),
+                other_side: sized.map(|s| s.puzzle.side()),
             }
         }
     };
@@ -206,6 +214,7 @@ fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> 
         at,
         puzzle: Some(grid),
         form,
+        other_side: None,
     }
 }
 
@@ -289,6 +298,10 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
         |canon, item| Some(canonicalise(canon, item)),
         |chunk| {
             for done in chunk {
+                if let Some(side) = done.other_side {
+                    let name = &against_names[done.at.input];
+                    return Err(super::other_size("canon", name, done.at.line, side));
+                }
                 tally.against_records += 1;
                 match done.form {
                     Ok((_, hash)) => {
@@ -312,6 +325,10 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
                 |canon, item| Some(canonicalise(canon, item)),
                 |chunk| {
                     for done in chunk {
+                        if let Some(side) = done.other_side {
+                            let name = &names[done.at.input];
+                            return Err(super::other_size("canon", name, done.at.line, side));
+                        }
                         let file = several.then(|| files[done.at.input].as_str());
                         let name = |at: Position| match several {
                             true => {

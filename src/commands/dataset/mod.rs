@@ -35,6 +35,16 @@ use crate::process::interrupt::{Interrupt, Signal, POLL};
 
 pub use table::TableWriter;
 
+/// The error of `canon` and `augment` on a record of another size than
+/// 9x9 (issue 33): their symmetries and canonical forms are 9x9 ones, so
+/// the run stops, exit 2, naming the record (`NAME:LINE`) and its size.
+pub fn other_size(command: &str, name: &str, line: u64, side: usize) -> Error {
+    Error::Usage(format!(
+        "{name}:{line}: a {side}x{side} grid: {command} takes 9x9 grids only \
+         (`solve` and `generate` take every size)"
+    ))
+}
+
 /// Items per chunk handed to the thread pool.
 pub const CHUNK_ITEMS: usize = 1024;
 
