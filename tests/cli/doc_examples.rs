@@ -407,6 +407,11 @@ fn rate() {
 }
 
 #[test]
+fn sizes() {
+    assert_page("docs/sizes.md");
+}
+
+#[test]
 fn every_page_of_the_guide_is_checked() {
     let mut pages: Vec<String> = std::fs::read_dir(root().join("docs"))
         .unwrap()
@@ -426,6 +431,7 @@ fn every_page_of_the_guide_is_checked() {
             "performance.md",
             "python.md",
             "rate.md",
+            "sizes.md",
             "solve.md"
         ],
         "a page added to docs/ needs its test here"
