@@ -85,7 +85,54 @@ impl<'de> Deserialize<'de> for Line<'de> {
 
 /// A value as written, parsed (valid JSON: the line was parsed whole).
 fn parse(raw: &RawValue) -> Json {
-    serde_json::from_str(raw.get()).unwrap_or(Json::Null)
+    serde_json::from_str(raw.get()).unwrap_or_else(|_| match raw.get().as_bytes().first() {
+        Some(b'"') => Json::String(lossy_string(raw.get())),
+        _ => Json::Null,
+    })
+}
+
+/// The text of the JSON string `raw` (as written, quotes included, already
+/// checked to be one by `serde_json`) with each lone surrogate escape
+/// (`"\ud800"`: valid JSON, which `serde_json` reads into no `String`, as
+/// UTF-8 cannot hold it) as U+FFFD, as [`String::from_utf16_lossy`] does:
+/// the value is kept, marked, rather than lost.
+fn lossy_string(raw: &str) -> String {
+    fn flush(units: &mut Vec<u16>, out: &mut String) {
+        out.extend(
+            char::decode_utf16(units.drain(..)).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)),
+        );
+    }
+    let inner = raw
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(raw);
+    let mut out = String::with_capacity(inner.len());
+    let mut units = Vec::new();
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            flush(&mut units, &mut out);
+            out.push(c);
+            continue;
+        }
+        let escaped = chars.next().unwrap_or('\\');
+        if escaped == 'u' {
+            let hex: String = chars.by_ref().take(4).collect();
+            units.push(u16::from_str_radix(&hex, 16).unwrap_or(0xFFFD));
+            continue;
+        }
+        flush(&mut units, &mut out);
+        out.push(match escaped {
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            other => other,
+        });
+    }
+    flush(&mut units, &mut out);
+    out
 }
 
 /// A JSON value as the puzzle rules see it.
@@ -125,13 +172,16 @@ pub struct JsonRules {
     pub(super) kept: Vec<KeptColumn>,
 }
 
-/// A key's value kept as written: a string as its text, `null` as null,
+/// A key's value kept as written: a string as its text (a lone surrogate
+/// escape as U+FFFD: see [`lossy_string`]), `null` as null,
 /// `true` and `false` as booleans, a number as its own digits, a list or
 /// an object as its JSON text.
 fn kept_value(raw: &RawValue) -> KeptValue {
     let text = raw.get();
     match text.as_bytes().first() {
-        Some(b'"') => serde_json::from_str(text).map_or(KeptValue::Null, KeptValue::Text),
+        Some(b'"') => {
+            KeptValue::Text(serde_json::from_str(text).unwrap_or_else(|_| lossy_string(text)))
+        }
         Some(b'n') => KeptValue::Null,
         Some(b't') => KeptValue::Bool(true),
         Some(b'f') => KeptValue::Bool(false),

@@ -578,3 +578,28 @@ fn a_nul_byte_past_the_first_chunk_is_one_malformed_record() {
         vec![bad(lines + 1, "byte 0x00 at position 1"), ok(lines + 2, Q)]
     );
 }
+
+/// Found writing the `records` fuzz target's invariants: a kept JSON
+/// string holding a lone surrogate escape (valid JSON, not valid UTF-16)
+/// was kept as null, and such a solution was taken for none given.
+#[test]
+fn a_json_string_with_a_lone_surrogate_is_kept_marked_not_lost() {
+    let data = format!(
+        "{{\"puzzle\":\"{P}\",\"id\":\"a\\ud800b\\u00e9\\ud83d\\ude00\\n\",\"solution\":\"\\udc00\"}}\n"
+    );
+    let opts = ReadOptions {
+        keep: Keep::Columns(vec![Column::Name("id".into())]),
+        ..options(Format::Jsonl)
+    };
+    let records = read_with("a.jsonl", data.as_bytes(), &opts).unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(
+        records[0].kept,
+        [crate::kept::KeptValue::Text(
+            "a\u{fffd}b\u{e9}\u{1f600}\n".into()
+        )]
+    );
+    assert_eq!(records[0].solution, None);
+    let why = records[0].solution_error.as_deref().unwrap_or_default();
+    assert!(why.contains("not a grid"), "{why}");
+}

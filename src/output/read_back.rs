@@ -90,9 +90,10 @@ pub struct Row {
 
 /// Reads the records of a results CSV, header included, one reused record
 /// at a time; any number of fields per record (rows are checked against
-/// the header by [`parse_row`]).
+/// the header by [`parse_row`]). A last record without its line end is
+/// refused (see [`LastByte`]).
 pub struct RecordReader<R> {
-    csv: csv::Reader<R>,
+    csv: csv::Reader<LastByte<R>>,
     record: csv::ByteRecord,
 }
 
@@ -104,7 +105,7 @@ impl<R: Read> RecordReader<R> {
             csv: csv::ReaderBuilder::new()
                 .has_headers(false)
                 .flexible(true)
-                .from_reader(bytes),
+                .from_reader(LastByte::new(bytes)),
             record: csv::ByteRecord::new(),
         }
     }
@@ -112,11 +113,17 @@ impl<R: Read> RecordReader<R> {
     /// Reads the next record; `false` at the end.
     ///
     /// # Errors
-    /// The line where the CSV could not be read, and why.
+    /// The line where the CSV could not be read, and why; a last record
+    /// without its line end ([`CUT_SHORT`]).
     pub fn read(&mut self) -> Result<bool, (u64, String)> {
-        self.csv
+        let more = self
+            .csv
             .read_byte_record(&mut self.record)
-            .map_err(|e| (e.position().map_or(0, |p| p.line()), e.to_string()))
+            .map_err(|e| (e.position().map_or(0, |p| p.line()), e.to_string()))?;
+        if more && self.csv.get_ref().cut_short(self.csv.position().byte()) {
+            return Err((self.line(), CUT_SHORT.into()));
+        }
+        Ok(more)
     }
 
     /// The record last read.
@@ -127,6 +134,59 @@ impl<R: Read> RecordReader<R> {
     /// The line in the file where the record last read starts.
     pub fn line(&self) -> u64 {
         self.record.position().map_or(0, |p| p.line())
+    }
+}
+
+/// Why a last record without its line end is refused: every row a results
+/// file holds ends with one, so the file was cut short, and the record may
+/// be a row cut inside its last field (a message or a kept value cut short
+/// would read as a valid row).
+pub const CUT_SHORT: &str = "the last row has no line end: the file was cut short inside it \
+                             (every row sudoku-batch writes ends with one)";
+
+/// A reader that remembers how many bytes it gave, the last of them, and
+/// whether they end inside a quoted field, so that a CSV reader over it can
+/// tell a last record ended by the end of the input (cut short) from one
+/// ended by its line end.
+pub struct LastByte<R> {
+    inner: R,
+    read: u64,
+    last: Option<u8>,
+    /// An odd number of `"` read: inside a quoted field (a quote inside
+    /// one is written doubled, and other fields hold none).
+    quoted: bool,
+}
+
+impl<R> LastByte<R> {
+    /// Reads `inner`.
+    pub fn new(inner: R) -> LastByte<R> {
+        LastByte {
+            inner,
+            read: 0,
+            last: None,
+            quoted: false,
+        }
+    }
+
+    /// True when a record that ends at byte `end` (its reader's position
+    /// after it) ends the bytes read so far without a line end, or inside
+    /// a quoted field (after a line end within it): a record only ends
+    /// there when the input ended.
+    pub fn cut_short(&self, end: u64) -> bool {
+        end == self.read && (self.quoted || self.last.is_some_and(|b| b != b'\n' && b != b'\r'))
+    }
+}
+
+impl<R: Read> Read for LastByte<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n > 0 {
+            self.read += n as u64;
+            self.last = Some(buf[n - 1]);
+            let quotes = buf[..n].iter().filter(|&&b| b == b'"').count();
+            self.quoted ^= quotes % 2 == 1;
+        }
+        Ok(n)
     }
 }
 
@@ -253,8 +313,10 @@ mod tests {
     const P: &str =
         "..64.....2....9...4......62.7.23.1..1.......3..3.87.4.96......5...8....7.....682.";
 
+    /// The first record of `text`, a line of a results file.
     fn record(text: &str) -> csv::ByteRecord {
-        let mut reader = RecordReader::new(text.as_bytes());
+        let line = format!("{text}\n");
+        let mut reader = RecordReader::new(line.as_bytes());
         assert!(reader.read().unwrap());
         reader.record().clone()
     }
@@ -285,6 +347,31 @@ mod tests {
         assert_eq!(Columns::find(&record(&written)), Ok(Columns::written(true)));
         let err = Columns::find(&record("line,puzzle,status")).unwrap_err();
         assert!(err.contains("no `solution` column"), "{err}");
+    }
+
+    /// Found writing the `results` fuzz target's invariants: a results
+    /// file cut inside its last row's message or kept value read as a row
+    /// with that value cut short, which `merge` then wrote.
+    #[test]
+    fn a_last_row_cut_short_is_refused() {
+        let whole = format!("line,message\n1,{P}\n2,\"two\nlines\"\r\n3,why\n");
+        let read_all = |text: &str| -> Result<u64, (u64, String)> {
+            let mut reader = RecordReader::new(text.as_bytes());
+            let mut records = 0;
+            while reader.read()? {
+                records += 1;
+            }
+            Ok(records)
+        };
+        assert_eq!(read_all(&whole), Ok(4));
+        let cut = |at: usize| read_all(&whole[..at]).unwrap_err();
+        assert_eq!(cut(whole.len() - 1).1, CUT_SHORT);
+        assert_eq!(cut(whole.len() - 3).1, CUT_SHORT);
+        assert_eq!(cut(whole.find("lines").unwrap()).1, CUT_SHORT);
+        assert_eq!(cut(whole.find("1,").unwrap() + 4), (2, CUT_SHORT.into()));
+        for end in ["1,2\r", "1,2\r\n", "1,2\n\n", "1,\"2\"\n"] {
+            assert_eq!(read_all(&format!("a,b\n{end}")), Ok(2), "{end:?}");
+        }
     }
 
     #[test]

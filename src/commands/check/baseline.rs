@@ -20,6 +20,7 @@ use super::report::{threads_differ, Place, Problem, Report};
 use crate::error::Error;
 use crate::job::shard::Shard;
 use crate::output::file_name;
+use crate::output::read_back::{LastByte, CUT_SHORT};
 use crate::output::result::PuzzleResult;
 use crate::output::stats::Summary;
 
@@ -262,7 +263,7 @@ struct Row {
 /// A results CSV baseline, read row by row beside the run.
 pub struct RowsBaseline {
     path: PathBuf,
-    reader: csv::Reader<Box<dyn BufRead + Send>>,
+    reader: csv::Reader<LastByte<Box<dyn BufRead + Send>>>,
     record: csv::StringRecord,
     /// Indices of `file` (if any) and of [`NEEDED`].
     file: Option<usize>,
@@ -293,7 +294,7 @@ impl RowsBaseline {
         let mut reader = csv::ReaderBuilder::new()
             .has_headers(true)
             .flexible(false)
-            .from_reader(reader);
+            .from_reader(LastByte::new(reader));
         let header = reader
             .headers()
             .map_err(|e| error(format!("not a results CSV: {e}")))?
@@ -368,6 +369,13 @@ impl RowsBaseline {
             return Ok(None);
         }
         let at = self.record.position().map_or(0, |p| p.line());
+        if self
+            .reader
+            .get_ref()
+            .cut_short(self.reader.position().byte())
+        {
+            return Err(self.error(format!("line {at}: {CUT_SHORT}")));
+        }
         let key = self.key_of(at)?;
         self.placed = Some(key);
         let field = |i: usize| self.record.get(i).unwrap_or("").trim();
@@ -416,7 +424,8 @@ impl RowsBaseline {
         let Some(i) = self.file else {
             return Ok((0, line));
         };
-        let name = file_name(field(i));
+        // The name exactly as written: an input may be named ` a.txt`.
+        let name = file_name(self.record.get(i).unwrap_or(""));
         let mut named = (0..self.inputs.len()).filter(|&j| self.inputs[j] == name);
         named.clone().next().ok_or_else(|| {
             self.error(format!(
@@ -638,6 +647,47 @@ mod tests {
                 options: crate::output::stats::RunOptions::default(),
             },
         )
+    }
+
+    /// Found writing the `results` fuzz target's invariants: an input
+    /// named with a space at its end was not found in its own baseline
+    /// (the `file` field was trimmed).
+    #[test]
+    fn file_names_match_exactly_spaces_included() {
+        let first = format!("file,{HEADER}\"a.txt \",1,{PUZZLE},multiple,,3,1.0,,\n");
+        let text = first + &format!(" a.txt,1,{PUZZLE},multiple,,3,1.0,,\n");
+        let mut report = Report::new();
+        let mut base = rows(&text, &["a.txt ", " a.txt"]).unwrap();
+        for input in [0, 1] {
+            base.compare(&result(input, 1, Status::Multiple, 3), &mut report)
+                .unwrap();
+        }
+        assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        assert_eq!(report.total(), 0);
+    }
+
+    /// Found writing the `results` fuzz target's invariants: a baseline
+    /// cut inside its last row's message read that row as whole.
+    #[test]
+    fn a_baseline_cut_inside_its_last_row_is_refused() {
+        let whole = format!("{HEADER}1,{PUZZLE},multiple,,3,1.0,,r1c1 is 1 in one and 2\n");
+        let mut report = Report::new();
+        let mut base = rows(&whole, &["a.txt"]).unwrap();
+        base.compare(&result(0, 1, Status::Multiple, 3), &mut report)
+            .unwrap();
+        assert_eq!(base.finish(false, &mut report).unwrap(), 1);
+        assert_eq!(report.total(), 0);
+        for cut in [whole.len() - 1, whole.len() - 5] {
+            let mut base = rows(&whole[..cut], &["a.txt"]).unwrap();
+            let err = base
+                .compare(&result(0, 1, Status::Multiple, 3), &mut Report::new())
+                .unwrap_err()
+                .to_string();
+            assert!(
+                err.contains("line 2: the last row has no line end"),
+                "{err}"
+            );
+        }
     }
 
     #[test]
