@@ -37,7 +37,8 @@ impl Columns {
 
     /// Finds the results columns in `header` by name (a UTF-8 byte-order
     /// mark before the first is allowed); other columns may come between
-    /// and after them.
+    /// and after them. `file` counts only before `line` (see
+    /// [`file_column`]).
     ///
     /// # Errors
     /// A message naming the first results column missing.
@@ -69,11 +70,24 @@ impl Columns {
             })?;
         }
         Ok(Columns {
-            file: position(FILE_COLUMN),
+            // COLUMNS starts with `line`.
+            file: file_column(&names, fields[0]),
             fields,
             len: names.len(),
         })
     }
+}
+
+/// Where a header's `file` column is, given its column names (without a
+/// byte-order mark) and where its `line` column is: the first `file`
+/// before `line`. sudoku-batch writes `file` first (several inputs only)
+/// and kept input columns after its own, so a kept column named `file`
+/// (written under that name with one input) is not taken for it.
+pub fn file_column<N: AsRef<[u8]>>(names: &[N], line: usize) -> Option<usize> {
+    names
+        .iter()
+        .take(line)
+        .position(|name| name.as_ref() == FILE_COLUMN.as_bytes())
 }
 
 /// One results row read back: its `file` value (with several inputs) and
@@ -347,6 +361,19 @@ mod tests {
         assert_eq!(Columns::find(&record(&written)), Ok(Columns::written(true)));
         let err = Columns::find(&record("line,puzzle,status")).unwrap_err();
         assert!(err.contains("no `solution` column"), "{err}");
+    }
+
+    /// Found by the `results` fuzz target: with one input a kept column
+    /// named `file` keeps its name, after the results columns, and was
+    /// read as the input's name.
+    #[test]
+    fn a_kept_column_named_file_is_not_the_file_column() {
+        let one = format!("{},file", COLUMNS.join(","));
+        let columns = Columns::find(&record(&one)).unwrap();
+        assert_eq!(columns.file, None);
+        assert_eq!(columns.len, COLUMNS.len() + 1);
+        let several = format!("file,{},input_file,file", COLUMNS.join(","));
+        assert_eq!(Columns::find(&record(&several)).unwrap().file, Some(0));
     }
 
     /// Found writing the `results` fuzz target's invariants: a results

@@ -435,3 +435,69 @@ fn duplicate_names_in_json_lines_and_parquet_are_kept_apart_or_refused() {
     solved_into(&[&input, "--keep", "id"], &out, 0);
     assert_eq!(csv_column(&read_output(&out), "id"), ["first"]);
 }
+
+/// Runs the binary with `args` and asserts the exit code.
+fn ran(args: &[&str], expected: i32) {
+    let output = bin().args(args).output().expect("the binary runs");
+    assert_eq!(code(&output), expected, "{args:?}: {}", stderr(&output));
+}
+
+/// With one input the results have no `file` column (several inputs put it
+/// first), and only `augment` tables have a `copy` column (after `line`):
+/// kept input columns of those names, written after the results columns,
+/// are not taken for them by `merge` or `check --baseline`.
+#[test]
+fn kept_columns_named_file_and_copy_are_not_read_as_results_columns() {
+    let s = Scratch::new();
+    let quiet = ["--keep-all", "--quiet", "--progress", "never", "-o"];
+    for name in ["file", "copy"] {
+        let input = s.file(
+            &format!("{name}.csv"),
+            format!("puzzle,{name}\n{P},b.txt\n{P},\n{P},2\n").as_bytes(),
+        );
+        let baseline = s.path(&format!("{name}-solve.csv"));
+        for command in ["solve", "rate"] {
+            let full = s.path(&format!("{name}-{command}.csv"));
+            ran(
+                &[[command, &input].as_slice(), &quiet, &[&full]].concat(),
+                0,
+            );
+            let text = read_output(&full);
+            assert!(
+                text.lines().next().unwrap().ends_with(&format!(",{name}")),
+                "{text}"
+            );
+            let mut shards = vec![];
+            for k in 1..=2 {
+                let shard = s.path(&format!("{name}-{command}{k}.csv"));
+                let part = format!("{k}/2");
+                let args = [command, &input, "--shard", &part];
+                ran(&[args.as_slice(), &quiet, &[&shard]].concat(), 0);
+                shards.push(shard);
+            }
+            let merged = s.path(&format!("{name}-{command}-merged.csv"));
+            ran(
+                &["merge", &shards[1], &shards[0], "--quiet", "-o", &merged],
+                0,
+            );
+            let timeless = |text: &str| match command {
+                "solve" => without_timing(text),
+                _ => text.to_string(),
+            };
+            assert_eq!(timeless(&read_output(&merged)), timeless(&text), "{name}");
+        }
+        let checked = [
+            "check",
+            &input,
+            "--quiet",
+            "--progress",
+            "never",
+            "-o",
+            "/dev/null",
+        ];
+        ran(
+            &[checked.as_slice(), &["--baseline", &baseline]].concat(),
+            0,
+        );
+    }
+}

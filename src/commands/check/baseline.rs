@@ -20,7 +20,7 @@ use super::report::{threads_differ, Place, Problem, Report};
 use crate::error::Error;
 use crate::job::shard::Shard;
 use crate::output::file_name;
-use crate::output::read_back::{LastByte, CUT_SHORT};
+use crate::output::read_back::{file_column, LastByte, CUT_SHORT};
 use crate::output::result::PuzzleResult;
 use crate::output::stats::Summary;
 
@@ -299,11 +299,11 @@ impl RowsBaseline {
             .headers()
             .map_err(|e| error(format!("not a results CSV: {e}")))?
             .clone();
-        let find = |name: &str| {
-            header
-                .iter()
-                .position(|h| h.trim().trim_start_matches('\u{feff}') == name)
-        };
+        let names: Vec<&str> = header
+            .iter()
+            .map(|h| h.trim().trim_start_matches('\u{feff}'))
+            .collect();
+        let find = |name: &str| names.iter().position(|h| *h == name);
         let mut columns = [0; 5];
         for (slot, name) in columns.iter_mut().zip(NEEDED) {
             *slot = find(name).ok_or_else(|| {
@@ -314,7 +314,8 @@ impl RowsBaseline {
                 ))
             })?;
         }
-        let file = find("file");
+        // NEEDED starts with `line`.
+        let file = file_column(&names, columns[0]);
         if file.is_none() && inputs.len() > 1 {
             return Err(error(format!(
                 "the baseline has no `file` column, so it is for one input, and this run has {}",

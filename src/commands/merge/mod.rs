@@ -45,9 +45,9 @@ use crate::commands::flags::LayoutArgs;
 use crate::error::{Error, Verdict};
 use crate::input::{self, InputError, Record};
 use crate::output::format::require_csv;
-use crate::output::read_back::{parse_row, Columns, RecordReader, Row};
+use crate::output::read_back::{file_column, parse_row, Columns, RecordReader, Row};
 use crate::output::stats::Tally;
-use crate::output::{file_field, file_name, Compression, Destination, Sink, FILE_COLUMN};
+use crate::output::{file_field, file_name, Compression, Destination, Sink};
 use crate::process::file_guard::FileGuard;
 use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 
@@ -429,22 +429,27 @@ struct KeyColumns {
 }
 
 impl KeyColumns {
+    /// The key columns of `header` by name and place: sudoku-batch writes
+    /// `file` first and `copy` (`augment`) right after `line`, and kept
+    /// input columns after its own, so kept columns named `file` or `copy`
+    /// (written under those names with one input) are not taken for them.
     fn find(header: &csv::ByteRecord) -> Result<KeyColumns, String> {
-        let position = |column: &str| {
-            header.iter().enumerate().position(|(i, name)| {
-                let name = if i == 0 {
-                    name.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(name)
-                } else {
-                    name
-                };
-                name == column.as_bytes()
+        let names: Vec<&[u8]> = header
+            .iter()
+            .enumerate()
+            .map(|(i, name)| match i {
+                0 => name.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(name),
+                _ => name,
             })
-        };
+            .collect();
+        let line = names
+            .iter()
+            .position(|name| *name == b"line")
+            .ok_or("no `line` column: not a table sudoku-batch writes, one row per record")?;
         Ok(KeyColumns {
-            file: position(FILE_COLUMN),
-            line: position("line")
-                .ok_or("no `line` column: not a table sudoku-batch writes, one row per record")?,
-            copy: position("copy"),
+            file: file_column(&names, line),
+            line,
+            copy: (names.get(line + 1) == Some(&&b"copy"[..])).then_some(line + 1),
         })
     }
 }
