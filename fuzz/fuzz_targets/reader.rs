@@ -30,7 +30,11 @@ fuzz_target!(|data: &[u8]| {
         let mut last = 0;
         for record in records {
             let Ok(record) = record else { break };
-            assert!(record.line > last && record.line <= lines, "line {}", record.line);
+            assert!(
+                record.line > last && record.line <= lines,
+                "line {}",
+                record.line
+            );
             last = record.line;
         }
     }
