@@ -294,8 +294,18 @@ fn trimmed(text: &str) -> String {
         .to_string()
 }
 
+/// The CSV delimiter written: the one chosen, but a comma for a header of
+/// one field read with `--delimiter auto` (which finds no other in it).
+fn csv_delimiter(case: &Case) -> u8 {
+    let width = usize::from(case.width % 5);
+    match [b',', b';', b'\t', b'|'][usize::from(case.delimiter) % 4] {
+        _ if width == 0 && !case.named_delimiter => b',',
+        d => d,
+    }
+}
+
 fn write_csv(case: &Case, out: &mut Vec<u8>) -> Vec<Expected> {
-    let delimiter = [b',', b';', b'\t', b'|'][usize::from(case.delimiter) % 4];
+    let delimiter = csv_delimiter(case);
     let width = usize::from(case.width % 5);
     let mut header = vec!["puzzle".to_string()];
     header.extend((1..=width).map(|i| format!("x{i}")));
@@ -508,7 +518,7 @@ fuzz_target!(|case: Case| {
         Layout::Jsonl => ("fuzz.jsonl", Format::Jsonl),
         Layout::Parquet => ("fuzz.parquet", Format::Parquet),
     };
-    let delimiter = [b',', b';', b'\t', b'|'][usize::from(case.delimiter) % 4];
+    let delimiter = csv_delimiter(&case);
     let options = ReadOptions {
         format: if case.auto { Format::Auto } else { format },
         delimiter: if case.named_delimiter && case.layout == Layout::Csv {
