@@ -147,6 +147,9 @@ pub fn detect(prefix: &[u8], eof: bool) -> Detected {
                 return Detected::NotGrid;
             }
         }
+        if holds_puzzle(line) {
+            return Detected::NotGrid;
+        }
         let n = if line.len() > MAX_RECORD + 1 {
             0
         } else {
@@ -176,6 +179,14 @@ pub fn detect(prefix: &[u8], eof: bool) -> Detected {
             return Detected::NotGrid;
         }
     }
+}
+
+/// True when `line` holds an 81-cell puzzle among other text (fields, a
+/// quote): a grid file has none, whatever the lines after it hold (a CSV
+/// row whose quoted note runs on over lines of a few digits each).
+fn holds_puzzle(line: &[u8]) -> bool {
+    line.split(|&b| is_separator(b) || b == b'"')
+        .any(|t| t.len() == CELLS && t.iter().all(|&b| is_plain_cell(b)))
 }
 
 /// Records from a grid file: one per grid, at the line of its first row.
@@ -449,6 +460,14 @@ mod tests {
             Detected::NotGrid
         );
         assert_eq!(detect(&[b'1'; 5000], false), Detected::NotGrid);
+        // Found by the `records` fuzz target: a CSV row's quoted note runs
+        // on over lines of four digits, which read as two 4x4 grid rows.
+        let csv = format!("puzzle,note\n{p},\"seen in\n2019\n2020\n\"\n");
+        assert_eq!(verdict(&csv), Detected::NotGrid);
+        assert_eq!(
+            verdict(&format!("\"{p}\"\n2019\n2020\n")),
+            Detected::NotGrid
+        );
     }
 
     fn read(data: &str) -> Vec<(u64, Result<String, String>)> {

@@ -294,6 +294,9 @@ fn grid_files_refused_under_auto_and_read_under_grid() {
         brief(&got),
         vec![bad(1, "a 4x4 grid: only 9x9 is supported")]
     );
+    // A note of lines of four digits after a puzzle is no 4x4 grid.
+    let data = format!("puzzle,note\n{P},\"seen in\n2019\n2020\n\"\n");
+    assert_eq!(brief(&read("n.csv", &data)), vec![ok(2, P)]);
     // A count line above puzzles is a header, not a grid row.
     let data = format!("1465\n{P}\n{Q}\n");
     assert_eq!(brief(&read("c.txt", &data)), vec![ok(2, P), ok(3, Q)]);
