@@ -127,7 +127,7 @@ pub use self::gzip::GzipMembers;
 pub use self::jsonl::{JsonRules, KeyScan, MAX_KEYS};
 pub use self::keep::{layout, Keep, KeptLayout};
 pub use self::name::{input_name, input_names};
-pub use self::open::{jsonl_name, open, open_path, open_text, Input, Records, Source};
+pub use self::open::{jsonl_name, open, open_path, open_table, open_text, Input, Records, Source};
 pub use self::record_batch::{Parsed, Parser, RecordBatch, RecordStream, Scratch, FILL_BYTES};
 pub use self::sized::{SizeOptions, SizedRecord};
 

@@ -225,10 +225,13 @@ impl Input {
     /// not held up; Parquet (`PAR1`) is binary and is not looked at as text.
     /// The file is kept when nothing was decompressed or decoded.
     ///
+    /// With `judge` false the bytes are not judged text or binary (nor
+    /// decoded from UTF-16): see [`open_table`].
+    ///
     /// # Errors
     /// [`InputError::NotText`] for binary data or UTF-16 without a mark;
     /// [`InputError::Io`] when the first read fails.
-    fn decoded(self) -> Result<(String, Source, Option<File>), InputError> {
+    fn decoded(self, judge: bool) -> Result<(String, Source, Option<File>), InputError> {
         let Input {
             name,
             mut source,
@@ -251,7 +254,7 @@ impl Input {
                 source = by_content.decode(source, &name).map_err(io_err)?;
             }
         }
-        if head(&mut source).map_err(io_err)? == PARQUET_MAGIC {
+        if !judge || head(&mut source).map_err(io_err)? == PARQUET_MAGIC {
             return Ok((name, source, file));
         }
         let what = match encoding::sniff(fill(&mut source).map_err(io_err)?) {
@@ -318,7 +321,7 @@ impl Input {
         };
         let consumed = self.consumed();
         let path = self.path.clone();
-        let (name, mut source, file) = self.decoded()?;
+        let (name, mut source, file) = self.decoded(true)?;
         let io_error = |e| InputError::io(&name, e);
         let head = head(&mut source).map_err(io_error)?;
         if head == PARQUET_MAGIC && !matches!(options.format, Format::Auto | Format::Parquet) {
@@ -477,7 +480,7 @@ fn jsonl_kept(
     }
     let scan = match path {
         Some(path) => {
-            let (_, again, _) = open_path(path)?.decoded()?;
+            let (_, again, _) = open_path(path)?.decoded(true)?;
             KeyScan::scan(again, name)?
         }
         None => {
@@ -519,7 +522,25 @@ fn first_keys(prefix: &[u8]) -> Option<Vec<String>> {
 /// [`InputError::Io`] when it cannot be read; [`InputError::NotText`] for
 /// binary data; [`InputError::WrongKind`] for Parquet.
 pub fn open_text(path: &Path, wanted: &str) -> Result<(String, Source), InputError> {
-    let (name, mut source, _) = open_path(path)?.decoded()?;
+    open_kind(path, wanted, true)
+}
+
+/// Opens a table sudoku-batch writes (a results CSV, for `merge` and
+/// `check --baseline`) as [`open_text`] does, but without judging its
+/// bytes text or binary: kept values are copied as the input holds them,
+/// control bytes too, so a results file may look like binary data by the
+/// rule for inputs (a header-only shard whose kept column names hold a
+/// few). Its header tells instead.
+///
+/// # Errors
+/// [`InputError::Io`] when it cannot be read; [`InputError::WrongKind`]
+/// for Parquet.
+pub fn open_table(path: &Path, wanted: &str) -> Result<(String, Source), InputError> {
+    open_kind(path, wanted, false)
+}
+
+fn open_kind(path: &Path, wanted: &str, judge: bool) -> Result<(String, Source), InputError> {
+    let (name, mut source, _) = open_path(path)?.decoded(judge)?;
     if head(&mut source).map_err(|e| InputError::io(&name, e))? == PARQUET_MAGIC {
         return Err(InputError::WrongKind {
             path: name.into(),

@@ -501,3 +501,38 @@ fn kept_columns_named_file_and_copy_are_not_read_as_results_columns() {
         );
     }
 }
+
+/// Kept values are copied as the input holds them, control bytes too: a
+/// results file whose first bytes are many of them (a JSON key of NULs) is
+/// still read by `merge` and `check --baseline`, which judge it by its
+/// header, not by the rule that refuses binary inputs. Found by the
+/// `results` fuzz target.
+#[test]
+fn results_with_control_bytes_in_kept_columns_are_merged_and_compared() {
+    let s = Scratch::new();
+    let key = "\\u0000".repeat(10);
+    let value = "\\u0001".repeat(10);
+    let input = s.file(
+        "c.jsonl",
+        format!("{{\"puzzle\":\"{P}\",\"{key}\":\"{value}\"}}\n").as_bytes(),
+    );
+    let results = s.path("c.csv");
+    solved_into(&[&input, "--keep-all"], &results, 0);
+    assert!(std::fs::read(&results).unwrap().contains(&0));
+    let merged = s.path("m.csv");
+    ran(&["merge", &results, "--quiet", "-o", &merged], 0);
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&results).unwrap()
+    );
+    let checked = [
+        "check",
+        &input,
+        "--quiet",
+        "--progress",
+        "never",
+        "-o",
+        "/dev/null",
+    ];
+    ran(&[checked.as_slice(), &["--baseline", &results]].concat(), 0);
+}

@@ -45,9 +45,8 @@ impl Baseline {
             message,
         };
         let wanted = "--baseline reads a results CSV (plain, gzip or zstd) or a --summary-json";
-        let (name, mut reader) = crate::input::open_text(path, wanted).map_err(|e| match e {
-            crate::input::InputError::WrongKind { found, .. }
-            | crate::input::InputError::NotText { what: found, .. } => {
+        let (name, mut reader) = crate::input::open_table(path, wanted).map_err(|e| match e {
+            crate::input::InputError::WrongKind { found, .. } => {
                 error(format!("{found}, and {wanted}"))
             }
             other => error(other.to_string()),

@@ -468,15 +468,14 @@ struct Part {
 }
 
 /// Opens a results file for reading, as inputs are opened: plain, gzip or
-/// zstd (by name or content); Parquet, JSON Lines and other binary data
-/// are refused by name (`merge` joins the CSV tables it writes).
+/// zstd (by name or content); Parquet and JSON Lines are refused by name,
+/// other bytes by their header (`merge` joins the CSV tables it writes,
+/// whose kept values may hold any bytes: see [`input::open_table`]).
 fn open_results(path: &Path) -> Result<Box<dyn Read>, Error> {
     let wanted = "merge reads the CSV results and tables sudoku-batch writes (plain, gzip or \
                   zstd): write the shards as CSV to merge them";
-    let (name, mut reader) = input::open_text(path, wanted).map_err(|e| match e {
-        InputError::WrongKind { found, .. } | InputError::NotText { what: found, .. } => {
-            merge_error(path, format!("{found}, and {wanted}"))
-        }
+    let (name, mut reader) = input::open_table(path, wanted).map_err(|e| match e {
+        InputError::WrongKind { found, .. } => merge_error(path, format!("{found}, and {wanted}")),
         other => merge_error(path, other),
     })?;
     let start = reader.fill_buf().map_err(|e| merge_error(path, e))?;
