@@ -29,7 +29,7 @@ use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
 use sudoku_batch::commands::check::baseline::Baseline;
 use sudoku_batch::commands::check::report::{Problem, Report};
-use sudoku_batch::input::{open_text, Format, Keep, ReadOptions};
+use sudoku_batch::input::{open_table, Format, Keep, ReadOptions};
 use sudoku_batch::kept::{KeptColumn, KeptValue};
 use sudoku_batch::output::rating::RatingColumns;
 use sudoku_batch::output::read_back::{parse_row, Columns, RecordReader};
@@ -252,7 +252,7 @@ fn merge_rows(
     Option<String>,
 ) {
     let mut rows = Vec::new();
-    let source = match open_text(path, "results") {
+    let source = match open_table(path, "results") {
         Ok((_, source)) => source,
         Err(e) => return (rows, Some(e.to_string())),
     };
