@@ -80,6 +80,10 @@ pub enum Error {
     /// runs, overlapping, or missing records of `--inputs`).
     #[error("{0}")]
     Merge(String),
+    /// `SUDOKU_BATCH_SIMD` names no level, or one this CPU lacks: refused
+    /// at start, before any input is read.
+    #[error(transparent)]
+    Simd(#[from] sudoku_core::solver::SimdError),
     /// Standard output was closed by its reader (e.g. `| head`): the run
     /// stops quietly with exit code 0, as ripgrep does.
     #[error("standard output closed")]

@@ -102,6 +102,9 @@ pub enum Command {
 /// # Errors
 /// Usage and I/O errors; see [`Error`].
 pub fn run(cli: Cli) -> Result<Verdict, Error> {
+    // A `SUDOKU_BATCH_SIMD` that cannot be used is refused by every
+    // command, before it reads anything.
+    sudoku_core::solver::Simd::chosen()?;
     match cli.command {
         Command::Solve(args) => {
             clock::calibrate_early();

@@ -7,7 +7,7 @@ use predicates::str::contains;
 use serde_json::Value;
 
 /// The row fields, in order: JSON keys and CSV columns.
-const FIELDS: [&str; 21] = [
+const FIELDS: [&str; 22] = [
     "dataset",
     "solver",
     "mode",
@@ -21,6 +21,7 @@ const FIELDS: [&str; 21] = [
     "finished_pct",
     "cpu",
     "cores",
+    "simd",
     "version",
     "runs",
     "puzzles_per_s_min",
@@ -37,7 +38,8 @@ const QUICK: [&str; 4] = ["--time-s", "0.05", "--warmup-s", "0.05"];
 /// `bench` with short timings, and one run unless `args` ask for more.
 fn bench(args: &[&str]) -> Command {
     let mut cmd = Command::cargo_bin("sudoku-batch").unwrap();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+    cmd.env_remove("SUDOKU_BATCH_SIMD")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("bench")
         .args(QUICK)
         .args(args);
@@ -111,7 +113,7 @@ fn every_field_of_every_row_is_present_and_positive() {
             let x = row[key].as_f64().unwrap();
             assert!(x >= 0.0 && x.is_finite(), "{key} = {x} in {row}");
         }
-        for key in ["dataset", "cpu", "version"] {
+        for key in ["dataset", "cpu", "simd", "version"] {
             assert!(!row[key].as_str().unwrap().is_empty(), "{key} in {row}");
         }
         assert_eq!(row["dataset"], "data/kaggle1m_10000.csv");
@@ -668,4 +670,34 @@ fn the_html_export_is_one_file_of_svg_with_the_names() {
             &html[i..i + 40]
         );
     }
+}
+
+#[test]
+fn the_simd_level_is_reported_and_chosen_by_the_environment() {
+    let best = sudoku_core::solver::Simd::detect().name();
+    let rows = json_rows(&["data/top95.txt", "--solver", "fast", "-j", "1"]);
+    assert_eq!(rows[0]["simd"], best);
+    for level in sudoku_core::solver::Simd::available() {
+        let level = level.name();
+        let assert = bench(&["data/top95.txt", "--solver", "fast", "-j", "1"])
+            .env("SUDOKU_BATCH_SIMD", level)
+            .args(["--export-json", "-"])
+            .assert()
+            .success()
+            .stderr(contains(format!(
+                "bench: fast solver at {level}, set by SUDOKU_BATCH_SIMD (this CPU's best: {best})"
+            )));
+        let json: Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+        assert_eq!(json["results"][0]["simd"], level);
+    }
+    // Refused before anything is measured, naming the levels.
+    bench(&["data/top95.txt", "--solver", "fast"])
+        .env("SUDOKU_BATCH_SIMD", "sse4")
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(
+            "sudoku-batch: error: SUDOKU_BATCH_SIMD=sse4: unknown level; \
+             the levels are scalar, avx2 and avx512\n",
+        );
 }

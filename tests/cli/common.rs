@@ -24,7 +24,7 @@ pub fn case(name: &str) -> String {
 /// The binary, ready for arguments.
 pub fn bin() -> Command {
     let mut cmd = Command::cargo_bin("sudoku-batch").expect("the binary is built");
-    cmd.env_remove("NO_COLOR");
+    cmd.env_remove("NO_COLOR").env_remove("SUDOKU_BATCH_SIMD");
     cmd
 }
 

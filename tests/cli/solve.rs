@@ -27,6 +27,77 @@ fn every_shipped_data_file_is_solved_and_checked() {
 }
 
 #[test]
+fn every_simd_level_the_environment_chooses_gives_the_same_rows() {
+    // Statuses, solutions and guess counts, in both modes; the solver's
+    // paths themselves are compared puzzle by puzzle in sudoku-core
+    // (`every_path_agrees_on_the_shipped_corpora`).
+    let levels = sudoku_core::solver::Simd::available();
+    let mut guessed = 0;
+    for (name, limit) in [
+        ("data/17_clue_10000.txt", "2000"),
+        ("data/magictour_top1465.txt", "1465"),
+        ("data/forum_hardest_2000.txt", "300"),
+        ("data/kaggle1m_10000.csv", "2000"),
+        ("data/top95.txt", "95"),
+    ] {
+        for mode in ["unique", "first"] {
+            let run = |level: &str| {
+                let output = bin()
+                    .env("SUDOKU_BATCH_SIMD", level)
+                    .args(["solve", &repo(name), "--limit", limit, "--mode", mode])
+                    .arg("--quiet")
+                    .output()
+                    .expect("the binary runs");
+                assert_eq!(code(&output), 0, "{level} {name}: {}", stderr(&output));
+                without_timing(&stdout(&output))
+            };
+            let scalar = run("scalar");
+            guessed += rows(&scalar).iter().filter(|r| r.guesses != "0").count();
+            for level in &levels[1..] {
+                assert_eq!(run(level.name()), scalar, "{level} {mode} {name}");
+            }
+        }
+    }
+    assert!(guessed > 1000, "{guessed} searches guessed");
+    // An unknown name is refused before any output; so is a level this CPU
+    // lacks, when there is one.
+    for (value, says) in [
+        (
+            "avx-512",
+            "unknown level; the levels are scalar, avx2 and avx512",
+        ),
+        ("Scalar", "unknown level"),
+    ] {
+        let output = bin()
+            .env("SUDOKU_BATCH_SIMD", value)
+            .args(["solve", &repo("data/top95.txt")])
+            .output()
+            .expect("the binary runs");
+        assert_eq!(code(&output), 2);
+        assert!(output.stdout.is_empty());
+        assert!(
+            stderr(&output).starts_with(&format!(
+                "sudoku-batch: error: SUDOKU_BATCH_SIMD={value}: {says}"
+            )),
+            "{}",
+            stderr(&output)
+        );
+    }
+    if let Some(lacking) = sudoku_core::solver::Simd::ALL
+        .into_iter()
+        .find(|s| !s.is_available())
+    {
+        let output = bin()
+            .env("SUDOKU_BATCH_SIMD", lacking.name())
+            .args(["solve", &repo("data/top95.txt")])
+            .output()
+            .expect("the binary runs");
+        assert_eq!(code(&output), 2);
+        assert!(stderr(&output).contains("this CPU lacks that level"));
+    }
+}
+
+#[test]
 fn output_is_byte_identical_for_one_and_eight_threads_across_chunks() {
     let args = |j| {
         vec![

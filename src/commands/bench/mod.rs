@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use sudoku_core::grid::Grid;
-use sudoku_core::solver::{Mode, SolverKind};
+use sudoku_core::solver::{Mode, Simd, SolverKind, SIMD_ENV};
 
 use crate::commands::flags::{solver_parser, LayoutArgs};
 use crate::error::{Error, Verdict};
@@ -329,6 +329,19 @@ impl Dataset {
     }
 }
 
+/// The progress line naming the fast solver's level `simd`, and whether
+/// `SUDOKU_BATCH_SIMD` chose it (`forced`) or it is the best this CPU has.
+fn simd_line(simd: Simd, forced: bool) -> String {
+    if forced {
+        format!(
+            "fast solver at {simd}, set by {SIMD_ENV} (this CPU's best: {})",
+            Simd::detect()
+        )
+    } else {
+        format!("fast solver at {simd}, the best this CPU has (set {SIMD_ENV} to choose)")
+    }
+}
+
 /// Runs `bench`: loads every data set, then measures every combination of
 /// data set, solver, mode and thread count, in that nesting order.
 ///
@@ -363,6 +376,12 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
         opened.iter().map(|r| (r.name(), r.format())).collect();
     input::options_apply(&formats, &config.read)?;
     drop(formats);
+    if config.solvers.contains(&SolverKind::Fast) {
+        log(simd_line(
+            machine.simd,
+            Simd::forced().ok().flatten().is_some(),
+        ));
+    }
     let mut datasets = Vec::with_capacity(opened.len());
     for records in opened {
         let dataset = Dataset::load(records, config.limit)?;

@@ -3,12 +3,13 @@
 //! and its fields are exactly the JSON keys and CSV columns.
 
 use serde::Serialize;
+use sudoku_core::solver::{FastSolver, Simd};
 
 use super::external::ExternalMeasurement;
 use super::measure::Measurement;
 
 /// The row's fields, in order: the JSON keys and the CSV columns.
-pub const FIELDS: [&str; 21] = [
+pub const FIELDS: [&str; 22] = [
     "dataset",
     "solver",
     "mode",
@@ -22,6 +23,7 @@ pub const FIELDS: [&str; 21] = [
     "finished_pct",
     "cpu",
     "cores",
+    "simd",
     "version",
     "runs",
     "puzzles_per_s_min",
@@ -78,6 +80,10 @@ pub struct BenchRow {
     pub cpu: String,
     /// Cores available to the process.
     pub cores: usize,
+    /// The instruction-set level the fast solver ran at in this process
+    /// (`scalar`, `avx2`, `avx512`: the best the CPU has, or the one
+    /// `SUDOKU_BATCH_SIMD` chose), the same on every row.
+    pub simd: String,
     /// The sudoku-batch version.
     pub version: String,
     /// Timed runs (`--runs`) that `puzzles_per_s` is the median of.
@@ -178,6 +184,7 @@ impl BenchRow {
             finished_pct: 0.0,
             cpu: machine.cpu.clone(),
             cores: machine.cores,
+            simd: machine.simd.to_string(),
             version: env!("CARGO_PKG_VERSION").to_string(),
             runs: spread.runs,
             puzzles_per_s_min: spread.min,
@@ -211,6 +218,8 @@ pub struct Machine {
     pub cpu: String,
     /// Cores available to this process.
     pub cores: usize,
+    /// The level the fast solver runs at in this process.
+    pub simd: Simd,
 }
 
 impl Machine {
@@ -223,6 +232,7 @@ impl Machine {
         Machine {
             cpu,
             cores: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            simd: FastSolver::new().simd(),
         }
     }
 }
@@ -266,6 +276,7 @@ mod tests {
         let machine = Machine {
             cpu: "Test CPU".into(),
             cores: 2,
+            simd: Simd::Avx2,
         };
         let row = BenchRow::new("a.txt", 100, &m, &machine);
         assert_eq!(row.puzzles_per_s, 32.0);
@@ -311,6 +322,7 @@ mod tests {
         let machine = Machine {
             cpu: "Test CPU".into(),
             cores: 2,
+            simd: Simd::Avx2,
         };
         let row = BenchRow::external("a.txt", 100, &m, &machine);
         assert_eq!((row.solver.as_str(), row.mode.as_str()), ("py", ""));

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::grid::Grid;
 
-pub use fast::{FastSolver, Simd};
+pub use fast::{FastSolver, Simd, SimdError, SIMD_ENV};
 pub use naive::{NaiveSolver, DEFAULT_MAX_PLACEMENTS};
 
 /// How far a search goes.

@@ -508,3 +508,43 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_environment_chooses_a_level_the_cpu_has() {
+    use std::ffi::OsString;
+    let value = |v: &str| Some(OsString::from(v));
+    let every = |_: Simd| true;
+    assert_eq!(Simd::force(None, every), Ok(None));
+    assert_eq!(Simd::force(value(""), every), Ok(None));
+    for level in Simd::ALL {
+        assert_eq!(Simd::force(value(level.name()), every), Ok(Some(level)));
+    }
+    for wrong in ["AVX2", "avx", "avx-512", "sse2", " avx2"] {
+        let error = Simd::force(value(wrong), every).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "SUDOKU_BATCH_SIMD={wrong}: unknown level; the levels are scalar, avx2 and avx512"
+            )
+        );
+    }
+    let no_avx512 = |s: Simd| s != Simd::Avx512;
+    assert_eq!(Simd::force(value("avx2"), no_avx512), Ok(Some(Simd::Avx2)));
+    let error = Simd::force(value("avx512"), no_avx512).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "SUDOKU_BATCH_SIMD=avx512: this CPU lacks that level (it has scalar, avx2)"
+    );
+    // The process's own choice: the variable's level, or the best one, and
+    // the solver runs at it.
+    match Simd::chosen() {
+        Ok(level) => {
+            assert!(level.is_available());
+            assert_eq!(FastSolver::new().simd(), level);
+            if Simd::forced() == Ok(None) {
+                assert_eq!(level, Simd::detect());
+            }
+        }
+        Err(_) => assert_eq!(FastSolver::new().simd(), Simd::detect()),
+    }
+}

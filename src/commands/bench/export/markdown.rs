@@ -51,7 +51,7 @@ mod tests {
         );
         assert_eq!(
             lines.last().unwrap(),
-            &"cpu: Test CPU, 2 cores; sudoku-batch 0.1.0"
+            &"cpu: Test CPU, 2 cores, SIMD avx2; sudoku-batch 0.1.0"
         );
     }
 }

@@ -249,8 +249,8 @@ pub(crate) fn rate(x: f64) -> String {
 }
 
 /// The cells of one row as the table and Markdown show them, under
-/// [`DISPLAY_FIELDS`]: the fields but `cpu`, `cores` and `version` (the same
-/// on every row: see [`machine_line`]) and the spread's details, numbers
+/// [`DISPLAY_FIELDS`]: the fields but `cpu`, `cores`, `simd` and `version`
+/// (the same on every row: see [`machine_line`]) and the spread's details, numbers
 /// rounded for reading.
 pub(crate) fn display_cells(row: &BenchRow) -> [String; DISPLAY_FIELDS.len()] {
     let micros = |x: f64| {
@@ -313,8 +313,8 @@ fn spread_cell(row: &BenchRow) -> String {
     }
 }
 
-/// The header of [`display_cells`]: the row's fields but `cpu`, `cores`
-/// and `version` (the same on every row, in [`machine_line`]), `startup_s`
+/// The header of [`display_cells`]: the row's fields but `cpu`, `cores`,
+/// `simd` and `version` (the same on every row, in [`machine_line`]), `startup_s`
 /// (on the progress line) and the spread's details, which `spread` sums up
 /// as the standard deviation over the median.
 pub(crate) const DISPLAY_FIELDS: [&str; 14] = [
@@ -339,13 +339,14 @@ pub(crate) const DISPLAY_FIELDS: [&str; 14] = [
 pub(crate) const TEXT_COLUMNS: usize = 3;
 
 /// The line under a table naming what is the same on every row: `cpu: X,
-/// N cores; sudoku-batch V`. Empty without rows.
+/// N cores, SIMD avx2; sudoku-batch V`. Empty without rows.
 pub(crate) fn machine_line(rows: &[BenchRow]) -> String {
     rows.first().map_or_else(String::new, |row| {
         format!(
-            "cpu: {}, {}; sudoku-batch {}",
+            "cpu: {}, {}, SIMD {}; sudoku-batch {}",
             row.cpu,
             crate::process::words::count(row.cores as u64, "core", "cores"),
+            row.simd,
             row.version
         )
     })
@@ -371,6 +372,7 @@ pub(crate) mod tests {
             finished_pct: 100.0,
             cpu: "Test CPU".into(),
             cores: 2,
+            simd: "avx2".into(),
             version: "0.1.0".into(),
             runs: 3,
             puzzles_per_s_min: 120_000.0,

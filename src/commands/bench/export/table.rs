@@ -62,6 +62,9 @@ mod tests {
         assert_eq!(end_of(lines[1], "123,457"), Some(header_end));
         assert_eq!(end_of(lines[2], "40.0"), Some(header_end));
         assert!(lines[1].starts_with("data/top95.txt  fast "));
-        assert_eq!(lines[3], "cpu: Test CPU, 2 cores; sudoku-batch 0.1.0");
+        assert_eq!(
+            lines[3],
+            "cpu: Test CPU, 2 cores, SIMD avx2; sudoku-batch 0.1.0"
+        );
     }
 }

@@ -23,6 +23,12 @@
 //! path gives the same statuses, solutions and guesses, which the tests check
 //! on every path the machine has ([`Simd::available`]).
 //!
+//! The environment variable `SUDOKU_BATCH_SIMD` ([`SIMD_ENV`]) chooses a
+//! level instead of the best one (`scalar`, `avx2` or `avx512`), for
+//! measuring a path or working around one: [`Simd::chosen`] reads it once
+//! per process and refuses an unknown name or a level this CPU lacks
+//! ([`SimdError`]); [`FastSolver::new`] runs at its level.
+//!
 //! At the AVX-512 level the strong engine propagates grids handed over with
 //! many open cells by whole bands, with explicit vector code (`wide`):
 //! the same propagated states as the scalar rules' queue, reached about 1.6
@@ -33,7 +39,10 @@ mod singles;
 #[cfg(target_arch = "x86_64")]
 mod wide;
 
+use std::ffi::OsString;
 use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
 
 use super::{Limits, Mode, Outcome, Search, Solver, Status};
 use crate::grid::Grid;
@@ -100,6 +109,96 @@ impl Simd {
     pub fn detect() -> Simd {
         Simd::available().pop().unwrap_or(Simd::Scalar)
     }
+
+    /// The level [`SIMD_ENV`] asks for, read once per process: `None` when
+    /// the variable is unset or empty.
+    ///
+    /// # Errors
+    /// [`SimdError::Unknown`] for a value that is not a level's name,
+    /// [`SimdError::Unavailable`] for a level this CPU lacks (refused
+    /// rather than run at another level, so a measurement never reports a
+    /// level it did not use).
+    pub fn forced() -> Result<Option<Simd>, SimdError> {
+        static FORCED: OnceLock<Result<Option<Simd>, SimdError>> = OnceLock::new();
+        FORCED
+            .get_or_init(|| Simd::force(std::env::var_os(SIMD_ENV), Simd::is_available))
+            .clone()
+    }
+
+    /// The level the fast solver runs at in this process: [`SIMD_ENV`]'s
+    /// when set ([`Simd::forced`]), else the best this CPU has
+    /// ([`Simd::detect`]).
+    ///
+    /// # Errors
+    /// As [`Simd::forced`]. Front ends call this at start to refuse a bad
+    /// value before any work (the command line does).
+    pub fn chosen() -> Result<Simd, SimdError> {
+        Ok(Simd::forced()?.unwrap_or_else(Simd::detect))
+    }
+
+    /// The level asked for by `value`, a value of [`SIMD_ENV`], on a CPU
+    /// that has the levels `has` accepts.
+    pub(super) fn force(
+        value: Option<OsString>,
+        has: impl Fn(Simd) -> bool,
+    ) -> Result<Option<Simd>, SimdError> {
+        let Some(value) = value.filter(|v| !v.is_empty()) else {
+            return Ok(None);
+        };
+        let level: Simd = value.to_string_lossy().parse()?;
+        if has(level) {
+            Ok(Some(level))
+        } else {
+            Err(SimdError::Unavailable {
+                level,
+                available: Simd::ALL
+                    .into_iter()
+                    .filter(|&s| has(s))
+                    .map(Simd::name)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            })
+        }
+    }
+}
+
+/// The environment variable that chooses the fast solver's level:
+/// `scalar`, `avx2` or `avx512` ([`Simd::chosen`]).
+pub const SIMD_ENV: &str = "SUDOKU_BATCH_SIMD";
+
+/// Why [`SIMD_ENV`]'s value cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum SimdError {
+    /// The value is not a level's name.
+    #[error("{SIMD_ENV}={value}: unknown level; the levels are scalar, avx2 and avx512")]
+    Unknown {
+        /// The value as given (bytes that are not UTF-8 shown as
+        /// `\u{FFFD}`).
+        value: String,
+    },
+    /// This CPU cannot run the level.
+    #[error("{SIMD_ENV}={level}: this CPU lacks that level (it has {available})")]
+    Unavailable {
+        /// The level asked for.
+        level: Simd,
+        /// The levels this CPU has, comma-separated, from the most
+        /// portable.
+        available: String,
+    },
+}
+
+impl FromStr for Simd {
+    type Err = SimdError;
+
+    /// A level from its [`Simd::name`] (exactly, lower case).
+    fn from_str(name: &str) -> Result<Simd, SimdError> {
+        Simd::ALL
+            .into_iter()
+            .find(|s| s.name() == name)
+            .ok_or_else(|| SimdError::Unknown {
+                value: name.to_string(),
+            })
+    }
 }
 
 impl fmt::Display for Simd {
@@ -123,10 +222,13 @@ impl Default for FastSolver {
 }
 
 impl FastSolver {
-    /// A fast solver at the best level this CPU has ([`Simd::detect`]).
+    /// A fast solver at the level chosen for this process
+    /// ([`Simd::chosen`]: `SUDOKU_BATCH_SIMD`'s, else the best this CPU
+    /// has); at the best level when that variable's value cannot be used
+    /// (front ends refuse such a value at start with [`Simd::chosen`]).
     pub fn new() -> FastSolver {
         FastSolver {
-            simd: Simd::detect(),
+            simd: Simd::chosen().unwrap_or_else(|_| Simd::detect()),
             stack: Vec::new(),
         }
     }
