@@ -192,7 +192,7 @@ fn csv_export_has_the_fields_as_columns_at_full_precision() {
             .count(),
         2
     );
-    assert!(markdown.contains("cores; sudoku-batch "));
+    assert!(markdown.contains(" cores, SIMD "));
 }
 
 #[test]
