@@ -491,6 +491,10 @@ proptest! {
         // UTF-16 with a byte-order mark is decoded: its lines are not the
         // raw bytes' lines.
         let utf16 = data.starts_with(b"\xFF\xFE") || data.starts_with(b"\xFE\xFF");
+        // Bytes that open with gzip's or zstd's magic number are read as
+        // compressed by content: random bytes after it are a damaged
+        // stream, an I/O error naming it, not records.
+        let compressed = data.starts_with(b"\x1F\x8B") || data.starts_with(b"\x28\xB5\x2F\xFD");
         let records = match Input::from_reader(name, Cursor::new(data.clone())).records(&options(format)) {
             Ok(records) => records,
             Err(InputError::GridFile { line, .. }) => {
@@ -501,11 +505,16 @@ proptest! {
                 prop_assert!(data.contains(&0), "not text without a NUL byte");
                 return Ok(());
             }
+            Err(InputError::Io { .. }) if compressed => return Ok(()),
             Err(e) => return Err(TestCaseError::fail(e.to_string())),
         };
         let mut last = 0;
         for record in records {
-            let record = record.map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let record = match record {
+                Ok(record) => record,
+                Err(InputError::Io { .. }) if compressed => return Ok(()),
+                Err(e) => return Err(TestCaseError::fail(e.to_string())),
+            };
             prop_assert!(record.line > last, "line {} after {}", record.line, last);
             prop_assert!(utf16 || record.line <= lines, "line {} of {}", record.line, lines);
             if let Err(message) = &record.puzzle {
