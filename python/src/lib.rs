@@ -12,6 +12,7 @@ mod results;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use arrow_array::StructArray;
 use pyo3::exceptions::{
     PyFileNotFoundError, PyOSError, PyPermissionError, PyRuntimeError, PyTypeError, PyValueError,
 };
@@ -22,6 +23,7 @@ use sudoku_batch::input::{Column, Delimiter, Format, InputError, Keep, ReadOptio
 use sudoku_batch::job::config::Config;
 use sudoku_batch::job::in_memory::{BatchOptions, BatchSolver};
 use sudoku_batch::output::format::OutputFormat;
+use sudoku_batch::output::result::PuzzleResult;
 use sudoku_batch::output::{check_delimiter, Blank, Compression, Destination};
 use sudoku_batch::process::interrupt::{Interrupt, Signal};
 use sudoku_core::solver::{Limits, Mode, SolverKind};
@@ -53,32 +55,7 @@ fn solve(
             timeout: None,
         },
     };
-    let parts = parts
-        .iter()
-        .map(|part| match part.cast::<PyList>() {
-            Ok(list) => Ok(Part::Items(Items::from_list(list))),
-            Err(_) => import_array(&part).map(Part::Arrow),
-        })
-        .collect::<PyResult<Vec<Part>>>()?;
-    let puzzles = Puzzles::new(parts);
-    let solver = BatchSolver::new(&options).map_err(to_py_err)?;
-    let blocks = interruptible(py, |interrupt| {
-        solver.solve_blocks(
-            puzzles.len(),
-            |i| puzzles.puzzle(i),
-            |results| results::to_arrow(&results),
-            interrupt,
-        )
-    })?;
-    match blocks {
-        Ok(blocks) => Ok(blocks
-            .into_iter()
-            .map(|batch| ArrowBatch { batch })
-            .collect()),
-        Err(_) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
-            "solve() interrupted",
-        )),
-    }
+    solve_parts(py, parts, &options, results::to_arrow, "solve")
 }
 
 /// Rates the puzzles of `parts` on the Sudoku Explainer scale (each is
@@ -97,6 +74,20 @@ fn rate(
         mode: Mode::Unique,
         limits: Limits::default(),
     };
+    solve_parts(py, parts, &options, results::rate_to_arrow, "rate")
+}
+
+/// Solves the puzzles of `parts` (each an object with `__arrow_c_array__`
+/// or a list) under `options` on the library's thread pool, the GIL
+/// released, and turns each block of results into a batch with `columns`,
+/// in input order. Ctrl-C raises `KeyboardInterrupt` naming `function`.
+fn solve_parts(
+    py: Python<'_>,
+    parts: &Bound<'_, PyList>,
+    options: &BatchOptions,
+    columns: fn(&[PuzzleResult]) -> StructArray,
+    function: &str,
+) -> PyResult<Vec<ArrowBatch>> {
     let parts = parts
         .iter()
         .map(|part| match part.cast::<PyList>() {
@@ -105,12 +96,12 @@ fn rate(
         })
         .collect::<PyResult<Vec<Part>>>()?;
     let puzzles = Puzzles::new(parts);
-    let solver = BatchSolver::new(&options).map_err(to_py_err)?;
+    let solver = BatchSolver::new(options).map_err(to_py_err)?;
     let blocks = interruptible(py, |interrupt| {
         solver.solve_blocks(
             puzzles.len(),
             |i| puzzles.puzzle(i),
-            |results| results::rate_to_arrow(&results),
+            |results| columns(&results),
             interrupt,
         )
     })?;
@@ -119,9 +110,9 @@ fn rate(
             .into_iter()
             .map(|batch| ArrowBatch { batch })
             .collect()),
-        Err(_) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(
-            "rate() interrupted",
-        )),
+        Err(_) => Err(pyo3::exceptions::PyKeyboardInterrupt::new_err(format!(
+            "{function}() interrupted"
+        ))),
     }
 }
 
