@@ -726,25 +726,13 @@ pub fn solve_record(
     let outcome = solver.solve(&grid, mode, limits);
     let solve_ns = stopwatch.elapsed_ns();
     let mut message = outcome.message;
-    let check = match (&outcome.solution, &record.solution, &record.solution_error) {
-        // A given solution that is not a grid never passes, whatever the
-        // status: the message says why.
-        (_, _, Some(why)) => {
-            message = Some(match message {
-                Some(first) => format!("{first}; {why}"),
-                None => why.clone(),
-            });
-            Some(Check::Mismatch)
-        }
-        (Some(found), Some(given), None) if outcome.status == Status::Solved => {
-            Some(if found == given {
-                Check::Ok
-            } else {
-                Check::Mismatch
-            })
-        }
-        _ => None,
-    };
+    let check = check_solution(
+        outcome.status,
+        outcome.solution.as_ref(),
+        record.solution.as_ref(),
+        record.solution_error.as_deref(),
+        &mut message,
+    );
     PuzzleResult {
         input,
         line: record.line,
@@ -758,6 +746,35 @@ pub fn solve_record(
         expected: record.expected,
         kept: record.kept,
         sized: None,
+    }
+}
+
+/// The check of a found solution against the record's given one, for a
+/// grid of any size: `Ok` or `Mismatch` for a solved puzzle with a given
+/// solution, else none. A given solution that is not a grid never passes,
+/// whatever the status: `solution_error` says why and is added to
+/// `message`.
+fn check_solution<G: PartialEq>(
+    status: Status,
+    found: Option<&G>,
+    given: Option<&G>,
+    solution_error: Option<&str>,
+    message: &mut Option<String>,
+) -> Option<Check> {
+    if let Some(why) = solution_error {
+        *message = Some(match message.take() {
+            Some(first) => format!("{first}; {why}"),
+            None => why.to_string(),
+        });
+        return Some(Check::Mismatch);
+    }
+    match (found, given) {
+        (Some(found), Some(given)) if status == Status::Solved => Some(if found == given {
+            Check::Ok
+        } else {
+            Check::Mismatch
+        }),
+        _ => None,
     }
 }
 
@@ -791,23 +808,13 @@ fn solve_sized(
     };
     let solve_ns = stopwatch.elapsed_ns();
     let mut message = outcome.message;
-    let check = match (&outcome.solution, &sized.solution, &record.solution_error) {
-        (_, _, Some(why)) => {
-            message = Some(match message {
-                Some(first) => format!("{first}; {why}"),
-                None => why.clone(),
-            });
-            Some(Check::Mismatch)
-        }
-        (Some(found), Some(given), None) if outcome.status == Status::Solved => {
-            Some(if found == given {
-                Check::Ok
-            } else {
-                Check::Mismatch
-            })
-        }
-        _ => None,
-    };
+    let check = check_solution(
+        outcome.status,
+        outcome.solution.as_ref(),
+        sized.solution.as_ref(),
+        record.solution_error.as_deref(),
+        &mut message,
+    );
     PuzzleResult {
         input,
         line: record.line,
