@@ -18,7 +18,7 @@
 //! (each one a propagation) and the puzzles needing none. The naive solver is the baseline on
 //! the easy Kaggle slice, the only set it finishes in reasonable time.
 //!
-//! Run with `cargo bench --bench solver`.
+//! Run with `cargo bench -p sudoku-core-bench` (from the workspace root).
 
 use std::hint::black_box;
 use std::path::Path;
