@@ -1,8 +1,8 @@
 //! `sudoku_batch._native`: the extension module behind the `sudoku_batch`
 //! Python package. The package's Python code turns the caller's puzzles
-//! into Arrow arrays or a list and calls [`solve`]; every puzzle is solved
+//! into Arrow arrays or a list and calls `solve`; every puzzle is solved
 //! by the `sudoku-batch` library ([`sudoku_batch::job::in_memory`]) on its own thread
-//! pool while the GIL is released. [`solve_file`] runs the `solve`
+//! pool while the GIL is released. `solve_file` runs the `solve`
 //! subcommand's job on files.
 
 mod arrow_ffi;
