@@ -512,17 +512,26 @@ impl State {
         Ok(dirty)
     }
 
-    /// Propagation by whole bands with AVX-512 (see `wide`): the same
+    /// Propagation by whole bands with AVX-512 (see `wide`, `WAY` =
+    /// [`AVX512`]) or AVX2 (see `wide_avx2`, `WAY` = [`AVX2`]): the same
     /// state as [`State::propagate`] from any dirty set. `fixed` is only
     /// kept as far as [`State::is_solved`] reads it: the search never runs
-    /// [`State::update`] after this. Only for code compiled for AVX-512
+    /// [`State::update`] after this. Only for code compiled for that level
     /// running on a CPU that has it.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn propagate_wide(&mut self) -> Result<(), Contradiction> {
-        let mut wide = super::wide::Wide::load(&self.cand);
-        let fixed = wide.propagate().map_err(|_| Contradiction)?;
-        wide.store(&mut self.cand);
+    fn propagate_wide<const WAY: u8>(&mut self) -> Result<(), Contradiction> {
+        let fixed = if WAY == AVX2 {
+            let mut wide = super::wide_avx2::Wide::load(&self.cand);
+            let fixed = wide.propagate().map_err(|_| Contradiction)?;
+            wide.store(&mut self.cand);
+            fixed
+        } else {
+            let mut wide = super::wide::Wide::load(&self.cand);
+            let fixed = wide.propagate().map_err(|_| Contradiction)?;
+            wide.store(&mut self.cand);
+            fixed
+        };
         self.unsolved = fixed.map(|f| BAND & !f);
         self.fixed = fixed.map(|f| if f == BAND { BAND } else { 0 });
         Ok(())
@@ -640,20 +649,34 @@ pub(super) struct Frame {
     digits: u16,
 }
 
+/// The search's propagation: the scalar rules' queue ([`State::propagate`]).
+pub(super) const QUEUE: u8 = 0;
+/// The search's propagation: by whole bands with AVX-512 (`wide`).
+pub(super) const AVX512: u8 = 1;
+/// The search's propagation: by whole bands with AVX2 (`wide_avx2`).
+pub(super) const AVX2: u8 = 2;
+
+impl State {
+    /// Propagates with the way `WAY` names ([`QUEUE`], [`AVX512`] or
+    /// [`AVX2`]; the wide ones only on x86-64, in code compiled for their
+    /// level); `dirty` is the queue's start.
+    #[inline(always)]
+    fn propagate_by<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction> {
+        #[cfg(target_arch = "x86_64")]
+        if WAY != QUEUE {
+            return self.propagate_wide::<WAY>();
+        }
+        self.propagate(dirty)
+    }
+}
+
 /// Propagates `state` (before propagation) without guessing, as the search
 /// does at its root: the open cells left, or `None` when the state has no
 /// solution. For benchmarks: the search's fixed cost.
 #[inline(always)]
-pub(super) fn propagate_only<const WIDE: bool>(mut state: State) -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    let propagated = if WIDE {
-        state.propagate_wide()
-    } else {
-        state.propagate((1 << 27) - 1)
-    };
-    #[cfg(not(target_arch = "x86_64"))]
-    let propagated = state.propagate((1 << 27) - 1);
-    propagated
+pub(super) fn propagate_only<const WAY: u8>(mut state: State) -> Option<usize> {
+    state
+        .propagate_by::<WAY>((1 << 27) - 1)
         .ok()
         .map(|()| state.unsolved.iter().map(|u| u.count_ones() as usize).sum())
 }
@@ -662,10 +685,10 @@ pub(super) fn propagate_only<const WIDE: bool>(mut state: State) -> Option<usize
 /// are found, every branch is closed, or a limit is reached. Depth first,
 /// candidates in ascending order, the last candidate of a cell tried on the
 /// frame's own state; `stack` is scratch space kept between searches.
-/// `WIDE` propagates with [`State::propagate_wide`] (only on the AVX-512
-/// level).
+/// `WAY` chooses the propagation ([`QUEUE`], or on x86-64 [`AVX512`] or
+/// [`AVX2`] only at those levels).
 #[inline(always)]
-pub(super) fn search<const WIDE: bool>(
+pub(super) fn search<const WAY: u8>(
     mut state: State,
     target: u8,
     limits: &Limits,
@@ -682,15 +705,7 @@ pub(super) fn search<const WIDE: bool>(
     stack.clear();
     let mut dirty = (1 << 27) - 1;
     'node: loop {
-        #[cfg(target_arch = "x86_64")]
-        let propagated = if WIDE {
-            state.propagate_wide()
-        } else {
-            state.propagate(dirty)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let propagated = state.propagate(dirty);
-        if propagated.is_ok() {
+        if state.propagate_by::<WAY>(dirty).is_ok() {
             if state.is_solved() {
                 let grid = state.solution();
                 if out.solutions == 0 {
@@ -756,7 +771,7 @@ mod tests {
     }
 
     fn solutions(grid: &Grid) -> u8 {
-        search::<false>(
+        search::<QUEUE>(
             State::from_givens(grid),
             2,
             &Limits::default(),
@@ -803,13 +818,37 @@ mod tests {
         super::super::wide::from_givens(cells)
     }
 
+    /// `wide_avx2::from_givens` compiled as the fast solver's AVX2 level
+    /// compiles it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn from_givens_avx2(cells: &[u8; CELLS]) -> Option<([u32; 27], [u32; 3])> {
+        super::super::wide_avx2::from_givens(cells)
+    }
+
+    /// The wide set-ups of few givens this CPU can run.
+    #[cfg(target_arch = "x86_64")]
+    #[allow(clippy::type_complexity)]
+    fn wide_set_ups() -> Vec<unsafe fn(&[u8; CELLS]) -> Option<([u32; 27], [u32; 3])>> {
+        use super::super::Simd;
+        let mut set_ups: Vec<unsafe fn(&[u8; CELLS]) -> Option<([u32; 27], [u32; 3])>> = Vec::new();
+        if Simd::Avx2.is_available() {
+            set_ups.push(from_givens_avx2);
+        }
+        if Simd::Avx512.is_available() {
+            set_ups.push(from_givens_avx512);
+        }
+        set_ups
+    }
+
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn the_wide_set_up_of_few_givens_is_the_singles_hand_over() {
         use rand::{RngExt, SeedableRng};
         use rand_xorshift::XorShiftRng;
 
-        if !super::super::Simd::Avx512.is_available() {
+        let set_ups = wide_set_ups();
+        if set_ups.is_empty() {
             return;
         }
         let text = include_str!("../../../../../data/17_clue_10000.txt");
@@ -840,17 +879,22 @@ mod tests {
             variants.push(dropped);
             for cells in variants {
                 let grid = Grid::from_cells(cells).expect("a grid");
-                let wide = unsafe { from_givens_avx512(grid.cells()) };
+                // SAFETY: only the set-ups this CPU has (`wide_set_ups`).
+                let wides = set_ups.iter().map(|set_up| unsafe { set_up(grid.cells()) });
                 let Some(singles) = Singles::new(&grid) else {
-                    assert!(wide.is_none(), "{grid}");
+                    for wide in wides {
+                        assert!(wide.is_none(), "{grid}");
+                    }
                     repeated += 1;
                     continue;
                 };
                 let (boards, filled) = singles.boards();
                 let state = State::from_boards(&boards, filled);
-                let (cand, open) = wide.expect("no repeated given");
-                assert_eq!(cand, state.cand, "{grid}");
-                assert_eq!(open, state.unsolved, "{grid}");
+                for wide in wides {
+                    let (cand, open) = wide.expect("no repeated given");
+                    assert_eq!(cand, state.cand, "{grid}");
+                    assert_eq!(open, state.unsolved, "{grid}");
+                }
                 compared += 1;
             }
         }
@@ -867,13 +911,29 @@ mod tests {
         enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
     )]
     fn propagate_wide_avx512(state: &mut State) -> bool {
-        state.propagate_wide().is_ok()
+        state.propagate_wide::<AVX512>().is_ok()
+    }
+
+    /// [`State::propagate_wide`] compiled as the fast solver's AVX2 level
+    /// compiles it.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
+    fn propagate_wide_avx2(state: &mut State) -> bool {
+        state.propagate_wide::<AVX2>().is_ok()
     }
 
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn wide_propagation_stops_at_the_scalar_propagations_state() {
-        if !super::super::Simd::Avx512.is_available() {
+        use super::super::Simd;
+        let mut ways: Vec<unsafe fn(&mut State) -> bool> = Vec::new();
+        if Simd::Avx2.is_available() {
+            ways.push(propagate_wide_avx2);
+        }
+        if Simd::Avx512.is_available() {
+            ways.push(propagate_wide_avx512);
+        }
+        if ways.is_empty() {
             return;
         }
         let files = [
@@ -902,18 +962,20 @@ mod tests {
                     }
                 }
                 for (state, dirty) in states {
-                    let (mut scalar, mut wide) = (state, state);
+                    let mut scalar = state;
                     let ok = scalar.propagate(dirty).is_ok();
-                    // SAFETY: the CPU has AVX-512 (checked above).
-                    assert_eq!(ok, unsafe { propagate_wide_avx512(&mut wide) }, "{grid}");
                     compared += 1;
-                    if !ok {
-                        contradictions += 1;
-                        continue;
+                    contradictions += usize::from(!ok);
+                    for way in &ways {
+                        let mut wide = state;
+                        // SAFETY: only the levels this CPU has (above).
+                        assert_eq!(ok, unsafe { way(&mut wide) }, "{grid}");
+                        if ok {
+                            assert_eq!(scalar.cand, wide.cand, "{grid}");
+                            assert_eq!(scalar.unsolved, wide.unsolved, "{grid}");
+                            assert_eq!(scalar.is_solved(), wide.is_solved(), "{grid}");
+                        }
                     }
-                    assert_eq!(scalar.cand, wide.cand, "{grid}");
-                    assert_eq!(scalar.unsolved, wide.unsolved, "{grid}");
-                    assert_eq!(scalar.is_solved(), wide.is_solved(), "{grid}");
                 }
             }
         }

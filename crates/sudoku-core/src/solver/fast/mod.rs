@@ -38,6 +38,8 @@ mod band;
 mod singles;
 #[cfg(target_arch = "x86_64")]
 mod wide;
+#[cfg(target_arch = "x86_64")]
+mod wide_avx2;
 
 use std::ffi::OsString;
 use std::fmt;
@@ -46,7 +48,9 @@ use std::sync::OnceLock;
 
 use super::{Limits, Mode, Outcome, Search, Solver, Status};
 use crate::grid::Grid;
-use band::{Frame, State};
+use band::{Frame, State, QUEUE};
+#[cfg(target_arch = "x86_64")]
+use band::{AVX2, AVX512};
 use singles::{Ran, Singles};
 
 /// An instruction-set level the fast solver can run at.
@@ -257,7 +261,11 @@ impl FastSolver {
         match self.simd {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `classify`.
-            Simd::Avx2 => unsafe { set_up_avx2(grid) },
+            Simd::Avx2 => match unsafe { set_up_few_avx2(grid) } {
+                Some(few) => few,
+                // SAFETY: as in `classify`.
+                None => unsafe { set_up_avx2(grid) },
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `classify`.
             Simd::Avx512 => match unsafe { set_up_few_avx512(grid) } {
@@ -280,7 +288,11 @@ impl FastSolver {
         match self.simd {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `classify`.
-            Simd::Avx2 => unsafe { root_avx2(grid) },
+            Simd::Avx2 => match unsafe { singles_avx2(grid) } {
+                Singled::Stalled(state) => unsafe { root_strong_avx2(state) },
+                Singled::Few => unsafe { root_few_avx2(grid) },
+                singled => root(singled, grid),
+            },
             #[cfg(target_arch = "x86_64")]
             // SAFETY: as in `classify`; the singles engine runs at the AVX2
             // level there too.
@@ -299,7 +311,13 @@ impl FastSolver {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: a solver is only built at a level the CPU has
             // (`new`, `with_simd`).
-            Simd::Avx2 => unsafe { classify_avx2(grid, mode, limits, &mut self.stack) },
+            Simd::Avx2 => match unsafe { singles_avx2(grid) } {
+                Singled::Stalled(state) => unsafe {
+                    strong_avx2(state, mode, limits, &mut self.stack)
+                },
+                Singled::Few => unsafe { few_avx2(grid, mode, limits, &mut self.stack) },
+                singled => route(singled, grid, mode, limits, &mut self.stack),
+            },
             // The singles engine runs at the AVX2 level, so that easy
             // puzzles never run AVX-512 code: compiled for AVX-512 it took
             // half as long again on Kaggle puzzles (its scalar bitboard
@@ -391,7 +409,7 @@ fn route(
         Singled::Repeated => Classified::Repeated,
         Singled::Solved(grid) => Classified::Singles(grid),
         Singled::NoSolution => Classified::NoSolution,
-        Singled::Stalled(state) => strong::<false>(state, mode, limits, stack),
+        Singled::Stalled(state) => strong::<QUEUE>(state, mode, limits, stack),
         // Left for the AVX-512 level, which handles it before routing; any
         // other caller takes the singles engine's way.
         Singled::Few => classify(grid, mode, limits, stack),
@@ -404,21 +422,21 @@ fn root(singled: Singled, grid: &Grid) -> Option<usize> {
     match singled {
         Singled::Repeated | Singled::NoSolution => None,
         Singled::Solved(_) => Some(0),
-        Singled::Stalled(state) => band::propagate_only::<false>(state),
+        Singled::Stalled(state) => band::propagate_only::<QUEUE>(state),
         Singled::Few => root(singles::<false>(grid), grid),
     }
 }
 
 /// The strong engine's search from the state singles left stalled.
 #[inline(always)]
-fn strong<const WIDE: bool>(
+fn strong<const WAY: u8>(
     state: State,
     mode: Mode,
     limits: &Limits,
     stack: &mut Vec<Frame>,
 ) -> Classified {
     let target = if mode == Mode::Unique { 2 } else { 1 };
-    Classified::Searched(band::search::<WIDE>(state, target, limits, stack))
+    Classified::Searched(band::search::<WAY>(state, target, limits, stack))
 }
 
 /// The strong engine alone on the givens, without the singles engine: the
@@ -429,7 +447,7 @@ pub(crate) fn strong_engine_only(grid: &Grid, mode: Mode, limits: &Limits) -> Ou
         return Outcome::invalid(&conflict);
     }
     let target = if mode == Mode::Unique { 2 } else { 1 };
-    let search = band::search::<false>(State::from_givens(grid), target, limits, &mut Vec::new());
+    let search = band::search::<QUEUE>(State::from_givens(grid), target, limits, &mut Vec::new());
     Outcome::from_search(search, mode)
 }
 
@@ -440,38 +458,6 @@ fn set_up_avx2(grid: &Grid) -> Option<usize> {
     Singles::new(grid).map(|s| s.open())
 }
 
-/// The AVX-512 level's set-up of a grid of few givens ([`few_avx512`]):
-/// `Some` of [`FastSolver::set_up`]'s answer for such a grid, `None` for
-/// other grids.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
-)]
-fn set_up_few_avx512(grid: &Grid) -> Option<Option<usize>> {
-    if !singles::few_givens(singles::filled(grid.cells())) {
-        return None;
-    }
-    Some(
-        wide::from_givens(grid.cells())
-            .map(|(_, open)| open.iter().map(|o| o.count_ones() as usize).sum()),
-    )
-}
-
-/// [`classify`] compiled for AVX2, BMI1/2, LZCNT and POPCNT.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn classify_avx2(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
-    classify(grid, mode, limits, stack)
-}
-
-/// [`root`] after the singles engine, compiled for AVX2, BMI1/2, LZCNT
-/// and POPCNT.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-fn root_avx2(grid: &Grid) -> Option<usize> {
-    root(singles::<false>(grid), grid)
-}
-
 /// [`singles`] compiled for AVX2, BMI1/2, LZCNT and POPCNT.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
@@ -480,64 +466,162 @@ fn singles_avx2(grid: &Grid) -> Singled {
 }
 
 /// Grids handed to the strong engine with at least this many open cells
-/// are propagated by whole bands at the AVX-512 level (see `wide`); with
-/// fewer, its rounds cost more than the scalar queue's few updates.
+/// are propagated by whole bands at the AVX2 and AVX-512 levels (see
+/// `wide` and `wide_avx2`); with fewer, their rounds cost more than the
+/// scalar queue's few updates.
 #[cfg(target_arch = "x86_64")]
 const WIDE_FROM: u32 = 50;
 
-/// [`strong`] compiled for AVX-512 and the features of AVX2's path.
+/// The wide set-up of a grid of few givens (`wide::from_givens` or
+/// `wide_avx2::from_givens` as `WAY` says): the masks and open cells per
+/// band, or `None` when a digit is repeated in a unit.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
-)]
-fn strong_avx512(state: State, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
-    if state.open() >= WIDE_FROM {
-        strong::<true>(state, mode, limits, stack)
+#[inline(always)]
+fn from_givens<const WAY: u8>(grid: &Grid) -> Option<([u32; 27], [u32; 3])> {
+    if WAY == AVX2 {
+        wide_avx2::from_givens(grid.cells())
     } else {
-        strong::<false>(state, mode, limits, stack)
+        wide::from_givens(grid.cells())
     }
 }
 
-/// [`strong_avx512`]'s propagation before its first guess.
+/// The set-up of a grid of few givens at a wide level ([`few`]): `Some` of
+/// [`FastSolver::set_up`]'s answer for such a grid, `None` for other
+/// grids.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
-)]
-fn root_strong_avx512(state: State) -> Option<usize> {
+#[inline(always)]
+fn set_up_few<const WAY: u8>(grid: &Grid) -> Option<Option<usize>> {
+    if !singles::few_givens(singles::filled(grid.cells())) {
+        return None;
+    }
+    Some(
+        from_givens::<WAY>(grid)
+            .map(|(_, open)| open.iter().map(|o| o.count_ones() as usize).sum()),
+    )
+}
+
+/// [`strong`] at a wide level: by whole bands from [`WIDE_FROM`] open
+/// cells on, else with the scalar queue.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn strong_wide<const WAY: u8>(
+    state: State,
+    mode: Mode,
+    limits: &Limits,
+    stack: &mut Vec<Frame>,
+) -> Classified {
     if state.open() >= WIDE_FROM {
-        band::propagate_only::<true>(state)
+        strong::<WAY>(state, mode, limits, stack)
     } else {
-        band::propagate_only::<false>(state)
+        strong::<QUEUE>(state, mode, limits, stack)
     }
 }
 
-/// [`few_avx512`]'s set-up and propagation before its first guess.
+/// [`strong_wide`]'s propagation before its first guess.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
-)]
-fn root_few_avx512(grid: &Grid) -> Option<usize> {
-    let (cand, open) = wide::from_givens(grid.cells())?;
-    band::propagate_only::<true>(State::for_wide(cand, open))
+#[inline(always)]
+fn root_strong<const WAY: u8>(state: State) -> Option<usize> {
+    if state.open() >= WIDE_FROM {
+        band::propagate_only::<WAY>(state)
+    } else {
+        band::propagate_only::<QUEUE>(state)
+    }
+}
+
+/// [`few`]'s set-up and propagation before its first guess.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn root_few<const WAY: u8>(grid: &Grid) -> Option<usize> {
+    let (cand, open) = from_givens::<WAY>(grid)?;
+    band::propagate_only::<WAY>(State::for_wide(cand, open))
 }
 
 /// Grids of fewer than [`singles::FEW_GIVENS`] givens ([`Singled::Few`]),
-/// which the singles engine would hand over at once, at the AVX-512 level:
-/// set up straight from the cells (`wide::from_givens`, the same state as
-/// the hand-over) and searched with the wide propagation.
+/// which the singles engine would hand over at once, at a wide level: set
+/// up straight from the cells ([`from_givens`], the same state as the
+/// hand-over) and searched with the wide propagation.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(
-    enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
-)]
-fn few_avx512(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+#[inline(always)]
+fn few<const WAY: u8>(
+    grid: &Grid,
+    mode: Mode,
+    limits: &Limits,
+    stack: &mut Vec<Frame>,
+) -> Classified {
     // So few givens leave more open cells than `WIDE_FROM`: these grids
     // always take the wide propagation, which sets `fixed` itself.
     const _: () = assert!(81 - (singles::FEW_GIVENS - 1) >= WIDE_FROM);
-    match wide::from_givens(grid.cells()) {
+    match from_givens::<WAY>(grid) {
         None => Classified::Repeated,
-        Some((cand, open)) => strong::<true>(State::for_wide(cand, open), mode, limits, stack),
+        Some((cand, open)) => strong::<WAY>(State::for_wide(cand, open), mode, limits, stack),
     }
 }
+
+/// Defines the wide level's entry points, each an inline function above
+/// compiled for the level's features.
+macro_rules! wide_level {
+    ($way:ident, $features:literal, $set_up_few:ident, $strong:ident, $root_strong:ident,
+     $root_few:ident, $few:ident) => {
+        /// [`set_up_few`] compiled for this level.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $set_up_few(grid: &Grid) -> Option<Option<usize>> {
+            set_up_few::<$way>(grid)
+        }
+
+        /// [`strong_wide`] compiled for this level.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $strong(
+            state: State,
+            mode: Mode,
+            limits: &Limits,
+            stack: &mut Vec<Frame>,
+        ) -> Classified {
+            strong_wide::<$way>(state, mode, limits, stack)
+        }
+
+        /// [`root_strong`] compiled for this level.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $root_strong(state: State) -> Option<usize> {
+            root_strong::<$way>(state)
+        }
+
+        /// [`root_few`] compiled for this level.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $root_few(grid: &Grid) -> Option<usize> {
+            root_few::<$way>(grid)
+        }
+
+        /// [`few`] compiled for this level.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = $features)]
+        fn $few(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+            few::<$way>(grid, mode, limits, stack)
+        }
+    };
+}
+
+wide_level!(
+    AVX2,
+    "avx2,bmi1,bmi2,lzcnt,popcnt",
+    set_up_few_avx2,
+    strong_avx2,
+    root_strong_avx2,
+    root_few_avx2,
+    few_avx2
+);
+wide_level!(
+    AVX512,
+    "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt",
+    set_up_few_avx512,
+    strong_avx512,
+    root_strong_avx512,
+    root_few_avx512,
+    few_avx512
+);
 
 impl Solver for FastSolver {
     fn name(&self) -> &'static str {
