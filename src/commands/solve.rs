@@ -325,10 +325,7 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
                 }
             }
             let options = resume::RowOptions {
-                blank: match config.blank {
-                    crate::output::Blank::Dot => b'.',
-                    crate::output::Blank::Zero => b'0',
-                },
+                blank: config.blank,
                 solver: config.solver,
                 mode: config.mode,
                 max_guesses: config.limits.max_guesses,

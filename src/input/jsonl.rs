@@ -21,7 +21,7 @@ use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::Keep;
 use super::lines::is_skipped;
 use super::value::{self, Value};
-use super::{field, Column, InputError, Record};
+use super::{field, Column, InputError, Record, SizeOptions};
 use crate::kept::{KeptColumn, KeptValue};
 
 /// One line's JSON value. An object's keys are kept in their order (for
@@ -170,6 +170,8 @@ pub struct JsonRules {
     /// The kept keys (`--keep`), with the types that hold their values (see
     /// [`KeyScan`]), known before the first record.
     pub(super) kept: Vec<KeptColumn>,
+    /// How grids of other sizes than 9x9 are read.
+    pub(super) sizes: SizeOptions,
 }
 
 /// A key's value kept as written: a string as its text (a lone surrogate
@@ -400,7 +402,13 @@ impl JsonRules {
     pub(super) fn record_of(&self, line: u64, parsed: &Line<'_>) -> Record {
         let entries = match parsed {
             Line::Other(json) => {
-                let mut record = Record::new(line, value::puzzle(&view(json)), None);
+                let value = view(json);
+                let mut record = Record::new(line, value::puzzle(&value), None);
+                if record.puzzle.is_err() {
+                    if let Some(read) = value::sized(&value, None, &self.sizes) {
+                        record.set_sized(read);
+                    }
+                }
                 record.kept = vec![KeptValue::Null; self.kept.len()];
                 return record;
             }
@@ -410,19 +418,37 @@ impl JsonRules {
             key.as_ref()
                 .map(|k| entries.iter().find(|(name, _)| name == k).map(|(_, v)| v))
         };
-        let puzzle = match get(&self.puzzle) {
-            None => Err("no key looks like a puzzle".into()),
+        let puzzle_json = match get(&self.puzzle) {
+            None => Err("no key looks like a puzzle".to_string()),
             Some(None) => Err(format!(
                 "no key '{}'",
                 self.puzzle.as_deref().unwrap_or_default()
             )),
-            Some(Some(raw)) => value::puzzle(&view(&parse(raw))),
+            Some(Some(raw)) => Ok(parse(raw)),
+        };
+        let puzzle = match &puzzle_json {
+            Ok(json) => value::puzzle(&view(json)),
+            Err(why) => Err(why.clone()),
+        };
+        let solution = get(&self.solution).flatten().map(|raw| parse(raw));
+        // Only a record that is no 9x9 puzzle may be a grid of another size.
+        let sized = match (&puzzle, &puzzle_json) {
+            (Err(_), Ok(json)) => {
+                let solution = solution.as_ref().map(view);
+                value::sized(&view(json), solution.as_ref(), &self.sizes)
+            }
+            _ => None,
         };
         let mut record = Record::new(line, puzzle, None);
-        if let Some(Some(raw)) = get(&self.solution) {
-            match value::solution(&view(&parse(raw))) {
-                Ok(grid) => record.solution = grid,
-                Err(why) => record.solution_error = Some(why),
+        match sized {
+            Some(read) => record.set_sized(read),
+            None => {
+                if let Some(json) = &solution {
+                    match value::solution(&view(json)) {
+                        Ok(grid) => record.solution = grid,
+                        Err(why) => record.solution_error = Some(why),
+                    }
+                }
             }
         }
         record.expected = get(&self.status)

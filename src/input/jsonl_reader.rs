@@ -5,7 +5,7 @@
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, too_long};
 use super::record_batch::{Parser, RecordBatch};
-use super::{Column, InputError, Record};
+use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::KeptColumn;
 use std::io::BufRead;
 use std::sync::Arc;
@@ -43,6 +43,13 @@ impl<R: BufRead> JsonlReader<R> {
             name,
             parser: None,
         }
+    }
+
+    /// This reader, reading grids of other sizes than 9x9 with `sizes`
+    /// (`--symbols`, `--box`).
+    pub fn with_sizes(mut self, sizes: SizeOptions) -> JsonlReader<R> {
+        self.rules.sizes = sizes;
+        self
     }
 
     /// The kept columns.

@@ -390,7 +390,10 @@ impl Input {
             }
             Format::Jsonl => {
                 let kept = jsonl_kept(&mut source, path.as_deref(), &name, options)?;
-                Reader::Jsonl(JsonlReader::new(source, column, name.clone(), kept))
+                Reader::Jsonl(
+                    JsonlReader::new(source, column, name.clone(), kept)
+                        .with_sizes(options.sizes.clone()),
+                )
             }
             Format::Parquet => {
                 let (file, consumed) = match file {
@@ -399,13 +402,16 @@ impl Input {
                     // decompressed stream is spooled to a temporary file.
                     None => (spool(&mut source).map_err(io_error)?, None),
                 };
-                Reader::Parquet(Box::new(ParquetReader::new(
-                    file,
-                    column.as_ref(),
-                    &options.keep,
-                    name.clone(),
-                    consumed,
-                )?))
+                Reader::Parquet(Box::new(
+                    ParquetReader::new(
+                        file,
+                        column.as_ref(),
+                        &options.keep,
+                        name.clone(),
+                        consumed,
+                    )?
+                    .with_sizes(options.sizes.clone()),
+                ))
             }
             Format::Lines | Format::Auto => Reader::Lines(
                 LinesReader::new(source, column, name.clone(), options.keep.clone())

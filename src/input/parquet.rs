@@ -15,7 +15,7 @@ use arrow_schema::DataType;
 use sudoku_core::solver::Status;
 
 use super::value::{self, Value};
-use super::{field, Record};
+use super::{field, Record, SizeOptions};
 use crate::kept::KeptValue;
 
 /// The value at `row` of an Arrow array, as the puzzle rules see it.
@@ -149,6 +149,8 @@ pub struct TableRules {
     pub(super) status: Option<usize>,
     /// Positions in a batch of the kept columns.
     pub(super) kept: Vec<usize>,
+    /// How grids of other sizes than 9x9 are read.
+    pub(super) sizes: SizeOptions,
 }
 
 impl TableRules {
@@ -166,10 +168,19 @@ impl TableRules {
                 ..Record::new(line, Err("no column looks like a puzzle".into()), None)
             };
         };
-        let puzzle = value::puzzle(&value_at(batch.column(puzzle).as_ref(), row));
-        let (solution, solution_error) = match self.solution {
+        let puzzle_value = value_at(batch.column(puzzle).as_ref(), row);
+        let solution_value = self
+            .solution
+            .map(|i| value_at(batch.column(i).as_ref(), row));
+        let puzzle = value::puzzle(&puzzle_value);
+        // Only a record that is no 9x9 puzzle may be a grid of another size.
+        let sized = puzzle
+            .is_err()
+            .then(|| value::sized(&puzzle_value, solution_value.as_ref(), &self.sizes))
+            .flatten();
+        let (solution, solution_error) = match solution_value.filter(|_| sized.is_none()) {
             None => (None, None),
-            Some(i) => match value::solution(&value_at(batch.column(i).as_ref(), row)) {
+            Some(value) => match value::solution(&value) {
                 Ok(grid) => (grid, None),
                 Err(why) => (None, Some(why)),
             },
@@ -181,11 +192,15 @@ impl TableRules {
             _ => None,
         };
         // Built once, where it is returned (see `record_batch::Parser::parse`).
-        Record {
+        let mut record = Record {
             kept,
             solution_error,
             expected,
             ..Record::new(line, puzzle, solution)
+        };
+        if let Some(read) = sized {
+            record.set_sized(read);
         }
+        record
     }
 }

@@ -23,7 +23,7 @@ use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
 use super::parquet::{looks_like_puzzle, value_at, TableRules};
 use super::record_batch::RecordBatch as Batch;
-use super::{Column, InputError, Record};
+use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::KeptColumn;
 
 /// Rows per Arrow batch.
@@ -126,6 +126,7 @@ impl ParquetReader {
                 solution: at(solution),
                 status: at(status),
                 kept: kept.iter().filter_map(|&i| at(Some(i))).collect(),
+                sizes: SizeOptions::default(),
             }),
             kept_columns,
             projection,
@@ -139,6 +140,13 @@ impl ParquetReader {
             line: 0,
             consumed,
         })
+    }
+
+    /// This reader, reading grids of other sizes than 9x9 with `sizes`
+    /// (`--symbols`, `--box`).
+    pub fn with_sizes(mut self, sizes: SizeOptions) -> ParquetReader {
+        Arc::make_mut(&mut self.rules).sizes = sizes;
+        self
     }
 
     /// The kept columns, with their Parquet types mapped.

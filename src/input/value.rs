@@ -4,8 +4,10 @@
 //! rules and messages.
 
 use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::sizes::{self, Symbols};
 
 use super::field;
+use super::sized::{self, SizeOptions, SizedRecord};
 
 /// The shape of one typed value, as far as a puzzle needs it.
 pub enum Value<'a> {
@@ -84,6 +86,73 @@ pub fn solution(value: &Value<'_>) -> Result<Option<Grid>, String> {
     }
 }
 
+/// The field a value of a grid of another size than 9x9 holds, as
+/// [`sized::read`] reads it: a string that [`sized::looks_sized`], or a
+/// list of n * n integers or of n lists of n (0 for a blank) as their
+/// numbers separated by commas. `None` for any other value (a 9x9 one
+/// included); `numbers` is true for a list.
+fn sized_field(value: &Value<'_>) -> Option<(Vec<u8>, bool)> {
+    let numbers = |items: &mut dyn Iterator<Item = &Value<'_>>| -> Option<Vec<u8>> {
+        let mut text = Vec::new();
+        for (i, item) in items.enumerate() {
+            let Value::Int(v) = item else { return None };
+            if i > 0 {
+                text.push(b',');
+            }
+            text.extend_from_slice(v.to_string().as_bytes());
+        }
+        Some(text)
+    };
+    match value {
+        Value::Text(t) => {
+            let t = t.trim_ascii();
+            sized::looks_sized(t).then(|| (t.to_vec(), false))
+        }
+        Value::List(items) => {
+            let side = sizes::side_of(items.len()).filter(|&n| n != 9);
+            if side.is_some() {
+                return numbers(&mut items.iter()).map(|text| (text, true));
+            }
+            let nested = items.len() != 9
+                && sizes::side_of(items.len() * items.len()).is_some()
+                && items
+                    .iter()
+                    .all(|row| matches!(row, Value::List(row) if row.len() == items.len()));
+            if !nested {
+                return None;
+            }
+            let mut flat = items.iter().flat_map(|row| match row {
+                Value::List(row) => row.iter(),
+                _ => [].iter(),
+            });
+            numbers(&mut flat).map(|text| (text, true))
+        }
+        _ => None,
+    }
+}
+
+/// What a puzzle value of another size than 9x9 holds, and its solution
+/// value's (see [`sized::read`]), for [`crate::input::Record::set_sized`];
+/// `None` when the puzzle value is no such grid. Lists are read as numbers
+/// whatever `--symbols` says (a list holds numbers).
+pub fn sized(
+    puzzle: &Value<'_>,
+    solution: Option<&Value<'_>>,
+    options: &SizeOptions,
+) -> Option<(Result<SizedRecord, String>, Option<String>)> {
+    let (field, numbers) = sized_field(puzzle)?;
+    let solution = solution.and_then(sized_field).map(|(text, _)| text);
+    let options = if numbers {
+        SizeOptions {
+            symbols: Some(Symbols::Numbers),
+            shape: options.shape,
+        }
+    } else {
+        options.clone()
+    };
+    Some(sized::read(&field, solution.as_deref(), &options))
+}
+
 /// The grid of 81 integer items, each 0 to `max`.
 fn cells<'a, 'b: 'a>(items: impl Iterator<Item = &'a Value<'b>>, max: i64) -> Result<Grid, String> {
     let mut out = [0u8; CELLS];
@@ -150,6 +219,33 @@ mod tests {
             puzzle(&Value::Text(b"12x")),
             Err("bad character 'x' at position 3".into())
         );
+    }
+
+    #[test]
+    fn values_of_other_sizes_are_read_as_their_grids() {
+        let text = "3.1..2.....2.3.1";
+        let options = SizeOptions::default();
+        let read =
+            |value: &Value<'_>| sized(value, None, &options).map(|(r, _)| r.map(|r| r.puzzle));
+        let want = read(&Value::Text(text.as_bytes())).unwrap().unwrap();
+        let cells: Vec<Value<'_>> = text
+            .bytes()
+            .map(|b| Value::Int(if b == b'.' { 0 } else { i64::from(b - b'0') }))
+            .collect();
+        assert_eq!(read(&Value::List(cells.clone())), Some(Ok(want.clone())));
+        let rows = cells
+            .chunks(4)
+            .map(|row| Value::List(row.to_vec()))
+            .collect();
+        assert_eq!(read(&Value::List(rows)), Some(Ok(want)));
+        assert!(read(&Value::Text(P.as_bytes())).is_none());
+        assert!(read(&Value::List(ints(P))).is_none());
+        let mut bad = cells;
+        bad[0] = Value::Int(5);
+        assert!(read(&Value::List(bad))
+            .unwrap()
+            .unwrap_err()
+            .contains("above 4"));
     }
 
     #[test]

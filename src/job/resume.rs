@@ -31,14 +31,13 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use sudoku_core::grid::Grid;
 use sudoku_core::solver::{Mode, SolverKind, Status};
 
-use crate::input::{InputError, Record, RecordBatch, RecordStream};
+use crate::input::{InputError, Record, RecordBatch, RecordStream, SizedRecord};
 use crate::job::pipeline::Source;
 use crate::output::read_back::{parse_row, Columns, Row};
 use crate::output::stats::Tally;
-use crate::output::Compression;
+use crate::output::{Blank, Compression};
 
 pub use crate::error::ResumeError;
 
@@ -329,8 +328,8 @@ fn check_header(
 /// others is refused (see [`RowOptions::check`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowOptions {
-    /// The blank of the `puzzle` column (`--blank`): `.` or `0`.
-    pub blank: u8,
+    /// The blank of the `puzzle` column (`--blank`).
+    pub blank: Blank,
     /// The solver.
     pub solver: SolverKind,
     /// The mode.
@@ -351,11 +350,15 @@ impl RowOptions {
     /// # Errors
     /// What the row shows that differs.
     pub fn check(&self, row: &Row) -> Result<(), String> {
-        if let Some(blank) = row.blank.filter(|b| *b != self.blank) {
+        let ours = match self.blank {
+            Blank::Dot => b'.',
+            Blank::Zero => b'0',
+        };
+        if let Some(blank) = row.blank.filter(|b| *b != ours) {
             return Err(format!(
                 "its puzzle writes blanks as '{}', and this run as '{}' (--blank)",
                 char::from(blank),
-                char::from(self.blank)
+                char::from(ours)
             ));
         }
         let result = &row.result;
@@ -485,19 +488,66 @@ pub fn check_summary(
     })
 }
 
-/// A kept row as a message names it: `a.txt line 7 with puzzle 1.3...`.
-fn describe_row(row: &Row) -> String {
-    describe(
-        row.file.as_deref(),
-        row.result.line,
-        row.result.puzzle.as_ref(),
-    )
+/// Whether a kept row's `puzzle` field, `kept`, which holds the grid of
+/// `record`, is written as this run writes it (with `blank`, in the
+/// record's alphabet): a row written with another `--blank` (or
+/// `--symbols`) is refused, as a 9x9 row with another blank is.
+///
+/// # Errors
+/// Where the two differ first.
+fn same_text(kept: &str, record: &SizedRecord, blank: Blank) -> Result<(), String> {
+    let ours = record
+        .symbols
+        .format(&record.puzzle, blank.byte(&record.symbols));
+    match kept.chars().zip(ours.chars()).position(|(a, b)| a != b) {
+        None if kept.len() == ours.len() => Ok(()),
+        at => {
+            let at = at.unwrap_or(kept.len().min(ours.len()));
+            let char_at = |text: &str| {
+                text.chars()
+                    .nth(at)
+                    .map_or_else(|| "nothing".into(), |c| format!("'{c}'"))
+            };
+            Err(format!(
+                "its puzzle has {} at character {}, where this run writes {} (another --blank or \
+                 --symbols)",
+                char_at(kept),
+                at + 1,
+                char_at(&ours)
+            ))
+        }
+    }
 }
 
-fn describe(file: Option<&str>, line: u64, puzzle: Option<&Grid>) -> String {
+/// A kept row as a message names it: `a.txt line 7 with puzzle 1.3...`.
+fn describe_row(row: &Row) -> String {
+    let puzzle = match (&row.result.puzzle, &row.sized) {
+        (Some(grid), _) => Some(grid.to_string()),
+        (None, Some(sized)) => Some(sized.puzzle.clone()),
+        (None, None) => None,
+    };
+    describe(row.file.as_deref(), row.result.line, puzzle)
+}
+
+/// A record as a message names it: its puzzle as the results write it
+/// with `blank` (a grid of another size in its alphabet).
+fn describe_record(file: Option<&str>, record: &Record, blank: Blank) -> String {
+    let puzzle = match (&record.puzzle, &record.sized) {
+        (Ok(grid), _) => Some(grid.to_string()),
+        (Err(_), Some(sized)) => Some(
+            sized
+                .symbols
+                .format(&sized.puzzle, blank.byte(&sized.symbols)),
+        ),
+        (Err(_), None) => None,
+    };
+    describe(file, record.line, puzzle)
+}
+
+fn describe(file: Option<&str>, line: u64, puzzle: Option<String>) -> String {
     let file = file.unwrap_or("input");
     match puzzle {
-        Some(grid) => format!("{file} line {line} with puzzle {grid}"),
+        Some(puzzle) => format!("{file} line {line} with puzzle {puzzle}"),
         None => format!("{file} line {line}, malformed"),
     }
 }
@@ -740,13 +790,26 @@ impl Matcher {
             return false;
         };
         let same = row.result.line == record.line
-            && match (&record.puzzle, &row.result.puzzle) {
-                (Ok(grid), Some(kept)) => grid == kept,
-                (Err(_), None) => true,
+            && match (&record.sized, &row.sized) {
+                (Some(sized), Some(kept)) => kept.puzzle_is(&sized.puzzle, &sized.symbols),
+                (None, None) => match (&record.puzzle, &row.result.puzzle) {
+                    (Ok(grid), Some(kept)) => grid == kept,
+                    (Err(_), None) => true,
+                    _ => false,
+                },
                 _ => false,
             };
         if same {
-            if let Err(why) = self.options.check(row) {
+            let checked =
+                self.options
+                    .check(row)
+                    .and_then(|()| match (&record.sized, &row.sized) {
+                        (Some(sized), Some(kept)) => {
+                            same_text(&kept.puzzle, sized, self.options.blank)
+                        }
+                        _ => Ok(()),
+                    });
+            if let Err(why) = checked {
                 let Some((line, _)) = self.next.take() else {
                     return false;
                 };
@@ -773,7 +836,7 @@ impl Matcher {
         let file = (self.names.len() > 1)
             .then(|| self.names.get(input).map(String::as_str))
             .flatten();
-        describe(file, record.line, record.puzzle.as_ref().ok())
+        describe_record(file, record, self.options.blank)
     }
 
     /// The next kept row differs from `record` (described).
@@ -975,6 +1038,7 @@ impl RecordStream for Skipping {
 mod tests {
     use super::*;
     use crate::output::Shape;
+    use sudoku_core::grid::Grid;
     use sudoku_core::solver::Status;
 
     const P: &str =
@@ -1029,7 +1093,7 @@ mod tests {
     /// The options of the runs these tests resume.
     fn options() -> RowOptions {
         RowOptions {
-            blank: b'.',
+            blank: Blank::Dot,
             solver: SolverKind::Fast,
             mode: Mode::Unique,
             max_guesses: None,

@@ -7,8 +7,10 @@ use std::io::Read;
 use std::str::FromStr;
 
 use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::sizes::{self, Shape, SizedGrid, Symbols};
 use sudoku_core::solver::Status;
 
+use crate::input::sized::looks_sized;
 use crate::output::result::{Check, PuzzleResult};
 use crate::output::{file_name, COLUMNS, FILE_COLUMN};
 
@@ -96,10 +98,44 @@ pub fn file_column<N: AsRef<[u8]>>(names: &[N], line: usize) -> Option<usize> {
 pub struct Row {
     /// The `file` field, when the header has one.
     pub file: Option<String>,
-    /// The row's values.
+    /// The row's values; `puzzle` and `solution` are `None` for a grid of
+    /// another size than 9x9 (see `sized`).
     pub result: PuzzleResult,
-    /// The blank its `puzzle` field writes (`.` or `0`), when it has one.
+    /// The blank its 9x9 `puzzle` field writes (`.` or `0`), when it has
+    /// one.
     pub blank: Option<u8>,
+    /// The `puzzle` and `solution` fields of a grid of another size than
+    /// 9x9.
+    pub sized: Option<SizedFields>,
+}
+
+/// The `puzzle` and `solution` fields of a results row of a grid of another
+/// size than 9x9, as written. A row does not say its alphabet (found per
+/// record, or given by `--symbols`) nor its boxes (`--box`), so the fields
+/// are read when compared, in the alphabet and boxes of the grid they are
+/// compared with: those of the same record read again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SizedFields {
+    /// The `puzzle` field.
+    pub puzzle: String,
+    /// The `solution` field; `None` when empty.
+    pub solution: Option<String>,
+}
+
+impl SizedFields {
+    /// True when the `puzzle` field, read in `symbols`, is `grid` (with
+    /// its boxes).
+    pub fn puzzle_is(&self, grid: &SizedGrid, symbols: &Symbols) -> bool {
+        read_sized(&self.puzzle, symbols, grid.shape()).is_some_and(|read| read == *grid)
+    }
+}
+
+/// `field` read as a grid of `shape` in `symbols`, when it is one.
+pub fn read_sized(field: &str, symbols: &Symbols, shape: Shape) -> Option<SizedGrid> {
+    sizes::read(field.as_bytes(), Some(symbols), Some(shape))
+        .ok()
+        .map(|read| read.grid)
+        .filter(|grid| grid.shape() == shape)
 }
 
 /// Reads the records of a results CSV, header included, one reused record
@@ -231,12 +267,34 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
         .parse::<u64>()
         .map_err(|e| format!("line: {e}"))?;
     let puzzle_text = field(puzzle, "puzzle")?;
-    let blank = puzzle_text
-        .bytes()
-        .find(|b| !b.is_ascii_digit() || *b == b'0');
-    let puzzle = optional_grid(puzzle_text, "puzzle")?;
+    let other_size = looks_sized(puzzle_text.as_bytes());
+    let (puzzle, blank) = if other_size {
+        (None, None)
+    } else {
+        let blank = puzzle_text
+            .bytes()
+            .find(|b| !b.is_ascii_digit() || *b == b'0');
+        (optional_grid(puzzle_text, "puzzle")?, blank)
+    };
     let status = Status::from_str(field(status, "status")?).map_err(|e| e.to_string())?;
-    let solution = optional_grid(field(solution, "solution")?, "solution")?;
+    let solution_text = field(solution, "solution")?;
+    let (solution, sized) = if other_size {
+        if !solution_text.is_empty() && !looks_sized(solution_text.as_bytes()) {
+            return Err(format!(
+                "solution `{}` is not valid",
+                solution_text.escape_debug()
+            ));
+        }
+        let sized = SizedFields {
+            puzzle: puzzle_text.to_string(),
+            solution: Some(solution_text)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+        };
+        (None, Some(sized))
+    } else {
+        (optional_grid(solution_text, "solution")?, None)
+    };
     let guesses = optional(
         field(guesses, "guesses")?,
         |g| g.parse::<u64>().ok(),
@@ -255,7 +313,7 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
     let message = Some(field(message, "message")?)
         .filter(|m| !m.is_empty())
         .map(str::to_string);
-    if (status == Status::Malformed) != puzzle.is_none() {
+    if (status == Status::Malformed) != (puzzle.is_none() && sized.is_none()) {
         return Err(format!(
             "status {status} with a puzzle field that does not fit it"
         ));
@@ -263,6 +321,7 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
     Ok(Row {
         file,
         blank,
+        sized,
         result: PuzzleResult {
             input: 0,
             line,

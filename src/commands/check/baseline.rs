@@ -16,11 +16,12 @@ use std::path::{Path, PathBuf};
 use sudoku_core::grid::Grid;
 use sudoku_core::solver::{Mode, SolverKind, Status};
 
-use super::report::{threads_differ, Place, Problem, Report};
+use super::report::{threads_differ, Place, Problem, Report, Solution};
 use crate::error::Error;
+use crate::input::sized::looks_sized;
 use crate::job::shard::Shard;
 use crate::output::file_name;
-use crate::output::read_back::{file_column, LastByte, CUT_SHORT};
+use crate::output::read_back::{file_column, read_sized, LastByte, SizedFields, CUT_SHORT};
 use crate::output::result::PuzzleResult;
 use crate::output::stats::Summary;
 
@@ -257,6 +258,9 @@ struct Row {
     status: Status,
     solution: Option<Grid>,
     guesses: Option<u64>,
+    /// The puzzle and solution fields of a grid of another size than 9x9
+    /// (`puzzle` and `solution` are then `None`).
+    sized: Option<SizedFields>,
 }
 
 /// A results CSV baseline, read row by row beside the run.
@@ -390,12 +394,25 @@ impl RowsBaseline {
                     .map_err(|_| bad(what, text))
             }
         };
+        let other_size = looks_sized(puzzle.as_bytes());
+        let sized = other_size.then(|| SizedFields {
+            puzzle: puzzle.to_string(),
+            solution: Some(solution).filter(|s| !s.is_empty()).map(str::to_string),
+        });
+        let nine = |what: &str, text: &str| {
+            if other_size {
+                Ok(None)
+            } else {
+                grid(what, text)
+            }
+        };
         let row = Row {
             key,
             at,
-            puzzle: grid("puzzle", puzzle)?,
+            puzzle: nine("puzzle", puzzle)?,
             status: status.parse().map_err(|_| bad("status", status))?,
-            solution: grid("solution", solution)?,
+            solution: nine("solution", solution)?,
+            sized,
             guesses: if guesses.is_empty() {
                 None
             } else {
@@ -499,18 +516,40 @@ impl RowsBaseline {
         result: &PuzzleResult,
         report: &mut Report,
     ) -> Result<(), Error> {
-        if row.puzzle != result.puzzle {
-            let show = |g: &Option<Grid>| g.map_or_else(|| "(malformed)".into(), |g| g.to_line());
+        let same_puzzle = match (&row.sized, &result.sized) {
+            (Some(kept), Some(sized)) => kept.puzzle_is(&sized.puzzle, &sized.symbols),
+            (None, None) => row.puzzle == result.puzzle,
+            _ => false,
+        };
+        if !same_puzzle {
+            let show = |g: Option<Grid>, sized: Option<String>| match (g, sized) {
+                (Some(g), _) => g.to_line(),
+                (None, Some(text)) => text,
+                (None, None) => "(malformed)".into(),
+            };
             return Err(self.error(format!(
                 "line {}: the puzzle for {}:{} differs from this run's (baseline {}, this run \
                  {}): the baseline is for other inputs",
                 row.at,
                 self.inputs[row.key.0],
                 row.key.1,
-                show(&row.puzzle),
-                show(&result.puzzle)
+                show(row.puzzle, row.sized.as_ref().map(|s| s.puzzle.clone())),
+                show(
+                    result.puzzle,
+                    result.sized.as_ref().map(|s| s.puzzle_text(b'.'))
+                )
             )));
         }
+        let old_solution = match (&row.sized, &result.sized) {
+            (Some(kept), Some(sized)) => kept.solution.as_ref().map(|text| {
+                match read_sized(text, &sized.symbols, sized.puzzle.shape()) {
+                    Some(grid) => Solution::Sized(grid, sized.symbols.clone()),
+                    None => Solution::Text(text.clone()),
+                }
+            }),
+            _ => row.solution.map(Solution::Nine),
+        };
+        let new_solution = Solution::of(result);
         self.matched += 1;
         if row.guesses != result.guesses {
             self.guesses_changed += 1;
@@ -524,12 +563,12 @@ impl RowsBaseline {
                     new: result.status,
                 },
             );
-        } else if row.solution != result.solution {
+        } else if old_solution != new_solution {
             report.push(
                 place(),
                 Problem::SolutionChanged {
-                    old: row.solution,
-                    new: result.solution,
+                    old: old_solution,
+                    new: new_solution,
                 },
             );
         }

@@ -27,7 +27,7 @@ use clap::Args;
 use sudoku_core::solver::Status;
 
 use self::baseline::Baseline;
-use self::report::{Place, Problem, Report};
+use self::report::{Place, Problem, Report, Solution};
 use crate::commands::flags::SolveArgs;
 use crate::commands::solve;
 use crate::error::{Error, Verdict};
@@ -99,15 +99,19 @@ impl Rules {
             );
         }
         if result.status == Status::Solved {
-            let valid = match (&result.puzzle, &result.solution) {
-                (Some(puzzle), Some(solution)) => solution.is_solution_of(puzzle),
+            let valid = match (&result.puzzle, &result.solution, &result.sized) {
+                (Some(puzzle), Some(solution), _) => solution.is_solution_of(puzzle),
+                (_, _, Some(sized)) => sized
+                    .solution
+                    .as_ref()
+                    .is_some_and(|solution| solution.is_solution_of(&sized.puzzle)),
                 _ => false,
             };
             if !valid {
                 report.push(
                     place(),
                     Problem::NotASolution {
-                        solution: result.solution,
+                        solution: Solution::of(result),
                     },
                 );
             }
@@ -116,7 +120,7 @@ impl Rules {
             report.push(
                 place(),
                 Problem::Mismatch {
-                    solution: result.solution,
+                    solution: Solution::of(result),
                     why: result.message.clone(),
                 },
             );

@@ -6,7 +6,11 @@ use crate::process::words;
 use std::fmt;
 
 use sudoku_core::grid::{Cell, Grid, CELLS};
+use sudoku_core::sizes::grid::cell_name;
+use sudoku_core::sizes::{SizedGrid, Symbols};
 use sudoku_core::solver::Status;
+
+use crate::output::result::PuzzleResult;
 
 /// Failures listed in full; the rest are counted.
 pub const SHOWN: usize = 20;
@@ -28,13 +32,13 @@ pub enum Problem {
     /// changes a given.
     NotASolution {
         /// The grid the solver returned (`None`: none at all).
-        solution: Option<Grid>,
+        solution: Option<Solution>,
     },
     /// A `solved` result that differs from the solution the input gives,
     /// or a given solution that is not a grid.
     Mismatch {
         /// The solver's solution.
-        solution: Option<Grid>,
+        solution: Option<Solution>,
         /// The row's message, which says why when the given solution is
         /// not a grid.
         why: Option<String>,
@@ -49,9 +53,9 @@ pub enum Problem {
     /// The solution differs from the baseline's.
     SolutionChanged {
         /// The baseline's.
-        old: Option<Grid>,
+        old: Option<Solution>,
         /// This run's.
-        new: Option<Grid>,
+        new: Option<Solution>,
     },
     /// The guess count differs from the baseline's.
     GuessesChanged {
@@ -128,8 +132,45 @@ pub struct Failure {
     pub problems: Vec<Problem>,
 }
 
-fn grid(g: &Option<Grid>) -> String {
-    g.map_or_else(|| "(none)".to_string(), |g| g.to_line())
+/// A solution as a report names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Solution {
+    /// A 9x9 grid.
+    Nine(Grid),
+    /// A grid of another size, with the alphabet its puzzle is written in.
+    Sized(SizedGrid, Symbols),
+    /// A baseline's `solution` field that is no grid of the puzzle's size
+    /// in its alphabet, as written.
+    Text(String),
+}
+
+impl Solution {
+    /// The solution of `result`, of any size.
+    pub fn of(result: &PuzzleResult) -> Option<Solution> {
+        match &result.sized {
+            Some(sized) => sized
+                .solution
+                .clone()
+                .map(|grid| Solution::Sized(grid, sized.symbols.clone())),
+            None => result.solution.map(Solution::Nine),
+        }
+    }
+}
+
+impl fmt::Display for Solution {
+    /// The grid as results write it: 81 digits, or in its alphabet.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Solution::Nine(grid) => f.write_str(&grid.to_line()),
+            Solution::Sized(grid, symbols) => f.write_str(&symbols.format(grid, b'.')),
+            Solution::Text(text) => f.write_str(text),
+        }
+    }
+}
+
+fn grid(g: &Option<Solution>) -> String {
+    g.as_ref()
+        .map_or_else(|| "(none)".to_string(), Solution::to_string)
 }
 
 fn count(n: &Option<u64>) -> String {
@@ -228,22 +269,47 @@ impl fmt::Display for Problem {
     }
 }
 
-/// Names the first cell where two grids differ and its two digits
-/// (`r4c7: 3 -> 8`), and how many cells differ when more than one.
-fn changed_cells(f: &mut fmt::Formatter<'_>, old: &Grid, new: &Grid) -> fmt::Result {
-    let differ = |i: &usize| old.cells()[*i] != new.cells()[*i];
-    let Some(first) = (0..CELLS).find(differ) else {
-        return f.write_str("the same grid");
+/// Names the first cell where two grids of the same size differ and its
+/// two values (`r4c7: 3 -> 8`, `r12c3: K -> G`), and how many cells differ
+/// when more than one; shows both whole otherwise.
+fn changed_cells(f: &mut fmt::Formatter<'_>, old: &Solution, new: &Solution) -> fmt::Result {
+    let (first, old_value, new_value, count) = match (old, new) {
+        (Solution::Nine(old), Solution::Nine(new)) => {
+            let differ = |i: &usize| old.cells()[*i] != new.cells()[*i];
+            let Some(first) = (0..CELLS).find(differ) else {
+                return f.write_str("the same grid");
+            };
+            let digit = |d: u8| if d == 0 { '.' } else { char::from(b'0' + d) };
+            (
+                Cell(first as u8).to_string(),
+                digit(old.cells()[first]).to_string(),
+                digit(new.cells()[first]).to_string(),
+                (0..CELLS).filter(differ).count(),
+            )
+        }
+        (Solution::Sized(old, symbols), Solution::Sized(new, _)) if old.shape() == new.shape() => {
+            let cells = old.cells().len();
+            let differ = |i: &usize| old.get(*i) != new.get(*i);
+            let Some(first) = (0..cells).find(differ) else {
+                return f.write_str("the same grid");
+            };
+            let value = |v: u8| {
+                if v == 0 {
+                    ".".into()
+                } else {
+                    symbols.name_of(v)
+                }
+            };
+            (
+                cell_name(old.shape(), first),
+                value(old.get(first)),
+                value(new.get(first)),
+                (0..cells).filter(differ).count(),
+            )
+        }
+        _ => return write!(f, "{old} -> {new}"),
     };
-    let digit = |d: u8| if d == 0 { '.' } else { char::from(b'0' + d) };
-    write!(
-        f,
-        "{}: {} -> {}",
-        Cell(first as u8),
-        digit(old.cells()[first]),
-        digit(new.cells()[first])
-    )?;
-    let count = (0..CELLS).filter(differ).count();
+    write!(f, "{first}: {old_value} -> {new_value}")?;
     if count > 1 {
         write!(f, " (the first of {count} changed cells)")?;
     }
@@ -557,8 +623,8 @@ mod tests {
         let new = Grid::from_cells(cells).unwrap();
         let changed = |new: Grid| {
             Problem::SolutionChanged {
-                old: Some(old),
-                new: Some(new),
+                old: Some(Solution::Nine(old)),
+                new: Some(Solution::Nine(new)),
             }
             .to_string()
         };
@@ -572,7 +638,7 @@ mod tests {
             "solution changed from the baseline: r4c7: 1 -> 8"
         );
         let gone = Problem::SolutionChanged {
-            old: Some(old),
+            old: Some(Solution::Nine(old)),
             new: None,
         };
         assert!(gone.to_string().ends_with(" -> (none)"), "{gone}");

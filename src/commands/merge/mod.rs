@@ -43,7 +43,7 @@ use sudoku_core::grid::Grid;
 use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::commands::flags::LayoutArgs;
 use crate::error::{Error, Verdict};
-use crate::input::{self, InputError, Record};
+use crate::input::{self, InputError, Record, SizedRecord};
 use crate::output::format::require_csv;
 use crate::output::read_back::{file_column, parse_row, Columns, RecordReader, Row};
 use crate::output::stats::Tally;
@@ -668,7 +668,40 @@ type Records = Box<dyn Iterator<Item = Result<(usize, Record), InputError>>>;
 /// The records of `--inputs`, in order, matched with the merged rows.
 struct Expected {
     records: Records,
-    next: Option<(RecordKey, Option<Grid>)>,
+    /// The next record's key and puzzle.
+    next: Option<(RecordKey, Puzzle)>,
+}
+
+/// A record's puzzle, as a results row must hold it.
+enum Puzzle {
+    /// A 9x9 grid.
+    Nine(Grid),
+    /// A grid of another size, in its alphabet.
+    Sized(Box<SizedRecord>),
+    /// None: the record is malformed.
+    Malformed,
+}
+
+impl Puzzle {
+    fn of(record: Record) -> Puzzle {
+        match (record.puzzle, record.sized) {
+            (Ok(grid), _) => Puzzle::Nine(grid),
+            (Err(_), Some(sized)) => Puzzle::Sized(sized),
+            (Err(_), None) => Puzzle::Malformed,
+        }
+    }
+
+    /// True when `row` holds this puzzle (or both are malformed).
+    fn is_in(&self, row: &Row) -> bool {
+        match (self, &row.result.puzzle, &row.sized) {
+            (Puzzle::Nine(grid), Some(kept), None) => grid == kept,
+            (Puzzle::Sized(sized), None, Some(kept)) => {
+                kept.puzzle_is(&sized.puzzle, &sized.symbols)
+            }
+            (Puzzle::Malformed, None, None) => true,
+            _ => false,
+        }
+    }
 }
 
 impl Expected {
@@ -701,7 +734,7 @@ impl Expected {
     fn advance(&mut self) -> Result<(), Error> {
         self.next = match self.records.next().transpose()? {
             None => None,
-            Some((input, record)) => Some(((input, record.line), record.puzzle.ok())),
+            Some((input, record)) => Some(((input, record.line), Puzzle::of(record))),
         };
         Ok(())
     }
@@ -721,13 +754,13 @@ impl Expected {
         place: &impl Fn(RecordKey) -> String,
         merged: &mut Merged,
     ) -> Result<(), Error> {
-        while let Some((next, _)) = self.next.filter(|(k, _)| *k < key) {
+        while let Some(next) = self.next.as_ref().map(|(k, _)| *k).filter(|k| *k < key) {
             merged.missing(place(next));
             self.advance()?;
         }
-        match self.next {
-            Some((next, puzzle)) if next == key => {
-                if row.is_some_and(|row| row.result.puzzle != puzzle) {
+        match &self.next {
+            Some((next, puzzle)) if *next == key => {
+                if row.is_some_and(|row| !puzzle.is_in(row)) {
                     return Err(Error::Merge(format!(
                         "{}: the row for {} holds another puzzle than the input: the rows are \
                          not of these inputs",
@@ -752,7 +785,7 @@ impl Expected {
         place: &impl Fn(RecordKey) -> String,
         merged: &mut Merged,
     ) -> Result<(), Error> {
-        while let Some((next, _)) = self.next {
+        while let Some(next) = self.next.as_ref().map(|(k, _)| *k) {
             merged.missing(place(next));
             self.advance()?;
         }
