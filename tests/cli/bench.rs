@@ -7,8 +7,9 @@ use predicates::str::contains;
 use serde_json::Value;
 
 /// The row fields, in order: JSON keys and CSV columns.
-const FIELDS: [&str; 22] = [
+const FIELDS: [&str; 23] = [
     "dataset",
+    "size",
     "solver",
     "mode",
     "threads",
@@ -117,6 +118,7 @@ fn every_field_of_every_row_is_present_and_positive() {
             assert!(!row[key].as_str().unwrap().is_empty(), "{key} in {row}");
         }
         assert_eq!(row["dataset"], "data/kaggle1m_10000.csv");
+        assert_eq!(row["size"], "9x9");
         assert_eq!(row["puzzles"], 200);
         assert_eq!(row["finished_pct"], 100.0, "easy puzzles all finish: {row}");
         if row["solver"] == "fast" {
@@ -183,7 +185,7 @@ fn csv_export_has_the_fields_as_columns_at_full_precision() {
 
     let markdown = std::fs::read_to_string(&md_path).unwrap();
     let lines: Vec<&str> = markdown.lines().collect();
-    assert!(lines[0].starts_with("| dataset | solver | mode | threads |"));
+    assert!(lines[0].starts_with("| dataset | size | solver | mode | threads |"));
     assert!(lines[1].starts_with("|:---|"));
     assert_eq!(
         lines

@@ -24,7 +24,8 @@ use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
 use sudoku_core::grid::Grid;
-use sudoku_core::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
+use sudoku_core::sizes::{ReferenceSolver, SizedGrid, SizedSearcher, SizedSolver, Symbols};
+use sudoku_core::solver::{Limits, Mode, Solver, SolverKind, Status};
 
 use super::spread::Spread;
 use crate::error::Error;
@@ -111,11 +112,11 @@ pub struct Totals {
 }
 
 impl Totals {
-    fn add(&mut self, outcome: &Outcome) {
+    fn add(&mut self, (status, guesses): (Status, u64)) {
         self.puzzles += 1;
-        self.guesses += outcome.guesses;
-        self.no_guess += u64::from(outcome.guesses == 0);
-        self.finished += u64::from(outcome.status != Status::Timeout);
+        self.guesses += guesses;
+        self.no_guess += u64::from(guesses == 0);
+        self.finished += u64::from(status != Status::Timeout);
     }
 
     fn merge(&mut self, other: &Totals) {
@@ -155,16 +156,104 @@ impl Measurement {
     }
 }
 
+/// A data set's puzzles of one size, as the solvers take them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Puzzles {
+    /// 9x9 grids, for the 9x9 engines.
+    Nine(Vec<Grid>),
+    /// Grids of one other size, for the solvers of every size
+    /// ([`SizedSolver`] for `fast`, [`ReferenceSolver`] for `naive`).
+    Sized(Vec<SizedGrid>),
+}
+
+impl Puzzles {
+    /// How many.
+    pub fn len(&self) -> usize {
+        match self {
+            Puzzles::Nine(grids) => grids.len(),
+            Puzzles::Sized(grids) => grids.len(),
+        }
+    }
+
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The size, as the `size` column writes it: `9x9`, `16x16`.
+    pub fn size(&self) -> String {
+        let side = match self {
+            Puzzles::Sized(grids) => grids.first().map_or(9, SizedGrid::side),
+            Puzzles::Nine(_) => 9,
+        };
+        format!("{side}x{side}")
+    }
+}
+
+/// One worker's solver, for the size of the puzzles it solves.
+enum Engine {
+    /// A 9x9 engine.
+    Nine(Box<dyn Solver>),
+    /// The fast solver of every size.
+    Sized(SizedSolver),
+    /// The naive reference solver of every size.
+    Reference(ReferenceSolver),
+}
+
+impl Engine {
+    fn new(solver: SolverKind, puzzles: &Puzzles) -> Engine {
+        match (puzzles, solver) {
+            (Puzzles::Nine(_), _) => Engine::Nine(solver.build()),
+            (Puzzles::Sized(_), SolverKind::Naive) => Engine::Reference(ReferenceSolver::new()),
+            (Puzzles::Sized(_), _) => Engine::Sized(SizedSolver::new()),
+        }
+    }
+
+    /// Solves the puzzles of `puzzles` that `visit` hands out by index,
+    /// calling `each` with every status and guess count; the loop is
+    /// chosen once, so the 9x9 engines run as they did alone.
+    fn run(
+        &mut self,
+        puzzles: &Puzzles,
+        mode: Mode,
+        limits: &Limits,
+        visit: impl FnOnce(&mut dyn FnMut(usize) -> (Status, u64)),
+    ) {
+        // Values are named in messages only, which the benchmark drops.
+        let symbols = Symbols::Numbers;
+        match (self, puzzles) {
+            (Engine::Nine(solver), Puzzles::Nine(grids)) => visit(&mut |i| {
+                let outcome = solver.solve(&grids[i], mode, limits);
+                (outcome.status, outcome.guesses)
+            }),
+            (Engine::Sized(solver), Puzzles::Sized(grids)) => visit(&mut |i| {
+                let outcome = solver.solve(&grids[i], &symbols, mode, limits);
+                (outcome.status, outcome.guesses)
+            }),
+            (Engine::Reference(solver), Puzzles::Sized(grids)) => visit(&mut |i| {
+                let outcome = solver.solve(&grids[i], &symbols, mode, limits);
+                (outcome.status, outcome.guesses)
+            }),
+            _ => unreachable!("an engine is built for its puzzles' size"),
+        }
+    }
+}
+
 /// The workers of one measurement: a pool and one solver per worker.
 struct Workers {
     pool: rayon::ThreadPool,
-    solvers: Vec<Mutex<Box<dyn Solver>>>,
+    solvers: Vec<Mutex<Engine>>,
     mode: Mode,
     limits: Limits,
 }
 
 impl Workers {
-    fn new(solver: SolverKind, mode: Mode, threads: usize) -> Result<Workers, Error> {
+    fn new(
+        solver: SolverKind,
+        puzzles: &Puzzles,
+        mode: Mode,
+        threads: usize,
+    ) -> Result<Workers, Error> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("bench-{i}"))
@@ -175,7 +264,9 @@ impl Workers {
             })?;
         Ok(Workers {
             pool,
-            solvers: (0..threads).map(|_| Mutex::new(solver.build())).collect(),
+            solvers: (0..threads)
+                .map(|_| Mutex::new(Engine::new(solver, puzzles)))
+                .collect(),
             mode,
             limits: Limits::default(),
         })
@@ -187,7 +278,7 @@ impl Workers {
     /// some work).
     fn span(
         &self,
-        puzzles: &[Grid],
+        puzzles: &Puzzles,
         order: &[u32],
         chunk: usize,
         deadline: Option<Instant>,
@@ -198,7 +289,7 @@ impl Workers {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner);
             let mut totals = Totals::default();
-            loop {
+            solver.run(puzzles, self.mode, &self.limits, |solve| loop {
                 if totals.puzzles > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
                     break;
                 }
@@ -207,10 +298,9 @@ impl Workers {
                     break;
                 }
                 for &i in &order[start..order.len().min(start + chunk)] {
-                    let outcome = solver.solve(&puzzles[i as usize], self.mode, &self.limits);
-                    totals.add(&outcome);
+                    totals.add(solve(i as usize));
                 }
-            }
+            });
             totals
         });
         let mut totals = Totals::default();
@@ -228,14 +318,14 @@ impl Workers {
 /// # Errors
 /// [`Error::Threads`] when the pool cannot start.
 pub fn measure(
-    puzzles: &[Grid],
+    puzzles: &Puzzles,
     orders: &Orders,
     solver: SolverKind,
     mode: Mode,
     threads: usize,
     plan: &Plan,
 ) -> Result<Measurement, Error> {
-    let workers = Workers::new(solver, mode, threads)?;
+    let workers = Workers::new(solver, puzzles, mode, threads)?;
     let rate = if plan.warmup.is_zero() {
         None
     } else {
@@ -293,7 +383,7 @@ pub struct SolveTimes {
 /// many puzzles as fit in `budget` (one at least). Apart from the timed
 /// runs, because reading the clock around every puzzle would slow them.
 pub fn solve_times(
-    puzzles: &[Grid],
+    puzzles: &Puzzles,
     order: &[u32],
     solver: SolverKind,
     mode: Mode,
@@ -301,22 +391,24 @@ pub fn solve_times(
 ) -> Histogram<u64> {
     let mut histogram =
         Histogram::new(3).expect("3 significant figures is a valid histogram precision");
-    let mut solver = solver.build();
+    let mut solver = Engine::new(solver, puzzles);
     let limits = Limits::default();
     let start = Instant::now();
-    for &i in order {
-        let t = Instant::now();
-        solver.solve(&puzzles[i as usize], mode, &limits);
-        let ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
-        // `record` grows the histogram to fit; `saturating_record` would
-        // clamp to its first, small range instead.
-        if histogram.record(ns.max(1)).is_err() {
-            histogram.saturating_record(ns.max(1));
+    solver.run(puzzles, mode, &limits, |solve| {
+        for &i in order {
+            let t = Instant::now();
+            solve(i as usize);
+            let ns = u64::try_from(t.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            // `record` grows the histogram to fit; `saturating_record`
+            // would clamp to its first, small range instead.
+            if histogram.record(ns.max(1)).is_err() {
+                histogram.saturating_record(ns.max(1));
+            }
+            if start.elapsed() >= budget {
+                break;
+            }
         }
-        if start.elapsed() >= budget {
-            break;
-        }
-    }
+    });
     histogram
 }
 
@@ -325,7 +417,7 @@ pub fn solve_times(
 /// wall-clock time.
 fn until(
     workers: &Workers,
-    puzzles: &[Grid],
+    puzzles: &Puzzles,
     order: &[u32],
     time: Duration,
 ) -> (f64, Totals, Duration) {
@@ -385,7 +477,7 @@ mod tests {
 
     #[test]
     fn full_passes_count_every_puzzle_equally() {
-        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 10];
+        let puzzles = Puzzles::Nine(vec![Grid::parse(PUZZLE).unwrap(); 10]);
         let orders = Orders::new(puzzles.len(), None);
         for threads in [1, 2] {
             let m = measure(
@@ -411,7 +503,10 @@ mod tests {
     fn totals_count_every_puzzle_searched_invalid_ones_too() {
         let mut bad = PUZZLE.to_vec();
         bad[0] = b'1'; // a second 1 in the first row: invalid
-        let puzzles = vec![Grid::parse(PUZZLE).unwrap(), Grid::parse(&bad).unwrap()];
+        let puzzles = Puzzles::Nine(vec![
+            Grid::parse(PUZZLE).unwrap(),
+            Grid::parse(&bad).unwrap(),
+        ]);
         let orders = Orders::new(puzzles.len(), None);
         let m = measure(
             &puzzles,
@@ -433,7 +528,7 @@ mod tests {
 
     #[test]
     fn runs_are_repeated_after_one_warm_up() {
-        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 10];
+        let puzzles = Puzzles::Nine(vec![Grid::parse(PUZZLE).unwrap(); 10]);
         let orders = Orders::new(puzzles.len(), None);
         let m = measure(
             &puzzles,
@@ -456,7 +551,7 @@ mod tests {
 
     #[test]
     fn solve_times_count_each_puzzle_of_a_pass_once() {
-        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 5];
+        let puzzles = Puzzles::Nine(vec![Grid::parse(PUZZLE).unwrap(); 5]);
         let order: Vec<u32> = (0..5).collect();
         let h = solve_times(
             &puzzles,
@@ -485,7 +580,7 @@ mod tests {
 
     #[test]
     fn without_warm_up_the_run_samples_and_stops_on_time() {
-        let puzzles = vec![Grid::parse(PUZZLE).unwrap(); 3];
+        let puzzles = Puzzles::Nine(vec![Grid::parse(PUZZLE).unwrap(); 3]);
         let orders = Orders::new(puzzles.len(), None);
         let m = measure(
             &puzzles,

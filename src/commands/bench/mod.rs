@@ -32,7 +32,7 @@ use crate::process::words::{count, noun};
 
 pub use self::export::{ExportFormat, Exports, Report};
 pub use self::external::{measure_external, Expected, ExternalSolver, Protocol};
-pub use self::measure::{measure, Measurement, Plan, SolveTimes};
+pub use self::measure::{measure, Measurement, Plan, Puzzles, SolveTimes};
 pub use self::row::{BenchRow, Machine};
 pub use self::spread::Spread;
 
@@ -41,7 +41,8 @@ pub use self::spread::Spread;
 pub struct BenchArgs {
     /// Puzzle files, one data set each, read with `solve`'s input rules
     /// (text lines, CSV, JSON Lines or Parquet; gzip and zstd decompressed;
-    /// `-` is stdin). Malformed records are skipped.
+    /// `-` is stdin), of any size (a file of several sizes is measured per
+    /// size). Malformed records are skipped.
     #[arg(value_name = "INPUT", required = true)]
     pub inputs: Vec<PathBuf>,
 
@@ -294,8 +295,10 @@ fn unique<T: PartialEq + Copy>(items: &[T]) -> Vec<T> {
 pub struct Dataset {
     /// The input's name as given.
     pub name: String,
-    /// The puzzles, in file order.
-    pub puzzles: Vec<Grid>,
+    /// The puzzles, in file order, one set per size in the order the sizes
+    /// first appear (9x9 and 16x16 puzzles of one file are measured apart,
+    /// each set making its own rows); no set is empty.
+    pub sets: Vec<Puzzles>,
     /// Malformed records skipped.
     pub skipped: u64,
     /// Time to read and parse the input.
@@ -304,28 +307,83 @@ pub struct Dataset {
 
 impl Dataset {
     /// Reads every record of an input (at most `limit`), keeping
-    /// the puzzles and counting the malformed records.
+    /// the puzzles by size and counting the malformed records.
     ///
     /// # Errors
     /// [`Error::Input`] when the input cannot be read.
     pub fn load(records: input::Records, limit: Option<u64>) -> Result<Dataset, Error> {
         let start = Instant::now();
         let name = records.name().to_string();
-        let mut puzzles = Vec::new();
+        let mut sets: Vec<Puzzles> = Vec::new();
         let mut skipped = 0;
         for record in records.take(usize::try_from(limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX))
         {
-            match record?.puzzle {
-                Ok(grid) => puzzles.push(grid),
-                Err(_) => skipped += 1,
+            let record = record?;
+            match (record.puzzle, record.sized) {
+                (Ok(grid), _) => match sets.iter_mut().find_map(|set| match set {
+                    Puzzles::Nine(grids) => Some(grids),
+                    Puzzles::Sized(_) => None,
+                }) {
+                    Some(grids) => grids.push(grid),
+                    None => sets.push(Puzzles::Nine(vec![grid])),
+                },
+                (Err(_), Some(sized)) => {
+                    let side = sized.puzzle.side();
+                    match sets.iter_mut().find_map(|set| match set {
+                        Puzzles::Sized(grids) if grids.first().map(|g| g.side()) == Some(side) => {
+                            Some(grids)
+                        }
+                        _ => None,
+                    }) {
+                        Some(grids) => grids.push(sized.puzzle),
+                        None => sets.push(Puzzles::Sized(vec![sized.puzzle])),
+                    }
+                }
+                (Err(_), None) => skipped += 1,
             }
         }
         Ok(Dataset {
             name,
-            puzzles,
+            sets,
             skipped,
             parse: start.elapsed(),
         })
+    }
+
+    /// Puzzles of every size.
+    pub fn puzzles(&self) -> usize {
+        self.sets.iter().map(Puzzles::len).sum()
+    }
+
+    /// What the progress line adds about sizes: nothing for 9x9 puzzles
+    /// alone, ` (16x16)` for one other size, and for several how many of
+    /// each (`: 2 sizes (3 9x9, 6 16x16) measured apart, one row per
+    /// size`).
+    fn sizes(&self) -> String {
+        match self.sets.as_slice() {
+            [] | [Puzzles::Nine(_)] => String::new(),
+            [set] => format!(" ({})", set.size()),
+            sets => {
+                let each: Vec<String> = sets
+                    .iter()
+                    .map(|set| format!("{} {}", set.len(), set.size()))
+                    .collect();
+                format!(
+                    ": {} sizes ({}) measured apart, one row per size",
+                    sets.len(),
+                    each.join(", ")
+                )
+            }
+        }
+    }
+}
+
+/// A data set's name in progress lines and charts, with the size of
+/// `set` when it is not 9x9 (`data/g16.csv (16x16)`).
+fn set_name(name: &str, set: &Puzzles) -> String {
+    match set {
+        Puzzles::Nine(_) => name.to_string(),
+        Puzzles::Sized(_) => format!("{name} ({})", set.size()),
     }
 }
 
@@ -390,12 +448,13 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
             n => format!(" ({n} malformed {} skipped)", noun(n, "record", "records")),
         };
         log(format!(
-            "loaded {} from {} in {:.1} ms{skipped}",
-            count(dataset.puzzles.len() as u64, "puzzle", "puzzles"),
+            "loaded {} from {} in {:.1} ms{skipped}{}",
+            count(dataset.puzzles() as u64, "puzzle", "puzzles"),
             dataset.name,
             dataset.parse.as_secs_f64() * 1e3,
+            dataset.sizes(),
         ));
-        if dataset.puzzles.is_empty() {
+        if dataset.sets.is_empty() {
             crate::stderrln!(
                 "sudoku-batch: warning: no puzzles in {}; skipped",
                 dataset.name
@@ -410,19 +469,24 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
         notes: Vec::new(),
         solve_times: Vec::new(),
     };
-    for dataset in datasets.iter().filter(|d| !d.puzzles.is_empty()) {
-        let orders = measure::Orders::new(dataset.puzzles.len(), config.plan.seed);
+    for (dataset, set) in datasets
+        .iter()
+        .flat_map(|d| d.sets.iter().map(move |set| (d, set)))
+    {
+        let name = set_name(&dataset.name, set);
+        let size = set.size();
+        let orders = measure::Orders::new(set.len(), config.plan.seed);
         if config.exports.wants(ExportFormat::Html) {
             for &solver in &config.solvers {
                 let histogram = measure::solve_times(
-                    &dataset.puzzles,
+                    set,
                     &orders.sample,
                     solver,
                     config.modes[0],
                     config.plan.time,
                 );
                 record.solve_times.push(SolveTimes {
-                    dataset: dataset.name.clone(),
+                    dataset: name.clone(),
                     solver: solver.name().to_string(),
                     histogram,
                 });
@@ -432,28 +496,32 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
             for &mode in &config.modes {
                 let mut single: Option<f64> = None;
                 for &threads in &config.threads {
-                    let m = measure(
-                        &dataset.puzzles,
-                        &orders,
-                        solver,
-                        mode,
-                        threads,
-                        &config.plan,
-                    )?;
+                    let m = measure(set, &orders, solver, mode, threads, &config.plan)?;
                     let what = format!(
-                        "{} {solver} {mode} {threads} thread{}",
-                        dataset.name,
+                        "{name} {solver} {mode} {threads} thread{}",
                         if threads == 1 { "" } else { "s" }
                     );
                     let how = record.how(&what, m.passes, m.totals.puzzles);
-                    let row = BenchRow::new(&dataset.name, dataset.puzzles.len(), &m, &machine);
+                    let row = BenchRow::new(&dataset.name, &size, set.len(), &m, &machine);
                     record.row(row, &mut single, &what, &how, m.elapsed)?;
                 }
             }
         }
+        let nine = match set {
+            Puzzles::Nine(grids) => grids,
+            Puzzles::Sized(_) => {
+                if !config.externals.is_empty() {
+                    record.notes.push(format!(
+                        "{name}: --cmd solvers read 81-character lines: not measured on {size} \
+                         puzzles"
+                    ));
+                }
+                continue;
+            }
+        };
         if !config.externals.is_empty() {
-            let puzzles: Arc<[Grid]> = dataset.puzzles.clone().into();
-            let expected = Arc::new(Expected::of(&dataset.puzzles));
+            let puzzles: Arc<[Grid]> = nine.clone().into();
+            let expected = Arc::new(Expected::of(nine));
             for solver in &config.externals {
                 let mut single: Option<f64> = None;
                 for &copies in &config.threads {
@@ -489,8 +557,7 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
                     record
                         .notes
                         .extend(m.notes.iter().map(|n| format!("{}: {n}", dataset.name)));
-                    let row =
-                        BenchRow::external(&dataset.name, dataset.puzzles.len(), &m, &machine);
+                    let row = BenchRow::external(&dataset.name, nine.len(), &m, &machine);
                     record.row(row, &mut single, &what, &how, m.elapsed)?;
                 }
             }

@@ -9,8 +9,9 @@ use super::external::ExternalMeasurement;
 use super::measure::Measurement;
 
 /// The row's fields, in order: the JSON keys and the CSV columns.
-pub const FIELDS: [&str; 22] = [
+pub const FIELDS: [&str; 23] = [
     "dataset",
+    "size",
     "solver",
     "mode",
     "threads",
@@ -41,6 +42,9 @@ pub struct BenchRow {
     /// The data set: its input's name as given (bytes that are not UTF-8
     /// shown as `\u{FFFD}`).
     pub dataset: String,
+    /// The grids' size, `9x9`, `16x16`: a data set of several sizes has
+    /// rows for each.
+    pub size: String,
     /// The solver: `fast`, `naive`, or an external solver's NAME
     /// (`--cmd NAME=COMMAND`).
     pub solver: String,
@@ -110,9 +114,15 @@ pub struct BenchRow {
 }
 
 impl BenchRow {
-    /// The row for measurement `m` on the data set `dataset` of `puzzles`
-    /// puzzles, with no speedup yet.
-    pub fn new(dataset: &str, puzzles: usize, m: &Measurement, machine: &Machine) -> BenchRow {
+    /// The row for measurement `m` on the `puzzles` puzzles of `size`
+    /// (`16x16`) of the data set `dataset`, with no speedup yet.
+    pub fn new(
+        dataset: &str,
+        size: &str,
+        puzzles: usize,
+        m: &Measurement,
+        machine: &Machine,
+    ) -> BenchRow {
         let t = &m.totals;
         let per_puzzle = |x: u64| {
             if t.puzzles == 0 {
@@ -127,6 +137,7 @@ impl BenchRow {
             finished_pct: per_puzzle(t.finished) * 100.0,
             ..BenchRow::timed(
                 dataset,
+                size,
                 m.solver.name(),
                 m.mode.name(),
                 m.threads,
@@ -138,7 +149,7 @@ impl BenchRow {
     }
 
     /// The row for external measurement `m` on the data set `dataset` of
-    /// `puzzles` puzzles, with no speedup yet.
+    /// `puzzles` 9x9 puzzles, with no speedup yet.
     pub fn external(
         dataset: &str,
         puzzles: usize,
@@ -155,13 +166,17 @@ impl BenchRow {
             wrong: Some(m.wrong),
             missing: Some(m.missing),
             startup_s: Some(m.startup.as_secs_f64()),
-            ..BenchRow::timed(dataset, &m.name, "", m.copies, puzzles, &spread, machine)
+            ..BenchRow::timed(
+                dataset, "9x9", &m.name, "", m.copies, puzzles, &spread, machine,
+            )
         }
     }
 
     /// The fields every row has: what was measured and how fast.
+    #[allow(clippy::too_many_arguments)]
     fn timed(
         dataset: &str,
+        size: &str,
         solver: &str,
         mode: &str,
         threads: usize,
@@ -172,6 +187,7 @@ impl BenchRow {
         let puzzles_per_s = spread.median;
         BenchRow {
             dataset: dataset.to_string(),
+            size: size.to_string(),
             solver: solver.to_string(),
             mode: mode.to_string(),
             threads,

@@ -43,7 +43,7 @@ mod tests {
     fn a_markdown_table_with_numbers_right_aligned() {
         let text = String::from_utf8(MarkdownExporter.serialize(&rows()).unwrap()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
-        assert!(lines[0].starts_with("| dataset | solver | mode | threads | puzzles |"));
+        assert!(lines[0].starts_with("| dataset | size | solver | mode | threads | puzzles |"));
         assert!(lines[1].starts_with("|:---|:---|:---|---:|"));
         assert_eq!(
             lines[2],

@@ -263,6 +263,7 @@ pub(crate) fn display_cells(row: &BenchRow) -> [String; DISPLAY_FIELDS.len()] {
     let or_dash = |x: Option<String>| x.unwrap_or_else(|| "-".to_string());
     [
         row.dataset.clone(),
+        row.size.clone(),
         if row.flagged() {
             format!("{} {FLAG}", row.solver)
         } else {
@@ -317,8 +318,9 @@ fn spread_cell(row: &BenchRow) -> String {
 /// `simd` and `version` (the same on every row, in [`machine_line`]), `startup_s`
 /// (on the progress line) and the spread's details, which `spread` sums up
 /// as the standard deviation over the median.
-pub(crate) const DISPLAY_FIELDS: [&str; 14] = [
+pub(crate) const DISPLAY_FIELDS: [&str; 15] = [
     "dataset",
+    "size",
     "solver",
     "mode",
     "threads",
@@ -336,7 +338,7 @@ pub(crate) const DISPLAY_FIELDS: [&str; 14] = [
 
 /// Columns of [`display_cells`] holding text (left-aligned); the others
 /// are numbers (right-aligned).
-pub(crate) const TEXT_COLUMNS: usize = 3;
+pub(crate) const TEXT_COLUMNS: usize = 4;
 
 /// The line under a table naming what is the same on every row: `cpu: X,
 /// N cores, SIMD avx2; sudoku-batch V`. Empty without rows.
@@ -360,6 +362,7 @@ pub(crate) mod tests {
     pub(crate) fn rows() -> Vec<BenchRow> {
         let one = BenchRow {
             dataset: "data/top95.txt".into(),
+            size: "9x9".into(),
             solver: "fast".into(),
             mode: "unique".into(),
             threads: 1,
