@@ -282,3 +282,271 @@ fn ratings_of_other_sizes_are_empty_and_say_why() {
     assert_eq!(record.len(), header.len());
     assert_eq!((&record[2], &record[8], &record[9]), ("solved", "", ""));
 }
+
+/// Six minimal 16x16 puzzles, one solution each (see tests/cases/CASES.md).
+fn sixteen() -> String {
+    case("sizes-16x16-minimal.txt")
+}
+
+/// Runs `ARGS --quiet` (any subcommand), returning its output.
+fn run(args: &[&str]) -> std::process::Output {
+    bin()
+        .args(args)
+        .arg("--quiet")
+        .output()
+        .expect("the binary runs")
+}
+
+/// A results file's text with the `guesses` of its `row`-th row (1 the
+/// first after the header) raised by one.
+fn with_one_more_guess(results: &str, row: usize) -> String {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_reader(results.as_bytes());
+    let mut writer = csv::Writer::from_writer(vec![]);
+    for (i, record) in reader.records().enumerate() {
+        let mut fields: Vec<String> = record
+            .expect("a CSV record")
+            .iter()
+            .map(str::to_string)
+            .collect();
+        if i == row {
+            // line,puzzle,status,solution,guesses,...
+            let guesses: u64 = fields[4].parse().expect("a guess count");
+            fields[4] = (guesses + 1).to_string();
+        }
+        writer.write_record(&fields).expect("in memory");
+    }
+    String::from_utf8(writer.into_inner().expect("in memory")).expect("UTF-8")
+}
+
+#[test]
+fn guess_and_time_limits_give_timeout_rows_for_sixteen_by_sixteen() {
+    let file = sixteen();
+    let all = sized_rows(&[&file], 0);
+    let guesses: Vec<u64> = all.iter().map(|r| r.guesses.parse().unwrap()).collect();
+    assert!(guesses.iter().all(|&g| g > 100), "{guesses:?}");
+    let limited = sized_rows(&[&file, "--max-guesses", "1000"], 1);
+    for (row, &g) in limited.iter().zip(&guesses) {
+        if g > 1000 {
+            assert_eq!(row.status, "timeout", "line {}", row.line);
+            assert!(
+                row.message.contains("guess limit 1000 exceeded"),
+                "{}",
+                row.message
+            );
+        } else {
+            assert_eq!(row.status, "solved", "line {}", row.line);
+            assert_eq!(row.guesses, g.to_string());
+        }
+    }
+    assert!(limited.iter().any(|r| r.status == "timeout"));
+    let timed = sized_rows(&[&file, "--timeout-ms", "1"], 1);
+    assert!(timed.iter().any(|r| r.status == "timeout"));
+    for row in timed.iter().filter(|r| r.status != "solved") {
+        assert_eq!(row.status, "timeout");
+        assert!(
+            row.message.contains("time limit 1 ms exceeded"),
+            "{}",
+            row.message
+        );
+    }
+}
+
+#[test]
+fn sixteen_by_sixteen_rows_are_the_same_at_every_thread_count() {
+    let file = sixteen();
+    let at = |threads: &str| {
+        let output = solve(&[&file, "-j", threads]);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        without_timing(&stdout(&output))
+    };
+    let one = at("1");
+    assert_eq!(rows(&one).len(), 6);
+    assert_eq!(at("2"), one);
+    assert_eq!(at("8"), one);
+}
+
+#[test]
+fn check_compares_with_a_baseline_of_sixteen_and_twenty_five_by_twenty_five_results() {
+    let scratch = Scratch::new();
+    let grid25 = repo("data/sizes/25x25_comma_grid.txt");
+    let letters25 = repo("data/sizes/alphadoku_25x25_letters.csv");
+    let file16 = sixteen();
+    let sets: [(&str, Vec<&str>); 3] = [
+        ("16", vec![file16.as_str()]),
+        (
+            "25-letters",
+            vec![letters25.as_str(), "--format", "grid", "--first"],
+        ),
+        (
+            "25-numbers",
+            vec![grid25.as_str(), "--format", "grid", "--first"],
+        ),
+    ];
+    for (name, args) in sets {
+        let baseline = scratch.path(&format!("{name}.csv"));
+        let mut solve_args = args.clone();
+        solve_args.extend(["-o", &baseline]);
+        let solved = solve(&solve_args);
+        assert_eq!(code(&solved), 0, "{name}: {}", stderr(&solved));
+        let check = |baseline: &str| {
+            let mut check_args = vec!["check"];
+            check_args.extend(&args);
+            check_args.extend(["--baseline", baseline, "-o", "/dev/null"]);
+            run(&check_args)
+        };
+        let passed = check(&baseline);
+        assert_eq!(code(&passed), 0, "{name}: {}", stderr(&passed));
+        let results = read_output(&baseline);
+        let edited = scratch.file(
+            &format!("{name}-edited.csv"),
+            with_one_more_guess(&results, 1).as_bytes(),
+        );
+        let failed = check(&edited);
+        assert_eq!(code(&failed), 1, "{name}: {}", stderr(&failed));
+        assert!(
+            stderr(&failed).contains("guesses changed from the baseline"),
+            "{name}: {}",
+            stderr(&failed)
+        );
+    }
+}
+
+#[test]
+fn a_changed_sixteen_by_sixteen_solution_names_its_cell_in_the_alphabet() {
+    let scratch = Scratch::new();
+    let file = sixteen();
+    let output = solve(&[&file]);
+    let mut table = rows(&stdout(&output));
+    // Two cells of row 1 swapped: still a grid of 1-9A-G, no longer the
+    // solution.
+    let solution: Vec<char> = table[0].solution.chars().collect();
+    let mut swapped = solution.clone();
+    swapped.swap(0, 1);
+    let text = stdout(&output).replacen(&table[0].solution, &swapped.iter().collect::<String>(), 1);
+    table.clear();
+    let baseline = scratch.file("base.csv", text.as_bytes());
+    let checked = run(&["check", &file, "--baseline", &baseline, "-o", "/dev/null"]);
+    assert_eq!(code(&checked), 1, "{}", stderr(&checked));
+    let want = format!(
+        "solution changed from the baseline: r1c1: {} -> {} (the first of 2 changed cells)",
+        solution[1], solution[0]
+    );
+    assert!(stderr(&checked).contains(&want), "{}", stderr(&checked));
+}
+
+#[test]
+fn resume_continues_a_partly_written_sixteen_by_sixteen_results_file() {
+    let scratch = Scratch::new();
+    let file = sixteen();
+    let whole = scratch.path("whole.csv");
+    assert_eq!(code(&solve(&[&file, "-o", &whole])), 0);
+    let whole = read_output(&whole);
+    // The header, three rows, and a fourth cut short.
+    let lines: Vec<&str> = whole.lines().collect();
+    let cut = format!("{}\n{}", lines[..4].join("\n"), &lines[4][..50]);
+    let part = scratch.file("part.csv", cut.as_bytes());
+    let resumed = solve(&[&file, "-o", &part, "--resume"]);
+    assert_eq!(code(&resumed), 0, "{}", stderr(&resumed));
+    assert_eq!(without_timing(&read_output(&part)), without_timing(&whole));
+    let other_blank = scratch.file("blank.csv", cut.as_bytes());
+    let refused = solve(&[&file, "-o", &other_blank, "--resume", "--blank", "0"]);
+    assert_eq!(code(&refused), 2);
+    assert!(stderr(&refused).contains("--blank"), "{}", stderr(&refused));
+}
+
+#[test]
+fn merge_joins_the_shards_of_a_sixteen_by_sixteen_run() {
+    let scratch = Scratch::new();
+    let file = sixteen();
+    let whole = scratch.path("whole.csv");
+    assert_eq!(code(&solve(&[&file, "-o", &whole])), 0);
+    let first = scratch.path("1.csv");
+    let second = scratch.path("2.csv");
+    assert_eq!(code(&solve(&[&file, "--shard", "1/2", "-o", &first])), 0);
+    assert_eq!(code(&solve(&[&file, "--shard", "2/2", "-o", &second])), 0);
+    let merged = scratch.path("merged.csv");
+    let output = run(&["merge", &second, &first, "-o", &merged, "--inputs", &file]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        without_timing(&read_output(&merged)),
+        without_timing(&read_output(&whole))
+    );
+}
+
+#[test]
+fn parquet_and_json_lines_results_of_other_sizes_read_back_as_puzzles() {
+    let scratch = Scratch::new();
+    let file = sixteen();
+    let puzzles: Vec<String> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    for name in ["r.parquet", "r.jsonl"] {
+        let results = scratch.path(name);
+        assert_eq!(code(&solve(&[&file, "-o", &results])), 0);
+        let back = sized_rows(&[&results], 0);
+        assert_eq!(back.len(), 6, "{name}");
+        for (row, puzzle) in back.iter().zip(&puzzles) {
+            assert_eq!(&row.puzzle, puzzle, "{name}");
+            assert_eq!((row.status.as_str(), row.check.as_str()), ("solved", "ok"));
+        }
+    }
+    // Lists of n * n integers, or n lists of n, as numbers.
+    let lists = scratch.file(
+        "lists.jsonl",
+        b"{\"puzzle\": [2,1,0,0, 0,3,2,0, 0,0,0,4, 1,0,0,0]}\n\
+          {\"puzzle\": [[2,1,0,0], [0,3,2,0], [0,0,0,4], [1,0,0,0]]}\n",
+    );
+    let rows = sized_rows(&[&lists, "--first"], 0);
+    assert_eq!(statuses(&rows), [(1, "solved"), (2, "solved")]);
+    assert_eq!(rows[0].puzzle, "2,1,0,0,0,3,2,0,0,0,0,4,1,0,0,0");
+    assert_eq!(rows[1].puzzle, rows[0].puzzle);
+    assert_solved_rows(&rows, "numbers", 2, 2);
+}
+
+#[test]
+fn bench_measures_other_sizes_with_a_size_column_one_row_per_size() {
+    let scratch = Scratch::new();
+    let sixteen = std::fs::read_to_string(repo("data/sizes/16x16_1-9A-G_dots.txt")).unwrap();
+    let nine = std::fs::read_to_string(repo("data/top95.txt")).unwrap();
+    let nine: String = nine.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let mixed = scratch.file("mixed.txt", format!("{nine}{sixteen}").as_bytes());
+    let json = scratch.path("bench.json");
+    let output = bin()
+        .args([
+            "bench", &mixed, "--solver", "fast", "-j", "1", "--mode", "first",
+        ])
+        .args(["--time-s", "0.05", "--warmup-s", "0.05", "--runs", "1"])
+        .args(["--export-json", &json])
+        .output()
+        .unwrap();
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("2 sizes (3 9x9, 10 16x16) measured apart, one row per size"),
+        "{}",
+        stderr(&output)
+    );
+    let table = stdout(&output);
+    assert!(table.lines().next().unwrap().starts_with("dataset"));
+    assert!(table.contains(" 16x16 "), "{table}");
+    let report: serde_json::Value = serde_json::from_str(&read_output(&json)).unwrap();
+    let found: Vec<(String, u64, f64)> = report["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            (
+                row["size"].as_str().unwrap().to_string(),
+                row["puzzles"].as_u64().unwrap(),
+                row["finished_pct"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [("9x9".into(), 3, 100.0), ("16x16".into(), 10, 100.0)]
+    );
+}
