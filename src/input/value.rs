@@ -10,6 +10,7 @@ use super::field;
 use super::sized::{self, SizeOptions, SizedRecord};
 
 /// The shape of one typed value, as far as a puzzle needs it.
+#[derive(Clone)]
 pub enum Value<'a> {
     /// Null, or a missing key.
     Null,

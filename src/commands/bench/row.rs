@@ -294,7 +294,8 @@ mod tests {
             cores: 2,
             simd: Simd::Avx2,
         };
-        let row = BenchRow::new("a.txt", 100, &m, &machine);
+        let row = BenchRow::new("a.txt", "16x16", 100, &m, &machine);
+        assert_eq!(row.size, "16x16");
         assert_eq!(row.puzzles_per_s, 32.0);
         assert_eq!(row.us_per_puzzle, Some(31_250.0));
         assert_eq!(row.no_guess_pct, Some(25.0));

@@ -198,7 +198,6 @@ mod tests {
         histogram.record(5_000).unwrap();
         let times = [SolveTimes {
             dataset: "data/top95.txt".into(),
-            size: "9x9".into(),
             solver: "fast".into(),
             histogram,
         }];

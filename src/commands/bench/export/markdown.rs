@@ -44,10 +44,10 @@ mod tests {
         let text = String::from_utf8(MarkdownExporter.serialize(&rows()).unwrap()).unwrap();
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("| dataset | size | solver | mode | threads | puzzles |"));
-        assert!(lines[1].starts_with("|:---|:---|:---|---:|"));
+        assert!(lines[1].starts_with("|:---|:---|:---|:---|---:|"));
         assert_eq!(
             lines[2],
-            "| data/top95.txt | fast | unique | 1 | 95 | 123,457 | ±2.0% | 8.10 | 12.5 | 9.12 | 1.00 | 100.0 | - | - |"
+            "| data/top95.txt | 9x9 | fast | unique | 1 | 95 | 123,457 | ±2.0% | 8.10 | 12.5 | 9.12 | 1.00 | 100.0 | - | - |"
         );
         assert_eq!(
             lines.last().unwrap(),

@@ -434,20 +434,20 @@ pub(crate) mod tests {
     fn display_cells_round_for_reading() {
         let two = rows();
         let cells = display_cells(&two[0]);
-        assert_eq!(cells[5], "123,457");
-        assert_eq!(cells[6], "±2.0%");
-        assert_eq!(cells[7], "8.10");
-        assert_eq!(cells[10], "1.00");
+        assert_eq!(cells[6], "123,457");
+        assert_eq!(cells[7], "±2.0%");
+        assert_eq!(cells[8], "8.10");
+        assert_eq!(cells[11], "1.00");
         let cells = display_cells(&two[1]);
-        assert_eq!((cells[5].as_str(), cells[7].as_str()), ("40.0", "25,000"));
-        assert_eq!(cells[6], "-", "one run: no spread");
-        assert_eq!(cells[10], "-");
-        assert_eq!((cells[12].as_str(), cells[13].as_str()), ("-", "-"));
+        assert_eq!((cells[6].as_str(), cells[8].as_str()), ("40.0", "25,000"));
+        assert_eq!(cells[7], "-", "one run: no spread");
+        assert_eq!(cells[11], "-");
+        assert_eq!((cells[13].as_str(), cells[14].as_str()), ("-", "-"));
         let cells = display_cells(&external_row());
-        assert_eq!(cells[1], "py (!)");
-        assert_eq!(cells[2], "");
-        assert_eq!((cells[8].as_str(), cells[9].as_str()), ("-", "-"));
-        assert_eq!((cells[12].as_str(), cells[13].as_str()), ("3", "0"));
+        assert_eq!(cells[2], "py (!)");
+        assert_eq!(cells[3], "");
+        assert_eq!((cells[9].as_str(), cells[10].as_str()), ("-", "-"));
+        assert_eq!((cells[13].as_str(), cells[14].as_str()), ("3", "0"));
         assert!(flag_line(&[external_row()]).starts_with("(!) wrong answers"));
         assert_eq!(flag_line(&rows()), "");
     }

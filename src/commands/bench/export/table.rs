@@ -61,7 +61,7 @@ mod tests {
         let header_end = end_of(lines[0], "puzzles_per_s").unwrap();
         assert_eq!(end_of(lines[1], "123,457"), Some(header_end));
         assert_eq!(end_of(lines[2], "40.0"), Some(header_end));
-        assert!(lines[1].starts_with("data/top95.txt  fast "));
+        assert!(lines[1].starts_with("data/top95.txt  9x9   fast "));
         assert_eq!(
             lines[3],
             "cpu: Test CPU, 2 cores, SIMD avx2; sudoku-batch 0.1.0"
