@@ -27,6 +27,36 @@ pub const PEER_SET: [u128; CELLS] = peer_sets();
 /// For each unit, its cells as a 81-bit set.
 pub const UNIT_SET: [u128; 27] = unit_sets();
 
+/// Each cell's peers in the order the chains visit them: its box, then its
+/// row, then its column, each cell once.
+pub const ORDERED_PEERS: [[u8; 20]; 81] = ordered_peers();
+
+const fn ordered_peers() -> [[u8; 20]; 81] {
+    let mut out = [[0u8; 20]; 81];
+    let mut c = 0;
+    while c < 81 {
+        let mut seen = 1u128 << c;
+        let mut k = 0;
+        let mut t = 0;
+        while t < 3 {
+            let u = CELL_UNITS[c][t] as usize;
+            let mut i = 0;
+            while i < 9 {
+                let o = UNITS[u][i] as usize;
+                if seen >> o & 1 == 0 {
+                    seen |= 1 << o;
+                    out[c][k] = o as u8;
+                    k += 1;
+                }
+                i += 1;
+            }
+            t += 1;
+        }
+        c += 1;
+    }
+    out
+}
+
 const fn units() -> [[u8; 9]; 27] {
     let mut u = [[0u8; 9]; 27];
     let mut i = 0;

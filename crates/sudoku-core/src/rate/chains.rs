@@ -13,7 +13,7 @@
 //! shortest; among all, the step with the lowest rating, then the shortest,
 //! then the kind (X before Y before both), then the first found, is taken.
 
-use super::board::{Board, CELL_UNITS, PEERS, UNITS};
+use super::board::{Board, CELL_UNITS, ORDERED_PEERS, PEERS, UNITS};
 use super::Step;
 
 /// Number of candidates (cell * 9 + digit - 1).
@@ -42,36 +42,6 @@ fn cell_of(p: u16) -> usize {
 #[inline]
 fn digit_of(p: u16) -> usize {
     p as usize % 9
-}
-
-/// Each cell's peers in the order the chains visit them: its box, then its
-/// row, then its column, each cell once.
-const ORDERED_PEERS: [[u8; 20]; 81] = ordered_peers();
-
-const fn ordered_peers() -> [[u8; 20]; 81] {
-    let mut out = [[0u8; 20]; 81];
-    let mut c = 0;
-    while c < 81 {
-        let mut seen = 1u128 << c;
-        let mut k = 0;
-        let mut t = 0;
-        while t < 3 {
-            let u = CELL_UNITS[c][t] as usize;
-            let mut i = 0;
-            while i < 9 {
-                let o = UNITS[u][i] as usize;
-                if seen >> o & 1 == 0 {
-                    seen |= 1 << o;
-                    out[c][k] = o as u8;
-                    k += 1;
-                }
-                i += 1;
-            }
-            t += 1;
-        }
-        c += 1;
-    }
-    out
 }
 
 /// Candidates going off when `p` is on: the cell's other candidates (with

@@ -13,234 +13,379 @@
 //! an assumption leading to a contradiction is false. The complexity of a
 //! step is the number of causes behind its conclusions, summed over the
 //! branches; the easiest step wins, then the simplest, then the kind.
+//!
+//! Speed: the consequences of a candidate being on do not depend on which
+//! cell or region asks for them, so each is computed once per step and
+//! kept until its cell has been searched (region chains ask for the later
+//! places of a digit before their cells come up); a run records what it
+//! reached as a bitset, so the nodes common to all branches are found by
+//! intersecting them; and following an assumption allocates nothing.
 
-use super::board::{Board, Mask, CELL_UNITS, UNITS};
+use super::board::{bits, cells_of, Board, Mask, CELL_UNITS, ORDERED_PEERS, UNITS, UNIT_SET};
 use super::chains::length_tenths;
 use super::Step;
 
+/// Nodes: a candidate (cell * 9 + digit - 1) on or off.
 const NODES: usize = 81 * 9 * 2;
+
+/// A set of nodes, one bit each.
+type NodeSet = [u64; NODES.div_ceil(64)];
+
+const NO_NODES: NodeSet = [0; NODES.div_ceil(64)];
 
 #[inline]
 fn node(cand: usize, on: bool) -> usize {
     cand * 2 + on as usize
 }
 
+#[inline]
+fn has(set: &NodeSet, n: usize) -> bool {
+    set[n / 64] >> (n % 64) & 1 != 0
+}
+
+/// How a contradiction was reached: the candidate found both on and off,
+/// the state it was found in last, and the causes of that state (a range
+/// of the run's arena).
+#[derive(Clone, Copy)]
+struct Absurd {
+    cand: usize,
+    new_on: bool,
+    parents: (u32, u32),
+}
+
 /// The consequences of one assumption.
-#[derive(Clone)]
 struct Run {
-    /// Whether each node (candidate * 2 + on) was reached.
-    seen: Vec<bool>,
-    /// Each reached node's causes, as a range of `arena`.
-    par: Vec<(u32, u8)>,
-    arena: Vec<u16>,
+    /// The nodes reached.
+    seen: NodeSet,
+    /// Each reached node's position in `order`.
+    index: Vec<u16>,
     /// Nodes reached, in order.
     order: Vec<u16>,
+    /// The causes of `order[i]`, as a range (start, length) of `arena`.
+    par: Vec<(u32, u8)>,
+    arena: Vec<u16>,
+    /// The contradiction that stopped the run, if one did.
+    absurd: Option<Absurd>,
 }
 
 impl Run {
     fn new() -> Run {
         Run {
-            seen: vec![false; NODES],
-            par: vec![(0, 0); NODES],
-            arena: Vec::new(),
+            seen: NO_NODES,
+            index: vec![0; NODES],
             order: Vec::new(),
+            par: Vec::new(),
+            arena: Vec::new(),
+            absurd: None,
         }
     }
 
-    fn clear(&mut self) {
-        for &n in &self.order {
-            self.seen[n as usize] = false;
-        }
+    /// Empties the run and assumes node `n`.
+    fn start(&mut self, n: usize) {
+        self.seen = NO_NODES;
         self.order.clear();
+        self.par.clear();
         self.arena.clear();
+        self.absurd = None;
+        self.add(n, &[]);
     }
 
+    #[inline]
+    fn seen(&self, n: usize) -> bool {
+        has(&self.seen, n)
+    }
+
+    #[inline]
     fn add(&mut self, n: usize, parents: &[u16]) {
-        self.seen[n] = true;
-        self.par[n] = (self.arena.len() as u32, parents.len() as u8);
+        self.seen[n / 64] |= 1 << (n % 64);
+        self.index[n] = self.order.len() as u16;
+        self.par
+            .push((self.arena.len() as u32, parents.len() as u8));
         self.arena.extend_from_slice(parents);
         self.order.push(n as u16);
     }
 
+    /// Records the contradiction met on `cand`, reached `new_on` from
+    /// `parents`.
+    fn set_absurd(&mut self, cand: usize, new_on: bool, parents: &[u16]) {
+        let start = self.arena.len() as u32;
+        self.arena.extend_from_slice(parents);
+        self.absurd = Some(Absurd {
+            cand,
+            new_on,
+            parents: (start, parents.len() as u32),
+        });
+    }
+
     fn parents(&self, n: usize) -> &[u16] {
-        let (s, l) = self.par[n];
+        let (s, l) = self.par[self.index[n] as usize];
         &self.arena[s as usize..s as usize + l as usize]
     }
 
-    /// Distinct nodes behind `n`, itself included.
-    fn ancestors(&self, n: usize, mark: &mut [bool], stack: &mut Vec<u16>) -> usize {
-        self.ancestors_of(&[n as u16], mark, stack)
-    }
-
-    fn ancestors_of(&self, roots: &[u16], mark: &mut [bool], stack: &mut Vec<u16>) -> usize {
+    /// Distinct nodes behind the nodes of `roots`, themselves included.
+    fn ancestors_of(&self, roots: &[u16], stack: &mut Vec<u16>) -> usize {
+        let mut mark = NO_NODES;
         stack.clear();
-        let mut count = 0;
-        let mut touched: Vec<u16> = Vec::new();
         for &r in roots {
-            if !mark[r as usize] {
-                mark[r as usize] = true;
-                touched.push(r);
-                stack.push(r);
+            let r = r as usize;
+            if !has(&mark, r) {
+                mark[r / 64] |= 1 << (r % 64);
+                stack.push(r as u16);
             }
         }
+        let mut count = 0;
         while let Some(x) = stack.pop() {
             count += 1;
             for &p in self.parents(x as usize) {
-                if !mark[p as usize] {
-                    mark[p as usize] = true;
-                    touched.push(p);
-                    stack.push(p);
+                let p = p as usize;
+                if !has(&mark, p) {
+                    mark[p / 64] |= 1 << (p % 64);
+                    stack.push(p as u16);
                 }
             }
-        }
-        for t in touched {
-            mark[t as usize] = false;
         }
         count
     }
 }
 
-/// How a contradiction was reached: the node found both ways, the cause of
-/// the new one.
-struct Absurd {
-    cand: usize,
-    new_on: bool,
-    new_parents: Vec<u16>,
-}
-
+/// Follows assumptions on one board.
 struct Engine<'a> {
     b: &'a Board,
+    /// Whether an on candidate turns off the other digits of its cell and
+    /// an off one turns on the cell's last digit (all but Nishio).
     y: bool,
+    /// Whether off candidates leave the grid as the run goes.
     dynamic: bool,
+    /// The candidates left while a run goes.
     grid: [Mask; 81],
-    pend_on: std::collections::VecDeque<u16>,
-    pend_off: std::collections::VecDeque<u16>,
-    buf: Vec<u16>,
-    mark: Vec<bool>,
+    /// The cells of each digit (0..9) left while a run goes, and on the
+    /// board.
+    places: [u128; 9],
+    board_places: [u128; 9],
+    /// Nodes reached and not followed yet; both are followed in the order
+    /// reached, every on node before any off node.
+    pend_on: Vec<u16>,
+    pend_off: Vec<u16>,
+    /// Causes of the candidates an off node turns on (ranges of
+    /// `made_parents`).
+    made: Vec<(usize, (usize, usize))>,
+    made_parents: Vec<u16>,
     stack: Vec<u16>,
 }
 
-impl Engine<'_> {
-    /// Follows the assumptions already in `run` to their end; the
-    /// contradiction, if one is met (the run stops there).
-    fn chain(&mut self, run: &mut Run) -> Option<Absurd> {
+impl<'a> Engine<'a> {
+    fn new(b: &'a Board, y: bool, dynamic: bool) -> Engine<'a> {
+        let mut board_places = [0u128; 9];
+        for (c, &m) in b.cand.iter().enumerate() {
+            for d in bits(m) {
+                board_places[d] |= 1 << c;
+            }
+        }
+        Engine {
+            b,
+            y,
+            dynamic,
+            grid: b.cand,
+            places: board_places,
+            board_places,
+            pend_on: Vec::with_capacity(NODES),
+            pend_off: Vec::with_capacity(NODES),
+            made: Vec::with_capacity(4),
+            made_parents: Vec::with_capacity(32),
+            stack: Vec::new(),
+        }
+    }
+
+    /// Follows the assumption `run` starts with to its end, or to the
+    /// contradiction that stops it.
+    fn chain(&mut self, run: &mut Run) {
         self.grid = self.b.cand;
+        self.places = self.board_places;
         self.pend_on.clear();
         self.pend_off.clear();
         for &n in &run.order {
             if n & 1 == 1 {
-                self.pend_on.push_back(n);
+                self.pend_on.push(n);
             } else {
-                self.pend_off.push_back(n);
+                self.pend_off.push(n);
             }
         }
+        let (mut on_next, mut off_next) = (0, 0);
         loop {
-            if let Some(p) = self.pend_on.pop_front() {
-                let cand = p as usize / 2;
-                let (c, d) = (cand / 9, cand % 9);
-                self.buf.clear();
-                if self.y {
-                    let mut m = self.grid[c] & !(1 << d);
-                    while m != 0 {
-                        let o = m.trailing_zeros() as usize;
-                        m &= m - 1;
-                        self.buf.push((c * 9 + o) as u16);
-                    }
+            if on_next < self.pend_on.len() {
+                let p = self.pend_on[on_next];
+                on_next += 1;
+                if !self.follow_on(run, p) {
+                    return;
                 }
-                let mut added = 1u128 << c;
-                for &u in &CELL_UNITS[c] {
-                    for &o in &UNITS[u as usize] {
-                        let o = o as usize;
-                        if added >> o & 1 == 0 && self.grid[o] >> d & 1 != 0 {
-                            added |= 1 << o;
-                            self.buf.push((o * 9 + d) as u16);
-                        }
-                    }
+            } else if off_next < self.pend_off.len() {
+                let p = self.pend_off[off_next];
+                off_next += 1;
+                if !self.follow_off(run, p) {
+                    return;
                 }
-                for i in 0..self.buf.len() {
-                    let q = self.buf[i] as usize;
-                    if run.seen[node(q, true)] {
-                        return Some(Absurd {
-                            cand: q,
-                            new_on: false,
-                            new_parents: vec![p],
-                        });
-                    }
-                    if !run.seen[node(q, false)] {
-                        run.add(node(q, false), &[p]);
-                        self.pend_off.push_back(node(q, false) as u16);
-                    }
-                }
-                continue;
-            }
-            let p = self.pend_off.pop_front()?;
-            let cand = p as usize / 2;
-            let (c, d) = (cand / 9, cand % 9);
-            // (new on candidate, its causes)
-            let mut made: Vec<(usize, Vec<u16>)> = Vec::new();
-            if self.y && self.grid[c].count_ones() == 2 && self.grid[c] >> d & 1 != 0 {
-                let o = (self.grid[c] & !(1 << d)).trailing_zeros() as usize;
-                let mut parents = vec![p];
-                if self.dynamic {
-                    let gone = self.b.cand[c] & !self.grid[c];
-                    for v in super::board::bits(gone) {
-                        parents.push(node(c * 9 + v, false) as u16);
-                    }
-                }
-                made.push((c * 9 + o, parents));
-            }
-            for &u in &CELL_UNITS[c] {
-                let mut other = usize::MAX;
-                let mut count = 0;
-                for &o in &UNITS[u as usize] {
-                    let o = o as usize;
-                    if o != c && self.grid[o] >> d & 1 != 0 {
-                        count += 1;
-                        other = o;
-                    }
-                }
-                if count == 1 {
-                    let mut parents = vec![p];
-                    if self.dynamic {
-                        for &o in &UNITS[u as usize] {
-                            let o = o as usize;
-                            if self.b.cand[o] >> d & 1 != 0 && self.grid[o] >> d & 1 == 0 {
-                                parents.push(node(o * 9 + d, false) as u16);
-                            }
-                        }
-                    }
-                    made.push((other * 9 + d, parents));
-                }
-            }
-            if self.dynamic {
-                self.grid[c] &= !(1 << d);
-            }
-            for (q, parents) in made {
-                if run.seen[node(q, false)] {
-                    return Some(Absurd {
-                        cand: q,
-                        new_on: true,
-                        new_parents: parents,
-                    });
-                }
-                if !run.seen[node(q, true)] {
-                    run.add(node(q, true), &parents);
-                    self.pend_on.push_back(node(q, true) as u16);
-                }
+            } else {
+                return;
             }
         }
     }
 
+    /// Turns off what on node `p` excludes: the cell's other digits (with
+    /// Y links), then the digit in the box, row and column. False when
+    /// this meets a contradiction.
+    fn follow_on(&mut self, run: &mut Run, p: u16) -> bool {
+        let cand = p as usize / 2;
+        let (c, d) = (cand / 9, cand % 9);
+        if self.y {
+            for o in bits(self.grid[c] & !(1 << d)) {
+                if !self.turn_off(run, c * 9 + o, p) {
+                    return false;
+                }
+            }
+        }
+        for &o in &ORDERED_PEERS[c] {
+            let o = o as usize;
+            if self.grid[o] >> d & 1 != 0 && !self.turn_off(run, o * 9 + d, p) {
+                return false;
+            }
+        }
+        true
+    }
+
+    #[inline]
+    fn turn_off(&mut self, run: &mut Run, q: usize, p: u16) -> bool {
+        if run.seen(node(q, true)) {
+            run.set_absurd(q, false, &[p]);
+            return false;
+        }
+        if !run.seen(node(q, false)) {
+            run.add(node(q, false), &[p]);
+            self.pend_off.push(node(q, false) as u16);
+        }
+        true
+    }
+
+    /// Turns on what off node `p` leaves: the cell's last digit (with Y
+    /// links) and the digit's last place in each unit of the cell; a
+    /// dynamic run then removes the candidate. False when this meets a
+    /// contradiction.
+    fn follow_off(&mut self, run: &mut Run, p: u16) -> bool {
+        let cand = p as usize / 2;
+        let (c, d) = (cand / 9, cand % 9);
+        self.made.clear();
+        self.made_parents.clear();
+        let m = self.grid[c];
+        if self.y && m.count_ones() == 2 && m >> d & 1 != 0 {
+            let o = (m & !(1 << d)).trailing_zeros() as usize;
+            let start = self.made_parents.len();
+            self.made_parents.push(p);
+            if self.dynamic {
+                for v in bits(self.b.cand[c] & !m) {
+                    self.made_parents.push(node(c * 9 + v, false) as u16);
+                }
+            }
+            self.made
+                .push((c * 9 + o, (start, self.made_parents.len())));
+        }
+        for &u in &CELL_UNITS[c] {
+            let unit = UNIT_SET[u as usize];
+            let others = self.places[d] & unit & !(1 << c);
+            if others.count_ones() == 1 {
+                let o = others.trailing_zeros() as usize;
+                let start = self.made_parents.len();
+                self.made_parents.push(p);
+                if self.dynamic {
+                    for g in cells_of(self.board_places[d] & !self.places[d] & unit) {
+                        self.made_parents.push(node(g * 9 + d, false) as u16);
+                    }
+                }
+                self.made
+                    .push((o * 9 + d, (start, self.made_parents.len())));
+            }
+        }
+        if self.dynamic {
+            self.grid[c] &= !(1 << d);
+            self.places[d] &= !(1 << c);
+        }
+        for i in 0..self.made.len() {
+            let (q, (s, e)) = self.made[i];
+            let parents = &self.made_parents[s..e];
+            if run.seen(node(q, false)) {
+                run.set_absurd(q, true, parents);
+                return false;
+            }
+            if !run.seen(node(q, true)) {
+                run.add(node(q, true), parents);
+                self.pend_on.push(node(q, true) as u16);
+            }
+        }
+        true
+    }
+
+    /// Distinct nodes behind node `n` of `run`, itself included.
     fn ancestors(&mut self, run: &Run, n: usize) -> usize {
-        run.ancestors(n, &mut self.mark, &mut self.stack)
+        run.ancestors_of(&[n as u16], &mut self.stack)
     }
 
     /// The complexity of a contradiction: the causes of both sides.
     fn absurd_complexity(&mut self, run: &Run, a: &Absurd) -> usize {
         let old = node(a.cand, !a.new_on);
         let old_count = self.ancestors(run, old);
-        let new_count = 1 + run.ancestors_of(&a.new_parents, &mut self.mark, &mut self.stack);
+        let (s, l) = (a.parents.0 as usize, a.parents.1 as usize);
+        let new_count = 1 + run.ancestors_of(&run.arena[s..s + l], &mut self.stack);
         old_count + new_count
+    }
+}
+
+/// The runs of on candidates, each computed once and kept until its cell
+/// has been searched.
+struct OnRuns {
+    runs: Vec<Run>,
+    /// Each candidate's run in `runs`, or `NO_RUN`.
+    of_cand: [u16; 81 * 9],
+    /// Runs no candidate holds.
+    free: Vec<u16>,
+}
+
+const NO_RUN: u16 = u16::MAX;
+
+impl OnRuns {
+    fn new() -> OnRuns {
+        OnRuns {
+            runs: Vec::new(),
+            of_cand: [NO_RUN; 81 * 9],
+            free: Vec::new(),
+        }
+    }
+
+    /// The run (an index of `runs`) of candidate `cand` on.
+    fn get(&mut self, e: &mut Engine, cand: usize) -> usize {
+        if self.of_cand[cand] != NO_RUN {
+            return self.of_cand[cand] as usize;
+        }
+        let i = self.free.pop().map_or_else(
+            || {
+                self.runs.push(Run::new());
+                self.runs.len() - 1
+            },
+            usize::from,
+        );
+        let run = &mut self.runs[i];
+        run.start(node(cand, true));
+        e.chain(run);
+        self.of_cand[cand] = i as u16;
+        i
+    }
+
+    /// Frees the runs of the candidates of cell `c`: region chains only
+    /// ask for places after the first, so later cells never need them.
+    fn release(&mut self, c: usize) {
+        for slot in &mut self.of_cand[c * 9..c * 9 + 9] {
+            if *slot != NO_RUN {
+                self.free.push(*slot);
+                *slot = NO_RUN;
+            }
+        }
     }
 }
 
@@ -302,6 +447,17 @@ fn conclusion(b: &Board, cand: usize, on: bool, name: &'static str) -> Option<St
     Some(s)
 }
 
+/// The nodes every run of `runs` reached.
+fn common(all: &[Run], runs: &[usize]) -> NodeSet {
+    let mut set = all[runs[0]].seen;
+    for &r in &runs[1..] {
+        for (w, s) in set.iter_mut().zip(&all[r].seen) {
+            *w &= s;
+        }
+    }
+    set
+}
+
 /// Runs the rule `kind` on the board: the easiest step it finds.
 pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind) -> bool {
     let dynamic = kind != Kind::Multiple;
@@ -310,68 +466,61 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind) -> bool {
         Kind::Multiple => 80,
         Kind::Dynamic => 85,
     };
-    let mut e = Engine {
-        b,
-        y: kind != Kind::Nishio,
-        dynamic,
-        grid: b.cand,
-        pend_on: Default::default(),
-        pend_off: Default::default(),
-        buf: Vec::with_capacity(32),
-        mark: vec![false; NODES],
-        stack: Vec::new(),
+    let contradiction_name = if kind == Kind::Nishio {
+        "Nishio Forcing Chains"
+    } else {
+        "Dynamic Contradiction Forcing Chains"
     };
+    let (region_name, cell_name) = if kind == Kind::Dynamic {
+        (
+            "Dynamic Region Forcing Chains",
+            "Dynamic Cell Forcing Chains",
+        )
+    } else {
+        ("Region Forcing Chains", "Cell Forcing Chains")
+    };
+    let mut e = Engine::new(b, kind != Kind::Nishio, dynamic);
     let mut best = Best {
         key: None,
         step: Step::default(),
     };
-    let mut on_runs: Vec<Run> = (0..9).map(|_| Run::new()).collect();
+    let mut on = OnRuns::new();
     let mut off_run = Run::new();
-    let mut region_runs: Vec<Run> = (0..9).map(|_| Run::new()).collect();
-    let prefix_dyn = kind == Kind::Dynamic;
     for c in 0..81 {
         let m = b.cand[c];
         let card = m.count_ones();
         if card < 2 || (!dynamic && card < 3) {
+            on.release(c);
             continue;
         }
+        // The runs of the cell's digits, in digit order.
+        let mut cell_runs = [0usize; 9];
         let mut nv = 0;
-        for d in super::board::bits(m) {
+        for d in bits(m) {
             let cand = c * 9 + d;
-            let run = &mut on_runs[nv];
+            let r = on.get(&mut e, cand);
+            cell_runs[nv] = r;
             nv += 1;
-            run.clear();
-            run.add(node(cand, true), &[]);
-            let absurd_on = e.chain(run);
             if kind != Kind::Multiple {
-                if let Some(a) = &absurd_on {
-                    let cx = e.absurd_complexity(run, a);
+                let run = &on.runs[r];
+                if let Some(a) = run.absurd {
+                    let cx = e.absurd_complexity(run, &a);
                     let t = base + length_tenths(cx);
-                    let name = if kind == Kind::Nishio {
-                        "Nishio Forcing Chains"
-                    } else {
-                        "Dynamic Contradiction Forcing Chains"
-                    };
-                    best.offer(t, cx, 7, || conclusion(b, cand, false, name));
+                    best.offer(t, cx, 7, || conclusion(b, cand, false, contradiction_name));
                 }
-                off_run.clear();
-                off_run.add(node(cand, false), &[]);
-                if let Some(a) = e.chain(&mut off_run) {
+                off_run.start(node(cand, false));
+                e.chain(&mut off_run);
+                if let Some(a) = off_run.absurd {
                     let cx = e.absurd_complexity(&off_run, &a);
                     let t = base + length_tenths(cx);
-                    let name = if kind == Kind::Nishio {
-                        "Nishio Forcing Chains"
-                    } else {
-                        "Dynamic Contradiction Forcing Chains"
-                    };
-                    best.offer(t, cx, 7, || conclusion(b, cand, true, name));
+                    best.offer(t, cx, 7, || conclusion(b, cand, true, contradiction_name));
                 }
                 if kind == Kind::Dynamic && card >= 3 {
                     // Double forcing chains: what both the candidate and
                     // its absence lead to.
-                    for i in 0..run.order.len() {
-                        let n = run.order[i] as usize;
-                        if n / 2 == cand || !off_run.seen[n] {
+                    for &n in &run.order {
+                        let n = n as usize;
+                        if n / 2 == cand || !off_run.seen(n) {
                             continue;
                         }
                         let cx = e.ancestors(run, n) + e.ancestors(&off_run, n);
@@ -393,58 +542,39 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind) -> bool {
                 if pos.count_ones() < 2 || UNITS[u][pos.trailing_zeros() as usize] as usize != c {
                     continue;
                 }
-                let mut n_runs = 0;
-                for i in super::board::bits(pos) {
-                    let o = UNITS[u][i] as usize;
-                    if o == c {
-                        continue;
-                    }
-                    let r = &mut region_runs[n_runs];
-                    r.clear();
-                    r.add(node(o * 9 + d, true), &[]);
-                    e.chain(r);
-                    n_runs += 1;
+                // This cell's run, then the later places' runs.
+                let mut places = [r; 9];
+                let mut n_places = 1;
+                for i in bits(pos & (pos - 1)) {
+                    places[n_places] = on.get(&mut e, UNITS[u][i] as usize * 9 + d);
+                    n_places += 1;
                 }
-                let run = &on_runs[nv - 1];
-                for i in 0..run.order.len() {
-                    let n = run.order[i] as usize;
-                    if region_runs[..n_runs].iter().all(|r| r.seen[n]) {
-                        let mut cx = e.ancestors(run, n);
-                        for r in &region_runs[..n_runs] {
-                            cx += e.ancestors(r, n);
-                        }
+                let places = &places[..n_places];
+                let all = common(&on.runs, places);
+                for &n in &on.runs[r].order {
+                    let n = n as usize;
+                    if has(&all, n) {
+                        let cx: usize = places.iter().map(|&p| e.ancestors(&on.runs[p], n)).sum();
                         let t = base + length_tenths(cx);
-                        let name = if prefix_dyn {
-                            "Dynamic Region Forcing Chains"
-                        } else {
-                            "Region Forcing Chains"
-                        };
-                        best.offer(t, cx, 6, || conclusion(b, n / 2, n & 1 == 1, name));
+                        best.offer(t, cx, 6, || conclusion(b, n / 2, n & 1 == 1, region_name));
                     }
                 }
             }
         }
-        if kind == Kind::Nishio {
-            continue;
-        }
-        // Cell forcing chains: what every digit of the cell leads to.
-        let first = &on_runs[0];
-        for i in 0..first.order.len() {
-            let n = first.order[i] as usize;
-            if on_runs[1..nv].iter().all(|r| r.seen[n]) {
-                let mut cx = 0;
-                for r in &on_runs[..nv] {
-                    cx += e.ancestors(r, n);
+        if kind != Kind::Nishio {
+            // Cell forcing chains: what every digit of the cell leads to.
+            let cell_runs = &cell_runs[..nv];
+            let all = common(&on.runs, cell_runs);
+            for &n in &on.runs[cell_runs[0]].order {
+                let n = n as usize;
+                if has(&all, n) {
+                    let cx: usize = cell_runs.iter().map(|&p| e.ancestors(&on.runs[p], n)).sum();
+                    let t = base + length_tenths(cx);
+                    best.offer(t, cx, 5, || conclusion(b, n / 2, n & 1 == 1, cell_name));
                 }
-                let t = base + length_tenths(cx);
-                let name = if prefix_dyn {
-                    "Dynamic Cell Forcing Chains"
-                } else {
-                    "Cell Forcing Chains"
-                };
-                best.offer(t, cx, 5, || conclusion(b, n / 2, n & 1 == 1, name));
             }
         }
+        on.release(c);
     }
     if best.key.is_some() {
         *s = best.step;
