@@ -10,7 +10,7 @@
 //! cell seeing both loses it. When the outer ends share a unit too, the
 //! chain is a loop and every weak link's unit loses the digit.
 
-use super::board::{cells_of, Board, PEER_SET, UNITS, UNIT_SET};
+use super::board::{cells_of, Board, CELL_UNITS, PEER_SET, UNITS, UNIT_SET};
 use super::Step;
 
 /// One strong link: its unit type (0 box, 1 row, 2 column), its two
@@ -27,15 +27,12 @@ struct Link {
     units_b: u32,
 }
 
-/// Whether all cells of `set` lie in one unit; the units that hold them.
+/// Whether all cells of `set` lie in one unit; the units that hold them
+/// (all units for an empty set).
 fn common_units(set: u128) -> u32 {
-    let mut m = 0;
-    for u in 0..27 {
-        if set & !UNIT_SET[u] == 0 {
-            m |= 1 << u;
-        }
-    }
-    m
+    cells_of(set).fold((1 << 27) - 1, |m, c| {
+        m & CELL_UNITS[c].iter().fold(0, |m, &u| m | 1 << u)
+    })
 }
 
 /// The cells seeing every cell of `set`.
@@ -115,6 +112,8 @@ fn links_of(b: &Board, d: usize, out: &mut Vec<Link>) {
 struct Search<'a> {
     b: &'a Board,
     d: usize,
+    /// The cells holding digit `d`.
+    places: u128,
     n: usize,
     links: &'a [Link],
     /// The chain: link index and orientation (sides swapped).
@@ -131,6 +130,17 @@ impl Search<'_> {
             (l.b, l.a)
         } else {
             (l.a, l.b)
+        }
+    }
+
+    /// The units holding the near side of chain link `i`.
+    fn start_units(&self, i: usize) -> u32 {
+        let (l, swap) = self.chain[i];
+        let l = &self.links[l];
+        if swap {
+            l.units_b
+        } else {
+            l.units_a
         }
     }
 
@@ -173,30 +183,11 @@ impl Search<'_> {
         }
     }
 
+    /// Rates the chain found and, when it removes something and beats the
+    /// best so far, keeps it. The rating comes first, as it needs only
+    /// the links' kinds, so most chains are dropped before their removals
+    /// are worked out (this runs for every chain of the search).
     fn finish(&mut self, used: u128) {
-        let b = self.b;
-        let bit = 1u16 << (self.d - 1);
-        let (start, _) = self.sides(0);
-        let (_, end) = self.sides(self.n - 1);
-        let mut scratch = Step::default();
-        let victims = seeing_all(start | end) & !used;
-        scratch.eliminate_in(victims, bit, b);
-        let ring = common_units(start | end);
-        if ring != 0 {
-            if self.n == 2 {
-                return;
-            }
-            for i in 0..self.n {
-                let (_, x) = self.sides(i);
-                let (y, _) = self.sides((i + 1) % self.n);
-                for u in cells_of(common_units(x | y) as u128) {
-                    scratch.eliminate_in(UNIT_SET[u] & !used, bit, b);
-                }
-            }
-        }
-        if !scratch.has_elims() {
-            return;
-        }
         let mut grouped = false;
         let (mut boxes, mut rows, mut cols) = (false, false, false);
         for i in 0..self.n {
@@ -224,34 +215,54 @@ impl Search<'_> {
             } else {
                 1
             };
-        let count = scratch.elim_count();
-        if self
-            .best
-            .is_none_or(|(t, c)| tenths < t || (tenths == t && count > c))
-        {
-            self.best = Some((tenths, count));
-            let plain = !boxes && !mixed;
-            let name = match (self.n, grouped, plain, !boxes) {
-                (2, false, true, _) => "Skyscraper",
-                (2, true, true, _) => "Grouped Skyscraper",
-                (2, false, false, true) => "2-String Kite",
-                (2, true, false, true) => "Grouped 2-String Kite",
-                (2, false, _, _) => "2 Strong links",
-                (2, true, _, _) => "Grouped 2 Strong links",
-                (3, false, true, _) => "3 Skyscrapers",
-                (3, true, true, _) => "Grouped 3 Skyscrapers",
-                (3, false, false, true) => "3-String Kite",
-                (3, true, false, true) => "Grouped 3-String Kite",
-                (3, false, _, _) => "3 Strong links",
-                (3, true, _, _) => "Grouped 3 Strong links",
-                (_, false, true, _) => "4 Skyscrapers",
-                (_, true, true, _) => "Grouped 4 Skyscrapers",
-                (_, false, _, _) => "4 Strong links",
-                (_, true, _, _) => "Grouped 4 Strong links",
-            };
-            scratch.set(tenths, name);
-            *self.step = scratch;
+        if self.best.is_some_and(|(t, _)| tenths > t) {
+            return;
         }
+        // The cells losing the digit: those seeing both ends, and on a
+        // loop those sharing a unit with both sides of a weak link.
+        let (start, _) = self.sides(0);
+        let (_, end) = self.sides(self.n - 1);
+        let mut victims = seeing_all(start | end);
+        let ring = self.start_units(0) & self.end_units(self.n - 1);
+        if ring != 0 {
+            if self.n == 2 {
+                return;
+            }
+            for i in 0..self.n {
+                let weak = self.end_units(i) & self.start_units((i + 1) % self.n);
+                for u in cells_of(weak as u128) {
+                    victims |= UNIT_SET[u];
+                }
+            }
+        }
+        victims &= self.places & !used;
+        let count = victims.count_ones();
+        if count == 0 || self.best.is_some_and(|(t, c)| tenths == t && count <= c) {
+            return;
+        }
+        self.best = Some((tenths, count));
+        let plain = !boxes && !mixed;
+        let name = match (self.n, grouped, plain, !boxes) {
+            (2, false, true, _) => "Skyscraper",
+            (2, true, true, _) => "Grouped Skyscraper",
+            (2, false, false, true) => "2-String Kite",
+            (2, true, false, true) => "Grouped 2-String Kite",
+            (2, false, _, _) => "2 Strong links",
+            (2, true, _, _) => "Grouped 2 Strong links",
+            (3, false, true, _) => "3 Skyscrapers",
+            (3, true, true, _) => "Grouped 3 Skyscrapers",
+            (3, false, false, true) => "3-String Kite",
+            (3, true, false, true) => "Grouped 3-String Kite",
+            (3, false, _, _) => "3 Strong links",
+            (3, true, _, _) => "Grouped 3 Strong links",
+            (_, false, true, _) => "4 Skyscrapers",
+            (_, true, true, _) => "Grouped 4 Skyscrapers",
+            (_, false, _, _) => "4 Strong links",
+            (_, true, _, _) => "Grouped 4 Strong links",
+        };
+        self.step.clear();
+        self.step.eliminate_in(victims, 1 << (self.d - 1), self.b);
+        self.step.set(tenths, name);
     }
 }
 
@@ -263,9 +274,11 @@ pub(super) fn strong_links(b: &Board, s: &mut Step, n: usize) -> bool {
     let mut best = None;
     for d in 1..=9 {
         links_of(b, d, &mut links);
+        let places = (0..81).fold(0u128, |m, c| m | u128::from(b.cand[c] >> (d - 1) & 1) << c);
         let mut search = Search {
             b,
             d,
+            places,
             n,
             links: &links,
             chain: [(0, false); 4],
