@@ -252,6 +252,15 @@ impl Chains {
         let mut length = 0;
         while !self.pend_on.is_empty() {
             length += 2;
+            // The cycles closed at this level have `length` candidates;
+            // when even so they cannot beat the best, neither can longer.
+            if !best.better((
+                cycle_base(y, x) + length_tenths(length),
+                length,
+                sort_key(y, x),
+            )) {
+                return;
+            }
             self.pend_off.clear();
             for i in 0..self.pend_on.len() {
                 let p = self.pend_on[i];
@@ -293,7 +302,7 @@ impl Chains {
         best: &mut Best,
     ) {
         let complexity = self.depth[p as usize] as usize + 2;
-        let tenths = if x && y { 70 } else { 65 } + length_tenths(complexity);
+        let tenths = cycle_base(y, x) + length_tenths(complexity);
         let key = (tenths, complexity, sort_key(y, x));
         if !best.better(key) {
             return;
@@ -363,7 +372,18 @@ impl Chains {
             self.buf2.push(src);
         }
         let mut found = None;
+        // The chains found in the k-th round have 2k + 2 candidates; when
+        // even so they cannot beat the best, neither can later ones.
+        let mut shortest = 2;
         'search: while !self.pend_on.is_empty() || !self.buf2.is_empty() {
+            if !best.better((
+                forcing_base(y) + length_tenths(shortest),
+                shortest,
+                sort_key(y, true),
+            )) {
+                return;
+            }
+            shortest += 2;
             for i in 0..self.pend_on.len() {
                 let p = self.pend_on[i];
                 for &q in t.on_to_off(p, y) {
@@ -397,7 +417,7 @@ impl Chains {
             std::mem::swap(&mut self.pend_on, &mut self.next_on);
         }
         let Some(complexity) = found else { return };
-        let tenths = if y { 70 } else { 66 } + length_tenths(complexity);
+        let tenths = forcing_base(y) + length_tenths(complexity);
         let key = (tenths, complexity, sort_key(y, true));
         if !best.better(key) {
             return;
@@ -419,6 +439,26 @@ impl Chains {
             },
         );
         best.take(key, step);
+    }
+}
+
+/// The rating of a cycle before the length term: 7.0 with both kinds of
+/// links, 6.5 with one.
+fn cycle_base(y: bool, x: bool) -> u8 {
+    if x && y {
+        70
+    } else {
+        65
+    }
+}
+
+/// The rating of a forcing chain before the length term: 7.0 with Y
+/// links, 6.6 for a forcing X-chain.
+fn forcing_base(y: bool) -> u8 {
+    if y {
+        70
+    } else {
+        66
     }
 }
 
