@@ -109,6 +109,49 @@ fn links_of(b: &Board, d: usize, out: &mut Vec<Link>) {
     }
 }
 
+/// For each oriented link (index * 2, plus 1 when its sides are swapped),
+/// the oriented links that may follow it in a chain: those whose near
+/// side shares a unit with its far side (the weak link), in the order the
+/// search tries them. Built once per digit, so the search walks only the
+/// links that can follow instead of testing all of them at every depth.
+struct Follow {
+    start: Vec<u32>,
+    list: Vec<u16>,
+}
+
+impl Follow {
+    fn build(&mut self, links: &[Link]) {
+        let near = |o: usize| {
+            let l = &links[o / 2];
+            if o % 2 == 1 {
+                l.units_b
+            } else {
+                l.units_a
+            }
+        };
+        let far = |o: usize| {
+            let l = &links[o / 2];
+            if o % 2 == 1 {
+                l.units_a
+            } else {
+                l.units_b
+            }
+        };
+        self.start.clear();
+        self.list.clear();
+        for o in 0..links.len() * 2 {
+            self.start.push(self.list.len() as u32);
+            let end = far(o);
+            self.list.extend(
+                (0..links.len() * 2)
+                    .filter(|&n| near(n) & end != 0)
+                    .map(|n| n as u16),
+            );
+        }
+        self.start.push(self.list.len() as u32);
+    }
+}
+
 struct Search<'a> {
     b: &'a Board,
     d: usize,
@@ -116,6 +159,7 @@ struct Search<'a> {
     places: u128,
     n: usize,
     links: &'a [Link],
+    follow: &'a Follow,
     /// The chain: link index and orientation (sides swapped).
     chain: [(usize, bool); 4],
     best: Option<(u8, u32)>,
@@ -160,27 +204,29 @@ impl Search<'_> {
             self.finish(used);
             return;
         }
-        let prev = if depth > 0 {
-            self.end_units(depth - 1)
-        } else {
-            !0
-        };
-        for li in 0..self.links.len() {
-            let l = self.links[li];
-            if units >> l.unit & 1 != 0 || (l.a | l.b) & used != 0 {
-                continue;
+        if depth == 0 {
+            for o in 0..self.links.len() * 2 {
+                self.extend(0, o, used, units);
             }
-            for swap in [false, true] {
-                // The weak link: the previous link's end and this link's
-                // start share a unit.
-                let start = if swap { l.units_b } else { l.units_a };
-                if prev & start == 0 {
-                    continue;
-                }
-                self.chain[depth] = (li, swap);
-                self.dfs(depth + 1, used | l.a | l.b, units | 1 << l.unit);
+        } else {
+            let (li, swap) = self.chain[depth - 1];
+            let o = li * 2 + swap as usize;
+            let f = self.follow;
+            for &next in &f.list[f.start[o] as usize..f.start[o + 1] as usize] {
+                self.extend(depth, next as usize, used, units);
             }
         }
+    }
+
+    /// Puts oriented link `o` (see [`Follow`]) at `depth` of the chain
+    /// when its unit and cells are not in the chain yet, and goes on.
+    fn extend(&mut self, depth: usize, o: usize, used: u128, units: u32) {
+        let l = self.links[o / 2];
+        if units >> l.unit & 1 != 0 || (l.a | l.b) & used != 0 {
+            return;
+        }
+        self.chain[depth] = (o / 2, o % 2 == 1);
+        self.dfs(depth + 1, used | l.a | l.b, units | 1 << l.unit);
     }
 
     /// Rates the chain found and, when it removes something and beats the
@@ -271,9 +317,14 @@ impl Search<'_> {
 pub(super) fn strong_links(b: &Board, s: &mut Step, n: usize) -> bool {
     s.clear();
     let mut links = Vec::with_capacity(64);
+    let mut follow = Follow {
+        start: Vec::new(),
+        list: Vec::new(),
+    };
     let mut best = None;
     for d in 1..=9 {
         links_of(b, d, &mut links);
+        follow.build(&links);
         let places = (0..81).fold(0u128, |m, c| m | u128::from(b.cand[c] >> (d - 1) & 1) << c);
         let mut search = Search {
             b,
@@ -281,6 +332,7 @@ pub(super) fn strong_links(b: &Board, s: &mut Step, n: usize) -> bool {
             places,
             n,
             links: &links,
+            follow: &follow,
             chain: [(0, false); 4],
             best,
             step: s,
