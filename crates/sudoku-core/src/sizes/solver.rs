@@ -149,6 +149,22 @@ struct Run {
     stopped: Option<String>,
 }
 
+impl Run {
+    /// A search for one solution (`first`) or two (`unique`), its clock
+    /// started.
+    fn new(mode: Mode, limits: &Limits) -> Run {
+        Run {
+            target: if mode == Mode::Unique { 2 } else { 1 },
+            solutions: 0,
+            first: None,
+            second: None,
+            guesses: 0,
+            clock: LimitClock::start(limits),
+            stopped: None,
+        }
+    }
+}
+
 impl SizedSolver {
     /// A solver with no geometry yet.
     pub fn new() -> SizedSolver {
@@ -456,15 +472,7 @@ impl SizedSearcher for SizedSolver {
         let g = self.geometry(grid.shape());
         let n = grid.side();
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let mut run = Run {
-            target: if mode == Mode::Unique { 2 } else { 1 },
-            solutions: 0,
-            first: None,
-            second: None,
-            guesses: 0,
-            clock: LimitClock::start(limits),
-            stopped: None,
-        };
+        let mut run = Run::new(mode, limits);
         if self.stack.is_empty() {
             self.stack.push(State::default());
         }
@@ -594,15 +602,7 @@ impl SizedSearcher for ReferenceSolver {
         let mut naive = Naive {
             g: &g,
             cells: grid.cells().to_vec(),
-            run: Run {
-                target: if mode == Mode::Unique { 2 } else { 1 },
-                solutions: 0,
-                first: None,
-                second: None,
-                guesses: 0,
-                clock: LimitClock::start(limits),
-                stopped: None,
-            },
+            run: Run::new(mode, limits),
             placements: 0,
             max_placements: self.max_placements,
         };
