@@ -407,13 +407,7 @@ impl CsvRows {
         }
         out.extend_from_slice(row.bytes());
         if let Some(sized) = &result.sized {
-            push_field(
-                out,
-                sized
-                    .puzzle_text(self.blank.byte(&sized.symbols))
-                    .as_bytes(),
-                delimiter,
-            );
+            self.push_sized_puzzle(sized, out);
         }
         out.push(delimiter);
         let outcome = rating::row_rating(result);
@@ -441,6 +435,13 @@ impl CsvRows {
         out.push(b'\n');
     }
 
+    /// A grid of another size's puzzle field, in its alphabet with the
+    /// blank for it, quoted when it holds the delimiter.
+    fn push_sized_puzzle(&self, sized: &SizedResult, out: &mut Vec<u8>) {
+        let text = sized.puzzle_text(self.blank.byte(&sized.symbols));
+        push_field(out, text.as_bytes(), self.delimiter);
+    }
+
     /// [`CsvRows::csv_row`] past the `file` field for a grid of another
     /// size: its puzzle and solution in its alphabet, quoted when they
     /// hold the delimiter (comma-separated numbers).
@@ -448,13 +449,7 @@ impl CsvRows {
         let delimiter = self.delimiter;
         push_number(out, result.line);
         out.push(delimiter);
-        push_field(
-            out,
-            sized
-                .puzzle_text(self.blank.byte(&sized.symbols))
-                .as_bytes(),
-            delimiter,
-        );
+        self.push_sized_puzzle(sized, out);
         out.push(delimiter);
         out.extend_from_slice(result.status.name().as_bytes());
         out.push(delimiter);
