@@ -110,8 +110,9 @@ pub enum KeptValue {
     /// Bytes (a Parquet binary value).
     Bytes(Vec<u8>),
     /// Any other Arrow value (a date, time, timestamp, duration, decimal,
-    /// 16- or 32-bit float, list, struct, map, ...): a one-row array of its
-    /// own (not sharing the input's buffers), of the input column's type.
+    /// 16- or 32-bit float, list, struct, map, ...): a one-row array (a
+    /// slice of the input's column, sharing its buffers), of the input
+    /// column's type.
     Arrow(ArrayRef),
 }
 
@@ -207,20 +208,6 @@ impl KeptValue {
             _ => None,
         }
     }
-}
-
-/// A one-row copy of `array`'s value at `row`, sharing none of its
-/// buffers (a dictionary's values aside), so that a kept value never holds
-/// the input's whole batch.
-///
-/// # Errors
-/// The copy cannot be made (not expected for arrays read from a file).
-pub fn copy_value(array: &dyn Array, row: usize) -> Result<KeptValue, String> {
-    let index =
-        arrow_array::UInt32Array::from(vec![u32::try_from(row).map_err(|e| e.to_string())?]);
-    arrow_select::take::take(array, &index, None)
-        .map(KeptValue::Arrow)
-        .map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

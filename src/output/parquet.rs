@@ -35,7 +35,9 @@ use arrow_array::builder::{
 use arrow_array::types::{
     Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
-use arrow_array::{new_empty_array, new_null_array, Array, ArrayRef, NullArray};
+use arrow_array::{make_array, new_empty_array, new_null_array, Array, ArrayRef, NullArray};
+use arrow_data::transform::MutableArrayData;
+use arrow_data::ArrayData;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
 use parquet::arrow::arrow_writer::{
     compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
@@ -471,11 +473,22 @@ fn kept_column<'a>(
                     v => return Err(misfit(v)),
                 });
             }
-            let parts: Vec<&dyn Array> = parts.iter().map(AsRef::as_ref).collect();
             if parts.is_empty() {
                 new_empty_array(data_type)
-            } else {
+            } else if matches!(data_type, DataType::Dictionary(..)) {
+                // `concat` keeps one dictionary when the rows share it (they
+                // do when they come from one input batch: each is a slice of it).
+                let parts: Vec<&dyn Array> = parts.iter().map(AsRef::as_ref).collect();
                 arrow_select::concat::concat(&parts)?
+            } else {
+                // Arrow's kernels are built unoptimised (Cargo.toml), so the
+                // rows are put together with arrow-data's `MutableArrayData`.
+                let parts: Vec<ArrayData> = parts.iter().map(|part| part.to_data()).collect();
+                let mut column = MutableArrayData::try_new(parts.iter().collect(), false, n)?;
+                for (i, part) in parts.iter().enumerate() {
+                    column.try_extend(i, 0, part.len())?;
+                }
+                make_array(column.freeze())
             }
         }
     })
