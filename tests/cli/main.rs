@@ -14,6 +14,7 @@ mod dataset;
 mod doc_examples;
 mod formats_in;
 mod formats_out;
+mod identity;
 mod kept;
 mod pipeline;
 mod rate;
