@@ -45,6 +45,7 @@ use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
 use crate::output::rating::{RatingColumns, APPENDED_COLUMNS, RATE_COLUMNS};
 use crate::output::result::{PuzzleResult, SizedResult};
+use sudoku_core::sizes::symbols::BLANKS;
 use sudoku_core::sizes::Symbols;
 
 /// The name that means stdin or stdout.
@@ -160,13 +161,19 @@ pub enum Blank {
 }
 
 impl Blank {
-    /// The blank character for a grid of another size in `symbols`: `.`
-    /// where `0` is one of its symbols.
+    /// The blank character for a grid of another size in `symbols`: this
+    /// one, unless it is one of the symbols (`0` in `0-9A-Z`, or in a
+    /// `--symbols` string; `.` in a string), then the first of `.`, `-`,
+    /// `_`, `+` that is not, so that a blank never reads back as a value.
     pub fn byte(self, symbols: &Symbols) -> u8 {
-        match self {
-            Blank::Zero if symbols.name_of(1) != "0" => b'0',
-            _ => b'.',
-        }
+        let wanted = match self {
+            Blank::Dot => b'.',
+            Blank::Zero => b'0',
+        };
+        std::iter::once(wanted)
+            .chain(BLANKS.iter().copied())
+            .find(|&b| !is_symbol(symbols, b))
+            .unwrap_or(wanted)
     }
 
     /// The puzzle's 81 characters with this blank.
@@ -180,6 +187,16 @@ impl Blank {
             }
         }
         line
+    }
+}
+
+/// True when `byte` is one of `symbols`' characters (either case for a
+/// `--symbols` string read in either case).
+fn is_symbol(symbols: &Symbols, byte: u8) -> bool {
+    match symbols {
+        Symbols::ZeroDigitsLetters { .. } => byte == b'0',
+        Symbols::Chars(chars) => chars.iter().any(|c| c.eq_ignore_ascii_case(&byte)),
+        Symbols::DigitsLetters { .. } | Symbols::Letters { .. } | Symbols::Numbers => false,
     }
 }
 
@@ -988,6 +1005,21 @@ mod tests {
     use super::*;
     use crate::output::result::Check;
     use sudoku_core::solver::Status;
+
+    #[test]
+    fn blanks_of_other_sizes_are_never_symbols() {
+        let letters = Symbols::DigitsLetters { lower: false };
+        let hex = Symbols::ZeroDigitsLetters { lower: false };
+        assert_eq!(Blank::Zero.byte(&letters), b'0');
+        assert_eq!(Blank::Dot.byte(&letters), b'.');
+        assert_eq!(Blank::Zero.byte(&Symbols::Numbers), b'0');
+        assert_eq!(Blank::Zero.byte(&hex), b'.');
+        // `0` last in a --symbols string is a symbol too, not only first.
+        assert_eq!(Blank::Zero.byte(&Symbols::Chars(b"1230".to_vec())), b'.');
+        assert_eq!(Blank::Dot.byte(&Symbols::Chars(b"ab.c".to_vec())), b'-');
+        assert_eq!(Blank::Zero.byte(&Symbols::Chars(b"0.-c".to_vec())), b'_');
+        assert_eq!(Blank::Zero.byte(&Symbols::Chars(b"ABCD".to_vec())), b'0');
+    }
 
     #[test]
     fn messages_are_escaped_cut_and_never_formulas() {
