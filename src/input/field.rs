@@ -87,6 +87,20 @@ pub fn looks_like_puzzle(field: &[u8]) -> bool {
     other_size(field).is_some() || spreadsheet_number(field)
 }
 
+/// True when a list of `len` values (the first a list of `first_len`
+/// values, if it is a list) looks like a grid: 81 values or 9 (lists), as
+/// 9x9 grids are written; n*n values (not lists) for a side n from 4 to
+/// 64 (16 for 4x4, 256 for 16x16, ...); or n lists of n values.
+pub fn looks_like_grid_list(len: usize, first_len: Option<usize>) -> bool {
+    use sudoku_core::sizes::side_of;
+    len == CELLS
+        || len == 9
+        || match first_len {
+            Some(inner) => inner == len && side_of(len * len).is_some(),
+            None => side_of(len).is_some(),
+        }
+}
+
 /// True for a field (or line) that is a puzzle in all but its characters,
 /// though [`looks_like_puzzle`] misses it: exactly 81 characters (UTF-8
 /// characters, or bytes), such as a puzzle with `€` blanks; or 17 or more
@@ -255,6 +269,21 @@ mod tests {
         assert!(!is_text(b"\xff\xfegarbage"));
         assert!(!is_text(b"a\x00b"));
         assert!(!is_text(b"caf\xC3"));
+    }
+
+    #[test]
+    fn grid_lists_of_every_size() {
+        assert!(looks_like_grid_list(81, None));
+        assert!(looks_like_grid_list(9, Some(9)));
+        assert!(looks_like_grid_list(16, None));
+        assert!(looks_like_grid_list(256, None));
+        assert!(looks_like_grid_list(625, None));
+        assert!(looks_like_grid_list(16, Some(16)));
+        assert!(looks_like_grid_list(25, Some(25)));
+        assert!(!looks_like_grid_list(16, Some(4)));
+        assert!(!looks_like_grid_list(12, None));
+        assert!(!looks_like_grid_list(3, Some(3)));
+        assert!(!looks_like_grid_list(80, None));
     }
 
     #[test]

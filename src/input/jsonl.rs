@@ -151,11 +151,18 @@ fn view(json: &Json) -> Value<'_> {
 }
 
 /// True when a JSON value looks like a puzzle: a string that does, or a
-/// list of 81 values or of 9 lists.
+/// list that looks like a grid of any size
+/// ([`field::looks_like_grid_list`]).
 fn looks_like_puzzle(json: &Json) -> bool {
     match json {
         Json::String(s) => field::looks_like_puzzle(s.trim().as_bytes()),
-        Json::Array(items) => items.len() == 81 || items.len() == 9,
+        Json::Array(items) => {
+            let first_len = match items.first() {
+                Some(Json::Array(inner)) => Some(inner.len()),
+                _ => None,
+            };
+            field::looks_like_grid_list(items.len(), first_len)
+        }
         _ => false,
     }
 }

@@ -132,12 +132,18 @@ fn items(values: &dyn Array, start: usize, end: usize) -> Value<'_> {
     Value::List((start..end).map(|i| value_at(values, i)).collect())
 }
 
-/// True when a value looks like a puzzle: text that does, or a list of 81
-/// values or of 9 lists.
+/// True when a value looks like a puzzle: text that does, or a list that
+/// looks like a grid of any size ([`field::looks_like_grid_list`]).
 pub(super) fn looks_like_puzzle(value: &Value<'_>) -> bool {
     match value {
         Value::Text(t) => field::looks_like_puzzle(t.trim_ascii()),
-        Value::List(items) => items.len() == 81 || items.len() == 9,
+        Value::List(items) => {
+            let first_len = match items.first() {
+                Some(Value::List(inner)) => Some(inner.len()),
+                _ => None,
+            };
+            field::looks_like_grid_list(items.len(), first_len)
+        }
         _ => false,
     }
 }

@@ -391,4 +391,39 @@ mod tests {
             assert_eq!(records, every_nth, "one in {n}");
         }
     }
+
+    #[test]
+    fn a_column_of_grid_lists_of_another_size_is_found_by_its_values() {
+        use arrow_array::builder::{Int64Builder, ListBuilder};
+
+        // A 4x4 puzzle as 16 integers (0 blank), in a column whose name is
+        // none of the puzzle names, after a column of ids.
+        let cells = [1, 0, 3, 0, 3, 4, 0, 0, 2, 0, 0, 3, 0, 3, 0, 1];
+        let mut flat = ListBuilder::new(Int64Builder::new());
+        flat.values().append_slice(&cells);
+        flat.append(true);
+        let mut nested = ListBuilder::new(ListBuilder::new(Int64Builder::new()));
+        for row in cells.chunks(4) {
+            nested.values().values().append_slice(row);
+            nested.values().append(true);
+        }
+        nested.append(true);
+        let ids: ArrayRef = Arc::new(Int64Array::from(vec![7]));
+        for (values, how) in [
+            (Arc::new(flat.finish()) as ArrayRef, "16 integers"),
+            (Arc::new(nested.finish()) as ArrayRef, "4 lists of 4"),
+        ] {
+            let batch = RecordBatch::try_from_iter([("id", ids.clone()), ("cells", values)])
+                .expect("a batch");
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("sized.parquet");
+            let mut writer =
+                ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), None).unwrap();
+            writer.write(&batch).unwrap();
+            writer.close().unwrap();
+            let file = File::open(&path).unwrap();
+            let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
+            assert_eq!(by_content(&file, &metadata).unwrap(), Some(1), "{how}");
+        }
+    }
 }
