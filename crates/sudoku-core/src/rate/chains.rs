@@ -14,6 +14,7 @@
 //! then the kind (X before Y before both), then the first found, is taken.
 
 use super::board::{Board, CELL_UNITS, ORDERED_PEERS, PEERS, UNITS};
+use super::reach::Reach;
 use super::Step;
 
 /// Number of candidates (cell * 9 + digit - 1).
@@ -128,7 +129,9 @@ struct Adj {
 impl Adj {
     fn build(mut f: impl FnMut(u16, &mut Vec<u16>)) -> Adj {
         let mut start = Vec::with_capacity(CANDS + 1);
-        let mut list = Vec::with_capacity(CANDS * 8);
+        // Room for the most links a grid can have (8 digits and 20 peers
+        // per candidate), so the list never grows.
+        let mut list = Vec::with_capacity(CANDS * 28);
         let mut buf = Vec::with_capacity(32);
         for p in 0..CANDS as u16 {
             start.push(list.len() as u32);
@@ -499,6 +502,7 @@ pub(super) fn forcing_chains_cycles(b: &Board, s: &mut Step) -> bool {
         step: Step::default(),
     };
     for (y, x) in [(false, true), (true, false), (true, true)] {
+        let reach = Reach::new(b, y, x);
         for c in 0..81 {
             let m = b.cand[c];
             if m.count_ones() < 2 || (!x && m.count_ones() > 2) {
@@ -509,9 +513,16 @@ pub(super) fn forcing_chains_cycles(b: &Board, s: &mut Step) -> bool {
                     continue;
                 }
                 let p = (c * 9 + d) as u16;
-                ch.cycles(b, &tables, p, y, x, &mut best);
-                if x {
+                // Searched only where the graph has a cycle through the
+                // candidate on, or a path to its opposite.
+                let (on, off) = (p as usize * 2 + 1, p as usize * 2);
+                if reach.on_cycle(on) {
+                    ch.cycles(b, &tables, p, y, x, &mut best);
+                }
+                if x && reach.reaches(on, off) {
                     ch.forcing(b, &tables, p, true, y, &mut best);
+                }
+                if x && reach.reaches(off, on) {
                     ch.forcing(b, &tables, p, false, y, &mut best);
                 }
             }

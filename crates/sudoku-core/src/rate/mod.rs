@@ -40,6 +40,7 @@ mod board;
 mod chains;
 mod links;
 mod multiple;
+mod reach;
 mod unique;
 mod wings;
 

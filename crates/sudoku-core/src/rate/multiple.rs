@@ -23,24 +23,12 @@
 
 use super::board::{bits, cells_of, Board, Mask, CELL_UNITS, ORDERED_PEERS, UNITS, UNIT_SET};
 use super::chains::length_tenths;
+use super::reach::{has, NodeSet, Reach, NODES, NO_NODES};
 use super::Step;
-
-/// Nodes: a candidate (cell * 9 + digit - 1) on or off.
-const NODES: usize = 81 * 9 * 2;
-
-/// A set of nodes, one bit each.
-type NodeSet = [u64; NODES.div_ceil(64)];
-
-const NO_NODES: NodeSet = [0; NODES.div_ceil(64)];
 
 #[inline]
 fn node(cand: usize, on: bool) -> usize {
     cand * 2 + on as usize
-}
-
-#[inline]
-fn has(set: &NodeSet, n: usize) -> bool {
-    set[n / 64] >> (n % 64) & 1 != 0
 }
 
 /// How a contradiction was reached: the candidate found both on and off,
@@ -486,6 +474,16 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind) -> bool {
     };
     let mut on = OnRuns::new();
     let mut off_run = Run::new();
+    // A static run reaches what its start reaches in the graph (or less,
+    // when it meets a contradiction), so a cell or region whose branches
+    // reach no node in common there has no chain, and its runs are not
+    // needed. Dynamic runs can reach more: they are all computed.
+    let reach = (!dynamic).then(|| Reach::new(b, true, true));
+    let any_common = |cands: &mut dyn Iterator<Item = usize>| {
+        reach
+            .as_ref()
+            .is_none_or(|reach| reach.meet(cands.map(|cand| node(cand, true))))
+    };
     for c in 0..81 {
         let m = b.cand[c];
         let card = m.count_ones();
@@ -493,11 +491,25 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind) -> bool {
             on.release(c);
             continue;
         }
-        // The runs of the cell's digits, in digit order.
+        let cell_chains = kind != Kind::Nishio && any_common(&mut bits(m).map(|d| c * 9 + d));
+        // The runs of the cell's digits, in digit order (static ones only
+        // when the cell or a region has a chain).
         let mut cell_runs = [0usize; 9];
         let mut nv = 0;
         for d in bits(m) {
             let cand = c * 9 + d;
+            let regions = CELL_UNITS[c].map(|u| {
+                let u = u as usize;
+                let pos = b.positions(u, d + 1);
+                let first = kind != Kind::Nishio
+                    && pos.count_ones() >= 2
+                    && UNITS[u][pos.trailing_zeros() as usize] as usize == c
+                    && any_common(&mut bits(pos).map(|i| UNITS[u][i] as usize * 9 + d));
+                (u, pos, first)
+            });
+            if !dynamic && !cell_chains && regions.iter().all(|&(_, _, first)| !first) {
+                continue;
+            }
             let r = on.get(&mut e, cand);
             cell_runs[nv] = r;
             nv += 1;
@@ -536,10 +548,8 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind) -> bool {
             }
             // Region forcing chains from this cell, the first place of the
             // digit in the unit.
-            for &u in &CELL_UNITS[c] {
-                let u = u as usize;
-                let pos = b.positions(u, d + 1);
-                if pos.count_ones() < 2 || UNITS[u][pos.trailing_zeros() as usize] as usize != c {
+            for (u, pos, first) in regions {
+                if !first {
                     continue;
                 }
                 // This cell's run, then the later places' runs.
@@ -561,7 +571,7 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind) -> bool {
                 }
             }
         }
-        if kind != Kind::Nishio {
+        if cell_chains {
             // Cell forcing chains: what every digit of the cell leads to.
             let cell_runs = &cell_runs[..nv];
             let all = common(&on.runs, cell_runs);
