@@ -25,6 +25,9 @@ struct Link {
     /// The units holding all of side `a`, of side `b` (bit per unit).
     units_a: u32,
     units_b: u32,
+    /// The cells seeing every cell of side `a`, of side `b`.
+    see_a: u128,
+    see_b: u128,
 }
 
 /// Whether all cells of `set` lie in one unit; the units that hold them
@@ -54,6 +57,8 @@ fn link(kind: usize, unit: usize, a: u128, b: u128, grouped: bool) -> Link {
         grouped,
         units_a: common_units(a),
         units_b: common_units(b),
+        see_a: seeing_all(a),
+        see_b: seeing_all(b),
     }
 }
 
@@ -109,47 +114,62 @@ fn links_of(b: &Board, d: usize, out: &mut Vec<Link>) {
     }
 }
 
-/// For each oriented link (index * 2, plus 1 when its sides are swapped),
-/// the oriented links that may follow it in a chain: those whose near
-/// side shares a unit with its far side (the weak link), in the order the
-/// search tries them. Built once per digit, so the search walks only the
-/// links that can follow instead of testing all of them at every depth.
-struct Follow {
-    start: Vec<u32>,
-    list: Vec<u16>,
+/// How the oriented links of one digit (link index * 2, plus 1 when its
+/// sides are swapped) chain, as sets of oriented links (a bit each: a
+/// digit has at most 36 links, two per box and one per line, so 72
+/// oriented links fit in a `u128`). Built once per digit, so the search
+/// walks only the links that can follow instead of testing all of them at
+/// every depth, in increasing order as before.
+struct Graph {
+    /// For each oriented link, those that may follow it in a chain: whose
+    /// near side shares a unit with its far side (the weak link).
+    follow: Vec<u128>,
+    /// For each oriented link, those it may follow.
+    precede: Vec<u128>,
+    /// The oriented links whose far side lies in each unit.
+    far_in: [u128; 27],
+    /// For each cell, the oriented links whose far side it sees.
+    seen_by: [u128; 81],
 }
 
-impl Follow {
-    fn build(&mut self, links: &[Link]) {
-        let near = |o: usize| {
-            let l = &links[o / 2];
-            if o % 2 == 1 {
-                l.units_b
-            } else {
-                l.units_a
+impl Graph {
+    fn build(&mut self, links: &[Link], places: u128) {
+        let mut near_in = [0u128; 27];
+        self.far_in = [0; 27];
+        self.seen_by = [0; 81];
+        for (i, l) in links.iter().enumerate() {
+            let (o, swapped) = (1u128 << (2 * i), 1u128 << (2 * i + 1));
+            for u in cells_of(l.units_a.into()) {
+                near_in[u] |= o;
+                self.far_in[u] |= swapped;
             }
-        };
-        let far = |o: usize| {
-            let l = &links[o / 2];
-            if o % 2 == 1 {
-                l.units_a
-            } else {
-                l.units_b
+            for u in cells_of(l.units_b.into()) {
+                near_in[u] |= swapped;
+                self.far_in[u] |= o;
             }
-        };
-        self.start.clear();
-        self.list.clear();
-        for o in 0..links.len() * 2 {
-            self.start.push(self.list.len() as u32);
-            let end = far(o);
-            self.list.extend(
-                (0..links.len() * 2)
-                    .filter(|&n| near(n) & end != 0)
-                    .map(|n| n as u16),
-            );
+            for c in cells_of(l.see_b & places) {
+                self.seen_by[c] |= o;
+            }
+            for c in cells_of(l.see_a & places) {
+                self.seen_by[c] |= swapped;
+            }
         }
-        self.start.push(self.list.len() as u32);
+        self.follow.clear();
+        self.precede.clear();
+        for l in links {
+            for (near, far) in [(l.units_a, l.units_b), (l.units_b, l.units_a)] {
+                self.follow
+                    .push(cells_of(far.into()).fold(0, |m, u| m | near_in[u]));
+                self.precede
+                    .push(cells_of(near.into()).fold(0, |m, u| m | self.far_in[u]));
+            }
+        }
     }
+}
+
+/// Iterates over the set bits of a 128-bit set, lowest first.
+fn members(set: u128) -> impl Iterator<Item = usize> {
+    cells_of(set)
 }
 
 struct Search<'a> {
@@ -159,7 +179,12 @@ struct Search<'a> {
     places: u128,
     n: usize,
     links: &'a [Link],
-    follow: &'a Follow,
+    graph: &'a Graph,
+    /// For the chain's start, the oriented links worth trying at each
+    /// depth: at the last, those whose far side is seen by a cell seeing
+    /// the start (or closes a loop); before, those some link worth trying
+    /// next can follow. Other chains remove nothing.
+    worth: [u128; 4],
     /// The chain: link index and orientation (sides swapped).
     chain: [(usize, bool); 4],
     best: Option<(u8, u32)>,
@@ -206,19 +231,44 @@ impl Search<'_> {
         }
         if depth == 0 {
             for o in 0..self.links.len() * 2 {
-                self.extend(0, o, used, units);
+                if self.worth_from(o) {
+                    self.extend(0, o, used, units);
+                }
             }
         } else {
             let (li, swap) = self.chain[depth - 1];
             let o = li * 2 + swap as usize;
-            let f = self.follow;
-            for &next in &f.list[f.start[o] as usize..f.start[o + 1] as usize] {
-                self.extend(depth, next as usize, used, units);
+            for next in members(self.graph.follow[o] & self.worth[depth]) {
+                self.extend(depth, next, used, units);
             }
         }
     }
 
-    /// Puts oriented link `o` (see [`Follow`]) at `depth` of the chain
+    /// Sets `worth` for chains starting with oriented link `o`; whether
+    /// any is worth trying.
+    fn worth_from(&mut self, o: usize) -> bool {
+        let g = self.graph;
+        let start = &self.links[o / 2];
+        let (near_see, near_units) = if o % 2 == 1 {
+            (start.see_b, start.units_b)
+        } else {
+            (start.see_a, start.units_a)
+        };
+        let seen = cells_of(near_see & self.places).fold(0, |m, v| m | g.seen_by[v]);
+        let ring = cells_of(near_units.into()).fold(0, |m, u| m | g.far_in[u]);
+        // Two links closing a loop remove nothing.
+        self.worth[self.n - 1] = if self.n > 2 {
+            seen | ring
+        } else {
+            seen & !ring
+        };
+        for k in (1..self.n - 1).rev() {
+            self.worth[k] = members(self.worth[k + 1]).fold(0, |m, q| m | g.precede[q]);
+        }
+        g.follow[o] & self.worth[1] != 0
+    }
+
+    /// Puts oriented link `o` (see [`Graph`]) at `depth` of the chain
     /// when its unit and cells are not in the chain yet, and goes on.
     fn extend(&mut self, depth: usize, o: usize, used: u128, units: u32) {
         let l = self.links[o / 2];
@@ -317,22 +367,25 @@ impl Search<'_> {
 pub(super) fn strong_links(b: &Board, s: &mut Step, n: usize) -> bool {
     s.clear();
     let mut links = Vec::with_capacity(64);
-    let mut follow = Follow {
-        start: Vec::new(),
-        list: Vec::new(),
+    let mut graph = Graph {
+        follow: Vec::with_capacity(72),
+        precede: Vec::with_capacity(72),
+        far_in: [0; 27],
+        seen_by: [0; 81],
     };
     let mut best = None;
     for d in 1..=9 {
         links_of(b, d, &mut links);
-        follow.build(&links);
         let places = (0..81).fold(0u128, |m, c| m | u128::from(b.cand[c] >> (d - 1) & 1) << c);
+        graph.build(&links, places);
         let mut search = Search {
             b,
             d,
             places,
             n,
             links: &links,
-            follow: &follow,
+            graph: &graph,
+            worth: [0; 4],
             chain: [(0, false); 4],
             best,
             step: s,
