@@ -26,23 +26,25 @@ pub(super) fn als_wing(b: &Board, s: &mut Step, size: u32) -> bool {
     let mut best: Option<(u8, u32)> = None;
     let mut scratch = Step::default();
     for u in 0..27 {
+        // The places (indexes in the unit) of cells with two candidates
+        // or more: a set is made of them only.
+        let multi = (0..9)
+            .filter(|&i| b.cand[UNITS[u][i] as usize].count_ones() >= 2)
+            .fold(0, |m, i| m | 1 << i);
         for pick in subsets(size) {
+            if pick & !multi != 0 {
+                continue;
+            }
             let mut set = 0u128;
             let mut union: Mask = 0;
             let mut biggest = 0;
-            let mut ok = true;
             for i in bits(pick) {
                 let c = UNITS[u][i] as usize;
-                let n = b.cand[c].count_ones();
-                if n < 2 {
-                    ok = false;
-                    break;
-                }
-                biggest = biggest.max(n);
+                biggest = biggest.max(b.cand[c].count_ones());
                 union |= b.cand[c];
                 set |= 1 << c;
             }
-            if !ok || union.count_ones() != size + 1 {
+            if union.count_ones() != size + 1 {
                 continue;
             }
             // Holders of each digit in the set.
