@@ -21,7 +21,7 @@
 //! reached as a bitset, so the nodes common to all branches are found by
 //! intersecting them; and following an assumption allocates nothing.
 
-use super::board::{bits, cells_of, Board, Mask, CELL_UNITS, ORDERED_PEERS, UNITS, UNIT_SET};
+use super::board::{bits, cells_of, Board, Mask, CELL_UNITS, PEER_SET, UNITS, UNIT_SET};
 use super::chains::length_tenths;
 use super::reach::{has, NodeSet, Reach, NODES, NO_NODES};
 use super::Step;
@@ -45,6 +45,10 @@ struct Absurd {
 struct Run {
     /// The nodes reached.
     seen: NodeSet,
+    /// The same by digit and state: the cells where each digit (0..9) was
+    /// reached off, and on.
+    off_cells: [u128; 9],
+    on_cells: [u128; 9],
     /// Each reached node's position in `order`.
     index: Vec<u16>,
     /// Nodes reached, in order.
@@ -60,6 +64,8 @@ impl Run {
     fn new() -> Run {
         Run {
             seen: NO_NODES,
+            off_cells: [0; 9],
+            on_cells: [0; 9],
             index: vec![0; NODES],
             order: Vec::new(),
             par: Vec::new(),
@@ -71,6 +77,8 @@ impl Run {
     /// Empties the run and assumes node `n`.
     fn start(&mut self, n: usize) {
         self.seen = NO_NODES;
+        self.off_cells = [0; 9];
+        self.on_cells = [0; 9];
         self.order.clear();
         self.par.clear();
         self.arena.clear();
@@ -86,6 +94,12 @@ impl Run {
     #[inline]
     fn add(&mut self, n: usize, parents: &[u16]) {
         self.seen[n / 64] |= 1 << (n % 64);
+        let (c, d) = (n / 18, n / 2 % 9);
+        if n & 1 == 1 {
+            self.on_cells[d] |= 1 << c;
+        } else {
+            self.off_cells[d] |= 1 << c;
+        }
         self.index[n] = self.order.len() as u16;
         self.par
             .push((self.arena.len() as u32, parents.len() as u8));
@@ -231,13 +245,36 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        for &o in &ORDERED_PEERS[c] {
-            let o = o as usize;
-            if self.grid[o] >> d & 1 != 0 && !self.turn_off(run, o * 9 + d, p) {
+        // The peers in the order of `ORDERED_PEERS`: the box's, then the
+        // row's and the column's others, each in increasing order.
+        let mut rest = self.places[d] & PEER_SET[c];
+        for &u in &CELL_UNITS[c] {
+            let here = rest & UNIT_SET[u as usize];
+            rest &= !here;
+            let new = here & !run.off_cells[d];
+            let on = here & run.on_cells[d];
+            if on != 0 {
+                // A contradiction at the first peer reached on: the peers
+                // before it go off first.
+                let first = on.trailing_zeros() as usize;
+                for o in cells_of(new & ((1 << first) - 1)) {
+                    self.add_off(run, o * 9 + d, p);
+                }
+                run.set_absurd(first * 9 + d, false, &[p]);
                 return false;
+            }
+            for o in cells_of(new) {
+                self.add_off(run, o * 9 + d, p);
             }
         }
         true
+    }
+
+    /// Turns candidate `q` off, from on node `p`; it was not reached yet.
+    #[inline]
+    fn add_off(&mut self, run: &mut Run, q: usize, p: u16) {
+        run.add(node(q, false), &[p]);
+        self.pend_off.push(node(q, false) as u16);
     }
 
     #[inline]
