@@ -15,7 +15,7 @@
 
 use super::board::{Board, CELL_UNITS, ORDERED_PEERS, PEERS, UNITS};
 use super::reach::Reach;
-use super::Step;
+use super::{Shared, Step};
 
 /// Number of candidates (cell * 9 + digit - 1).
 const CANDS: usize = 81 * 9;
@@ -494,7 +494,7 @@ impl Best {
 /// X-cycles and forcing X-chains, then Y-cycles, then cycles and forcing
 /// chains with both kinds of links, from every candidate of every cell
 /// with two or more.
-pub(super) fn forcing_chains_cycles(b: &Board, s: &mut Step) -> bool {
+pub(super) fn forcing_chains_cycles(b: &Board, s: &mut Step, shared: &mut Shared) -> bool {
     let mut ch = Chains::new();
     let tables = Tables::new(b);
     let mut best = Best {
@@ -502,7 +502,13 @@ pub(super) fn forcing_chains_cycles(b: &Board, s: &mut Step) -> bool {
         step: Step::default(),
     };
     for (y, x) in [(false, true), (true, false), (true, true)] {
-        let reach = Reach::new(b, y, x);
+        let own;
+        let reach = if y && x {
+            shared.reach(b)
+        } else {
+            own = Reach::new(b, y, x);
+            &own
+        };
         for c in 0..81 {
             let m = b.cand[c];
             if m.count_ones() < 2 || (!x && m.count_ones() > 2) {

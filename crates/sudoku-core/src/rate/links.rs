@@ -362,29 +362,49 @@ impl Search<'_> {
     }
 }
 
-/// Chains of `n` strong links (2 to 4): the lowest rating, then the most
-/// eliminations.
-pub(super) fn strong_links(b: &Board, s: &mut Step, n: usize) -> bool {
+/// The strong links of every digit on one board and how they chain,
+/// computed once for the three searches (two, three and four links) of a
+/// step.
+pub(super) struct Table {
+    /// For digits 1 to 9: the cells holding it, its links and their graph.
+    digits: Vec<(u128, Vec<Link>, Graph)>,
+}
+
+impl Table {
+    pub(super) fn new(b: &Board) -> Table {
+        let digits = (1..=9)
+            .map(|d| {
+                let mut links = Vec::with_capacity(36);
+                links_of(b, d, &mut links);
+                let places =
+                    (0..81).fold(0u128, |m, c| m | u128::from(b.cand[c] >> (d - 1) & 1) << c);
+                let mut graph = Graph {
+                    follow: Vec::with_capacity(72),
+                    precede: Vec::with_capacity(72),
+                    far_in: [0; 27],
+                    seen_by: [0; 81],
+                };
+                graph.build(&links, places);
+                (places, links, graph)
+            })
+            .collect();
+        Table { digits }
+    }
+}
+
+/// Chains of `n` strong links (2 to 4) in `table`, the links of board
+/// `b`: the lowest rating, then the most eliminations.
+pub(super) fn strong_links(b: &Board, s: &mut Step, n: usize, table: &Table) -> bool {
     s.clear();
-    let mut links = Vec::with_capacity(64);
-    let mut graph = Graph {
-        follow: Vec::with_capacity(72),
-        precede: Vec::with_capacity(72),
-        far_in: [0; 27],
-        seen_by: [0; 81],
-    };
     let mut best = None;
-    for d in 1..=9 {
-        links_of(b, d, &mut links);
-        let places = (0..81).fold(0u128, |m, c| m | u128::from(b.cand[c] >> (d - 1) & 1) << c);
-        graph.build(&links, places);
+    for (d, (places, links, graph)) in (1..=9).zip(&table.digits) {
         let mut search = Search {
             b,
             d,
-            places,
+            places: *places,
             n,
-            links: &links,
-            graph: &graph,
+            links,
+            graph,
             worth: [0; 4],
             chain: [(0, false); 4],
             best,

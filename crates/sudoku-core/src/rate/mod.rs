@@ -140,40 +140,62 @@ impl Step {
     }
 }
 
-type Finder = fn(&Board, &mut Step) -> bool;
+/// What several techniques compute from the board of one step, kept for
+/// the step by the first that needs it.
+#[derive(Default)]
+struct Shared {
+    /// The strong links of every digit (three searches use them).
+    links: Option<links::Table>,
+    /// The static implication graph with X and Y links (forcing chains
+    /// and cycles, then static cell and region forcing chains).
+    reach: Option<reach::Reach>,
+}
+
+impl Shared {
+    fn links(&mut self, b: &Board) -> &links::Table {
+        self.links.get_or_insert_with(|| links::Table::new(b))
+    }
+
+    fn reach(&mut self, b: &Board) -> &reach::Reach {
+        self.reach
+            .get_or_insert_with(|| reach::Reach::new(b, true, true))
+    }
+}
+
+type Finder = fn(&Board, &mut Step, &mut Shared) -> bool;
 
 /// The techniques in the order serate tries them (its default set; the
 /// producers it leaves out by default are left out here too).
 const TECHNIQUES: &[Finder] = &[
-    basic::hidden_single,
-    |b, s| basic::intersection(b, s, true),
-    |b, s| basic::hidden_set(b, s, 2, true),
-    basic::naked_single,
-    |b, s| basic::hidden_set(b, s, 3, true),
-    |b, s| basic::intersection(b, s, false),
-    |b, s| basic::naked_set(b, s, 2),
-    |b, s| basic::fish(b, s, 2),
-    |b, s| basic::hidden_set(b, s, 2, false),
-    |b, s| basic::naked_set(b, s, 3),
-    |b, s| basic::fish(b, s, 3),
-    |b, s| basic::hidden_set(b, s, 3, false),
-    |b, s| links::strong_links(b, s, 2),
-    |b, s| basic::xy_wing(b, s, false),
-    |b, s| basic::xy_wing(b, s, true),
-    unique::unique_loops,
-    |b, s| basic::naked_set(b, s, 4),
-    |b, s| basic::fish(b, s, 4),
-    |b, s| basic::hidden_set(b, s, 4, false),
-    |b, s| links::strong_links(b, s, 3),
-    |b, s| wings::als_wing(b, s, 3),
-    unique::bug,
-    |b, s| links::strong_links(b, s, 4),
-    |b, s| wings::als_wing(b, s, 4),
-    |b, s| wings::als_wing(b, s, 5),
+    |b, s, _| basic::hidden_single(b, s),
+    |b, s, _| basic::intersection(b, s, true),
+    |b, s, _| basic::hidden_set(b, s, 2, true),
+    |b, s, _| basic::naked_single(b, s),
+    |b, s, _| basic::hidden_set(b, s, 3, true),
+    |b, s, _| basic::intersection(b, s, false),
+    |b, s, _| basic::naked_set(b, s, 2),
+    |b, s, _| basic::fish(b, s, 2),
+    |b, s, _| basic::hidden_set(b, s, 2, false),
+    |b, s, _| basic::naked_set(b, s, 3),
+    |b, s, _| basic::fish(b, s, 3),
+    |b, s, _| basic::hidden_set(b, s, 3, false),
+    |b, s, sh| links::strong_links(b, s, 2, sh.links(b)),
+    |b, s, _| basic::xy_wing(b, s, false),
+    |b, s, _| basic::xy_wing(b, s, true),
+    |b, s, _| unique::unique_loops(b, s),
+    |b, s, _| basic::naked_set(b, s, 4),
+    |b, s, _| basic::fish(b, s, 4),
+    |b, s, _| basic::hidden_set(b, s, 4, false),
+    |b, s, sh| links::strong_links(b, s, 3, sh.links(b)),
+    |b, s, _| wings::als_wing(b, s, 3),
+    |b, s, _| unique::bug(b, s),
+    |b, s, sh| links::strong_links(b, s, 4, sh.links(b)),
+    |b, s, _| wings::als_wing(b, s, 4),
+    |b, s, _| wings::als_wing(b, s, 5),
     chains::forcing_chains_cycles,
-    |b, s| multiple::forcing_chains(b, s, multiple::Kind::Nishio),
-    |b, s| multiple::forcing_chains(b, s, multiple::Kind::Multiple),
-    |b, s| multiple::forcing_chains(b, s, multiple::Kind::Dynamic),
+    |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Nishio, sh),
+    |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Multiple, sh),
+    |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Dynamic, sh),
 ];
 
 /// Rates a puzzle: solves it step by step with the easiest technique that
@@ -211,12 +233,13 @@ pub fn rate_observed(puzzle: &Grid, observe: &mut dyn FnMut(StepInfo)) -> Rating
     };
     let mut step = Step::default();
     while !b.is_solved() {
+        let mut shared = Shared::default();
         if b.value.iter().zip(&b.cand).any(|(&v, &m)| v == 0 && m == 0) {
             r.complete = false;
             break;
         }
         step.clear();
-        if !TECHNIQUES.iter().any(|f| f(&b, &mut step)) {
+        if !TECHNIQUES.iter().any(|f| f(&b, &mut step, &mut shared)) {
             r.complete = false;
             break;
         }

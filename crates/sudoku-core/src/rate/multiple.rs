@@ -23,8 +23,8 @@
 
 use super::board::{bits, cells_of, Board, Mask, CELL_UNITS, PEER_SET, UNITS, UNIT_SET};
 use super::chains::length_tenths;
-use super::reach::{has, NodeSet, Reach, NODES, NO_NODES};
-use super::Step;
+use super::reach::{has, NodeSet, NODES, NO_NODES};
+use super::{Shared, Step};
 
 #[inline]
 fn node(cand: usize, on: bool) -> usize {
@@ -484,7 +484,7 @@ fn common(all: &[Run], runs: &[usize]) -> NodeSet {
 }
 
 /// Runs the rule `kind` on the board: the easiest step it finds.
-pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind) -> bool {
+pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut Shared) -> bool {
     let dynamic = kind != Kind::Multiple;
     let base: u8 = match kind {
         Kind::Nishio => 75,
@@ -515,7 +515,7 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind) -> bool {
     // when it meets a contradiction), so a cell or region whose branches
     // reach no node in common there has no chain, and its runs are not
     // needed. Dynamic runs can reach more: they are all computed.
-    let reach = (!dynamic).then(|| Reach::new(b, true, true));
+    let reach = (!dynamic).then(|| shared.reach(b));
     let any_common = |cands: &mut dyn Iterator<Item = usize>| {
         reach
             .as_ref()
