@@ -3,7 +3,8 @@
 //! One puzzle: the boxes on the diagonal see no common row or column, so
 //! each gets a random order of the values; the solver completes the grid
 //! (first mode, a guess limit against the rare slow completion, after which
-//! another start is drawn), and the values are relabelled at random. The
+//! another start is drawn; [`SizedSolver::basic`], whose guess order fixes
+//! the grids a seed gives), and the values are relabelled at random. The
 //! givens are then visited in a random order and each is removed when the
 //! puzzle keeps one solution: a given that a naked single would put back
 //! (its peers hold every other value) without a search, any other with a
@@ -34,6 +35,9 @@ pub struct SizedGenerated {
 pub struct SizedGenerator {
     shape: Shape,
     geometry: Geometry,
+    /// Completes the diagonal boxes (its guess order fixes the grids).
+    completer: SizedSolver,
+    /// Checks that a dug puzzle keeps one solution.
     solver: SizedSolver,
 }
 
@@ -43,6 +47,7 @@ impl SizedGenerator {
         SizedGenerator {
             shape,
             geometry: Geometry::new(shape),
+            completer: SizedSolver::basic(),
             solver: SizedSolver::new(),
         }
     }
@@ -77,7 +82,7 @@ impl SizedGenerator {
             max_guesses: Some(100 * n as u64),
             timeout: None,
         };
-        let search = self.solver.search(&grid, Mode::First, &limits);
+        let search = self.completer.search(&grid, Mode::First, &limits);
         let solved = search.first?;
         values.shuffle(rng);
         let cells = solved
