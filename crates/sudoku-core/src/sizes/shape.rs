@@ -154,6 +154,8 @@ pub struct Geometry {
     units: Vec<u16>,
     /// The peers of every cell, flattened, [`Geometry::peer_count`] each.
     peers: Vec<u16>,
+    /// The row, column and box unit of every cell.
+    units_of: Vec<[u8; 3]>,
 }
 
 impl Geometry {
@@ -183,10 +185,17 @@ impl Geometry {
                     .then_some(o as u16)
             }));
         }
+        let units_of = (0..n * n)
+            .map(|cell| {
+                let (row, col) = (cell / n, cell % n);
+                [row, n + col, 2 * n + shape.box_of(row, col)].map(|u| u as u8)
+            })
+            .collect();
         Geometry {
             shape,
             units,
             peers,
+            units_of,
         }
     }
 
@@ -205,6 +214,12 @@ impl Geometry {
     pub fn unit(&self, u: usize) -> &[u16] {
         let n = self.shape.side();
         &self.units[u * n..(u + 1) * n]
+    }
+
+    /// The units of `cell`: its row, column and box (as for
+    /// [`Geometry::unit`], below 3 * 64).
+    pub fn units_of(&self, cell: usize) -> [u8; 3] {
+        self.units_of[cell]
     }
 
     /// The peers of `cell`, ascending.
