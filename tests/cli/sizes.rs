@@ -325,13 +325,15 @@ fn guess_and_time_limits_give_timeout_rows_for_sixteen_by_sixteen() {
     let file = sixteen();
     let all = sized_rows(&[&file], 0);
     let guesses: Vec<u64> = all.iter().map(|r| r.guesses.parse().unwrap()).collect();
-    assert!(guesses.iter().all(|&g| g > 100), "{guesses:?}");
-    let limited = sized_rows(&[&file, "--max-guesses", "1000"], 1);
+    // Some need more than 100 guesses, some fewer (12-492).
+    assert!(guesses.iter().any(|&g| g > 100), "{guesses:?}");
+    assert!(guesses.iter().any(|&g| g <= 100), "{guesses:?}");
+    let limited = sized_rows(&[&file, "--max-guesses", "100"], 1);
     for (row, &g) in limited.iter().zip(&guesses) {
-        if g > 1000 {
+        if g > 100 {
             assert_eq!(row.status, "timeout", "line {}", row.line);
             assert!(
-                row.message.contains("guess limit 1000 exceeded"),
+                row.message.contains("guess limit 100 exceeded"),
                 "{}",
                 row.message
             );

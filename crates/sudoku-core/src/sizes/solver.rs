@@ -327,7 +327,9 @@ impl SizedSolver {
             let bit = left & left.wrapping_neg();
             left &= left - 1;
             let guesses = run.guesses + 1;
-            if let Some(why) = run.clock.exceeded(guesses, guesses) {
+            // The clock is read every 1024 ticks: a guess here costs tens
+            // of 9x9 ones, so it counts 64 (the clock read every 16).
+            if let Some(why) = run.clock.exceeded(guesses, guesses << 6) {
                 run.stopped = Some(why);
                 return true;
             }
