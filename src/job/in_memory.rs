@@ -29,9 +29,11 @@
 
 use rayon::prelude::*;
 use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::sizes::{self, Symbols};
 use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::error::Error;
+use crate::input::sized::{self as sized_input, SizeOptions, SizedRecord};
 use crate::input::{self, Record};
 use crate::job::config::MAX_THREADS;
 use crate::job::pipeline::solve_record;
@@ -53,6 +55,39 @@ pub struct BatchOptions {
     pub mode: Mode,
     /// Per-puzzle limits.
     pub limits: Limits,
+}
+
+/// One record's puzzle as a front end classifies it: a 9x9 grid (the 9x9
+/// readers' and solver's path, as before), or a grid of another size
+/// (4x4 to 64x64, solved as the `solve` subcommand solves such records);
+/// either one or why the record is `malformed`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Puzzle {
+    /// A 9x9 grid, or the 9x9 reader's message.
+    Nine(Result<Grid, String>),
+    /// A grid of another size with its alphabet, or the sized reader's
+    /// message (naming `--symbols` where it helps).
+    Sized(Result<SizedRecord, String>),
+}
+
+impl From<Result<Grid, String>> for Puzzle {
+    fn from(grid: Result<Grid, String>) -> Puzzle {
+        Puzzle::Nine(grid)
+    }
+}
+
+impl Puzzle {
+    /// The record numbered `line` holding this puzzle.
+    fn record(self, line: u64) -> Record {
+        match self {
+            Puzzle::Nine(grid) => Record::new(line, grid, None),
+            Puzzle::Sized(read) => {
+                let mut record = Record::new(line, Err(String::new()), None);
+                record.set_sized((read, None));
+                record
+            }
+        }
+    }
 }
 
 /// A thread pool ready to solve batches with fixed [`BatchOptions`].
@@ -100,7 +135,8 @@ impl BatchSolver {
     }
 
     /// Solves records `0..count`, where `puzzle(i)` classifies record `i`
-    /// (a grid, or why it is `malformed`; see [`puzzle_field`]). Each result's
+    /// (a [`Puzzle`], or a 9x9 grid or why it is `malformed`; see
+    /// [`puzzle_text`] and [`puzzle_field`]). Each result's
     /// `line` is its 1-based record number and `input` is 0. The records are
     /// cut into blocks of at most [`MAX_BLOCK`] (fewer for small batches, so
     /// that every thread gets work); `collect` turns each block's results,
@@ -111,7 +147,7 @@ impl BatchSolver {
     /// The signal, when `interrupt` is raised before every record is
     /// solved: workers stop taking records and the partial results are
     /// dropped.
-    pub fn solve_blocks<T, P, C>(
+    pub fn solve_blocks<T, P, Q, C>(
         &self,
         count: usize,
         puzzle: P,
@@ -120,7 +156,8 @@ impl BatchSolver {
     ) -> Result<Vec<T>, Signal>
     where
         T: Send,
-        P: Fn(usize) -> Result<Grid, String> + Sync,
+        P: Fn(usize) -> Q + Sync,
+        Q: Into<Puzzle>,
         C: Fn(Vec<PuzzleResult>) -> T + Sync,
     {
         let threads = self.threads();
@@ -141,7 +178,7 @@ impl BatchSolver {
                             if interrupt.is_raised() {
                                 return None;
                             }
-                            let record = Record::new(i as u64 + 1, puzzle(i), None);
+                            let record = puzzle(i).into().record(i as u64 + 1);
                             results.push(solve_record(
                                 solver.as_mut(),
                                 0,
@@ -168,6 +205,54 @@ impl BatchSolver {
 /// same field (`80 cells, expected 81`, `bad character 'x' at position 3`).
 pub fn puzzle_field(field: &[u8]) -> Result<Grid, String> {
     input::puzzle_field(field.trim_ascii())
+}
+
+/// Classifies one field holding a puzzle of any size as text, as the
+/// `solve` subcommand's readers do: trimmed, a 9x9 puzzle
+/// ([`puzzle_field`]); failing that, a field shaped like a grid of another
+/// size ([`sized_input::looks_sized`]: n * n characters, or n * n values
+/// separated by commas or whitespace) is read in its alphabet with its
+/// boxes, `sizes` saying them as `--symbols` and `--box` do (found from
+/// the field, and the usual boxes, when `None`).
+pub fn puzzle_text(field: &[u8], sizes: &SizeOptions) -> Puzzle {
+    let field = field.trim_ascii();
+    match input::puzzle_field(field) {
+        Err(_) if sized_input::looks_sized(field) => {
+            Puzzle::Sized(sized_input::read(field, None, sizes).0)
+        }
+        nine => Puzzle::Nine(nine),
+    }
+}
+
+/// Classifies the cell values of a grid of another size than 9x9, n * n
+/// integers (0 blank, 1..=n a symbol) as a list in a data frame holds
+/// them, as the `solve` subcommand reads such a list from Parquet or JSON
+/// Lines: in the `numbers` alphabet (whatever `sizes.symbols` says), with
+/// the boxes of `sizes.shape` when it has side n.
+///
+/// # Errors
+/// A count that is no square of 4 to 64 (`15 cells: not a square grid of
+/// side 4 to 64`), or a value outside 0..=n (`number 17 at cell 3 is
+/// above 16 ...`): the sized reader's messages.
+pub fn sized_cells(values: &[i64], sizes: &SizeOptions) -> Result<SizedRecord, String> {
+    let mut text = Vec::with_capacity(values.len() * 3);
+    for (i, value) in values.iter().enumerate() {
+        if i > 0 {
+            text.push(b',');
+        }
+        text.extend_from_slice(value.to_string().as_bytes());
+    }
+    let numbers = SizeOptions {
+        symbols: Some(Symbols::Numbers),
+        shape: sizes.shape,
+    };
+    sized_input::read(&text, None, &numbers).0
+}
+
+/// True when `count` cells make a grid of another size than 9x9 (n * n for
+/// n from 4 to 64 but 9).
+pub fn is_sized_count(count: usize) -> bool {
+    sizes::side_of(count).is_some_and(|n| n != 9)
 }
 
 /// Classifies a puzzle given as cell values (0 blank, 1..=9 a digit), as a
@@ -298,5 +383,53 @@ mod tests {
             puzzle_cells(bad.into_iter()).unwrap_err(),
             "value -1 at position 5"
         );
+    }
+
+    #[test]
+    fn other_sizes_are_read_in_their_alphabet_and_solved_in_it() {
+        let sizes = SizeOptions::default();
+        let Puzzle::Sized(Ok(four)) = puzzle_text(b" 3102200002100320\n", &sizes) else {
+            panic!("a 4x4 puzzle")
+        };
+        assert_eq!(four.symbols, Symbols::DigitsLetters { lower: false });
+        let values: Vec<i64> = four.puzzle.cells().iter().map(|&v| i64::from(v)).collect();
+        let listed = sized_cells(&values, &sizes).unwrap();
+        assert_eq!(
+            (listed.puzzle, listed.symbols),
+            (four.puzzle, Symbols::Numbers)
+        );
+        assert!(matches!(puzzle_text(PUZZLE, &sizes), Puzzle::Nine(Ok(_))));
+        assert_eq!(
+            puzzle_text(b"310220000210032x", &sizes),
+            Puzzle::Sized(Err(
+                "'x' at position 16 is no symbol of 1-4 (give --symbols)".into()
+            ))
+        );
+        assert_eq!(
+            sized_cells(&[0; 15], &sizes).unwrap_err(),
+            "15 cells: not a square grid of side 4 to 64"
+        );
+        assert!(is_sized_count(16) && !is_sized_count(81) && !is_sized_count(15));
+
+        let fields: [&[u8]; 3] = [
+            b"3102200002100320",
+            b"1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2",
+            PUZZLE,
+        ];
+        let solver = BatchSolver::new(&BatchOptions::default()).unwrap();
+        let blocks = solver
+            .solve_blocks(
+                fields.len(),
+                |i| puzzle_text(fields[i], &sizes),
+                |results| results,
+                &Interrupt::new(),
+            )
+            .unwrap();
+        let results = blocks.concat();
+        assert_eq!(results[0].status, Status::Solved);
+        let four = results[0].sized.as_ref().unwrap();
+        assert_eq!(four.solution_text().unwrap(), "3142243142131324");
+        assert_eq!(results[1].status, Status::Multiple);
+        assert!(results[2].sized.is_none() && results[2].solution.is_some());
     }
 }
