@@ -26,6 +26,7 @@ use sudoku_batch::output::format::OutputFormat;
 use sudoku_batch::output::result::PuzzleResult;
 use sudoku_batch::output::{check_delimiter, Blank, Compression, Destination};
 use sudoku_batch::process::interrupt::{Interrupt, Signal};
+use sudoku_core::sizes::{Shape, Symbols};
 use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::arrow_ffi::{import_array, ArrowBatch};
@@ -37,15 +38,22 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// Solves the puzzles of `parts` (each an object with `__arrow_c_array__`
 /// or a list) and returns the results as batches in input order, each an
 /// object with `__arrow_c_array__` (a struct array of the result columns).
+/// Grids of other sizes than 9x9 are read with `symbols` and `shape` (the
+/// Python `box=`), as `--symbols` and `--box` say.
 #[pyfunction]
-#[pyo3(signature = (parts, *, mode = "unique", threads = None, max_guesses = None))]
+#[pyo3(signature = (
+    parts, *, mode = "unique", threads = None, max_guesses = None, symbols = None, shape = None,
+))]
 fn solve(
     py: Python<'_>,
     parts: &Bound<'_, PyList>,
     mode: &str,
     threads: Option<usize>,
     max_guesses: Option<u64>,
+    symbols: Option<&str>,
+    shape: Option<&str>,
 ) -> PyResult<Vec<ArrowBatch>> {
+    let sizes = size_options(symbols, shape)?;
     let options = BatchOptions {
         threads,
         solver: SolverKind::Fast,
@@ -55,26 +63,44 @@ fn solve(
             timeout: None,
         },
     };
-    solve_parts(py, parts, &options, results::to_arrow, "solve")
+    solve_parts(py, parts, &options, &sizes, results::to_arrow, "solve")
 }
 
 /// Rates the puzzles of `parts` on the Sudoku Explainer scale (each is
 /// solved first, as `solve` does; only a solved one is rated) and returns
 /// the rating columns as batches in input order.
 #[pyfunction]
-#[pyo3(signature = (parts, *, threads = None))]
+#[pyo3(signature = (parts, *, threads = None, symbols = None, shape = None))]
 fn rate(
     py: Python<'_>,
     parts: &Bound<'_, PyList>,
     threads: Option<usize>,
+    symbols: Option<&str>,
+    shape: Option<&str>,
 ) -> PyResult<Vec<ArrowBatch>> {
+    let sizes = size_options(symbols, shape)?;
     let options = BatchOptions {
         threads,
         solver: SolverKind::Fast,
         mode: Mode::Unique,
         limits: Limits::default(),
     };
-    solve_parts(py, parts, &options, results::rate_to_arrow, "rate")
+    solve_parts(py, parts, &options, &sizes, results::rate_to_arrow, "rate")
+}
+
+/// How grids of other sizes than 9x9 are read: `symbols` as `--symbols`
+/// takes it (`1-9A-Z`, `0-9A-Z`, `A-Z`, `numbers` or the n symbols in
+/// order), `shape` as `--box` (`RxC`).
+fn size_options(symbols: Option<&str>, shape: Option<&str>) -> PyResult<SizeOptions> {
+    let symbols = symbols
+        .map(Symbols::from_name)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("symbols: {e}")))?;
+    let shape = shape
+        .map(str::parse::<Shape>)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("box: {e}")))?;
+    Ok(SizeOptions { symbols, shape })
 }
 
 /// Solves the puzzles of `parts` (each an object with `__arrow_c_array__`
@@ -85,17 +111,18 @@ fn solve_parts(
     py: Python<'_>,
     parts: &Bound<'_, PyList>,
     options: &BatchOptions,
+    sizes: &SizeOptions,
     columns: fn(&[PuzzleResult]) -> StructArray,
     function: &str,
 ) -> PyResult<Vec<ArrowBatch>> {
     let parts = parts
         .iter()
         .map(|part| match part.cast::<PyList>() {
-            Ok(list) => Ok(Part::Items(Items::from_list(list))),
+            Ok(list) => Ok(Part::Items(Items::from_list(list, sizes))),
             Err(_) => import_array(&part).map(Part::Arrow),
         })
         .collect::<PyResult<Vec<Part>>>()?;
-    let puzzles = Puzzles::new(parts);
+    let puzzles = Puzzles::new(parts, sizes.clone());
     let solver = BatchSolver::new(options).map_err(to_py_err)?;
     let blocks = interruptible(py, |interrupt| {
         solver.solve_blocks(

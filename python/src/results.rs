@@ -7,7 +7,7 @@ use std::sync::{Arc, LazyLock};
 use arrow_array::builder::{Float64Builder, StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, StructArray};
 use arrow_schema::{DataType, Field, Fields};
-use sudoku_batch::output::rating::{beyond_message, row_rating};
+use sudoku_batch::output::rating::{rate_message, row_rating};
 use sudoku_batch::output::result::PuzzleResult;
 use sudoku_core::grid::CELLS;
 
@@ -84,11 +84,9 @@ pub fn rate_to_arrow(results: &[PuzzleResult]) -> StructArray {
         hardest.append_option(rated.map(|r| r.hardest));
         steps.append_option(rated.map(|r| u64::from(r.steps)));
         status.append_value(result.status.name());
-        match (&result.message, outcome.filter(|r| !r.complete)) {
-            (Some(text), _) => message.append_value(text),
-            (None, Some(r)) => message.append_value(beyond_message(&r)),
-            (None, None) => message.append_null(),
-        }
+        // The `rate` subcommand's message: the record's own, else why a
+        // solved puzzle has no rating (beyond the rater, or not 9x9).
+        message.append_option(rate_message(result, outcome.as_ref()));
     }
     let columns: Vec<ArrayRef> = vec![
         Arc::new(rating.finish()),

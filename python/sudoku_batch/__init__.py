@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import math
 import os
 import sys
 from collections.abc import Iterable, Mapping
@@ -87,6 +88,8 @@ def solve(
     mode: str = "unique",
     threads: Optional[int] = None,
     max_guesses: Optional[int] = None,
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
 ) -> pa.Table:
     """Solve every puzzle and return one result row per puzzle, in order.
 
@@ -97,6 +100,11 @@ def solve(
         blanks (``.``, ``0``, ``_`` or ``-``), surrounding whitespace
         ignored, or 81 integers (0 blank) as one list or as 9 lists of 9
         (the shapes the command line reads from Parquet and JSON Lines).
+        Grids of other sizes (4x4 to 64x64) as the command line reads
+        them: n*n characters (``1-9A-G`` or letters for 16x16, ...) or n*n
+        values separated by commas or spaces, or n*n integers (0 blank)
+        as one list or n lists of n; their solutions are written in the
+        puzzle's alphabet (lists: comma-separated numbers).
         Accepted containers: a list (or tuple or other ordered iterable) of
         ``str``/``bytes``/lists; a NumPy array of ``str`` or ``bytes`` (or
         an integer array of shape ``(n, 81)`` or ``(n, 9, 9)``); a PyArrow
@@ -113,6 +121,15 @@ def solve(
         Solver threads, 1 to 1024; ``None`` means one per core.
     max_guesses
         Give up on a puzzle after this many guesses (status ``timeout``).
+    symbols
+        The alphabet of grids of other sizes, as the command line's
+        ``--symbols``: ``"1-9A-Z"``, ``"0-9A-Z"``, ``"A-Z"``, ``"numbers"``
+        or the n symbols in order; ``None`` finds it from each puzzle.
+        Lists of integers are numbers whatever it says.
+    box
+        The boxes of grids of side R*C, ``"RxC"`` as ``--box`` (``"3x2"``
+        for 6x6 grids of 3-row boxes); other sides, and ``None``, take the
+        usual boxes.
 
     Returns
     -------
@@ -133,17 +150,27 @@ def solve(
         not be matched to puzzles); a ``dict``. Or an option has the wrong
         type.
     ValueError
-        An option is out of range (an unknown mode, ``threads=0``).
+        An option is out of range (an unknown mode, ``threads=0``, a
+        ``symbols`` or ``box`` the command line would refuse).
     KeyboardInterrupt
         Ctrl-C while solving; the solver threads stop promptly.
     """
     _check_options(mode, threads, max_guesses)
+    _check_sizes(symbols, box)
     parts = _to_parts(puzzles)
-    batches = _native.solve(parts, mode=mode, threads=threads, max_guesses=max_guesses)
+    batches = _native.solve(
+        parts, mode=mode, threads=threads, max_guesses=max_guesses, symbols=symbols, shape=box
+    )
     return pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=SCHEMA)
 
 
-def rate(puzzles: Any, *, threads: Optional[int] = None) -> pa.Table:
+def rate(
+    puzzles: Any,
+    *,
+    threads: Optional[int] = None,
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
+) -> pa.Table:
     """Rate every puzzle's difficulty on the Sudoku Explainer scale.
 
     Each puzzle is solved first (mode ``unique``); a solved one gets the
@@ -156,6 +183,8 @@ def rate(puzzles: Any, *, threads: Optional[int] = None) -> pa.Table:
         As for :func:`solve`.
     threads
         Rating threads, 1 to 1024; ``None`` means one per core.
+    symbols, box
+        As for :func:`solve`.
 
     Returns
     -------
@@ -163,7 +192,9 @@ def rate(puzzles: Any, *, threads: Optional[int] = None) -> pa.Table:
         Columns as in :data:`RATE_SCHEMA`: ``rating``, ``hardest``,
         ``steps``, ``status``, ``message``; one row per input, in order.
         Any status but ``solved``, and a puzzle beyond the rater's
-        techniques (its ``message`` says so), leave the rating null.
+        techniques (its ``message`` says so), leave the rating null, and
+        so does a grid of another size than 9x9 (the rater is for 9x9
+        grids only; its ``message`` says so).
 
     Raises
     ------
@@ -171,8 +202,9 @@ def rate(puzzles: Any, *, threads: Optional[int] = None) -> pa.Table:
         As for :func:`solve`.
     """
     _check_options("unique", threads, None)
+    _check_sizes(symbols, box)
     parts = _to_parts(puzzles)
-    batches = _native.rate(parts, threads=threads)
+    batches = _native.rate(parts, threads=threads, symbols=symbols, shape=box)
     return pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=RATE_SCHEMA)
 
 
@@ -315,6 +347,12 @@ def _check_options(mode: Any, threads: Any, max_guesses: Any) -> None:
     _check_int("max_guesses", max_guesses, minimum=0, maximum=2**64 - 1)
 
 
+def _check_sizes(symbols: Any, box: Any) -> None:
+    for name, value in (("symbols", symbols), ("box", box)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a str or None, not {type(value).__name__}")
+
+
 def _to_parts(puzzles: Any) -> list:
     """The puzzles as parts the native module reads: Arrow arrays (anything
     with ``__arrow_c_array__``) and Python lists."""
@@ -430,22 +468,28 @@ def _arrow_part(array: pa.Array) -> pa.Array:
 def _numpy_parts(numpy: "ModuleType", array: Any) -> list:
     if array.ndim == 3 and array.dtype.kind in "iu":
         # (n, 9, 9): each puzzle as 9 rows of 9 cells, as a Parquet column
-        # of 9 lists of 9 integers holds it.
-        if array.shape[1:] != (9, 9):
+        # of 9 lists of 9 integers holds it; (n, s, s) for other sides.
+        side = array.shape[1]
+        if array.shape[2] != side or not 4 <= side <= 64:
             raise ValueError(
-                f"a 3-D integer array must have shape (n, 9, 9), not {array.shape}"
+                f"a 3-D integer array must have shape (n, 9, 9) or (n, s, s) for a side s "
+                f"of 4 to 64, not {array.shape}"
             )
-        array = array.reshape(array.shape[0], 81)
+        array = array.reshape(array.shape[0], side * side)
     if array.ndim == 2 and array.dtype.kind in "iu":
-        if array.shape[1] != 81:
+        cells_per_grid = array.shape[1]
+        side = math.isqrt(cells_per_grid)
+        if side * side != cells_per_grid or not 4 <= side <= 64:
             raise ValueError(
-                f"a 2-D integer array must have 81 columns (one per cell), not {array.shape[1]}"
+                f"a 2-D integer array must have 81 columns (one per cell), or n*n for a grid "
+                f"of side n from 4 to 64, not {cells_per_grid}"
             )
         cells = pa.array(numpy.ascontiguousarray(array).reshape(-1))
-        return [pa.FixedSizeListArray.from_arrays(cells, 81)]
+        return [pa.FixedSizeListArray.from_arrays(cells, cells_per_grid)]
     if array.ndim != 1:
         raise ValueError(
-            f"puzzles must be a 1-D array (or integers of shape (n, 81) or (n, 9, 9)), "
+            f"puzzles must be a 1-D array (or integers of shape (n, 81), (n, 9, 9), "
+            f"(n, s*s) or (n, s, s)), "
             f"not {array.ndim}-D"
         )
     if array.dtype.kind in "US":

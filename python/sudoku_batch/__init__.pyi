@@ -23,10 +23,18 @@ def solve(
     mode: str = "unique",
     threads: Optional[int] = None,
     max_guesses: Optional[int] = None,
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
 ) -> pa.Table:
     """Solve every puzzle; one result row per puzzle, in order (see SCHEMA)."""
 
-def rate(puzzles: Any, *, threads: Optional[int] = None) -> pa.Table:
+def rate(
+    puzzles: Any,
+    *,
+    threads: Optional[int] = None,
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
+) -> pa.Table:
     """Rate every puzzle on the Sudoku Explainer scale; one row each (see RATE_SCHEMA)."""
 
 def solve_file(

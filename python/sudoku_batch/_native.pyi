@@ -17,6 +17,8 @@ def solve(
     mode: str = "unique",
     threads: Optional[int] = None,
     max_guesses: Optional[int] = None,
+    symbols: Optional[str] = None,
+    shape: Optional[str] = None,
 ) -> List[ArrowBatch]:
     """Solves ``parts`` (Arrow arrays and lists) in order; GIL released."""
 
@@ -24,6 +26,8 @@ def rate(
     parts: List[Any],
     *,
     threads: Optional[int] = None,
+    symbols: Optional[str] = None,
+    shape: Optional[str] = None,
 ) -> List[ArrowBatch]:
     """Rates ``parts`` (Arrow arrays and lists) in order; GIL released."""
 

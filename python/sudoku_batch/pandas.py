@@ -28,6 +28,8 @@ def solve(
     threads: Optional[int] = None,
     max_guesses: Optional[int] = None,
     prefix: str = "",
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
 ) -> pd.DataFrame:
     """Solve the puzzles in ``df[column]``; return ``df`` with the result columns appended.
 
@@ -53,7 +55,9 @@ def solve(
     if column not in df.columns:
         raise KeyError(f"no column {column!r} in the frame (columns: {list(df.columns)})")
     names = result_names(df.columns, prefix)
-    table = sudoku_batch.solve(df[column], mode=mode, threads=threads, max_guesses=max_guesses)
+    table = sudoku_batch.solve(
+        df[column], mode=mode, threads=threads, max_guesses=max_guesses, symbols=symbols, box=box
+    )
     results = to_pandas(table, df.index)
     results.columns = names
     return pd.concat([df, results], axis=1)

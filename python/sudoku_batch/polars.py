@@ -41,6 +41,8 @@ def solve(
     threads: Optional[int] = None,
     max_guesses: Optional[int] = None,
     prefix: str = "",
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
 ) -> Frame:
     """Solve the puzzles in column ``column``; return the frame with the result columns appended.
 
@@ -68,15 +70,26 @@ def solve(
         if column not in df.columns:
             raise KeyError(f"no column {column!r} in the frame (columns: {df.columns})")
         table = sudoku_batch.solve(
-            df.get_column(column), mode=mode, threads=threads, max_guesses=max_guesses
+            df.get_column(column),
+            mode=mode,
+            threads=threads,
+            max_guesses=max_guesses,
+            symbols=symbols,
+            box=box,
         )
         results = pl.from_arrow(table)
         return df.hstack(results.rename(dict(zip(RESULT_COLUMNS, names))).get_columns())
     if isinstance(df, pl.LazyFrame):
         names = result_names(df.collect_schema().names(), prefix)
         sudoku_batch._check_options(mode, threads, max_guesses)
+        sudoku_batch._check_sizes(symbols, box)
         solve_batch = functools.partial(
-            _solve_series, mode=mode, threads=threads, max_guesses=max_guesses
+            _solve_series,
+            mode=mode,
+            threads=threads,
+            max_guesses=max_guesses,
+            symbols=symbols,
+            box=box,
         )
         struct = "__sudoku_batch_results"
         return (
@@ -92,8 +105,16 @@ def solve(
 
 
 def _solve_series(
-    series: pl.Series, *, mode: str, threads: Optional[int], max_guesses: Optional[int]
+    series: pl.Series,
+    *,
+    mode: str,
+    threads: Optional[int],
+    max_guesses: Optional[int],
+    symbols: Optional[str],
+    box: Optional[str],
 ) -> pl.Series:
     """One batch of a LazyFrame's puzzle column, solved, as a struct Series."""
-    table = sudoku_batch.solve(series, mode=mode, threads=threads, max_guesses=max_guesses)
+    table = sudoku_batch.solve(
+        series, mode=mode, threads=threads, max_guesses=max_guesses, symbols=symbols, box=box
+    )
     return pl.from_arrow(table).to_struct(series.name)
