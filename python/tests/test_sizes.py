@@ -1,0 +1,227 @@
+"""Grids of every size (issue 33) in the in-memory functions: solve() and
+rate() read 4x4 to 64x64 puzzles as the command line reads them, and write
+each solution in its puzzle's alphabet. Solutions are checked here cell by
+cell (rows, columns, boxes, givens kept), and against the CLI's rows."""
+
+from __future__ import annotations
+
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+import sudoku_batch
+from conftest import CASES, DATA, first_fields
+
+FOUR = "3102200002100320"
+FOUR_SOLUTION = "3142243142131324"
+#: Unique with boxes of 3 rows by 2 columns, invalid with the usual 2x3.
+SIX_3X2 = (CASES / "sizes-6x6-box-3x2.txt").read_text().split()[0]
+SIXTEEN_DIGITS = (DATA / "sizes/16x16_1-9A-G_dots.txt").read_text().split()
+#: The same puzzles in Alphadoku's letters A-P.
+LETTERS = str.maketrans("123456789ABCDEFG", "ABCDEFGHIJKLMNOP")
+SIXTEEN_LETTERS = [p.translate(LETTERS) for p in SIXTEEN_DIGITS]
+BLANKS = set(".0-_+")
+
+
+def grid_file(path) -> str:
+    """A one-grid `--format grid` file of comma-separated numbers as one
+    record: its n*n values joined by commas."""
+    return ",".join(v for v in re.split(r"[,\s]+", path.read_text()) if v)
+
+
+TWENTY_FIVE = grid_file(DATA / "sizes/25x25_comma_grid.txt")
+
+
+def cells(text: str) -> list:
+    """A record's cells as tokens: comma-separated values, else characters."""
+    return [t for t in re.split(r"[,\s]+", text) if t] if "," in text else list(text)
+
+
+def box_shape(side: int, rows: int | None = None) -> tuple:
+    """The boxes of a side: `rows` rows, else the usual ones (the most
+    nearly square with fewer rows than columns)."""
+    if rows is None:
+        rows = max(r for r in range(1, math.isqrt(side) + 1) if side % r == 0)
+    return rows, side // rows
+
+
+def assert_solves(puzzle: str, solution: str, rows: int | None = None) -> None:
+    """`solution` is a complete grid whose rows, columns and boxes hold each
+    symbol once, keeping every given of `puzzle`, in the same alphabet."""
+    given, solved = cells(puzzle), cells(solution)
+    side = math.isqrt(len(given))
+    assert side * side == len(given) == len(solved)
+    assert "." not in solved and "0" not in solution.split(",")
+    for g, s in zip(given, solved):
+        if g not in BLANKS:
+            assert g == s, (puzzle, solution)
+    r, c = box_shape(side, rows)
+    units = [[row * side + col for col in range(side)] for row in range(side)]
+    units += [[row * side + col for row in range(side)] for col in range(side)]
+    units += [
+        [(br + i) * side + bc + j for i in range(r) for j in range(c)]
+        for br in range(0, side, r)
+        for bc in range(0, side, c)
+    ]
+    for unit in units:
+        assert len({solved[k] for k in unit}) == side, (solution, unit)
+
+
+def solutions(table: pa.Table) -> list:
+    assert table.column("status").to_pylist() == ["solved"] * table.num_rows, table.to_pylist()
+    return table.column("solution").to_pylist()
+
+
+@pytest.mark.parametrize(
+    "make",
+    [list, pa.array, pd.Series],
+    ids=["list", "pyarrow", "pandas"],
+)
+def test_text_puzzles_of_every_size_are_solved_in_their_alphabet(make):
+    puzzles = [FOUR, SIXTEEN_DIGITS[0], SIXTEEN_LETTERS[0], TWENTY_FIVE, SIXTEEN_DIGITS[1]]
+    found = solutions(sudoku_batch.solve(make(puzzles)))
+    assert found[0] == FOUR_SOLUTION
+    for puzzle, solution in zip(puzzles, found):
+        assert_solves(puzzle, solution)
+    assert re.fullmatch(r"[1-9A-G]{256}", found[1])
+    assert re.fullmatch(r"[A-P]{256}", found[2])
+    assert len(found[3].split(",")) == 625
+
+
+def test_nine_by_nine_puzzles_beside_other_sizes_keep_their_rows():
+    nine = "016400000200009000400000062070230100100000003003087040960000005000800007000006820"
+    alone = sudoku_batch.solve([nine]).drop_columns(["solve_us"])
+    mixed = sudoku_batch.solve([FOUR, nine]).drop_columns(["solve_us"])
+    assert mixed.slice(1).to_pylist() == alone.to_pylist()
+
+
+def test_six_by_six_takes_the_usual_boxes_or_box():
+    usual = sudoku_batch.solve([SIX_3X2])
+    assert usual.column("status").to_pylist() == ["invalid"]
+    (solution,) = solutions(sudoku_batch.solve([SIX_3X2], box="3x2"))
+    assert_solves(SIX_3X2, solution, rows=3)
+
+
+def test_integer_lists_of_other_sizes_are_read_as_numbers():
+    values = [int(v) for v in TWENTY_FIVE.split(",")]
+    four = [0 if c == "0" else int(c) for c in FOUR]
+    rows = [values[r * 25 : (r + 1) * 25] for r in range(25)]
+    for puzzles in (
+        [four, values, rows],
+        pa.array([four, values, [v for row in rows for v in row]], pa.list_(pa.int16())),
+    ):
+        found = solutions(sudoku_batch.solve(puzzles))
+        assert found[0] == ",".join(FOUR_SOLUTION)
+        assert found[1] == found[2]
+        assert_solves(TWENTY_FIVE, found[1])
+    nested = pa.array([rows], pa.list_(pa.list_(pa.int64())))
+    assert solutions(sudoku_batch.solve(nested)) == found[1:2]
+    grids = np.array([four, four], dtype=np.int8)
+    assert solutions(sudoku_batch.solve(grids.reshape(2, 4, 4))) == [found[0]] * 2
+
+
+def test_malformed_records_of_other_sizes_carry_the_cli_message(cli, tmp_path):
+    bad = [FOUR[:-1] + "x", FOUR[:-1] + "7", [1] * 15 + [17]]
+    table = sudoku_batch.solve(bad)
+    assert table.column("status").to_pylist() == ["malformed"] * 3
+    messages = table.column("message").to_pylist()
+    path = tmp_path / "bad.csv"
+    path.write_text("puzzle\n" + "\n".join(bad[:2]) + "\n")
+    assert messages[:2] == [row["message"] for row in cli(str(path), "--format", "csv")]
+    assert messages[2] == "number 17 at cell 16 is above 4 (give --symbols)"
+
+
+def test_symbols_names_the_alphabet_as_the_cli_does(cli, tmp_path):
+    # Hexadecimal 16x16 with 0 a symbol: `.` blanks; without `symbols`
+    # a 1-9A-G reading would take 0 for a blank.
+    hexa = SIXTEEN_DIGITS[0].translate(str.maketrans("123456789ABCDEFG", "0123456789ABCDEF"))
+    (found,) = solutions(sudoku_batch.solve([hexa], symbols="0-9A-Z"))
+    assert_solves(hexa, found)
+    path = tmp_path / "hex.txt"
+    path.write_text(hexa + "\n")
+    (row,) = cli(str(path), "--symbols", "0-9A-Z")
+    assert row["solution"] == found
+    with pytest.raises(ValueError, match="symbols"):
+        sudoku_batch.solve([FOUR], symbols="no such alphabet!!")
+    with pytest.raises(ValueError, match="box"):
+        sudoku_batch.solve([FOUR], box="3 by 2")
+    with pytest.raises(TypeError, match="box"):
+        sudoku_batch.solve([FOUR], box=3)
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("16x16_1-9A-G_dots.txt", ()),
+        ("16x16_A-P_dots.txt", ()),
+        ("4x4_puzzle_solution_crlf.csv", ()),
+        ("25x25_comma_grid.txt", ("--format", "grid")),
+    ],
+)
+def test_results_equal_the_cli_solve_rows(cli, name, args):
+    path = DATA / "sizes" / name
+    rows = cli(str(path), "--first", *args)
+    if args:
+        puzzles = [grid_file(path)]
+    elif name.endswith(".csv"):
+        puzzles = [line.split(",")[0] for line in path.read_text().splitlines()[1:]]
+    else:
+        # The CLI's puzzle field of each line it reads (this file also has
+        # lines of notes, malformed rows both ways).
+        fields = first_fields(path)
+        puzzles = [fields[int(row["line"])] for row in rows]
+    assert len(rows) == len(puzzles)
+    table = sudoku_batch.solve(puzzles, mode="first")
+    for row, mine in zip(rows, table.to_pylist()):
+        assert (mine["status"], mine["solution"] or "", mine["guesses"]) == (
+            row["status"],
+            row["solution"],
+            int(row["guesses"]) if row["guesses"] else None,
+        )
+
+
+def test_rate_leaves_other_sizes_unrated_saying_why():
+    table = sudoku_batch.rate([FOUR])
+    assert table.to_pylist() == [
+        {
+            "rating": None,
+            "hardest": None,
+            "steps": None,
+            "status": "solved",
+            "message": "not rated: the rater is for 9x9 grids only",
+        }
+    ]
+
+
+def test_the_guide_example_for_every_size_runs_as_written(monkeypatch):
+    text = (DATA.parent / "docs/python.md").read_text()
+    blocks = [b.split("```")[0] for b in text.split("```python\n")[1:]]
+    (example,) = [b for b in blocks if "data/sizes" in b]
+    monkeypatch.chdir(DATA.parent)
+    namespace = {}
+    exec(example, namespace)
+    found = namespace["results"].column("solution").to_pylist()
+    # The values the example's comments show.
+    assert found[:2] == [FOUR_SOLUTION, "2,1,4,3,4,3,2,1,3,2,1,4,1,4,3,2"]
+    assert_solves(namespace["sixteen"], found[2])
+    assert namespace["six"].column("status").to_pylist() == ["solved"]
+
+
+def test_polars_series_and_the_frame_helpers_take_every_size():
+    import polars as pl
+
+    (series,) = solutions(sudoku_batch.solve(pl.Series("p", [FOUR])))
+    assert series == FOUR_SOLUTION
+    frame = {"p": [FOUR, SIX_3X2]}
+    for out in (
+        sudoku_batch.pandas.solve(pd.DataFrame(frame), "p", box="3x2"),
+        sudoku_batch.polars.solve(pl.DataFrame(frame), "p", box="3x2").to_pandas(),
+        sudoku_batch.polars.solve(pl.LazyFrame(frame), "p", box="3x2").collect().to_pandas(),
+    ):
+        assert list(out["status"]) == ["solved", "solved"]
+        assert out["solution"][0] == FOUR_SOLUTION
+        assert_solves(SIX_3X2, out["solution"][1], rows=3)
