@@ -33,6 +33,31 @@ pub struct SizedRecord {
     pub solution: Option<SizedGrid>,
 }
 
+impl SizeOptions {
+    /// These options for a record of cell values (a list of integers, 0
+    /// blank): the `numbers` alphabet whatever `--symbols` says, the same
+    /// boxes.
+    pub fn numbers(&self) -> SizeOptions {
+        SizeOptions {
+            symbols: Some(Symbols::Numbers),
+            shape: self.shape,
+        }
+    }
+}
+
+/// Cell values (0 blank) as the field [`read`] takes in the `numbers`
+/// alphabet: the numbers separated by commas.
+pub fn numbers_field(values: impl IntoIterator<Item = i64>) -> Vec<u8> {
+    let mut field = Vec::new();
+    for (i, value) in values.into_iter().enumerate() {
+        if i > 0 {
+            field.push(b',');
+        }
+        field.extend_from_slice(value.to_string().as_bytes());
+    }
+    field
+}
+
 /// True for a field that is a grid of another size than 9x9 by its shape:
 /// n * n printable ASCII characters for a side n of 4 to 64 other than 9,
 /// or 16 or more values separated by commas or whitespace.

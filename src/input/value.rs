@@ -4,7 +4,7 @@
 //! rules and messages.
 
 use sudoku_core::grid::{Grid, CELLS};
-use sudoku_core::sizes::{self, Symbols};
+use sudoku_core::sizes;
 
 use super::field;
 use super::sized::{self, SizeOptions, SizedRecord};
@@ -94,15 +94,13 @@ pub fn solution(value: &Value<'_>) -> Result<Option<Grid>, String> {
 /// included); `numbers` is true for a list.
 fn sized_field(value: &Value<'_>) -> Option<(Vec<u8>, bool)> {
     let numbers = |items: &mut dyn Iterator<Item = &Value<'_>>| -> Option<Vec<u8>> {
-        let mut text = Vec::new();
-        for (i, item) in items.enumerate() {
-            let Value::Int(v) = item else { return None };
-            if i > 0 {
-                text.push(b',');
-            }
-            text.extend_from_slice(v.to_string().as_bytes());
-        }
-        Some(text)
+        let values = items
+            .map(|item| match item {
+                Value::Int(v) => Some(*v),
+                _ => None,
+            })
+            .collect::<Option<Vec<i64>>>()?;
+        Some(sized::numbers_field(values))
     };
     match value {
         Value::Text(t) => {
@@ -144,10 +142,7 @@ pub fn sized(
     let (field, numbers) = sized_field(puzzle)?;
     let solution = solution.and_then(sized_field).map(|(text, _)| text);
     let options = if numbers {
-        SizeOptions {
-            symbols: Some(Symbols::Numbers),
-            shape: options.shape,
-        }
+        options.numbers()
     } else {
         options.clone()
     };

@@ -29,7 +29,7 @@
 
 use rayon::prelude::*;
 use sudoku_core::grid::{Grid, CELLS};
-use sudoku_core::sizes::{self, Symbols};
+use sudoku_core::sizes;
 use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::error::Error;
@@ -235,18 +235,8 @@ pub fn puzzle_text(field: &[u8], sizes: &SizeOptions) -> Puzzle {
 /// side 4 to 64`), or a value outside 0..=n (`number 17 at cell 3 is
 /// above 16 ...`): the sized reader's messages.
 pub fn sized_cells(values: &[i64], sizes: &SizeOptions) -> Result<SizedRecord, String> {
-    let mut text = Vec::with_capacity(values.len() * 3);
-    for (i, value) in values.iter().enumerate() {
-        if i > 0 {
-            text.push(b',');
-        }
-        text.extend_from_slice(value.to_string().as_bytes());
-    }
-    let numbers = SizeOptions {
-        symbols: Some(Symbols::Numbers),
-        shape: sizes.shape,
-    };
-    sized_input::read(&text, None, &numbers).0
+    let field = sized_input::numbers_field(values.iter().copied());
+    sized_input::read(&field, None, &sizes.numbers()).0
 }
 
 /// True when `count` cells make a grid of another size than 9x9 (n * n for
@@ -281,6 +271,7 @@ pub fn puzzle_cells(values: impl ExactSizeIterator<Item = i64>) -> Result<Grid, 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use sudoku_core::sizes::Symbols;
     use sudoku_core::solver::Status;
 
     const PUZZLE: &[u8] =
