@@ -582,26 +582,19 @@ fn subsets_in(
     // Values of two or three places (places, value).
     let rare = two & !four;
     if rare.count_ones() >= 2 {
-        let mut left = rare;
-        while left != 0 {
-            places[left.trailing_zeros() as usize] = 0;
-            left &= left - 1;
+        for d in ones(rare) {
+            places[d] = 0;
         }
         for (i, &cell) in unit.iter().enumerate() {
             let cell = usize::from(cell);
             if st.value[cell] == 0 {
-                let mut left = st.cand[cell] & rare;
-                while left != 0 {
-                    places[left.trailing_zeros() as usize] |= 1 << i;
-                    left &= left - 1;
+                for d in ones(st.cand[cell] & rare) {
+                    places[d] |= 1 << i;
                 }
             }
         }
         count = 0;
-        let mut left = rare;
-        while left != 0 {
-            let d = left.trailing_zeros() as usize;
-            left &= left - 1;
+        for d in ones(rare) {
             if at_most_three(places[d]) && places[d].count_ones() >= 2 {
                 few[count] = (places[d], 1 << d);
                 count += 1;
@@ -671,13 +664,22 @@ fn hidden_subset(
     queue: &mut Vec<u16>,
 ) -> Option<bool> {
     let mut changed = false;
-    let mut left = cells;
-    while left != 0 {
-        let i = left.trailing_zeros() as usize;
-        left &= left - 1;
+    for i in ones(cells) {
         changed |= remove(g, st, usize::from(unit[i]), !values, queue)?;
     }
     Some(changed)
+}
+
+/// The elements of `set`, smallest first.
+#[inline]
+fn ones(mut set: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let i = set.trailing_zeros() as usize;
+            set &= set - 1;
+            i
+        })
+    })
 }
 
 /// Whether `set` has at most three elements, without a population count
