@@ -67,7 +67,8 @@ pub enum Command {
     /// Make N fresh puzzles, each with one solution and minimal.
     ///
     /// Minimal: removing any given leaves several solutions. Columns
-    /// `index,puzzle,solution,clues,guesses`. Puzzle i depends only on the
+    /// `index,puzzle,solution,clues,guesses`, or a layout of --columns
+    /// (`sudoku-extreme`: `source,question,answer,rating`). Puzzle i depends only on the
     /// seed and i, so every -j gives the same bytes and --start continues a
     /// run.
     ///

@@ -11,6 +11,7 @@ mod bench;
 mod cases;
 mod check;
 mod dataset;
+mod dataset_columns;
 mod doc_examples;
 mod formats_in;
 mod formats_out;

@@ -1,7 +1,8 @@
 //! `generate`: writes N fresh puzzles, each with exactly one solution and
 //! (unless `--no-minimal`) minimal, made by [`sudoku_core::generator`].
 //!
-//! Columns, exactly: `index,puzzle,solution,clues,guesses`. Puzzle `i` is a
+//! Columns, exactly: `index,puzzle,solution,clues,guesses`, or the layout
+//! `--columns` chooses ([`super::layout`]). Puzzle `i` is a
 //! function of `(seed, i)` alone, so the output is byte-identical for every
 //! `-j`, and `--start` continues a run or splits it across machines.
 
@@ -9,11 +10,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use clap::Args;
-use serde::Serialize;
 use sudoku_core::generator::{Generated, Generator, Requirements};
 use sudoku_core::sizes::{Shape, ShapeError, SizedGenerator, SizedSearcher, SizedSolver, Symbols};
 use sudoku_core::solver::{Limits, Mode};
 
+use super::layout::{Columns, Made};
 use super::{rate, run_ordered, thousands, threads, RunArgs, TableWriter};
 use crate::error::{Error, Verdict};
 use crate::output::progress::Progress;
@@ -27,9 +28,6 @@ pub const LIKELY_GUESSES: u64 = 1000;
 /// (`ci/baseline.csv`: data/forum_hardest_2000.txt line 1717, the most of
 /// 3,465 puzzles).
 const HARDEST_GUESSES: u64 = 689;
-
-/// The columns, in order.
-pub const COLUMNS: [&str; 5] = ["index", "puzzle", "solution", "clues", "guesses"];
 
 /// Options of `generate`.
 #[derive(Debug, Args)]
@@ -69,19 +67,17 @@ pub struct GenerateArgs {
     #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
     pub box_shape: Option<Shape>,
 
+    /// The columns: a layout (`default`: index,puzzle,solution,clues,guesses;
+    /// `sudoku-extreme`: source,question,answer,rating; `kaggle`:
+    /// quizzes,solutions) or names from index, puzzle (or question,
+    /// quizzes), solution (or answer, solutions), clues, guesses, source
+    /// (`generate seed=S index=I`) and rating (empty: no rating is made).
+    #[arg(long, value_name = "LAYOUT|COL,...", default_value = "default")]
+    pub columns: Columns,
+
     /// Output and run options.
     #[command(flatten)]
     pub run: RunArgs,
-}
-
-/// One output row.
-#[derive(Serialize)]
-struct Row {
-    index: u64,
-    puzzle: String,
-    solution: String,
-    clues: usize,
-    guesses: u64,
 }
 
 /// Runs `generate`.
@@ -125,7 +121,7 @@ fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
         .ok_or_else(|| Error::Usage("--start plus -n is past the largest index".into()))?;
     let started = Instant::now();
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
-    let mut writer = TableWriter::create(&settings.output, &COLUMNS)?;
+    let mut writer = TableWriter::create(&settings.output, &args.columns.header())?;
     let progress = Progress::start_counting(&settings.progress, args.count);
     let (seed, minimal) = (args.seed, !args.no_minimal);
     let symbols = Symbols::for_side(shape.side());
@@ -150,13 +146,14 @@ fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
         |chunk| {
             for (index, made, guesses) in chunk {
                 tally.add_sized(made.puzzle.givens(), guesses);
-                writer.row(&Row {
+                let made = Made {
                     index,
                     puzzle: symbols.format(&made.puzzle, blank),
                     solution: symbols.format(&made.solution, blank),
                     clues: made.puzzle.givens(),
                     guesses,
-                })?;
+                };
+                writer.row(&args.columns.row(&made, seed))?;
             }
             writer.flush()?;
             progress.count(tally.kept, "kept");
@@ -196,7 +193,7 @@ fn run_nine(args: &GenerateArgs) -> Result<Verdict, Error> {
         .ok_or_else(|| Error::Usage("--start plus -n is past the largest index".into()))?;
     let started = Instant::now();
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
-    let mut writer = TableWriter::create(&settings.output, &COLUMNS)?;
+    let mut writer = TableWriter::create(&settings.output, &args.columns.header())?;
     let progress = Progress::start_counting(&settings.progress, args.count);
     let requirements = Requirements {
         minimal: !args.no_minimal,
@@ -246,13 +243,14 @@ fn run_nine(args: &GenerateArgs) -> Result<Verdict, Error> {
             for (index, made) in chunk {
                 tally.add(&made);
                 kept.store(tally.kept, Ordering::Relaxed);
-                writer.row(&Row {
+                let made = Made {
                     index,
                     puzzle: made.puzzle.to_line(),
                     solution: made.solution.to_line(),
                     clues: made.puzzle.givens(),
                     guesses: made.guesses,
-                })?;
+                };
+                writer.row(&args.columns.row(&made, seed))?;
             }
             writer.flush()?;
             show(tried.load(Ordering::Relaxed));

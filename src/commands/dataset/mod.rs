@@ -12,6 +12,7 @@
 pub mod augment;
 pub mod canon;
 pub mod generate;
+pub mod layout;
 mod table;
 
 use std::path::PathBuf;
