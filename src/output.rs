@@ -245,25 +245,30 @@ impl Shape {
     /// column's name (`file` too with several inputs) or an earlier kept
     /// column's.
     pub fn kept_names(&self) -> Vec<String> {
-        let mut taken: Vec<String> = self
-            .result_columns()
-            .iter()
-            .map(|c| c.to_string())
-            .collect();
+        let mut taken = self.result_columns();
         if self.files.is_some() {
-            taken.push(FILE_COLUMN.into());
+            taken.push(FILE_COLUMN);
         }
-        let mut names = Vec::with_capacity(self.kept.len());
-        for column in &self.kept {
-            let mut name = column.name.clone();
-            while taken.contains(&name) {
-                name.insert_str(0, "input_");
-            }
-            taken.push(name.clone());
-            names.push(name);
-        }
-        names
+        kept_names(&taken, &self.kept)
     }
+}
+
+/// The output names of `kept` columns written after a table's `columns`:
+/// each input name, with `input_` in front (again, until it is unique) when
+/// it is one of `columns` or an earlier kept column's. The rule of every
+/// table that keeps input columns: `solve`'s results, `canon`, `augment`.
+pub fn kept_names(columns: &[&str], kept: &[KeptColumn]) -> Vec<String> {
+    let mut taken: Vec<String> = columns.iter().map(|c| c.to_string()).collect();
+    let mut names = Vec::with_capacity(kept.len());
+    for column in kept {
+        let mut name = column.name.clone();
+        while taken.contains(&name) {
+            name.insert_str(0, "input_");
+        }
+        taken.push(name.clone());
+        names.push(name);
+    }
+    names
 }
 
 /// Formats one results row into a byte buffer: what the solver workers

@@ -79,7 +79,8 @@ pub enum Command {
     /// corpus.
     ///
     /// Columns `line,puzzle,canonical,duplicate_of,against,message` (`file`
-    /// first with several inputs).
+    /// first with several inputs), then the input columns of --keep or
+    /// --keep-all.
     ///
     /// Exit codes: 0 when every record was canonicalised and nothing leaked,
     /// 1 when a record was malformed or invalid or an --against record
@@ -89,7 +90,8 @@ pub enum Command {
     /// K random equivalent copies of every record, with their solutions.
     ///
     /// Columns `line,copy,puzzle,solution,transform,status,message` (`file`
-    /// first with several inputs).
+    /// first with several inputs), then the input columns of --keep or
+    /// --keep-all.
     ///
     /// Exit codes: 0 when no record was malformed, 1 otherwise, 2 on usage
     /// and I/O errors and on a grid of another size than 9x9, 130/143 on

@@ -151,6 +151,36 @@ pub struct SolveArgs {
     pub progress: ProgressArg,
 }
 
+/// `--keep`/`--keep-all` of the data-set subcommands (`canon`, `augment`):
+/// `solve`'s options, resolved by the same code ([`Keep`]).
+#[derive(Args, Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeepArgs {
+    /// Copy these input columns into every row, after the table's columns,
+    /// under their input names (`input_` in front of a name the table
+    /// has): header names (any case) or 1-based numbers, as `solve --keep`
+    /// takes them.
+    #[arg(long, value_name = "COL,...", value_delimiter = ',', value_parser = parse_column, conflicts_with = "keep_all")]
+    pub keep: Vec<Column>,
+
+    /// Copy every input column into every row (those of the first record
+    /// of text lines).
+    #[arg(long)]
+    pub keep_all: bool,
+}
+
+impl KeepArgs {
+    /// The columns these flags keep.
+    pub fn keep(&self) -> Keep {
+        if self.keep_all {
+            Keep::All
+        } else if self.keep.is_empty() {
+            Keep::Nothing
+        } else {
+            Keep::Columns(self.keep.clone())
+        }
+    }
+}
+
 /// The input layout options, shared by every subcommand that reads puzzle
 /// files.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]

@@ -3,7 +3,9 @@
 //!
 //! Columns, exactly: `line,copy,puzzle,solution,transform,status,message`,
 //! with `file` first when there are several inputs (written as `solve`
-//! writes it, see [`file_field`], so `merge` reads it back). `copy` counts from 1
+//! writes it, see [`file_field`], so `merge` reads it back) and the kept
+//! input columns (`--keep`, `--keep-all`, as `solve` keeps them) after
+//! them, every copy of a record with the record's values. `copy` counts from 1
 //! (0 is the original, with `--keep-original`); `transform` is the text
 //! form of [`Transform`], from which the copy can be rebuilt. A record that
 //! is malformed, invalid, unsolvable or has several solutions gets one row
@@ -25,13 +27,14 @@ use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};
 use sudoku_core::transform::Transform;
 
 use super::{
-    input_paths, rate, refuse_overwriting, run_ordered, thousands, threads, Opened, RunArgs,
-    TableWriter, Tagged,
+    input_paths, kept_fields, rate, refuse_overwriting, run_ordered, thousands, threads, Opened,
+    RunArgs, TableWriter, Tagged,
 };
-use crate::commands::flags::LayoutArgs;
+use crate::commands::flags::{KeepArgs, LayoutArgs};
 use crate::error::{Error, Verdict};
 use crate::input::Record;
 use crate::job::shard::{self, Shard};
+use crate::kept::KeptValue;
 use crate::output::progress::{Progress, ProgressOptions};
 use crate::output::{clean_message, file_field};
 use crate::process::interrupt::SignalGuard;
@@ -75,6 +78,10 @@ pub struct AugmentArgs {
     #[command(flatten)]
     pub layout: LayoutArgs,
 
+    /// The input columns every row keeps.
+    #[command(flatten)]
+    pub keep: KeepArgs,
+
     /// Handle only shard K of N: the records whose 0-based number across all
     /// inputs, in order, is K-1 modulo N, as `solve --shard`; each copy is
     /// the same as in a whole run, so `merge` joins the shards' outputs into
@@ -107,6 +114,8 @@ struct Augmented {
     note: Option<String>,
     /// The side of a grid of another size than 9x9, which stops the run.
     other_side: Option<usize>,
+    /// The record's kept values, in each of its rows.
+    kept: Vec<KeptValue>,
 }
 
 /// The copies of one solved record, made one at a time as they are
@@ -168,6 +177,7 @@ fn augment(
         puzzle,
         solution: given,
         sized,
+        kept,
         ..
     } = record;
     let other_side = sized.map(|s| s.puzzle.side());
@@ -177,6 +187,7 @@ fn augment(
         copies,
         note,
         other_side,
+        kept,
     };
     let puzzle = match puzzle {
         Ok(grid) => grid,
@@ -236,15 +247,12 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
     let (inputs, names) = input_paths(&args.inputs, &[])?;
     refuse_overwriting(&settings.output, &inputs)?;
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
-    let opened = Opened::open(&inputs, &args.layout)?;
+    let opened = Opened::open(&inputs, &args.layout, &args.keep.keep())?;
     let several = inputs.len() > 1;
     // As `solve` writes them, which `merge` reads back.
     let files: Vec<String> = names.iter().map(|n| file_field(n).into_owned()).collect();
-    let header: Vec<&str> = several
-        .then_some("file")
-        .into_iter()
-        .chain(COLUMNS)
-        .collect();
+    let header = opened.header(several, &COLUMNS);
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut writer = TableWriter::create(&settings.output, &header)?;
     let progress = Progress::start(
         &ProgressOptions {
@@ -278,6 +286,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
                 }
                 tally.records += 1;
                 let file = several.then(|| files[done.input].as_str());
+                let kept = kept_fields(&done.kept);
                 match done.copies {
                     Ok(list) => {
                         tally.by_status[0] += 1;
@@ -289,7 +298,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
                             let c = list.make(seed, done.input, done.line, copy);
                             tally.rows += 1;
                             tally.copies += u64::from(c.copy > 0);
-                            writer.row(&Row {
+                            let row = Row {
                                 file,
                                 line: done.line,
                                 copy: Some(c.copy),
@@ -298,7 +307,8 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
                                 transform: Some(c.transform.to_string()),
                                 status: Status::Solved,
                                 message: done.note.clone(),
-                            })?;
+                            };
+                            writer.row(&(&row, &kept))?;
                         }
                     }
                     Err((status, puzzle, message)) => {
@@ -306,7 +316,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
                             tally.by_status[k] += 1;
                         }
                         tally.rows += 1;
-                        writer.row(&Row {
+                        let row = Row {
                             file,
                             line: done.line,
                             copy: None,
@@ -315,7 +325,8 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
                             transform: None,
                             status,
                             message: Some(clean_message(&message)),
-                        })?;
+                        };
+                        writer.row(&(&row, &kept))?;
                     }
                 }
             }

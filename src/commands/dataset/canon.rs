@@ -2,7 +2,9 @@
 //! duplicates inside the inputs and leaks from `--against` corpora.
 //!
 //! Columns, exactly: `line,puzzle,canonical,duplicate_of,against,message`,
-//! with `file` first when there are several inputs. `canonical` uses `0`
+//! with `file` first when there are several inputs and the kept input
+//! columns (`--keep`, `--keep-all`, as `solve` keeps them) after them;
+//! `--dedupe` writes the first record of each class, with its values. `canonical` uses `0`
 //! blanks; `duplicate_of` names the first earlier record of the same class
 //! (`line`, or `file:line` with several inputs); `against` names the first
 //! record of an `--against` corpus in the class, as `file:line`. Files are
@@ -29,12 +31,13 @@ use sudoku_core::grid::Grid;
 use sudoku_core::minlex::{form_line, Canonicalizer};
 
 use super::{
-    input_paths, rate, refuse_overwriting, run_ordered, thousands, threads, Opened, RunArgs,
-    TableWriter,
+    input_paths, kept_fields, rate, refuse_overwriting, run_ordered, thousands, threads, Opened,
+    RunArgs, TableWriter,
 };
-use crate::commands::flags::LayoutArgs;
+use crate::commands::flags::{KeepArgs, LayoutArgs};
 use crate::error::{Error, Verdict};
-use crate::input::Record;
+use crate::input::{Keep, Record};
+use crate::kept::KeptValue;
 use crate::output::progress::{Progress, ProgressOptions};
 use crate::output::{clean_message, file_field};
 use crate::process::interrupt::SignalGuard;
@@ -72,6 +75,10 @@ pub struct CanonArgs {
     /// How the inputs are laid out.
     #[command(flatten)]
     pub layout: LayoutArgs,
+
+    /// The input columns every row keeps (not the `--against` corpora's).
+    #[command(flatten)]
+    pub keep: KeepArgs,
 
     /// Output and run options.
     #[command(flatten)]
@@ -182,6 +189,8 @@ struct Canoned {
     form: Result<(Grid, u128), String>,
     /// The side of a grid of another size than 9x9, which stops the run.
     other_side: Option<usize>,
+    /// The record's kept values.
+    kept: Vec<KeptValue>,
 }
 
 fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> Canoned {
@@ -189,6 +198,7 @@ fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> 
         line,
         puzzle,
         sized,
+        kept,
         ..
     } = record;
     let at = Position { input, line };
@@ -200,6 +210,7 @@ fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> 
                 puzzle: None,
                 form: Err(message),
                 other_side: sized.map(|s| s.puzzle.side()),
+                kept,
             }
         }
     };
@@ -215,6 +226,7 @@ fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> 
         puzzle: Some(grid),
         form,
         other_side: None,
+        kept,
     }
 }
 
@@ -258,16 +270,13 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
     let all: Vec<PathBuf> = inputs.iter().chain(&args.against).cloned().collect();
     refuse_overwriting(&settings.output, &all)?;
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
-    let against_inputs = Opened::open(&args.against, &args.layout)?;
-    let main_inputs = Opened::open(&inputs, &args.layout)?;
+    let against_inputs = Opened::open(&args.against, &args.layout, &Keep::Nothing)?;
+    let main_inputs = Opened::open(&inputs, &args.layout, &args.keep.keep())?;
     let several = inputs.len() > 1;
     // As `solve` writes them: a name like a formula gets a `'` in front.
     let files: Vec<String> = names.iter().map(|n| file_field(n).into_owned()).collect();
-    let header: Vec<&str> = several
-        .then_some("file")
-        .into_iter()
-        .chain(COLUMNS)
-        .collect();
+    let header = main_inputs.header(several, &COLUMNS);
+    let header: Vec<&str> = header.iter().map(String::as_str).collect();
     let mut writer = TableWriter::create(&settings.output, &header)?;
     let progress = Progress::start(
         &ProgressOptions {
@@ -364,7 +373,7 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
                         tally.duplicates += u64::from(row.duplicate_of.is_some());
                         tally.leaks += u64::from(row.against.is_some());
                         if !(args.dedupe && row.duplicate_of.is_some()) {
-                            writer.row(&row)?;
+                            writer.row(&(&row, kept_fields(&done.kept)))?;
                         }
                     }
                     writer.flush()?;

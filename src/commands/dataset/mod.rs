@@ -26,11 +26,12 @@ use rayon::prelude::*;
 
 use crate::commands::flags::{LayoutArgs, ProgressArg};
 use crate::error::Error;
-use crate::input::{self, InputError, Record};
+use crate::input::{self, InputError, Keep, ReadOptions, Record};
 use crate::job::config::Environment;
+use crate::kept::{KeptColumn, KeptValue};
 use crate::output::format::require_csv;
 use crate::output::progress::{Draw, ProgressOptions};
-use crate::output::{Destination, STDIO};
+use crate::output::{kept_names, Destination, FILE_COLUMN, STDIO};
 use crate::process::file_guard::FileGuard;
 use crate::process::interrupt::{Interrupt, Signal, POLL};
 
@@ -142,6 +143,9 @@ pub fn refuse_overwriting(output: &Destination, inputs: &[PathBuf]) -> Result<()
 pub struct Opened {
     /// Each input's records, in order.
     pub records: Vec<input::Records>,
+    /// The kept columns (`--keep`, `--keep-all`) of every record, in order:
+    /// every input's, as `solve` keeps them ([`input::layout`]).
+    pub kept: Vec<KeptColumn>,
     /// The inputs' total size in bytes, when every size is known.
     pub size: Option<u64>,
     /// Each input's raw byte counter, for the progress bar.
@@ -154,32 +158,62 @@ pub type Tagged = Box<dyn Iterator<Item = Result<(usize, Record), InputError>> +
 
 impl Opened {
     /// Opens every input, in order, by its path (any name the operating
-    /// system accepts); the first that cannot be opened (or whose layout
-    /// is refused) fails.
+    /// system accepts), each record keeping the columns of `keep`; the
+    /// first input that cannot be opened (or whose layout is refused, or
+    /// lacks a kept column) fails.
     ///
     /// # Errors
     /// [`Error::Input`].
-    pub fn open(paths: &[PathBuf], layout: &LayoutArgs) -> Result<Opened, Error> {
+    pub fn open(paths: &[PathBuf], layout: &LayoutArgs, keep: &Keep) -> Result<Opened, Error> {
         let mut opened = Opened {
             records: Vec::new(),
+            kept: Vec::new(),
             size: Some(0),
             counters: Vec::new(),
+        };
+        let options = ReadOptions {
+            keep: keep.clone(),
+            ..layout.read_options(None)
         };
         for path in paths {
             let input = input::open_path(path)?;
             opened.size = opened.size.zip(input.size()).map(|(a, b)| a + b);
             opened.counters.push(input.consumed());
-            opened
-                .records
-                .push(input.records(&layout.read_options(None))?);
+            opened.records.push(input.records(&options)?);
         }
         let formats: Vec<(&str, input::Format)> = opened
             .records
             .iter()
             .map(|r| (r.name(), r.format()))
             .collect();
-        input::options_apply(&formats, &layout.read_options(None))?;
+        input::options_apply(&formats, &options)?;
+        let own: Vec<(&str, Vec<KeptColumn>)> = opened
+            .records
+            .iter()
+            .map(|r| (r.name(), r.kept_columns()))
+            .collect();
+        let kept = input::layout(keep, &own)?;
+        drop(own);
+        for (records, map) in opened.records.iter_mut().zip(kept.maps) {
+            if let Some(map) = map {
+                records.set_kept_map(map);
+            }
+        }
+        opened.kept = kept.columns;
         Ok(opened)
+    }
+
+    /// The header of a table of `columns` (with `file` first for several
+    /// inputs) and then the kept columns, named as `solve` names them
+    /// ([`kept_names`]).
+    pub fn header(&self, several: bool, columns: &[&'static str]) -> Vec<String> {
+        let table: Vec<&str> = several
+            .then_some(FILE_COLUMN)
+            .into_iter()
+            .chain(columns.iter().copied())
+            .collect();
+        let kept = kept_names(&table, &self.kept);
+        table.into_iter().map(String::from).chain(kept).collect()
     }
 
     /// Every record of every input, in order, tagged with its input's index.
@@ -323,6 +357,13 @@ where
             return Ok(Some(interrupt.signal().unwrap_or(Signal::Interrupt)));
         }
     }
+}
+
+/// A record's kept values as CSV fields, after a table row's own: each
+/// value's text ([`KeptValue::text`], empty for null), as `solve` writes
+/// them in CSV.
+pub fn kept_fields(kept: &[KeptValue]) -> Vec<std::borrow::Cow<'_, str>> {
+    kept.iter().map(KeptValue::text).collect()
 }
 
 /// Formats a count with thousands separators (`12,345`).
