@@ -23,6 +23,7 @@ mod reader;
 mod robust;
 mod round2;
 mod round3;
+mod round4_options;
 mod shard;
 mod sizes;
 mod solve;

@@ -11,7 +11,7 @@ use std::time::Instant;
 
 use clap::Args;
 use sudoku_core::generator::{Generated, Generator, Requirements};
-use sudoku_core::sizes::{Shape, ShapeError, SizedGenerator, SizedSearcher, SizedSolver, Symbols};
+use sudoku_core::sizes::{Shape, ShapeError, SizedGenerator, SizedSolver, Symbols};
 use sudoku_core::solver::{Limits, Mode};
 
 use super::layout::{Columns, Made};
@@ -130,22 +130,37 @@ fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
     } else {
         b'.'
     };
+    let stop = interrupt.clone();
     let mut tally = Tally::default();
+    // Counted as each puzzle is started, as `run_nine` counts its
+    // candidates: a 25x25 puzzle that takes a minute shows at once.
+    let tried = AtomicU64::new(0);
+    let kept = AtomicU64::new(0);
+    let show = |tried: u64| {
+        progress.count(
+            kept.load(Ordering::Relaxed),
+            &format!("kept, {} tried", thousands(tried)),
+        );
+    };
     let ending = run_ordered(
         (args.start..end).map(Ok),
         settings.threads,
         &interrupt,
         || (SizedGenerator::new(shape), SizedSolver::new()),
         |(generator, solver), index| {
-            let made = generator.generate(seed, index, minimal);
-            let guesses = solver
-                .search(&made.puzzle, Mode::Unique, &Limits::default())
-                .guesses;
-            Some((index, made, guesses))
+            show(tried.fetch_add(1, Ordering::Relaxed) + 1);
+            let halt = || stop.is_raised();
+            let made = generator.generate(seed, index, minimal, &halt)?;
+            let search = solver.search_until(&made.puzzle, Mode::Unique, &Limits::default(), &halt);
+            search
+                .stopped
+                .is_none()
+                .then_some((index, made, search.guesses))
         },
         |chunk| {
             for (index, made, guesses) in chunk {
                 tally.add_sized(made.puzzle.givens(), guesses);
+                kept.store(tally.kept, Ordering::Relaxed);
                 let made = Made {
                     index,
                     puzzle: symbols.format(&made.puzzle, blank),
@@ -156,7 +171,7 @@ fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
                 writer.row(&args.columns.row(&made, seed))?;
             }
             writer.flush()?;
-            progress.count(tally.kept, "kept");
+            show(tried.load(Ordering::Relaxed));
             Ok(())
         },
     );
@@ -165,14 +180,19 @@ fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();
         let side = shape.side();
+        let tried = tried.load(Ordering::Relaxed);
         crate::stderrln!(
-            "generate: {} {side}x{side} puzzles (boxes {shape}){} in {seconds:.2} s, {}/s on {}",
+            "generate: {} {side}x{side} {} (boxes {shape}){} ({} {} tried) in {seconds:.2} s, \
+             {}/s on {}",
             thousands(tally.kept),
+            noun(tally.kept, "puzzle", "puzzles"),
             if ending.is_some() {
                 ", interrupted"
             } else {
                 ""
             },
+            thousands(tried),
+            noun(tried, "candidate", "candidates"),
             thousands(rate(tally.kept, seconds)),
             threads(settings.threads),
         );

@@ -16,7 +16,9 @@ pub struct TableWriter {
 }
 
 impl TableWriter {
-    /// Creates (or truncates) the destination and writes `header`.
+    /// Creates (or truncates) the destination and writes `header`, handed
+    /// to the destination at once (see [`TableWriter::flush`]): a run cut
+    /// off before its first row, even by SIGKILL, leaves the header.
     ///
     /// # Errors
     /// [`Error::Write`] when the file cannot be created or written,
@@ -35,6 +37,7 @@ impl TableWriter {
             .csv
             .write_record(header)
             .map_err(|e| writer.error(e))?;
+        writer.flush()?;
         Ok(writer)
     }
 

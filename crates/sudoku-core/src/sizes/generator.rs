@@ -17,7 +17,7 @@ use rand::seq::SliceRandom;
 
 use super::grid::SizedGrid;
 use super::shape::{Geometry, Shape};
-use super::solver::{SizedSearcher, SizedSolver};
+use super::solver::SizedSolver;
 use crate::generator::stream;
 use crate::solver::{Limits, Mode};
 
@@ -53,21 +53,36 @@ impl SizedGenerator {
     }
 
     /// Puzzle `index` under `seed`; minimal when `minimal` (see the module
-    /// docs).
-    pub fn generate(&mut self, seed: u64, index: u64, minimal: bool) -> SizedGenerated {
+    /// docs). `stop` is asked before each start and each given tried, and
+    /// inside every search: `None` once it returns true (a minimal 25x25
+    /// puzzle takes a minute, and an interrupt must not wait for it).
+    pub fn generate(
+        &mut self,
+        seed: u64,
+        index: u64,
+        minimal: bool,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<SizedGenerated> {
         let mut rng = stream(seed, index);
         let solution = loop {
-            if let Some(s) = self.solution(&mut rng) {
+            if stop() {
+                return None;
+            }
+            if let Some(s) = self.solution(&mut rng, stop) {
                 break s;
             }
         };
-        let puzzle = self.dig(&solution, &mut rng, minimal);
-        SizedGenerated { puzzle, solution }
+        let puzzle = self.dig(&solution, &mut rng, minimal, stop)?;
+        Some(SizedGenerated { puzzle, solution })
     }
 
     /// A random solution grid; `None` when the completion hit its guess
     /// limit.
-    fn solution(&mut self, rng: &mut rand_xorshift::XorShiftRng) -> Option<SizedGrid> {
+    fn solution(
+        &mut self,
+        rng: &mut rand_xorshift::XorShiftRng,
+        stop: &dyn Fn() -> bool,
+    ) -> Option<SizedGrid> {
         let shape = self.shape;
         let (n, r, c) = (shape.side(), shape.box_rows(), shape.box_cols());
         let mut grid = SizedGrid::empty(shape);
@@ -82,7 +97,9 @@ impl SizedGenerator {
             max_guesses: Some(100 * n as u64),
             timeout: None,
         };
-        let search = self.completer.search(&grid, Mode::First, &limits);
+        let search = self
+            .completer
+            .search_until(&grid, Mode::First, &limits, stop);
         let solved = search.first?;
         values.shuffle(rng);
         let cells = solved
@@ -93,17 +110,22 @@ impl SizedGenerator {
         SizedGrid::from_cells(shape, cells)
     }
 
+    /// The puzzle dug from `solution`; `None` when `stop` said so.
     fn dig(
         &mut self,
         solution: &SizedGrid,
         rng: &mut rand_xorshift::XorShiftRng,
         minimal: bool,
-    ) -> SizedGrid {
+        stop: &dyn Fn() -> bool,
+    ) -> Option<SizedGrid> {
         let n = self.shape.side();
         let mut order: Vec<usize> = (0..solution.cells().len()).collect();
         order.shuffle(rng);
         let mut puzzle = solution.clone();
         for cell in order {
+            if stop() {
+                return None;
+            }
             let value = puzzle.get(cell);
             puzzle.set(cell, 0);
             let mut seen = 0u128;
@@ -115,7 +137,10 @@ impl SizedGenerator {
             }
             let search = self
                 .solver
-                .search(&puzzle, Mode::Unique, &Limits::default());
+                .search_until(&puzzle, Mode::Unique, &Limits::default(), stop);
+            if search.stopped.is_some() {
+                return None;
+            }
             if search.solutions != 1 {
                 puzzle.set(cell, value);
                 if !minimal {
@@ -123,6 +148,6 @@ impl SizedGenerator {
                 }
             }
         }
-        puzzle
+        Some(puzzle)
     }
 }

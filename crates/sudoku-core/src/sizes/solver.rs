@@ -152,20 +152,31 @@ pub struct SizedSolver {
 }
 
 /// One search's counters and findings.
-struct Run {
+struct Run<'s> {
     target: u8,
     solutions: u8,
     first: Option<SizedGrid>,
     second: Option<SizedGrid>,
     guesses: u64,
     clock: LimitClock,
+    /// Asked with the clock: true stops the search (an interrupt).
+    stop: &'s dyn Fn() -> bool,
     stopped: Option<String>,
 }
 
-impl Run {
+/// The `stop` of a search nothing interrupts.
+fn never() -> bool {
+    false
+}
+
+/// The `stopped` message of a search ended by its `stop` (see
+/// [`SizedSolver::search_until`]).
+pub const INTERRUPTED: &str = "interrupted";
+
+impl<'s> Run<'s> {
     /// A search for one solution (`first`) or two (`unique`), its clock
     /// started.
-    fn new(mode: Mode, limits: &Limits) -> Run {
+    fn new(mode: Mode, limits: &Limits, stop: &'s dyn Fn() -> bool) -> Run<'s> {
         Run {
             target: if mode == Mode::Unique { 2 } else { 1 },
             solutions: 0,
@@ -173,8 +184,21 @@ impl Run {
             second: None,
             guesses: 0,
             clock: LimitClock::start(limits),
+            stop,
             stopped: None,
         }
+    }
+
+    /// Whether the search must stop before a step that brings `guesses`
+    /// guesses and `ticks` steps (see [`LimitClock::exceeded`]), `stop`
+    /// asked when the clock would be read; sets `stopped` if so.
+    fn halts(&mut self, guesses: u64, ticks: u64) -> bool {
+        let why = self.clock.exceeded(guesses, ticks).or_else(|| {
+            (ticks.is_multiple_of(1024) && (self.stop)()).then(|| INTERRUPTED.to_string())
+        });
+        let halts = why.is_some();
+        self.stopped = why;
+        halts
     }
 }
 
@@ -329,8 +353,7 @@ impl SizedSolver {
             let guesses = run.guesses + 1;
             // The clock is read every 1024 ticks: a guess here costs tens
             // of 9x9 ones, so it counts 64 (the clock read every 16).
-            if let Some(why) = run.clock.exceeded(guesses, guesses << 6) {
-                run.stopped = Some(why);
+            if run.halts(guesses, guesses << 6) {
                 return true;
             }
             run.guesses = guesses;
@@ -729,10 +752,26 @@ fn remove(
 
 impl SizedSearcher for SizedSolver {
     fn search(&mut self, grid: &SizedGrid, mode: Mode, limits: &Limits) -> SizedSearch {
+        self.search_until(grid, mode, limits, &never)
+    }
+}
+
+impl SizedSolver {
+    /// [`SizedSearcher::search`] that also ends, with `stopped`
+    /// [`INTERRUPTED`], once `stop` returns true: asked as often as the
+    /// clock is read, so that an interrupt ends a long search (a minimal
+    /// 25x25 puzzle being made) within milliseconds.
+    pub fn search_until(
+        &mut self,
+        grid: &SizedGrid,
+        mode: Mode,
+        limits: &Limits,
+        stop: &dyn Fn() -> bool,
+    ) -> SizedSearch {
         let g = self.geometry(grid.shape());
         let n = grid.side();
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-        let mut run = Run::new(mode, limits);
+        let mut run = Run::new(mode, limits, stop);
         if self.stack.is_empty() {
             self.stack.push(State::default());
         }
@@ -812,7 +851,7 @@ impl ReferenceSolver {
 struct Naive<'a> {
     g: &'a Geometry,
     cells: Vec<u8>,
-    run: Run,
+    run: Run<'a>,
     placements: u64,
     max_placements: u64,
 }
@@ -845,8 +884,7 @@ impl Naive<'_> {
                     Some(format!("placement limit {} exceeded", self.max_placements));
                 return true;
             }
-            if let Some(why) = self.run.clock.exceeded(guesses, self.placements + 1) {
-                self.run.stopped = Some(why);
+            if self.run.halts(guesses, self.placements + 1) {
                 return true;
             }
             self.placements += 1;
@@ -867,7 +905,7 @@ impl SizedSearcher for ReferenceSolver {
         let mut naive = Naive {
             g: &g,
             cells: grid.cells().to_vec(),
-            run: Run::new(mode, limits),
+            run: Run::new(mode, limits, &never),
             placements: 0,
             max_placements: self.max_placements,
         };

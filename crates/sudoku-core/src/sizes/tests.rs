@@ -24,7 +24,10 @@ const SHAPES: [(usize, usize); 8] = [
 /// (which may make it invalid, unsolvable or give it several solutions).
 fn puzzle(shape: Shape, seed: u64, keep: f64, noise: usize) -> SizedGrid {
     let mut generator = SizedGenerator::new(shape);
-    let solution = generator.generate(seed, 0, false).solution;
+    let solution = generator
+        .generate(seed, 0, false, &|| false)
+        .unwrap()
+        .solution;
     let mut rng = rand_xorshift::XorShiftRng::seed_from_u64(seed ^ 0x5eed);
     let n = shape.side();
     let cells = solution
@@ -79,7 +82,9 @@ fn generated_puzzles_are_unique_and_minimal() {
     for (r, c) in [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4), (5, 5)] {
         let shape = Shape::new(r, c).unwrap();
         let minimal = shape.side() <= 16;
-        let made = SizedGenerator::new(shape).generate(7, 1, minimal);
+        let made = SizedGenerator::new(shape)
+            .generate(7, 1, minimal, &|| false)
+            .unwrap();
         let symbols = Symbols::for_side(shape.side());
         let mut solver = SizedSolver::new();
         let outcome = solver.solve(&made.puzzle, &symbols, Mode::Unique, &Limits::default());
@@ -132,7 +137,9 @@ fn statuses_and_messages_name_symbols() {
 fn the_largest_grids_solve() {
     for side in [36, 49, 64] {
         let shape = Shape::usual(side).unwrap();
-        let made = SizedGenerator::new(shape).generate(1, 0, false);
+        let made = SizedGenerator::new(shape)
+            .generate(1, 0, false, &|| false)
+            .unwrap();
         let outcome = SizedSolver::new().solve(
             &made.puzzle,
             &Symbols::Numbers,
@@ -152,7 +159,9 @@ fn generated_grids_stay_those_of_the_first_release_under_a_seed() {
     // binary before the fast solver's guess order changed: the completion
     // keeps the basic solver's order, so a seed gives the same puzzles.
     let shape = Shape::usual(16).unwrap();
-    let made = SizedGenerator::new(shape).generate(7, 1, false);
+    let made = SizedGenerator::new(shape)
+        .generate(7, 1, false, &|| false)
+        .unwrap();
     let symbols = Symbols::for_side(16);
     assert_eq!(
         symbols.format(&made.puzzle, b'.'),
@@ -161,4 +170,18 @@ fn generated_grids_stay_those_of_the_first_release_under_a_seed() {
          87B52C...9..A6G..C.17..EG52.83.9..G69..F.B8E54.D9EF.5A.G.6D.1B27\
          .45....2.GB8...6..CE.6A.5...D24.B.7.E5G4.FC239..6.2.C.FB.3....7G"
     );
+}
+
+#[test]
+fn an_interrupt_stops_a_puzzle_being_made() {
+    // A minimal 25x25 puzzle takes a minute; asked to stop after a few
+    // questions, the generator gives up within them.
+    let shape = Shape::usual(25).unwrap();
+    let asked = std::cell::Cell::new(0u32);
+    let stop = || {
+        asked.set(asked.get() + 1);
+        asked.get() > 40
+    };
+    assert_eq!(SizedGenerator::new(shape).generate(0, 1, true, &stop), None);
+    assert_eq!(asked.get(), 41);
 }
