@@ -113,6 +113,59 @@ fn generate_is_the_same_for_every_thread_count_and_start_continues_a_run() {
 }
 
 #[test]
+fn rating_bands_keep_only_puzzles_rated_in_them_with_a_rating_column() {
+    let out = run(&["generate", "-n", "4", "--seed", "2", "--rating", "2.0-3.6"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(header(&out), "index,puzzle,solution,clues,guesses,rating");
+    let rows = table(&out);
+    assert_eq!(rows.len(), 4);
+    for row in &rows {
+        let rating = sudoku_core::rate::rate(&grid(&row["puzzle"]));
+        assert!(
+            rating.complete && (20..=36).contains(&rating.tenths),
+            "{row:?}"
+        );
+        assert_eq!(row["rating"], rating.to_decimal(), "{row:?}");
+    }
+    assert!(stderr(&out).contains("  ratings "), "{}", stderr(&out));
+    let two = run(&[
+        "generate", "-n", "4", "--seed", "2", "--rating", "2.0-3.6", "-j", "2", "--quiet",
+    ]);
+    assert_eq!(two.stdout, out.stdout);
+    for bad in ["9.5-8.0", "8", "x-9"] {
+        let out = run(&["generate", "-n", "1", "--rating", bad]);
+        assert_eq!(code(&out), 2, "{bad}: {}", stderr(&out));
+        assert!(stderr(&out).contains("--rating"), "{bad}: {}", stderr(&out));
+    }
+    let extreme = run(&[
+        "generate",
+        "-n",
+        "2",
+        "--seed",
+        "2",
+        "--rating",
+        "2.0-3.6",
+        "--columns",
+        "sudoku-extreme",
+        "--quiet",
+    ]);
+    assert_eq!(header(&extreme), "source,question,answer,rating");
+    let firsts: Vec<_> = rows.iter().take(2).map(|r| r["rating"].clone()).collect();
+    let theirs: Vec<_> = table(&extreme)
+        .iter()
+        .map(|r| r["rating"].clone())
+        .collect();
+    assert_eq!(theirs, firsts);
+    let sized = run(&["generate", "-n", "1", "--size", "4", "--rating", "1-2"]);
+    assert_eq!(code(&sized), 2);
+    assert!(
+        stderr(&sized).contains("9x9 puzzles only"),
+        "{}",
+        stderr(&sized)
+    );
+}
+
+#[test]
 fn min_guesses_and_no_minimal_and_the_summary() {
     let out = run(&["generate", "-n", "5", "--min-guesses", "2", "--seed", "1"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));

@@ -23,13 +23,15 @@
 //!    digging stops at the first given that must stay, which leaves more,
 //!    and easier to find, givens.
 //! 3. *Acceptance.* The puzzle's unique-mode search must take at least
-//!    `min_guesses` guesses; otherwise the stream's next candidate is tried.
+//!    `min_guesses` guesses, and its rating (when a band is asked for) must
+//!    fall in the band; otherwise the stream's next candidate is tried.
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_xorshift::XorShiftRng;
 
 use crate::grid::{Cell, Grid, CELLS, PEERS, UNITS};
+use crate::rate::{Band, Rating};
 use crate::solver::{FastSolver, Limits, Mode, Solver, Status};
 use crate::transform::Transform;
 
@@ -41,6 +43,9 @@ pub struct Requirements {
     /// The least number of guesses the puzzle's unique-mode search takes
     /// (see [`crate::solver::Outcome::guesses`]).
     pub min_guesses: u64,
+    /// The band the puzzle's rating must fall in (see [`crate::rate`]);
+    /// `None` for any rating, which is then not computed.
+    pub rating: Option<Band>,
 }
 
 impl Default for Requirements {
@@ -48,6 +53,7 @@ impl Default for Requirements {
         Requirements {
             minimal: true,
             min_guesses: 0,
+            rating: None,
         }
     }
 }
@@ -64,6 +70,8 @@ pub struct Generated {
     pub guesses: u64,
     /// Candidates tried for this puzzle, the kept one included (at least 1).
     pub tried: u64,
+    /// Its rating, when the requirements asked for a band.
+    pub rating: Option<Rating>,
 }
 
 /// The random stream of output puzzle `index` under `seed`: the seed and
@@ -114,14 +122,24 @@ impl Generator {
             };
             let puzzle = self.dig(&solution, &mut rng, requirements.minimal);
             let outcome = self.solver.solve(&puzzle, Mode::Unique, &Limits::default());
-            if outcome.status == Status::Solved && outcome.guesses >= requirements.min_guesses {
-                return Some(Generated {
-                    puzzle,
-                    solution,
-                    guesses: outcome.guesses,
-                    tried,
-                });
+            if outcome.status != Status::Solved || outcome.guesses < requirements.min_guesses {
+                continue;
             }
+            // Rated last: the rater costs more than the search.
+            let rating = match requirements.rating {
+                Some(band) => match band.rate(&puzzle) {
+                    Some(rating) => Some(rating),
+                    None => continue,
+                },
+                None => None,
+            };
+            return Some(Generated {
+                puzzle,
+                solution,
+                guesses: outcome.guesses,
+                tried,
+                rating,
+            });
         }
     }
 
@@ -338,8 +356,8 @@ mod tests {
     #[test]
     fn harder_puzzles_on_request_and_stopping() {
         let hard = Requirements {
-            minimal: true,
             min_guesses: 3,
+            ..Requirements::default()
         };
         let made = Generator::new().generate(1, 1, &hard, &|| false).unwrap();
         assert!(made.guesses >= 3);
@@ -350,9 +368,30 @@ mod tests {
     fn non_minimal_puzzles_are_still_unique() {
         let loose = Requirements {
             minimal: false,
-            min_guesses: 0,
+            ..Requirements::default()
         };
         let made = Generator::new().generate(3, 9, &loose, &|| false).unwrap();
         assert_eq!(status(&mut FastSolver::new(), &made.puzzle), Status::Solved);
+    }
+
+    #[test]
+    fn puzzles_of_a_rating_band_on_request() {
+        let band = Band { low: 20, high: 36 };
+        let requirements = Requirements {
+            rating: Some(band),
+            ..Requirements::default()
+        };
+        for index in 1..=3 {
+            let made = Generator::new()
+                .generate(5, index, &requirements, &|| false)
+                .unwrap();
+            let rating = made.rating.unwrap();
+            assert!(band.contains(rating.tenths), "{rating:?}");
+            assert_eq!(crate::rate::rate(&made.puzzle), rating);
+        }
+        let any = Generator::new()
+            .generate(5, 1, &Requirements::default(), &|| false)
+            .unwrap();
+        assert_eq!(any.rating, None);
     }
 }

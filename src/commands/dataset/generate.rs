@@ -2,7 +2,9 @@
 //! (unless `--no-minimal`) minimal, made by [`sudoku_core::generator`].
 //!
 //! Columns, exactly: `index,puzzle,solution,clues,guesses`, or the layout
-//! `--columns` chooses ([`super::layout`]). Puzzle `i` is a
+//! `--columns` chooses ([`super::layout`]); `--rating LO-HI` keeps only
+//! puzzles rated in the band and adds a `rating` column when the layout has
+//! none. Puzzle `i` is a
 //! function of `(seed, i)` alone, so the output is byte-identical for every
 //! `-j`, and `--start` continues a run or splits it across machines.
 
@@ -11,6 +13,7 @@ use std::time::Instant;
 
 use clap::Args;
 use sudoku_core::generator::{Generated, Generator, Requirements};
+use sudoku_core::rate::{Band, BandError};
 use sudoku_core::sizes::{Shape, ShapeError, SizedGenerator, SizedSolver, Symbols};
 use sudoku_core::solver::{Limits, Mode};
 
@@ -75,6 +78,14 @@ pub struct GenerateArgs {
     #[arg(long, value_name = "LAYOUT|COL,...", default_value = "default")]
     pub columns: Columns,
 
+    /// Keep only puzzles whose Sudoku Explainer rating (as `rate` gives
+    /// it) is in the band LO-HI, both ends included (`8.0-9.5`), and write
+    /// it in the `rating` column (added last when `--columns` has none).
+    /// High bands need many candidates (docs/rate.md says how long each
+    /// band takes); 9x9 only.
+    #[arg(long, value_name = "LO-HI", value_parser = parse_band)]
+    pub rating: Option<Band>,
+
     /// Output and run options.
     #[command(flatten)]
     pub run: RunArgs,
@@ -102,7 +113,19 @@ pub fn run(args: &GenerateArgs) -> Result<Verdict, Error> {
             "--min-guesses is for 9x9 puzzles only; leave it out with --size".into(),
         ));
     }
+    if args.rating.is_some() {
+        return Err(Error::Usage(
+            "--rating is for 9x9 puzzles only (ratings exist for 9x9 grids); leave it out with \
+             --size"
+                .into(),
+        ));
+    }
     run_sized(args, shape)
+}
+
+/// Parses `--rating LO-HI`.
+fn parse_band(value: &str) -> Result<Band, BandError> {
+    value.parse()
 }
 
 /// Parses `--box RxC`.
@@ -167,6 +190,7 @@ fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
                     solution: symbols.format(&made.solution, blank),
                     clues: made.puzzle.givens(),
                     guesses,
+                    rating: None,
                 };
                 writer.row(&args.columns.row(&made, seed))?;
             }
@@ -213,11 +237,17 @@ fn run_nine(args: &GenerateArgs) -> Result<Verdict, Error> {
         .ok_or_else(|| Error::Usage("--start plus -n is past the largest index".into()))?;
     let started = Instant::now();
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
-    let mut writer = TableWriter::create(&settings.output, &args.columns.header())?;
+    let columns = if args.rating.is_some() {
+        args.columns.with_rating()
+    } else {
+        args.columns.clone()
+    };
+    let mut writer = TableWriter::create(&settings.output, &columns.header())?;
     let progress = Progress::start_counting(&settings.progress, args.count);
     let requirements = Requirements {
         minimal: !args.no_minimal,
         min_guesses: args.min_guesses,
+        rating: args.rating,
     };
     if args.min_guesses > LIKELY_GUESSES {
         crate::stderrln!(
@@ -269,8 +299,9 @@ fn run_nine(args: &GenerateArgs) -> Result<Verdict, Error> {
                     solution: made.solution.to_line(),
                     clues: made.puzzle.givens(),
                     guesses: made.guesses,
+                    rating: made.rating.map(|r| r.to_decimal()),
                 };
-                writer.row(&args.columns.row(&made, seed))?;
+                writer.row(&columns.row(&made, seed))?;
             }
             writer.flush()?;
             show(tried.load(Ordering::Relaxed));
@@ -312,11 +343,17 @@ struct Tally {
     max_clues: usize,
     guesses: u64,
     max_guesses: u64,
+    /// The lowest and highest rating kept, in tenths (with `--rating`).
+    ratings: Option<(u16, u16)>,
 }
 
 impl Tally {
     fn add(&mut self, made: &Generated) {
         self.add_sized(made.puzzle.givens(), made.guesses);
+        if let Some(r) = made.rating {
+            let (low, high) = self.ratings.unwrap_or((r.tenths, r.tenths));
+            self.ratings = Some((low.min(r.tenths), high.max(r.tenths)));
+        }
     }
 
     /// Counts one puzzle of `clues` givens and `guesses` guesses.
@@ -342,6 +379,10 @@ impl Tally {
                 self.guesses as f64 / self.kept as f64,
                 self.max_guesses,
             );
+        }
+        if let Some((low, high)) = self.ratings {
+            let tenths = |t: u16| format!("{}.{}", t / 10, t % 10);
+            crate::stderrln!("  ratings {}-{}", tenths(low), tenths(high));
         }
     }
 }

@@ -9,7 +9,7 @@
 //! the file back and checks the solution). `source` says where a row comes
 //! from (`generate seed=S index=I`, from which it can be made again) and
 //! `rating` is the Sudoku Explainer rating: empty, as no rating is made
-//! unless `generate` is asked to rate.
+//! unless `generate` is asked to rate (`--rating LO-HI`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -126,9 +126,20 @@ pub struct Made {
     pub clues: usize,
     /// The guesses of a unique-mode search.
     pub guesses: u64,
+    /// Its rating (`7.2`), when `generate` rated it.
+    pub rating: Option<String>,
 }
 
 impl Columns {
+    /// These columns with a `rating` column last, unless they have one.
+    pub fn with_rating(&self) -> Columns {
+        let mut columns = self.clone();
+        if !columns.0.iter().any(|(_, v)| *v == Value::Rating) {
+            columns.0.push(("rating", Value::Rating));
+        }
+        columns
+    }
+
     /// The header: the names, in order.
     pub fn header(&self) -> Vec<&'static str> {
         self.0.iter().map(|(name, _)| *name).collect()
@@ -145,7 +156,7 @@ impl Columns {
                 Value::Clues => made.clues.to_string(),
                 Value::Guesses => made.guesses.to_string(),
                 Value::Source => format!("generate seed={seed} index={}", made.index),
-                Value::Rating => String::new(),
+                Value::Rating => made.rating.clone().unwrap_or_default(),
             })
             .collect()
     }
@@ -185,6 +196,7 @@ mod tests {
             solution: "123".into(),
             clues: 2,
             guesses: 4,
+            rating: None,
         };
         let columns: Columns = "source,question,answer,rating,clues,guesses,index"
             .parse()

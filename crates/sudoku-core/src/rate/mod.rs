@@ -35,6 +35,7 @@
 // Cells, units and digits are numbers that index several tables at once.
 #![allow(clippy::needless_range_loop)]
 
+mod band;
 mod basic;
 mod board;
 mod chains;
@@ -46,6 +47,8 @@ mod wings;
 
 #[cfg(test)]
 mod tests;
+
+pub use band::{Band, BandError};
 
 use crate::grid::{Grid, CELLS};
 use board::{Board, Mask};
@@ -224,6 +227,24 @@ pub struct StepInfo {
 /// [`rate`], telling `observe` about every step taken, in order (to show
 /// or check a solve path).
 pub fn rate_observed(puzzle: &Grid, observe: &mut dyn FnMut(StepInfo)) -> Rating {
+    rate_until(puzzle, &mut |info| {
+        observe(info);
+        true
+    })
+    .unwrap_or_else(|| unreachable!("the observer never stops the rater"))
+}
+
+/// [`rate`], but `None` as soon as a step rates above `max_tenths`: the
+/// rating is the highest step's, so such a puzzle cannot rate `max_tenths`
+/// or less, and the steps after it (often the costliest) are not searched.
+/// Used to keep puzzles of a rating band (`generate --rating`).
+pub fn rate_at_most(puzzle: &Grid, max_tenths: u16) -> Option<Rating> {
+    rate_until(puzzle, &mut |info| u16::from(info.tenths) <= max_tenths)
+}
+
+/// The rater's loop: `go_on` sees every step taken, in order, and stops
+/// the rating (`None`) by returning false.
+fn rate_until(puzzle: &Grid, go_on: &mut dyn FnMut(StepInfo) -> bool) -> Option<Rating> {
     let mut b = Board::new(puzzle);
     let mut r = Rating {
         tenths: 0,
@@ -248,13 +269,16 @@ pub fn rate_observed(puzzle: &Grid, observe: &mut dyn FnMut(StepInfo)) -> Rating
             r.hardest = step.name;
         }
         r.steps += 1;
-        observe(StepInfo {
+        let info = StepInfo {
             tenths: step.tenths,
             name: step.name,
             placed: step.place.map(|(c, d)| (c as u8, d as u8)),
             eliminated: step.elim_count(),
-        });
+        };
+        if !go_on(info) {
+            return None;
+        }
         step.apply(&mut b);
     }
-    r
+    Some(r)
 }
