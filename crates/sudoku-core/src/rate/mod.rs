@@ -13,12 +13,12 @@
 //! and triplets, naked and hidden subsets, X-Wing to Jellyfish, chains of
 //! two to four strong links (grouped too), XY/XYZ-Wings, unique rectangles
 //! and loops, BUG types 1 and 2, WXYZ/VWXYZ/UVWXYZ-Wings, forcing chains
-//! and cycles, Nishio, cell and region forcing chains and their dynamic
-//! forms. Not covered (a puzzle needing them comes out incomplete, or
-//! rated by a later rule): aligned pair and triplet exclusion, the
-//! TUVWXYZ-Wing, BUG types 3 and 4, hidden unique loops of type 3, and the
-//! nested forcing chains of 9.0 and up (Dynamic Forcing Chains (+) and
-//! beyond).
+//! and cycles, Nishio, cell and region forcing chains, their dynamic
+//! forms and Dynamic Forcing Chains (+) (9.0 and up). Not covered (a
+//! puzzle needing them comes out incomplete, or rated by a later rule):
+//! aligned pair and triplet exclusion, the TUVWXYZ-Wing, BUG types 3 and
+//! 4, hidden unique loops of type 3, and the nested forcing chains of 9.5
+//! and up.
 //!
 //! ```
 //! use sudoku_core::grid::Grid;
@@ -39,6 +39,7 @@ mod band;
 mod basic;
 mod board;
 mod chains;
+mod inner;
 mod links;
 mod multiple;
 mod reach;
@@ -199,6 +200,7 @@ const TECHNIQUES: &[Finder] = &[
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Nishio, sh),
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Multiple, sh),
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Dynamic, sh),
+    |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Plus, sh),
 ];
 
 /// Rates a puzzle: solves it step by step with the easiest technique that

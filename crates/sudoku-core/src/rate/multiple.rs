@@ -1,7 +1,9 @@
 //! Multiple and dynamic forcing chains: Nishio forcing chains (7.5),
 //! cell and region forcing chains (8.0) and their dynamic forms with
-//! contradiction and double forcing chains (8.5), each plus the length term
-//! of [`super::chains::length_tenths`].
+//! contradiction and double forcing chains (8.5), then the same with the
+//! techniques of [`super::inner`] used inside the chains (Dynamic Forcing
+//! Chains (+), 9.0), each plus the length term of
+//! [`super::chains::length_tenths`].
 //!
 //! An assumption (a candidate on, or off) is followed to all its
 //! consequences: on candidates turn their peers' digit and (but for Nishio)
@@ -23,6 +25,7 @@
 
 use super::board::{bits, cells_of, Board, Mask, CELL_UNITS, PEER_SET, UNITS, UNIT_SET};
 use super::chains::length_tenths;
+use super::inner;
 use super::reach::{has, NodeSet, NODES, NO_NODES};
 use super::{Shared, Step};
 
@@ -54,7 +57,7 @@ struct Run {
     /// Nodes reached, in order.
     order: Vec<u16>,
     /// The causes of `order[i]`, as a range (start, length) of `arena`.
-    par: Vec<(u32, u8)>,
+    par: Vec<(u32, u16)>,
     arena: Vec<u16>,
     /// The contradiction that stopped the run, if one did.
     absurd: Option<Absurd>,
@@ -102,7 +105,7 @@ impl Run {
         }
         self.index[n] = self.order.len() as u16;
         self.par
-            .push((self.arena.len() as u32, parents.len() as u8));
+            .push((self.arena.len() as u32, parents.len() as u16));
         self.arena.extend_from_slice(parents);
         self.order.push(n as u16);
     }
@@ -173,10 +176,15 @@ struct Engine<'a> {
     made: Vec<(usize, (usize, usize))>,
     made_parents: Vec<u16>,
     stack: Vec<u16>,
+    /// Whether the techniques of [`inner`] are used inside chains
+    /// (Dynamic Forcing Chains (+)).
+    plus: bool,
+    found: inner::Found,
+    scratch: Vec<u16>,
 }
 
 impl<'a> Engine<'a> {
-    fn new(b: &'a Board, y: bool, dynamic: bool) -> Engine<'a> {
+    fn new(b: &'a Board, y: bool, dynamic: bool, plus: bool) -> Engine<'a> {
         let mut board_places = [0u128; 9];
         for (c, &m) in b.cand.iter().enumerate() {
             for d in bits(m) {
@@ -195,6 +203,9 @@ impl<'a> Engine<'a> {
             made: Vec::with_capacity(4),
             made_parents: Vec::with_capacity(32),
             stack: Vec::new(),
+            plus,
+            found: inner::Found::default(),
+            scratch: Vec::new(),
         }
     }
 
@@ -226,7 +237,7 @@ impl<'a> Engine<'a> {
                 if !self.follow_off(run, p) {
                     return;
                 }
-            } else {
+            } else if !self.plus || !self.advanced(run) {
                 return;
             }
         }
@@ -347,6 +358,32 @@ impl<'a> Engine<'a> {
         true
     }
 
+    /// When singles are exhausted: the eliminations of the first inner
+    /// technique that has some, turned off with the removals it needed as
+    /// causes. Whether any candidate went off.
+    fn advanced(&mut self, run: &mut Run) -> bool {
+        let view = inner::View {
+            source: &self.b.cand,
+            grid: &self.grid,
+            places: &self.places,
+            value: &self.b.value,
+        };
+        if !inner::basic(&view, &mut self.found, &mut self.scratch) {
+            return false;
+        }
+        let mut any = false;
+        for i in 0..self.found.offs.len() {
+            let (q, s, e) = self.found.offs[i];
+            let n = node(q as usize, false);
+            if !run.seen(n) {
+                run.add(n, &self.found.parents[s as usize..e as usize]);
+                self.pend_off.push(n as u16);
+                any = true;
+            }
+        }
+        any
+    }
+
     /// Distinct nodes behind node `n` of `run`, itself included.
     fn ancestors(&mut self, run: &Run, n: usize) -> usize {
         run.ancestors_of(&[n as u16], &mut self.stack)
@@ -424,6 +461,9 @@ pub(super) enum Kind {
     /// Dynamic forcing chains (8.5): contradictions, double chains, cells
     /// and regions, dynamic.
     Dynamic,
+    /// Dynamic forcing chains (+) (9.0): the same, with the techniques of
+    /// [`inner`] used inside the chains.
+    Plus,
 }
 
 struct Best {
@@ -490,21 +530,27 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
         Kind::Nishio => 75,
         Kind::Multiple => 80,
         Kind::Dynamic => 85,
+        Kind::Plus => 90,
     };
-    let contradiction_name = if kind == Kind::Nishio {
-        "Nishio Forcing Chains"
-    } else {
-        "Dynamic Contradiction Forcing Chains"
-    };
-    let (region_name, cell_name) = if kind == Kind::Dynamic {
-        (
+    let (contradiction_name, double_name, region_name, cell_name) = match kind {
+        Kind::Nishio => ("Nishio Forcing Chains", "", "", ""),
+        Kind::Multiple => ("", "", "Region Forcing Chains", "Cell Forcing Chains"),
+        Kind::Dynamic => (
+            "Dynamic Contradiction Forcing Chains",
+            "Dynamic Double Forcing Chains",
             "Dynamic Region Forcing Chains",
             "Dynamic Cell Forcing Chains",
-        )
-    } else {
-        ("Region Forcing Chains", "Cell Forcing Chains")
+        ),
+        Kind::Plus => (
+            "Dynamic Contradiction Forcing Chains (+)",
+            "Dynamic Double Forcing Chains (+)",
+            "Dynamic Region Forcing Chains (+)",
+            "Dynamic Cell Forcing Chains (+)",
+        ),
     };
-    let mut e = Engine::new(b, kind != Kind::Nishio, dynamic);
+    let plus = kind == Kind::Plus;
+    let doubles = matches!(kind, Kind::Dynamic | Kind::Plus);
+    let mut e = Engine::new(b, kind != Kind::Nishio, dynamic, plus);
     let mut best = Best {
         key: None,
         step: Step::default(),
@@ -564,7 +610,7 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
                     let t = base + length_tenths(cx);
                     best.offer(t, cx, 7, || conclusion(b, cand, true, contradiction_name));
                 }
-                if kind == Kind::Dynamic && card >= 3 {
+                if doubles && card >= 3 {
                     // Double forcing chains: what both the candidate and
                     // its absence lead to.
                     for &n in &run.order {
@@ -574,9 +620,7 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
                         }
                         let cx = e.ancestors(run, n) + e.ancestors(&off_run, n);
                         let t = base + length_tenths(cx);
-                        best.offer(t, cx, 1, || {
-                            conclusion(b, n / 2, n & 1 == 1, "Dynamic Double Forcing Chains")
-                        });
+                        best.offer(t, cx, 1, || conclusion(b, n / 2, n & 1 == 1, double_name));
                     }
                 }
             }

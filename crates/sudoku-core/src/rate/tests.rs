@@ -216,6 +216,29 @@ fn each_technique_rates_as_serate() {
     }
 }
 
+/// The first steps of a puzzle of the forum's hardest list
+/// (`msolve_hardest_to_solve`), each a Dynamic Contradiction Forcing Chain
+/// (+) whose chain uses locked candidates: serate's ratings of its steps
+/// 1 and 2 (9.8, 9.9; its log of the solve path) and the pointing that
+/// follows (2.6). The first needs the inner techniques' order and causes
+/// exactly: with rows before columns it comes out 9.7.
+#[test]
+fn dynamic_forcing_chains_plus_steps_rate_as_serate() {
+    let puzzle = Grid::parse(
+        b"98.7..6..7..9..5....4.3....6..8..2...2...1.....8......2....7.5..7.5...26.....97..",
+    )
+    .unwrap();
+    let mut seen = Vec::new();
+    rate_observed(&puzzle, &mut |s| {
+        seen.push((s.tenths, s.name, s.eliminated))
+    });
+    let plus = "Dynamic Contradiction Forcing Chains (+)";
+    assert_eq!(
+        seen[..3],
+        [(98, plus, 1), (99, plus, 1), (26, "Pointing", 1)]
+    );
+}
+
 #[test]
 fn easy_kaggle_puzzle_is_hidden_singles() {
     let line = "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
