@@ -38,6 +38,7 @@ use std::thread;
 use sudoku_core::sizes::{ReferenceSolver, SizedSearcher, SizedSolver};
 use sudoku_core::solver::{Limits, Mode, Solver, SolverKind, Status};
 
+use super::difference::Difference;
 use crate::error::Error;
 use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES};
 use crate::output::result::{Check, PuzzleResult, SizedResult};
@@ -732,6 +733,7 @@ pub fn solve_record(
         record.solution.as_ref(),
         record.solution_error.as_deref(),
         &mut message,
+        Difference::nine,
     );
     PuzzleResult {
         input,
@@ -751,8 +753,10 @@ pub fn solve_record(
 
 /// The check of a found solution against the record's given one, for a
 /// grid of any size: `Ok` or `Mismatch` for a solved puzzle with a given
-/// solution, else none. A given solution that is not a grid never passes,
-/// whatever the status: `solution_error` says why and is added to
+/// solution, else none. A mismatch adds to `message` where the grids
+/// differ, as `differ` finds it ([`Difference::mismatch`]: `r3c7: given 5,
+/// solved 8 (4 cells differ)`). A given solution that is not a grid never
+/// passes, whatever the status: `solution_error` says why and is added to
 /// `message`.
 fn check_solution<G: PartialEq>(
     status: Status,
@@ -760,20 +764,28 @@ fn check_solution<G: PartialEq>(
     given: Option<&G>,
     solution_error: Option<&str>,
     message: &mut Option<String>,
+    differ: impl Fn(&G, &G) -> Option<Difference>,
 ) -> Option<Check> {
-    if let Some(why) = solution_error {
+    let mut add = |why: &str| {
         *message = Some(match message.take() {
             Some(first) => format!("{first}; {why}"),
             None => why.to_string(),
         });
+    };
+    if let Some(why) = solution_error {
+        add(why);
         return Some(Check::Mismatch);
     }
     match (found, given) {
-        (Some(found), Some(given)) if status == Status::Solved => Some(if found == given {
-            Check::Ok
-        } else {
-            Check::Mismatch
-        }),
+        (Some(found), Some(given)) if status == Status::Solved => {
+            if found == given {
+                return Some(Check::Ok);
+            }
+            if let Some(difference) = differ(given, found) {
+                add(&difference.mismatch());
+            }
+            Some(Check::Mismatch)
+        }
         _ => None,
     }
 }
@@ -814,6 +826,7 @@ fn solve_sized(
         sized.solution.as_ref(),
         record.solution_error.as_deref(),
         &mut message,
+        |given, found| Difference::sized(given, found, &sized.symbols),
     );
     PuzzleResult {
         input,
@@ -1074,6 +1087,9 @@ mod tests {
         let bad = solve_record(solver.as_mut(), 0, wrong, Mode::Unique, &Limits::default());
         assert_eq!(bad.check, Some(Check::Mismatch));
         assert!(bad.is_failure());
+        let message = bad.message.unwrap_or_default();
+        assert!(message.starts_with("r1c1: given ."), "{message}");
+        assert!(message.ends_with(" cells differ)"), "{message}");
 
         let junk = Record {
             solution_error: Some("given solution is not a grid: 80 cells, expected 81".into()),

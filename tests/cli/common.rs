@@ -137,6 +137,8 @@ pub fn check_rows(rows: &[Row]) {
         // A given solution that is not a grid: `mismatch` on any row, and
         // the message says why.
         let not_a_grid = row.check == "mismatch" && row.message.contains("not a grid");
+        // A mismatch names the first differing cell.
+        let differs = row.check == "mismatch" && row.message.contains(" differ");
         if row.status == "solved" {
             let solution = Grid::parse(row.solution.as_bytes()).expect("81 digits");
             assert!(solution.is_solution_of(&puzzle), "{at}: bad solution");
@@ -144,8 +146,9 @@ pub fn check_rows(rows: &[Row]) {
             assert!(row.solution.is_empty(), "{at}");
             assert!(row.check.is_empty() || not_a_grid, "{at}");
         }
-        let with_message =
-            ["invalid", "timeout", "multiple"].contains(&row.status.as_str()) || not_a_grid;
+        let with_message = ["invalid", "timeout", "multiple"].contains(&row.status.as_str())
+            || not_a_grid
+            || differs;
         assert_eq!(
             !row.message.is_empty(),
             with_message,

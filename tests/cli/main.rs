@@ -17,6 +17,7 @@ mod formats_in;
 mod formats_out;
 mod identity;
 mod kept;
+mod mismatch;
 mod pipeline;
 mod rate;
 mod reader;

@@ -5,11 +5,11 @@
 use crate::process::words;
 use std::fmt;
 
-use sudoku_core::grid::{Cell, Grid, CELLS};
-use sudoku_core::sizes::grid::cell_name;
+use sudoku_core::grid::Grid;
 use sudoku_core::sizes::{SizedGrid, Symbols};
 use sudoku_core::solver::Status;
 
+use crate::job::difference::Difference;
 use crate::output::result::PuzzleResult;
 
 /// Failures listed in full; the rest are counted.
@@ -273,45 +273,25 @@ impl fmt::Display for Problem {
 /// two values (`r4c7: 3 -> 8`, `r12c3: K -> G`), and how many cells differ
 /// when more than one; shows both whole otherwise.
 fn changed_cells(f: &mut fmt::Formatter<'_>, old: &Solution, new: &Solution) -> fmt::Result {
-    let (first, old_value, new_value, count) = match (old, new) {
-        (Solution::Nine(old), Solution::Nine(new)) => {
-            let differ = |i: &usize| old.cells()[*i] != new.cells()[*i];
-            let Some(first) = (0..CELLS).find(differ) else {
-                return f.write_str("the same grid");
-            };
-            let digit = |d: u8| if d == 0 { '.' } else { char::from(b'0' + d) };
-            (
-                Cell(first as u8).to_string(),
-                digit(old.cells()[first]).to_string(),
-                digit(new.cells()[first]).to_string(),
-                (0..CELLS).filter(differ).count(),
-            )
-        }
+    let difference = match (old, new) {
+        (Solution::Nine(old), Solution::Nine(new)) => Difference::nine(old, new),
         (Solution::Sized(old, symbols), Solution::Sized(new, _)) if old.shape() == new.shape() => {
-            let cells = old.cells().len();
-            let differ = |i: &usize| old.get(*i) != new.get(*i);
-            let Some(first) = (0..cells).find(differ) else {
-                return f.write_str("the same grid");
-            };
-            let value = |v: u8| {
-                if v == 0 {
-                    ".".into()
-                } else {
-                    symbols.name_of(v)
-                }
-            };
-            (
-                cell_name(old.shape(), first),
-                value(old.get(first)),
-                value(new.get(first)),
-                (0..cells).filter(differ).count(),
-            )
+            Difference::sized(old, new, symbols)
         }
         _ => return write!(f, "{old} -> {new}"),
     };
-    write!(f, "{first}: {old_value} -> {new_value}")?;
-    if count > 1 {
-        write!(f, " (the first of {count} changed cells)")?;
+    let Some(Difference {
+        cell,
+        first,
+        second,
+        cells,
+    }) = difference
+    else {
+        return f.write_str("the same grid");
+    };
+    write!(f, "{cell}: {first} -> {second}")?;
+    if cells > 1 {
+        write!(f, " (the first of {cells} changed cells)")?;
     }
     Ok(())
 }
