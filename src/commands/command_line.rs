@@ -30,18 +30,24 @@ pub struct Cli {
 pub enum Command {
     /// Solve every puzzle of the inputs and write one results row per record.
     ///
+    /// A column named `solution`, `solutions` or `answer` (CSV, JSON Lines,
+    /// Parquet) is the given solution: each result is checked against it
+    /// (`check` `ok` or `mismatch`), as with `--solutions FILE`.
+    ///
     /// Exit codes: 0 when every puzzle is solved and no given solution
     /// mismatched (or there are no puzzles), 1 otherwise, 2 on usage and
     /// I/O errors.
     Solve(SolveArgs),
-    /// Rate every puzzle on the Sudoku Explainer difficulty scale (1.0 to
-    /// 11+, as Sukaku Explainer's serate rates it) and write one row per
-    /// record: `line,puzzle,rating,hardest,steps,status,message`. Takes
+    /// Rate every puzzle on the Sudoku Explainer difficulty scale.
+    ///
+    /// The scale runs from 1.0 to 11+, as Sukaku Explainer's serate rates
+    /// it. One row per record: `line,puzzle,rating,hardest,steps,status,message`. Takes
     /// `solve`'s options; each puzzle is classified first, and only a
     /// `solved` one is rated (others keep their status, rating empty).
     ///
     /// Exit codes: as `solve`: 0 when every puzzle is solved, 1 otherwise,
     /// 2 on usage and I/O errors.
+    #[command(mut_arg("rate", |arg| arg.hide(true)))]
     Rate(SolveArgs),
     /// Measure solver throughput in memory: puzzles/s, guesses and speedup
     /// per data set, solver, mode and thread count.

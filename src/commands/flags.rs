@@ -17,82 +17,123 @@ use sudoku_core::sizes::{Shape, ShapeError, Symbols};
 
 /// The options of `solve`, kept in one struct so that other subcommands
 /// with the same inputs and outputs (e.g. `check`) can flatten it.
+///
+/// Each option's first paragraph is its line in `-h`; `--help` prints the
+/// whole text. The options are grouped under the headings below, so that
+/// `-h` fits on one screen.
 #[derive(Debug, Args)]
 pub struct SolveArgs {
-    /// Puzzle files: text lines, CSV, JSON Lines or Parquet; `-` or none
-    /// means stdin. gzip and zstd (a `.gz` or `.zst` name, or content
-    /// starting with their magic bytes, stdin included) are decompressed on
-    /// the fly.
+    /// Puzzle files (text, CSV, JSON Lines, Parquet; `-` or none: stdin).
+    ///
+    /// Text lines, CSV, JSON Lines or Parquet; `-` or none means stdin.
+    /// gzip and zstd (a `.gz` or `.zst` name, or content starting with
+    /// their magic bytes, stdin included) are decompressed on the fly.
     #[arg(value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
 
+    /// How the inputs are laid out.
+    #[command(flatten)]
+    pub layout: LayoutArgs,
+
+    /// A file of solutions to check the results against, record by record.
+    ///
+    /// A file of solutions paired with the input record by record (as the
+    /// `solved_*` files of some corpora), each checked against the result
+    /// like a solution column (a column named `solution`, `solutions` or
+    /// `answer` is checked without it); read as CSV for a `.csv` name, else
+    /// as lines. Only with one input.
+    #[arg(long, value_name = "FILE", help_heading = INPUT)]
+    pub solutions: Option<PathBuf>,
+
+    /// The results file (`-` or absent: stdout); its name picks the format.
+    ///
     /// The results; `-` or absent means stdout. The name chooses the format:
     /// `.csv`, `.txt`, no extension, `-` and devices or pipes are CSV,
     /// `.jsonl`/`.ndjson` JSON Lines, `.parquet` Parquet; `.gz` or `.zst`
     /// after a CSV or JSON Lines name compresses it. Any other name needs
     /// --output-format.
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", help_heading = OUTPUT)]
     pub output: Option<PathBuf>,
 
     /// The results' format, whatever the output's name says.
-    #[arg(long, value_name = "FORMAT", value_enum)]
+    #[arg(long, value_name = "FORMAT", value_enum, help_heading = OUTPUT)]
     pub output_format: Option<OutputFormat>,
 
-    /// The field delimiter of CSV results: one character (`tab` or `\t` for
-    /// a tab) [default: ,].
-    #[arg(long, value_name = "C", value_parser = parse_output_delimiter)]
+    /// The field delimiter of CSV results [default: ,].
+    ///
+    /// One character (`tab` or `\t` for a tab) [default: ,].
+    #[arg(long, value_name = "C", value_parser = parse_output_delimiter, help_heading = OUTPUT)]
     pub output_delimiter: Option<u8>,
 
     /// The blank of the results' `puzzle` column: `.` or `0`.
-    #[arg(long, value_name = "C", value_enum, default_value_t = Blank::Dot)]
+    #[arg(long, value_name = "C", value_enum, default_value_t = Blank::Dot, help_heading = OUTPUT)]
     pub blank: Blank,
 
-    /// Solver threads [default: all cores], at most 1024; more than the
-    /// cores is allowed, with a warning. Reading and writing run on their own
-    /// threads beside them.
-    #[arg(short = 'j', long = "threads", value_name = "N")]
-    pub threads: Option<usize>,
-
-    /// Write the run's summary as JSON to FILE (`-` for stdout, only when
-    /// `-o` names a file).
-    #[arg(long, value_name = "FILE")]
-    pub summary_json: Option<PathBuf>,
-
-    /// Write the run's summary as one self-contained HTML page to FILE: SVG
-    /// charts of the status counts and of the solve-time distribution (log
-    /// scale), and the summary's figures.
-    #[arg(long, value_name = "FILE")]
-    pub summary_html: Option<PathBuf>,
-
-    /// Stop at the first solution (mode `first`) instead of checking that it
-    /// is the only one (mode `unique`).
-    #[arg(long)]
-    pub first: bool,
-
+    /// Add `rating` and `hardest` (the Sudoku Explainer scale; see `rate`).
+    ///
     /// Add each solved puzzle's difficulty on the Sudoku Explainer scale:
     /// `rating` (one decimal) and `hardest` (the hardest technique) after
     /// `message`; empty for other statuses and for a puzzle beyond the
     /// rater. CSV and JSON Lines results only. See `rate`.
-    #[arg(long)]
+    #[arg(long, help_heading = OUTPUT)]
     pub rate: bool,
 
+    /// Copy these input columns into every results row.
+    ///
+    /// Copy these input columns into every results row, after the results
+    /// columns, under their input names: header names (any case) or 1-based
+    /// numbers; a JSON key or Parquet column likewise (types kept); `field1`,
+    /// `field2`, ... for text lines (split by the delimiter after the first
+    /// record's first field, the same for every row) and CSV without a
+    /// header.
+    #[arg(long, value_name = "COL,...", value_delimiter = ',', value_parser = parse_column, conflicts_with = "keep_all", help_heading = OUTPUT)]
+    pub keep: Vec<Column>,
+
+    /// Copy every input column into every results row.
+    ///
+    /// Copy every input column into every results row (those of the first
+    /// record of text lines).
+    #[arg(long, help_heading = OUTPUT)]
+    pub keep_all: bool,
+
+    /// Stop at the first solution instead of proving it is the only one.
+    ///
+    /// Stop at the first solution (mode `first`) instead of checking that it
+    /// is the only one (mode `unique`).
+    #[arg(long, help_heading = SOLVING)]
+    pub first: bool,
+
+    /// The solver: `fast`, or `naive`, the plain backtracking reference.
+    ///
     /// The solver: `fast`, or `naive`, the plain backtracking reference,
     /// which gives up on a puzzle after 10,000,000 placements (status
     /// `timeout`, the limit in `message`) so that no puzzle can stall a run.
-    #[arg(long, value_name = "NAME", default_value = "fast", value_parser = solver_parser())]
+    #[arg(long, value_name = "NAME", default_value = "fast", value_parser = solver_parser(), help_heading = SOLVING)]
     pub solver: SolverKind,
 
     /// Give up on a puzzle after N guesses (status `timeout`); deterministic.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = SOLVING)]
     pub max_guesses: Option<u64>,
 
+    /// Give up on a puzzle after N milliseconds (status `timeout`).
+    ///
     /// Give up on a puzzle after N milliseconds of wall-clock time (status
     /// `timeout`, the limit in `message`); the run goes on. Depends on the
     /// machine and its load, so CI and regression checks should prefer the
     /// deterministic `--max-guesses`.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = SOLVING)]
     pub timeout_ms: Option<u64>,
 
+    /// Solver threads [default: all cores].
+    ///
+    /// Solver threads [default: all cores], at most 1024; more than the
+    /// cores is allowed, with a warning. Reading and writing run on their own
+    /// threads beside them.
+    #[arg(short = 'j', long = "threads", value_name = "N", help_heading = SOLVING)]
+    pub threads: Option<usize>,
+
+    /// Continue the unfinished results file of `-o FILE`.
+    ///
     /// Continue the results file of `-o FILE` that an earlier run left
     /// unfinished (interrupted, killed): its complete rows are kept (a row cut
     /// short is dropped) and checked against the inputs, those records are
@@ -100,56 +141,62 @@ pub struct SolveArgs {
     /// whole file. For CSV, plain or `.gz` (a `.gz` file is kept up to its
     /// last complete gzip member); not for stdout, `.zst`, JSON Lines or
     /// Parquet.
-    #[arg(long, requires = "output")]
+    #[arg(long, requires = "output", help_heading = RUN)]
     pub resume: bool,
 
+    /// Stop after N puzzle records (malformed ones included).
+    ///
     /// Stop after N puzzle records (malformed ones included). With
     /// `--shard`, N counts the records of the whole inputs: the shard takes
     /// its share of the first N.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", help_heading = RUN)]
     pub limit: Option<u64>,
 
+    /// Handle only shard K of N (`merge` joins the shards' results).
+    ///
     /// Handle only shard K of N: the records whose 0-based number across all
     /// inputs, in order, is K-1 modulo N, keeping their `file` and `line`.
     /// N runs with K = 1..N cover every record once; `merge` joins their
     /// results.
-    #[arg(long, value_name = "K/N")]
+    #[arg(long, value_name = "K/N", help_heading = RUN)]
     pub shard: Option<Shard>,
 
-    /// How the inputs are laid out.
-    #[command(flatten)]
-    pub layout: LayoutArgs,
+    /// Write the run's summary as JSON to FILE.
+    ///
+    /// Write the run's summary as JSON to FILE (`-` for stdout, only when
+    /// `-o` names a file).
+    #[arg(long, value_name = "FILE", help_heading = RUN)]
+    pub summary_json: Option<PathBuf>,
 
-    /// A file of solutions paired with the input record by record (as the
-    /// `solved_*` files of some corpora), each checked against the result
-    /// like a solution column; read as CSV for a `.csv` name, else as lines.
-    /// Only with one input.
-    #[arg(long, value_name = "FILE")]
-    pub solutions: Option<PathBuf>,
-
-    /// Copy these input columns into every results row, after the results
-    /// columns, under their input names: header names (any case) or 1-based
-    /// numbers; a JSON key or Parquet column likewise (types kept); `field1`,
-    /// `field2`, ... for text lines (split by the delimiter after the first
-    /// record's first field, the same for every row) and CSV without a
-    /// header.
-    #[arg(long, value_name = "COL,...", value_delimiter = ',', value_parser = parse_column, conflicts_with = "keep_all")]
-    pub keep: Vec<Column>,
-
-    /// Copy every input column into every results row (those of the first
-    /// record of text lines).
-    #[arg(long)]
-    pub keep_all: bool,
+    /// Write the run's summary as one HTML page with charts to FILE.
+    ///
+    /// Write the run's summary as one self-contained HTML page to FILE: SVG
+    /// charts of the status counts and of the solve-time distribution (log
+    /// scale), and the summary's figures.
+    #[arg(long, value_name = "FILE", help_heading = RUN)]
+    pub summary_html: Option<PathBuf>,
 
     /// No progress bar and no human summary (errors still go to stderr).
-    #[arg(long)]
+    #[arg(long, help_heading = RUN)]
     pub quiet: bool,
 
+    /// Progress bar on stderr: `auto` (a terminal), `always` or `never`.
+    ///
     /// Progress bar on stderr: `auto` shows it only when stderr is a terminal
     /// and `--quiet` is absent.
-    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ProgressArg::Auto)]
+    #[arg(long, value_name = "WHEN", value_enum, default_value_t = ProgressArg::Auto, help_heading = RUN)]
     pub progress: ProgressArg,
 }
+
+/// The `--help` heading of the options that choose and read the inputs.
+pub const INPUT: &str = "Input";
+/// The `--help` heading of the options that shape the results.
+pub const OUTPUT: &str = "Output";
+/// The `--help` heading of the solver's options.
+pub const SOLVING: &str = "Solving";
+/// The `--help` heading of the options of the run as a whole: resuming,
+/// shards, the summary and the progress bar.
+pub const RUN: &str = "Run and summary";
 
 /// `--keep`/`--keep-all` of the data-set subcommands (`canon`, `augment`):
 /// `solve`'s options, resolved by the same code ([`Keep`]).
@@ -185,36 +232,44 @@ impl KeepArgs {
 /// files.
 #[derive(Args, Clone, Debug, PartialEq, Eq)]
 pub struct LayoutArgs {
-    /// Input layout.
-    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto)]
+    /// Input layout (`auto`: by the name, then by the content).
+    #[arg(long, value_name = "FORMAT", value_enum, default_value_t = FormatArg::Auto, help_heading = INPUT)]
     pub format: FormatArg,
 
+    /// The puzzle field: a header name or a 1-based field number.
+    ///
     /// The puzzle field: a header name or a 1-based field number (a key or
     /// column of JSON Lines and Parquet; the fields of text lines split by
     /// the file's one delimiter, as `--keep fieldN` counts them).
-    #[arg(long, value_name = "NAME|N", value_parser = parse_column)]
+    #[arg(long, value_name = "NAME|N", value_parser = parse_column, help_heading = INPUT)]
     pub column: Option<Column>,
 
+    /// The CSV field separator: one character, or `auto`.
+    ///
     /// The CSV field separator: one character (`tab` for a tab), or `auto`:
     /// `,` unless the first line holds no comma but `;`, a tab or `|` (in
     /// that order). Text lines find their own (see `--format lines`).
-    #[arg(long, value_name = "C|auto", default_value = "auto", value_parser = Delimiter::parse)]
+    #[arg(long, value_name = "C|auto", default_value = "auto", value_parser = Delimiter::parse, help_heading = INPUT)]
     pub delimiter: Delimiter,
 
+    /// The symbols of grids other than 9x9 (e.g. `1-9A-Z`, `numbers`).
+    ///
     /// The symbols of grids other than 9x9: `1-9A-Z` (16x16 as `1-9A-G`),
     /// `0-9A-Z` (hexadecimal, `0` a symbol), `A-Z` (either case),
     /// `numbers` (separated by commas or spaces, `0` blank), or the n
     /// symbols in order. Without it each record's alphabet is found from
     /// what it holds; blanks are `.`, `-`, `_`, `+`, and `0` where it is not
     /// a symbol. 9x9 records are read as always.
-    #[arg(long, value_name = "1-9A-Z|0-9A-Z|A-Z|numbers|STRING", value_parser = Symbols::from_name)]
+    #[arg(long, value_name = "SYMBOLS", value_parser = Symbols::from_name, help_heading = INPUT)]
     pub symbols: Option<Symbols>,
 
+    /// The boxes of grids of side R*C: R rows by C columns.
+    ///
     /// The boxes of grids of side R*C: R rows by C columns (`3x2` for 6x6
     /// grids of 3-row boxes). Without it, and for other sides, the usual
     /// boxes: the most nearly square, with fewer rows than columns (6x6:
     /// 2x3, 12x12: 3x4).
-    #[arg(long = "box", value_name = "RxC", value_parser = parse_shape)]
+    #[arg(long = "box", value_name = "RxC", value_parser = parse_shape, help_heading = INPUT)]
     pub box_shape: Option<Shape>,
 }
 

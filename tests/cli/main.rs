@@ -15,6 +15,7 @@ mod dataset_columns;
 mod doc_examples;
 mod formats_in;
 mod formats_out;
+mod help;
 mod identity;
 mod kept;
 mod mismatch;
