@@ -19,7 +19,11 @@
 //! line before it: `<!-- example not run: REASON -->` (it builds the
 //! project, needs GNU parallel, takes minutes), or `<!-- example output
 //! not compared: REASON -->` (it runs, but prints timings in a layout that
-//! depends on the machine's speed). `<!-- example file NAME -->` before any
+//! depends on the machine's speed). `<!-- example counts compared -->`
+//! marks a transcript whose numbers are compared as shown but for times,
+//! rates and thread counts (a number followed by ` s`, `/s`, ` WORD/s`,
+//! ` us`, ` ms`, `%` or ` thread`): the counts a data-set recipe prints must be those of
+//! the commands above them. `<!-- example file NAME -->` before any
 //! block saves it as NAME for later blocks (a solver script). The Python
 //! examples run in the Python package's tests.
 
@@ -38,6 +42,8 @@ fn root() -> PathBuf {
 enum Tag {
     /// Run and compared.
     None,
+    /// Run and compared with only times, rates and thread counts masked.
+    Counts,
     /// Not run, for this reason.
     NotRun(String),
     /// Run, but its output not compared, for this reason.
@@ -116,10 +122,12 @@ fn tag(line: &str) -> Tag {
         Tag::NotRun(why)
     } else if let Some(why) = reason("output not compared:") {
         Tag::OutputVaries(why)
+    } else if comment == "counts compared" {
+        Tag::Counts
     } else if let Some(name) = reason("file") {
         Tag::File(name)
     } else {
-        panic!("unknown example tag {line:?}: use `not run: REASON`, `output not compared: REASON` or `file NAME`")
+        panic!("unknown example tag {line:?}: use `not run: REASON`, `output not compared: REASON`, `counts compared` or `file NAME`")
     }
 }
 
@@ -138,7 +146,7 @@ struct Example {
 /// The commands of a shell block.
 fn examples(block: &Block) -> Vec<Example> {
     let transcript = block.lines.iter().any(|l| l.starts_with("$ "));
-    let compared = matches!(block.tag, Tag::None);
+    let compared = matches!(block.tag, Tag::None | Tag::Counts);
     let mut out: Vec<Example> = Vec::new();
     let mut continued = false;
     let mut open = 0i32;
@@ -242,17 +250,66 @@ fn masked(line: &str) -> String {
     out.replace("N threads", "N thread")
 }
 
+/// `line` with only its times, rates and thread counts masked (each
+/// number, or list of numbers such as `8,235`, followed by ` s`, `/s`,
+/// ` WORD/s`, ` us`, ` ms`, `%` or ` thread` becomes `N`) and runs of whitespace one
+/// space: for transcripts whose counts are compared.
+fn times_masked(line: &str) -> String {
+    let words = line.split_whitespace().collect::<Vec<_>>().join(" ");
+    let chars: Vec<char> = words.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts_number = chars[i].is_ascii_digit()
+            && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || chars[i - 1] == '-'));
+        if !starts_number {
+            out.push(chars[i]);
+            i += 1;
+            continue;
+        }
+        let mut run = chars[i..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit() || **c == '.' || **c == ',')
+            .count();
+        while matches!(chars[i + run - 1], ',' | '.') {
+            run -= 1;
+        }
+        let after: String = chars[i + run..].iter().collect();
+        let unit = |u: &str| {
+            after.strip_prefix(u).is_some_and(|rest| {
+                !rest.starts_with(|c: char| c.is_ascii_alphanumeric()) || u == " thread"
+            })
+        };
+        // A rate of things: `16,126 records/s`.
+        let per_second = after
+            .strip_prefix(' ')
+            .map(|rest| rest.trim_start_matches(|c: char| c.is_ascii_alphabetic()))
+            .is_some_and(|rest| rest.starts_with("/s"));
+        if per_second
+            || [" s", "/s", " us", " ms", "%", " thread"]
+                .into_iter()
+                .any(unit)
+        {
+            out.push('N');
+        } else {
+            out.extend(&chars[i..i + run]);
+        }
+        i += run;
+    }
+    out.replace("N threads", "N thread")
+}
+
 /// True when the printed `actual` lines match the `expected` ones shown
-/// (both masked; a `...` line stands for any lines).
-fn matches(expected: &[String], actual: &[String]) -> bool {
+/// (both masked by `mask`; a `...` line stands for any lines).
+fn matches(expected: &[String], actual: &[String], mask: fn(&str) -> String) -> bool {
     match expected.split_first() {
         None => actual.is_empty(),
         Some((first, rest)) if first.trim() == "..." => {
-            (0..=actual.len()).any(|skip| matches(rest, &actual[skip..]))
+            (0..=actual.len()).any(|skip| matches(rest, &actual[skip..], mask))
         }
         Some((first, rest)) => actual
             .split_first()
-            .is_some_and(|(a, more)| masked(a) == masked(first) && matches(rest, more)),
+            .is_some_and(|(a, more)| mask(a) == mask(first) && matches(rest, more, mask)),
     }
 }
 
@@ -334,7 +391,12 @@ fn check_page(page: &str) -> Vec<String> {
                     printed.join("\n")
                 ));
             } else if let Some(expected) = &example.output {
-                if !matches(expected, &printed) {
+                let mask = if block.tag == Tag::Counts {
+                    times_masked
+                } else {
+                    masked
+                };
+                if !matches(expected, &printed, mask) {
                     failures.push(format!(
                         "{at}: printed\n{}\n-- where the page shows --\n{}",
                         printed.join("\n"),
@@ -471,8 +533,36 @@ fn the_checker_finds_and_masks_what_it_should() {
     let lines = |l: &[&str]| l.iter().map(|s| s.to_string()).collect::<Vec<_>>();
     assert!(matches(
         &lines(&["a 1", "...", "z"]),
-        &lines(&["a 22", "b", "c", "z"])
+        &lines(&["a 22", "b", "c", "z"]),
+        masked
     ));
-    assert!(!matches(&lines(&["a 1", "z"]), &lines(&["a 22", "b", "z"])));
-    assert!(!matches(&lines(&["solved 5"]), &lines(&["failed 5"])));
+    assert!(!matches(
+        &lines(&["a 1", "z"]),
+        &lines(&["a 22", "b", "z"]),
+        masked
+    ));
+    assert!(!matches(
+        &lines(&["solved 5"]),
+        &lines(&["failed 5"]),
+        masked
+    ));
+    // Counts compared: times, rates and thread counts masked, the rest not.
+    assert_eq!(
+        times_masked("canon: 1,000 records, 0 leaks in 7.35 s (11,162/s on 2 threads), 4.1%"),
+        "canon: 1,000 records, 0 leaks in N s (N/s on N thread), N%"
+    );
+    assert_eq!(
+        times_masked("(16,126 records/s, 129,009 copies/s on 2 threads)"),
+        "(N records/s, N copies/s on N thread)"
+    );
+    assert_ne!(
+        times_masked("generate: 10,000 puzzles in 13.58 s"),
+        times_masked("generate: 1,000 puzzles in 1.2 s")
+    );
+    assert_eq!(
+        times_masked("givens 20-28, max 78."),
+        "givens 20-28, max 78."
+    );
+    let page = "<!-- example counts compared -->\n```console\n$ true\n```\n";
+    assert_eq!(blocks(page)[0].tag, Tag::Counts);
 }
