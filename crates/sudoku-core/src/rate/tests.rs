@@ -239,6 +239,29 @@ fn dynamic_forcing_chains_plus_steps_rate_as_serate() {
     );
 }
 
+/// Serate's first step on hard puzzles whose first step is a Dynamic
+/// Forcing Chain (+): its rating and technique (`data/serate_first_steps.csv`,
+/// provenance in `data/README.md`). Every third row is checked (the last is
+/// the cell forcing chain): the whole file takes a minute in a debug build.
+const FIRST_STEPS: &str = include_str!("../../../../data/serate_first_steps.csv");
+
+#[test]
+fn first_steps_of_hard_puzzles_rate_as_serate() {
+    let mut checked = 0;
+    for line in FIRST_STEPS.lines().skip(1).skip(2).step_by(3) {
+        let f: Vec<&str> = line.split(',').collect();
+        let puzzle = Grid::parse(f[0].as_bytes()).unwrap();
+        let tenths: u8 = f[1].replace('.', "").parse().unwrap();
+        let mut first = None;
+        rate_observed(&puzzle, &mut |s| {
+            first.get_or_insert((s.tenths, s.name));
+        });
+        assert_eq!(first, Some((tenths, f[2])), "{}", f[0]);
+        checked += 1;
+    }
+    assert_eq!(checked, 5);
+}
+
 #[test]
 fn easy_kaggle_puzzle_is_hidden_singles() {
     let line = "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
