@@ -18,7 +18,7 @@
 //! (each one a propagation) and the puzzles needing none. The naive solver is the baseline on
 //! the easy Kaggle slice, the only set it finishes in reasonable time.
 //!
-//! Run with `cargo bench -p sudoku-core-bench` (from the workspace root).
+//! Run with `cargo bench -p sudoku-batch-bench` (from the workspace root).
 
 use std::hint::black_box;
 use std::path::Path;
@@ -31,7 +31,7 @@ use sudoku_core::solver::{FastSolver, Limits, Mode, NaiveSolver, Simd, Solver};
 /// that parses as a puzzle (comments, headers and blank lines fall out).
 fn load(name: &str, take: usize) -> Vec<Vec<u8>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../data")
+        .join("../data")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()

@@ -1,2 +1,0 @@
-//! Nothing but a home for the criterion benchmarks in `benches/` (run
-//! `cargo bench -p sudoku-core-bench`).
