@@ -330,15 +330,20 @@ impl Wide {
         }
     }
 
-    /// The band rule and the hidden singles in rows it leaves. Returns each
-    /// digit's row singles.
+    /// The band rule and the hidden singles in rows it leaves, for the
+    /// digits `todo` names (bit `d` for digit `d + 1`): each one's mask and
+    /// row singles (`s`) are brought up to date. The rule is idempotent, so
+    /// a digit whose mask is unchanged since its last pass is left alone.
+    /// Returns true when a digit's row singles changed.
     #[inline(always)]
-    fn band_rule(&mut self) -> Result<[__m256i; 9], Contradiction> {
+    fn band_rule(&mut self, mut todo: u32, s: &mut [__m256i; 9]) -> Result<bool, Contradiction> {
         unsafe {
             let mut least = c(-1);
-            let mut s = [_mm256_setzero_si256(); 9];
-            for (mask, single) in self.m.iter_mut().zip(&mut s) {
-                let x = *mask;
+            let mut new_singles = _mm256_setzero_si256();
+            while todo != 0 {
+                let d = todo.trailing_zeros() as usize;
+                todo &= todo - 1;
+                let x = self.m[d];
                 let t = minirows(x);
                 // Each row's minirows turned by one and two boxes; the bits
                 // shifted past the row are cleared with `t` below.
@@ -351,17 +356,19 @@ impl Wide {
                     row_turn::<1>(or(and(c1, row_turn::<1>(c2)), and(c2, row_turn::<1>(c1)))),
                 );
                 // A kept minirow belongs to a whole permutation: a digit
-                // keeps one in every row of the band or in none. The nine
+                // keeps one in every row of the band or in none. The
                 // digits' keeps are tested at once, through their minimum.
                 least = _mm256_min_epu16(least, keep);
                 let m = and(x, minirow_cells(keep));
-                *mask = m;
-                *single = and(m, is_zero(and(m, _mm256_add_epi16(m, c(-1)))));
+                self.m[d] = m;
+                let single = and(m, is_zero(and(m, _mm256_add_epi16(m, c(-1)))));
+                new_singles = or(new_singles, _mm256_xor_si256(single, s[d]));
+                s[d] = single;
             }
             if _mm256_movemask_epi8(is_zero(least)) & ROW_BYTES != 0 {
                 return Err(Contradiction);
             }
-            Ok(s)
+            Ok(any(new_singles))
         }
     }
 
@@ -459,30 +466,43 @@ impl Wide {
     /// does: per step the band rule, the row singles' eliminations, naked
     /// singles and the stack rule, until a step after its band rule changes
     /// nothing; returns the fixed cells per band.
+    ///
+    /// Steps whose inputs are unchanged since they last ran are skipped,
+    /// which reaches the same fixpoint (every rule only removes candidates,
+    /// and a second pass of a rule over its own result removes nothing):
+    /// the band rule runs only for the digits whose masks changed since
+    /// their last band rule, and the singles' eliminations only when a row
+    /// single changed (the same singles remove nothing more from masks they
+    /// already left). On the hardest sets this takes an eighth off the
+    /// instructions of the whole search (callgrind); testing the naked
+    /// singles and the stack rule for change too cost more than it saved.
     #[inline(always)]
     pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
+        let mut singles = [unsafe { _mm256_setzero_si256() }; 9];
+        let mut todo = 0x1FF;
         loop {
-            let singles = self.band_rule()?;
+            let new_singles = self.band_rule(todo, &mut singles)?;
             let before = self.m;
-            self.eliminate(&singles);
+            if new_singles {
+                self.eliminate(&singles);
+            }
             let several = self.naked()?;
             self.stacks()?;
-            if Wide::same(&before, &self.m) {
+            todo = Wide::changed(&before, &self.m);
+            if todo == 0 {
                 return Wide::settled(&singles, several);
             }
         }
     }
 
-    /// True when the two sets of masks are equal.
+    /// The digits (bit `d` for digit `d + 1`) whose masks differ.
     #[inline(always)]
-    fn same(a: &[__m256i; 9], b: &[__m256i; 9]) -> bool {
-        unsafe {
-            let mut differ = _mm256_setzero_si256();
-            for (&x, &y) in a.iter().zip(b) {
-                differ = or(differ, _mm256_xor_si256(x, y));
-            }
-            !any(differ)
+    fn changed(a: &[__m256i; 9], b: &[__m256i; 9]) -> u32 {
+        let mut changed = 0;
+        for (d, (&x, &y)) in a.iter().zip(b).enumerate() {
+            changed |= u32::from(any(unsafe { _mm256_xor_si256(x, y) })) << d;
         }
+        changed
     }
 }
 
