@@ -514,16 +514,21 @@ impl State {
 
     /// Propagation by whole bands with AVX-512 (see `wide`, `WAY` =
     /// [`AVX512`]) or AVX2 (see `wide_avx2`, `WAY` = [`AVX2`]): the same
-    /// state as [`State::propagate`] from any dirty set. `fixed` is only
+    /// state as [`State::propagate`] from the same dirty set, which, as
+    /// there, must name every mask changed since the state was last
+    /// propagated (the AVX2 level starts the band rule with those digits
+    /// only; the AVX-512 level starts with all). `fixed` is only
     /// kept as far as [`State::is_solved`] reads it: the search never runs
     /// [`State::update`] after this. Only for code compiled for that level
     /// running on a CPU that has it.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn propagate_wide<const WAY: u8>(&mut self) -> Result<(), Contradiction> {
+    fn propagate_wide<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction> {
         let fixed = if WAY == AVX2 {
             let mut wide = super::wide_avx2::Wide::load(&self.cand);
-            let fixed = wide.propagate().map_err(|_| Contradiction)?;
+            // The digits whose masks changed in some band.
+            let digits = (dirty | dirty >> 9 | dirty >> 18) & 0x1FF;
+            let fixed = wide.propagate(digits).map_err(|_| Contradiction)?;
             wide.store(&mut self.cand);
             fixed
         } else {
@@ -664,7 +669,7 @@ impl State {
     fn propagate_by<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction> {
         #[cfg(target_arch = "x86_64")]
         if WAY != QUEUE {
-            return self.propagate_wide::<WAY>();
+            return self.propagate_wide::<WAY>(dirty);
         }
         self.propagate(dirty)
     }
@@ -910,23 +915,23 @@ mod tests {
     #[target_feature(
         enable = "avx512f,avx512bw,avx512vl,avx512dq,avx512cd,avx2,bmi1,bmi2,lzcnt,popcnt"
     )]
-    fn propagate_wide_avx512(state: &mut State) -> bool {
-        state.propagate_wide::<AVX512>().is_ok()
+    fn propagate_wide_avx512(state: &mut State, dirty: u32) -> bool {
+        state.propagate_wide::<AVX512>(dirty).is_ok()
     }
 
     /// [`State::propagate_wide`] compiled as the fast solver's AVX2 level
     /// compiles it.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2,bmi1,bmi2,lzcnt,popcnt")]
-    fn propagate_wide_avx2(state: &mut State) -> bool {
-        state.propagate_wide::<AVX2>().is_ok()
+    fn propagate_wide_avx2(state: &mut State, dirty: u32) -> bool {
+        state.propagate_wide::<AVX2>(dirty).is_ok()
     }
 
     #[test]
     #[cfg(target_arch = "x86_64")]
     fn wide_propagation_stops_at_the_scalar_propagations_state() {
         use super::super::Simd;
-        let mut ways: Vec<unsafe fn(&mut State) -> bool> = Vec::new();
+        let mut ways: Vec<unsafe fn(&mut State, u32) -> bool> = Vec::new();
         if Simd::Avx2.is_available() {
             ways.push(propagate_wide_avx2);
         }
@@ -969,7 +974,7 @@ mod tests {
                     for way in &ways {
                         let mut wide = state;
                         // SAFETY: only the levels this CPU has (above).
-                        assert_eq!(ok, unsafe { way(&mut wide) }, "{grid}");
+                        assert_eq!(ok, unsafe { way(&mut wide, dirty) }, "{grid}");
                         if ok {
                             assert_eq!(scalar.cand, wide.cand, "{grid}");
                             assert_eq!(scalar.unsolved, wide.unsolved, "{grid}");

@@ -180,6 +180,12 @@ fn one_two(v: &[__m256i; 9]) -> (__m256i, __m256i) {
     (one, two)
 }
 
+/// Per lane, the cell of a row holding exactly one (none in the others).
+#[inline(always)]
+fn row_singles(m: __m256i) -> __m256i {
+    unsafe { and(m, is_zero(and(m, _mm256_add_epi16(m, c(-1))))) }
+}
+
 /// Per lane, the minirows holding a cell (in a lane of columns, the
 /// stacks): bit `3 * box` of the lane.
 #[inline(always)]
@@ -361,7 +367,7 @@ impl Wide {
                 least = _mm256_min_epu16(least, keep);
                 let m = and(x, minirow_cells(keep));
                 self.m[d] = m;
-                let single = and(m, is_zero(and(m, _mm256_add_epi16(m, c(-1)))));
+                let single = row_singles(m);
                 new_singles = or(new_singles, _mm256_xor_si256(single, s[d]));
                 s[d] = single;
             }
@@ -476,16 +482,30 @@ impl Wide {
     /// already left). On the hardest sets this takes an eighth off the
     /// instructions of the whole search (callgrind); testing the naked
     /// singles and the stack rule for change too cost more than it saved.
+    ///
+    /// `digits` (bit `d` for digit `d + 1`) names the digits whose masks
+    /// changed since the masks were last propagated, all of them for masks
+    /// never propagated: the others are where the band rule left them, so
+    /// the first step runs it for these alone. After a guess in a bivalue
+    /// cell that is two or three digits of nine. The first step's
+    /// eliminations always run: the guess's own single is new.
     #[inline(always)]
-    pub(super) fn propagate(&mut self) -> Result<[u32; 3], Contradiction> {
-        let mut singles = [unsafe { _mm256_setzero_si256() }; 9];
-        let mut todo = 0x1FF;
+    pub(super) fn propagate(&mut self, digits: u32) -> Result<[u32; 3], Contradiction> {
+        // The row singles of the digits the band rule skips, as it left
+        // them; those of the others are remade by it.
+        let mut singles = self.m;
+        for single in &mut singles {
+            *single = row_singles(*single);
+        }
+        let mut todo = digits;
+        let mut first = true;
         loop {
             let new_singles = self.band_rule(todo, &mut singles)?;
             let before = self.m;
-            if new_singles {
+            if new_singles || first {
                 self.eliminate(&singles);
             }
+            first = false;
             let several = self.naked()?;
             self.stacks()?;
             todo = Wide::changed(&before, &self.m);
