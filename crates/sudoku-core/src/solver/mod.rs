@@ -300,8 +300,19 @@ impl LimitClock {
     /// counter (`ticks`, which samples the clock every 1024 steps) that the
     /// step would bring; returns the message naming the limit when the step
     /// must be refused.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn exceeded(&self, guesses: u64, ticks: u64) -> Option<String> {
+        // The common case inline in the search loop, the rest out of line.
+        if guesses <= self.max_guesses && !ticks.is_multiple_of(1024) {
+            return None;
+        }
+        self.exceeded_now(guesses, ticks)
+    }
+
+    /// [`LimitClock::exceeded`] when a limit may be reached.
+    #[cold]
+    #[inline(never)]
+    fn exceeded_now(&self, guesses: u64, ticks: u64) -> Option<String> {
         if guesses > self.max_guesses {
             return Some(format!("guess limit {} exceeded", self.max_guesses));
         }
