@@ -185,6 +185,7 @@ fn run_opened(
         limit,
         chunk_records: CHUNK_RECORDS,
         results: rows.is_none() || observe.is_some(),
+        nine_boxes: config.read.sizes.nine_boxes(),
     };
     // Stdout closed early; with `finish_when_stdout_closes` the later
     // records are still solved and observed, but not written.
@@ -233,6 +234,12 @@ fn run_opened(
     };
     if let Some((_, matching)) = &resume {
         tally.merge(&matching.finish(interrupted.is_some())?);
+    }
+    // Only a run that read every record knows that none fits.
+    if interrupted.is_none() {
+        if let Some(why) = config.read.sizes.unfit(tally.sides, tally.puzzles) {
+            return Err(Error::Input(input::InputError::NotApplicable(why)));
+        }
     }
     report(
         config,
@@ -332,6 +339,7 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
                 timeout_ms: run_info(config, Vec::new(), Instant::now(), false)
                     .options
                     .timeout_ms,
+                nine_boxes: config.read.sizes.nine_boxes(),
             };
             let (sources, matching) = resume::skip_kept(&done, &names, sources, options)?;
             (sources, Some((done, matching)))
@@ -448,6 +456,11 @@ fn run_info(config: &Config, names: Vec<String>, start: Instant, interrupted: bo
                 crate::output::Blank::Dot => ".".into(),
                 crate::output::Blank::Zero => "0".into(),
             },
+            boxes: config.read.sizes.shape.map(|s| s.to_string()),
+            symbols: config.read.sizes.symbols.as_ref().map(|s| match s {
+                sudoku_core::sizes::Symbols::Numbers => "numbers".to_string(),
+                other => other.label(sudoku_core::sizes::MAX_SIDE),
+            }),
         },
     }
 }

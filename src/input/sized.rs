@@ -8,7 +8,10 @@
 //! every 9x9 field keeps the 9x9 readers (so 9x9 records are read and
 //! reported exactly as before).
 
+use sudoku_core::grid::Grid;
 use sudoku_core::sizes::{self, Shape, SizedGrid, Symbols};
+
+use super::Record;
 
 /// How records of other sizes are read: `--symbols` and `--box`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -31,6 +34,93 @@ pub struct SizedRecord {
     pub symbols: Symbols,
     /// A complete solution the input gives.
     pub solution: Option<SizedGrid>,
+}
+
+impl SizeOptions {
+    /// The boxes `--box` gives 9x9 records when they are not the usual 3x3
+    /// ones (`--box 1x9`, `9x1`): such records are then solved as grids of
+    /// another shape ([`with_boxes`]), never with 3x3 boxes.
+    pub fn nine_boxes(&self) -> Option<Shape> {
+        self.shape.filter(|s| s.side() == 9 && s.box_rows() != 3)
+    }
+
+    /// Why `--box` or `--symbols` fits none of a run's records, when it
+    /// does not: `sides` has bit n set for each side n of the records read
+    /// as grids, out of `records` (malformed ones included). `--box RxC`
+    /// fits records of side R*C; `--symbols` fits records of other sizes
+    /// than 9x9 (read in it) and 9x9 records only when its first nine
+    /// symbols are the digits `1`-`9` the 9x9 reader takes. The caller
+    /// refuses the run with this message rather than ignore the option.
+    pub fn unfit(&self, sides: u128, records: u64) -> Option<String> {
+        if records == 0 {
+            return None;
+        }
+        let read = describe_sides(sides, records);
+        if let Some(shape) = self.shape {
+            let side = shape.side();
+            if sides & (1 << side) == 0 {
+                return Some(format!(
+                    "--box {shape} is for {side}x{side} grids, and no record read is one \
+                     ({read}); leave it out, or give the boxes of the input's grids"
+                ));
+            }
+        }
+        let symbols = self.symbols.as_ref()?;
+        let nine_digits = matches!(
+            symbols.label(9).as_str(),
+            "1-9" | "123456789" | "numbers 1-9"
+        );
+        let fits = sides & !(1 << 9) != 0 || (sides & (1 << 9) != 0 && nine_digits);
+        (!fits).then(|| {
+            let nine = if sides & (1 << 9) != 0 {
+                ", and 9x9 records are read in the digits 1-9"
+            } else {
+                ""
+            };
+            format!(
+                "--symbols {} fits no record read ({read}{nine}); leave it out, or name the \
+                 input's alphabet",
+                symbols.label(36)
+            )
+        })
+    }
+}
+
+/// `records` records with the sides of `sides` (bit n for n x n), as
+/// messages say it: `12 records: 9x9 grids`.
+fn describe_sides(sides: u128, records: u64) -> String {
+    let names: Vec<String> = (4..=sizes::MAX_SIDE)
+        .filter(|n| sides & (1 << n) != 0)
+        .map(|n| format!("{n}x{n}"))
+        .collect();
+    let noun = if records == 1 { "record" } else { "records" };
+    if names.is_empty() {
+        format!("{records} {noun}: all malformed")
+    } else {
+        format!("{records} {noun}: {} grids", names.join(", "))
+    }
+}
+
+/// `record`, a 9x9 puzzle, as a grid with `shape` boxes ([`SizeOptions::nine_boxes`]),
+/// its given solution too, both written in the digits `1`-`9`; a record
+/// that is no 9x9 puzzle is left as it is.
+pub fn with_boxes(record: &mut Record, shape: Shape) {
+    let Ok(grid) = &record.puzzle else {
+        return;
+    };
+    let reshaped = |grid: &Grid| SizedGrid::from_cells(shape, grid.cells().to_vec());
+    let Some(puzzle) = reshaped(grid) else {
+        return;
+    };
+    let solution = record.solution.as_ref().and_then(reshaped);
+    record.set_sized((
+        Ok(SizedRecord {
+            puzzle,
+            symbols: Symbols::for_side(9),
+            solution,
+        }),
+        record.solution_error.clone(),
+    ));
 }
 
 impl SizeOptions {

@@ -35,11 +35,12 @@ use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender,
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread;
 
-use sudoku_core::sizes::{ReferenceSolver, SizedSearcher, SizedSolver};
+use sudoku_core::sizes::{ReferenceSolver, Shape, SizedSearcher, SizedSolver};
 use sudoku_core::solver::{Limits, Mode, Solver, SolverKind, Status};
 
 use super::difference::Difference;
 use crate::error::Error;
+use crate::input::sized::with_boxes;
 use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES};
 use crate::output::result::{Check, PuzzleResult, SizedResult};
 use crate::output::stats::{Mark, Tally};
@@ -101,6 +102,10 @@ pub struct Settings {
     pub limit: Option<u64>,
     /// Records per chunk, at least 1.
     pub chunk_records: usize,
+    /// The boxes of 9x9 records when `--box` gives others than 3x3
+    /// ([`crate::input::SizeOptions::nine_boxes`]): each 9x9 record is then
+    /// solved as a grid of these boxes by the solver for other sizes.
+    pub nine_boxes: Option<Shape>,
     /// Whether every [`Batch`] carries its records' results
     /// ([`Batch::results`]); without, a batch carries its tally and rows
     /// only, and the results are dropped where they were made, which spares
@@ -651,7 +656,10 @@ fn solve_runs(
             if interrupt.is_raised() {
                 return false;
             }
-            let (input, record) = chunk.records.record(i, &mut state.scratch);
+            let (input, mut record) = chunk.records.record(i, &mut state.scratch);
+            if let Some(shape) = settings.nine_boxes {
+                with_boxes(&mut record, shape);
+            }
             let result = solve_record(
                 state.solver.as_mut(),
                 input,
@@ -876,6 +884,7 @@ mod tests {
             limit: None,
             chunk_records,
             results: true,
+            nine_boxes: None,
         }
     }
 

@@ -31,11 +31,12 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use sudoku_core::sizes::{Shape, SizedGrid};
 use sudoku_core::solver::{Mode, SolverKind, Status};
 
 use crate::input::{InputError, Record, RecordBatch, RecordStream, SizedRecord};
 use crate::job::pipeline::Source;
-use crate::output::read_back::{parse_row, Columns, Row};
+use crate::output::read_back::{parse_row, read_sized, Columns, Row};
 use crate::output::stats::Tally;
 use crate::output::{Blank, Compression};
 
@@ -338,9 +339,66 @@ pub struct RowOptions {
     pub max_guesses: Option<u64>,
     /// `--timeout-ms`.
     pub timeout_ms: Option<u64>,
+    /// The boxes of 9x9 records when `--box` gives others than 3x3
+    /// ([`crate::input::SizeOptions::nine_boxes`]).
+    pub nine_boxes: Option<Shape>,
 }
 
 impl RowOptions {
+    /// Whether a kept `solved` row's solution keeps this run's boxes and
+    /// alphabet, those `record` (the same record read again) is read with:
+    /// a row that another `--box` or `--symbols` wrote is refused rather
+    /// than mixed with this run's (a 9x9 solution of 1x9 boxes repeats a
+    /// value in a 3x3 box; a 6x6 one of 3x2 boxes breaks the 2x3 ones).
+    /// Boxes that every solution keeps (1x9 are the rows) say nothing: the
+    /// summary tells those (see [`check_summary`]).
+    ///
+    /// # Errors
+    /// What the solution breaks.
+    pub fn solution_fits(&self, record: &Record, row: &Row) -> Result<(), String> {
+        if row.result.status != Status::Solved {
+            return Ok(());
+        }
+        let another = "the file was written with another --box";
+        match (&record.sized, &row.sized, &row.result.solution) {
+            (Some(sized), Some(kept), _) => {
+                let Some(text) = &kept.solution else {
+                    return Ok(());
+                };
+                let shape = sized.puzzle.shape();
+                match read_sized(text, &sized.symbols, shape) {
+                    None => Err(format!(
+                        "its solution is not written in this run's alphabet ({}): the file was \
+                         written with another --symbols",
+                        sized.symbols.label(shape.side())
+                    )),
+                    Some(solution) if solution.first_conflict().is_some() => Err(format!(
+                        "its solution breaks this run's {shape} boxes: {another}"
+                    )),
+                    Some(_) => Ok(()),
+                }
+            }
+            (None, None, Some(solution)) => {
+                let (broken, shape) = match self.nine_boxes {
+                    Some(shape) => (
+                        SizedGrid::from_cells(shape, solution.cells().to_vec())
+                            .is_some_and(|g| g.first_conflict().is_some()),
+                        shape.to_string(),
+                    ),
+                    None => (solution.first_conflict().is_some(), "3x3".to_string()),
+                };
+                if broken {
+                    Err(format!(
+                        "its solution breaks this run's {shape} boxes: {another}"
+                    ))
+                } else {
+                    Ok(())
+                }
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Whether `row` could have been written by a run with these options:
     /// its puzzle's blank; a guess limit or time limit in a `timeout`
     /// row's message, which must be this run's; guesses above this run's
@@ -468,6 +526,23 @@ pub fn check_summary(
             ),
             ("--blank", Some(then.blank.clone()), Some(now.blank.clone())),
         ];
+        // Summaries written before `box` and `symbols` were recorded say
+        // nothing of them.
+        let recorded = |key: &str| old.get("options").is_some_and(|o| o.get(key).is_some());
+        let pairs = pairs.into_iter().chain(
+            [
+                ("--box", "box", then.boxes.clone(), now.boxes.clone()),
+                (
+                    "--symbols",
+                    "symbols",
+                    then.symbols.clone(),
+                    now.symbols.clone(),
+                ),
+            ]
+            .into_iter()
+            .filter(|(_, key, _, _)| recorded(key))
+            .map(|(flag, _, then, now)| (flag, then, now)),
+        );
         for (flag, then, now) in pairs {
             if then != now {
                 let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".into());
@@ -800,15 +875,14 @@ impl Matcher {
                 _ => false,
             };
         if same {
-            let checked =
-                self.options
-                    .check(row)
-                    .and_then(|()| match (&record.sized, &row.sized) {
-                        (Some(sized), Some(kept)) => {
-                            same_text(&kept.puzzle, sized, self.options.blank)
-                        }
-                        _ => Ok(()),
-                    });
+            let checked = self
+                .options
+                .check(row)
+                .and_then(|()| match (&record.sized, &row.sized) {
+                    (Some(sized), Some(kept)) => same_text(&kept.puzzle, sized, self.options.blank),
+                    _ => Ok(()),
+                })
+                .and_then(|()| self.options.solution_fits(record, row));
             if let Err(why) = checked {
                 let Some((line, _)) = self.next.take() else {
                     return false;
@@ -1098,6 +1172,7 @@ mod tests {
             mode: Mode::Unique,
             max_guesses: None,
             timeout_ms: None,
+            nine_boxes: None,
         }
     }
 

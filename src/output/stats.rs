@@ -33,6 +33,9 @@ pub struct Tally {
     pub guesses: u64,
     /// Searched puzzles that needed no guess.
     pub no_guess: u64,
+    /// The sides of the records read as grids: bit n for n x n (malformed
+    /// records have none), to tell whether `--box` and `--symbols` fit any.
+    pub sides: u128,
     /// Solve times of searched puzzles, nanoseconds.
     histogram: Histogram<u64>,
 }
@@ -54,6 +57,7 @@ impl Tally {
             max_solve_ns: 0,
             guesses: 0,
             no_guess: 0,
+            sides: 0,
             histogram: Histogram::new(HISTOGRAM_SIGFIGS)
                 .expect("3 significant figures is a valid histogram precision"),
         }
@@ -78,6 +82,7 @@ impl Tally {
         self.max_solve_ns = 0;
         self.guesses = 0;
         self.no_guess = 0;
+        self.sides = 0;
         self.histogram.reset();
     }
 
@@ -92,6 +97,9 @@ impl Tally {
         self.statuses[status_index(mark.status)] += 1;
         if mark.mismatch {
             self.mismatches += 1;
+        }
+        if mark.side > 0 {
+            self.sides |= 1u128 << mark.side;
         }
         if mark.status == Status::Malformed {
             return;
@@ -122,6 +130,7 @@ impl Tally {
         self.max_solve_ns = self.max_solve_ns.max(other.max_solve_ns);
         self.guesses += other.guesses;
         self.no_guess += other.no_guess;
+        self.sides |= other.sides;
         // Auto-resizing histograms (`Histogram::new`) accept any value.
         self.histogram
             .add(&other.histogram)
@@ -175,6 +184,8 @@ pub struct Mark {
     pub solve_ns: u64,
     /// Its guesses (0 when malformed).
     pub guesses: u64,
+    /// Its grid's side (9 for 9x9); 0 when malformed.
+    pub side: u8,
 }
 
 impl Mark {
@@ -185,6 +196,11 @@ impl Mark {
             mismatch: result.check == Some(Check::Mismatch),
             solve_ns: result.solve_ns.unwrap_or(0),
             guesses: result.guesses.unwrap_or(0),
+            side: match (&result.puzzle, &result.sized) {
+                (_, Some(sized)) => sized.puzzle.side() as u8,
+                (Some(_), None) => 9,
+                (None, None) => 0,
+            },
         }
     }
 }
@@ -241,6 +257,13 @@ pub struct RunOptions {
     pub timeout_ms: Option<u64>,
     /// The blank of the results' `puzzle` column (`--blank`): `.` or `0`.
     pub blank: String,
+    /// `--box RxC`; `null` for the usual boxes.
+    #[serde(default, rename = "box")]
+    pub boxes: Option<String>,
+    /// `--symbols` (`1-9A-Z`, `0-9A-Z`, `A-Z`, `numbers` or the symbols);
+    /// `null` when each record's alphabet was found from what it holds.
+    #[serde(default)]
+    pub symbols: Option<String>,
 }
 
 /// What a run was, beside its results.

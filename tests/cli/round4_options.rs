@@ -131,3 +131,154 @@ fn sigint_between_puzzles_keeps_the_finished_ones_whole_and_exits_130() {
         "the progress counts candidates: {stderr}"
     );
 }
+
+/// Runs `sudoku-batch ARGS` to the end.
+fn run(args: &[&str]) -> std::process::Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+/// The results rows of a CSV as header name -> value maps.
+fn table(text: &str) -> Vec<std::collections::HashMap<String, String>> {
+    csv::Reader::from_reader(text.as_bytes())
+        .deserialize()
+        .map(|row| row.expect("a well-formed row"))
+        .collect()
+}
+
+#[test]
+fn nine_by_nine_puzzles_made_with_1x9_boxes_are_solved_with_them() {
+    let scratch = Scratch::new();
+    let made = scratch.path("g.csv");
+    let output = run(&[
+        "generate", "-n", "4", "--size", "9", "--box", "1x9", "-o", &made, "--quiet",
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let output = solve(&[&made, "--box", "1x9"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let rows = table(&stdout(&output));
+    let generated = table(&read_output(&made));
+    assert_eq!(rows.len(), 4);
+    for (row, made) in rows.iter().zip(&generated) {
+        assert_eq!(row["status"], "solved", "{row:?}");
+        assert_eq!(row["check"], "ok", "the generated solution: {row:?}");
+        assert_eq!(row["puzzle"], made["puzzle"]);
+        assert_eq!(row["solution"], made["solution"]);
+    }
+    // With the usual boxes the same puzzles are another matter: a given
+    // repeated in a 3x3 box, or another solution; never the 1x9 one.
+    let usual = table(&stdout(&solve(&[&made])));
+    assert!(usual.iter().all(|row| row["check"] != "ok"), "{usual:?}");
+}
+
+#[test]
+fn usual_boxes_named_change_nothing_on_nine_by_nine() {
+    let input = repo("data/magictour_top1465.txt");
+    let args = [input.as_str(), "--limit", "40", "--max-guesses", "1000"];
+    let plain = solve(&args);
+    let named = solve(&[&args[..], &["--box", "3x3"]].concat());
+    assert_eq!(code(&named), code(&plain));
+    assert_eq!(
+        without_timing(&stdout(&named)),
+        without_timing(&stdout(&plain))
+    );
+}
+
+#[test]
+fn a_box_or_alphabet_that_fits_no_record_is_refused_by_name() {
+    let input = case("01-anti-backtracking.txt");
+    for (option, value, named) in [
+        ("--box", "3x2", "--box 3x2 is for 6x6 grids"),
+        ("--box", "4x4", "--box 4x4 is for 16x16 grids"),
+        ("--symbols", "A-Z", "--symbols A-Z fits no record"),
+        ("--symbols", "0-9A-Z", "--symbols 0-9A-Z fits no record"),
+    ] {
+        let output = solve(&[&input, option, value]);
+        assert_eq!(code(&output), 2, "{option} {value}: {}", stderr(&output));
+        let stderr = stderr(&output);
+        assert!(stderr.contains(named), "{stderr}");
+        assert!(stderr.contains("9x9 grids"), "{stderr}");
+    }
+    // One record that fits is enough: a 6x6 file beside the 9x9 one (exit
+    // 1: the second 9x9 puzzle has several solutions).
+    let six = case("sizes-6x6-box-3x2.txt");
+    let output = solve(&[&input, &six, "--box", "3x2"]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert!(stdout(&output).contains(",614352236514452136361245523461145623,"));
+    // An alphabet that reads the 9x9 digits fits them.
+    let output = solve(&[&input, "--symbols", "1-9A-Z"]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+}
+
+#[test]
+fn resume_refuses_a_file_written_with_other_boxes() {
+    let scratch = Scratch::new();
+    // 6x6 solved with 3x2 boxes, resumed with the usual 2x3 ones.
+    let six = case("sizes-6x6-box-3x2.txt");
+    let out = scratch.path("six.csv");
+    assert_eq!(code(&solve(&[&six, "--box", "3x2", "-o", &out])), 0);
+    let output = solve(&[&six, "-o", &out, "--resume"]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("its solution breaks this run's 2x3 boxes"),
+        "{}",
+        stderr(&output)
+    );
+    // 9x9 solved with 1x9 boxes, resumed with the usual 3x3 ones.
+    let made = scratch.path("g.csv");
+    let output = run(&[
+        "generate", "-n", "3", "--size", "9", "--box", "1x9", "-o", &made, "--quiet",
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let out = scratch.path("nine.csv");
+    assert_eq!(code(&solve(&[&made, "--box", "1x9", "-o", &out])), 0);
+    let before = read_output(&out);
+    let output = solve(&[&made, "-o", &out, "--resume"]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("its solution breaks this run's 3x3 boxes"),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(read_output(&out), before, "nothing appended");
+    // The same file with --box 1x9 resumes: nothing left to do.
+    let output = solve(&[&made, "--box", "1x9", "-o", &out, "--resume"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(read_output(&out), before);
+}
+
+#[test]
+fn resume_refuses_another_box_or_alphabet_that_the_summary_records() {
+    // Solved with the usual boxes, the 1x9 puzzles get no solution a
+    // later run could check; the summary says which boxes wrote the file.
+    let scratch = Scratch::new();
+    let made = scratch.path("g.csv");
+    let output = run(&[
+        "generate", "-n", "3", "--size", "9", "--box", "1x9", "-o", &made, "--quiet",
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let (out, summary) = (scratch.path("r.csv"), scratch.path("s.json"));
+    solve(&[&made, "-o", &out, "--summary-json", &summary]);
+    let json: serde_json::Value =
+        serde_json::from_str(&read_output(&summary)).expect("a JSON summary");
+    assert!(json["options"]["box"].is_null(), "{json}");
+    assert!(json["options"]["symbols"].is_null(), "{json}");
+    let before = read_output(&out);
+    for (option, value, named) in [
+        ("--box", "1x9", "--box none then, 1x9 now"),
+        ("--symbols", "1-9A-Z", "--symbols none then, 1-9A-Z now"),
+    ] {
+        let output = solve(&[
+            &made,
+            option,
+            value,
+            "-o",
+            &out,
+            "--summary-json",
+            &summary,
+            "--resume",
+        ]);
+        assert_eq!(code(&output), 2, "{}", stderr(&output));
+        assert!(stderr(&output).contains(named), "{}", stderr(&output));
+        assert_eq!(read_output(&out), before, "nothing appended");
+    }
+}
