@@ -12,13 +12,12 @@
 //! Covered: singles, direct and plain intersections, direct hidden pairs
 //! and triplets, naked and hidden subsets, X-Wing to Jellyfish, chains of
 //! two to four strong links (grouped too), XY/XYZ-Wings, unique rectangles
-//! and loops, BUG types 1 and 2, WXYZ/VWXYZ/UVWXYZ-Wings, forcing chains
-//! and cycles, Nishio, cell and region forcing chains, their dynamic
-//! forms and Dynamic Forcing Chains (+) (9.0 and up). Not covered (a
-//! puzzle needing them comes out incomplete, or rated by a later rule):
-//! aligned pair and triplet exclusion, the TUVWXYZ-Wing, BUG types 3 and
-//! 4, hidden unique loops of type 3, and the nested forcing chains of 9.5
-//! and up.
+//! and loops (type 3 with naked and hidden sets), BUG types 1 to 4,
+//! WXYZ/VWXYZ/UVWXYZ/TUVWXYZ-Wings, aligned pair and triplet exclusion,
+//! forcing chains and cycles, Nishio, cell and region forcing chains, their
+//! dynamic forms and Dynamic Forcing Chains (+) (9.0 and up). Not covered
+//! (a puzzle needing them comes out incomplete, or rated by a later rule):
+//! the nested forcing chains of 9.5 and up.
 //!
 //! ```
 //! use sudoku_core::grid::Grid;
@@ -39,6 +38,7 @@ mod band;
 mod basic;
 mod board;
 mod chains;
+mod exclusion;
 mod inner;
 mod links;
 mod multiple;
@@ -195,8 +195,11 @@ const TECHNIQUES: &[Finder] = &[
     |b, s, _| unique::bug(b, s),
     |b, s, sh| links::strong_links(b, s, 4, sh.links(b)),
     |b, s, _| wings::als_wing(b, s, 4),
+    |b, s, _| exclusion::aligned_exclusion(b, s, 2),
     |b, s, _| wings::als_wing(b, s, 5),
     chains::forcing_chains_cycles,
+    |b, s, _| wings::als_wing(b, s, 6),
+    |b, s, _| exclusion::aligned_exclusion(b, s, 3),
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Nishio, sh),
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Multiple, sh),
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Dynamic, sh),

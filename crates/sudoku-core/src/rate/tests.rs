@@ -207,6 +207,114 @@ const CASES: &[(&str, u16, &str)] = &[
     ),
 ];
 
+/// Techniques added for issue 43, each on a puzzle (of emerentius's
+/// `top50k.txt` in the shared `emerentius/` unless noted; all in
+/// `data/serate_ratings.csv`, source `issue43`) whose solve path serate (Sukaku
+/// Explainer at 362854e, `--after="%r %s"`) shows taking that technique:
+/// (puzzle, serate's rating, the technique, its step's rating in tenths).
+/// Where the technique is the hardest step, serate names it as hardest too.
+const ON_THE_PATH: &[(&str, u16, &str, u8)] = &[
+    // Of the shared kaggle/kaggle3m_curated5000.csv.
+    (
+        "..2....3.79...48...6..8.........794...8.....3....3.2..41...3.6.....49...9....5.2.",
+        62,
+        "Aligned Pair Exclusion",
+        62,
+    ),
+    (
+        "...3..1......8....3.2.467....8....1...4.91.6....2......2......3...8.5.916.9...84.",
+        63,
+        "Aligned Pair Exclusion",
+        62,
+    ),
+    (
+        "..3.....916..9.....9.1..76....96.2.....2.5.....5.73....58..4.1.....3..283.....5..",
+        66,
+        "Aligned Pair Exclusion",
+        62,
+    ),
+    (
+        "2.......44..5..8...57..6....3.1..2......9......9..7.3....8..42...8..3..76.......1",
+        75,
+        "Aligned Triplet Exclusion",
+        75,
+    ),
+    (
+        "..9...5..26......8.18..6.....164.......3.7.......582.....5..36.3......95..7...1..",
+        75,
+        "Aligned Triplet Exclusion",
+        75,
+    ),
+    // The one puzzle of data/serate_ratings.csv (line 1475, top1465) the
+    // rater missed before this technique: without its Aligned Triplet
+    // Exclusion step it took a static region forcing chain, rated 8.5.
+    (
+        "57..8.4.........3...32..1.5...4.8........5...2.7.....19.1.....4.8.7.9.....2....6.",
+        88,
+        "Aligned Triplet Exclusion",
+        75,
+    ),
+    (
+        ".....53......3..5......968..6..5...91...7...43...1..2..216......4..2......87.....",
+        75,
+        "TUVWXYZ-Wing",
+        75,
+    ),
+    (
+        "...4...3..1..37...46...8...9.8........2.9.5........6.3...2...79...15..2..2...3...",
+        75,
+        "TUVWXYZ-Wing",
+        75,
+    ),
+    (
+        ".7..13.....6......51.4.2...26..7..39.........83..6..14...7.6.51......9.....38..4.",
+        71,
+        "BUG type 3",
+        61,
+    ),
+    (
+        ".......7..567.......124...5.7...6..8..4...1..6..8...3.9...124.......728..3.......",
+        72,
+        "BUG type 3",
+        58,
+    ),
+    (
+        "17......3..68..5.........6..6..1..47..4.6.3..95..3..2..3.........8..14..2......79",
+        57,
+        "BUG type 4",
+        57,
+    ),
+    // Hidden unique rectangles of type 3: 4.5 is below any naked type 3
+    // (4.6 and up), so these steps are hidden ones.
+    (
+        "....9..566....12...9.6.......6.1.7.2....8....4.2.5.3.......3.7...74....151..7....",
+        45,
+        "Unique Rectangle type 3",
+        45,
+    ),
+    (
+        ".3.....4.6.93....5...2.....1.5..4....9..5..2....1..4.6.....9...9....81.3.4.....6.",
+        45,
+        "Unique Rectangle type 3",
+        45,
+    ),
+];
+
+#[test]
+fn issue_43_techniques_take_serates_steps_and_ratings() {
+    for &(line, tenths, name, step_tenths) in ON_THE_PATH {
+        let puzzle = Grid::parse(line.as_bytes()).expect("test puzzle parses");
+        let mut steps = Vec::new();
+        let r = rate_observed(&puzzle, &mut |s| steps.push((s.name, s.tenths)));
+        assert!(r.complete, "{line}: stuck");
+        assert_eq!(r.tenths, tenths, "{line}");
+        assert!(steps.contains(&(name, step_tenths)), "{line}: {steps:?}");
+        if step_tenths == tenths as u8 {
+            assert_eq!(r.hardest, name, "{line}");
+        }
+    }
+}
+
 #[test]
 fn each_technique_rates_as_serate() {
     for &(puzzle, tenths, hardest) in CASES {

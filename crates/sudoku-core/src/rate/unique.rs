@@ -168,7 +168,7 @@ impl Search<'_> {
                 }
                 if n_extra == 2 {
                     if rp.count_ones() >= 2 {
-                        self.type3_naked(extras[0], extras[1], rp, base);
+                        self.type3(extras[0], extras[1], rp, base);
                     }
                     self.type4(extras[0], extras[1]);
                     self.offer(base, 4);
@@ -189,60 +189,124 @@ impl Search<'_> {
         self.scratch.eliminate_in(common, value, b);
     }
 
-    fn type3_naked(&mut self, c1: usize, c2: usize, extra: Mask, base: u8) {
-        let b = self.b;
+    fn type3(&mut self, c1: usize, c2: usize, extra: Mask, base: u8) {
         for degree in 2..=7u32 {
             for t in 0..3 {
                 let unit = CELL_UNITS[c1][t] as usize;
                 if unit != CELL_UNITS[c2][t] as usize {
                     continue;
                 }
-                let empty = b.empty_count(unit);
-                if degree * 2 > empty || degree < extra.count_ones() {
-                    continue;
+                let empty = self.b.empty_count(unit);
+                if degree * 2 <= empty && degree >= extra.count_ones() {
+                    self.type3_naked(unit, c1, c2, extra, degree, base);
                 }
-                let i1 = UNITS[unit]
-                    .iter()
-                    .position(|&c| c as usize == c1)
-                    .unwrap_or(9);
-                let i2 = UNITS[unit]
-                    .iter()
-                    .position(|&c| c as usize == c2)
-                    .unwrap_or(9);
-                for idx in super::basic::subsets(degree) {
-                    if idx >> i1 & 1 == 0 || idx >> i2 & 1 != 0 {
-                        continue;
-                    }
-                    let mut naked = extra & b.cand[c1] & b.cand[c2];
-                    let mut union = 0;
-                    let mut ok = true;
-                    for i in bits(idx) {
-                        let p = if i == i1 {
-                            extra
-                        } else {
-                            b.cand[UNITS[unit][i] as usize]
-                        };
-                        if i != i1 {
-                            naked |= p;
-                        }
-                        if p.count_ones() < 2 {
-                            ok = false;
-                        }
-                        union |= p;
-                    }
-                    if !ok || naked.count_ones() != degree || union.count_ones() != degree {
-                        continue;
-                    }
-                    self.scratch.clear();
-                    for (i, &c) in UNITS[unit].iter().enumerate() {
-                        let c = c as usize;
-                        if idx >> i & 1 == 0 && c != c2 {
-                            self.scratch.elim[c] = b.cand[c] & union;
-                        }
-                    }
-                    self.offer(base + (degree as u8 - 1), 3);
+                if degree * 2 < empty {
+                    self.type3_hidden(unit, c1, c2, extra, degree, base);
                 }
             }
+        }
+    }
+
+    /// Type 3 with a naked set: `c1` standing for the extra digits and
+    /// `degree - 1` other cells of the unit hold `degree` digits; those
+    /// digits go from the unit's other cells but `c2`.
+    fn type3_naked(
+        &mut self,
+        unit: usize,
+        c1: usize,
+        c2: usize,
+        extra: Mask,
+        degree: u32,
+        base: u8,
+    ) {
+        let b = self.b;
+        let i1 = UNITS[unit]
+            .iter()
+            .position(|&c| c as usize == c1)
+            .unwrap_or(9);
+        let i2 = UNITS[unit]
+            .iter()
+            .position(|&c| c as usize == c2)
+            .unwrap_or(9);
+        for idx in super::basic::subsets(degree) {
+            if idx >> i1 & 1 == 0 || idx >> i2 & 1 != 0 {
+                continue;
+            }
+            let mut naked = extra & b.cand[c1] & b.cand[c2];
+            let mut union = 0;
+            let mut ok = true;
+            for i in bits(idx) {
+                let p = if i == i1 {
+                    extra
+                } else {
+                    b.cand[UNITS[unit][i] as usize]
+                };
+                if i != i1 {
+                    naked |= p;
+                }
+                if p.count_ones() < 2 {
+                    ok = false;
+                }
+                union |= p;
+            }
+            if !ok || naked.count_ones() != degree || union.count_ones() != degree {
+                continue;
+            }
+            self.scratch.clear();
+            for (i, &c) in UNITS[unit].iter().enumerate() {
+                let c = c as usize;
+                if idx >> i & 1 == 0 && c != c2 {
+                    self.scratch.elim[c] = b.cand[c] & union;
+                }
+            }
+            self.offer(base + (degree as u8 - 1), 3);
+        }
+    }
+
+    /// Type 3 with a hidden set: the loop's two digits and `degree - 2`
+    /// others (neither the loop's nor extra ones) have, outside `c2`,
+    /// exactly `degree` places in the unit, `c1` among them; the other
+    /// digits go from those places but `c1`.
+    fn type3_hidden(
+        &mut self,
+        unit: usize,
+        c1: usize,
+        c2: usize,
+        extra: Mask,
+        degree: u32,
+        base: u8,
+    ) {
+        let b = self.b;
+        let rest = super::board::ALL & !self.pair & !extra;
+        let i2 = UNITS[unit]
+            .iter()
+            .position(|&c| c as usize == c2)
+            .unwrap_or(9);
+        let places = |d: usize| b.positions(unit, d + 1) & !(1 << i2);
+        for others in subsets_of(degree - 2, rest.count_ones() as usize) {
+            let mut hidden = self.pair;
+            for (k, d) in bits(rest).enumerate() {
+                if others >> k & 1 != 0 {
+                    hidden |= 1 << d;
+                }
+            }
+            let mut union = 0;
+            if bits(hidden).any(|d| {
+                let p = places(d);
+                union |= p;
+                p == 0
+            }) || union.count_ones() != degree
+            {
+                continue;
+            }
+            self.scratch.clear();
+            for i in bits(union) {
+                let c = UNITS[unit][i] as usize;
+                if c != c1 && c != c2 {
+                    self.scratch.elim[c] = b.cand[c] & !hidden;
+                }
+            }
+            self.offer(base + (degree as u8 - 2), 3);
         }
     }
 
@@ -280,9 +344,10 @@ impl Search<'_> {
     }
 }
 
-/// Bivalue Universal Grave, types 1 (5.6) and 2 (5.7): every unit holds
-/// each digit in two places or none, but for extra candidates in a few
-/// cells; one of them must be true, or the puzzle would have two solutions.
+/// Bivalue Universal Grave, types 1 (5.6), 2 and 4 (5.7) and 3 (5.8 to
+/// 6.2): every unit holds each digit in two places or none, and every cell
+/// two candidates, but for extra candidates in a few cells; one of them
+/// must be true, or the puzzle would have two solutions.
 pub(super) fn bug(b: &Board, s: &mut Step) -> bool {
     let mut bug_cells = [0usize; 81];
     let mut n_bug = 0;
@@ -293,6 +358,8 @@ pub(super) fn bug(b: &Board, s: &mut Step) -> bool {
     let mut one_value = true;
     let mut temp = b.cand;
     let mut bug_set = 0u128;
+    // The extra digits of each BUG cell.
+    let mut extra_of = [0 as Mask; 81];
     // Adds a cell and its extra digit; false when no BUG type applies.
     let mut add = |cell: usize,
                    d: usize,
@@ -308,6 +375,7 @@ pub(super) fn bug(b: &Board, s: &mut Step) -> bool {
             *bug_set |= 1 << cell;
         }
         *all_bug |= 1 << d;
+        extra_of[cell] |= 1 << d;
         temp[cell] &= !(1 << d);
         let c = common.unwrap_or(PEER_SET[cell]) & PEER_SET[cell] & !*bug_set;
         common = Some(c);
@@ -376,6 +444,9 @@ pub(super) fn bug(b: &Board, s: &mut Step) -> bool {
             }
         }
     }
+    if (0..81).any(|c| b.value[c] == 0 && temp[c].count_ones() != 2) {
+        return false;
+    }
     let tb = Board {
         value: b.value,
         cand: temp,
@@ -395,13 +466,122 @@ pub(super) fn bug(b: &Board, s: &mut Step) -> bool {
         s.set(56, "BUG type 1");
         return true;
     }
+    let cells = &bug_cells[..n_bug];
+    let common = common.unwrap_or(0);
     if all_bug.count_ones() == 1 {
-        if let Some(c) = common {
-            if s.eliminate_in(c, all_bug, b) {
-                s.set(57, "BUG type 2");
-                return true;
+        if s.eliminate_in(common, all_bug, b) {
+            s.set(57, "BUG type 2");
+            return true;
+        }
+        return n_bug == 2 && bug_type4(b, s, cells, &extra_of, all_bug);
+    }
+    if common == 0 {
+        return false;
+    }
+    (n_bug == 2 && bug_type4(b, s, cells, &extra_of, all_bug))
+        || bug_type3(b, s, cells, common, all_bug)
+}
+
+/// BUG type 4 (5.7): two BUG cells in one unit sharing one digit besides
+/// the extra ones: that digit is true in one of them, so in each cell the
+/// other BUG digit goes.
+fn bug_type4(b: &Board, s: &mut Step, cells: &[usize], extra_of: &[Mask; 81], all: Mask) -> bool {
+    let (c1, c2) = (cells[0], cells[1]);
+    let shared = b.cand[c1] & b.cand[c2] & !all;
+    if shared.count_ones() != 1 || !(0..3).any(|t| CELL_UNITS[c1][t] == CELL_UNITS[c2][t]) {
+        return false;
+    }
+    s.clear();
+    s.elim[c1] = b.cand[c1] & !extra_of[c1] & !shared;
+    s.elim[c2] = b.cand[c2] & !extra_of[c2] & !shared;
+    s.set(57, "BUG type 4");
+    s.has_elims()
+}
+
+/// BUG type 3 (5.7 plus 0.1 a digit past the first): the BUG cells, all
+/// in one unit, act as one cell holding their extra digits, which with
+/// other cells of the unit seeing them all makes a naked set; the set's
+/// digits go from cells seeing all their holders. The smallest set first,
+/// boxes before rows before columns.
+fn bug_type3(b: &Board, s: &mut Step, cells: &[usize], common: u128, all: Mask) -> bool {
+    if all.count_ones() < 2 {
+        return false;
+    }
+    for degree in 2..=6u32 {
+        for t in 0..3 {
+            let unit = CELL_UNITS[cells[0]][t];
+            if cells.iter().any(|&c| CELL_UNITS[c][t] != unit) {
+                continue;
+            }
+            let around: Vec<usize> =
+                super::board::cells_of(common & super::board::UNIT_SET[unit as usize]).collect();
+            if around.len() < degree as usize {
+                continue;
+            }
+            for pick in subsets_of(degree - 1, around.len()) {
+                let mut union: Mask = 0;
+                let mut ok = true;
+                for i in bits_of(pick) {
+                    let m = b.cand[around[i]];
+                    ok &= m.count_ones() >= 2;
+                    union |= m;
+                }
+                if !ok || union.count_ones() != degree || all & !union != 0 {
+                    continue;
+                }
+                s.clear();
+                for d in bits(union) {
+                    let mut victims = !0u128;
+                    for i in bits_of(pick) {
+                        if b.cand[around[i]] >> d & 1 != 0 {
+                            victims &= PEER_SET[around[i]];
+                        }
+                    }
+                    for &c in cells {
+                        if b.cand[c] >> d & 1 != 0 {
+                            victims &= PEER_SET[c];
+                        }
+                    }
+                    s.eliminate_in(victims, 1 << d, b);
+                }
+                if s.has_elims() {
+                    s.set(57 + (degree as u8 - 1), "BUG type 3");
+                    return true;
+                }
             }
         }
     }
     false
+}
+
+/// The `k`-subsets of `n` items (`n` below 64) as bitmasks in increasing
+/// numeric order, the order of Sudoku Explainer's `Permutations`.
+fn subsets_of(k: u32, n: usize) -> impl Iterator<Item = u64> {
+    let end = 1u64 << n;
+    let mut next = (k as usize <= n && n > 0).then_some((1u64 << k) - 1);
+    std::iter::from_fn(move || {
+        let v = next?;
+        if v == 0 {
+            // The one empty subset.
+            next = None;
+            return Some(0);
+        }
+        // Gosper's hack: the next larger number with as many bits set.
+        let low = v & v.wrapping_neg();
+        let ripple = v + low;
+        let after = ripple | (((v ^ ripple) >> 2) / low);
+        next = (after < end).then_some(after);
+        Some(v)
+    })
+}
+
+/// The set bits of a 64-bit mask.
+fn bits_of(mut m: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (m != 0).then(|| {
+            let i = m.trailing_zeros() as usize;
+            m &= m - 1;
+            i
+        })
+    })
 }

@@ -1,5 +1,5 @@
-//! WXYZ-, VWXYZ- and UVWXYZ-Wings (5.5 to 6.6): an almost locked set of
-//! three, four or five cells in one unit (one digit more than cells) and a
+//! WXYZ-, VWXYZ-, UVWXYZ- and TUVWXYZ-Wings (5.5 to 7.5): an almost
+//! locked set of three to six cells in one unit (one digit more than cells) and a
 //! bivalue cell sharing both its digits with it. A digit of the bivalue
 //! cell whose every holder in the set sees the bivalue cell is a
 //! restricted common; the other digit then goes from every cell seeing all
@@ -62,7 +62,8 @@ pub(super) fn als_wing(b: &Board, s: &mut Step, size: u32) -> bool {
             let tenths: u8 = match size {
                 3 => (55 + 1 - (3i32 - biggest as i32).abs()) as u8,
                 4 => (62 + 2 - (3i32 - biggest as i32).abs()) as u8,
-                _ => 66,
+                5 => 66,
+                _ => 75,
             };
             if best.is_some_and(|(t, _)| t < tenths) {
                 continue;
@@ -105,7 +106,8 @@ pub(super) fn als_wing(b: &Board, s: &mut Step, size: u32) -> bool {
                     let name = match size {
                         3 => "WXYZ-Wing",
                         4 => "VWXYZ-Wing",
-                        _ => "UVWXYZ-Wing",
+                        5 => "UVWXYZ-Wing",
+                        _ => "TUVWXYZ-Wing",
                     };
                     scratch.set(tenths, name);
                     *s = scratch;
