@@ -15,9 +15,10 @@
 //! and loops (type 3 with naked and hidden sets), BUG types 1 to 4,
 //! WXYZ/VWXYZ/UVWXYZ/TUVWXYZ-Wings, aligned pair and triplet exclusion,
 //! forcing chains and cycles, Nishio, cell and region forcing chains, their
-//! dynamic forms and Dynamic Forcing Chains (+) (9.0 and up). Not covered
-//! (a puzzle needing them comes out incomplete, or rated by a later rule):
-//! the nested forcing chains of 9.5 and up.
+//! dynamic forms, Dynamic Forcing Chains (+) (9.0 and up) and (+ Forcing
+//! Chains) (9.5 and up). Not covered (a puzzle needing them comes out
+//! incomplete, or rated by a later rule): the nested forcing chains of 10.0
+//! and up.
 //!
 //! ```
 //! use sudoku_core::grid::Grid;
@@ -204,6 +205,7 @@ const TECHNIQUES: &[Finder] = &[
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Multiple, sh),
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Dynamic, sh),
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Plus, sh),
+    |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::NestedChains, sh),
 ];
 
 /// Rates a puzzle: solves it step by step with the easiest technique that

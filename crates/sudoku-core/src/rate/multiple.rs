@@ -2,8 +2,10 @@
 //! cell and region forcing chains (8.0) and their dynamic forms with
 //! contradiction and double forcing chains (8.5), then the same with the
 //! techniques of [`super::inner`] used inside the chains (Dynamic Forcing
-//! Chains (+), 9.0), each plus the length term of
-//! [`super::chains::length_tenths`].
+//! Chains (+), 9.0; with static forcing chains inside too, (+ Forcing
+//! Chains), 9.5), each plus the length term of
+//! [`super::chains::length_tenths`]; a nested chain's complexity is added
+//! once to that of every step whose causes include its eliminations.
 //!
 //! An assumption (a candidate on, or off) is followed to all its
 //! consequences: on candidates turn their peers' digit and (but for Nishio)
@@ -58,6 +60,9 @@ struct Run {
     order: Vec<u16>,
     /// The causes of `order[i]`, as a range (start, length) of `arena`.
     par: Vec<(u32, u16)>,
+    /// The nested chain behind `order[i]` (identity, complexity), (0, 0)
+    /// for none.
+    nest: Vec<(u64, u32)>,
     arena: Vec<u16>,
     /// The contradiction that stopped the run, if one did.
     absurd: Option<Absurd>,
@@ -72,6 +77,7 @@ impl Run {
             index: vec![0; NODES],
             order: Vec::new(),
             par: Vec::new(),
+            nest: Vec::new(),
             arena: Vec::new(),
             absurd: None,
         }
@@ -84,6 +90,7 @@ impl Run {
         self.on_cells = [0; 9];
         self.order.clear();
         self.par.clear();
+        self.nest.clear();
         self.arena.clear();
         self.absurd = None;
         self.add(n, &[]);
@@ -106,6 +113,7 @@ impl Run {
         self.index[n] = self.order.len() as u16;
         self.par
             .push((self.arena.len() as u32, parents.len() as u16));
+        self.nest.push((0, 0));
         self.arena.extend_from_slice(parents);
         self.order.push(n as u16);
     }
@@ -128,7 +136,12 @@ impl Run {
     }
 
     /// Distinct nodes behind the nodes of `roots`, themselves included.
-    fn ancestors_of(&self, roots: &[u16], stack: &mut Vec<u16>) -> usize {
+    fn ancestors_of(
+        &self,
+        roots: &[u16],
+        stack: &mut Vec<u16>,
+        nested: &mut Vec<(u64, u32)>,
+    ) -> usize {
         let mut mark = NO_NODES;
         stack.clear();
         for &r in roots {
@@ -141,6 +154,10 @@ impl Run {
         let mut count = 0;
         while let Some(x) = stack.pop() {
             count += 1;
+            let nest = self.nest[self.index[x as usize] as usize];
+            if nest.0 != 0 && !nested.contains(&nest) {
+                nested.push(nest);
+            }
             for &p in self.parents(x as usize) {
                 let p = p as usize;
                 if !has(&mark, p) {
@@ -176,15 +193,18 @@ struct Engine<'a> {
     made: Vec<(usize, (usize, usize))>,
     made_parents: Vec<u16>,
     stack: Vec<u16>,
-    /// Whether the techniques of [`inner`] are used inside chains
-    /// (Dynamic Forcing Chains (+)).
-    plus: bool,
+    /// The nested chains met while counting a step's causes.
+    nested: Vec<(u64, u32)>,
+    /// Which techniques of [`inner`] are used inside chains: none (0), the
+    /// basic ones (1, Dynamic Forcing Chains (+)), those and static forcing
+    /// chains (2).
+    level: u8,
     found: inner::Found,
     scratch: Vec<u16>,
 }
 
 impl<'a> Engine<'a> {
-    fn new(b: &'a Board, y: bool, dynamic: bool, plus: bool) -> Engine<'a> {
+    fn new(b: &'a Board, y: bool, dynamic: bool, level: u8) -> Engine<'a> {
         let mut board_places = [0u128; 9];
         for (c, &m) in b.cand.iter().enumerate() {
             for d in bits(m) {
@@ -203,7 +223,8 @@ impl<'a> Engine<'a> {
             made: Vec::with_capacity(4),
             made_parents: Vec::with_capacity(32),
             stack: Vec::new(),
-            plus,
+            nested: Vec::new(),
+            level,
             found: inner::Found::default(),
             scratch: Vec::new(),
         }
@@ -237,7 +258,7 @@ impl<'a> Engine<'a> {
                 if !self.follow_off(run, p) {
                     return;
                 }
-            } else if !self.plus || !self.advanced(run) {
+            } else if self.level == 0 || !self.advanced(run) {
                 return;
             }
         }
@@ -368,15 +389,16 @@ impl<'a> Engine<'a> {
             places: &self.places,
             value: &self.b.value,
         };
-        if !inner::basic(&view, &mut self.found, &mut self.scratch) {
+        if !inner::basic(&view, &mut self.found, &mut self.scratch, self.level) {
             return false;
         }
         let mut any = false;
         for i in 0..self.found.offs.len() {
-            let (q, s, e) = self.found.offs[i];
+            let (q, s, e, nest) = self.found.offs[i];
             let n = node(q as usize, false);
             if !run.seen(n) {
                 run.add(n, &self.found.parents[s as usize..e as usize]);
+                *run.nest.last_mut().expect("just added") = nest;
                 self.pend_off.push(n as u16);
                 any = true;
             }
@@ -386,7 +408,14 @@ impl<'a> Engine<'a> {
 
     /// Distinct nodes behind node `n` of `run`, itself included.
     fn ancestors(&mut self, run: &Run, n: usize) -> usize {
-        run.ancestors_of(&[n as u16], &mut self.stack)
+        run.ancestors_of(&[n as u16], &mut self.stack, &mut self.nested)
+    }
+
+    /// The complexity of the nested chains met since the last call.
+    fn take_nested(&mut self) -> usize {
+        let sum = self.nested.iter().map(|&(_, c)| c as usize).sum();
+        self.nested.clear();
+        sum
     }
 
     /// The complexity of a contradiction: the causes of both sides.
@@ -394,8 +423,9 @@ impl<'a> Engine<'a> {
         let old = node(a.cand, !a.new_on);
         let old_count = self.ancestors(run, old);
         let (s, l) = (a.parents.0 as usize, a.parents.1 as usize);
-        let new_count = 1 + run.ancestors_of(&run.arena[s..s + l], &mut self.stack);
-        old_count + new_count
+        let new_count =
+            1 + run.ancestors_of(&run.arena[s..s + l], &mut self.stack, &mut self.nested);
+        old_count + new_count + self.take_nested()
     }
 }
 
@@ -464,6 +494,9 @@ pub(super) enum Kind {
     /// Dynamic forcing chains (+) (9.0): the same, with the techniques of
     /// [`inner`] used inside the chains.
     Plus,
+    /// Dynamic forcing chains (+ forcing chains) (9.5): the same, with
+    /// static forcing chains and cycles used inside too.
+    NestedChains,
 }
 
 struct Best {
@@ -531,6 +564,7 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
         Kind::Multiple => 80,
         Kind::Dynamic => 85,
         Kind::Plus => 90,
+        Kind::NestedChains => 95,
     };
     let (contradiction_name, double_name, region_name, cell_name) = match kind {
         Kind::Nishio => ("Nishio Forcing Chains", "", "", ""),
@@ -547,10 +581,20 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
             "Dynamic Region Forcing Chains (+)",
             "Dynamic Cell Forcing Chains (+)",
         ),
+        Kind::NestedChains => (
+            "Dynamic Contradiction Forcing Chains (+ Forcing Chains)",
+            "Dynamic Double Forcing Chains (+ Forcing Chains)",
+            "Dynamic Region Forcing Chains (+ Forcing Chains)",
+            "Dynamic Cell Forcing Chains (+ Forcing Chains)",
+        ),
     };
-    let plus = kind == Kind::Plus;
-    let doubles = matches!(kind, Kind::Dynamic | Kind::Plus);
-    let mut e = Engine::new(b, kind != Kind::Nishio, dynamic, plus);
+    let level = match kind {
+        Kind::Plus => 1,
+        Kind::NestedChains => 2,
+        _ => 0,
+    };
+    let doubles = matches!(kind, Kind::Dynamic | Kind::Plus | Kind::NestedChains);
+    let mut e = Engine::new(b, kind != Kind::Nishio, dynamic, level);
     let mut best = Best {
         key: None,
         step: Step::default(),
@@ -618,7 +662,7 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
                         if n / 2 == cand || !off_run.seen(n) {
                             continue;
                         }
-                        let cx = e.ancestors(run, n) + e.ancestors(&off_run, n);
+                        let cx = e.ancestors(run, n) + e.ancestors(&off_run, n) + e.take_nested();
                         let t = base + length_tenths(cx);
                         best.offer(t, cx, 1, || conclusion(b, n / 2, n & 1 == 1, double_name));
                     }
@@ -645,7 +689,11 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
                 for &n in &on.runs[r].order {
                     let n = n as usize;
                     if has(&all, n) {
-                        let cx: usize = places.iter().map(|&p| e.ancestors(&on.runs[p], n)).sum();
+                        let cx: usize = places
+                            .iter()
+                            .map(|&p| e.ancestors(&on.runs[p], n))
+                            .sum::<usize>()
+                            + e.take_nested();
                         let t = base + length_tenths(cx);
                         best.offer(t, cx, 6, || conclusion(b, n / 2, n & 1 == 1, region_name));
                     }
@@ -659,7 +707,11 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
             for &n in &on.runs[cell_runs[0]].order {
                 let n = n as usize;
                 if has(&all, n) {
-                    let cx: usize = cell_runs.iter().map(|&p| e.ancestors(&on.runs[p], n)).sum();
+                    let cx: usize = cell_runs
+                        .iter()
+                        .map(|&p| e.ancestors(&on.runs[p], n))
+                        .sum::<usize>()
+                        + e.take_nested();
                     let t = base + length_tenths(cx);
                     best.offer(t, cx, 5, || conclusion(b, n / 2, n & 1 == 1, cell_name));
                 }
