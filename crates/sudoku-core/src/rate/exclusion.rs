@@ -94,18 +94,29 @@ fn try_cells(b: &Board, s: &mut Step, cells: &[usize], common: u128) -> bool {
     if common.count_ones() < 2 {
         return false;
     }
-    // At most the 20 peers of a cell.
+    // At most the 20 peers of a cell; an excluder holding a digit no base
+    // cell has can never be emptied, so it is left out.
+    let union = cells.iter().fold(0, |m, &c| m | b.cand[c]);
     let mut excluders = [0u16; 20];
     let mut n = 0;
     for c in cells_of(common) {
-        excluders[n] = b.cand[c];
-        n += 1;
+        if b.cand[c] & !union == 0 {
+            excluders[n] = b.cand[c];
+            n += 1;
+        }
     }
     let excluders = &excluders[..n];
     // Digits of each cell that some allowed combination uses.
     let mut allowed = [0u16; 3];
     let mut digits = [0usize; 3];
-    combine(b, cells, excluders, 0, &mut digits, &mut allowed);
+    let mut search = Combinations {
+        b,
+        cells,
+        excluders,
+        digits: &mut digits,
+        allowed: &mut allowed,
+    };
+    search.run(0);
     s.clear();
     let mut any = false;
     for (i, &c) in cells.iter().enumerate() {
@@ -126,33 +137,63 @@ fn try_cells(b: &Board, s: &mut Step, cells: &[usize], common: u128) -> bool {
     any
 }
 
-/// Every combination of one candidate per cell from cell `i` on: an
-/// allowed one (no digit twice in cells that see each other, no excluder
-/// left without a candidate) marks its digits in `allowed`.
-fn combine(
-    b: &Board,
-    cells: &[usize],
-    excluders: &[u16],
-    i: usize,
-    digits: &mut [usize; 3],
-    allowed: &mut [u16; 3],
-) {
-    if i == cells.len() {
-        let used = digits[..i].iter().fold(0u16, |m, &d| m | 1 << d);
-        if excluders.iter().any(|&e| e & !used == 0) {
-            return;
+/// The combinations of one candidate per base cell.
+struct Combinations<'a> {
+    b: &'a Board,
+    cells: &'a [usize],
+    excluders: &'a [u16],
+    digits: &'a mut [usize; 3],
+    allowed: &'a mut [u16; 3],
+}
+
+impl Combinations<'_> {
+    /// Every combination from cell `i` on: an allowed one (no digit twice
+    /// in cells that see each other, no excluder left without a candidate)
+    /// marks its digits in `allowed`. The last cell's digits are taken at
+    /// once, as a mask: those not clashing with the others' and not the
+    /// last candidate an excluder keeps. True once every candidate is
+    /// marked: nothing can go then, and the search stops.
+    fn run(&mut self, i: usize) -> bool {
+        let cells = self.cells;
+        let b = self.b;
+        if i + 1 == cells.len() {
+            let last = cells[i];
+            let used = self.digits[..i].iter().fold(0u16, |m, &d| m | 1 << d);
+            let mut free = b.cand[last];
+            for k in 0..i {
+                if PEER_SET[cells[k]] >> last & 1 != 0 {
+                    free &= !(1 << self.digits[k]);
+                }
+            }
+            for &e in self.excluders {
+                let left = e & !used;
+                if left == 0 {
+                    return false;
+                }
+                if left.count_ones() == 1 {
+                    free &= !left;
+                }
+            }
+            if free == 0 {
+                return false;
+            }
+            for (k, &d) in self.digits[..i].iter().enumerate() {
+                self.allowed[k] |= 1 << d;
+            }
+            self.allowed[i] |= free;
+            return (0..=i).all(|k| self.allowed[k] == b.cand[cells[k]]);
         }
-        for (k, &d) in digits[..i].iter().enumerate() {
-            allowed[k] |= 1 << d;
+        for d in bits(self.b.cand[cells[i]]) {
+            let clash =
+                (0..i).any(|k| self.digits[k] == d && PEER_SET[cells[k]] >> cells[i] & 1 != 0);
+            if clash {
+                continue;
+            }
+            self.digits[i] = d;
+            if self.run(i + 1) {
+                return true;
+            }
         }
-        return;
-    }
-    for d in bits(b.cand[cells[i]]) {
-        let clash = (0..i).any(|k| digits[k] == d && PEER_SET[cells[k]] >> cells[i] & 1 != 0);
-        if clash {
-            continue;
-        }
-        digits[i] = d;
-        combine(b, cells, excluders, i + 1, digits, allowed);
+        false
     }
 }
