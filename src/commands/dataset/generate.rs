@@ -74,7 +74,7 @@ pub struct GenerateArgs {
     /// `sudoku-extreme`: source,question,answer,rating; `kaggle`:
     /// quizzes,solutions) or names from index, puzzle (or question,
     /// quizzes), solution (or answer, solutions), clues, guesses, source
-    /// (`generate seed=S index=I`) and rating (empty: no rating is made).
+    /// (`generate seed=S index=I`) and rating (empty unless --rating).
     #[arg(long, value_name = "LAYOUT|COL,...", default_value = "default")]
     pub columns: Columns,
 
