@@ -36,7 +36,10 @@
 //!
 //! [`PuzzleResult::kept`]: crate::output::result::PuzzleResult::kept
 
+mod cast;
 mod render;
+
+pub use cast::{KeptCast, KeptType};
 
 use std::borrow::Cow;
 

@@ -12,6 +12,7 @@ use sudoku_core::solver::SolverKind;
 
 use crate::input::{Column, Delimiter, Format, Keep, ReadOptions, SizeOptions};
 use crate::job::shard::Shard;
+use crate::kept::KeptCast;
 use crate::output::{check_delimiter, Blank, OutputFormat};
 use sudoku_core::sizes::{Shape, ShapeError, Symbols};
 
@@ -175,6 +176,14 @@ pub struct SolveArgs {
     /// scale), and the summary's figures.
     #[arg(long, value_name = "FILE", help_heading = RUN)]
     pub summary_html: Option<PathBuf>,
+
+    /// Write kept columns in these types rather than the input's (a CSV
+    /// field is text): int64, float64 or string, by the column's input
+    /// name (`rating=int64,score=float64`). Empty is null; a value that
+    /// does not parse makes its record `malformed`, naming the column and
+    /// the value.
+    #[arg(long, value_name = "COL=TYPE,...", value_delimiter = ',')]
+    pub keep_types: Vec<KeptCast>,
 
     /// No progress bar and no human summary (errors still go to stderr).
     #[arg(long, help_heading = RUN)]

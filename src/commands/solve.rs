@@ -291,11 +291,20 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         .iter()
         .map(|(records, _)| (records.name(), records.kept_columns()))
         .collect();
-    let layout = input::layout(&config.read.keep, &own)?;
+    let mut layout = input::layout(&config.read.keep, &own)?;
     drop(own);
+    let types = match config.keep_types.is_empty() {
+        true => None,
+        false => {
+            Some(input::kept_types(&config.keep_types, &mut layout.columns).map_err(Error::Usage)?)
+        }
+    };
     for ((records, _), map) in opened.iter_mut().zip(layout.maps) {
         if let Some(map) = map {
             records.set_kept_map(map);
+        }
+        if let Some(types) = &types {
+            records.set_kept_types(types.clone());
         }
     }
     let sources: Vec<Source> = opened

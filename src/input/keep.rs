@@ -4,8 +4,14 @@
 
 use std::path::PathBuf;
 
-use super::{Column, InputError};
-use crate::kept::{KeptColumn, KeptValue};
+use std::sync::Arc;
+
+use super::{Column, InputError, Record};
+use crate::kept::{KeptCast, KeptColumn, KeptValue};
+
+/// The type each of a run's kept columns is cast to (`--keep-types`), in
+/// order; `None` keeps the input's.
+pub type KeptTypes = Arc<[Option<KeptCast>]>;
 
 /// Which input columns every record keeps.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -198,6 +204,68 @@ pub fn layout(keep: &Keep, inputs: &[(&str, Vec<KeptColumn>)]) -> Result<KeptLay
             Ok(KeptLayout { columns, maps })
         }
     }
+}
+
+/// The run's kept `columns` with the types of `casts` (`--keep-types`),
+/// each found by name as `--keep` finds one (an exact name first, else
+/// the one alike but for case): their Arrow types set, and the cast of
+/// each column for [`cast`].
+///
+/// # Errors
+/// A cast naming no kept column, or two alike but for case.
+pub fn kept_types(casts: &[KeptCast], columns: &mut [KeptColumn]) -> Result<KeptTypes, String> {
+    let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+    let mut types: Vec<Option<KeptCast>> = vec![None; columns.len()];
+    for cast in casts {
+        let at = find_name(&names, &cast.column, "--keep-types")
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| {
+                format!(
+                    "--keep-types {}={}: no kept column is named {:?} (kept: {}); \
+                     keep it with --keep or --keep-all",
+                    cast.column,
+                    cast.to,
+                    cast.column,
+                    if names.is_empty() {
+                        "none".to_string()
+                    } else {
+                        names.join(", ")
+                    }
+                )
+            })?;
+        columns[at].data_type = cast.to.data_type();
+        types[at] = Some(KeptCast {
+            column: names[at].clone(),
+            to: cast.to,
+        });
+    }
+    Ok(types.into())
+}
+
+/// Casts `record`'s kept values (the run's columns) by `types`: a value
+/// that does not parse is null, and the record is `malformed`, its
+/// message naming each such column, value and type (`rating: "7.5" is
+/// not an int64 (--keep-types)`) after the reader's own message, if any.
+pub fn cast(types: &[Option<KeptCast>], record: &mut Record) {
+    let mut refused = Vec::new();
+    for (value, cast) in record.kept.iter_mut().zip(types) {
+        let Some(cast) = cast else { continue };
+        match cast.to.cast(std::mem::take(value)) {
+            Ok(typed) => *value = typed,
+            Err(why) => refused.push(format!("{}: {why} (--keep-types)", cast.column)),
+        }
+    }
+    if refused.is_empty() {
+        return;
+    }
+    let why = refused.join("; ");
+    record.puzzle = Err(match (&record.puzzle, &record.sized) {
+        (Err(first), None) => format!("{first}; {why}"),
+        _ => why,
+    });
+    record.sized = None;
+    record.solution = None;
+    record.solution_error = None;
 }
 
 /// Text columns of these names.

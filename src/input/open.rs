@@ -13,6 +13,7 @@ use super::encoding::{self, Sniffed};
 use super::grid::{self, Detected, GridReader};
 use super::gzip::GzipMembers;
 use super::jsonl_reader::JsonlReader;
+use super::keep::KeptTypes;
 use super::lines_reader::LinesReader;
 use super::parquet_reader::ParquetReader;
 use super::record_batch::{map_kept, KeptMap, RecordBatch, RecordStream, FILL_BYTES};
@@ -431,6 +432,7 @@ impl Input {
             peeked: None,
             kept: 0,
             kept_map: None,
+            kept_types: None,
         };
         if options.column.is_some() || !options.keep.is_nothing() {
             // The header is read now: a bad name is an error before any
@@ -719,6 +721,9 @@ pub struct Records {
     /// Where the run's kept columns are among the input's own, when they
     /// differ (see [`Records::set_kept_map`]).
     kept_map: Option<KeptMap>,
+    /// The types the run's kept columns are cast to (see
+    /// [`Records::set_kept_types`]).
+    kept_types: Option<KeptTypes>,
 }
 
 impl std::fmt::Debug for Records {
@@ -761,6 +766,15 @@ impl Records {
     pub fn set_kept_map(&mut self, map: Vec<Option<usize>>) {
         self.kept = map.len();
         self.kept_map = Some(map.into());
+    }
+
+    /// Casts the records' kept values (the run's columns, after
+    /// [`Records::set_kept_map`]) by `types` (`--keep-types`, see
+    /// [`super::keep::kept_types`]): a value that does not parse makes its
+    /// record `malformed`, naming the column, the type and the value. Call
+    /// it before reading the records.
+    pub fn set_kept_types(&mut self, types: KeptTypes) {
+        self.kept_types = Some(types);
     }
 
     fn next_raw(&mut self) -> Option<Result<Record, InputError>> {
@@ -835,6 +849,9 @@ impl Iterator for Records {
                     Some(map) => record.kept = map_kept(map, std::mem::take(&mut record.kept)),
                     None => record.kept.resize(self.kept, KeptValue::Null),
                 }
+                if let Some(types) = &self.kept_types {
+                    super::keep::cast(types, &mut record);
+                }
                 self.pair(record)
             }
             Some(Err(e)) => Err(e),
@@ -857,7 +874,7 @@ impl RecordStream for Records {
     /// Lines, and Parquet's rows, without `--solutions`); parses them here
     /// otherwise.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
-        batch.set_kept(self.kept, self.kept_map.as_ref());
+        batch.set_kept(self.kept, self.kept_map.as_ref(), self.kept_types.as_ref());
         while batch.len() < max && batch.byte_len() < FILL_BYTES {
             if self.done {
                 return Ok(false);

@@ -18,6 +18,7 @@ use std::sync::Arc;
 use super::csv::{CsvRules, CsvScratch};
 use super::frame::Framer;
 use super::jsonl::JsonRules;
+use super::keep::{self, KeptTypes};
 use super::lines::{is_skipped, too_long, LineRules};
 use super::parquet::TableRules;
 use super::{InputError, Record};
@@ -130,6 +131,9 @@ pub struct RecordBatch {
     /// kept columns is among its own, applied to its records as they are
     /// made (a parsed record is pushed already in the run's columns).
     maps: Vec<(usize, KeptMap)>,
+    /// The types the run's kept columns are cast to (`--keep-types`),
+    /// applied to the records made here (a parsed record is pushed cast).
+    types: Option<KeptTypes>,
 }
 
 /// For each of a run's kept columns, the position of the same column among
@@ -145,6 +149,23 @@ pub fn map_kept(map: &[Option<usize>], mut kept: Vec<KeptValue>) -> Vec<KeptValu
                 .map_or(KeptValue::Null, std::mem::take)
         })
         .collect()
+}
+
+/// `record` of input `input` with the run's kept columns: mapped by the
+/// input's map among `maps`, if any, and cast by `types`.
+fn run_kept(
+    maps: &[(usize, KeptMap)],
+    types: Option<&KeptTypes>,
+    input: usize,
+    mut record: Record,
+) -> Record {
+    if let Some((_, map)) = maps.iter().find(|(i, _)| *i == input) {
+        record.kept = map_kept(map, std::mem::take(&mut record.kept));
+    }
+    if let Some(types) = types {
+        keep::cast(types, &mut record);
+    }
+    record
 }
 
 impl RecordBatch {
@@ -260,8 +281,9 @@ impl RecordBatch {
     /// (`--keep`); parsed records with fewer are padded with nulls. With
     /// `map`, the records of the current input cut raw are made the run's
     /// kept columns by it (`map_kept`).
-    pub fn set_kept(&mut self, kept: usize, map: Option<&KeptMap>) {
+    pub fn set_kept(&mut self, kept: usize, map: Option<&KeptMap>, types: Option<&KeptTypes>) {
         self.kept = kept;
+        self.types = types.cloned();
         let input = self.input;
         self.maps.retain(|(i, _)| *i != input);
         if let Some(map) = map {
@@ -271,11 +293,8 @@ impl RecordBatch {
 
     /// A record of `input` made from raw bytes or a row, with the run's
     /// kept columns.
-    fn mapped(&self, input: usize, mut record: Record) -> Record {
-        if let Some((_, map)) = self.maps.iter().find(|(i, _)| *i == input) {
-            record.kept = map_kept(map, std::mem::take(&mut record.kept));
-        }
-        record
+    fn mapped(&self, input: usize, record: Record) -> Record {
+        run_kept(&self.maps, self.types.as_ref(), input, record)
     }
 
     /// Appends rows `rows` of the Arrow batch `table` (the first found at
@@ -370,13 +389,7 @@ impl RecordBatch {
             {
                 let (rules, batch) = &self.tables[table];
                 let record = rules.record(batch, row, line);
-                let record = match self.maps.iter().find(|(i, _)| *i == input) {
-                    Some((_, map)) => Record {
-                        kept: map_kept(map, record.kept),
-                        ..record
-                    },
-                    None => record,
-                };
+                let record = run_kept(&self.maps, self.types.as_ref(), input, record);
                 *item = Item::Parsed {
                     input,
                     record: Box::new(record),

@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::input::Keep;
 use crate::input::ReadOptions;
 use crate::job::shard::Shard;
+use crate::kept::KeptCast;
 use crate::output::progress::Draw;
 use crate::output::rating::RatingColumns;
 #[cfg(feature = "cli")]
@@ -59,6 +60,9 @@ pub struct Config {
     pub input_paths: Vec<PathBuf>,
     /// How to read each input.
     pub read: ReadOptions,
+    /// The types kept columns are written in (`--keep-types`), by input
+    /// name; the other kept columns keep the input's.
+    pub keep_types: Vec<KeptCast>,
     /// Where the results go.
     pub output: Destination,
     /// The results' format when `--output-format` gives it; else the
@@ -112,6 +116,7 @@ impl Config {
             input_paths: inputs.iter().map(PathBuf::from).collect(),
             inputs,
             read: ReadOptions::default(),
+            keep_types: Vec::new(),
             output,
             output_format: None,
             output_delimiter: b',',
@@ -311,6 +316,7 @@ impl Config {
                 },
                 ..args.layout.read_options(args.solutions.clone())
             },
+            keep_types: args.keep_types.clone(),
             output,
             output_format: args.output_format,
             output_delimiter: args.output_delimiter.unwrap_or(b','),

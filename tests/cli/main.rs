@@ -17,6 +17,7 @@ mod formats_in;
 mod formats_out;
 mod help;
 mod identity;
+mod keep_types;
 mod kept;
 mod mismatch;
 mod pipeline;

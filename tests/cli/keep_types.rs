@@ -1,0 +1,141 @@
+//! `--keep-types COL=TYPE,...`: a kept CSV column written as numbers in
+//! Parquet (and JSON Lines), read back with its type; a value that does not
+//! parse makes its record `malformed`, naming the column and the value.
+
+use std::fs::File;
+
+use crate::common::*;
+use arrow_array::cast::AsArray;
+use arrow_array::types::{Float64Type, Int64Type};
+use arrow_array::{Array, RecordBatch};
+use arrow_schema::DataType;
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+
+/// A puzzle with one solution.
+const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
+
+/// Every row of a Parquet file, as one batch.
+fn parquet(path: &str) -> RecordBatch {
+    let reader = ParquetRecordBatchReaderBuilder::try_new(File::open(path).unwrap()).unwrap();
+    let schema = reader.schema().clone();
+    let batches: Vec<RecordBatch> = reader.build().unwrap().map(Result::unwrap).collect();
+    arrow_select::concat::concat_batches(&schema, &batches).unwrap()
+}
+
+/// Three records: typed values, empty ones, and ones that are no numbers.
+fn input(scratch: &Scratch) -> String {
+    let text = format!(
+        "puzzle,source,rating,score\n{P},a,007,1.5\n{P},b,, 2 \n{P},c,n/a,x\n{P},d,-3,1e3\n"
+    );
+    scratch.file("in.csv", text.as_bytes())
+}
+
+#[test]
+fn kept_columns_get_the_types_asked_for_in_parquet() {
+    let scratch = Scratch::new();
+    let input = input(&scratch);
+    let out = scratch.path("r.parquet");
+    let run = solve(&[
+        &input,
+        "--keep",
+        "source,rating,score",
+        "--keep-types",
+        "rating=int64,Score=float64",
+        "-o",
+        &out,
+    ]);
+    assert_eq!(code(&run), 1, "a malformed record: {}", stderr(&run));
+    let batch = parquet(&out);
+    let schema = batch.schema();
+    let type_of = |name: &str| schema.field_with_name(name).unwrap().data_type().clone();
+    assert_eq!(type_of("source"), DataType::Utf8);
+    assert_eq!(type_of("rating"), DataType::Int64);
+    assert_eq!(type_of("score"), DataType::Float64);
+    let column = |name: &str| batch.column(schema.index_of(name).unwrap()).clone();
+    let rating = column("rating");
+    let rating = rating.as_primitive::<Int64Type>();
+    let ratings: Vec<Option<i64>> = (0..4)
+        .map(|i| rating.is_valid(i).then(|| rating.value(i)))
+        .collect();
+    assert_eq!(ratings, [Some(7), None, None, Some(-3)]);
+    let score = column("score");
+    let score = score.as_primitive::<Float64Type>();
+    let scores: Vec<Option<f64>> = (0..4)
+        .map(|i| score.is_valid(i).then(|| score.value(i)))
+        .collect();
+    assert_eq!(scores, [Some(1.5), Some(2.0), None, Some(1000.0)]);
+    let status = column("status");
+    let statuses: Vec<&str> = (0..4).map(|i| status.as_string::<i32>().value(i)).collect();
+    assert_eq!(statuses, ["solved", "solved", "malformed", "solved"]);
+    let message = column("message");
+    let message = message.as_string::<i32>().value(2);
+    assert!(
+        message.starts_with(
+            "rating: \"n/a\" is not an int64 (--keep-types); score: \"x\" is not a float64"
+        ),
+        "{message}"
+    );
+    let source = column("source");
+    assert_eq!(
+        source.as_string::<i32>().value(2),
+        "c",
+        "other columns kept"
+    );
+
+    // Without --keep-types the CSV column stays text, as it was.
+    let plain = scratch.path("plain.parquet");
+    solve(&[&input, "--keep", "rating", "-o", &plain]);
+    let batch = parquet(&plain);
+    let rating = batch.column(batch.schema().index_of("rating").unwrap());
+    assert_eq!(rating.data_type(), &DataType::Utf8);
+    assert_eq!(rating.as_string::<i32>().value(0), "007");
+}
+
+#[test]
+fn json_lines_write_the_typed_values_as_numbers() {
+    let scratch = Scratch::new();
+    let input = input(&scratch);
+    let out = scratch.path("r.jsonl");
+    solve(&[
+        &input,
+        "--keep-all",
+        "--keep-types",
+        "rating=int64,source=string",
+        "-o",
+        &out,
+    ]);
+    let text = std::fs::read_to_string(&out).unwrap();
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["rating"], serde_json::json!(7));
+    assert_eq!(rows[1]["rating"], serde_json::Value::Null);
+    assert_eq!(
+        rows[0]["score"],
+        serde_json::json!("1.5"),
+        "not asked: text"
+    );
+    assert_eq!(rows[2]["status"], "malformed");
+}
+
+#[test]
+fn a_type_for_no_kept_column_or_an_unknown_type_is_a_usage_error() {
+    let scratch = Scratch::new();
+    let input = input(&scratch);
+    let none = solve(&[&input, "--keep", "source", "--keep-types", "rating=int64"]);
+    assert_eq!(code(&none), 2);
+    let message = stderr(&none);
+    assert!(
+        message.contains("no kept column is named \"rating\" (kept: source)"),
+        "{message}"
+    );
+    assert!(none.stdout.is_empty());
+    let unknown = solve(&[&input, "--keep", "rating", "--keep-types", "rating=int32"]);
+    assert_eq!(code(&unknown), 2);
+    assert!(
+        stderr(&unknown).contains("the types are int64, float64, string"),
+        "{}",
+        stderr(&unknown)
+    );
+}
