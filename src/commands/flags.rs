@@ -97,6 +97,16 @@ pub struct SolveArgs {
     #[arg(long, help_heading = OUTPUT)]
     pub keep_all: bool,
 
+    /// Write kept columns as int64, float64 or string (`rating=int64`).
+    ///
+    /// Write kept columns in these types rather than the input's (a CSV
+    /// field is text): int64, float64 or string, by the column's input
+    /// name (`rating=int64,score=float64`). Empty is null; a value that
+    /// does not parse makes its record `malformed`, naming the column and
+    /// the value.
+    #[arg(long, value_name = "COL=TYPE,...", value_delimiter = ',', help_heading = OUTPUT)]
+    pub keep_types: Vec<KeptCast>,
+
     /// Stop at the first solution instead of proving it is the only one.
     ///
     /// Stop at the first solution (mode `first`) instead of checking that it
@@ -176,14 +186,6 @@ pub struct SolveArgs {
     /// scale), and the summary's figures.
     #[arg(long, value_name = "FILE", help_heading = RUN)]
     pub summary_html: Option<PathBuf>,
-
-    /// Write kept columns in these types rather than the input's (a CSV
-    /// field is text): int64, float64 or string, by the column's input
-    /// name (`rating=int64,score=float64`). Empty is null; a value that
-    /// does not parse makes its record `malformed`, naming the column and
-    /// the value.
-    #[arg(long, value_name = "COL=TYPE,...", value_delimiter = ',')]
-    pub keep_types: Vec<KeptCast>,
 
     /// No progress bar and no human summary (errors still go to stderr).
     #[arg(long, help_heading = RUN)]
