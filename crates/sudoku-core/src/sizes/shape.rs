@@ -175,22 +175,33 @@ impl Geometry {
                 units.extend((0..c).map(|j| ((top + i) * n + left + j) as u16));
             }
         }
-        let mut peers = Vec::new();
-        for cell in 0..n * n {
-            let (row, col) = (cell / n, cell % n);
-            let b = shape.box_of(row, col);
-            peers.extend((0..n * n).filter_map(|o| {
-                let (orow, ocol) = (o / n, o % n);
-                (o != cell && (orow == row || ocol == col || shape.box_of(orow, ocol) == b))
-                    .then_some(o as u16)
-            }));
-        }
-        let units_of = (0..n * n)
+        let units_of: Vec<[u8; 3]> = (0..n * n)
             .map(|cell| {
                 let (row, col) = (cell / n, cell % n);
                 [row, n + col, 2 * n + shape.box_of(row, col)].map(|u| u as u8)
             })
             .collect();
+        // Each cell's peers from its three units, not by testing every
+        // other cell: that took 0.24 s for 64x64 (16.7 million pairs), on
+        // the clock of the first 64x64 puzzle's `--timeout-ms`.
+        let mut peers = Vec::with_capacity(n * n * 3 * n);
+        let mut seen = vec![false; n * n];
+        for (cell, cell_units) in units_of.iter().enumerate() {
+            let start = peers.len();
+            for &u in cell_units {
+                let u = usize::from(u);
+                for &o in &units[u * n..(u + 1) * n] {
+                    if usize::from(o) != cell && !seen[usize::from(o)] {
+                        seen[usize::from(o)] = true;
+                        peers.push(o);
+                    }
+                }
+            }
+            peers[start..].sort_unstable();
+            for &o in &peers[start..] {
+                seen[usize::from(o)] = false;
+            }
+        }
         Geometry {
             shape,
             units,
@@ -232,6 +243,27 @@ impl Geometry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn peers_are_the_other_cells_of_a_row_column_or_box_ascending() {
+        for (r, c) in [(2, 2), (2, 3), (3, 2), (3, 3), (1, 9), (2, 5), (4, 4)] {
+            let shape = Shape::new(r, c).unwrap();
+            let g = Geometry::new(shape);
+            let n = shape.side();
+            for cell in 0..n * n {
+                let (row, col) = (cell / n, cell % n);
+                let b = shape.box_of(row, col);
+                let expected: Vec<u16> = (0..n * n)
+                    .filter(|&o| {
+                        let (orow, ocol) = (o / n, o % n);
+                        o != cell && (orow == row || ocol == col || shape.box_of(orow, ocol) == b)
+                    })
+                    .map(|o| o as u16)
+                    .collect();
+                assert_eq!(g.peers(cell), expected, "{shape} cell {cell}");
+            }
+        }
+    }
 
     #[test]
     fn usual_boxes_have_fewer_rows_than_columns() {

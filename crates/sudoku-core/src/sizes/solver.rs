@@ -189,6 +189,16 @@ impl<'s> Run<'s> {
         }
     }
 
+    /// Whether the search must stop now, the clock read (when there is a
+    /// time limit) and `stop` asked; sets `stopped` if so.
+    fn expired(&mut self) -> bool {
+        self.stopped = self
+            .clock
+            .expired()
+            .or_else(|| (self.stop)().then(|| INTERRUPTED.to_string()));
+        self.stopped.is_some()
+    }
+
     /// Whether the search must stop before a step that brings `guesses`
     /// guesses and `ticks` steps (see [`LimitClock::exceeded`]), `stop`
     /// asked when the clock would be read; sets `stopped` if so.
@@ -267,8 +277,11 @@ impl SizedSolver {
     }
 
     /// Propagates state `s` to a fixpoint of the three rules; false on a
-    /// contradiction.
-    fn propagate(&mut self, g: &Geometry, s: usize) -> bool {
+    /// contradiction, or when `run` must stop (its time is up or it is
+    /// interrupted: `run.stopped` says so). The time is read once a round
+    /// of the rules: a 64x64 grid's first propagation takes up to hundreds
+    /// of milliseconds, far past a `--timeout-ms` read only at guesses.
+    fn propagate(&mut self, g: &Geometry, s: usize, run: &mut Run) -> bool {
         let n = g.shape().side();
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         let st = &mut self.stack[s];
@@ -285,6 +298,9 @@ impl SizedSolver {
             }
             if st.open == 0 {
                 return true;
+            }
+            if run.expired() {
+                return false;
             }
             // Hidden singles, every unit changed since the last look.
             let mut found = false;
@@ -363,7 +379,10 @@ impl SizedSolver {
             touch(g, &mut to[0], cell);
             self.queue.clear();
             self.queue.push(cell as u16);
-            if !self.propagate(g, s + 1) {
+            if !self.propagate(g, s + 1, run) {
+                if run.stopped.is_some() {
+                    return true;
+                }
                 continue;
             }
             if self.stack[s + 1].open == 0 {
@@ -801,7 +820,7 @@ impl SizedSolver {
                 }
             }
         }
-        if ok && self.propagate(&g, 0) {
+        if ok && self.propagate(&g, 0, &mut run) {
             if self.stack[0].open == 0 {
                 self.found(&g, 0, &mut run);
             } else {

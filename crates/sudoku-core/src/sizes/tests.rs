@@ -183,5 +183,29 @@ fn an_interrupt_stops_a_puzzle_being_made() {
         asked.get() > 40
     };
     assert_eq!(SizedGenerator::new(shape).generate(0, 1, true, &stop), None);
-    assert_eq!(asked.get(), 41);
+    // The search that heard it ends, and the generator asks once more
+    // before starting another grid.
+    assert!((41..=42).contains(&asked.get()), "{}", asked.get());
+}
+
+#[test]
+fn a_time_limit_stops_the_first_propagation_not_only_the_guesses() {
+    // The clock was read only at every 16th guess, so a big grid's first
+    // propagation (0.1 s and more at 64x64) ran past any --timeout-ms; it
+    // is read once a round of the rules now, before any guess here.
+    for side in [16, 25, 36, 64] {
+        let shape = Shape::usual(side).unwrap();
+        let limits = Limits {
+            max_guesses: None,
+            timeout: Some(std::time::Duration::ZERO),
+        };
+        let outcome = SizedSolver::new().solve(
+            &SizedGrid::empty(shape),
+            &Symbols::for_side(side),
+            Mode::First,
+            &limits,
+        );
+        assert_eq!(outcome.status, Status::Timeout, "{side}");
+        assert_eq!(outcome.guesses, 0, "{side}");
+    }
 }

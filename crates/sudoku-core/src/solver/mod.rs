@@ -317,13 +317,18 @@ impl LimitClock {
             return Some(format!("guess limit {} exceeded", self.max_guesses));
         }
         if ticks.is_multiple_of(1024) {
-            if let (Some(deadline), Some(timeout)) = (self.deadline, self.timeout) {
-                if Instant::now() >= deadline {
-                    return Some(format!("time limit {} ms exceeded", timeout.as_millis()));
-                }
-            }
+            return self.expired();
         }
         None
+    }
+
+    /// The message naming the time limit when it is past, the clock read
+    /// now; `None` without one. For steps that take long enough to read it
+    /// every time (a round of propagation in a big grid).
+    pub(crate) fn expired(&self) -> Option<String> {
+        let (deadline, timeout) = (self.deadline?, self.timeout?);
+        (Instant::now() >= deadline)
+            .then(|| format!("time limit {} ms exceeded", timeout.as_millis()))
     }
 }
 
