@@ -234,9 +234,11 @@ impl CsvRules {
         if self.cols.puzzle.is_none() {
             self.cols.puzzle = match &self.column {
                 Some(Column::Index(n)) => Some(n.saturating_sub(1)),
-                _ => rec
-                    .iter()
-                    .position(|f| field::looks_like_puzzle(f) || field::near_puzzle(f)),
+                _ => rec.iter().position(|f| {
+                    field::looks_like_puzzle(f)
+                        || field::near_puzzle(f)
+                        || sized::could_be_record(f, &self.sizes)
+                }),
             };
         }
     }

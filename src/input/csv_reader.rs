@@ -71,17 +71,19 @@ impl<R: BufRead> CsvReader<R> {
     }
 
     /// Takes the first record as a header when none of its fields looks
-    /// like a puzzle. Returns whether it was one.
+    /// like a puzzle, or could be a grid of another size. Returns whether
+    /// it was one.
     fn header(
         rules: &mut CsvRules,
         name: &str,
         text: bool,
         rec: &Fields<'_>,
     ) -> Result<bool, InputError> {
-        if rec
-            .iter()
-            .any(|f| field::looks_like_puzzle(f) || field::near_puzzle(f))
-            || !text
+        if rec.iter().any(|f| {
+            field::looks_like_puzzle(f)
+                || field::near_puzzle(f)
+                || super::sized::could_be_record(f, &rules.sizes)
+        }) || !text
         {
             if let Some(Column::Name(column)) = &rules.column {
                 return Err(InputError::NoHeader {
@@ -140,7 +142,7 @@ impl<R: BufRead> CsvReader<R> {
                 self.first = false;
                 return Some(Ok(Record::new(
                     frame.line,
-                    Err(too_long(self.framer.cap())),
+                    Err(too_long(self.framer.limit())),
                     None,
                 )));
             }

@@ -31,6 +31,12 @@ pub const MAX_RECORD: usize = 4096;
 /// must not make a record that solves from Parquet `malformed` here.
 pub const MAX_TABLE_RECORD: usize = 1 << 20;
 
+/// Longest text line kept, in bytes, so that a one-line grid of another
+/// size written as numbers (64x64: 4,096 values, about 12 KB with commas,
+/// 16 KB with `, `) is read whole. Any other line over [`MAX_RECORD`]
+/// bytes is still `line too long (over 4096 bytes)`.
+pub const MAX_SIZED_LINE: usize = 32 * 1024;
+
 /// Bytes a multi-line quoted field may take before it is taken for an
 /// unterminated quote: the text-line cap plus one.
 const QUOTE_SPAN: usize = MAX_RECORD + 1;
@@ -90,6 +96,8 @@ pub struct Framer<R> {
     csv: bool,
     /// The longest record kept, in bytes.
     cap: usize,
+    /// The length a record over the cap is reported to be over.
+    limit: usize,
     /// The CSV field separator.
     delimiter: u8,
     at_start: bool,
@@ -149,6 +157,7 @@ impl<R: Read> Framer<R> {
             },
             buf: Vec::with_capacity(MAX_RECORD + 2),
             cap: MAX_RECORD,
+            limit: MAX_RECORD,
             replay: Vec::new(),
             line: 1,
             csv,
@@ -167,12 +176,28 @@ impl<R: Read> Framer<R> {
     /// Keeps records of up to `cap` bytes (instead of [`MAX_RECORD`]).
     pub fn with_cap(mut self, cap: usize) -> Framer<R> {
         self.cap = cap.max(MAX_RECORD);
+        self.limit = self.cap;
+        self
+    }
+
+    /// Keeps text lines of up to [`MAX_SIZED_LINE`] bytes, for one-line
+    /// grids of numbers; a line over that is reported as over
+    /// [`MAX_RECORD`], the limit of every other text line.
+    pub fn with_sized_lines(mut self) -> Framer<R> {
+        self.cap = MAX_SIZED_LINE;
+        self.limit = MAX_RECORD;
         self
     }
 
     /// The longest record kept, in bytes: a longer one is `too_long`.
     pub fn cap(&self) -> usize {
         self.cap
+    }
+
+    /// The length a `too_long` record is reported to be over (the cap, but
+    /// [`MAX_RECORD`] for text lines).
+    pub fn limit(&self) -> usize {
+        self.limit
     }
 
     /// The kept bytes of the last record returned by [`Framer::next`]: its

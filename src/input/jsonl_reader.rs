@@ -68,7 +68,7 @@ impl<R: BufRead> JsonlReader<R> {
             if frame.too_long {
                 return Some(Ok(Record::new(
                     frame.line,
-                    Err(too_long(self.framer.cap())),
+                    Err(too_long(self.framer.limit())),
                     None,
                 )));
             }

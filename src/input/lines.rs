@@ -4,6 +4,7 @@
 use sudoku_core::grid::Grid;
 
 use super::field;
+use super::frame::MAX_RECORD;
 use super::keep::{self, Keep};
 use super::sized::{self, SizeOptions, SizedRecord};
 use super::{Column, InputError};
@@ -134,6 +135,29 @@ fn split_on(line: &[u8], sep: fn(u8) -> bool, fields: &mut Vec<(usize, usize)>) 
     }
 }
 
+/// A line of 81 one-character values separated by commas or spaces
+/// (`0,0,3,0,2,...`, `4 . . . 8 . 5 ...`): a 9x9 puzzle written as the
+/// one-line grids of other sizes are.
+fn nine_values(line: &[u8]) -> Option<Grid> {
+    let mut cells = [0u8; 81];
+    let mut n = 0;
+    for t in line.split(|&b| is_separator(b)).filter(|t| !t.is_empty()) {
+        let [b] = t else {
+            return None;
+        };
+        *cells.get_mut(n)? = *b;
+        n += 1;
+    }
+    if n == 81 {
+        field::puzzle(&cells)
+    } else {
+        None
+    }
+}
+
+/// A field's place in its line: `start..end`.
+type Span = (usize, usize);
+
 /// What one line holds.
 // Returned and matched at once, never kept: boxing the record to shrink
 // `Skip` would cost an allocation per line instead.
@@ -176,6 +200,10 @@ pub struct LineRules {
     pub(super) kept_columns: Vec<KeptColumn>,
     /// How records of other sizes are read.
     pub(super) sizes: SizeOptions,
+    /// Lines before the first record may be headers: false under
+    /// `--format lines`, `--symbols` or `--box`, where every line is a
+    /// record.
+    pub(super) headers: bool,
 }
 
 impl LineRules {
@@ -190,6 +218,7 @@ impl LineRules {
             kept: Vec::new(),
             kept_columns: Vec::new(),
             sizes: SizeOptions::default(),
+            headers: true,
         }
     }
 
@@ -202,16 +231,61 @@ impl LineRules {
         line: &[u8],
         fields: &mut Vec<(usize, usize)>,
     ) -> Option<(Result<SizedRecord, String>, Option<String>)> {
-        split(line, fields);
+        let (at, solution) = self.sized_field(line, fields)?;
+        let solution = solution.map(|(s, e)| &line[s..e]);
+        Some(sized::read(&line[at.0..at.1], solution, &self.sizes))
+    }
+
+    /// Where the line's grid of another size is, and the next field's
+    /// when it is one too: the puzzle field split as for any line (on
+    /// whitespace, `,`, `;` and `|`), else split on whitespace only (a
+    /// field of numbers separated by commas), else the whole line (n*n
+    /// values separated by commas or spaces).
+    fn sized_field(
+        &self,
+        line: &[u8],
+        fields: &mut Vec<(usize, usize)>,
+    ) -> Option<(Span, Option<Span>)> {
         let at = match &self.column {
             Some(Column::Index(n)) => n.checked_sub(1)?,
             Some(Column::Name(_)) => return None,
             None => 0,
         };
-        let get = |i: usize| fields.get(i).map(|&(s, e)| &line[s..e]);
-        let field = get(at).filter(|f| sized::looks_sized(f))?;
-        let solution = get(at + 1).filter(|f| sized::looks_sized(f));
-        Some(sized::read(field, solution, &self.sizes))
+        let is_sized = |&(s, e): &(usize, usize)| sized::looks_sized(&line[s..e]);
+        for whitespace in [false, true] {
+            if whitespace {
+                split_on(line, is_space, fields);
+            } else {
+                split(line, fields);
+            }
+            if let Some(field) = fields.get(at).filter(|f| is_sized(f)) {
+                return Some((*field, fields.get(at + 1).filter(|f| is_sized(f)).copied()));
+            }
+        }
+        let (s, e) = trimmed(line, 0, line.len());
+        (at == 0 && is_sized(&(s, e))).then_some(((s, e), None))
+    }
+
+    /// True when some part of the line could be a record of another size
+    /// under the options ([`sized::could_be_record`]): then it is never a
+    /// header.
+    fn sized_like(&self, line: &[u8]) -> bool {
+        let could = |f: &[u8]| sized::could_be_record(f, &self.sizes);
+        let mut fields = Vec::new();
+        split(line, &mut fields);
+        if fields.iter().any(|&(s, e)| could(&line[s..e])) {
+            return true;
+        }
+        split_on(line, is_space, &mut fields);
+        fields.iter().any(|&(s, e)| could(&line[s..e])) || could(line.trim_ascii())
+    }
+
+    /// The message of a line over [`MAX_RECORD`] bytes that is no one-line
+    /// grid of another size (only those may be longer, up to
+    /// [`super::MAX_SIZED_LINE`]).
+    fn too_long_line(&self, line: &[u8], fields: &mut Vec<(usize, usize)>) -> Option<String> {
+        (line.len() > MAX_RECORD && self.sized_field(line, fields).is_none())
+            .then(|| too_long(MAX_RECORD))
     }
 
     /// Resolves `--keep` on the first record's fields (`field1`, ...).
@@ -263,10 +337,17 @@ impl LineRules {
             return Ok(Line::Skip);
         }
         let mut fields = std::mem::take(&mut self.fields);
+        if let Some(why) = self.too_long_line(line, &mut fields) {
+            self.fields = fields;
+            self.seen_record = true;
+            return Ok(Line::Record(Err(why), None));
+        }
         // Before the first record, each line is split by the rule it shows;
         // the first record's rule is the file's.
         let rule = self.rule.unwrap_or_else(|| FieldRule::of(line));
-        let judged = self.judge(line, rule, &mut fields, !self.seen_record);
+        let header_possible =
+            !self.seen_record && (self.headers || matches!(self.column, Some(Column::Name(_))));
+        let judged = self.judge(line, rule, &mut fields, header_possible);
         if !matches!(judged, Judged::Text) && self.rule.is_none() {
             self.rule = Some(rule);
         }
@@ -310,6 +391,9 @@ impl LineRules {
         line: &[u8],
         fields: &mut Vec<(usize, usize)>,
     ) -> (Result<Grid, String>, Option<Grid>) {
+        if let Some(why) = self.too_long_line(line, fields) {
+            return (Err(why), None);
+        }
         match self.judge(line, self.field_rule(), fields, false) {
             Judged::Found(grid, solution) => (Ok(grid), solution),
             Judged::Bad(message) => (Err(message), None),
@@ -356,6 +440,11 @@ impl LineRules {
             let solution = (at + 1..fields.len()).find_map(|i| get(i).and_then(field::complete));
             return Judged::Found(grid, solution);
         }
+        if self.column.is_none() {
+            if let Some(grid) = nine_values(line) {
+                return Judged::Found(grid, None);
+            }
+        }
         let evidence = (0..fields.len()).find(|&i| get(i).is_some_and(field::looks_like_puzzle));
         // A puzzle the field rules miss: 81 characters (or bytes) with
         // characters the parser refuses, or digits among a foreign blank.
@@ -378,6 +467,7 @@ impl LineRules {
             && field::is_text(line)
             && !grouped()
             && !near()
+            && !self.sized_like(line)
         {
             return Judged::Text;
         }

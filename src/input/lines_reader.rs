@@ -29,7 +29,7 @@ impl<R: BufRead> LinesReader<R> {
         let mut rules = LineRules::new(column);
         rules.keep = keep;
         LinesReader {
-            framer: Framer::new(src, false),
+            framer: Framer::new(src, false).with_sized_lines(),
             rules,
             name,
             parser: None,
@@ -37,8 +37,17 @@ impl<R: BufRead> LinesReader<R> {
     }
 
     /// The reader, reading records of other sizes than 9x9 with `sizes`.
+    /// A `--symbols` or `--box` makes every line a record (no headers).
     pub fn with_sizes(mut self, sizes: SizeOptions) -> LinesReader<R> {
+        self.rules.headers &= sizes.symbols.is_none() && sizes.shape.is_none();
         self.rules.sizes = sizes;
+        self
+    }
+
+    /// The reader with no header lines: every line is a record
+    /// (`--format lines` given).
+    pub fn without_headers(mut self) -> LinesReader<R> {
+        self.rules.headers = false;
         self
     }
 
@@ -59,7 +68,7 @@ impl<R: BufRead> LinesReader<R> {
                 self.rules.saw_record();
                 return Some(Ok(Record::new(
                     frame.line,
-                    Err(too_long(self.framer.cap())),
+                    Err(too_long(self.framer.limit())),
                     None,
                 )));
             }
@@ -292,6 +301,51 @@ mod tests {
         assert_eq!(run(&mut r, &format!("1,{P}")), ok(P, None));
         let mut r = LineRules::new(Some(Column::Name("nope".into())));
         assert_eq!(r.line(P.as_bytes()), Err("nope".to_string()));
+    }
+
+    #[test]
+    fn a_record_of_any_size_is_never_a_header() {
+        let sized = |r: &mut LineRules, line: &str| {
+            let got = run(r, line);
+            assert!(matches!(got, Line::Record(Err(_), None)), "{line}: {got:?}");
+            r.sized(line.as_bytes(), &mut Vec::new())
+                .map(|(read, _)| read.map(|s| s.puzzle.side()))
+        };
+        let mut r = LineRules::new(None);
+        assert_eq!(
+            sized(&mut r, "D.......F.DB......EBA.F....A.CA....."),
+            Some(Ok(6))
+        );
+        let mut r = LineRules::new(None);
+        assert_eq!(
+            sized(&mut r, "0,0,4,2,0,0,0,0,0,1,0,0,0,2,0,3"),
+            Some(Ok(4))
+        );
+        let mut r = LineRules::new(None);
+        assert_eq!(
+            sized(&mut r, "0 0 4 2 0 0 0 0 0 1 0 0 0 2 0 3"),
+            Some(Ok(4))
+        );
+        // A puzzle with a character no alphabet has is reported, not
+        // skipped; so is a 9x9 written as values.
+        let mut r = LineRules::new(None);
+        assert!(matches!(
+            sized(&mut r, &format!("x{}", &".".repeat(35))),
+            Some(Err(_))
+        ));
+        let mut r = LineRules::new(None);
+        let values = P.as_bytes().iter().map(|b| char::from(*b).to_string());
+        let values: Vec<String> = values.collect();
+        assert_eq!(run(&mut r, &values.join(",")), ok(P, None));
+        // Headers stay headers, unless every line is a record.
+        let mut r = LineRules::new(None);
+        assert_eq!(run(&mut r, "difficulty_range"), Line::Skip);
+        assert_eq!(run(&mut r, "id, puzzle, solution, rating"), Line::Skip);
+        r.headers = false;
+        assert_eq!(
+            run(&mut r, "quizzes"),
+            bad("bad character 'q' at position 1")
+        );
     }
 
     #[test]

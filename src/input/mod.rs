@@ -26,13 +26,18 @@
 //!   puzzle that is not a complete grid, that field is the puzzle (so
 //!   `<id> <puzzle> <rating>` works). The first later field that is a
 //!   complete grid is the given solution; anything else after the puzzle is
-//!   free text. Blank lines, `#` comment lines and a lone 0x1A byte are
-//!   skipped. Before the first record, a line of text with nothing that
-//!   looks like a puzzle (a run of 17 or more digits and blanks, a one-line
-//!   grid of another size, a spreadsheet number such as `4.30021E+78`, a
-//!   field or line of exactly 81 characters or bytes, 17 or more digits
-//!   among one repeated foreign character) is a header (a title, a count,
-//!   column names) and is skipped. Every other line that is not a puzzle,
+//!   free text. A line of 81 one-character values separated by commas or
+//!   spaces is a 9x9 puzzle too. Blank lines, `#` comment lines and a lone
+//!   0x1A byte are skipped. Before the first record, a line of text with
+//!   nothing that looks like a puzzle (a run of 17 or more digits and
+//!   blanks, a spreadsheet number such as `4.30021E+78`, a field or line of
+//!   exactly 81 characters or bytes, 17 or more digits among one repeated
+//!   foreign character) and nothing that could be a grid of another size
+//!   ([`sized::could_be_record`]: a field or the whole line) is a header (a
+//!   title, a count, column names) and is skipped; under `--format lines`,
+//!   `--symbols` or `--box` no line is ([`ReadOptions::sizes`]). A line
+//!   over [`MAX_RECORD`] bytes is `too long` unless it is a one-line grid
+//!   of another size, kept up to [`MAX_SIZED_LINE`]. Every other line that is not a puzzle,
 //!   and after the first record every line that is not a puzzle, blank or
 //!   comment, is a `malformed` record: nothing is dropped silently. Binary
 //!   garbage and invalid UTF-8 are always `malformed`.
@@ -55,11 +60,13 @@
 //! - **Grid** ([`Format::Grid`]): multi-line grids, one grid row per line
 //!   (`003020600`, `4 . . |. . . |8 . 5`, `0,11,9,...`), separator and
 //!   title lines between grids, rules such as `------+------+------`
-//!   between bands of boxes; 9x9 grids are read, other sizes are
-//!   `malformed` naming the size, and so is a grid cut short by a blank,
-//!   title or separator line (`========`, `---`) or the end of the input:
-//!   it is never joined with the next grid. A one-line 81-cell puzzle
-//!   between grids is read too.
+//!   between bands of boxes; grids of every side with boxes are read (other
+//!   sizes than 9x9 through [`sized`]), and a grid cut short by a blank,
+//!   title or separator line (`========`, `---`) or the end of the input is
+//!   `malformed`: it is never joined with the next grid. A one-line
+//!   81-cell puzzle between grids is read too. A line of text is a title
+//!   only when a grid follows it; one that no grid follows, or one that
+//!   holds cells but is no row, is `malformed`.
 //! - **JSON Lines** ([`Format::Jsonl`]): one JSON value per line, framed
 //!   as text lines. An object's puzzle key is [`ReadOptions::column`] (a
 //!   name, or a 1-based position in the first object), else one of
@@ -74,10 +81,11 @@
 //!   temporary file first.
 //!
 //! A puzzle value of JSON Lines or Parquet is a string of 81 cells (any
-//! blank style), a list of 81 integers (0 blank) or a list of 9 lists of 9;
+//! blank style), a list of 81 integers (0 blank) or a list of 9 lists of 9,
+//! or the same at another size (n*n cells, n*n integers, n lists of n);
 //! anything else is `malformed` saying what it found (`found a list of 80
 //! values, expected 81 cells or 9 lists of 9`, `item 5 is 12, expected
-//! 0-9`).
+//! 0-9`, `item 2 (r1c2) is null, expected an integer 0-16`).
 //!
 //! Every text layout: an input named `.gz`, or starting with the gzip magic bytes
 //! `1F 8B` (stdin included), is decompressed (every member; zero padding
@@ -122,7 +130,7 @@ use thiserror::Error;
 use crate::kept::KeptValue;
 
 pub use self::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
-pub use self::frame::{MAX_RECORD, MAX_TABLE_RECORD};
+pub use self::frame::{MAX_RECORD, MAX_SIZED_LINE, MAX_TABLE_RECORD};
 pub use self::gzip::GzipMembers;
 pub use self::jsonl::{JsonRules, KeyScan, MAX_KEYS};
 pub use self::keep::{kept_types, layout, Keep, KeptLayout, KeptTypes};
@@ -211,6 +219,7 @@ pub enum Format {
     #[default]
     Auto,
     /// One puzzle per line, fields split on whitespace, `,`, `;` and `|`.
+    /// Given explicitly, every line is a record (no header lines).
     Lines,
     /// CSV with an optional header.
     Csv,

@@ -367,7 +367,7 @@ impl Input {
                         delimiter
                     }
                 };
-                Reader::Csv(
+                Reader::Csv(Box::new(
                     CsvReader::new(
                         source,
                         column,
@@ -376,7 +376,7 @@ impl Input {
                         options.keep.clone(),
                     )
                     .with_sizes(options.sizes.clone()),
-                )
+                ))
             }
             Format::Grid => {
                 if !options.keep.is_nothing() {
@@ -414,10 +414,15 @@ impl Input {
                     .with_sizes(options.sizes.clone()),
                 ))
             }
-            Format::Lines | Format::Auto => Reader::Lines(
-                LinesReader::new(source, column, name.clone(), options.keep.clone())
-                    .with_sizes(options.sizes.clone()),
-            ),
+            Format::Lines | Format::Auto => Reader::Lines({
+                let reader = LinesReader::new(source, column, name.clone(), options.keep.clone())
+                    .with_sizes(options.sizes.clone());
+                if options.format == Format::Lines {
+                    reader.without_headers()
+                } else {
+                    reader
+                }
+            }),
         };
         let mut records = Records {
             format: match format {
@@ -694,7 +699,7 @@ fn sniff(source: &mut Source) -> io::Result<(Vec<u8>, Detected)> {
 
 enum Reader {
     Lines(LinesReader<Source>),
-    Csv(CsvReader<Source>),
+    Csv(Box<CsvReader<Source>>),
     Grid(GridReader<Source>),
     Jsonl(JsonlReader<Source>),
     Parquet(Box<ParquetReader>),
@@ -803,6 +808,20 @@ impl Records {
             }),
             Some(Err(e)) => Err(e),
             Some(Ok(given)) => {
+                if let Some(sized) = record.sized.as_mut() {
+                    // A grid of another size: its solution is read in its
+                    // alphabet and boxes, as a solution column's is.
+                    record.solution = None;
+                    record.solution_error = None;
+                    sized.solution = None;
+                    if given.solution.is_some() {
+                        match given.sized(&sized.puzzle, &sized.symbols) {
+                            Ok(grid) => sized.solution = Some(grid),
+                            Err(why) => record.solution_error = Some(why),
+                        }
+                    }
+                    return Ok(record);
+                }
                 match given.solution {
                     None => record.solution = None,
                     Some(Ok(grid)) => record.solution = Some(grid),

@@ -209,7 +209,7 @@ impl RecordBatch {
                 }
             };
             let record = if frame.too_long {
-                Record::new(frame.line, Err(too_long(framer.cap())), None)
+                Record::new(frame.line, Err(too_long(framer.limit())), None)
             } else if is_skipped(&self.bytes[base..]) {
                 self.bytes.truncate(base);
                 continue;

@@ -9,7 +9,7 @@
 //! reported exactly as before).
 
 use sudoku_core::grid::Grid;
-use sudoku_core::sizes::{self, Shape, SizedGrid, Symbols};
+use sudoku_core::sizes::{self, Shape, SizedGrid, Symbols, SymbolsError};
 
 use super::Record;
 
@@ -166,6 +166,33 @@ pub fn looks_sized(field: &[u8]) -> bool {
         return sizes::side_of(separated).is_some_and(|n| n != 9);
     }
     sizes::side_of(field.len()).is_some_and(|n| n != 9)
+}
+
+/// True when `field` could be a record of a grid of another size than 9x9
+/// under `options` (`--symbols`, `--box`), so that a line holding it is
+/// never a header: it [`looks_sized`] and reads as a grid (in the alphabet
+/// `--symbols` gives, or one found from what it holds), or only the
+/// alphabet is in doubt, or half or more of its cells are blanks (a
+/// puzzle with a character no alphabet fits, reported `malformed`; a
+/// file name such as `sudoku-10000.csv` has fewer).
+pub fn could_be_record(field: &[u8], options: &SizeOptions) -> bool {
+    if !looks_sized(field) {
+        return false;
+    }
+    match sizes::read(field, options.symbols.as_ref(), options.shape) {
+        Ok(_) | Err(SymbolsError::Ambiguous(_)) => return true,
+        Err(_) => {}
+    }
+    let cells: Vec<&[u8]> = if field.iter().any(|&b| b == b',' || b.is_ascii_whitespace()) {
+        field
+            .split(|&b| b == b',' || b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect()
+    } else {
+        field.chunks(1).collect()
+    };
+    let blank = |t: &&&[u8]| t.iter().all(|b| b"0.-_+".contains(b));
+    cells.iter().filter(blank).count() * 2 >= cells.len()
 }
 
 /// Reads a field that [`looks_sized`] as a grid of its size, with the

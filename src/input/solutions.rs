@@ -15,11 +15,13 @@ use std::path::{Path, PathBuf};
 
 use csv::{ByteRecord, ReaderBuilder, Trim};
 use sudoku_core::grid::Grid;
+use sudoku_core::sizes::{self, SizedGrid, Symbols};
 
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, split, too_long};
+use super::sized::{self, SizeOptions};
 use super::InputError;
 
 /// One solutions record: the line it is on, and what it gives.
@@ -29,6 +31,41 @@ pub struct Given {
     pub line: u64,
     /// `None` for a blank line; else the grid, or why the value is not one.
     pub solution: Option<Result<Grid, String>>,
+    /// The value as written, for a record of another size than 9x9 (see
+    /// [`Given::sized`]).
+    pub value: Vec<u8>,
+    /// The whole line, trimmed.
+    pub whole: Vec<u8>,
+}
+
+impl Given {
+    /// The solution of another size than 9x9 this record gives, read in
+    /// the alphabet and boxes of `puzzle` (the input record's grid, in
+    /// `symbols`): the value, or the whole line when that is one grid of
+    /// numbers (`1,3,4,2,...`). Why it is no complete grid of that size
+    /// otherwise, naming the line.
+    pub fn sized(&self, puzzle: &SizedGrid, symbols: &Symbols) -> Result<SizedGrid, String> {
+        let side = puzzle.side();
+        let read = |field: &[u8]| sizes::read(field, Some(symbols), Some(puzzle.shape()));
+        let mut why = None;
+        let whole = Some(&self.whole[..]).filter(|w| *w != self.value && sized::looks_sized(w));
+        for field in whole.into_iter().chain([&self.value[..]]) {
+            match read(field) {
+                Ok(r) if r.grid.side() == side && r.grid.is_complete() => return Ok(r.grid),
+                Ok(r) if r.grid.side() == side => why = why.or(Some("it has blanks".to_string())),
+                Ok(r) => {
+                    let n = r.grid.side();
+                    why = why.or(Some(format!("a {n}x{n} grid, expected {side}x{side}")));
+                }
+                Err(e) => why = why.or(Some(e.to_string())),
+            }
+        }
+        let why = why.unwrap_or_else(|| "no grid".to_string());
+        Err(format!(
+            "solutions file line {}: not a {side}x{side} grid: {why}",
+            self.line
+        ))
+    }
 }
 
 /// Reads a solutions file, one [`Given`] per record.
@@ -76,28 +113,39 @@ impl<R: BufRead> SolutionsReader<R> {
                 }
             };
             let line = frame.line;
-            let given = |solution| Some(Ok(Given { line, solution }));
+            let whole = self.framer.bytes().trim_ascii().to_vec();
+            let given = |solution, value: &[u8]| {
+                Some(Ok(Given {
+                    line,
+                    solution,
+                    value: value.to_vec(),
+                    whole,
+                }))
+            };
             let bytes = self.framer.bytes();
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 self.started = true;
-                return given(None);
+                return given(None, b"");
             }
             if is_skipped(bytes) {
                 continue;
             }
             if frame.too_long {
                 self.started = true;
-                return given(Some(Err(not_a_grid(line, &too_long(self.framer.cap())))));
+                return given(
+                    Some(Err(not_a_grid(line, &too_long(self.framer.limit())))),
+                    b"",
+                );
             }
             if frame.open_quote {
                 self.started = true;
                 let why = format!("unterminated quote opened on line {line}");
-                return given(Some(Err(not_a_grid(line, &why))));
+                return given(Some(Err(not_a_grid(line, &why))), b"");
             }
             let value = if self.csv {
                 if !self.split_csv() {
                     self.started = true;
-                    return given(Some(Err(not_a_grid(line, "unreadable CSV record"))));
+                    return given(Some(Err(not_a_grid(line, "unreadable CSV record"))), b"");
                 }
                 if !self.started && self.is_header() {
                     self.take_header();
@@ -108,9 +156,18 @@ impl<R: BufRead> SolutionsReader<R> {
                 let bytes = self.framer.bytes();
                 split(bytes, &mut self.fields);
                 let get = |&(s, e): &(usize, usize)| &bytes[s..e];
-                let likely = |f: &&[u8]| field::looks_like_puzzle(f) || field::near_puzzle(f);
+                let sizes = SizeOptions::default();
+                let likely = |f: &&[u8]| {
+                    field::looks_like_puzzle(f)
+                        || field::near_puzzle(f)
+                        || sized::could_be_record(f, &sizes)
+                };
                 let mut fields = self.fields.iter().map(get);
-                if !self.started && field::is_text(bytes) && !fields.clone().any(|f| likely(&f)) {
+                if !self.started
+                    && field::is_text(bytes)
+                    && !fields.clone().any(|f| likely(&f))
+                    && !likely(&bytes.trim_ascii())
+                {
                     continue; // a title or column names
                 }
                 let chosen = fields
@@ -122,11 +179,15 @@ impl<R: BufRead> SolutionsReader<R> {
             };
             self.started = true;
             if value.is_empty() {
-                return given(None);
+                return given(None, b"");
             }
-            return given(Some(
-                field::complete(&value).ok_or_else(|| not_a_grid(line, &solution_error(&value))),
-            ));
+            return given(
+                Some(
+                    field::complete(&value)
+                        .ok_or_else(|| not_a_grid(line, &solution_error(&value))),
+                ),
+                &value,
+            );
         }
     }
 

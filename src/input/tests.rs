@@ -300,10 +300,12 @@ fn grid_files_refused_under_auto_and_read_under_grid() {
     // A count line above puzzles is a header, not a grid row.
     let data = format!("1465\n{P}\n{Q}\n");
     assert_eq!(brief(&read("c.txt", &data)), vec![ok(2, P), ok(3, Q)]);
-    // Explicit `lines` is the way out of a wrong guess: the rows are too
-    // short to be puzzles, so they are headers.
+    // Explicit `lines` makes every line a record: the rows are too short
+    // to be puzzles, and each says so (none is dropped as a header).
     let got = read_with("p096.txt", GRID.as_bytes(), &options(Format::Lines)).unwrap();
-    assert_eq!(got.len(), 0);
+    assert_eq!(got.len(), 10);
+    assert_eq!(brief(&got)[1], bad(2, "9 cells, expected 81"));
+    assert!(got.iter().all(|r| r.puzzle.is_err()));
 }
 
 #[test]

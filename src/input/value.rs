@@ -91,43 +91,78 @@ pub fn solution(value: &Value<'_>) -> Result<Option<Grid>, String> {
 /// [`sized::read`] reads it: a string that [`sized::looks_sized`], or a
 /// list of n * n integers or of n lists of n (0 for a blank) as their
 /// numbers separated by commas. `None` for any other value (a 9x9 one
-/// included); `numbers` is true for a list.
-fn sized_field(value: &Value<'_>) -> Option<(Vec<u8>, bool)> {
-    let numbers = |items: &mut dyn Iterator<Item = &Value<'_>>| -> Option<Vec<u8>> {
-        let values = items
-            .map(|item| match item {
-                Value::Int(v) => Some(*v),
-                _ => None,
-            })
-            .collect::<Option<Vec<i64>>>()?;
-        Some(sized::numbers_field(values))
-    };
+/// included); `numbers` is true for a list. A list of that shape with an
+/// item that is no cell value is `Some(Err)` naming the item, its place
+/// and what is wrong (`item 2 (r1c2) is null, expected an integer 0-16`).
+fn sized_field(value: &Value<'_>) -> Option<Result<(Vec<u8>, bool), String>> {
     match value {
         Value::Text(t) => {
             let t = t.trim_ascii();
-            sized::looks_sized(t).then(|| (t.to_vec(), false))
+            sized::looks_sized(t).then(|| Ok((t.to_vec(), false)))
         }
         Value::List(items) => {
-            let side = sizes::side_of(items.len()).filter(|&n| n != 9);
-            if side.is_some() {
-                return numbers(&mut items.iter()).map(|text| (text, true));
-            }
-            let nested = items.len() != 9
-                && sizes::side_of(items.len() * items.len()).is_some()
-                && items
-                    .iter()
-                    .all(|row| matches!(row, Value::List(row) if row.len() == items.len()));
-            if !nested {
+            // n lists of n: told by the first row (a 9x9 short of a row
+            // keeps its 9x9 message).
+            let nested = match items.first() {
+                Some(Value::List(first)) if first.len() == items.len() => true,
+                _ if items.iter().any(|r| matches!(r, Value::List(_))) => return None,
+                _ => false,
+            };
+            let side = if nested {
+                items.len()
+            } else {
+                sizes::side_of(items.len())?
+            };
+            if side == 9 || sizes::side_of(side * side).is_none() {
                 return None;
             }
-            let mut flat = items.iter().flat_map(|row| match row {
-                Value::List(row) => row.iter(),
-                _ => [].iter(),
-            });
-            numbers(&mut flat).map(|text| (text, true))
+            let mut flat: Vec<&Value<'_>> = Vec::with_capacity(side * side);
+            if nested {
+                for (r, row) in items.iter().enumerate() {
+                    let Value::List(row) = row else {
+                        return Some(Err(format!(
+                            "row {} is {}, expected a list of {side} values",
+                            r + 1,
+                            row.describe()
+                        )));
+                    };
+                    if row.len() != side {
+                        return Some(Err(format!(
+                            "row {} is a list of {} values, expected {side}",
+                            r + 1,
+                            row.len()
+                        )));
+                    }
+                    flat.extend(row.iter());
+                }
+            } else {
+                flat.extend(items.iter());
+            }
+            Some(numbers(&flat, side).map(|text| (text, true)))
         }
         _ => None,
     }
+}
+
+/// The items of a list grid of `side` as [`sized::numbers_field`], or why
+/// one item is no cell value (0 blank, 1 to `side`).
+fn numbers(items: &[&Value<'_>], side: usize) -> Result<Vec<u8>, String> {
+    let max = side as i64;
+    let mut values = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("item {} (r{}c{})", i + 1, i / side + 1, i % side + 1);
+        match item {
+            Value::Int(v) if (0..=max).contains(v) => values.push(*v),
+            Value::Int(v) => return Err(format!("{at} is {v}, expected 0-{max}")),
+            other => {
+                return Err(format!(
+                    "{at} is {}, expected an integer 0-{max}",
+                    other.describe()
+                ))
+            }
+        }
+    }
+    Ok(sized::numbers_field(values))
 }
 
 /// What a puzzle value of another size than 9x9 holds, and its solution
@@ -139,14 +174,22 @@ pub fn sized(
     solution: Option<&Value<'_>>,
     options: &SizeOptions,
 ) -> Option<(Result<SizedRecord, String>, Option<String>)> {
-    let (field, numbers) = sized_field(puzzle)?;
-    let solution = solution.and_then(sized_field).map(|(text, _)| text);
+    let (field, numbers) = match sized_field(puzzle)? {
+        Ok(field) => field,
+        Err(why) => return Some((Err(why), None)),
+    };
+    let (solution, bad_solution) = match solution.and_then(sized_field) {
+        Some(Ok((text, _))) => (Some(text), None),
+        Some(Err(why)) => (None, Some(format!("given solution is not a grid: {why}"))),
+        None => (None, None),
+    };
     let options = if numbers {
         options.numbers()
     } else {
         options.clone()
     };
-    Some(sized::read(&field, solution.as_deref(), &options))
+    let (read, why) = sized::read(&field, solution.as_deref(), &options);
+    Some((read, why.or(bad_solution)))
 }
 
 /// The grid of 81 integer items, each 0 to `max`.
@@ -238,10 +281,52 @@ mod tests {
         assert!(read(&Value::List(ints(P))).is_none());
         let mut bad = cells;
         bad[0] = Value::Int(5);
-        assert!(read(&Value::List(bad))
-            .unwrap()
-            .unwrap_err()
-            .contains("above 4"));
+        assert_eq!(
+            read(&Value::List(bad.clone())),
+            Some(Err("item 1 (r1c1) is 5, expected 0-4".into()))
+        );
+        bad[0] = Value::Int(-1);
+        assert_eq!(
+            read(&Value::List(bad.clone())),
+            Some(Err("item 1 (r1c1) is -1, expected 0-4".into()))
+        );
+        bad[6] = Value::Null;
+        bad[0] = Value::Int(0);
+        assert_eq!(
+            read(&Value::List(bad.clone())),
+            Some(Err("item 7 (r2c3) is null, expected an integer 0-4".into()))
+        );
+        let rows: Vec<Value<'_>> = bad.chunks(4).map(|r| Value::List(r.to_vec())).collect();
+        assert_eq!(
+            read(&Value::List(rows.clone())),
+            Some(Err("item 7 (r2c3) is null, expected an integer 0-4".into()))
+        );
+        let mut short = rows;
+        short[3] = Value::List(vec![Value::Int(0); 3]);
+        assert_eq!(
+            read(&Value::List(short.clone())),
+            Some(Err("row 4 is a list of 3 values, expected 4".into()))
+        );
+        short[3] = Value::Null;
+        assert_eq!(
+            read(&Value::List(short)),
+            Some(Err("row 4 is null, expected a list of 4 values".into()))
+        );
+    }
+
+    #[test]
+    fn lists_of_lists_of_every_side() {
+        let options = SizeOptions::default();
+        for side in [4, 6, 12, 16, 25, 36] {
+            let rows = (0..side)
+                .map(|_| Value::List(vec![Value::Int(0); side]))
+                .collect();
+            let read = sized(&Value::List(rows), None, &options)
+                .unwrap()
+                .0
+                .unwrap();
+            assert_eq!(read.puzzle.side(), side);
+        }
     }
 
     #[test]
