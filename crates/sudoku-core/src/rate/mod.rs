@@ -52,6 +52,8 @@ mod tests;
 
 pub use band::{Band, BandError};
 
+use std::time::Instant;
+
 use crate::grid::{Grid, CELLS};
 use board::{Board, Mask};
 
@@ -70,8 +72,13 @@ pub struct Rating {
     pub steps: u32,
     /// Whether the techniques solved the grid. False when none of them
     /// applies to a grid that is not solved yet (a puzzle beyond this
-    /// rater, or one without exactly one solution).
+    /// rater, or one without exactly one solution), and when the deadline
+    /// of [`rate_until`] stopped the rating (see `timed_out`).
     pub complete: bool,
+    /// True when [`rate_until`]'s deadline passed before the rating was
+    /// done: `tenths`, `hardest` and `steps` are then those of the steps
+    /// taken before it.
+    pub timed_out: bool,
 }
 
 impl Rating {
@@ -146,9 +153,12 @@ impl Step {
 }
 
 /// What several techniques compute from the board of one step, kept for
-/// the step by the first that needs it.
+/// the step by the first that needs it, and the rating's deadline, which
+/// the long searches look at as they go.
 #[derive(Default)]
 struct Shared {
+    /// When the rating must stop ([`rate_until`]).
+    deadline: Option<Instant>,
     /// The strong links of every digit (three searches use them).
     links: Option<links::Table>,
     /// The static implication graph with X and Y links (forcing chains
@@ -157,6 +167,12 @@ struct Shared {
 }
 
 impl Shared {
+    /// True once the deadline has passed: a search that sees it gives up
+    /// (finds nothing), and the rating stops after it.
+    fn out_of_time(&self) -> bool {
+        past(self.deadline)
+    }
+
     fn links(&mut self, b: &Board) -> &links::Table {
         self.links.get_or_insert_with(|| links::Table::new(b))
     }
@@ -165,6 +181,11 @@ impl Shared {
         self.reach
             .get_or_insert_with(|| reach::Reach::new(b, true, true))
     }
+}
+
+/// True when `deadline` is set and has passed.
+fn past(deadline: Option<Instant>) -> bool {
+    deadline.is_some_and(|d| Instant::now() >= d)
 }
 
 type Finder = fn(&Board, &mut Step, &mut Shared) -> bool;
@@ -218,6 +239,15 @@ pub fn rate(puzzle: &Grid) -> Rating {
     rate_observed(puzzle, &mut |_| {})
 }
 
+/// [`rate`], stopping once `deadline` has passed: before each step, before
+/// each technique of a step, and within the forcing-chain searches (the
+/// longest) once per cell, so that a rating ends within a few milliseconds
+/// after it. A rating stopped so has [`Rating::timed_out`] set.
+pub fn rate_until(puzzle: &Grid, deadline: Instant) -> Rating {
+    rate_loop(puzzle, Some(deadline), &mut |_| true)
+        .unwrap_or_else(|| unreachable!("only the deadline stops this rating"))
+}
+
 /// One step of the solve path, as [`rate_observed`] reports it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StepInfo {
@@ -234,7 +264,7 @@ pub struct StepInfo {
 /// [`rate`], telling `observe` about every step taken, in order (to show
 /// or check a solve path).
 pub fn rate_observed(puzzle: &Grid, observe: &mut dyn FnMut(StepInfo)) -> Rating {
-    rate_until(puzzle, &mut |info| {
+    rate_loop(puzzle, None, &mut |info| {
         observe(info);
         true
     })
@@ -246,28 +276,47 @@ pub fn rate_observed(puzzle: &Grid, observe: &mut dyn FnMut(StepInfo)) -> Rating
 /// or less, and the steps after it (often the costliest) are not searched.
 /// Used to keep puzzles of a rating band (`generate --rating`).
 pub fn rate_at_most(puzzle: &Grid, max_tenths: u16) -> Option<Rating> {
-    rate_until(puzzle, &mut |info| u16::from(info.tenths) <= max_tenths)
+    rate_loop(puzzle, None, &mut |info| u16::from(info.tenths) <= max_tenths)
 }
 
 /// The rater's loop: `go_on` sees every step taken, in order, and stops
-/// the rating (`None`) by returning false.
-fn rate_until(puzzle: &Grid, go_on: &mut dyn FnMut(StepInfo) -> bool) -> Option<Rating> {
+/// the rating (`None`) by returning false; a `deadline` that passes ends it
+/// with [`Rating::timed_out`] (see [`rate_until`]).
+fn rate_loop(
+    puzzle: &Grid,
+    deadline: Option<Instant>,
+    go_on: &mut dyn FnMut(StepInfo) -> bool,
+) -> Option<Rating> {
     let mut b = Board::new(puzzle);
     let mut r = Rating {
         tenths: 0,
         hardest: "",
         steps: 0,
         complete: true,
+        timed_out: false,
     };
     let mut step = Step::default();
     while !b.is_solved() {
-        let mut shared = Shared::default();
+        let mut shared = Shared {
+            deadline,
+            ..Shared::default()
+        };
         if b.value.iter().zip(&b.cand).any(|(&v, &m)| v == 0 && m == 0) {
             r.complete = false;
             break;
         }
         step.clear();
-        if !TECHNIQUES.iter().any(|f| f(&b, &mut step, &mut shared)) {
+        let found = TECHNIQUES
+            .iter()
+            .any(|f| !shared.out_of_time() && f(&b, &mut step, &mut shared));
+        // A search the deadline cut short finds nothing: the step it would
+        // have found is not known.
+        if shared.out_of_time() {
+            r.complete = false;
+            r.timed_out = true;
+            break;
+        }
+        if !found {
             r.complete = false;
             break;
         }

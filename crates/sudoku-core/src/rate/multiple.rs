@@ -605,6 +605,7 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
     // when it meets a contradiction), so a cell or region whose branches
     // reach no node in common there has no chain, and its runs are not
     // needed. Dynamic runs can reach more: they are all computed.
+    let deadline = shared.deadline;
     let reach = (!dynamic).then(|| shared.reach(b));
     let any_common = |cands: &mut dyn Iterator<Item = usize>| {
         reach
@@ -612,6 +613,9 @@ pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut S
             .is_none_or(|reach| reach.meet(cands.map(|cand| node(cand, true))))
     };
     for c in 0..81 {
+        if super::past(deadline) {
+            return false;
+        }
         let m = b.cand[c];
         let card = m.count_ones();
         if card < 2 || (!dynamic && card < 3) {

@@ -387,6 +387,25 @@ fn first_steps_of_hard_puzzles_rate_as_serate() {
 }
 
 #[test]
+fn a_deadline_stops_the_rating_and_a_later_one_changes_nothing() {
+    let puzzle = Grid::parse(
+        b"8..1..7......9...17...3.9..6.2...8...8.2.6..3..3..1..2.34....5....96....5........",
+    )
+    .unwrap();
+    let whole = rate(&puzzle);
+    let later = rate_until(&puzzle, Instant::now() + std::time::Duration::from_secs(3600));
+    assert_eq!(later, whole);
+    assert!(!whole.timed_out);
+    let stopped = rate_until(&puzzle, Instant::now());
+    assert!(stopped.timed_out && !stopped.complete, "{stopped:?}");
+    assert!(stopped.steps < whole.steps);
+    // The whole rating takes tens of milliseconds (dynamic chains): a
+    // deadline 1 ms on stops it.
+    let inside = rate_until(&puzzle, Instant::now() + std::time::Duration::from_millis(1));
+    assert!(inside.timed_out, "{inside:?}");
+}
+
+#[test]
 fn easy_kaggle_puzzle_is_hidden_singles() {
     let line = "004300209005009001070060043006002087190007400050083000600000105003508690042910300";
     let r = rate_line(line);
