@@ -96,11 +96,6 @@ pub const COLUMNS: [&str; 8] = [
 /// The column put first when a run has several inputs: the input's name.
 pub const FILE_COLUMN: &str = "file";
 
-/// Most characters kept of a message (the text after is cut and marked
-/// with `...`). Messages echo at most a field of input, and the reader
-/// keeps echoes to 40 characters; this is the backstop.
-pub const MESSAGE_MAX_CHARS: usize = 80;
-
 /// A file name as the CSV `file` column holds it: a name that starts like
 /// a spreadsheet formula (`=`, `+`, `-`, `@`), or with the `'` this adds,
 /// gets a `'` in front, so a spreadsheet shows it as text and
@@ -121,16 +116,14 @@ pub fn file_name(field: &str) -> &str {
 
 /// Makes a message safe to put in a CSV cell that a spreadsheet may open:
 /// every character outside printable ASCII is escaped (`\n`, `\r`, `\t`,
-/// `\x1B`, `\u{e9}`), the text is cut to [`MESSAGE_MAX_CHARS`] characters,
-/// and a message starting with `=`, `+`, `-` or `@` (a formula) gets a `'`
-/// in front.
+/// `\x1B`, `\u{e9}`), and a message starting with `=`, `+`, `-` or `@` (a
+/// formula) gets a `'` in front. Never cut: the tool's own words are the
+/// useful part of a message (a rating's hardest technique comes last); the
+/// input a message quotes is short by construction (a character, a field's
+/// length, a cell), never a whole field.
 pub fn clean_message(message: &str) -> String {
-    let mut escaped = String::with_capacity(message.len().min(MESSAGE_MAX_CHARS + 8));
-    for (count, ch) in message.chars().enumerate() {
-        if count == MESSAGE_MAX_CHARS {
-            escaped.push_str("...");
-            break;
-        }
+    let mut escaped = String::with_capacity(message.len() + 8);
+    for ch in message.chars() {
         match ch {
             ' '..='~' => escaped.push(ch),
             '\n' => escaped.push_str("\\n"),
@@ -400,13 +393,12 @@ impl CsvRows {
             push_field(out, clean_message(message).as_bytes(), delimiter);
         }
         if appended {
-            let rated = rating::row_rating(result).filter(|r| r.complete);
             out.push(delimiter);
-            if let Some(r) = &rated {
+            if let Some(r) = &result.rating {
                 out.extend_from_slice(r.to_decimal().as_bytes());
             }
             out.push(delimiter);
-            if let Some(r) = &rated {
+            if let Some(r) = &result.rating {
                 push_field(out, r.hardest.as_bytes(), delimiter);
             }
         }
@@ -432,14 +424,12 @@ impl CsvRows {
             self.push_sized_puzzle(sized, out);
         }
         out.push(delimiter);
-        let outcome = rating::row_rating(result);
-        let rated = outcome.filter(|r| r.complete);
-        if let Some(r) = &rated {
+        if let Some(r) = &result.rating {
             out.extend_from_slice(r.to_decimal().as_bytes());
             out.push(delimiter);
             push_field(out, r.hardest.as_bytes(), delimiter);
             out.push(delimiter);
-            out.extend_from_slice(r.steps.to_string().as_bytes());
+            push_number(out, u64::from(r.steps));
         } else {
             out.push(delimiter);
             out.push(delimiter);
@@ -447,8 +437,8 @@ impl CsvRows {
         out.push(delimiter);
         out.extend_from_slice(result.status.name().as_bytes());
         out.push(delimiter);
-        if let Some(message) = rating::rate_message(result, outcome.as_ref()) {
-            push_field(out, clean_message(&message).as_bytes(), delimiter);
+        if let Some(message) = &result.message {
+            push_field(out, clean_message(message).as_bytes(), delimiter);
         }
         for value in &result.kept {
             out.push(delimiter);
@@ -495,7 +485,7 @@ impl CsvRows {
             push_field(out, clean_message(message).as_bytes(), delimiter);
         }
         if self.rating == RatingColumns::Appended {
-            // Not rated: the rater is for 9x9 grids.
+            // Not rated: the rater is for 9x9 grids (the message says so).
             out.push(delimiter);
             out.push(delimiter);
         }
@@ -1027,7 +1017,7 @@ mod tests {
     }
 
     #[test]
-    fn messages_are_escaped_cut_and_never_formulas() {
+    fn messages_are_escaped_whole_and_never_formulas() {
         assert_eq!(
             clean_message("bad character 'a' at position 82"),
             "bad character 'a' at position 82"
@@ -1041,8 +1031,8 @@ mod tests {
             "a\\tb\\r\\n\\x1B\\u{e9}"
         );
         assert_eq!(clean_message("\t=1"), "\\t=1");
-        let long = "x".repeat(500);
-        assert_eq!(clean_message(&long).len(), MESSAGE_MAX_CHARS + 3);
+        let long = format!("not rated: {}hardest so far 9.0 Nishio", "x".repeat(500));
+        assert_eq!(clean_message(&long), long);
     }
 
     fn format(result: &PuzzleResult, files: Option<&[String]>, header: bool) -> String {
@@ -1075,6 +1065,7 @@ mod tests {
             expected: None,
             kept: Vec::new(),
             sized: None,
+            rating: None,
         }
     }
 
@@ -1225,6 +1216,7 @@ mod tests {
                 KeptValue::Text("'@a1".into()),
             ],
             sized: None,
+            rating: None,
         };
         rows.csv_row(&result, &mut out);
         let text = String::from_utf8(out).unwrap();

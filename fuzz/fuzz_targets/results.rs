@@ -169,6 +169,7 @@ fn results(case: &Case, inputs: usize) -> (Vec<PuzzleResult>, Vec<usize>) {
             // 9x9 rows only: grids of other sizes have their own writers'
             // paths, covered by the records target and the tests.
             sized: None,
+            rating: None,
         });
         if row.flush {
             chunk_ends.push(results.len());
@@ -269,7 +270,7 @@ fn merge_rows(
         Ok(columns) => columns,
         Err(e) => return (rows, Some(e)),
     };
-    let results = columns.fields.iter().max().map_or(0, |m| m + 1);
+    let results = columns.results_end();
     loop {
         match reader.read() {
             Ok(true) => {}

@@ -62,6 +62,7 @@ fn solve(
             max_guesses,
             timeout: None,
         },
+        rate: false,
     };
     solve_parts(py, parts, &options, &sizes, results::to_arrow, "solve")
 }
@@ -84,6 +85,7 @@ fn rate(
         solver: SolverKind::Fast,
         mode: Mode::Unique,
         limits: Limits::default(),
+        rate: true,
     };
     solve_parts(py, parts, &options, &sizes, results::rate_to_arrow, "rate")
 }

@@ -7,7 +7,6 @@ use std::sync::{Arc, LazyLock};
 use arrow_array::builder::{Float64Builder, StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, StructArray};
 use arrow_schema::{DataType, Field, Fields};
-use sudoku_batch::output::rating::{rate_message, row_rating};
 use sudoku_batch::output::result::PuzzleResult;
 use sudoku_core::grid::CELLS;
 
@@ -78,15 +77,14 @@ pub fn rate_to_arrow(results: &[PuzzleResult]) -> StructArray {
     let mut status = StringBuilder::with_capacity(n, n * 8);
     let mut message = StringBuilder::new();
     for result in results {
-        let outcome = row_rating(result);
-        let rated = outcome.filter(|r| r.complete);
-        rating.append_option(rated.map(|r| f64::from(r.tenths) / 10.0));
-        hardest.append_option(rated.map(|r| r.hardest));
+        let rated = result.rating.as_ref();
+        rating.append_option(rated.map(|r| r.value()));
+        hardest.append_option(rated.map(|r| r.hardest.as_ref()));
         steps.append_option(rated.map(|r| u64::from(r.steps)));
         status.append_value(result.status.name());
-        // The `rate` subcommand's message: the record's own, else why a
+        // The `rate` subcommand's message: the record's own, or why a
         // solved puzzle has no rating (beyond the rater, or not 9x9).
-        message.append_option(rate_message(result, outcome.as_ref()));
+        message.append_option(result.message.as_deref());
     }
     let columns: Vec<ArrayRef> = vec![
         Arc::new(rating.finish()),

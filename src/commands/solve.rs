@@ -14,6 +14,7 @@ use crate::job::resume::{self, Kept, Matching};
 use crate::job::shard;
 use crate::kept::KeptColumn;
 use crate::output::progress::{Progress, ProgressOptions};
+use crate::output::rating::RatingColumns;
 use crate::output::stats::{RunInfo, RunOptions, Summary, Tally};
 use crate::output::{Destination, OutputFormat, ResultsWriter, Shape};
 use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
@@ -184,6 +185,7 @@ fn run_opened(
         limits: config.limits,
         limit,
         chunk_records: CHUNK_RECORDS,
+        rate: config.rating != RatingColumns::None,
         results: rows.is_none() || observe.is_some(),
         nine_boxes: config.read.sizes.nine_boxes(),
     };
@@ -328,7 +330,7 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
     };
     let (sources, resume) = match &config.output {
         Destination::File { path, .. } if config.resume => {
-            let done = resume::scan(path, &names, &shape.column_names())?;
+            let done = resume::scan(path, &names, &shape.column_names(), config.rating)?;
             // The previous run's summary, where this run writes its own,
             // tells the options it ran with.
             if let Some(Destination::File { path: summary, .. }) = &config.summary_json {
@@ -349,6 +351,7 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
                     .options
                     .timeout_ms,
                 nine_boxes: config.read.sizes.nine_boxes(),
+                rated: config.rating != RatingColumns::None,
             };
             let (sources, matching) = resume::skip_kept(&done, &names, sources, options)?;
             (sources, Some((done, matching)))
@@ -471,6 +474,7 @@ fn run_info(config: &Config, names: Vec<String>, start: Instant, interrupted: bo
                 other => other.label(sudoku_core::sizes::MAX_SIDE),
             }),
         },
+        rated: config.rating != RatingColumns::None,
     }
 }
 

@@ -152,12 +152,6 @@ impl Config {
         };
         let format = crate::output::format::choose(path, self.output_format)
             .map_err(|e| Error::Usage(e.to_string()))?;
-        if self.rating != RatingColumns::None && format == OutputFormat::Parquet {
-            return Err(Error::Usage(format!(
-                "ratings are written as CSV or JSON Lines; {} names Parquet results",
-                self.output.name().display()
-            )));
-        }
         if self.output_delimiter != b',' && format != OutputFormat::Csv {
             return Err(Error::Usage(format!(
                 "--output-delimiter is for CSV results; {} names {format} results",

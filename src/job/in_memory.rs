@@ -37,6 +37,7 @@ use crate::input::sized::{self as sized_input, SizeOptions, SizedRecord};
 use crate::input::{self, Record};
 use crate::job::config::MAX_THREADS;
 use crate::job::pipeline::solve_record;
+use crate::job::rating::rate_result;
 use crate::output::result::PuzzleResult;
 use crate::process::interrupt::{Interrupt, Signal};
 
@@ -55,6 +56,9 @@ pub struct BatchOptions {
     pub mode: Mode,
     /// Per-puzzle limits.
     pub limits: Limits,
+    /// Rate every solved puzzle after solving it (see
+    /// [`crate::job::rating`]).
+    pub rate: bool,
 }
 
 /// One record's puzzle as a front end classifies it: a 9x9 grid (the 9x9
@@ -179,13 +183,22 @@ impl BatchSolver {
                                 return None;
                             }
                             let record = puzzle(i).into().record(i as u64 + 1);
-                            results.push(solve_record(
+                            let mut result = solve_record(
                                 solver.as_mut(),
                                 0,
                                 record,
                                 options.mode,
                                 &options.limits,
-                            ));
+                            );
+                            if options.rate {
+                                rate_result(
+                                    &mut result,
+                                    solver.as_mut(),
+                                    options.mode,
+                                    &options.limits,
+                                );
+                            }
+                            results.push(result);
                         }
                         Some(collect(results))
                     },

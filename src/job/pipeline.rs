@@ -42,6 +42,7 @@ use super::difference::Difference;
 use crate::error::Error;
 use crate::input::sized::with_boxes;
 use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES};
+use crate::job::rating::rate_result;
 use crate::output::result::{Check, PuzzleResult, SizedResult};
 use crate::output::stats::{Mark, Tally};
 use crate::output::RowFormat;
@@ -106,6 +107,9 @@ pub struct Settings {
     /// ([`crate::input::SizeOptions::nine_boxes`]): each 9x9 record is then
     /// solved as a grid of these boxes by the solver for other sizes.
     pub nine_boxes: Option<Shape>,
+    /// Rate every solved puzzle after solving it (`rate`, `solve --rate`;
+    /// see [`crate::job::rating`]).
+    pub rate: bool,
     /// Whether every [`Batch`] carries its records' results
     /// ([`Batch::results`]); without, a batch carries its tally and rows
     /// only, and the results are dropped where they were made, which spares
@@ -465,7 +469,7 @@ fn finished_start(runs: &[Run], format: Option<&dyn RowFormat>) -> Batch {
 impl Batch {
     /// Counts a run's marks and appends its rows.
     fn add(&mut self, out: &RunOut) {
-        for &mark in &out.marks {
+        for mark in &out.marks {
             self.tally.mark(mark);
         }
         self.text.extend_from_slice(&out.text);
@@ -660,13 +664,21 @@ fn solve_runs(
             if let Some(shape) = settings.nine_boxes {
                 with_boxes(&mut record, shape);
             }
-            let result = solve_record(
+            let mut result = solve_record(
                 state.solver.as_mut(),
                 input,
                 record,
                 settings.mode,
                 &settings.limits,
             );
+            if settings.rate {
+                rate_result(
+                    &mut result,
+                    state.solver.as_mut(),
+                    settings.mode,
+                    &settings.limits,
+                );
+            }
             // Locked per record, not per run, so that an interrupt finds
             // every finished record without waiting for a slow one.
             let mut out = run.out();
@@ -728,6 +740,7 @@ pub fn solve_record(
                 expected: record.expected,
                 kept: record.kept,
                 sized: None,
+                rating: None,
             }
         }
     };
@@ -756,6 +769,7 @@ pub fn solve_record(
         expected: record.expected,
         kept: record.kept,
         sized: None,
+        rating: None,
     }
 }
 
@@ -853,6 +867,7 @@ fn solve_sized(
             symbols: sized.symbols,
             solution: outcome.solution,
         })),
+        rating: None,
     }
 }
 
@@ -883,6 +898,7 @@ mod tests {
             limits: Limits::default(),
             limit: None,
             chunk_records,
+            rate: false,
             results: true,
             nine_boxes: None,
         }

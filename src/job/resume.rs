@@ -36,6 +36,7 @@ use sudoku_core::solver::{Mode, SolverKind, Status};
 
 use crate::input::{InputError, Record, RecordBatch, RecordStream, SizedRecord};
 use crate::job::pipeline::Source;
+use crate::output::rating::RatingColumns;
 use crate::output::read_back::{parse_row, read_sized, Columns, Row};
 use crate::output::stats::Tally;
 use crate::output::{Blank, Compression};
@@ -81,7 +82,8 @@ impl Kept {
 const READ_BLOCK: usize = 64 * 1024;
 
 /// Reads the results file at `path` written for inputs named `names`, whose
-/// header this run writes as `header` (with the kept columns, `--keep`): the
+/// header this run writes as `header` (with the kept columns, `--keep`, and
+/// the `rating` columns of `rate` or `solve --rate`): the
 /// length of its complete rows and their count, with its header checked. A
 /// missing file is an empty one. The rows themselves are checked when they
 /// are matched (see [`skip_kept`]). Always reads the whole file: the length
@@ -94,9 +96,15 @@ const READ_BLOCK: usize = 64 * 1024;
 /// [`ResumeError::BadRow`] for a `.gz` file with a gzip member that ends
 /// inside a row (not written by `solve`, which writes whole rows per
 /// member: nothing could be appended after that row).
-pub fn scan(path: &Path, names: &[String], header: &[String]) -> Result<Kept, ResumeError> {
-    // The results columns come first; kept columns may follow them.
-    let mut columns = Columns::written(names.len() > 1);
+pub fn scan(
+    path: &Path,
+    names: &[String],
+    header: &[String],
+    rating: RatingColumns,
+) -> Result<Kept, ResumeError> {
+    // The results columns come first (`rate`'s own, or `solve`'s with
+    // `solve --rate`'s after them); kept columns may follow them.
+    let mut columns = Columns::written(names.len() > 1, rating);
     columns.len = header.len();
     let mut kept = Kept {
         path: path.to_path_buf(),
@@ -342,6 +350,9 @@ pub struct RowOptions {
     /// The boxes of 9x9 records when `--box` gives others than 3x3
     /// ([`crate::input::SizeOptions::nine_boxes`]).
     pub nine_boxes: Option<Shape>,
+    /// A rated run (`rate`, `solve --rate`): it checks uniqueness in
+    /// `--first` mode too, so its rows may be `multiple` there.
+    pub rated: bool,
 }
 
 impl RowOptions {
@@ -420,7 +431,7 @@ impl RowOptions {
             ));
         }
         let result = &row.result;
-        if result.status == Status::Multiple && self.mode == Mode::First {
+        if result.status == Status::Multiple && self.mode == Mode::First && !self.rated {
             return Err(
                 "it is `multiple`, which --first never gives: the file was written in mode unique"
                     .into(),
@@ -1173,6 +1184,7 @@ mod tests {
             max_guesses: None,
             timeout_ms: None,
             nine_boxes: None,
+            rated: false,
         }
     }
 
@@ -1203,7 +1215,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, names, &header(names)).unwrap();
+        let kept = scan(&path, names, &header(names), RatingColumns::None).unwrap();
         let (sources, matching) = skip_kept(&kept, names, sources, options()).unwrap();
         let passed = sources
             .into_iter()
@@ -1220,7 +1232,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
         assert_eq!(kept.len, complete.len() as u64);
         assert_eq!(kept.rows, 2);
     }
@@ -1248,7 +1260,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
         for (interrupted, puzzles) in [(false, 3), (true, 0)] {
             // The run ends before reading a record: --limit, or a signal.
             let input = vec![record(1, Some(P))];
@@ -1259,7 +1271,7 @@ mod tests {
         }
         let bad = format!("{HEADER}{}1,x,solved,,,,,\n", row(1, Some(P)));
         std::fs::write(&path, bad).unwrap();
-        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
         let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])], options()).unwrap();
         let err = matching.finish(false).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
@@ -1271,7 +1283,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(&path, &names(1), &header(&names(1))).unwrap();
+        let kept = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
         assert_eq!((kept.len, kept.rows), (text.len() as u64, 2));
     }
 
@@ -1281,12 +1293,12 @@ mod tests {
         let path = dir.path().join("r.csv.gz");
         // Another CSV gzipped whole, without a last newline: not results.
         std::fs::write(&path, gzip("quizzes,solutions\n1,2\n3,4")).unwrap();
-        let err = scan(&path, &names(1), &header(&names(1))).unwrap_err();
+        let err = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         // Results gzipped by hand after a row was cut short.
         let torn = format!("{HEADER}{}{}", row(1, Some(P)), &row(2, Some(Q))[..30]);
         std::fs::write(&path, gzip(&torn)).unwrap();
-        let err = scan(&path, &names(1), &header(&names(1))).unwrap_err();
+        let err = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
     }
 
@@ -1306,7 +1318,7 @@ mod tests {
         for torn in ["\"a\n", "\"a\n\"\"b", "\"a\n\"\"b\"\".txt\",4"] {
             std::fs::write(&path, format!("{complete}{torn}")).unwrap();
             let names = vec![name.to_string(), "b.txt".to_string()];
-            let kept = scan(&path, &names, &header(&names)).unwrap();
+            let kept = scan(&path, &names, &header(&names), RatingColumns::None).unwrap();
             assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
             assert_eq!(kept.rows, 2, "{torn:?}");
         }
@@ -1343,11 +1355,17 @@ mod tests {
     #[test]
     fn a_missing_or_headless_file_keeps_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let missing = scan(&dir.path().join("no.csv"), &names(1), &header(&names(1))).unwrap();
+        let missing = scan(
+            &dir.path().join("no.csv"),
+            &names(1),
+            &header(&names(1)),
+            RatingColumns::None,
+        )
+        .unwrap();
         assert_eq!((missing.len, missing.rows), (0, 0));
         let cut = dir.path().join("cut.csv");
         std::fs::write(&cut, &HEADER[..10]).unwrap();
-        let kept = scan(&cut, &names(1), &header(&names(1))).unwrap();
+        let kept = scan(&cut, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
         assert_eq!((kept.len, kept.rows), (0, 0));
     }
 
@@ -1356,7 +1374,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, format!("{HEADER}{}", row(1, Some(P)))).unwrap();
-        let err = scan(&path, &names(2), &header(&names(2))).unwrap_err();
+        let err = scan(&path, &names(2), &header(&names(2)), RatingColumns::None).unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         for bad in [
             "1,,solved,,,,,\n".to_string(),

@@ -4,7 +4,7 @@
 //! is empty. Formatted straight into byte buffers by the solver workers,
 //! as CSV is.
 
-use crate::output::rating::{self, RatingColumns};
+use crate::output::rating::RatingColumns;
 use crate::output::result::PuzzleResult;
 use crate::output::{
     clean_message, push_micros, push_number, Blank, RowFormat, Shape, FILE_COLUMN,
@@ -76,8 +76,7 @@ impl JsonlRows {
         push_number(out, result.line);
         out.extend_from_slice(puzzle);
         self.push_puzzle(result, out);
-        let outcome = rating::row_rating(result);
-        let rated = outcome.filter(|r| r.complete);
+        let rated = result.rating.as_ref();
         out.extend_from_slice(rating_key);
         match &rated {
             Some(r) => out.extend_from_slice(r.to_decimal().as_bytes()),
@@ -85,7 +84,7 @@ impl JsonlRows {
         }
         out.extend_from_slice(hardest);
         match &rated {
-            Some(r) => push_string(out, r.hardest),
+            Some(r) => push_string(out, &r.hardest),
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(steps);
@@ -96,8 +95,8 @@ impl JsonlRows {
         out.extend_from_slice(status);
         push_ascii(out, result.status.name().as_bytes());
         out.extend_from_slice(message);
-        match rating::rate_message(result, outcome.as_ref()) {
-            Some(text) => push_string(out, &clean_message(&text)),
+        match &result.message {
+            Some(text) => push_string(out, &clean_message(text)),
             None => out.extend_from_slice(b"null"),
         }
     }
@@ -174,7 +173,7 @@ impl RowFormat for JsonlRows {
         }
         if let [.., rating_key, hardest] = &self.keys[..] {
             if self.rating == RatingColumns::Appended {
-                let rated = rating::row_rating(result).filter(|r| r.complete);
+                let rated = result.rating.as_ref();
                 out.extend_from_slice(rating_key);
                 match &rated {
                     Some(r) => out.extend_from_slice(r.to_decimal().as_bytes()),
@@ -182,7 +181,7 @@ impl RowFormat for JsonlRows {
                 }
                 out.extend_from_slice(hardest);
                 match &rated {
-                    Some(r) => push_string(out, r.hardest),
+                    Some(r) => push_string(out, &r.hardest),
                     None => out.extend_from_slice(b"null"),
                 }
             }
@@ -242,6 +241,7 @@ mod tests {
             expected: None,
             kept: vec![],
             sized: None,
+            rating: None,
         }
     }
 

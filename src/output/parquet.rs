@@ -18,7 +18,13 @@
 //! | `solve_us` | Float64 (one decimal, as CSV) | malformed |
 //! | `check` | Utf8 | no solution given |
 //! | `message` | Utf8 | no message |
+//! | `rating` (`solve --rate`, `rate`) | Float64 (one decimal, as CSV) | not rated |
+//! | `hardest` (`solve --rate`, `rate`) | Utf8 | not rated |
+//! | `steps` (`rate`) | UInt64 | not rated |
 //! | kept columns | the input column's type ([`crate::kept`]) | null value |
+//!
+//! `rate` writes `line,puzzle,rating,hardest,steps,status,message` instead
+//! of the columns from `status` to `message`, as its CSV does.
 //!
 //! Dictionary encoding is off for the columns whose values are nearly all
 //! different (`line`, `puzzle`, `solution`, `solve_us`), where it would
@@ -59,6 +65,7 @@ use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::ColumnPath;
 
 use crate::kept::KeptValue;
+use crate::output::rating::RatingColumns;
 use crate::output::result::PuzzleResult;
 use crate::output::{clean_message, Blank, Shape, FILE_COLUMN};
 
@@ -100,6 +107,7 @@ pub(crate) struct ParquetRows {
     /// The kept columns' types.
     kept: Vec<DataType>,
     blank: Blank,
+    rating: RatingColumns,
 }
 
 impl ParquetRows {
@@ -137,6 +145,7 @@ impl ParquetRows {
             files: shape.files.clone(),
             kept: shape.kept.iter().map(|c| c.data_type.clone()).collect(),
             blank: shape.blank,
+            rating: shape.rating,
         })
     }
 
@@ -216,7 +225,14 @@ impl ParquetRows {
         let mut solve_us = Float64Builder::with_capacity(n);
         let mut check = StringBuilder::with_capacity(n, n * 2);
         let mut message = StringBuilder::new();
+        let mut rating = Float64Builder::with_capacity(n);
+        let mut hardest = StringBuilder::new();
+        let mut steps = UInt64Builder::with_capacity(n);
         for result in results {
+            let rated = result.rating.as_ref();
+            rating.append_option(rated.map(|r| r.value()));
+            hardest.append_option(rated.map(|r| r.hardest.as_ref()));
+            steps.append_option(rated.map(|r| u64::from(r.steps)));
             line.append_value(result.line);
             status.append_value(result.status.name());
             if let Some(sized) = &result.sized {
@@ -236,12 +252,23 @@ impl ParquetRows {
         }
         columns.push(Arc::new(line.finish()));
         columns.push(Arc::new(puzzle.finish()?));
-        columns.push(Arc::new(status.finish()));
-        columns.push(Arc::new(solution.finish()?));
-        columns.push(Arc::new(guesses.finish()));
-        columns.push(Arc::new(solve_us.finish()));
-        columns.push(Arc::new(check.finish()));
-        columns.push(Arc::new(message.finish()));
+        let rating: ArrayRef = Arc::new(rating.finish());
+        let hardest: ArrayRef = Arc::new(hardest.finish());
+        if self.rating == RatingColumns::Only {
+            columns.extend([rating, hardest, Arc::new(steps.finish())]);
+            columns.push(Arc::new(status.finish()));
+            columns.push(Arc::new(message.finish()));
+        } else {
+            columns.push(Arc::new(status.finish()));
+            columns.push(Arc::new(solution.finish()?));
+            columns.push(Arc::new(guesses.finish()));
+            columns.push(Arc::new(solve_us.finish()));
+            columns.push(Arc::new(check.finish()));
+            columns.push(Arc::new(message.finish()));
+            if self.rating == RatingColumns::Appended {
+                columns.extend([rating, hardest]);
+            }
+        }
         for (i, data_type) in self.kept.iter().enumerate() {
             let values = results
                 .iter()
@@ -371,13 +398,30 @@ fn schema(shape: &Shape) -> Schema {
     fields.extend([
         Field::new("line", DataType::UInt64, false),
         Field::new("puzzle", DataType::Utf8, true),
-        Field::new("status", DataType::Utf8, false),
-        Field::new("solution", DataType::Utf8, true),
-        Field::new("guesses", DataType::UInt64, true),
-        Field::new("solve_us", DataType::Float64, true),
-        Field::new("check", DataType::Utf8, true),
-        Field::new("message", DataType::Utf8, true),
     ]);
+    let rating = Field::new("rating", DataType::Float64, true);
+    let hardest = Field::new("hardest", DataType::Utf8, true);
+    if shape.rating == RatingColumns::Only {
+        fields.extend([
+            rating,
+            hardest,
+            Field::new("steps", DataType::UInt64, true),
+            Field::new("status", DataType::Utf8, false),
+            Field::new("message", DataType::Utf8, true),
+        ]);
+    } else {
+        fields.extend([
+            Field::new("status", DataType::Utf8, false),
+            Field::new("solution", DataType::Utf8, true),
+            Field::new("guesses", DataType::UInt64, true),
+            Field::new("solve_us", DataType::Float64, true),
+            Field::new("check", DataType::Utf8, true),
+            Field::new("message", DataType::Utf8, true),
+        ]);
+        if shape.rating == RatingColumns::Appended {
+            fields.extend([rating, hardest]);
+        }
+    }
     for (name, column) in shape.kept_names().into_iter().zip(&shape.kept) {
         fields.push(Field::new(name, column.data_type.clone(), true));
     }
@@ -591,6 +635,7 @@ mod tests {
             expected: None,
             kept,
             sized: None,
+            rating: None,
         }
     }
 

@@ -11,36 +11,96 @@ use sudoku_core::sizes::{self, Shape, SizedGrid, Symbols};
 use sudoku_core::solver::Status;
 
 use crate::input::sized::looks_sized;
+use crate::output::rating::{RatingColumns, RowRating, APPENDED_COLUMNS, RATE_COLUMNS};
 use crate::output::result::{Check, PuzzleResult};
 use crate::output::{file_name, COLUMNS, FILE_COLUMN};
 
-/// Where each results column is in a header.
+/// Where each results column is in a header: `solve`'s (with `solve
+/// --rate`'s `rating,hardest` after them) or `rate`'s.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Columns {
     /// The `file` column, present with several inputs.
     pub file: Option<usize>,
-    /// The indices of [`COLUMNS`], in that order.
-    pub fields: [usize; COLUMNS.len()],
+    /// The `line` column.
+    pub line: usize,
+    /// The `puzzle` column.
+    pub puzzle: usize,
+    /// The `status` column.
+    pub status: usize,
+    /// The `message` column.
+    pub message: usize,
+    /// `solve`'s `solution`, `guesses`, `solve_us` and `check` columns, in
+    /// that order; `None` in `rate`'s table, which has none of them.
+    pub solved: Option<[usize; 4]>,
+    /// The `rating` and `hardest` columns, and `steps` (`rate` only), in a
+    /// table of ratings.
+    pub rating: Option<RatingFields>,
     /// Fields in the header: every row must have as many.
     pub len: usize,
 }
 
+/// Where the rating columns are in a table of ratings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RatingFields {
+    /// The `rating` column.
+    pub rating: usize,
+    /// The `hardest` column.
+    pub hardest: usize,
+    /// The `steps` column, which `rate` writes and `solve --rate` does not.
+    pub steps: Option<usize>,
+}
+
 impl Columns {
-    /// The columns `solve` writes: [`COLUMNS`], after `file` with
-    /// `file_column`.
-    pub fn written(file_column: bool) -> Columns {
+    /// The columns a run writes: [`COLUMNS`] (and `rating,hardest` after
+    /// them for `solve --rate`), or `rate`'s [`RATE_COLUMNS`], after `file`
+    /// with `file_column`.
+    pub fn written(file_column: bool, rating: RatingColumns) -> Columns {
         let first = usize::from(file_column);
+        let names: Vec<&str> = match rating {
+            RatingColumns::None => COLUMNS.to_vec(),
+            RatingColumns::Appended => COLUMNS.iter().chain(&APPENDED_COLUMNS).copied().collect(),
+            RatingColumns::Only => RATE_COLUMNS.to_vec(),
+        };
+        let at = |name: &str| first + names.iter().position(|n| *n == name).unwrap_or(0);
+        let solved = (rating != RatingColumns::Only)
+            .then(|| ["solution", "guesses", "solve_us", "check"].map(at));
+        let rating_fields = (rating != RatingColumns::None).then(|| RatingFields {
+            rating: at("rating"),
+            hardest: at("hardest"),
+            steps: (rating == RatingColumns::Only).then(|| at("steps")),
+        });
         Columns {
             file: file_column.then_some(0),
-            fields: std::array::from_fn(|i| first + i),
-            len: first + COLUMNS.len(),
+            line: at("line"),
+            puzzle: at("puzzle"),
+            status: at("status"),
+            message: at("message"),
+            solved,
+            rating: rating_fields,
+            len: first + names.len(),
         }
+    }
+
+    /// One past the last results column: the kept input columns follow.
+    pub fn results_end(&self) -> usize {
+        let mut last = [self.line, self.puzzle, self.status, self.message];
+        last.sort_unstable();
+        let solved = self.solved.iter().flatten().copied();
+        let rating = self
+            .rating
+            .iter()
+            .flat_map(|r| [Some(r.rating), Some(r.hardest), r.steps])
+            .flatten();
+        solved.chain(rating).chain(last).max().map_or(0, |m| m + 1)
     }
 
     /// Finds the results columns in `header` by name (a UTF-8 byte-order
     /// mark before the first is allowed); other columns may come between
     /// and after them. `file` counts only before `line` (see
-    /// [`file_column`]).
+    /// [`file_column`]). A header with `line`, `puzzle`, `rating`,
+    /// `hardest`, `steps`, `status` and `message` but no `solution` is
+    /// `rate`'s; `solve --rate`'s has `rating` and `hardest` right after
+    /// `message`.
     ///
     /// # Errors
     /// A message naming the first results column missing.
@@ -57,24 +117,50 @@ impl Columns {
             })
             .collect();
         let position = |column: &str| names.iter().position(|n| *n == column.as_bytes());
-        let mut fields = [0; COLUMNS.len()];
-        for (slot, column) in fields.iter_mut().zip(COLUMNS) {
-            *slot = position(column).ok_or_else(|| {
-                let shown: Vec<String> = names
-                    .iter()
-                    .take(10)
-                    .map(|n| String::from_utf8_lossy(n).into_owned())
-                    .collect();
-                format!(
-                    "not a results CSV: no `{column}` column (the header is `{}`)",
-                    shown.join(",")
-                )
-            })?;
+        let missing = |column: &str| {
+            let shown: Vec<String> = names
+                .iter()
+                .take(10)
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect();
+            format!(
+                "not a results CSV: no `{column}` column (the header is `{}`)",
+                shown.join(",")
+            )
+        };
+        let rate_table =
+            position("solution").is_none() && RATE_COLUMNS.iter().all(|c| position(c).is_some());
+        let wanted: &[&str] = if rate_table { &RATE_COLUMNS } else { &COLUMNS };
+        for column in wanted {
+            position(column).ok_or_else(|| missing(column))?;
         }
+        let at = |column: &str| position(column).unwrap_or(0);
+        let message = at("message");
+        let rating = if rate_table {
+            Some(RatingFields {
+                rating: at("rating"),
+                hardest: at("hardest"),
+                steps: Some(at("steps")),
+            })
+        } else {
+            let after = |i: usize, column: &str| names.get(i) == Some(&column.as_bytes());
+            (after(message + 1, "rating") && after(message + 2, "hardest")).then_some(
+                RatingFields {
+                    rating: message + 1,
+                    hardest: message + 2,
+                    steps: None,
+                },
+            )
+        };
+        let line = at("line");
         Ok(Columns {
-            // COLUMNS starts with `line`.
-            file: file_column(&names, fields[0]),
-            fields,
+            file: file_column(&names, line),
+            line,
+            puzzle: at("puzzle"),
+            status: at("status"),
+            message,
+            solved: (!rate_table).then(|| ["solution", "guesses", "solve_us", "check"].map(at)),
+            rating,
             len: names.len(),
         })
     }
@@ -262,11 +348,10 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
         Some(i) => Some(file_name(field(i, FILE_COLUMN)?).to_string()),
         None => None,
     };
-    let [line, puzzle, status, solution, guesses, solve_us, check, message] = columns.fields;
-    let line = field(line, "line")?
+    let line = field(columns.line, "line")?
         .parse::<u64>()
         .map_err(|e| format!("line: {e}"))?;
-    let puzzle_text = field(puzzle, "puzzle")?;
+    let puzzle_text = field(columns.puzzle, "puzzle")?;
     let other_size = looks_sized(puzzle_text.as_bytes());
     let (puzzle, blank) = if other_size {
         (None, None)
@@ -276,8 +361,16 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
             .find(|b| !b.is_ascii_digit() || *b == b'0');
         (optional_grid(puzzle_text, "puzzle")?, blank)
     };
-    let status = Status::from_str(field(status, "status")?).map_err(|e| e.to_string())?;
-    let solution_text = field(solution, "solution")?;
+    let status = Status::from_str(field(columns.status, "status")?).map_err(|e| e.to_string())?;
+    let [solution, guesses, solve_us, check] = match columns.solved {
+        Some(fields) => fields.map(Some),
+        None => [None; 4],
+    };
+    let optional_field = |i: Option<usize>, name: &str| match i {
+        Some(i) => field(i, name),
+        None => Ok(""),
+    };
+    let solution_text = optional_field(solution, "solution")?;
     let (solution, sized) = if other_size {
         if !solution_text.is_empty() && !looks_sized(solution_text.as_bytes()) {
             return Err(format!(
@@ -296,13 +389,17 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
         (optional_grid(solution_text, "solution")?, None)
     };
     let guesses = optional(
-        field(guesses, "guesses")?,
+        optional_field(guesses, "guesses")?,
         |g| g.parse::<u64>().ok(),
         "guesses",
     )?;
-    let solve_ns = optional(field(solve_us, "solve_us")?, parse_micros, "solve_us")?;
+    let solve_ns = optional(
+        optional_field(solve_us, "solve_us")?,
+        parse_micros,
+        "solve_us",
+    )?;
     let check = optional(
-        field(check, "check")?,
+        optional_field(check, "check")?,
         |c| match c {
             "ok" => Some(Check::Ok),
             "mismatch" => Some(Check::Mismatch),
@@ -310,7 +407,26 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
         },
         "check",
     )?;
-    let message = Some(field(message, "message")?)
+    let rating = match columns.rating {
+        Some(at) => {
+            let steps = match at.steps {
+                Some(i) => Some(field(i, "steps")?),
+                None => None,
+            };
+            RowRating::parse(
+                field(at.rating, "rating")?,
+                field(at.hardest, "hardest")?,
+                steps,
+            )?
+        }
+        None => None,
+    };
+    if rating.is_some() && status != Status::Solved {
+        return Err(format!(
+            "status {status} with a rating: only a solved puzzle is rated"
+        ));
+    }
+    let message = Some(field(columns.message, "message")?)
         .filter(|m| !m.is_empty())
         .map(str::to_string);
     if (status == Status::Malformed) != (puzzle.is_none() && sized.is_none()) {
@@ -335,6 +451,7 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
             expected: None,
             kept: Vec::new(),
             sized: None,
+            rating,
         },
     })
 }
@@ -410,16 +527,67 @@ mod tests {
         );
         let columns = Columns::find(&header).unwrap();
         assert_eq!(columns.file, Some(0));
-        assert_eq!(columns.fields, [2, 3, 4, 5, 6, 7, 8, 9]);
-        assert_eq!(columns.len, 11);
+        let at = &columns;
+        assert_eq!([at.line, at.puzzle, at.status, at.message], [2, 3, 4, 9]);
+        assert_eq!(columns.solved, Some([5, 6, 7, 8]));
+        assert_eq!((columns.len, columns.results_end()), (11, 10));
+        assert_eq!(columns.rating, None);
         assert_eq!(
             Columns::find(&record(&COLUMNS.join(","))),
-            Ok(Columns::written(false))
+            Ok(Columns::written(false, RatingColumns::None))
         );
         let written = format!("file,{}", COLUMNS.join(","));
-        assert_eq!(Columns::find(&record(&written)), Ok(Columns::written(true)));
+        assert_eq!(
+            Columns::find(&record(&written)),
+            Ok(Columns::written(true, RatingColumns::None))
+        );
         let err = Columns::find(&record("line,puzzle,status")).unwrap_err();
         assert!(err.contains("no `solution` column"), "{err}");
+    }
+
+    #[test]
+    fn the_tables_of_ratings_are_found_and_read() {
+        let rate = format!("file,{},source", RATE_COLUMNS.join(","));
+        let columns = Columns::find(&record(&rate)).unwrap();
+        assert_eq!(columns, {
+            let mut written = Columns::written(true, RatingColumns::Only);
+            written.len += 1;
+            written
+        });
+        assert_eq!((columns.solved, columns.results_end()), (None, 8));
+        let row = parse_row(
+            &record(&format!("a.txt,3,{P},7.2,Skyscraper,40,solved,,x")),
+            &columns,
+        )
+        .unwrap();
+        let rating = row.result.rating.unwrap();
+        assert_eq!(
+            (rating.tenths, rating.hardest.as_ref(), rating.steps),
+            (72, "Skyscraper", 40)
+        );
+        assert_eq!((row.result.guesses, row.result.solve_ns), (None, None));
+        let unrated = format!("a.txt,3,{P},,,,solved,\"not rated: needs more\",x");
+        let row = parse_row(&record(&unrated), &columns).unwrap();
+        assert_eq!(row.result.rating, None);
+        let bad = format!("a.txt,3,{P},9.0,Nishio,4,multiple,,x");
+        assert!(parse_row(&record(&bad), &columns).is_err());
+        let appended = format!("{},rating,hardest,source", COLUMNS.join(","));
+        let columns = Columns::find(&record(&appended)).unwrap();
+        let mut written = Columns::written(false, RatingColumns::Appended);
+        written.len += 1;
+        assert_eq!(columns, written);
+        let row = parse_row(
+            &record(&format!("3,{P},solved,,0,1.0,,,4.5,Unique Rectangle,x")),
+            &columns,
+        )
+        .unwrap();
+        assert_eq!(
+            row.result.rating.map(|r| (r.tenths, r.steps)),
+            Some((45, 0))
+        );
+        // `rating` kept from the input, not after `message`: no ratings.
+        let kept = format!("{},source,rating,hardest", COLUMNS.join(","));
+        assert_eq!(Columns::find(&record(&kept)).unwrap().rating, None);
     }
 
     /// Found by the `results` fuzz target: with one input a kept column
@@ -462,7 +630,7 @@ mod tests {
 
     #[test]
     fn rows_parse_into_results() {
-        let columns = Columns::written(true);
+        let columns = Columns::written(true, RatingColumns::None);
         let row = parse_row(
             &record(&format!("a.txt,7,{P},unsolvable,,3,12.5,,why")),
             &columns,

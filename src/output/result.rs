@@ -7,6 +7,7 @@ use sudoku_core::sizes::{SizedGrid, Symbols};
 use sudoku_core::solver::Status;
 
 use crate::kept::KeptValue;
+use crate::output::rating::RowRating;
 
 /// The check of a solved puzzle against the solution its input gives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -64,6 +65,9 @@ pub struct PuzzleResult {
     /// The puzzle and solution when the record is a grid of another size
     /// than 9x9 (`puzzle` and `solution` are then `None`).
     pub sized: Option<Box<SizedResult>>,
+    /// The puzzle's rating, in a rated run (`rate`, `solve --rate`) when
+    /// the rater finished it (see [`crate::job::rating`]); else `None`.
+    pub rating: Option<RowRating>,
 }
 
 /// The puzzle and solution of a grid of another size than 9x9, with the

@@ -3,6 +3,8 @@
 //! in input order, and the [`Summary`] it becomes, written as JSON
 //! (`--summary-json`) and as a human report on stderr.
 
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 use std::fmt;
 use std::time::Duration;
 
@@ -38,6 +40,8 @@ pub struct Tally {
     pub sides: u128,
     /// Solve times of searched puzzles, nanoseconds.
     histogram: Histogram<u64>,
+    /// The rated rows' ratings (`rate`, `solve --rate`).
+    pub ratings: RatingTally,
 }
 
 impl Default for Tally {
@@ -60,6 +64,7 @@ impl Tally {
             sides: 0,
             histogram: Histogram::new(HISTOGRAM_SIGFIGS)
                 .expect("3 significant figures is a valid histogram precision"),
+            ratings: RatingTally::default(),
         }
     }
 
@@ -84,15 +89,19 @@ impl Tally {
         self.no_guess = 0;
         self.sides = 0;
         self.histogram.reset();
+        self.ratings = RatingTally::default();
     }
 
     /// Counts one result.
     pub fn add(&mut self, result: &PuzzleResult) {
-        self.mark(Mark::of(result));
+        self.mark(&Mark::of(result));
     }
 
     /// Counts one result, from what the tally reads of it.
-    pub fn mark(&mut self, mark: Mark) {
+    pub fn mark(&mut self, mark: &Mark) {
+        if let Some((tenths, hardest)) = &mark.rating {
+            self.ratings.add(*tenths, hardest.clone());
+        }
         self.puzzles += 1;
         self.statuses[status_index(mark.status)] += 1;
         if mark.mismatch {
@@ -135,6 +144,7 @@ impl Tally {
         self.histogram
             .add(&other.histogram)
             .expect("auto-resizing histograms always merge");
+        self.ratings.merge(&other.ratings);
     }
 
     /// Rows with `status`.
@@ -171,10 +181,153 @@ impl Tally {
     }
 }
 
+/// Rated rows counted by rating band and by hardest technique: the
+/// summary's `ratings` ([`Ratings`]). Tallies of disjoint rows merge into
+/// the tally of their union.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RatingTally {
+    /// Rated rows per whole point of the scale: `bands[k]` counts the
+    /// ratings from k.0 to k.9.
+    bands: Vec<u64>,
+    /// Rated rows per hardest technique (a grid with no blank, rated 0.0,
+    /// has none and is not counted here).
+    hardest: BTreeMap<Cow<'static, str>, u64>,
+}
+
+/// The bands the summary always lists, zero or not: SE's grades from 1.0
+/// (hidden singles) to 11.9 (the nested forcing chains of the hardest
+/// lists). A rating outside them (0.0 for a grid with no blank, 12.0 and
+/// up) adds its own band.
+pub const LISTED_BANDS: std::ops::Range<usize> = 1..12;
+
+impl RatingTally {
+    /// Counts one rating (`tenths` of the SE scale, its hardest technique).
+    pub fn add(&mut self, tenths: u16, hardest: Cow<'static, str>) {
+        let band = usize::from(tenths / 10);
+        if self.bands.len() <= band {
+            self.bands.resize(band + 1, 0);
+        }
+        self.bands[band] += 1;
+        if !hardest.is_empty() {
+            *self.hardest.entry(hardest).or_default() += 1;
+        }
+    }
+
+    /// Adds every count of `other`.
+    pub fn merge(&mut self, other: &RatingTally) {
+        if self.bands.len() < other.bands.len() {
+            self.bands.resize(other.bands.len(), 0);
+        }
+        for (mine, theirs) in self.bands.iter_mut().zip(&other.bands) {
+            *mine += theirs;
+        }
+        for (name, count) in &other.hardest {
+            *self.hardest.entry(name.clone()).or_default() += count;
+        }
+    }
+
+    /// Rated rows.
+    pub fn rated(&self) -> u64 {
+        self.bands.iter().sum()
+    }
+
+    /// The summary's `ratings`: every band of [`LISTED_BANDS`] and any
+    /// other band with a rating, in order; the hardest techniques from the
+    /// most common.
+    pub fn ratings(&self) -> Ratings {
+        let top = self.bands.len().max(LISTED_BANDS.end);
+        let bands = (0..top)
+            .filter_map(|k| {
+                let count = self.bands.get(k).copied().unwrap_or(0);
+                (LISTED_BANDS.contains(&k) || count > 0).then(|| (format!("{k}.0-{k}.9"), count))
+            })
+            .collect();
+        let mut hardest: Vec<(String, u64)> = self
+            .hardest
+            .iter()
+            .map(|(name, &count)| (name.to_string(), count))
+            .collect();
+        hardest.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        Ratings {
+            bands: Counts(bands),
+            hardest: Counts(hardest),
+        }
+    }
+}
+
+/// The summary's rating distribution: rated rows per band of the SE scale
+/// (`"2.0-2.9": 31`) and per hardest technique, written as JSON objects of
+/// integer counts. The bands add up to the rows with a rating.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Ratings {
+    /// Rated rows per band, in the scale's order (see
+    /// [`RatingTally::ratings`]).
+    pub bands: Counts,
+    /// Rated rows per hardest technique, the most common first.
+    pub hardest: Counts,
+}
+
+/// Counts by name, written as a JSON object in this order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Counts(pub Vec<(String, u64)>);
+
+impl Serialize for Counts {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(name, count)| (name, count)))
+    }
+}
+
+impl Ratings {
+    /// Rated rows: the sum of the bands.
+    pub fn rated(&self) -> u64 {
+        self.bands.0.iter().map(|(_, n)| n).sum()
+    }
+}
+
+impl fmt::Display for Ratings {
+    /// Two lines of the human report: the bands that hold ratings and the
+    /// five most common hardest techniques.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let held: Vec<String> = self
+            .bands
+            .0
+            .iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(band, n)| format!("{band} {n}"))
+            .collect();
+        writeln!(
+            f,
+            "  ratings: {} rated{}{}",
+            self.rated(),
+            if held.is_empty() { "" } else { "; by band: " },
+            held.join(", ")
+        )?;
+        if self.hardest.0.is_empty() {
+            return Ok(());
+        }
+        const SHOWN: usize = 5;
+        let mut common: Vec<String> = self
+            .hardest
+            .0
+            .iter()
+            .take(SHOWN)
+            .map(|(name, n)| format!("{name} {n}"))
+            .collect();
+        let others = self.hardest.0.len().saturating_sub(SHOWN);
+        if others > 0 {
+            common.push(format!(
+                "{} more",
+                crate::process::words::count(others as u64, "technique", "techniques")
+            ));
+        }
+        writeln!(f, "  hardest technique: {}", common.join(", "))
+    }
+}
+
 /// What a [`Tally`] reads of one result: a few words where the result
 /// holds two grids and strings, so that a run can count its rows without
 /// keeping them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mark {
     /// The result's status.
     pub status: Status,
@@ -186,6 +339,8 @@ pub struct Mark {
     pub guesses: u64,
     /// Its grid's side (9 for 9x9); 0 when malformed.
     pub side: u8,
+    /// Its rating in tenths and hardest technique, when rated.
+    pub rating: Option<(u16, Cow<'static, str>)>,
 }
 
 impl Mark {
@@ -201,6 +356,10 @@ impl Mark {
                 (Some(_), None) => 9,
                 (None, None) => 0,
             },
+            rating: result
+                .rating
+                .as_ref()
+                .map(|r| (r.tenths, r.hardest.clone())),
         }
     }
 }
@@ -283,6 +442,9 @@ pub struct RunInfo {
     pub interrupted: bool,
     /// The options its rows depend on.
     pub options: RunOptions,
+    /// True for a rated run (`rate`, `solve --rate`): its summary has a
+    /// rating distribution.
+    pub rated: bool,
 }
 
 /// The summary of a run: plain data, written as JSON with exactly these
@@ -330,6 +492,10 @@ pub struct Summary {
     pub interrupted: bool,
     /// The options the rows depend on.
     pub options: RunOptions,
+    /// The rating distribution of a rated run (`rate`, `solve --rate`):
+    /// rated rows per band and per hardest technique; `null` for a run
+    /// without ratings.
+    pub ratings: Option<Ratings>,
     /// Why the run failed (exit 2: a read or write error, a full disk);
     /// `null` for a run that ended as it should, or by a signal. The
     /// figures then cover the rows written before the failure.
@@ -385,6 +551,7 @@ impl Summary {
             mode: info.mode,
             interrupted: info.interrupted,
             options: info.options,
+            ratings: info.rated.then(|| tally.ratings.ratings()),
             error: None,
         }
     }
@@ -440,7 +607,11 @@ impl fmt::Display for Summary {
             f,
             "  guesses: {} in all, {:.2} per puzzle, {:.1}% of puzzles needed none",
             self.guesses.total, self.guesses.mean, self.guesses.no_guess_pct
-        )
+        )?;
+        match &self.ratings {
+            Some(ratings) => write!(f, "{ratings}"),
+            None => Ok(()),
+        }
     }
 }
 
@@ -463,6 +634,7 @@ mod tests {
             expected: None,
             kept: Vec::new(),
             sized: None,
+            rating: None,
         }
     }
 
@@ -475,6 +647,7 @@ mod tests {
             mode: Mode::Unique,
             interrupted: false,
             options: RunOptions::default(),
+            rated: false,
         }
     }
 
@@ -547,6 +720,7 @@ mod tests {
             "mode",
             "interrupted",
             "options",
+            "ratings",
             "error",
         ];
         let mut sorted = keys.clone();
@@ -557,6 +731,88 @@ mod tests {
         assert_eq!(json["mode"], "unique");
         assert_eq!(json["solve_us"].as_object().unwrap().len(), 5);
         assert_eq!(json["guesses"].as_object().unwrap().len(), 3);
+    }
+
+    #[test]
+    fn ratings_are_counted_by_band_and_hardest_technique() {
+        let rated = |tenths: u16, hardest: &'static str| {
+            let mut r = row(Status::Solved, 1, 0);
+            r.rating = Some(crate::output::rating::RowRating {
+                tenths,
+                hardest: Cow::Borrowed(hardest),
+                steps: 3,
+            });
+            r
+        };
+        let rows = [
+            rated(12, "Hidden Single"),
+            rated(15, "Hidden Single"),
+            rated(72, "Forcing Chain"),
+            rated(0, ""),
+            rated(125, "Nested Forcing Chains"),
+            row(Status::Multiple, 1, 0),
+        ];
+        let mut merged = Tally::of(&rows[..2]);
+        merged.merge(&Tally::of(&rows[2..]));
+        assert_eq!(merged.ratings, Tally::of(&rows).ratings);
+        let json = |rated| {
+            let info = RunInfo { rated, ..info() };
+            let json = Summary::new(&merged, info).to_json();
+            serde_json::from_str::<serde_json::Value>(&json).unwrap()["ratings"].clone()
+        };
+        assert_eq!(json(false), serde_json::Value::Null);
+        let ratings = json(true);
+        let bands = ratings["bands"].as_object().unwrap();
+        // Written in the scale's order: 0.0-0.9, 1.0-1.9, ..., 11.0-11.9, 12.0-12.9.
+        let text = Summary::new(
+            &merged,
+            RunInfo {
+                rated: true,
+                ..info()
+            },
+        )
+        .to_json();
+        let at = |band: &str| text.find(&format!("\"{band}\"")).unwrap();
+        let order = [
+            "0.0-0.9",
+            "1.0-1.9",
+            "2.0-2.9",
+            "9.0-9.9",
+            "10.0-10.9",
+            "11.0-11.9",
+            "12.0-12.9",
+        ];
+        assert!(order.windows(2).all(|w| at(w[0]) < at(w[1])), "{text}");
+        assert_eq!(bands.len(), 13);
+        assert!(text.find("\"Hidden Single\"") < text.find("\"Forcing Chain\""));
+        assert_eq!(bands["1.0-1.9"], 2);
+        assert_eq!(bands["7.0-7.9"], 1);
+        assert_eq!(bands["3.0-3.9"], 0);
+        let sum: u64 = bands.values().map(|n| n.as_u64().unwrap()).sum();
+        assert_eq!(sum, 5);
+        let hardest = ratings["hardest"].as_object().unwrap();
+        assert_eq!(hardest["Hidden Single"], 2);
+        assert_eq!(hardest.len(), 3);
+        let report = Summary::new(
+            &merged,
+            RunInfo {
+                rated: true,
+                ..info()
+            },
+        )
+        .to_string();
+        assert!(
+            report.contains(
+                "ratings: 5 rated; by band: 0.0-0.9 1, 1.0-1.9 2, 7.0-7.9 1, 12.0-12.9 1"
+            ),
+            "{report}"
+        );
+        assert!(
+            report.contains(
+                "hardest technique: Hidden Single 2, Forcing Chain 1, Nested Forcing Chains 1"
+            ),
+            "{report}"
+        );
     }
 
     #[test]

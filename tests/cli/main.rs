@@ -27,6 +27,7 @@ mod robust;
 mod round2;
 mod round3;
 mod round4_options;
+mod round4_rate;
 mod round4_read;
 mod shard;
 mod sizes;

@@ -1,6 +1,7 @@
 //! `sudoku-batch rate` and `solve --rate`: ratings against serate's on the
 //! shipped `data/serate_ratings.csv`, the columns, statuses, formats and the
-//! same output for every `-j`.
+//! same output for every `-j` (Parquet ratings, `--resume`, `merge` and the
+//! summary's ratings: `round4_rate`).
 
 use std::collections::HashMap;
 
@@ -179,7 +180,7 @@ fn solve_rate_adds_rating_and_hardest_after_message_before_kept_columns() {
 }
 
 #[test]
-fn json_lines_carry_the_rating_as_a_number_and_parquet_is_refused() {
+fn json_lines_carry_the_rating_as_a_number() {
     let output = rate(&[
         &repo("data/top95.txt"),
         "--limit",
@@ -205,8 +206,4 @@ fn json_lines_carry_the_rating_as_a_number_and_parquet_is_refused() {
         first["rating"].is_number() || first["message"].is_string(),
         "{line}"
     );
-    let scratch = Scratch::new();
-    let refused = rate(&[&repo("data/top95.txt"), "-o", &scratch.path("r.parquet")]);
-    assert_eq!(code(&refused), 2);
-    assert!(stderr(&refused).contains("Parquet"), "{}", stderr(&refused));
 }

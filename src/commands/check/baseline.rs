@@ -656,6 +656,7 @@ mod tests {
             expected: None,
             kept: Vec::new(),
             sized: None,
+            rating: None,
         }
     }
 
@@ -684,6 +685,7 @@ mod tests {
                 mode: Mode::Unique,
                 interrupted: false,
                 options: crate::output::stats::RunOptions::default(),
+                rated: false,
             },
         )
     }

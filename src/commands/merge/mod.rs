@@ -336,7 +336,11 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
         (Some(_), Some(s)) if args.inputs.is_empty() => s.inputs.clone(),
         _ => names.clone(),
     };
-    let summary = MergedSummary::new(inputs, &merged.tally, &merged.times, facts);
+    let rated = parts[0]
+        .results
+        .as_ref()
+        .is_some_and(|columns| columns.rating.is_some());
+    let summary = MergedSummary::new(inputs, &merged.tally, &merged.times, facts, rated);
     out.finish(&args.output)?;
     if let Some(path) = &args.summary_json {
         write_summary(path, &summary)?;
@@ -363,6 +367,9 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
             crate::process::words::count(args.results.len() as u64, "file", "files"),
             args.output.display(),
         );
+        if let Some(ratings) = &summary.ratings {
+            crate::stderr!("{ratings}");
+        }
     }
     Ok(Verdict::Clean)
 }
@@ -894,13 +901,14 @@ mod tests {
                 mode: sudoku_core::solver::Mode::Unique,
                 interrupted: false,
                 options: crate::output::stats::RunOptions::default(),
+                rated: false,
             },
         );
         let keys = |json: &str| -> Vec<String> {
             let value: serde_json::Value = serde_json::from_str(json).unwrap();
             value.as_object().unwrap().keys().cloned().collect()
         };
-        let merged = MergedSummary::new(vec![], &Tally::new(), &Times::default(), None);
+        let merged = MergedSummary::new(vec![], &Tally::new(), &Times::default(), None, false);
         assert_eq!(keys(&merged.to_json()), keys(&run.to_json()));
     }
 }

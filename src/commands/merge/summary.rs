@@ -10,7 +10,7 @@ use std::time::Duration;
 use serde::Serialize;
 use sudoku_core::solver::{Mode, SolverKind};
 
-use crate::output::stats::{Guesses, RunInfo, RunOptions, SolveTimes, Summary, Tally};
+use crate::output::stats::{Guesses, Ratings, RunInfo, RunOptions, SolveTimes, Summary, Tally};
 
 /// Every searched row's solve time, nanoseconds, counted by value: the
 /// percentiles of the merged rows, exactly.
@@ -343,6 +343,10 @@ pub struct MergedSummary {
     /// The options every shard ran with (`shard` null); `null` without
     /// every shard's summary.
     pub options: Option<RunOptions>,
+    /// The rating distribution of merged `rate` or `solve --rate` rows
+    /// (see [`crate::output::stats::Ratings`]), from the rows; `null` for
+    /// rows without ratings.
+    pub ratings: Option<Ratings>,
     /// Always `null`: a merge that fails writes no summary.
     pub error: Option<String>,
 }
@@ -355,6 +359,7 @@ impl MergedSummary {
         tally: &Tally,
         times: &Times,
         facts: Option<RunFacts>,
+        rated: bool,
     ) -> MergedSummary {
         // A run's summary of the same tally gives the counts, exactly as
         // `solve` computes them; only the percentiles are made exact here.
@@ -368,6 +373,7 @@ impl MergedSummary {
                 mode: Mode::Unique,
                 interrupted: false,
                 options: crate::output::stats::RunOptions::default(),
+                rated,
             },
         );
         let us = |ns: u64| ns as f64 / 1e3;
@@ -398,6 +404,7 @@ impl MergedSummary {
             mode: facts.as_ref().map(|f| f.mode.clone()),
             interrupted: facts.as_ref().is_some_and(|f| f.interrupted),
             options: facts.and_then(|f| f.options),
+            ratings: run.ratings,
             error: None,
         }
     }
@@ -447,6 +454,7 @@ mod tests {
                 expected: None,
                 kept: Vec::new(),
                 sized: None,
+                rating: None,
             });
         }
         tally
@@ -491,7 +499,8 @@ mod tests {
     fn run_facts_are_null_without_the_summaries() {
         let rows = tally(&[Status::Solved, Status::Multiple]);
         let json: serde_json::Value = serde_json::from_str(
-            &MergedSummary::new(vec!["a.txt".into()], &rows, &Times::default(), None).to_json(),
+            &MergedSummary::new(vec!["a.txt".into()], &rows, &Times::default(), None, false)
+                .to_json(),
         )
         .unwrap();
         for key in ["wall_s", "puzzles_per_s", "threads", "solver", "mode"] {
@@ -516,6 +525,7 @@ mod tests {
                 mode: Mode::First,
                 interrupted: true,
                 options: crate::output::stats::RunOptions::default(),
+                rated: false,
             },
         );
         let parsed = ShardSummary::parse(&run.to_json()).unwrap();

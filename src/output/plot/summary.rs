@@ -149,6 +149,7 @@ mod tests {
             expected: None,
             kept: Vec::new(),
             sized: None,
+            rating: None,
         };
         let tally = Tally::of(&[row(Status::Solved, 2_000), row(Status::Invalid, 500)]);
         let summary = Summary::new(
@@ -161,6 +162,7 @@ mod tests {
                 mode: Mode::Unique,
                 interrupted: false,
                 options: crate::output::stats::RunOptions::default(),
+                rated: false,
             },
         );
         let html = page(&summary, &tally).unwrap();

@@ -393,7 +393,10 @@ fn a_deadline_stops_the_rating_and_a_later_one_changes_nothing() {
     )
     .unwrap();
     let whole = rate(&puzzle);
-    let later = rate_until(&puzzle, Instant::now() + std::time::Duration::from_secs(3600));
+    let later = rate_until(
+        &puzzle,
+        Instant::now() + std::time::Duration::from_secs(3600),
+    );
     assert_eq!(later, whole);
     assert!(!whole.timed_out);
     let stopped = rate_until(&puzzle, Instant::now());
@@ -401,7 +404,10 @@ fn a_deadline_stops_the_rating_and_a_later_one_changes_nothing() {
     assert!(stopped.steps < whole.steps);
     // The whole rating takes tens of milliseconds (dynamic chains): a
     // deadline 1 ms on stops it.
-    let inside = rate_until(&puzzle, Instant::now() + std::time::Duration::from_millis(1));
+    let inside = rate_until(
+        &puzzle,
+        Instant::now() + std::time::Duration::from_millis(1),
+    );
     assert!(inside.timed_out, "{inside:?}");
 }
 
