@@ -44,7 +44,7 @@ use crate::input::sized::with_boxes;
 use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES};
 use crate::job::rating::rate_result;
 use crate::output::result::{Check, PuzzleResult, SizedResult};
-use crate::output::stats::{Mark, Tally};
+use crate::output::stats::{Mark, RatingTally, Tally};
 use crate::output::RowFormat;
 use crate::process::clock::Stopwatch;
 use crate::process::interrupt::{Interrupt, Signal, POLL};
@@ -175,6 +175,8 @@ struct Run {
 struct RunOut {
     results: Vec<PuzzleResult>,
     marks: Vec<Mark>,
+    /// The rated records' ratings (a rated run's only).
+    ratings: RatingTally,
     text: Vec<u8>,
 }
 
@@ -469,9 +471,10 @@ fn finished_start(runs: &[Run], format: Option<&dyn RowFormat>) -> Batch {
 impl Batch {
     /// Counts a run's marks and appends its rows.
     fn add(&mut self, out: &RunOut) {
-        for mark in &out.marks {
+        for &mark in &out.marks {
             self.tally.mark(mark);
         }
+        self.tally.ratings.merge(&out.ratings);
         self.text.extend_from_slice(&out.text);
     }
 
@@ -598,6 +601,7 @@ impl Reader {
                 let out = run.out.get_mut().unwrap_or_else(PoisonError::into_inner);
                 out.results.clear();
                 out.marks.clear();
+                out.ratings = RatingTally::default();
                 out.text.clear();
             }
             *owned.next_run.get_mut() = 0;
@@ -686,6 +690,9 @@ fn solve_runs(
                 format.row(&result, &mut out.text);
             }
             out.marks.push(Mark::of(&result));
+            if let Some(r) = &result.rating {
+                out.ratings.add(r.tenths, r.hardest.clone());
+            }
             if settings.results {
                 out.results.push(result);
             }

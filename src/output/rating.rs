@@ -110,7 +110,8 @@ impl RowRating {
     }
 }
 
-/// Why a `solved` grid of another size than 9x9 has no rating.
+/// Why a `solved` grid of another size than 9x9 (or a 9x9 grid solved with
+/// other boxes, `--box 1x9`) has no rating.
 pub const NINE_ONLY: &str = "not rated: the rater is for 9x9 grids only";
 
 /// The message of a `solved` row whose puzzle the rater could not finish.

@@ -94,14 +94,15 @@ impl Tally {
 
     /// Counts one result.
     pub fn add(&mut self, result: &PuzzleResult) {
-        self.mark(&Mark::of(result));
+        self.mark(Mark::of(result));
+        if let Some(r) = &result.rating {
+            self.ratings.add(r.tenths, r.hardest.clone());
+        }
     }
 
-    /// Counts one result, from what the tally reads of it.
-    pub fn mark(&mut self, mark: &Mark) {
-        if let Some((tenths, hardest)) = &mark.rating {
-            self.ratings.add(*tenths, hardest.clone());
-        }
+    /// Counts one result, from what the tally reads of it (its rating
+    /// aside: see [`Tally::ratings`]).
+    pub fn mark(&mut self, mark: Mark) {
         self.puzzles += 1;
         self.statuses[status_index(mark.status)] += 1;
         if mark.mismatch {
@@ -326,8 +327,9 @@ impl fmt::Display for Ratings {
 
 /// What a [`Tally`] reads of one result: a few words where the result
 /// holds two grids and strings, so that a run can count its rows without
-/// keeping them.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// keeping them. A rated run counts its ratings apart, in a
+/// [`RatingTally`] (most runs have none).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Mark {
     /// The result's status.
     pub status: Status,
@@ -339,8 +341,6 @@ pub struct Mark {
     pub guesses: u64,
     /// Its grid's side (9 for 9x9); 0 when malformed.
     pub side: u8,
-    /// Its rating in tenths and hardest technique, when rated.
-    pub rating: Option<(u16, Cow<'static, str>)>,
 }
 
 impl Mark {
@@ -356,10 +356,6 @@ impl Mark {
                 (Some(_), None) => 9,
                 (None, None) => 0,
             },
-            rating: result
-                .rating
-                .as_ref()
-                .map(|r| (r.tenths, r.hardest.clone())),
         }
     }
 }

@@ -276,7 +276,9 @@ pub fn rate_observed(puzzle: &Grid, observe: &mut dyn FnMut(StepInfo)) -> Rating
 /// or less, and the steps after it (often the costliest) are not searched.
 /// Used to keep puzzles of a rating band (`generate --rating`).
 pub fn rate_at_most(puzzle: &Grid, max_tenths: u16) -> Option<Rating> {
-    rate_loop(puzzle, None, &mut |info| u16::from(info.tenths) <= max_tenths)
+    rate_loop(puzzle, None, &mut |info| {
+        u16::from(info.tenths) <= max_tenths
+    })
 }
 
 /// The rater's loop: `go_on` sees every step taken, in order, and stops
