@@ -473,7 +473,8 @@ fuzz_target!(|case: Case| {
     check_baseline(&path, &results, &names, true);
     let header = shape.column_names();
     if case.output != Output::CsvZst {
-        let kept = sudoku_batch::job::resume::scan(&path, &names, &header).expect("resume whole");
+        let kept = sudoku_batch::job::resume::scan(&path, &names, &header, RatingColumns::None)
+            .expect("resume whole");
         assert_eq!(kept.rows, results.len() as u64, "resume of a whole file");
         assert_eq!(
             kept.len,
@@ -515,7 +516,7 @@ fuzz_target!(|case: Case| {
             row_ends.iter().filter(|&&end| end <= cut).count()
         }
     };
-    match sudoku_batch::job::resume::scan(&path, &names, &header) {
+    match sudoku_batch::job::resume::scan(&path, &names, &header, RatingColumns::None) {
         Ok(kept) => {
             assert_eq!(
                 kept.rows as usize, complete_rows,
