@@ -187,7 +187,7 @@ impl Blank {
 /// `--symbols` string read in either case).
 fn is_symbol(symbols: &Symbols, byte: u8) -> bool {
     match symbols {
-        Symbols::ZeroDigitsLetters { .. } => byte == b'0',
+        Symbols::ZeroDigitsLetters { .. } | Symbols::ZeroNumbers => byte == b'0',
         Symbols::Chars(chars) => chars.iter().any(|c| c.eq_ignore_ascii_case(&byte)),
         Symbols::DigitsLetters { .. } | Symbols::Letters { .. } | Symbols::Numbers => false,
     }

@@ -267,10 +267,12 @@ pub struct LayoutArgs {
     ///
     /// The symbols of grids other than 9x9: `1-9A-Z` (16x16 as `1-9A-G`),
     /// `0-9A-Z` (hexadecimal, `0` a symbol), `A-Z` (either case),
-    /// `numbers` (separated by commas or spaces, `0` blank), or the n
-    /// symbols in order. Without it each record's alphabet is found from
-    /// what it holds; blanks are `.`, `-`, `_`, `+`, and `0` where it is not
-    /// a symbol. 9x9 records are read as always.
+    /// `numbers` (separated by commas or spaces, `0` blank), `numbers0`
+    /// (numbers from 0, blanks `.` or `-1`), or the n symbols in order.
+    /// Without it each record's alphabet is found from what it holds;
+    /// blanks are `.`, `-`, `_`, `+`, and `0` where it is not a symbol (a
+    /// record with other blanks that holds a `0` is numbered from 0). 9x9
+    /// records are read as always.
     #[arg(long, value_name = "SYMBOLS", value_parser = Symbols::from_name, help_heading = INPUT)]
     pub symbols: Option<Symbols>,
 

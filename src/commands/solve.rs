@@ -471,6 +471,7 @@ fn run_info(config: &Config, names: Vec<String>, start: Instant, interrupted: bo
             boxes: config.read.sizes.shape.map(|s| s.to_string()),
             symbols: config.read.sizes.symbols.as_ref().map(|s| match s {
                 sudoku_core::sizes::Symbols::Numbers => "numbers".to_string(),
+                sudoku_core::sizes::Symbols::ZeroNumbers => "numbers0".to_string(),
                 other => other.label(sudoku_core::sizes::MAX_SIDE),
             }),
         },

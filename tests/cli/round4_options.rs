@@ -282,3 +282,94 @@ fn resume_refuses_another_box_or_alphabet_that_the_summary_records() {
         assert_eq!(read_output(&out), before, "nothing appended");
     }
 }
+
+/// Cell values of a 4x4 written in `0-3` (0 blank, `0` read as 1).
+fn zero_based_chars(text: &str) -> Vec<u32> {
+    text.chars()
+        .map(|ch| match ch {
+            '.' => 0,
+            '0'..='3' => ch as u32 - '0' as u32 + 1,
+            _ => panic!("{ch:?} is no symbol of 0-3"),
+        })
+        .collect()
+}
+
+/// True when `solution` (values 1..=4, 2x2 boxes) fills `puzzle`.
+fn solves_four(puzzle: &[u32], solution: &[u32]) -> bool {
+    let unit = |cells: [usize; 4]| {
+        let mut seen: Vec<u32> = cells.iter().map(|&i| solution[i]).collect();
+        seen.sort_unstable();
+        seen == [1, 2, 3, 4]
+    };
+    puzzle.len() == 16
+        && solution.len() == 16
+        && puzzle.iter().zip(solution).all(|(p, s)| *p == 0 || p == s)
+        && (0..4).all(|i| {
+            let (top, left) = (i / 2 * 2, i % 2 * 2);
+            unit([i * 4, i * 4 + 1, i * 4 + 2, i * 4 + 3])
+                && unit([i, 4 + i, 8 + i, 12 + i])
+                && unit([
+                    top * 4 + left,
+                    top * 4 + left + 1,
+                    (top + 1) * 4 + left,
+                    (top + 1) * 4 + left + 1,
+                ])
+        })
+}
+
+#[test]
+fn zero_based_numbers_keep_every_given_and_match_their_solution_column() {
+    // 16x16 as the numbers 0-15: blanks `.` (row 1) or `-1` (row 2), and
+    // a 1-based row with `0` blanks (row 3). Before, every `0` given became
+    // a blank: `multiple` and `mismatch`.
+    let rows = rows(&stdout(&solve(&[&case("r4-25a-zero-based16.csv")])));
+    assert_eq!(rows.len(), 3);
+    for row in &rows {
+        assert_eq!(
+            (row.status.as_str(), row.check.as_str()),
+            ("solved", "ok"),
+            "line {}: {}",
+            row.line,
+            row.message
+        );
+    }
+    // Written back as read: numbers from 0, blanks `.`, every `0` given kept.
+    let input = std::fs::read_to_string(case("r4-25a-zero-based16.csv")).unwrap();
+    let dot_row = input.lines().nth(1).unwrap();
+    assert!(
+        dot_row.contains(&format!("\"{}\"", rows[0].puzzle)),
+        "{}",
+        rows[0].puzzle
+    );
+    assert_eq!(rows[1].puzzle, rows[0].puzzle);
+    assert!(rows[0].solution.split(',').any(|v| v == "0"));
+    assert!(!rows[0].solution.split(',').any(|v| v == "16"));
+}
+
+#[test]
+fn zero_based_digits_of_a_4x4_are_givens_not_blanks() {
+    // 4x4 lines in `0-3` with `.` blanks after a 9x9 line: before, each `0`
+    // given was a blank and every 4x4 came out `multiple`.
+    let rows = rows(&stdout(&solve(&[&case("r4-25b-four-0-3.txt")])));
+    assert_eq!(rows.len(), 6);
+    for row in &rows[1..] {
+        assert_eq!(row.status, "solved", "line {}: {}", row.line, row.message);
+        assert!(
+            solves_four(
+                &zero_based_chars(&row.puzzle),
+                &zero_based_chars(&row.solution)
+            ),
+            "line {}: {} does not solve {}",
+            row.line,
+            row.solution,
+            row.puzzle
+        );
+        assert!(row.solution.contains('0'), "{}", row.solution);
+    }
+    // `--symbols numbers0` reads such numbers whatever their blanks.
+    let scratch = Scratch::new();
+    let four = scratch.file("four.txt", b"0,1,2,3,2,3,0,1,1,0,3,2,3,2,1,.\n");
+    let given = crate::common::rows(&stdout(&solve(&[&four, "--symbols", "numbers0"])));
+    assert_eq!(given[0].status, "solved", "{}", given[0].message);
+    assert_eq!(given[0].solution, "0,1,2,3,2,3,0,1,1,0,3,2,3,2,1,0");
+}

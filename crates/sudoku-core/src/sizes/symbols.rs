@@ -6,8 +6,14 @@
 //! `1-9A-Z` (16x16 as `1-9A-G`, the common form); `0-9A-Z` (hexadecimal
 //! 16x16, `0` a symbol); letters only, either case (Alphadoku's `A-P` and
 //! `a-y`); numbers separated by commas or spaces, `0` blank (the comma
-//! grids); or any n characters given in order. Blanks are `.`, `-`, `_`,
+//! grids), or numbered from 0 (0-based data sets: `0` to n-1, blanks `.`
+//! or `-1`); or any n characters given in order. Blanks are `.`, `-`, `_`,
 //! `+`, and `0` where it is not a symbol.
+//!
+//! `0` is read as a symbol, never as a blank, where the record says so: a
+//! record that writes its blanks with `.`, `-`, `_`, `+` (or `-1` among
+//! numbers) and also holds a `0` is numbered from 0 (a 4x4 in `0-3`, a
+//! 16x16 as the numbers 0-15), so no `0` given is ever taken for a blank.
 
 use std::fmt;
 
@@ -40,6 +46,10 @@ pub enum Symbols {
     },
     /// Numbers 1..=n separated by commas (or spaces); `0` is a blank.
     Numbers,
+    /// Numbers 0..n-1 separated by commas (or spaces), as 0-based data
+    /// sets write them: `0` is the first symbol; blanks are `.`, `-`, `_`,
+    /// `+` or `-1`.
+    ZeroNumbers,
     /// The n characters given, in order; letters are read in either case
     /// when the string has no two letters that differ only in case.
     Chars(Vec<u8>),
@@ -77,15 +87,17 @@ pub enum SymbolsError {
         /// The alphabet's name, as `1-9A-G`.
         label: String,
     },
-    /// A number above n.
-    #[error("number {number} at cell {position} is above {side} (give --symbols)")]
+    /// A value that is no number of the alphabet, nor a blank.
+    #[error(
+        "number {number} at cell {position} is not one of {label} nor a blank (give --symbols)"
+    )]
     BadNumber {
         /// The number as written.
         number: String,
         /// 1-based cell.
         position: usize,
-        /// The grid's side.
-        side: usize,
+        /// The alphabet's name for the grid's side (`numbers 1-16`).
+        label: String,
     },
     /// Several alphabets fit the record.
     #[error("ambiguous symbols, give --symbols: {0}")]
@@ -109,6 +121,7 @@ impl Symbols {
             "A-Z" => Symbols::Letters { lower: false },
             "a-z" => Symbols::Letters { lower: true },
             "numbers" => Symbols::Numbers,
+            "numbers0" => Symbols::ZeroNumbers,
             _ => {
                 let bytes = name.as_bytes();
                 let ok = bytes.len() >= 4
@@ -144,7 +157,7 @@ impl Symbols {
             Symbols::DigitsLetters { .. } => 35,
             Symbols::ZeroDigitsLetters { .. } => 36,
             Symbols::Letters { .. } => 26,
-            Symbols::Numbers => usize::MAX,
+            Symbols::Numbers | Symbols::ZeroNumbers => usize::MAX,
             Symbols::Chars(chars) => chars.len(),
         }
     }
@@ -152,7 +165,7 @@ impl Symbols {
     /// True when `0` is a symbol, not a blank.
     fn zero_is_symbol(&self) -> bool {
         match self {
-            Symbols::ZeroDigitsLetters { .. } => true,
+            Symbols::ZeroDigitsLetters { .. } | Symbols::ZeroNumbers => true,
             Symbols::Chars(chars) => chars.contains(&b'0'),
             _ => false,
         }
@@ -178,7 +191,7 @@ impl Symbols {
                 letter(i - 10, *lower)
             }),
             Symbols::Letters { lower } => Some(letter(i, *lower)),
-            Symbols::Numbers => None,
+            Symbols::Numbers | Symbols::ZeroNumbers => None,
             Symbols::Chars(chars) => chars.get(i).copied(),
         }
     }
@@ -199,7 +212,7 @@ impl Symbols {
                 _ => return None,
             },
             Symbols::Letters { .. } if letter < 26 => letter + 1,
-            Symbols::Letters { .. } | Symbols::Numbers => return None,
+            Symbols::Letters { .. } | Symbols::Numbers | Symbols::ZeroNumbers => return None,
             Symbols::Chars(chars) => {
                 let exact = chars.iter().position(|&c| c == b);
                 let folded = || {
@@ -216,10 +229,12 @@ impl Symbols {
         Some(v)
     }
 
-    /// The symbol of value `v` as text, for messages (`K`, `17`).
+    /// The symbol of value `v` as text, for messages (`K`, `17`, `16` for
+    /// 17 numbered from 0).
     pub fn name_of(&self, v: u8) -> String {
         match self.char_of(v) {
             Some(c) => char::from(c).to_string(),
+            None if *self == Symbols::ZeroNumbers => (v.saturating_sub(1)).to_string(),
             None => v.to_string(),
         }
     }
@@ -230,6 +245,7 @@ impl Symbols {
         let side = side.min(self.capacity());
         match self {
             Symbols::Numbers => format!("numbers 1-{side}"),
+            Symbols::ZeroNumbers => format!("numbers 0-{}", side.saturating_sub(1)),
             Symbols::Chars(chars) => String::from_utf8_lossy(&chars[..side]).into_owned(),
             _ => {
                 let first = self.char_of(1).map_or('?', char::from);
@@ -257,9 +273,28 @@ impl Symbols {
 
     /// The grid written in this alphabet: one character per cell and
     /// `blank` for blanks, or for numbers comma-separated values with `0`
-    /// for blanks.
+    /// for blanks (numbers from 0: `blank` for blanks, a `0` blank written
+    /// `.`, since `0` is a symbol there).
     pub fn format(&self, grid: &SizedGrid, blank: u8) -> String {
         match self {
+            Symbols::ZeroNumbers => {
+                let blank = if blank == b'0' {
+                    '.'
+                } else {
+                    char::from(blank)
+                };
+                let mut text = String::with_capacity(grid.cells().len() * 3);
+                for (i, &v) in grid.cells().iter().enumerate() {
+                    if i > 0 {
+                        text.push(',');
+                    }
+                    match v {
+                        0 => text.push(blank),
+                        v => text.push_str(&(v - 1).to_string()),
+                    }
+                }
+                text
+            }
             Symbols::Numbers => {
                 let mut text = String::with_capacity(grid.cells().len() * 3);
                 for (i, v) in grid.cells().iter().enumerate() {
@@ -297,6 +332,7 @@ impl fmt::Display for Symbols {
             }
             Symbols::Letters { lower } => f.write_str(if *lower { "a-z" } else { "A-Z" }),
             Symbols::Numbers => f.write_str("numbers"),
+            Symbols::ZeroNumbers => f.write_str("numbers0"),
             Symbols::Chars(chars) => f.write_str(&String::from_utf8_lossy(chars)),
         }
     }
@@ -353,8 +389,11 @@ pub fn read(
     let numbers = tokens
         .iter()
         .all(|t| t.iter().all(|b| b.is_ascii_digit() || BLANKS.contains(b)));
-    if (numbers && symbols.is_none()) || symbols == Some(&Symbols::Numbers) {
-        return read_numbers(&tokens, shape);
+    match symbols {
+        None if numbers => return read_numbers(&tokens, shape, None),
+        Some(Symbols::Numbers) => return read_numbers(&tokens, shape, Some(false)),
+        Some(Symbols::ZeroNumbers) => return read_numbers(&tokens, shape, Some(true)),
+        _ => {}
     }
     if let Some(t) = tokens.iter().find(|t| t.len() != 1) {
         return Err(SymbolsError::BadSymbol {
@@ -367,30 +406,55 @@ pub fn read(
     read_chars(&chars, symbols, shape)
 }
 
-fn read_numbers(tokens: &[&[u8]], shape: Option<Shape>) -> Result<Read, SymbolsError> {
+/// True for a blank among numbers: `.`, `-`, `_`, `+` (or a run of
+/// them), or `-1`, the blank of 0-based data sets.
+fn is_blank_number(token: &[u8]) -> bool {
+    token == b"-1" || token.iter().all(|b| BLANKS.contains(b))
+}
+
+/// Reads values separated by commas or whitespace as numbers: from 0 when
+/// `zero_based` says so, or, when it is `None`, when the record writes
+/// its blanks otherwise than `0` and still holds a `0` (see the module
+/// docs).
+fn read_numbers(
+    tokens: &[&[u8]],
+    shape: Option<Shape>,
+    zero_based: Option<bool>,
+) -> Result<Read, SymbolsError> {
     let side = side_of(tokens.len()).ok_or(SymbolsError::CellCount(tokens.len()))?;
     let shape = shape_for(side, shape)?;
+    let zero_based = zero_based.unwrap_or_else(|| {
+        tokens.iter().any(|t| is_blank_number(t))
+            && tokens.iter().any(|t| t.iter().all(|&b| b == b'0'))
+    });
+    let (first, symbols) = if zero_based {
+        (0, Symbols::ZeroNumbers)
+    } else {
+        (1, Symbols::Numbers)
+    };
     let mut cells = Vec::with_capacity(tokens.len());
     for (i, t) in tokens.iter().enumerate() {
         let text = std::str::from_utf8(t).unwrap_or("?");
-        let value = text.parse::<usize>().ok().filter(|&v| v <= side);
+        let value = text
+            .parse::<usize>()
+            .ok()
+            .filter(|&v| v >= first && v < side + first);
         match value {
-            Some(v) => cells.push(v as u8),
-            None if t.iter().all(|b| BLANKS.contains(b)) => cells.push(0),
+            Some(v) => cells.push((v + 1 - first) as u8),
+            None if is_blank_number(t) || (!zero_based && text.parse() == Ok(0u32)) => {
+                cells.push(0);
+            }
             None => {
                 return Err(SymbolsError::BadNumber {
                     number: text.to_string(),
                     position: i + 1,
-                    side,
+                    label: symbols.label(side),
                 })
             }
         }
     }
     let grid = SizedGrid::from_cells(shape, cells).ok_or(SymbolsError::CellCount(tokens.len()))?;
-    Ok(Read {
-        grid,
-        symbols: Symbols::Numbers,
-    })
+    Ok(Read { grid, symbols })
 }
 
 /// The alphabet a one-character-per-cell record of `side` is written in
@@ -414,10 +478,12 @@ fn detect(chars: &[u8], side: usize) -> Result<Symbols, SymbolsError> {
         }
     }
     let lower = lower && !upper;
-    Ok(if !letters && side <= 9 {
-        Symbols::DigitsLetters { lower }
-    } else if zero && dots {
+    Ok(if zero && dots {
+        // Blanks written otherwise, so every `0` is a given: a 4x4 in
+        // `0-3`, a 16x16 in `0-9A-F`.
         Symbols::ZeroDigitsLetters { lower }
+    } else if !letters && side <= 9 {
+        Symbols::DigitsLetters { lower }
     } else if letters && digits {
         // `0` and no other blank: a blank of 1-9A-Z, or a symbol of
         // 0-9A-Z. Only a letter past 0-9A-Z's range tells them apart.
@@ -489,6 +555,33 @@ mod tests {
     }
 
     #[test]
+    fn a_zero_beside_other_blanks_is_a_given_numbered_from_0() {
+        // Characters: `.` blanks and a `0`: 0-based, at every side.
+        assert_eq!(found("..31.....0...1.2"), "0-3");
+        assert_eq!(found("1..2..3.4......."), "1-4");
+        // Numbers: `.` or `-1` blanks beside a `0`: numbered from 0.
+        assert_eq!(found("0,1,2,3,.,.,.,.,.,.,.,.,.,.,.,."), "numbers 0-3");
+        assert_eq!(
+            found("0,1,2,3,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1"),
+            "numbers 0-3"
+        );
+        assert_eq!(found("4,1,2,3,0,0,0,0,0,0,0,0,0,0,0,0"), "numbers 1-4");
+        let read = read(b"3,.,.,0,.,.,.,.,.,.,.,.,.,.,.,.", None, None).unwrap();
+        assert_eq!(&read.grid.cells()[..4], [4, 0, 0, 1]);
+        assert_eq!(
+            read.symbols.format(&read.grid, b'.'),
+            "3,.,.,0,.,.,.,.,.,.,.,.,.,.,.,."
+        );
+        // A value outside the alphabet is refused, naming it.
+        assert_eq!(
+            found("0,1,2,4,.,.,.,.,.,.,.,.,.,.,.,."),
+            "number 4 at cell 4 is not one of numbers 0-3 nor a blank (give --symbols)"
+        );
+        assert_eq!(Symbols::from_name("numbers0"), Ok(Symbols::ZeroNumbers));
+        assert_eq!(Symbols::ZeroNumbers.to_string(), "numbers0");
+    }
+
+    #[test]
     fn alphabets_are_found_from_the_record() {
         assert_eq!(found("1..2..3.4.......".trim()), "1-4");
         assert_eq!(found(&format!("1A.G{}", ".".repeat(252))), "1-9A-G");
@@ -524,7 +617,7 @@ mod tests {
         assert_eq!(found("1,2,3"), "3 cells: not a square grid of side 4 to 64");
         assert_eq!(
             found(&format!("17{}", ",0".repeat(15))),
-            "number 17 at cell 1 is above 4 (give --symbols)"
+            "number 17 at cell 1 is not one of numbers 1-4 nor a blank (give --symbols)"
         );
     }
 
