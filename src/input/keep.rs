@@ -209,7 +209,7 @@ pub fn layout(keep: &Keep, inputs: &[(&str, Vec<KeptColumn>)]) -> Result<KeptLay
 /// The run's kept `columns` with the types of `casts` (`--keep-types`),
 /// each found by name as `--keep` finds one (an exact name first, else
 /// the one alike but for case): their Arrow types set, and the cast of
-/// each column for [`cast`].
+/// each column, which `cast` applies to every record.
 ///
 /// # Errors
 /// A cast naming no kept column, or two alike but for case.
