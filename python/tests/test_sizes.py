@@ -132,7 +132,7 @@ def test_malformed_records_of_other_sizes_carry_the_cli_message(cli, tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text("puzzle\n" + "\n".join(bad[:2]) + "\n")
     assert messages[:2] == [row["message"] for row in cli(str(path), "--format", "csv")]
-    assert messages[2] == "number 17 at cell 16 is above 4 (give --symbols)"
+    assert messages[2] == "number 17 at cell 16 is not one of numbers 1-4 nor a blank (give --symbols)"
 
 
 def test_symbols_names_the_alphabet_as_the_cli_does(cli, tmp_path):
