@@ -7,8 +7,9 @@
 //! Invariants:
 //! - exactly one record per record written, in order: none dropped, none
 //!   merged into another, none split (a leading line of text with nothing
-//!   puzzle-like in it, before the first record of a text-lines input, is a
-//!   header by the reader's documented rule, and is expected to be skipped);
+//!   puzzle-like in it, before the first record of a text-lines input read
+//!   under `auto`, is a header by the reader's documented rule, and is
+//!   expected to be skipped; `--format lines` makes every line a record);
 //! - each record's line is the physical line (`\n`, `\r\n` and a lone `\r`
 //!   each end one) where it starts, or the row number for Parquet;
 //! - its puzzle is the grid written, and a malformed field stays a
@@ -260,8 +261,10 @@ fn write_lines(case: &Case, out: &mut Vec<u8>) -> Vec<Expected> {
         );
         out.extend_from_slice(fields.join(separator).as_bytes());
         out.extend_from_slice(rec.end.bytes(last));
-        if rec.puzzle.is_text() && !seen_record {
-            continue; // a header line, by the reader's rule
+        // A header line, by the reader's rule: only under `auto`, since
+        // `--format lines` makes every line a record.
+        if rec.puzzle.is_text() && !seen_record && case.auto {
+            continue;
         }
         seen_record = true;
         let width = *width.get_or_insert(fields.len());
