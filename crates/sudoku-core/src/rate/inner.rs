@@ -21,6 +21,7 @@
 //! exhaustive as serate's and costs seconds per step on the hardest
 //! puzzles.
 
+use super::basic::BOX_COL_ROW;
 use super::board::{bits, cells_of, Mask, UNITS, UNIT_SET};
 
 /// Eliminations found inside a chain: each candidate (cell * 9 + digit)
@@ -149,25 +150,11 @@ fn locking(v: &View, f: &mut Found, par: &mut Vec<u16>) -> bool {
     any
 }
 
-/// The units in the order serate's subset rules walk them: boxes, then
-/// columns, then rows.
-const SUBSET_UNITS: [usize; 27] = {
-    let mut o = [0usize; 27];
-    let mut i = 0;
-    while i < 9 {
-        o[i] = i;
-        o[9 + i] = 18 + i;
-        o[18 + i] = 9 + i;
-        i += 1;
-    }
-    o
-};
-
 /// Hidden pairs: two digits with the same two places (each digit in two
 /// places at least) in a unit with more than four empty cells.
 fn hidden_pair(v: &View, f: &mut Found, par: &mut Vec<u16>) -> bool {
     let mut any = false;
-    for &u in &SUBSET_UNITS {
+    for &u in &BOX_COL_ROW {
         if empty_cells(v, u) <= 4 {
             continue;
         }
@@ -206,7 +193,7 @@ fn hidden_pair(v: &View, f: &mut Found, par: &mut Vec<u16>) -> bool {
 /// cells.
 fn naked_pair(v: &View, f: &mut Found, par: &mut Vec<u16>) -> bool {
     let mut any = false;
-    for &u in &SUBSET_UNITS {
+    for &u in &BOX_COL_ROW {
         if empty_cells(v, u) < 4 {
             continue;
         }
