@@ -277,7 +277,10 @@ impl Symbols {
     /// `.`, since `0` is a symbol there).
     pub fn format(&self, grid: &SizedGrid, blank: u8) -> String {
         match self {
-            Symbols::ZeroNumbers => {
+            Symbols::Numbers | Symbols::ZeroNumbers => {
+                // Numbers from 0 write a blank as `blank` (`.` for a `0`
+                // blank, `0` being a symbol); numbers from 1 write `0`.
+                let zero_based = *self == Symbols::ZeroNumbers;
                 let blank = if blank == b'0' {
                     '.'
                 } else {
@@ -289,19 +292,9 @@ impl Symbols {
                         text.push(',');
                     }
                     match v {
-                        0 => text.push(blank),
-                        v => text.push_str(&(v - 1).to_string()),
+                        0 if zero_based => text.push(blank),
+                        v => text.push_str(&(v - u8::from(zero_based)).to_string()),
                     }
-                }
-                text
-            }
-            Symbols::Numbers => {
-                let mut text = String::with_capacity(grid.cells().len() * 3);
-                for (i, v) in grid.cells().iter().enumerate() {
-                    if i > 0 {
-                        text.push(',');
-                    }
-                    text.push_str(&v.to_string());
                 }
                 text
             }
