@@ -17,12 +17,15 @@
 //! searched on the chain's grid: every X-, Y- and XY-cycle and forcing
 //! chain, easiest first, one per set of eliminations; each counts with
 //! the removed candidates its links need (a cell's or a unit's), and its
-//! complexity is added to the steps that use it. This search is as
-//! exhaustive as serate's and costs seconds per step on the hardest
-//! puzzles.
+//! complexity is added to the steps that use it. At (+ Multiple Forcing
+//! Chains) the same, then static cell and region forcing chains
+//! ([`super::multiple`]). The search is as exhaustive as serate's, but
+//! runs only from the candidates where the chain grid's implication graph
+//! ([`super::reach`]) has a cycle or a path to the negation.
 
 use super::basic::BOX_COL_ROW;
-use super::board::{bits, cells_of, Mask, UNITS, UNIT_SET};
+use super::board::{bits, cells_of, Board, Mask, UNITS, UNIT_SET};
+use super::reach::Reach;
 
 /// Eliminations found inside a chain: each candidate (cell * 9 + digit)
 /// turned off and its causes, the off nodes (`cand * 2`) of the removed
@@ -52,7 +55,12 @@ pub(super) struct View<'a> {
 }
 
 impl Found {
-    fn note(&mut self, cell: usize, digits: Mask) {
+    /// The nested chain of the hints emitted next, if any.
+    pub(super) fn set_nested(&mut self, nested: Option<(u64, u32)>) {
+        self.nested = nested;
+    }
+
+    pub(super) fn note(&mut self, cell: usize, digits: Mask) {
         if let Some(r) = self.removals.iter_mut().find(|r| r.0 == cell) {
             r.1 |= digits;
         } else {
@@ -62,7 +70,7 @@ impl Found {
 
     /// Records the hint gathered in `removals`, caused by `parents`; it
     /// counts only when it has eliminations and causes.
-    fn emit(&mut self, parents: &[u16]) -> bool {
+    pub(super) fn emit(&mut self, parents: &[u16]) -> bool {
         if self.removals.is_empty() || parents.is_empty() {
             self.removals.clear();
             return false;
@@ -284,13 +292,13 @@ pub(super) fn basic(v: &View, f: &mut Found, par: &mut Vec<u16>, level: u8) -> b
         || hidden_pair(v, f, par)
         || naked_pair(v, f, par)
         || x_wing(v, f, par)
-        || (level >= 2 && static_chains(v, f, par))
+        || ((level == 2 || level == 3) && static_chains(v, f, par))
 }
 
 /// How a potential of a static chain came: the start, the cell's last or
 /// other digit, or a box, row or column (the unit type + 2).
-const START: u8 = 0;
-const CELL: u8 = 1;
+pub(super) const START: u8 = 0;
+pub(super) const CELL: u8 = 1;
 
 /// A candidate on or off in a static chain search, with the potential it
 /// follows from (`u32::MAX` for the start) and its cause.
@@ -609,6 +617,19 @@ fn static_chains(v: &View, f: &mut Found, par: &mut Vec<u16>) -> bool {
         hints: Vec::new(),
     };
     let mut buf = Vec::with_capacity(32);
+    // A cycle through a candidate, or a chain from it to its negation, is
+    // a path of the implication graph of the chain's grid (with X and Y
+    // links: the X-only and Y-only searches follow some of its edges): the
+    // searches run only from the candidates where the graph has one, and
+    // find what they would find from all.
+    let graph = Reach::new(
+        &Board {
+            value: *v.value,
+            cand: *v.grid,
+        },
+        true,
+        true,
+    );
     for (y, x) in [(false, true), (true, false), (true, true)] {
         for c in 0..81 {
             let m = v.grid[c];
@@ -620,10 +641,17 @@ fn static_chains(v: &View, f: &mut Found, par: &mut Vec<u16>) -> bool {
                     continue;
                 }
                 let cand = c * 9 + d;
-                s.cycles(cand, y, x, &mut buf);
+                let (on, off) = (cand * 2 + 1, cand * 2);
+                if graph.on_cycle(on) {
+                    s.cycles(cand, y, x, &mut buf);
+                }
                 if x {
-                    s.forcing(cand, true, y, &mut buf);
-                    s.forcing(cand, false, y, &mut buf);
+                    if graph.reaches(on, off) {
+                        s.forcing(cand, true, y, &mut buf);
+                    }
+                    if graph.reaches(off, on) {
+                        s.forcing(cand, false, y, &mut buf);
+                    }
                 }
             }
         }

@@ -15,10 +15,11 @@
 //! and loops (type 3 with naked and hidden sets), BUG types 1 to 4,
 //! WXYZ/VWXYZ/UVWXYZ/TUVWXYZ-Wings, aligned pair and triplet exclusion,
 //! forcing chains and cycles, Nishio, cell and region forcing chains, their
-//! dynamic forms, Dynamic Forcing Chains (+) (9.0 and up) and (+ Forcing
-//! Chains) (9.5 and up). Not covered (a puzzle needing them comes out
-//! incomplete, or rated by a later rule): the nested forcing chains of 10.0
-//! and up.
+//! dynamic forms, and the nested forcing chains of serate's default set:
+//! Dynamic Forcing Chains (+) (9.0 and up), (+ Forcing Chains) (9.5 and
+//! up), (+ Multiple Forcing Chains) (10.0 and up) and (+ Dynamic Forcing
+//! Chains) (10.5 and up, its three rules: dynamic chains, then (+), then
+//! (+ Forcing Chains) inside).
 //!
 //! ```
 //! use sudoku_core::grid::Grid;
@@ -227,6 +228,10 @@ const TECHNIQUES: &[Finder] = &[
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Dynamic, sh),
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::Plus, sh),
     |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::NestedChains, sh),
+    |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::NestedMultiple, sh),
+    |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::NestedDynamic(0), sh),
+    |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::NestedDynamic(1), sh),
+    |b, s, sh| multiple::forcing_chains(b, s, multiple::Kind::NestedDynamic(2), sh),
 ];
 
 /// Rates a puzzle: solves it step by step with the easiest technique that

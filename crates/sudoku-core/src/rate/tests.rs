@@ -386,6 +386,63 @@ fn first_steps_of_hard_puzzles_rate_as_serate() {
     assert_eq!(checked, 6);
 }
 
+/// A puzzle of the forum's 11+ list (line 13) whose first step is a
+/// Dynamic Contradiction Forcing Chain (+ Multiple Forcing Chains): static
+/// cell and region forcing chains found inside the chain's grid. Serate
+/// rates the puzzle 10.9 with this technique (`data/serate_hard_ratings.csv`);
+/// its first step is the 10.9.
+#[test]
+fn nested_multiple_forcing_chains_step_rates_as_serate() {
+    let first = first_steps(
+        "98.7..6..7...5......4..8.7.4....7.3..9.2.......3.1...6.4...9.8....5....2.....21..",
+        1,
+    );
+    assert_eq!(
+        first,
+        [(
+            109,
+            "Dynamic Contradiction Forcing Chains (+ Multiple Forcing Chains)",
+            1
+        )]
+    );
+}
+
+/// Hard puzzles (9.0 and up) with serate's whole rating
+/// (`data/serate_hard_ratings.csv`, provenance in `data/README.md`).
+const HARD: &str = include_str!("../../../../data/serate_hard_ratings.csv");
+
+/// The rows of [`HARD`] rated below `max`, each rated and compared with
+/// serate's rating and hardest technique; how many.
+fn hard_ratings_agree(max: u16) -> usize {
+    let mut checked = 0;
+    for line in HARD.lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        let tenths: u16 = f[1].replace('.', "").parse().expect("a rating");
+        if tenths >= max {
+            continue;
+        }
+        let r = rate_line(f[0]);
+        assert!(r.complete, "{}: not rated", f[0]);
+        assert_eq!((r.tenths, r.hardest), (tenths, f[2]), "{}", f[0]);
+        checked += 1;
+    }
+    checked
+}
+
+/// The rows rated below 9.5 (fractions of a second each in a debug build).
+#[test]
+fn hard_ratings_below_nested_chains_agree_with_serate() {
+    assert!(hard_ratings_agree(95) >= 7);
+}
+
+/// Every row: the nested forcing chains take seconds per puzzle in a debug
+/// build (`cargo test --release -p sudoku-core -- --ignored hard_ratings`).
+#[test]
+#[ignore = "seconds per puzzle in a debug build; run with --release"]
+fn hard_ratings_agree_with_serate() {
+    assert_eq!(hard_ratings_agree(u16::MAX), HARD.lines().count() - 1);
+}
+
 #[test]
 fn a_deadline_stops_the_rating_and_a_later_one_changes_nothing() {
     let puzzle = Grid::parse(
