@@ -8,7 +8,6 @@
 use std::io::{self, Read};
 
 use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
-use sudoku_core::solver::Status;
 
 use super::field;
 use super::keep::{self, Keep};
@@ -301,8 +300,7 @@ impl CsvRules {
             .cols
             .status
             .and_then(|i| rec.get(i))
-            .and_then(|f| std::str::from_utf8(f).ok())
-            .and_then(|s| s.parse::<Status>().ok());
+            .and_then(field::status);
         if puzzle.is_err() {
             if let Some(f) = rec.get(at).filter(|f| sized::looks_sized(f)) {
                 let given = if self.cols.solution_by_name {

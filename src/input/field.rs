@@ -2,6 +2,7 @@
 //! why not.
 
 use sudoku_core::grid::{Grid, ParseError, BLANKS, CELLS};
+use sudoku_core::solver::Status;
 
 /// True for a digit or one of the blank characters `.0_-`.
 #[inline]
@@ -23,6 +24,19 @@ pub fn complete(field: &[u8]) -> Option<Grid> {
     <&[u8; CELLS]>::try_from(field)
         .ok()
         .and_then(Grid::complete_from_line)
+}
+
+/// The status a field names (an expected-status column), as
+/// [`Status`]'s `FromStr` reads it: any case, spaces around it. The names
+/// are ASCII, so they are matched on the bytes, without the UTF-8 check and
+/// copy of a `str` first (on Parquet results read back, where every row has
+/// one, that was a tenth of the reading); other text goes the `str` way.
+pub fn status(field: &[u8]) -> Option<Status> {
+    let name = field.trim_ascii();
+    Status::ALL
+        .into_iter()
+        .find(|status| status.name().as_bytes().eq_ignore_ascii_case(name))
+        .or_else(|| std::str::from_utf8(field).ok()?.parse().ok())
 }
 
 /// The side of a one-line grid of another size (4, 16 or 25): 16 cells of

@@ -12,7 +12,6 @@ use arrow_array::types::{
 };
 use arrow_array::{Array, DictionaryArray, RecordBatch};
 use arrow_schema::DataType;
-use sudoku_core::solver::Status;
 
 use super::value::{self, Value};
 use super::{field, Record, SizeOptions};
@@ -195,9 +194,7 @@ impl TableRules {
             },
         };
         let expected = match self.status.map(|i| value_at(batch.column(i).as_ref(), row)) {
-            Some(Value::Text(t)) => std::str::from_utf8(t)
-                .ok()
-                .and_then(|s| s.parse::<Status>().ok()),
+            Some(Value::Text(t)) => field::status(t),
             _ => None,
         };
         // Built once, where it is returned (see `record_batch::Parser::parse`).
