@@ -35,7 +35,7 @@ pub(super) struct Found {
     /// (candidate, start, end) of the causes in `parents`, and the nested
     /// chain that found it: an identity and its complexity ((0, 0) for
     /// none).
-    pub offs: Vec<(u16, u32, u32, (u64, u32))>,
+    pub offs: Vec<Off>,
     pub parents: Vec<u16>,
     /// The nested chain of the hint being emitted.
     nested: Option<(u64, u32)>,
@@ -43,6 +43,43 @@ pub(super) struct Found {
     /// first found.
     removals: Vec<(usize, Mask)>,
 }
+
+/// What [`basic`] found at levels 2 and 3 (the basic techniques, then
+/// static forcing chains and cycles) on the grids chains of one step have
+/// reached, by grid: the board a step's chains start from is the same at
+/// every level, so the level-3 search meets again every grid of the
+/// level-2 search before it, until a rule only level 3 has fires.
+#[derive(Default)]
+pub(super) struct Cache {
+    found: std::collections::HashMap<[Mask; 81], (Vec<Off>, Vec<u16>)>,
+}
+
+/// Grids kept at most: the cache is dropped whole past this (about 100
+/// MB of grids and eliminations at worst).
+const CACHE_GRIDS: usize = 200_000;
+
+impl Cache {
+    /// [`basic`] at level 2 on `v`, from the cache when `v.grid` was seen.
+    pub(super) fn basic(&mut self, v: &View, f: &mut Found, par: &mut Vec<u16>) -> bool {
+        if let Some((offs, parents)) = self.found.get(v.grid) {
+            f.offs.clone_from(offs);
+            f.parents.clone_from(parents);
+            return !f.offs.is_empty();
+        }
+        let any = basic(v, f, par, 2);
+        if self.found.len() >= CACHE_GRIDS {
+            self.found.clear();
+        }
+        self.found
+            .insert(*v.grid, (f.offs.clone(), f.parents.clone()));
+        any
+    }
+}
+
+/// A candidate turned off inside a chain: (candidate, start, end) of its
+/// causes in [`Found::parents`], and the nested chain that found it (an
+/// identity and its complexity; (0, 0) for none).
+pub(super) type Off = (u16, u32, u32, (u64, u32));
 
 /// The state a chain has reached: the board's candidates (`source`), the
 /// candidates left (`grid`), each digit's cells left, and the board's
@@ -244,22 +281,22 @@ fn x_wing(v: &View, f: &mut Found, par: &mut Vec<u16>) -> bool {
     let mut any = false;
     // (base lines, cover lines): columns 18.., rows 9...
     for (base, cover) in [(18, 9), (9, 18)] {
+        // The places of each digit in each base line, as positions 0..9.
+        let mut index = [[0u16; 9]; 9];
+        for (d, lines) in index.iter_mut().enumerate() {
+            for (i, m) in lines.iter_mut().enumerate() {
+                for (k, &c) in UNITS[base + i].iter().enumerate() {
+                    *m |= ((v.places[d] >> c & 1) as u16) << k;
+                }
+            }
+        }
         for j in 1..9 {
             for i in 0..j {
                 for d in 0..9 {
                     if placed[d] + 4 > 9 {
                         continue;
                     }
-                    let index = |u: usize| -> u16 {
-                        let mut m = 0u16;
-                        for k in 0..9 {
-                            if v.places[d] >> UNITS[u][k] & 1 != 0 {
-                                m |= 1 << k;
-                            }
-                        }
-                        m
-                    };
-                    let (pi, pj) = (index(base + i), index(base + j));
+                    let (pi, pj) = (index[d][i], index[d][j]);
                     if pi.count_ones() < 2 || pj.count_ones() < 2 || (pi | pj).count_ones() != 2 {
                         continue;
                     }

@@ -165,6 +165,9 @@ struct Shared {
     /// The static implication graph with X and Y links (forcing chains
     /// and cycles, then static cell and region forcing chains).
     reach: Option<reach::Reach>,
+    /// What the rules inside nested chains found on each grid (levels 2
+    /// and 3 search the same grids).
+    inner: inner::Cache,
 }
 
 impl Shared {

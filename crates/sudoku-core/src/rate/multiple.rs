@@ -227,6 +227,8 @@ struct Engine<'a> {
     limit: u8,
     /// When the rating must stop: the rules run inside chains look.
     deadline: Option<Instant>,
+    /// What the rules of levels 2 and 3 found on each grid of this step.
+    cache: Option<&'a mut inner::Cache>,
     found: inner::Found,
     scratch: Vec<u16>,
 }
@@ -262,6 +264,7 @@ impl<'a> Engine<'a> {
             level,
             limit,
             deadline,
+            cache: None,
             found: inner::Found::default(),
             scratch: Vec::new(),
         }
@@ -431,7 +434,11 @@ impl<'a> Engine<'a> {
             places: &self.places,
             value: &self.b.value,
         };
-        let found = inner::basic(&view, &mut self.found, &mut self.scratch, self.level)
+        let basic = match self.cache.as_deref_mut() {
+            Some(cache) => cache.basic(&view, &mut self.found, &mut self.scratch),
+            None => inner::basic(&view, &mut self.found, &mut self.scratch, self.level),
+        };
+        let found = basic
             || match self.level {
                 3 => nested_rule(&view, Kind::Multiple, &mut self.found, self.deadline),
                 4 => nested_rule(
@@ -803,12 +810,18 @@ fn on_then_off(order: &[u16]) -> impl Iterator<Item = usize> + '_ {
 /// Runs the rule `kind` on the board: the easiest step it finds.
 pub(super) fn forcing_chains(b: &Board, s: &mut Step, kind: Kind, shared: &mut Shared) -> bool {
     let deadline = shared.deadline;
-    let reach = (kind == Kind::Multiple).then(|| shared.reach(b));
+    let cache =
+        matches!(kind, Kind::NestedChains | Kind::NestedMultiple).then_some(&mut shared.inner);
+    let reach = (kind == Kind::Multiple).then(|| {
+        &*shared
+            .reach
+            .get_or_insert_with(|| Reach::new(b, true, true))
+    });
     let mut sink = Sink::Best(Best {
         key: None,
         step: Step::default(),
     });
-    if !search(b, kind, deadline, reach, &mut sink) {
+    if !search(b, kind, deadline, reach, cache, &mut sink) {
         return false;
     }
     match sink {
@@ -840,7 +853,7 @@ fn nested_rule(
         hints: Vec::new(),
         parents: Vec::new(),
     });
-    if !search(&b, kind, deadline, reach.as_ref(), &mut sink) {
+    if !search(&b, kind, deadline, reach.as_ref(), None, &mut sink) {
         return false;
     }
     let Sink::All(all) = sink else {
@@ -886,6 +899,7 @@ fn search(
     kind: Kind,
     deadline: Option<Instant>,
     reach: Option<&Reach>,
+    cache: Option<&mut inner::Cache>,
     sink: &mut Sink,
 ) -> bool {
     let dynamic = kind != Kind::Multiple;
@@ -935,6 +949,7 @@ fn search(
     let (level, limit) = kind.level();
     let doubles = dynamic && kind != Kind::Nishio;
     let mut e = Engine::new(b, kind != Kind::Nishio, dynamic, level, limit, deadline);
+    e.cache = cache;
     let mut on = OnRuns::new();
     let mut off_run = Run::new();
     // A static run reaches what its start reaches in the graph (or less,
