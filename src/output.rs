@@ -747,6 +747,10 @@ pub struct ResultsWriter {
     /// is [`Error::BrokenPipe`], so the caller decides at its first row
     /// whether to stop or go on without writing (`check`).
     closed: bool,
+    /// `--resume`: the length the file is cut to (dropping a row cut
+    /// short) before the first row is appended, so that a run refused
+    /// before it appends anything leaves the file as it was.
+    cut_at: Option<u64>,
 }
 
 impl ResultsWriter {
@@ -792,6 +796,7 @@ impl ResultsWriter {
                     body: Body::Parquet(Box::new(rows)),
                     destination: destination.clone(),
                     closed: false,
+                    cut_at: None,
                 });
             }
         };
@@ -801,8 +806,10 @@ impl ResultsWriter {
 
     /// Continues the CSV results file `path` (`--resume`), plain or, for a
     /// `.gz` name, gzip members: keeps its first `keep` bytes (the header
-    /// and the complete rows, or complete members), drops the rest, and
-    /// appends after them; writes the header when `keep` is 0.
+    /// and the complete rows, or complete members), and appends after them;
+    /// writes the header when `keep` is 0. The rest (a row cut short) is
+    /// dropped when the first row is appended: until then the file is left
+    /// as it was.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
@@ -814,8 +821,11 @@ impl ResultsWriter {
             .truncate(false)
             .open(path)
             .map_err(error)?;
-        file.set_len(keep).map_err(error)?;
-        file.seek(SeekFrom::End(0)).map_err(error)?;
+        let len = file.metadata().map_err(error)?.len();
+        if keep == 0 {
+            file.set_len(0).map_err(error)?;
+        }
+        file.seek(SeekFrom::Start(keep)).map_err(error)?;
         let compression = Compression::of_name(path);
         let destination = Destination::File {
             path: path.to_path_buf(),
@@ -830,7 +840,10 @@ impl ResultsWriter {
         // A file with kept rows is a valid gzip file as it is: a run that
         // appends nothing (interrupted, or every record kept) leaves it so,
         // without an empty member.
-        ResultsWriter::start(Sink::File(file), rows, &destination, &header, keep == 0)
+        let mut writer =
+            ResultsWriter::start(Sink::File(file), rows, &destination, &header, keep == 0)?;
+        writer.cut_at = (len > keep).then_some(keep);
+        Ok(writer)
     }
 
     /// A text writer that starts with `header` (none when empty), on a
@@ -855,6 +868,7 @@ impl ResultsWriter {
             },
             destination: destination.clone(),
             closed: false,
+            cut_at: None,
         };
         if !header.is_empty() {
             match writer.write_text(&header) {
@@ -931,6 +945,17 @@ impl ResultsWriter {
         }
         if let Body::Text { empty, .. } = &mut self.body {
             *empty &= text.is_empty();
+        }
+        if let (Some(len), false) = (self.cut_at, text.is_empty()) {
+            if let Body::Text {
+                sink: Sink::File(file),
+                ..
+            } = &mut self.body
+            {
+                file.set_len(len)
+                    .map_err(|e| Error::write("results", self.destination.name(), e))?;
+            }
+            self.cut_at = None;
         }
         let written = match &mut self.body {
             Body::Text {

@@ -87,14 +87,17 @@ fn run_observed_until(
     // no output may be an input by another name.
     let format = config.output_format()?;
     config.file_guard().check()?;
-    // Opened now (not cut) so that a run that fails from here on leaves a
-    // summary saying so, never the previous run's.
+    // Opened now (not cut), so that a bad path fails at once. A run that
+    // fails once it has written results leaves a summary saying so, never
+    // the previous run's; a run refused before that leaves it as it was,
+    // as it leaves the results.
     let mut summary_file = config
         .summary_json
         .as_ref()
         .map(SummaryFile::open)
         .transpose()?;
     let mut tally = Tally::new();
+    let mut touched = false;
     let outcome = run_opened(
         config,
         interrupt,
@@ -103,15 +106,19 @@ fn run_observed_until(
         start,
         &mut summary_file,
         &mut tally,
+        &mut touched,
     );
-    if let (Err(e), Some(file)) = (&outcome, summary_file) {
-        failed(config, &tally, start, file, e);
+    match (&outcome, summary_file) {
+        (Err(e), Some(file)) if touched => failed(config, &tally, start, file, e),
+        (Err(_), Some(file)) => file.leave(),
+        _ => {}
     }
     outcome
 }
 
 /// [`run_observed_until`] once the summary file is open: `summary_file` is
-/// taken when the summary is written; `tally` counts the rows written.
+/// taken when the summary is written; `tally` counts the rows written;
+/// `touched` is set once the results file is created, cut or appended to.
 #[allow(clippy::too_many_arguments)]
 fn run_opened(
     config: &Config,
@@ -121,6 +128,7 @@ fn run_opened(
     start: Instant,
     summary_file: &mut Option<SummaryFile>,
     tally: &mut Tally,
+    touched: &mut bool,
 ) -> Result<(Verdict, Summary), Error> {
     // Opening the inputs reads their first bytes (to tell their layout), and
     // --resume reads the results file: on a thread of their own, so that a
@@ -156,11 +164,16 @@ fn run_opened(
             done.rows,
             config.limit.map(|n| n.saturating_sub(done.rows)),
         ),
-        _ => (
-            ResultsWriter::create(&config.output, format, &shape, config.output_delimiter)?,
-            0,
-            config.limit,
-        ),
+        _ => {
+            let created =
+                ResultsWriter::create(&config.output, format, &shape, config.output_delimiter);
+            // Created or cut, even when the header then failed (a full
+            // disk); not when it could not be opened at all (no such
+            // directory).
+            *touched = created.is_ok()
+                || matches!(&config.output, Destination::File { path, .. } if path.exists());
+            (created?, 0, config.limit)
+        }
     };
     // A shard's records are already cut at the limit (see `prepare`).
     let limit = if config.shard.is_some() { None } else { limit };
@@ -194,6 +207,7 @@ fn run_opened(
     let mut stdout_closed = false;
     let outcome = pipeline::run_until(sources, &settings, interrupt, rows, |batch| {
         if !stdout_closed {
+            *touched |= !batch.results.is_empty() || !batch.text.is_empty();
             match writer.write_formatted(&batch.results, &batch.text) {
                 Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {
                     stdout_closed = true;
@@ -288,6 +302,7 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         .collect();
     input::options_apply(&formats, &read)?;
     drop(formats);
+    refuse_unfit(config, &read)?;
     // The run's kept columns hold every input's (see `input::layout`).
     let own: Vec<(&str, Vec<KeptColumn>)> = opened
         .iter()
@@ -365,6 +380,41 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         resume,
         shape,
     })
+}
+
+/// Refuses `--box` or `--symbols` that fits none of the records before
+/// anything is written: the inputs are read once more up to the first
+/// record that fits (the first, as a rule), or to their end (within
+/// `--limit`). Only regular files can be read twice: a run from stdin or a
+/// pipe finds out at its end, as [`run_opened`] does.
+fn refuse_unfit(config: &Config, read: &input::ReadOptions) -> Result<(), Error> {
+    let sizes = &config.read.sizes;
+    let regular = |path: &std::path::PathBuf| std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if sizes.shape.is_none() && sizes.symbols.is_none() || !config.input_paths.iter().all(regular) {
+        return Ok(());
+    }
+    let (mut sides, mut records) = (0u128, 0u64);
+    for path in &config.input_paths {
+        for record in input::open_path(path)?.records(read)? {
+            if config.limit.is_some_and(|limit| records >= limit) {
+                break;
+            }
+            let record = record?;
+            records += 1;
+            sides |= match (&record.sized, &record.puzzle) {
+                (Some(sized), _) => 1 << sized.puzzle.side(),
+                (None, Ok(_)) => 1 << 9,
+                (None, Err(_)) => 0,
+            };
+            if sizes.unfit(sides, records).is_none() {
+                return Ok(());
+            }
+        }
+    }
+    match sizes.unfit(sides, records) {
+        Some(why) => Err(Error::Input(input::InputError::NotApplicable(why))),
+        None => Ok(()),
+    }
 }
 
 /// Ends a run that a signal stopped while the inputs were being opened:
@@ -507,6 +557,8 @@ enum SummaryFile {
     File {
         file: File,
         destination: Destination,
+        /// The file was there before the run opened it.
+        existed: bool,
     },
 }
 
@@ -514,16 +566,38 @@ impl SummaryFile {
     fn open(destination: &Destination) -> Result<SummaryFile, Error> {
         match destination {
             Destination::Stdout => Ok(SummaryFile::Stdout),
-            Destination::File { path, .. } => OpenOptions::new()
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(path)
-                .map(|file| SummaryFile::File {
-                    file,
-                    destination: destination.clone(),
-                })
-                .map_err(|e| Error::write("summary", path.clone(), e)),
+            Destination::File { path, .. } => {
+                let existed = std::fs::symlink_metadata(path).is_ok();
+                OpenOptions::new()
+                    .write(true)
+                    .create(true)
+                    .truncate(false)
+                    .open(path)
+                    .map(|file| SummaryFile::File {
+                        file,
+                        destination: destination.clone(),
+                        existed,
+                    })
+                    .map_err(|e| Error::write("summary", path.clone(), e))
+            }
+        }
+    }
+
+    /// Leaves the file as it was before the run: unwritten, and removed
+    /// when the run created it (a run refused before it wrote anything).
+    fn leave(self) {
+        if let SummaryFile::File {
+            file,
+            destination,
+            existed: false,
+        } = self
+        {
+            if file
+                .metadata()
+                .is_ok_and(|meta| meta.is_file() && meta.len() == 0)
+            {
+                let _ = std::fs::remove_file(destination.name());
+            }
         }
     }
 
@@ -542,6 +616,7 @@ impl SummaryFile {
             SummaryFile::File {
                 mut file,
                 destination,
+                ..
             } => {
                 let regular = file.metadata().is_ok_and(|meta| meta.is_file());
                 // Only a regular file can be cut: a device such as

@@ -29,6 +29,7 @@ mod round3;
 mod round4_options;
 mod round4_rate;
 mod round4_read;
+mod round4_refused;
 mod shard;
 mod sizes;
 mod solve;

@@ -485,7 +485,7 @@ fn check_of_a_shard_against_its_own_results_passes() {
 // ---- 5: a failed run's summary says so -------------------------------------
 
 #[test]
-fn a_failed_run_leaves_a_summary_saying_so_never_the_previous_one() {
+fn a_failed_run_leaves_a_summary_saying_so_and_a_refused_one_the_previous_one() {
     let s = Scratch::new();
     let input = repo("data/top95.txt");
     let summary = s.path("s.json");
@@ -504,32 +504,36 @@ fn a_failed_run_leaves_a_summary_saying_so_never_the_previous_one() {
     let before: serde_json::Value = serde_json::from_str(&read_output(&summary)).unwrap();
     assert!(before["error"].is_null());
     assert_eq!(before["puzzles"], 95);
-    // A full disk (the results to /dev/full), and a missing input.
-    for args in [
-        vec![
-            "solve",
-            &input,
-            "-o",
-            "/dev/full",
-            "--summary-json",
-            &summary,
-        ],
-        vec![
-            "solve",
-            "no-such-input.txt",
-            "-o",
-            "/dev/null",
-            "--summary-json",
-            &summary,
-        ],
-    ] {
-        let output = run(&args);
-        assert_eq!(code(&output), 2, "{args:?}");
-        let after: serde_json::Value = serde_json::from_str(&read_output(&summary)).unwrap();
-        let error = after["error"].as_str().unwrap_or_default();
-        assert!(!error.is_empty(), "{args:?}: {after}");
-        assert_ne!(after["puzzles"], 95, "{args:?}: the previous run's figures");
-    }
+    // A full disk (the results to /dev/full): the run wrote results, and
+    // its summary says how it failed.
+    let args = [
+        "solve",
+        &input,
+        "-o",
+        "/dev/full",
+        "--summary-json",
+        &summary,
+    ];
+    let output = run(&args);
+    assert_eq!(code(&output), 2, "{args:?}");
+    let after: serde_json::Value = serde_json::from_str(&read_output(&summary)).unwrap();
+    let error = after["error"].as_str().unwrap_or_default();
+    assert!(!error.is_empty(), "{args:?}: {after}");
+    assert_ne!(after["puzzles"], 95, "{args:?}: the previous run's figures");
+    // A missing input is refused before any work: the results and the
+    // summary are left as they were (round 4: nothing is overwritten by a
+    // refused run), so they still describe each other.
+    let before = read_output(&summary);
+    let args = [
+        "solve",
+        "no-such-input.txt",
+        "-o",
+        "/dev/null",
+        "--summary-json",
+        &summary,
+    ];
+    assert_eq!(code(&run(&args)), 2, "{args:?}");
+    assert_eq!(read_output(&summary), before, "{args:?}");
 }
 
 /// `bench` on a few puzzles with an external solver that answers nothing
