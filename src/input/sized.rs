@@ -124,13 +124,36 @@ pub fn with_boxes(record: &mut Record, shape: Shape) {
 }
 
 impl SizeOptions {
-    /// These options for a record of cell values (a list of integers, 0
-    /// blank): the `numbers` alphabet whatever `--symbols` says, the same
-    /// boxes.
-    pub fn numbers(&self) -> SizeOptions {
+    /// These options for a record of cell values (a list of integers of a
+    /// grid of `side`): the `numbers` alphabet whatever else `--symbols`
+    /// says, numbered from 0 ([`numbered_from_zero`]) or from 1 (0 blank);
+    /// the same boxes.
+    pub fn numbers(&self, values: &[i64], side: usize) -> SizeOptions {
+        let symbols = if numbered_from_zero(values, side, self) {
+            Symbols::ZeroNumbers
+        } else {
+            Symbols::Numbers
+        };
         SizeOptions {
-            symbols: Some(Symbols::Numbers),
+            symbols: Some(symbols),
             shape: self.shape,
+        }
+    }
+}
+
+/// True when a list of the cell values of a grid of `side` is numbered from
+/// 0 (0-based data sets: 16x16 as 0-15, blanks -1): `--symbols numbers0`,
+/// or, unless `--symbols numbers` says otherwise, a list holding a `-1`
+/// whose every value is from -1 to `side` - 1. Numbered from 1 (0 blank), a
+/// `-1` is no cell value, so such a list reads from 0 only; text records
+/// written with `-1` blanks and a `0` are read the same way.
+pub fn numbered_from_zero(values: &[i64], side: usize, options: &SizeOptions) -> bool {
+    match options.symbols {
+        Some(Symbols::ZeroNumbers) => true,
+        Some(Symbols::Numbers) => false,
+        _ => {
+            let top = side as i64 - 1;
+            values.contains(&-1) && values.iter().all(|v| (-1..=top).contains(v))
         }
     }
 }

@@ -4,7 +4,7 @@
 //! rules and messages.
 
 use sudoku_core::grid::{Grid, CELLS};
-use sudoku_core::sizes;
+use sudoku_core::sizes::{self, Symbols};
 
 use super::field;
 use super::sized::{self, SizeOptions, SizedRecord};
@@ -87,18 +87,68 @@ pub fn solution(value: &Value<'_>) -> Result<Option<Grid>, String> {
     }
 }
 
+/// How a list grid numbers its values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Numbering {
+    /// From 1, `0` blank.
+    One,
+    /// From 0, `-1` blank (0-based data sets: 16x16 as 0-15), as
+    /// `--symbols numbers0` reads text.
+    Zero,
+}
+
+impl Numbering {
+    /// The numbering of a list grid of `side` with `items`
+    /// ([`sized::numbered_from_zero`]; an item that is no integer is no
+    /// cell value from 0 either).
+    fn of(items: &[&Value<'_>], side: usize, options: &SizeOptions) -> Numbering {
+        let ints: Option<Vec<i64>> = items
+            .iter()
+            .map(|v| match v {
+                Value::Int(x) => Some(*x),
+                _ => None,
+            })
+            .collect();
+        let zero = match ints {
+            Some(ints) => sized::numbered_from_zero(&ints, side, options),
+            None => options.symbols == Some(Symbols::ZeroNumbers),
+        };
+        if zero {
+            Numbering::Zero
+        } else {
+            Numbering::One
+        }
+    }
+
+    /// The alphabet the field of these numbers is read in.
+    fn symbols(self) -> Symbols {
+        match self {
+            Numbering::One => Symbols::Numbers,
+            Numbering::Zero => Symbols::ZeroNumbers,
+        }
+    }
+}
+
 /// The field a value of a grid of another size than 9x9 holds, as
 /// [`sized::read`] reads it: a string that [`sized::looks_sized`], or a
-/// list of n * n integers or of n lists of n (0 for a blank) as their
-/// numbers separated by commas. `None` for any other value (a 9x9 one
-/// included); `numbers` is true for a list. A list of that shape with an
-/// item that is no cell value is `Some(Err)` naming the item, its place
-/// and what is wrong (`item 2 (r1c2) is null, expected an integer 0-16`).
-fn sized_field(value: &Value<'_>) -> Option<Result<(Vec<u8>, bool), String>> {
+/// list of n * n integers or of n lists of n (0 for a blank; or numbered
+/// from 0, -1 blank, see [`Numbering::of`]) as their numbers separated by
+/// commas. `None` for any other value (a 9x9 one included, unless it is a
+/// list numbered from 0); with the field, the numbering of a list (`None`
+/// for a string). A list of that shape with an item that is no cell value
+/// is `Some(Err)` naming the item, its place and what is wrong (`item 2
+/// (r1c2) is null, expected an integer 0-16`). `numbering` is the puzzle's,
+/// for its solution (which holds no blank to tell it by).
+#[allow(clippy::type_complexity)]
+fn sized_field(
+    value: &Value<'_>,
+    options: &SizeOptions,
+    numbering: Option<Numbering>,
+) -> Option<Result<(Vec<u8>, Option<Numbering>), String>> {
     match value {
         Value::Text(t) => {
             let t = t.trim_ascii();
-            sized::looks_sized(t).then(|| Ok((t.to_vec(), false)))
+            sized::looks_sized(t).then(|| Ok((t.to_vec(), None)))
         }
         Value::List(items) => {
             // n lists of n: told by the first row (a 9x9 short of a row
@@ -113,50 +163,62 @@ fn sized_field(value: &Value<'_>) -> Option<Result<(Vec<u8>, bool), String>> {
             } else {
                 sizes::side_of(items.len())?
             };
-            if side == 9 || sizes::side_of(side * side).is_none() {
-                return None;
-            }
+            sizes::side_of(side * side)?;
             let mut flat: Vec<&Value<'_>> = Vec::with_capacity(side * side);
             if nested {
                 for (r, row) in items.iter().enumerate() {
                     let Value::List(row) = row else {
-                        return Some(Err(format!(
-                            "row {} is {}, expected a list of {side} values",
-                            r + 1,
-                            row.describe()
-                        )));
+                        return (side != 9).then(|| {
+                            Err(format!(
+                                "row {} is {}, expected a list of {side} values",
+                                r + 1,
+                                row.describe()
+                            ))
+                        });
                     };
                     if row.len() != side {
-                        return Some(Err(format!(
-                            "row {} is a list of {} values, expected {side}",
-                            r + 1,
-                            row.len()
-                        )));
+                        return (side != 9).then(|| {
+                            Err(format!(
+                                "row {} is a list of {} values, expected {side}",
+                                r + 1,
+                                row.len()
+                            ))
+                        });
                     }
                     flat.extend(row.iter());
                 }
             } else {
                 flat.extend(items.iter());
             }
-            Some(numbers(&flat, side).map(|text| (text, true)))
+            let numbering = numbering.unwrap_or_else(|| Numbering::of(&flat, side, options));
+            // A 9x9 list numbered from 1 is a 9x9 puzzle, with its messages.
+            if side == 9 && numbering == Numbering::One {
+                return None;
+            }
+            Some(numbers(&flat, side, numbering).map(|text| (text, Some(numbering))))
         }
         _ => None,
     }
 }
 
 /// The items of a list grid of `side` as [`sized::numbers_field`], or why
-/// one item is no cell value (0 blank, 1 to `side`).
-fn numbers(items: &[&Value<'_>], side: usize) -> Result<Vec<u8>, String> {
+/// one item is no cell value (0 blank, 1 to `side`; numbered from 0: -1
+/// blank, 0 to `side` - 1).
+fn numbers(items: &[&Value<'_>], side: usize, numbering: Numbering) -> Result<Vec<u8>, String> {
     let max = side as i64;
+    let (range, expected) = match numbering {
+        Numbering::One => (0..=max, format!("0-{max}")),
+        Numbering::Zero => (-1..=max - 1, format!("-1 (blank) or 0-{}", max - 1)),
+    };
     let mut values = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let at = format!("item {} (r{}c{})", i + 1, i / side + 1, i % side + 1);
         match item {
-            Value::Int(v) if (0..=max).contains(v) => values.push(*v),
-            Value::Int(v) => return Err(format!("{at} is {v}, expected 0-{max}")),
+            Value::Int(v) if range.contains(v) => values.push(*v),
+            Value::Int(v) => return Err(format!("{at} is {v}, expected {expected}")),
             other => {
                 return Err(format!(
-                    "{at} is {}, expected an integer 0-{max}",
+                    "{at} is {}, expected an integer {expected}",
                     other.describe()
                 ))
             }
@@ -165,28 +227,32 @@ fn numbers(items: &[&Value<'_>], side: usize) -> Result<Vec<u8>, String> {
     Ok(sized::numbers_field(values))
 }
 
-/// What a puzzle value of another size than 9x9 holds, and its solution
-/// value's (see [`sized::read`]), for [`crate::input::Record::set_sized`];
-/// `None` when the puzzle value is no such grid. Lists are read as numbers
-/// whatever `--symbols` says (a list holds numbers).
+/// What a puzzle value of another size than 9x9 (or a 9x9 list numbered
+/// from 0) holds, and its solution value's (see [`sized::read`]), for
+/// [`crate::input::Record::set_sized`]; `None` when the puzzle value is no
+/// such grid. Lists are read as numbers (from 1, or from 0: see
+/// [`Numbering::of`]) whatever else `--symbols` says (a list holds
+/// numbers).
 pub fn sized(
     puzzle: &Value<'_>,
     solution: Option<&Value<'_>>,
     options: &SizeOptions,
 ) -> Option<(Result<SizedRecord, String>, Option<String>)> {
-    let (field, numbers) = match sized_field(puzzle)? {
+    let (field, numbering) = match sized_field(puzzle, options, None)? {
         Ok(field) => field,
         Err(why) => return Some((Err(why), None)),
     };
-    let (solution, bad_solution) = match solution.and_then(sized_field) {
+    let (solution, bad_solution) = match solution.and_then(|s| sized_field(s, options, numbering)) {
         Some(Ok((text, _))) => (Some(text), None),
         Some(Err(why)) => (None, Some(format!("given solution is not a grid: {why}"))),
         None => (None, None),
     };
-    let options = if numbers {
-        options.numbers()
-    } else {
-        options.clone()
+    let options = match numbering {
+        Some(numbering) => SizeOptions {
+            symbols: Some(numbering.symbols()),
+            shape: options.shape,
+        },
+        None => options.clone(),
     };
     let (read, why) = sized::read(&field, solution.as_deref(), &options);
     Some((read, why.or(bad_solution)))
@@ -285,11 +351,14 @@ mod tests {
             read(&Value::List(bad.clone())),
             Some(Err("item 1 (r1c1) is 5, expected 0-4".into()))
         );
+        // A `-1` beside a 4: no reading from 0 fits, so it is no cell value.
         bad[0] = Value::Int(-1);
+        bad[1] = Value::Int(4);
         assert_eq!(
             read(&Value::List(bad.clone())),
             Some(Err("item 1 (r1c1) is -1, expected 0-4".into()))
         );
+        bad[1] = Value::Int(0);
         bad[6] = Value::Null;
         bad[0] = Value::Int(0);
         assert_eq!(

@@ -238,10 +238,11 @@ pub fn puzzle_text(field: &[u8], sizes: &SizeOptions) -> Puzzle {
 }
 
 /// Classifies the cell values of a grid of another size than 9x9, n * n
-/// integers (0 blank, 1..=n a symbol) as a list in a data frame holds
+/// integers (0 blank, 1..=n a symbol; or numbered from 0, -1 blank, see
+/// [`sized_input::numbered_from_zero`]) as a list in a data frame holds
 /// them, as the `solve` subcommand reads such a list from Parquet or JSON
-/// Lines: in the `numbers` alphabet (whatever `sizes.symbols` says), with
-/// the boxes of `sizes.shape` when it has side n.
+/// Lines: in the `numbers` alphabet (whatever else `sizes.symbols` says),
+/// with the boxes of `sizes.shape` when it has side n.
 ///
 /// # Errors
 /// A count that is no square of 4 to 64 (`15 cells: not a square grid of
@@ -249,7 +250,8 @@ pub fn puzzle_text(field: &[u8], sizes: &SizeOptions) -> Puzzle {
 /// above 16 ...`): the sized reader's messages.
 pub fn sized_cells(values: &[i64], sizes: &SizeOptions) -> Result<SizedRecord, String> {
     let field = sized_input::numbers_field(values.iter().copied());
-    sized_input::read(&field, None, &sizes.numbers()).0
+    let side = sizes::side_of(values.len()).unwrap_or(0);
+    sized_input::read(&field, None, &sizes.numbers(values, side)).0
 }
 
 /// True when `count` cells make a grid of another size than 9x9 (n * n for

@@ -30,6 +30,7 @@ mod round4_options;
 mod round4_rate;
 mod round4_read;
 mod round4_refused;
+mod round4_zero_lists;
 mod shard;
 mod sizes;
 mod solve;

@@ -13,7 +13,9 @@
 //! `0` is read as a symbol, never as a blank, where the record says so: a
 //! record that writes its blanks with `.`, `-`, `_`, `+` (or `-1` among
 //! numbers) and also holds a `0` is numbered from 0 (a 4x4 in `0-3`, a
-//! 16x16 as the numbers 0-15), so no `0` given is ever taken for a blank.
+//! 16x16 as the numbers 0-15), so no `0` given is ever taken for a blank;
+//! so is a record of numbers with `-1` blanks and no value as high as n
+//! (its `0`s may all be blanks of the puzzle).
 
 use std::fmt;
 
@@ -416,9 +418,21 @@ fn read_numbers(
 ) -> Result<Read, SymbolsError> {
     let side = side_of(tokens.len()).ok_or(SymbolsError::CellCount(tokens.len()))?;
     let shape = shape_for(side, shape)?;
+    // `-1` blanks are 0-based data's: such a record reads from 0 unless a
+    // value is `side` (which only numbers from 1 have).
     let zero_based = zero_based.unwrap_or_else(|| {
+        let below_side = || {
+            tokens.iter().all(|t| {
+                is_blank_number(t)
+                    || std::str::from_utf8(t)
+                        .ok()
+                        .and_then(|t| t.parse::<usize>().ok())
+                        .is_some_and(|v| v < side)
+            })
+        };
         tokens.iter().any(|t| is_blank_number(t))
             && tokens.iter().any(|t| t.iter().all(|&b| b == b'0'))
+            || tokens.iter().any(|t| *t == b"-1") && below_side()
     });
     let (first, symbols) = if zero_based {
         (0, Symbols::ZeroNumbers)
@@ -559,6 +573,15 @@ mod tests {
             "numbers 0-3"
         );
         assert_eq!(found("4,1,2,3,0,0,0,0,0,0,0,0,0,0,0,0"), "numbers 1-4");
+        // `-1` blanks without a `0` given: from 0 unless a value is 4.
+        assert_eq!(
+            found("3,1,2,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1"),
+            "numbers 0-3"
+        );
+        assert_eq!(
+            found("4,1,2,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1"),
+            "numbers 1-4"
+        );
         let read = read(b"3,.,.,0,.,.,.,.,.,.,.,.,.,.,.,.", None, None).unwrap();
         assert_eq!(&read.grid.cells()[..4], [4, 0, 0, 1]);
         assert_eq!(
