@@ -12,6 +12,7 @@
 
 use std::time::{Duration, Instant};
 
+use sudoku_core::grid::{Grid, CELLS};
 use sudoku_core::rate;
 use sudoku_core::solver::{Limits, Mode, Solver, Status};
 
@@ -32,12 +33,29 @@ pub fn rate_result(
     if result.status != Status::Solved {
         return;
     }
-    if result.sized.is_some() {
-        rating::add_message(&mut result.message, rating::NINE_ONLY);
-        return;
-    }
-    let Some(puzzle) = result.puzzle else {
-        return;
+    // A 9x9 grid read in another alphabet (numbers from 0) is rated as any
+    // 9x9 grid; other boxes or sizes are not.
+    let puzzle = match (&result.sized, result.puzzle) {
+        (Some(sized), _) => {
+            let shape = sized.puzzle.shape();
+            let nine = <[u8; CELLS]>::try_from(sized.puzzle.cells())
+                .ok()
+                .filter(|_| (shape.box_rows(), shape.box_cols()) == (3, 3))
+                .and_then(Grid::from_cells);
+            match nine {
+                Some(grid) => grid,
+                None => {
+                    let why = match shape.side() {
+                        9 => rating::other_boxes_message(shape),
+                        _ => rating::NINE_ONLY.to_string(),
+                    };
+                    rating::add_message(&mut result.message, &why);
+                    return;
+                }
+            }
+        }
+        (None, Some(puzzle)) => puzzle,
+        (None, None) => return,
     };
     let spent = Duration::from_nanos(result.solve_ns.unwrap_or(0));
     let deadline = limits
@@ -90,5 +108,8 @@ pub fn rate_result(
 fn not_solved(result: &mut PuzzleResult, status: Status) {
     result.status = status;
     result.solution = None;
+    if let Some(sized) = &mut result.sized {
+        sized.solution = None;
+    }
     result.check = None;
 }

@@ -110,9 +110,18 @@ impl RowRating {
     }
 }
 
-/// Why a `solved` grid of another size than 9x9 (or a 9x9 grid solved with
-/// other boxes, `--box 1x9`) has no rating.
+/// Why a `solved` grid of another size than 9x9 has no rating.
 pub const NINE_ONLY: &str = "not rated: the rater is for 9x9 grids only";
+
+/// Why a `solved` 9x9 grid solved with other boxes than 3x3 (`--box 1x9`)
+/// has no rating: the Sudoku Explainer scale and every technique of the
+/// rater are defined on 3x3 boxes.
+pub fn other_boxes_message(shape: sudoku_core::sizes::Shape) -> String {
+    format!(
+        "not rated: the rater knows 3x3 boxes only, and this 9x9 grid was solved with {shape} \
+         boxes (--box {shape})"
+    )
+}
 
 /// The message of a `solved` row whose puzzle the rater could not finish.
 pub fn beyond_message(r: &Rating) -> String {

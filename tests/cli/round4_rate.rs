@@ -411,3 +411,43 @@ fn the_summary_counts_ratings_by_band_and_hardest_technique() {
         );
     }
 }
+
+#[test]
+fn a_nine_by_nine_with_other_boxes_says_exactly_why_it_is_not_rated() {
+    // Made with 1x9 and 9x1 boxes (unique under them), read back with
+    // them: solved, and not rated because the rater knows 3x3 boxes only,
+    // by `rate` and `solve --rate`, in CSV and JSON Lines.
+    let scratch = Scratch::new();
+    for shape in ["1x9", "9x1"] {
+        let made = scratch.path(&format!("{shape}.csv"));
+        let output = run(
+            "generate",
+            &["-n", "2", "--size", "9", "--box", shape, "-o", &made],
+        );
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        let why = format!(
+            "not rated: the rater knows 3x3 boxes only, and this 9x9 grid was solved with \
+             {shape} boxes (--box {shape})"
+        );
+        for subcommand in ["rate", "solve"] {
+            let mut args = vec![made.as_str(), "--box", shape];
+            if subcommand == "solve" {
+                args.push("--rate");
+            }
+            let output = run(subcommand, &args);
+            let (_, rows) = table(&stdout(&output));
+            assert_eq!(rows.len(), 2, "{}", stderr(&output));
+            for row in &rows {
+                assert_eq!(row["status"], "solved", "{row:?}");
+                assert_eq!(row["message"], why, "{subcommand}: {row:?}");
+                assert_eq!(row["rating"], "", "{row:?}");
+            }
+            args.extend(["--output-format", "jsonl"]);
+            let output = run(subcommand, &args);
+            for line in stdout(&output).lines() {
+                let value: serde_json::Value = serde_json::from_str(line).unwrap();
+                assert_eq!(value["message"], why.as_str(), "{value}");
+            }
+        }
+    }
+}
