@@ -519,27 +519,32 @@ impl State {
     /// propagated (the AVX2 level starts the band rule with those digits
     /// only; the AVX-512 level starts with all). `fixed` is only
     /// kept as far as [`State::is_solved`] reads it: the search never runs
-    /// [`State::update`] after this. Only for code compiled for that level
+    /// [`State::update`] after this. Returns the bivalue cells per band
+    /// where the level finds them cheaply from its vectors (AVX2; see
+    /// [`State::branch_cell`]). Only for code compiled for that level
     /// running on a CPU that has it.
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn propagate_wide<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction> {
-        let fixed = if WAY == AVX2 {
+    fn propagate_wide<const WAY: u8>(
+        &mut self,
+        dirty: u32,
+    ) -> Result<Option<[u32; 3]>, Contradiction> {
+        let (fixed, bivalue) = if WAY == AVX2 {
             let mut wide = super::wide_avx2::Wide::load(&self.cand);
             // The digits whose masks changed in some band.
             let digits = (dirty | dirty >> 9 | dirty >> 18) & 0x1FF;
             let fixed = wide.propagate(digits).map_err(|_| Contradiction)?;
             wide.store(&mut self.cand);
-            fixed
+            (fixed, Some(wide.bivalue()))
         } else {
             let mut wide = super::wide::Wide::load(&self.cand);
             let fixed = wide.propagate().map_err(|_| Contradiction)?;
             wide.store(&mut self.cand);
-            fixed
+            (fixed, None)
         };
         self.unsolved = fixed.map(|f| BAND & !f);
         self.fixed = fixed.map(|f| if f == BAND { BAND } else { 0 });
-        Ok(())
+        Ok(bivalue)
     }
 
     /// The number of open cells (it routes grids at the AVX-512 level).
@@ -572,14 +577,10 @@ impl State {
         Grid::from_cells(cells).unwrap_or(Grid::EMPTY)
     }
 
-    /// A cell with the fewest candidates: `(band, bit, digit mask)`. Prefers
-    /// the first bivalue cell; otherwise scans every unsolved cell.
+    /// The unsolved cells with exactly two candidates, per band.
     #[inline(always)]
-    fn branch_cell(&self) -> (usize, u32, u16) {
-        // Branch-free choice of the best so far (ties keep the first): the
-        // comparisons are unpredictable.
-        let (mut pick_band, mut pick_bit, mut pick_score) = (0, 0, 0);
-        for band in 0..3 {
+    fn bivalue(&self) -> [u32; 3] {
+        std::array::from_fn(|band| {
             let (mut one, mut two, mut three) = (0u32, 0u32, 0u32);
             for digit in 0..9 {
                 let m = self.cand[at(digit, band)];
@@ -587,7 +588,21 @@ impl State {
                 two |= one & m;
                 one |= m;
             }
-            let bivalue = two & !three & self.unsolved[band];
+            two & !three & self.unsolved[band]
+        })
+    }
+
+    /// A cell with the fewest candidates: `(band, bit, digit mask)`. Prefers
+    /// the bivalue cell with the most unsolved cells among its peers (the
+    /// first of them); otherwise scans every unsolved cell. `bivalue` is
+    /// [`State::bivalue`] when the propagation found it on its way.
+    #[inline(always)]
+    fn branch_cell(&self, bivalue: Option<[u32; 3]>) -> (usize, u32, u16) {
+        let bivalue = bivalue.unwrap_or_else(|| self.bivalue());
+        // Branch-free choice of the best so far (ties keep the first): the
+        // comparisons are unpredictable.
+        let (mut pick_band, mut pick_bit, mut pick_score) = (0, 0, 0);
+        for (band, &bivalue) in bivalue.iter().enumerate() {
             let mut rest = bivalue;
             while rest != 0 {
                 let bit = rest & rest.wrapping_neg();
@@ -664,14 +679,18 @@ pub(super) const AVX2: u8 = 2;
 impl State {
     /// Propagates with the way `WAY` names ([`QUEUE`], [`AVX512`] or
     /// [`AVX2`]; the wide ones only on x86-64, in code compiled for their
-    /// level); `dirty` is the queue's start.
+    /// level); `dirty` is the queue's start. Returns the bivalue cells when
+    /// the way found them (see [`State::propagate_wide`]).
     #[inline(always)]
-    fn propagate_by<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction> {
+    fn propagate_by<const WAY: u8>(
+        &mut self,
+        dirty: u32,
+    ) -> Result<Option<[u32; 3]>, Contradiction> {
         #[cfg(target_arch = "x86_64")]
         if WAY != QUEUE {
             return self.propagate_wide::<WAY>(dirty);
         }
-        self.propagate(dirty)
+        self.propagate(dirty).map(|()| None)
     }
 }
 
@@ -683,7 +702,7 @@ pub(super) fn propagate_only<const WAY: u8>(mut state: State) -> Option<usize> {
     state
         .propagate_by::<WAY>((1 << 27) - 1)
         .ok()
-        .map(|()| state.unsolved.iter().map(|u| u.count_ones() as usize).sum())
+        .map(|_| state.unsolved.iter().map(|u| u.count_ones() as usize).sum())
 }
 
 /// Searches from `state` (before propagation) until `target` solutions
@@ -710,7 +729,7 @@ pub(super) fn search<const WAY: u8>(
     stack.clear();
     let mut dirty = (1 << 27) - 1;
     'node: loop {
-        if state.propagate_by::<WAY>(dirty).is_ok() {
+        if let Ok(bivalue) = state.propagate_by::<WAY>(dirty) {
             if state.is_solved() {
                 let grid = state.solution();
                 if out.solutions == 0 {
@@ -723,7 +742,7 @@ pub(super) fn search<const WAY: u8>(
                     break;
                 }
             } else {
-                let (band, bit, digits) = state.branch_cell();
+                let (band, bit, digits) = state.branch_cell(bivalue);
                 stack.push(Frame {
                     state,
                     band,
@@ -958,7 +977,7 @@ mod tests {
                 let mut states = vec![(givens, (1 << 27) - 1)];
                 let mut start = givens;
                 if start.propagate((1 << 27) - 1).is_ok() && !start.is_solved() {
-                    let (band, bit, digits) = start.branch_cell();
+                    let (band, bit, digits) = start.branch_cell(None);
                     for digit in (0..9).filter(|d| digits & (1 << d) != 0) {
                         let mut guessed = start;
                         if let Ok(dirty) = guessed.place(digit, band, bit) {

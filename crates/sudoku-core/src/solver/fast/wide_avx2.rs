@@ -524,6 +524,29 @@ impl Wide {
         }
     }
 
+    /// The cells with exactly two candidates, per band (bit
+    /// `9 * row + column`): once propagated, the bivalue cells of the
+    /// stored masks (`State::bivalue`), without their scalar count.
+    #[inline(always)]
+    pub(super) fn bivalue(&self) -> [u32; 3] {
+        unsafe {
+            let m = &self.m;
+            let zero = _mm256_setzero_si256();
+            let (mut one, mut two, mut three) = (m[0], zero, zero);
+            for &x in &m[1..] {
+                three = or(three, and(two, x));
+                two = or(two, and(one, x));
+                one = or(one, x);
+            }
+            let bivalue = pack(andnot(three, two));
+            [
+                _mm256_extract_epi64::<0>(bivalue) as u32,
+                _mm256_extract_epi64::<1>(bivalue) as u32,
+                _mm256_extract_epi64::<2>(bivalue) as u32,
+            ]
+        }
+    }
+
     /// The digits (bit `d` for digit `d + 1`) whose masks differ.
     #[inline(always)]
     fn changed(a: &[__m256i; 9], b: &[__m256i; 9]) -> u32 {
