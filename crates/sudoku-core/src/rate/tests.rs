@@ -407,6 +407,42 @@ fn nested_multiple_forcing_chains_step_rates_as_serate() {
     );
 }
 
+/// Dynamic Forcing Chains (+ Dynamic Forcing Chains), serate's first rule
+/// of that name (dynamic chains inside the chains), on the grid of the
+/// puzzle above: serate's Chaining rule at level 4 run on it (a harness
+/// outside the project, as for `data/serate_first_steps.csv`) lists first
+/// an 11.4 contradiction chain, r5c1 8 on ==> r6c6 4 both on and off
+/// (complexity 67), and so does the rater. The rater would not take this
+/// step (the 10.9 comes first); the test checks the level on its own.
+#[test]
+#[ignore = "seconds in a release build, minutes in a debug one: run with --release"]
+fn nested_dynamic_forcing_chains_rate_as_serate() {
+    let b = Board::new(
+        &Grid::parse(
+            b"98.7..6..7...5......4..8.7.4....7.3..9.2.......3.1...6.4...9.8....5....2.....21..",
+        )
+        .unwrap(),
+    );
+    let mut step = Step::default();
+    let kind = multiple::Kind::NestedDynamic(0);
+    assert!(multiple::forcing_chains(
+        &b,
+        &mut step,
+        kind,
+        &mut Shared::default()
+    ));
+    assert_eq!(
+        (step.tenths, step.name),
+        (
+            114,
+            "Dynamic Contradiction Forcing Chains (+ Dynamic Forcing Chains)"
+        )
+    );
+    let mut removed = [0; 81];
+    removed[4 * 9] = 1 << 7;
+    assert_eq!((step.elim, step.place), (removed, None));
+}
+
 /// Hard puzzles (9.0 and up) with serate's whole rating
 /// (`data/serate_hard_ratings.csv`, provenance in `data/README.md`).
 const HARD: &str = include_str!("../../../../data/serate_hard_ratings.csv");
