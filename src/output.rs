@@ -910,23 +910,27 @@ impl ResultsWriter {
             }
             return written;
         }
-        self.write_formatted(results, &[])
+        self.write_formatted(&[results], &[])
     }
 
-    /// Writes the rows of `results`, in order: `text` holds them already
-    /// formatted and sealed by [`ResultsWriter::row_format`] when it is
-    /// `Some` (the bytes are written as they are); else `results` are
-    /// written.
+    /// Writes the rows of the results in `runs` (slices of them, in
+    /// order): `text` holds them already formatted and sealed by
+    /// [`ResultsWriter::row_format`] when it is `Some` (the bytes are
+    /// written as they are); else the results are written.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
-    pub fn write_formatted(&mut self, results: &[PuzzleResult], text: &[u8]) -> Result<(), Error> {
+    pub fn write_formatted<R: AsRef<[PuzzleResult]>>(
+        &mut self,
+        runs: &[R],
+        text: &[u8],
+    ) -> Result<(), Error> {
         if self.closed {
             return Err(Error::BrokenPipe);
         }
         let written = match &mut self.body {
             Body::Text { .. } => return self.write_text(text),
-            Body::Parquet(rows) => rows.write(results),
+            Body::Parquet(rows) => rows.write_runs(runs),
         };
         written.map_err(|e| self.failed(parquet_error(e, self.destination.name())))
     }

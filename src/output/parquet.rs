@@ -187,10 +187,24 @@ impl ParquetRows {
     ///
     /// # Errors
     /// The rows cannot be encoded or written.
+    #[cfg(test)]
     pub(crate) fn write(&mut self, results: &[PuzzleResult]) -> Result<(), ParquetError> {
-        let columns = self.columns(results)?;
+        self.write_runs(&[results])
+    }
+
+    /// Adds one row per result of `runs` (slices of the results, in order),
+    /// as [`ParquetRows::write`] of them all.
+    ///
+    /// # Errors
+    /// The rows cannot be encoded or written.
+    pub(crate) fn write_runs<R: AsRef<[PuzzleResult]>>(
+        &mut self,
+        runs: &[R],
+    ) -> Result<(), ParquetError> {
+        let n = runs.iter().map(|run| run.as_ref().len()).sum();
+        let columns = self.columns(runs.iter().flat_map(AsRef::as_ref), n)?;
         let mut done = 0;
-        while done < results.len() {
+        while done < n {
             let group = match &mut self.group {
                 Some(group) => group,
                 None => {
@@ -198,7 +212,7 @@ impl ParquetRows {
                     self.group.insert(Group::start(&self.schema, writers)?)
                 }
             };
-            let take = (results.len() - done).min(ROW_GROUP_ROWS - self.group_rows);
+            let take = (n - done).min(ROW_GROUP_ROWS - self.group_rows);
             let slices: Vec<ArrayRef> = columns.iter().map(|c| c.slice(done, take)).collect();
             group.encode(&self.schema, slices)?;
             done += take;
@@ -236,16 +250,19 @@ impl ParquetRows {
         self.file.into_inner()
     }
 
-    /// The columns of `results`, in the schema's order.
+    /// The columns of the `n` `results`, in the schema's order.
     ///
     /// # Errors
     /// A kept value its column cannot hold (see [`kept_column`]).
-    fn columns(&self, results: &[PuzzleResult]) -> Result<Vec<ArrayRef>, ParquetError> {
-        let n = results.len();
+    fn columns<'a>(
+        &self,
+        results: impl Iterator<Item = &'a PuzzleResult> + Clone,
+        n: usize,
+    ) -> Result<Vec<ArrayRef>, ParquetError> {
         let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
         if let Some(files) = &self.files {
             let mut file = StringBuilder::with_capacity(n, n * 16);
-            for result in results {
+            for result in results.clone() {
                 file.append_option(files.get(result.input));
             }
             columns.push(Arc::new(file.finish()));
@@ -261,7 +278,7 @@ impl ParquetRows {
         let mut rating = Float64Builder::with_capacity(n);
         let mut hardest = StringBuilder::new();
         let mut steps = UInt64Builder::with_capacity(n);
-        for result in results {
+        for result in results.clone() {
             let rated = result.rating.as_ref();
             rating.append_option(rated.map(|r| r.value()));
             hardest.append_option(rated.map(|r| r.hardest.as_ref()));
@@ -304,7 +321,7 @@ impl ParquetRows {
         }
         for (i, data_type) in self.kept.iter().enumerate() {
             let values = results
-                .iter()
+                .clone()
                 .map(|r| r.kept.get(i).unwrap_or(&KeptValue::Null));
             columns.push(kept_column(data_type, values, n)?);
         }

@@ -184,7 +184,7 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
     let mut report = Report::new();
     let names = config.inputs.clone();
     let (verdict, summary) = solve::run_observed(&config, |batch| {
-        for result in &batch.results {
+        for result in batch.results() {
             let place = || Place::Line {
                 file: names[result.input].clone(),
                 line: result.line,
