@@ -330,12 +330,12 @@ impl Wide {
     /// digits `todo` names (bit `d` for digit `d + 1`): each one's mask and
     /// row singles (`s`) are brought up to date. The rule is idempotent, so
     /// a digit whose mask is unchanged since its last pass is left alone.
-    /// Returns the digits whose row singles changed.
+    /// Returns true when a digit's row singles changed.
     #[inline(always)]
-    fn band_rule(&mut self, mut todo: u32, s: &mut [__m256i; 9]) -> Result<u32, Contradiction> {
+    fn band_rule(&mut self, mut todo: u32, s: &mut [__m256i; 9]) -> Result<bool, Contradiction> {
         unsafe {
             let mut least = c(-1);
-            let mut fresh = 0;
+            let mut new_singles = _mm256_setzero_si256();
             while todo != 0 {
                 let d = todo.trailing_zeros() as usize;
                 todo &= todo - 1;
@@ -358,39 +358,30 @@ impl Wide {
                 let m = and(x, minirow_cells(keep));
                 self.m[d] = m;
                 let single = row_singles(m);
-                fresh |= u32::from(any(_mm256_xor_si256(single, s[d]))) << d;
+                new_singles = or(new_singles, _mm256_xor_si256(single, s[d]));
                 s[d] = single;
             }
             if _mm256_movemask_epi8(is_zero(least)) & ROW_BYTES != 0 {
                 return Err(Contradiction);
             }
-            Ok(fresh)
+            Ok(any(new_singles))
         }
     }
 
-    /// The row singles' eliminations, for singles new since the last
-    /// ones: every cell fixed leaves the other digits, and the singles of
-    /// the digits `fresh` names (bit `d` for digit `d + 1`) leave their
-    /// columns in the three bands. The other digits' singles are those
-    /// whose columns were left before (masks only lose cells), so their
-    /// columns are not gone over again.
+    /// The row singles' eliminations: a single's column leaves its digit
+    /// in the three bands, and its cell leaves the other digits.
     #[inline(always)]
-    fn eliminate(&mut self, s: &[__m256i; 9], mut fresh: u32) {
+    fn eliminate(&mut self, s: &[__m256i; 9]) {
         // The cells fixed in each row, for any digit.
         let mut fixed = s[0];
         for &x in &s[1..] {
             fixed = or(fixed, x);
         }
         for (mask, &single) in self.m.iter_mut().zip(s) {
-            *mask = andnot(andnot(single, fixed), *mask);
-        }
-        while fresh != 0 {
-            let d = fresh.trailing_zeros() as usize;
-            fresh &= fresh - 1;
-            let single = s[d];
             let cc = band_columns(single);
             let other_bands = or(band_turn1(cc), band_turn2(cc));
-            self.m[d] = andnot(or(other_bands, andnot(single, cc)), self.m[d]);
+            let own = andnot(single, or(cc, fixed));
+            *mask = andnot(or(other_bands, own), *mask);
         }
     }
 
@@ -479,19 +470,19 @@ impl Wide {
     /// and a second pass of a rule over its own result removes nothing):
     /// the band rule runs only for the digits whose masks changed since
     /// their last band rule, and the singles' eliminations only when a row
-    /// single changed, going over the columns of the changed singles alone
-    /// (the same singles remove nothing more from masks they already left).
-    /// On the hardest sets this takes an eighth off the instructions of the
-    /// whole search (callgrind), the columns alone a further 3 %; testing
-    /// the naked singles and the stack rule for change too cost more than
-    /// it saved.
+    /// single changed (the same singles remove nothing more from masks they
+    /// already left). On the hardest sets this takes an eighth off the
+    /// instructions of the whole search (callgrind); testing the naked
+    /// singles and the stack rule for change too cost more than it saved.
+    /// Going over the columns of the changed singles alone took 3 % fewer
+    /// instructions but 10 % more time (a loop over unpredictable digits).
     ///
     /// `digits` (bit `d` for digit `d + 1`) names the digits whose masks
     /// changed since the masks were last propagated, all of them for masks
     /// never propagated: the others are where the band rule left them, so
     /// the first step runs it for these alone. After a guess in a bivalue
-    /// cell that is two or three digits of nine. Their singles are new to
-    /// the first step's eliminations (the guess's own single among them).
+    /// cell that is two or three digits of nine. The first step's
+    /// eliminations always run: the guess's own single is new.
     #[inline(always)]
     pub(super) fn propagate(&mut self, digits: u32) -> Result<[u32; 3], Contradiction> {
         // The row singles of the digits the band rule skips, as it left
@@ -501,16 +492,14 @@ impl Wide {
             *single = row_singles(*single);
         }
         let mut todo = digits;
-        // The first step's singles of the digits changed are new to the
-        // eliminations (a guess's own single among them).
-        let mut fresh = digits;
+        let mut first = true;
         loop {
-            fresh |= self.band_rule(todo, &mut singles)?;
+            let new_singles = self.band_rule(todo, &mut singles)?;
             let before = self.m;
-            if fresh != 0 {
-                self.eliminate(&singles, fresh);
+            if new_singles || first {
+                self.eliminate(&singles);
             }
-            fresh = 0;
+            first = false;
             let several = self.naked()?;
             todo = Wide::changed(&before, &self.m);
             if todo != 0 {
