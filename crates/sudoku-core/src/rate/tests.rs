@@ -447,11 +447,11 @@ fn nested_dynamic_forcing_chains_rate_as_serate() {
 /// (`data/serate_hard_ratings.csv`, provenance in `data/README.md`).
 const HARD: &str = include_str!("../../../../data/serate_hard_ratings.csv");
 
-/// The rows of [`HARD`] rated below `max`, each rated and compared with
-/// serate's rating and hardest technique; how many.
-fn hard_ratings_agree(max: u16) -> usize {
+/// Every `step`-th row of [`HARD`] rated below `max`, each rated and
+/// compared with serate's rating and hardest technique; how many.
+fn hard_ratings_agree(max: u16, step: usize) -> usize {
     let mut checked = 0;
-    for line in HARD.lines().skip(1) {
+    for line in HARD.lines().skip(1).step_by(step) {
         let f: Vec<&str> = line.split(',').collect();
         let tenths: u16 = f[1].replace('.', "").parse().expect("a rating");
         if tenths >= max {
@@ -465,10 +465,11 @@ fn hard_ratings_agree(max: u16) -> usize {
     checked
 }
 
-/// The rows rated below 9.5 (fractions of a second each in a debug build).
+/// Every second row rated below 9.5 (about 0.1 s each in a debug build:
+/// all 166 took 15 s).
 #[test]
 fn hard_ratings_below_nested_chains_agree_with_serate() {
-    assert!(hard_ratings_agree(95) >= 7);
+    assert!(hard_ratings_agree(95, 2) >= 80);
 }
 
 /// Every row: the nested forcing chains take seconds per puzzle in a debug
@@ -476,7 +477,7 @@ fn hard_ratings_below_nested_chains_agree_with_serate() {
 #[test]
 #[ignore = "seconds per puzzle in a debug build; run with --release"]
 fn hard_ratings_agree_with_serate() {
-    assert_eq!(hard_ratings_agree(u16::MAX), HARD.lines().count() - 1);
+    assert_eq!(hard_ratings_agree(u16::MAX, 1), HARD.lines().count() - 1);
 }
 
 #[test]
