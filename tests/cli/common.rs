@@ -1,6 +1,7 @@
 //! Helpers for the integration tests: run the real binary, parse its
 //! results CSV, check rows, so that each test is a few lines.
 
+use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
@@ -234,4 +235,28 @@ pub fn read_output(path: impl Into<PathBuf>) -> String {
     } else {
         String::from_utf8(bytes).expect("UTF-8")
     }
+}
+
+/// The header and rows of a CSV table, each row a map from column name to
+/// field (any columns: `rate`'s, kept ones).
+pub fn csv_table(text: &str) -> (Vec<String>, Vec<HashMap<String, String>>) {
+    let mut reader = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = reader
+        .headers()
+        .expect("a header")
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let rows = reader
+        .records()
+        .map(|r| {
+            let r = r.expect("a CSV row");
+            header
+                .iter()
+                .cloned()
+                .zip(r.iter().map(str::to_string))
+                .collect()
+        })
+        .collect();
+    (header, rows)
 }

@@ -3,8 +3,6 @@
 //! same output for every `-j` (Parquet ratings, `--resume`, `merge` and the
 //! summary's ratings: `round4_rate`).
 
-use std::collections::HashMap;
-
 use crate::common::*;
 
 /// Runs `sudoku-batch rate ARGS --quiet`.
@@ -15,29 +13,6 @@ fn rate(args: &[&str]) -> std::process::Output {
         .arg("--quiet")
         .output()
         .expect("the binary runs")
-}
-
-/// The CSV rows of `text` as maps from column name to field.
-fn table(text: &str) -> (Vec<String>, Vec<HashMap<String, String>>) {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let header: Vec<String> = reader
-        .headers()
-        .unwrap()
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let rows = reader
-        .records()
-        .map(|r| {
-            let r = r.unwrap();
-            header
-                .iter()
-                .cloned()
-                .zip(r.iter().map(str::to_string))
-                .collect()
-        })
-        .collect();
-    (header, rows)
 }
 
 #[test]
@@ -55,7 +30,7 @@ fn ratings_agree_with_serate_on_the_shipped_sample() {
         "2/4",
     ]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
-    let (header, rows) = table(&stdout(&output));
+    let (header, rows) = csv_table(&stdout(&output));
     assert_eq!(
         header.join(","),
         "line,puzzle,rating,hardest,steps,status,message,input_rating,input_hardest,source"
@@ -115,7 +90,7 @@ fn every_thread_count_writes_the_same_ratings() {
         stdout(&output)
     };
     let one = run("1");
-    assert_eq!(table(&one).1.len(), 300);
+    assert_eq!(csv_table(&one).1.len(), 300);
     for j in ["2", "8"] {
         assert_eq!(run(j), one, "-j {j}");
     }
@@ -131,7 +106,7 @@ fn other_statuses_keep_their_status_and_an_empty_rating() {
     ] {
         let output = rate(&[&case(name)]);
         assert_eq!(code(&output), 1, "{name}: {}", stderr(&output));
-        let (_, rows) = table(&stdout(&output));
+        let (_, rows) = csv_table(&stdout(&output));
         let odd: Vec<_> = rows.iter().filter(|r| r["status"] == status).collect();
         assert!(!odd.is_empty(), "{name}: no {status} row");
         for row in odd {
@@ -161,12 +136,12 @@ fn solve_rate_adds_rating_and_hardest_after_message_before_kept_columns() {
         "--rate",
     ]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
-    let (header, rows) = table(&stdout(&output));
+    let (header, rows) = csv_table(&stdout(&output));
     assert_eq!(
         header.join(","),
         "line,puzzle,status,solution,guesses,solve_us,check,message,rating,hardest,source"
     );
-    let (_, rated) = table(&stdout(&rate(&[
+    let (_, rated) = csv_table(&stdout(&rate(&[
         &repo("data/serate_ratings.csv"),
         "--column",
         "puzzle",

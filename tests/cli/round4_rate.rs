@@ -7,7 +7,6 @@
 //! shared cases, see `tests/cases/CASES.md`) and "(no file) `rate` then
 //! `--resume`".
 
-use std::collections::HashMap;
 use std::fs::File;
 
 use arrow_array::cast::AsArray;
@@ -46,30 +45,6 @@ fn run(subcommand: &str, args: &[&str]) -> std::process::Output {
         .arg("--quiet")
         .output()
         .expect("the binary runs")
-}
-
-/// The rows of a CSV table as maps from column name to field, with its
-/// header.
-fn table(text: &str) -> (Vec<String>, Vec<HashMap<String, String>>) {
-    let mut reader = csv::Reader::from_reader(text.as_bytes());
-    let header: Vec<String> = reader
-        .headers()
-        .expect("a header")
-        .iter()
-        .map(str::to_string)
-        .collect();
-    let rows = reader
-        .records()
-        .map(|r| {
-            let r = r.expect("a CSV row");
-            header
-                .iter()
-                .cloned()
-                .zip(r.iter().map(str::to_string))
-                .collect()
-        })
-        .collect();
-    (header, rows)
 }
 
 /// The first `rows` rows of `text` (header included), then `torn` bytes
@@ -241,7 +216,7 @@ fn ratings_are_written_to_parquet_with_typed_columns() {
         if subcommand == "rate" {
             assert_eq!(typed("steps"), DataType::UInt64);
         }
-        let (_, rows) = table(&read_output(&csv));
+        let (_, rows) = csv_table(&read_output(&csv));
         for name in ["rating", "hardest", "status", "message"]
             .into_iter()
             .chain((subcommand == "rate").then_some("steps"))
@@ -269,7 +244,7 @@ fn a_puzzle_with_several_solutions_is_never_rated() {
         args.extend(extra);
         let output = run(subcommand, &args);
         assert_eq!(code(&output), 1, "{}", stderr(&output));
-        let (_, rows) = table(&stdout(&output));
+        let (_, rows) = csv_table(&stdout(&output));
         assert_eq!(rows.len(), 4);
         // 10,106 solutions, and the empty grid: `multiple`, saying why.
         for row in &rows[..2] {
@@ -302,7 +277,7 @@ fn the_time_limit_bounds_the_rating() {
         args.extend(extra);
         let output = run(subcommand, &args);
         assert_eq!(code(&output), 1, "{}", stderr(&output));
-        let (_, rows) = table(&stdout(&output));
+        let (_, rows) = csv_table(&stdout(&output));
         for row in &rows {
             assert_eq!(row["status"], "timeout", "{subcommand}: {row:?}");
             assert!(row["rating"].is_empty(), "{row:?}");
@@ -320,7 +295,7 @@ fn the_time_limit_bounds_the_rating() {
                 .chain(extra)
                 .collect::<Vec<_>>(),
         );
-        let (_, rows) = table(&stdout(&roomy));
+        let (_, rows) = csv_table(&stdout(&roomy));
         let ratings: Vec<&str> = rows.iter().map(|r| r["rating"].as_str()).collect();
         assert_eq!(ratings, ["9.0", "8.9"], "{subcommand}");
     }
@@ -332,7 +307,7 @@ fn the_tools_own_messages_are_never_cut() {
     // past 80 characters, where messages were cut (`hardest s...`).
     let input = case("r4-34-rate-first.txt");
     let csv = run("rate", &[&input, "--first"]);
-    let (_, rows) = table(&stdout(&csv));
+    let (_, rows) = csv_table(&stdout(&csv));
     let message = rows[0]["message"].clone();
     assert!(message.chars().count() > 80, "{message}");
     assert!(
@@ -344,12 +319,12 @@ fn the_tools_own_messages_are_never_cut() {
     let value: serde_json::Value = serde_json::from_str(&line).unwrap();
     assert_eq!(value["message"], message.as_str());
     let solved = run("solve", &[&input, "--rate", "--first"]);
-    let (_, rows) = table(&stdout(&solved));
+    let (_, rows) = csv_table(&stdout(&solved));
     assert_eq!(rows[0]["message"], message);
     // `solve --rate` says why a solved puzzle's rating is empty.
     let scratch = Scratch::new();
     let solved = run("solve", &[&misc(&scratch), "--rate"]);
-    let (_, rows) = table(&stdout(&solved));
+    let (_, rows) = csv_table(&stdout(&solved));
     assert!(rows
         .iter()
         .any(|r| r["message"] == "not rated: the rater is for 9x9 grids only"));
@@ -372,7 +347,7 @@ fn the_summary_counts_ratings_by_band_and_hardest_technique() {
             assert!(!report.contains("ratings:"), "{report}");
             continue;
         }
-        let (_, rows) = table(&stdout(&output));
+        let (_, rows) = csv_table(&stdout(&output));
         let ratings = summary["ratings"].as_object().expect("a ratings object");
         assert_eq!(ratings.keys().collect::<Vec<_>>(), ["bands", "hardest"]);
         let bands = ratings["bands"].as_object().unwrap();
@@ -435,7 +410,7 @@ fn a_nine_by_nine_with_other_boxes_says_exactly_why_it_is_not_rated() {
                 args.push("--rate");
             }
             let output = run(subcommand, &args);
-            let (_, rows) = table(&stdout(&output));
+            let (_, rows) = csv_table(&stdout(&output));
             assert_eq!(rows.len(), 2, "{}", stderr(&output));
             for row in &rows {
                 assert_eq!(row["status"], "solved", "{row:?}");
