@@ -519,32 +519,29 @@ impl State {
     /// propagated (the AVX2 level starts the band rule with those digits
     /// only; the AVX-512 level starts with all). `fixed` is only
     /// kept as far as [`State::is_solved`] reads it: the search never runs
-    /// [`State::update`] after this. Returns the bivalue cells per band
-    /// where the level finds them cheaply from its vectors (AVX2; see
-    /// [`State::branch_cell`]). Only for code compiled for that level
-    /// running on a CPU that has it.
+    /// [`State::update`] after this. Only for code compiled for that level
+    /// running on a CPU that has it. (The AVX2 level's search keeps its
+    /// candidates as vectors throughout, `wide_avx2::Node`; this is its
+    /// propagation before the first guess.)
     #[cfg(target_arch = "x86_64")]
     #[inline(always)]
-    fn propagate_wide<const WAY: u8>(
-        &mut self,
-        dirty: u32,
-    ) -> Result<Option<[u32; 3]>, Contradiction> {
-        let (fixed, bivalue) = if WAY == AVX2 {
+    fn propagate_wide<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction> {
+        let fixed = if WAY == AVX2 {
             let mut wide = super::wide_avx2::Wide::load(&self.cand);
-            // The digits whose masks changed in some band.
-            let digits = (dirty | dirty >> 9 | dirty >> 18) & 0x1FF;
-            let fixed = wide.propagate(digits).map_err(|_| Contradiction)?;
+            let fixed = wide
+                .propagate(changed_digits(dirty))
+                .map_err(|_| Contradiction)?;
             wide.store(&mut self.cand);
-            (fixed, Some(wide.bivalue()))
+            fixed
         } else {
             let mut wide = super::wide::Wide::load(&self.cand);
             let fixed = wide.propagate().map_err(|_| Contradiction)?;
             wide.store(&mut self.cand);
-            (fixed, None)
+            fixed
         };
         self.unsolved = fixed.map(|f| BAND & !f);
         self.fixed = fixed.map(|f| if f == BAND { BAND } else { 0 });
-        Ok(bivalue)
+        Ok(())
     }
 
     /// The number of open cells (it routes grids at the AVX-512 level).
@@ -594,28 +591,12 @@ impl State {
 
     /// A cell with the fewest candidates: `(band, bit, digit mask)`. Prefers
     /// the bivalue cell with the most unsolved cells among its peers (the
-    /// first of them); otherwise scans every unsolved cell. `bivalue` is
-    /// [`State::bivalue`] when the propagation found it on its way.
+    /// first of them, [`pick_bivalue`]); otherwise scans every unsolved
+    /// cell.
     #[inline(always)]
-    fn branch_cell(&self, bivalue: Option<[u32; 3]>) -> (usize, u32, u16) {
-        let bivalue = bivalue.unwrap_or_else(|| self.bivalue());
-        // Branch-free choice of the best so far (ties keep the first): the
-        // comparisons are unpredictable.
-        let (mut pick_band, mut pick_bit, mut pick_score) = (0, 0, 0);
-        for (band, &bivalue) in bivalue.iter().enumerate() {
-            let mut rest = bivalue;
-            while rest != 0 {
-                let bit = rest & rest.wrapping_neg();
-                rest &= rest - 1;
-                let score = self.unsolved_peers(band, bit) + 1;
-                let better = score > pick_score;
-                pick_score = if better { score } else { pick_score };
-                pick_band = if better { band } else { pick_band };
-                pick_bit = if better { bit } else { pick_bit };
-            }
-        }
-        if pick_score != 0 {
-            return (pick_band, pick_bit, self.digits_at(pick_band, pick_bit));
+    fn branch_cell(&self) -> (usize, u32, u16) {
+        if let Some((band, bit)) = pick_bivalue(&self.unsolved, self.bivalue()) {
+            return (band, bit, self.digits_at(band, bit));
         }
         let mut best = (0, 0, 0u16);
         let mut best_count = u32::MAX;
@@ -634,19 +615,6 @@ impl State {
         best
     }
 
-    /// Number of unsolved cells in the row, column and box of a cell,
-    /// itself included when unsolved.
-    #[inline(always)]
-    fn unsolved_peers(&self, band: usize, bit: u32) -> u32 {
-        let pos = bit.trailing_zeros() as usize;
-        let column = COLUMNS[pos];
-        let [o1, o2] = OTHER_BANDS[band];
-        // The column's cells in the two other bands, the second shifted one
-        // bit over, clear of the first: one count for both.
-        let far = (self.unsolved[o1] & column) | (self.unsolved[o2] & column) << 1;
-        (u64::from(self.unsolved[band] & PEERS[pos]) | u64::from(far) << 32).count_ones()
-    }
-
     /// Candidate digits (bit `d` for digit `d + 1`) of one cell.
     #[inline(always)]
     fn digits_at(&self, band: usize, bit: u32) -> u16 {
@@ -658,15 +626,220 @@ impl State {
     }
 }
 
-/// A cell to guess on and the state before the guess: the search's stack
-/// frame.
+/// The digits (bit `d` for digit `d + 1`) of the dirty bits' masks, in any
+/// band.
+#[inline(always)]
+fn changed_digits(dirty: u32) -> u32 {
+    (dirty | dirty >> 9 | dirty >> 18) & 0x1FF
+}
+
+/// Number of unsolved cells in the row, column and box of a cell,
+/// itself included when unsolved; `unsolved` per band.
+#[inline(always)]
+fn unsolved_peers(unsolved: &[u32; 3], band: usize, bit: u32) -> u32 {
+    let pos = bit.trailing_zeros() as usize;
+    let column = COLUMNS[pos];
+    let [o1, o2] = OTHER_BANDS[band];
+    // The column's cells in the two other bands, the second shifted one
+    // bit over, clear of the first: one count for both.
+    let far = (unsolved[o1] & column) | (unsolved[o2] & column) << 1;
+    (u64::from(unsolved[band] & PEERS[pos]) | u64::from(far) << 32).count_ones()
+}
+
+/// Among the `bivalue` cells (per band), the one with the most unsolved
+/// cells among its peers, the first of them: `(band, bit)`; `None` when
+/// there is no bivalue cell.
+#[inline(always)]
+fn pick_bivalue(unsolved: &[u32; 3], bivalue: [u32; 3]) -> Option<(usize, u32)> {
+    // Branch-free choice of the best so far (ties keep the first): the
+    // comparisons are unpredictable.
+    let (mut pick_band, mut pick_bit, mut pick_score) = (0, 0, 0);
+    for (band, &bivalue) in bivalue.iter().enumerate() {
+        let mut rest = bivalue;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            let score = unsolved_peers(unsolved, band, bit) + 1;
+            let better = score > pick_score;
+            pick_score = if better { score } else { pick_score };
+            pick_band = if better { band } else { pick_band };
+            pick_bit = if better { bit } else { pick_bit };
+        }
+    }
+    (pick_score != 0).then_some((pick_band, pick_bit))
+}
+
+/// A search state: what [`search`] needs of the candidates it guesses on.
+pub(super) trait Node: Copy {
+    /// Propagates to the fixpoint of the rules, `WAY` choosing how where the
+    /// node leaves a choice; `dirty` names the masks changed since the last
+    /// propagation (bit `9 * band + digit`, all for a node never
+    /// propagated).
+    fn propagate<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction>;
+    /// True when every cell is fixed (only after [`Node::propagate`]).
+    fn is_solved(&self) -> bool;
+    /// The solved grid (only meaningful when [`Node::is_solved`]).
+    fn solution(&self) -> Grid;
+    /// The cell to guess on: `(band, bit, digit mask)`, as
+    /// [`State::branch_cell`] chooses it.
+    fn branch_cell(&self) -> (usize, u32, u16);
+    /// Places `digit` at cell `bit` of `band`, a cell whose candidates are
+    /// `cell` (bit `d` for digit `d + 1`). Returns the dirty bits for
+    /// [`Node::propagate`].
+    fn place(
+        &mut self,
+        digit: usize,
+        band: usize,
+        bit: u32,
+        cell: u16,
+    ) -> Result<u32, Contradiction>;
+    /// Copies the node into `to`.
+    #[inline(always)]
+    fn copy_to(&self, to: &mut Self) {
+        *to = *self;
+    }
+}
+
+impl Node for State {
+    #[inline(always)]
+    fn propagate<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction> {
+        self.propagate_by::<WAY>(dirty)
+    }
+
+    #[inline(always)]
+    fn is_solved(&self) -> bool {
+        State::is_solved(self)
+    }
+
+    #[inline(always)]
+    fn solution(&self) -> Grid {
+        State::solution(self)
+    }
+
+    #[inline(always)]
+    fn branch_cell(&self) -> (usize, u32, u16) {
+        State::branch_cell(self)
+    }
+
+    #[inline(always)]
+    fn place(
+        &mut self,
+        digit: usize,
+        band: usize,
+        bit: u32,
+        _cell: u16,
+    ) -> Result<u32, Contradiction> {
+        State::place(self, digit, band, bit)
+    }
+}
+
+/// At the AVX2 level the search keeps the candidates as vectors from one
+/// guess to the next: no conversion to and from band masks around each
+/// propagation, and a guess placed on the vectors.
+#[cfg(target_arch = "x86_64")]
+impl Node for super::wide_avx2::Node {
+    #[inline(always)]
+    fn propagate<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction> {
+        super::wide_avx2::Node::propagate(self, changed_digits(dirty)).map_err(|_| Contradiction)
+    }
+
+    #[inline(always)]
+    fn is_solved(&self) -> bool {
+        self.unsolved() == [0; 3]
+    }
+
+    #[inline(always)]
+    fn solution(&self) -> Grid {
+        let mut cand = [0; 27];
+        self.store(&mut cand);
+        State::for_wide(cand, self.unsolved()).solution()
+    }
+
+    #[inline(always)]
+    fn branch_cell(&self) -> (usize, u32, u16) {
+        let unsolved = self.unsolved();
+        match pick_bivalue(&unsolved, self.bivalue()) {
+            Some((band, bit)) => (band, bit, self.digits_at(band, bit)),
+            None => {
+                let mut cand = [0; 27];
+                self.store(&mut cand);
+                State::for_wide(cand, unsolved).branch_cell()
+            }
+        }
+    }
+
+    /// The cell's candidates are the masks it changes: the digits whose
+    /// band rule must run again (the only dirty bits the vectors read).
+    #[inline(always)]
+    fn place(
+        &mut self,
+        digit: usize,
+        band: usize,
+        bit: u32,
+        cell: u16,
+    ) -> Result<u32, Contradiction> {
+        super::wide_avx2::Node::place(self, digit, band, bit);
+        Ok(u32::from(cell))
+    }
+
+    #[inline(always)]
+    fn copy_to(&self, to: &mut Self) {
+        super::wide_avx2::Node::copy_to(self, to);
+    }
+}
+
+impl State {
+    /// The AVX2 search's node for this state (before propagation).
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    pub(super) fn wide_avx2(&self) -> super::wide_avx2::Node {
+        super::wide_avx2::Node::new(&self.cand, self.unsolved)
+    }
+}
+
+/// A cell guessed on: the search's stack frame (its node is kept apart,
+/// see [`Stack`]).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Frame {
-    state: State,
+struct Frame {
     band: usize,
     bit: u32,
     /// Candidates not tried yet, bit `d` for digit `d + 1`.
     digits: u16,
+    /// All the cell's candidates.
+    cell: u16,
+}
+
+/// The most nodes a search holds at once: one per open cell guessed on,
+/// and the one propagated.
+const DEPTH: usize = CELLS + 1;
+
+/// The search's stack, kept between searches: the frames, and the nodes
+/// they guess on with the node being propagated above them. A guess
+/// propagates in place: on a copy of its frame's node made in the slot
+/// above, or for the frame's last candidate on the node itself.
+#[derive(Clone, Debug)]
+pub(super) struct Stack<N> {
+    nodes: Vec<N>,
+    frames: Vec<Frame>,
+}
+
+impl<N> Default for Stack<N> {
+    fn default() -> Self {
+        Stack {
+            nodes: Vec::new(),
+            frames: Vec::new(),
+        }
+    }
+}
+
+/// The search's stacks, one per kind of node.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Stacks {
+    /// For the band masks ([`State`]).
+    pub(super) masks: Stack<State>,
+    /// For the AVX2 level's vectors.
+    #[cfg(target_arch = "x86_64")]
+    pub(super) avx2: Stack<super::wide_avx2::Node>,
 }
 
 /// The search's propagation: the scalar rules' queue ([`State::propagate`]).
@@ -679,18 +852,14 @@ pub(super) const AVX2: u8 = 2;
 impl State {
     /// Propagates with the way `WAY` names ([`QUEUE`], [`AVX512`] or
     /// [`AVX2`]; the wide ones only on x86-64, in code compiled for their
-    /// level); `dirty` is the queue's start. Returns the bivalue cells when
-    /// the way found them (see [`State::propagate_wide`]).
+    /// level); `dirty` is the queue's start.
     #[inline(always)]
-    fn propagate_by<const WAY: u8>(
-        &mut self,
-        dirty: u32,
-    ) -> Result<Option<[u32; 3]>, Contradiction> {
+    fn propagate_by<const WAY: u8>(&mut self, dirty: u32) -> Result<(), Contradiction> {
         #[cfg(target_arch = "x86_64")]
         if WAY != QUEUE {
             return self.propagate_wide::<WAY>(dirty);
         }
-        self.propagate(dirty).map(|()| None)
+        self.propagate(dirty)
     }
 }
 
@@ -709,14 +878,14 @@ pub(super) fn propagate_only<const WAY: u8>(mut state: State) -> Option<usize> {
 /// are found, every branch is closed, or a limit is reached. Depth first,
 /// candidates in ascending order, the last candidate of a cell tried on the
 /// frame's own state; `stack` is scratch space kept between searches.
-/// `WAY` chooses the propagation ([`QUEUE`], or on x86-64 [`AVX512`] or
-/// [`AVX2`] only at those levels).
+/// `WAY` chooses the propagation of a [`State`] ([`QUEUE`], or on x86-64
+/// [`AVX512`] or [`AVX2`] only at those levels).
 #[inline(always)]
-pub(super) fn search<const WAY: u8>(
-    mut state: State,
+pub(super) fn search<const WAY: u8, N: Node>(
+    state: N,
     target: u8,
     limits: &Limits,
-    stack: &mut Vec<Frame>,
+    stack: &mut Stack<N>,
 ) -> Search {
     let clock = LimitClock::start(limits);
     let mut out = Search {
@@ -726,12 +895,22 @@ pub(super) fn search<const WAY: u8>(
         guesses: 0,
         stopped: None,
     };
-    stack.clear();
+    let Stack { nodes, frames } = stack;
+    frames.clear();
+    if nodes.len() < DEPTH {
+        nodes.resize(DEPTH, state);
+    }
+    nodes[0] = state;
+    // The node propagated is `nodes[depth]`; below it, each frame's node
+    // (frame `k`'s is `nodes[k]`), untouched since the frame was made:
+    // there are `depth` frames whenever a node is propagated.
+    let mut depth = 0;
     let mut dirty = (1 << 27) - 1;
     'node: loop {
-        if let Ok(bivalue) = state.propagate_by::<WAY>(dirty) {
-            if state.is_solved() {
-                let grid = state.solution();
+        let node = &mut nodes[depth];
+        if node.propagate::<WAY>(dirty).is_ok() {
+            if node.is_solved() {
+                let grid = node.solution();
                 if out.solutions == 0 {
                     out.first = Some(grid);
                 } else {
@@ -742,19 +921,19 @@ pub(super) fn search<const WAY: u8>(
                     break;
                 }
             } else {
-                let (band, bit, digits) = state.branch_cell(bivalue);
-                stack.push(Frame {
-                    state,
+                let (band, bit, digits) = node.branch_cell();
+                frames.push(Frame {
                     band,
                     bit,
                     digits,
+                    cell: digits,
                 });
             }
         }
         // Backtrack to the deepest cell with a candidate left to try.
-        while let Some(top) = stack.last_mut() {
+        while let Some(top) = frames.last_mut() {
             if top.digits == 0 {
-                stack.pop();
+                frames.pop();
                 continue;
             }
             let digit = top.digits.trailing_zeros() as usize;
@@ -766,12 +945,19 @@ pub(super) fn search<const WAY: u8>(
                 break 'node;
             }
             out.guesses += 1;
-            let (band, bit) = (top.band, top.bit);
-            state = top.state;
-            if top.digits == 0 {
-                stack.pop();
+            let (band, bit, cell, last) = (top.band, top.bit, top.cell, top.digits == 0);
+            // The frame's last candidate is tried on its own node, the
+            // others on a copy above it.
+            let k = frames.len() - 1;
+            if last {
+                frames.pop();
+                depth = k;
+            } else {
+                let (below, above) = nodes.split_at_mut(k + 1);
+                below[k].copy_to(&mut above[0]);
+                depth = k + 1;
             }
-            if let Ok(changed) = state.place(digit, band, bit) {
+            if let Ok(changed) = nodes[depth].place(digit, band, bit, cell) {
                 dirty = changed;
                 continue 'node;
             }
@@ -795,11 +981,11 @@ mod tests {
     }
 
     fn solutions(grid: &Grid) -> u8 {
-        search::<QUEUE>(
+        search::<QUEUE, _>(
             State::from_givens(grid),
             2,
             &Limits::default(),
-            &mut Vec::new(),
+            &mut Stack::default(),
         )
         .solutions
     }
@@ -977,7 +1163,7 @@ mod tests {
                 let mut states = vec![(givens, (1 << 27) - 1)];
                 let mut start = givens;
                 if start.propagate((1 << 27) - 1).is_ok() && !start.is_solved() {
-                    let (band, bit, digits) = start.branch_cell(None);
+                    let (band, bit, digits) = start.branch_cell();
                     for digit in (0..9).filter(|d| digits & (1 << d) != 0) {
                         let mut guessed = start;
                         if let Ok(dirty) = guessed.place(digit, band, bit) {

@@ -52,7 +52,7 @@ use std::sync::OnceLock;
 
 use super::{Limits, Mode, Outcome, Search, Solver, Status};
 use crate::grid::Grid;
-use band::{Frame, State, QUEUE};
+use band::{Stacks, State, QUEUE};
 #[cfg(target_arch = "x86_64")]
 use band::{AVX2, AVX512};
 use singles::{Ran, Singles};
@@ -220,7 +220,7 @@ impl fmt::Display for Simd {
 #[derive(Clone, Debug)]
 pub struct FastSolver {
     simd: Simd,
-    stack: Vec<Frame>,
+    stack: Stacks,
 }
 
 impl Default for FastSolver {
@@ -237,7 +237,7 @@ impl FastSolver {
     pub fn new() -> FastSolver {
         FastSolver {
             simd: Simd::chosen().unwrap_or_else(|_| Simd::detect()),
-            stack: Vec::new(),
+            stack: Stacks::default(),
         }
     }
 
@@ -245,7 +245,7 @@ impl FastSolver {
     pub fn with_simd(simd: Simd) -> Option<FastSolver> {
         simd.is_available().then(|| FastSolver {
             simd,
-            stack: Vec::new(),
+            stack: Stacks::default(),
         })
     }
 
@@ -355,7 +355,7 @@ enum Classified {
 
 /// Singles first, then the strong engine when singles stall.
 #[inline(always)]
-fn classify(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+fn classify(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Stacks) -> Classified {
     route(singles::<false>(grid), grid, mode, limits, stack)
 }
 
@@ -408,7 +408,7 @@ fn route(
     grid: &Grid,
     mode: Mode,
     limits: &Limits,
-    stack: &mut Vec<Frame>,
+    stack: &mut Stacks,
 ) -> Classified {
     match singled {
         Singled::Repeated => Classified::Repeated,
@@ -438,10 +438,25 @@ fn strong<const WAY: u8>(
     state: State,
     mode: Mode,
     limits: &Limits,
-    stack: &mut Vec<Frame>,
+    stack: &mut Stacks,
 ) -> Classified {
     let target = if mode == Mode::Unique { 2 } else { 1 };
-    Classified::Searched(band::search::<WAY>(state, target, limits, stack))
+    #[cfg(target_arch = "x86_64")]
+    if WAY == AVX2 {
+        let node = state.wide_avx2();
+        return Classified::Searched(band::search::<WAY, _>(
+            node,
+            target,
+            limits,
+            &mut stack.avx2,
+        ));
+    }
+    Classified::Searched(band::search::<WAY, _>(
+        state,
+        target,
+        limits,
+        &mut stack.masks,
+    ))
 }
 
 /// The strong engine alone on the givens, without the singles engine: the
@@ -452,7 +467,12 @@ pub(crate) fn strong_engine_only(grid: &Grid, mode: Mode, limits: &Limits) -> Ou
         return Outcome::invalid(&conflict);
     }
     let target = if mode == Mode::Unique { 2 } else { 1 };
-    let search = band::search::<QUEUE>(State::from_givens(grid), target, limits, &mut Vec::new());
+    let search = band::search::<QUEUE, _>(
+        State::from_givens(grid),
+        target,
+        limits,
+        &mut Default::default(),
+    );
     Outcome::from_search(search, mode)
 }
 
@@ -513,7 +533,7 @@ fn strong_wide<const WAY: u8>(
     state: State,
     mode: Mode,
     limits: &Limits,
-    stack: &mut Vec<Frame>,
+    stack: &mut Stacks,
 ) -> Classified {
     if state.open() >= WIDE_FROM {
         strong::<WAY>(state, mode, limits, stack)
@@ -547,12 +567,7 @@ fn root_few<const WAY: u8>(grid: &Grid) -> Option<usize> {
 /// hand-over) and searched with the wide propagation.
 #[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn few<const WAY: u8>(
-    grid: &Grid,
-    mode: Mode,
-    limits: &Limits,
-    stack: &mut Vec<Frame>,
-) -> Classified {
+fn few<const WAY: u8>(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Stacks) -> Classified {
     // So few givens leave more open cells than `WIDE_FROM`: these grids
     // always take the wide propagation, which sets `fixed` itself.
     const _: () = assert!(81 - (singles::FEW_GIVENS - 1) >= WIDE_FROM);
@@ -577,12 +592,7 @@ macro_rules! wide_level {
         /// [`strong_wide`] compiled for this level.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
-        fn $strong(
-            state: State,
-            mode: Mode,
-            limits: &Limits,
-            stack: &mut Vec<Frame>,
-        ) -> Classified {
+        fn $strong(state: State, mode: Mode, limits: &Limits, stack: &mut Stacks) -> Classified {
             strong_wide::<$way>(state, mode, limits, stack)
         }
 
@@ -603,7 +613,7 @@ macro_rules! wide_level {
         /// [`few`] compiled for this level.
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = $features)]
-        fn $few(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Vec<Frame>) -> Classified {
+        fn $few(grid: &Grid, mode: Mode, limits: &Limits, stack: &mut Stacks) -> Classified {
             few::<$way>(grid, mode, limits, stack)
         }
     };

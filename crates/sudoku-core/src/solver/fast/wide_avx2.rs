@@ -257,7 +257,7 @@ fn spread_band(cand: &[u32; 27], b: usize) -> (__m256i, __m256i) {
 }
 
 /// The candidates, one vector per digit.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Wide {
     m: [__m256i; 9],
 }
@@ -487,10 +487,7 @@ impl Wide {
     pub(super) fn propagate(&mut self, digits: u32) -> Result<[u32; 3], Contradiction> {
         // The row singles of the digits the band rule skips, as it left
         // them; those of the others are remade by it.
-        let mut singles = self.m;
-        for single in &mut singles {
-            *single = row_singles(*single);
-        }
+        let mut singles: [__m256i; 9] = std::array::from_fn(|d| row_singles(self.m[d]));
         let mut todo = digits;
         let mut first = true;
         loop {
@@ -540,6 +537,102 @@ impl Wide {
             changed |= u32::from(any(unsafe { _mm256_xor_si256(x, y) })) << d;
         }
         changed
+    }
+}
+
+/// Lane `4 * band + row` of a vector all ones, the others zero: the lane of
+/// a band mask's bit `bit` (bit `9 * row + column`); with the bit's column.
+#[inline(always)]
+fn lane_of(band: usize, bit: u32) -> (__m256i, __m256i) {
+    unsafe {
+        let pos = bit.trailing_zeros();
+        let lane = 4 * band as i16 + (pos / 9) as i16;
+        let lanes = _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        let row = _mm256_cmpeq_epi16(lanes, c(lane));
+        (row, and(row, c(1 << (pos % 9))))
+    }
+}
+
+/// The AVX2 search's node: the candidates as vectors from one guess to the
+/// next, and the open cells per band (bit `9 * row + column`) as the last
+/// propagation left them.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Node {
+    wide: Wide,
+    unsolved: [u32; 3],
+}
+
+impl Node {
+    /// The node for the band masks (index `9 * band + digit`) and open
+    /// cells of a state.
+    #[inline(always)]
+    pub(super) fn new(cand: &[u32; 27], unsolved: [u32; 3]) -> Node {
+        Node {
+            wide: Wide::load(cand),
+            unsolved,
+        }
+    }
+
+    /// [`Wide::propagate`], keeping the open cells.
+    #[inline(always)]
+    pub(super) fn propagate(&mut self, digits: u32) -> Result<(), Contradiction> {
+        let fixed = self.wide.propagate(digits)?;
+        self.unsolved = fixed.map(|f| BAND & !f);
+        Ok(())
+    }
+
+    /// The open cells per band.
+    #[inline(always)]
+    pub(super) fn unsolved(&self) -> [u32; 3] {
+        self.unsolved
+    }
+
+    /// Copies the node into `to` vector by vector: a plain copy of its
+    /// 300 bytes is a call to `memcpy`, whose size branches mispredict.
+    #[inline(always)]
+    pub(super) fn copy_to(&self, to: &mut Node) {
+        for (to, &from) in to.wide.m.iter_mut().zip(&self.wide.m) {
+            // SAFETY: `to` is a valid, aligned `__m256i`; the volatile store
+            // keeps the nine stores from being merged into a `memcpy`.
+            unsafe { std::ptr::write_volatile(to, from) };
+        }
+        to.unsolved = self.unsolved;
+    }
+
+    /// [`Wide::bivalue`].
+    #[inline(always)]
+    pub(super) fn bivalue(&self) -> [u32; 3] {
+        self.wide.bivalue()
+    }
+
+    /// [`Wide::store`].
+    #[inline(always)]
+    pub(super) fn store(&self, cand: &mut [u32; 27]) {
+        self.wide.store(cand);
+    }
+
+    /// The candidates (bit `d` for digit `d + 1`) of the cell at bit `bit`
+    /// of band `band`.
+    #[inline(always)]
+    pub(super) fn digits_at(&self, band: usize, bit: u32) -> u16 {
+        let (_, cell) = lane_of(band, bit);
+        let mut digits = 0;
+        for (d, &x) in self.wide.m.iter().enumerate() {
+            digits |= u16::from(any(and(x, cell))) << d;
+        }
+        digits
+    }
+
+    /// Places `digit` at the cell at bit `bit` of band `band`, a candidate
+    /// there: the other cells of its row lose the digit and the cell loses
+    /// the other digits (as the band masks' placement does).
+    #[inline(always)]
+    pub(super) fn place(&mut self, digit: usize, band: usize, bit: u32) {
+        let (row, cell) = lane_of(band, bit);
+        for x in &mut self.wide.m {
+            *x = andnot(cell, *x);
+        }
+        self.wide.m[digit] = or(andnot(row, self.wide.m[digit]), cell);
     }
 }
 
