@@ -18,10 +18,10 @@ use sudoku_core::sizes::{Shape, ShapeError, SizedGenerator, SizedSolver, Symbols
 use sudoku_core::solver::{Limits, Mode};
 
 use super::layout::{Columns, Made};
-use super::{rate, run_ordered, thousands, threads, RunArgs, TableWriter};
+use super::{rate, run_ordered, thousands, threads, RunArgs, RunSettings, TableWriter};
 use crate::error::{Error, Verdict};
 use crate::output::progress::Progress;
-use crate::process::interrupt::SignalGuard;
+use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 use crate::process::words::noun;
 
 /// Above this `--min-guesses` a warning says the target may never be met.
@@ -133,19 +133,122 @@ fn parse_shape(value: &str) -> Result<Shape, ShapeError> {
     value.parse()
 }
 
+/// What `run_nine` and `run_sized` share: the options read, the signal
+/// guard, the rows' writer and the progress line's counts, from the
+/// first row to the summary's first line.
+struct Run {
+    settings: RunSettings,
+    /// One past the last index.
+    end: u64,
+    started: Instant,
+    _signals: SignalGuard,
+    interrupt: Interrupt,
+    writer: TableWriter,
+    counts: Counts,
+}
+
+impl Run {
+    /// Reads the options, installs the signal handlers, creates the output
+    /// with `header` and starts the progress line.
+    fn start(args: &GenerateArgs, header: &[&str]) -> Result<Run, Error> {
+        let settings = args.run.settings()?;
+        let end = args
+            .start
+            .checked_add(args.count)
+            .ok_or_else(|| Error::Usage("--start plus -n is past the largest index".into()))?;
+        let started = Instant::now();
+        let (signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
+        let writer = TableWriter::create(&settings.output, header)?;
+        let counts = Counts {
+            progress: Progress::start_counting(&settings.progress, args.count),
+            tried: AtomicU64::new(0),
+            kept: AtomicU64::new(0),
+        };
+        Ok(Run {
+            settings,
+            end,
+            started,
+            _signals: signals,
+            interrupt,
+            writer,
+            counts,
+        })
+    }
+
+    /// Closes the output and writes the summary: `what` follows the count
+    /// of puzzles kept (the size, for other sizes than 9x9).
+    fn finish(
+        self,
+        ending: Result<Option<Signal>, Error>,
+        tally: &Tally,
+        size: Option<Shape>,
+    ) -> Result<Verdict, Error> {
+        self.counts.progress.finish();
+        let ending = self.writer.close(ending)?;
+        if self.settings.summary {
+            let seconds = self.started.elapsed().as_secs_f64();
+            let tried = self.counts.tried.load(Ordering::Relaxed);
+            let side = size.map_or(String::new(), |s| format!("{0}x{0} ", s.side()));
+            let boxes = size.map_or(String::new(), |s| format!(" (boxes {s})"));
+            crate::stderrln!(
+                "generate: {} {side}{}{boxes}{} ({} {} tried) in {seconds:.2} s, {}/s on {}",
+                thousands(tally.kept),
+                noun(tally.kept, "puzzle", "puzzles"),
+                if ending.is_some() {
+                    ", interrupted"
+                } else {
+                    ""
+                },
+                thousands(tried),
+                noun(tried, "candidate", "candidates"),
+                thousands(rate(tally.kept, seconds)),
+                threads(self.settings.threads),
+            );
+            tally.summary();
+        }
+        Ok(match ending {
+            Some(signal) => Verdict::Interrupted(signal),
+            None => Verdict::Clean,
+        })
+    }
+}
+
+/// The progress line and its counts: candidates tried, counted as each
+/// is started by any thread (a puzzle that takes a minute, or millions of
+/// candidates, shows them as they go, and an interrupted run counts those
+/// of the puzzles it did not finish), and puzzles kept, as their rows are
+/// written.
+struct Counts {
+    progress: Progress,
+    tried: AtomicU64,
+    kept: AtomicU64,
+}
+
+impl Counts {
+    /// Counts one more candidate started, and shows it.
+    fn try_one(&self) {
+        self.show(self.tried.fetch_add(1, Ordering::Relaxed) + 1);
+    }
+
+    /// Sets the count of puzzles kept and shows it.
+    fn keep(&self, kept: u64) {
+        self.kept.store(kept, Ordering::Relaxed);
+        self.show(self.tried.load(Ordering::Relaxed));
+    }
+
+    fn show(&self, tried: u64) {
+        self.progress.count(
+            self.kept.load(Ordering::Relaxed),
+            &format!("kept, {} tried", thousands(tried)),
+        );
+    }
+}
+
 /// `generate` for grids of another size or shape than 9x9 (see
 /// [`sudoku_core::sizes::generator`]): the same columns and summary,
 /// `guesses` as `solve` counts them.
 fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
-    let settings = args.run.settings()?;
-    let end = args
-        .start
-        .checked_add(args.count)
-        .ok_or_else(|| Error::Usage("--start plus -n is past the largest index".into()))?;
-    let started = Instant::now();
-    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
-    let mut writer = TableWriter::create(&settings.output, &args.columns.header())?;
-    let progress = Progress::start_counting(&settings.progress, args.count);
+    let mut run = Run::start(args, &args.columns.header())?;
     let (seed, minimal) = (args.seed, !args.no_minimal);
     let symbols = Symbols::for_side(shape.side());
     let blank = if symbols == Symbols::Numbers {
@@ -153,25 +256,16 @@ fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
     } else {
         b'.'
     };
-    let stop = interrupt.clone();
+    let stop = run.interrupt.clone();
     let mut tally = Tally::default();
-    // Counted as each puzzle is started, as `run_nine` counts its
-    // candidates: a 25x25 puzzle that takes a minute shows at once.
-    let tried = AtomicU64::new(0);
-    let kept = AtomicU64::new(0);
-    let show = |tried: u64| {
-        progress.count(
-            kept.load(Ordering::Relaxed),
-            &format!("kept, {} tried", thousands(tried)),
-        );
-    };
+    let (counts, writer) = (&run.counts, &mut run.writer);
     let ending = run_ordered(
-        (args.start..end).map(Ok),
-        settings.threads,
-        &interrupt,
+        (args.start..run.end).map(Ok),
+        run.settings.threads,
+        &run.interrupt,
         || (SizedGenerator::new(shape), SizedSolver::new()),
         |(generator, solver), index| {
-            show(tried.fetch_add(1, Ordering::Relaxed) + 1);
+            counts.try_one();
             let halt = || stop.is_raised();
             let made = generator.generate(seed, index, minimal, &halt)?;
             let search = solver.search_until(&made.puzzle, Mode::Unique, &Limits::default(), &halt);
@@ -183,7 +277,6 @@ fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
         |chunk| {
             for (index, made, guesses) in chunk {
                 tally.add_sized(made.puzzle.givens(), guesses);
-                kept.store(tally.kept, Ordering::Relaxed);
                 let made = Made {
                     index,
                     puzzle: symbols.format(&made.puzzle, blank),
@@ -195,55 +288,21 @@ fn run_sized(args: &GenerateArgs, shape: Shape) -> Result<Verdict, Error> {
                 writer.row(&args.columns.row(&made, seed))?;
             }
             writer.flush()?;
-            show(tried.load(Ordering::Relaxed));
+            counts.keep(tally.kept);
             Ok(())
         },
     );
-    progress.finish();
-    let ending = writer.close(ending)?;
-    if settings.summary {
-        let seconds = started.elapsed().as_secs_f64();
-        let side = shape.side();
-        let tried = tried.load(Ordering::Relaxed);
-        crate::stderrln!(
-            "generate: {} {side}x{side} {} (boxes {shape}){} ({} {} tried) in {seconds:.2} s, \
-             {}/s on {}",
-            thousands(tally.kept),
-            noun(tally.kept, "puzzle", "puzzles"),
-            if ending.is_some() {
-                ", interrupted"
-            } else {
-                ""
-            },
-            thousands(tried),
-            noun(tried, "candidate", "candidates"),
-            thousands(rate(tally.kept, seconds)),
-            threads(settings.threads),
-        );
-        tally.summary();
-    }
-    Ok(match ending {
-        Some(signal) => Verdict::Interrupted(signal),
-        None => Verdict::Clean,
-    })
+    run.finish(ending, &tally, Some(shape))
 }
 
 /// `generate` for 9x9 puzzles.
 fn run_nine(args: &GenerateArgs) -> Result<Verdict, Error> {
-    let settings = args.run.settings()?;
-    let end = args
-        .start
-        .checked_add(args.count)
-        .ok_or_else(|| Error::Usage("--start plus -n is past the largest index".into()))?;
-    let started = Instant::now();
-    let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
     let columns = if args.rating.is_some() {
         args.columns.with_rating()
     } else {
         args.columns.clone()
     };
-    let mut writer = TableWriter::create(&settings.output, &columns.header())?;
-    let progress = Progress::start_counting(&settings.progress, args.count);
+    let mut run = Run::start(args, &columns.header())?;
     let requirements = Requirements {
         minimal: !args.no_minimal,
         min_guesses: args.min_guesses,
@@ -259,30 +318,20 @@ fn run_nine(args: &GenerateArgs) -> Result<Verdict, Error> {
         );
     }
     let seed = args.seed;
-    let stop = interrupt.clone();
+    let stop = run.interrupt.clone();
     let mut tally = Tally::default();
-    // Counted as each candidate is started, by every thread: a puzzle that
-    // takes millions of candidates shows them as they go, and an
-    // interrupted run counts the ones of the puzzles it did not finish.
-    let tried = AtomicU64::new(0);
-    let kept = AtomicU64::new(0);
-    let show = |tried: u64| {
-        progress.count(
-            kept.load(Ordering::Relaxed),
-            &format!("kept, {} tried", thousands(tried)),
-        );
-    };
+    let (counts, writer) = (&run.counts, &mut run.writer);
     let ending = run_ordered(
-        (args.start..end).map(Ok),
-        settings.threads,
-        &interrupt,
+        (args.start..run.end).map(Ok),
+        run.settings.threads,
+        &run.interrupt,
         Generator::new,
         |generator, index| {
             let next = || {
                 if stop.is_raised() {
                     return true;
                 }
-                show(tried.fetch_add(1, Ordering::Relaxed) + 1);
+                counts.try_one();
                 false
             };
             generator
@@ -292,7 +341,6 @@ fn run_nine(args: &GenerateArgs) -> Result<Verdict, Error> {
         |chunk| {
             for (index, made) in chunk {
                 tally.add(&made);
-                kept.store(tally.kept, Ordering::Relaxed);
                 let made = Made {
                     index,
                     puzzle: made.puzzle.to_line(),
@@ -304,34 +352,11 @@ fn run_nine(args: &GenerateArgs) -> Result<Verdict, Error> {
                 writer.row(&columns.row(&made, seed))?;
             }
             writer.flush()?;
-            show(tried.load(Ordering::Relaxed));
+            counts.keep(tally.kept);
             Ok(())
         },
     );
-    progress.finish();
-    let ending = writer.close(ending)?;
-    if settings.summary {
-        let seconds = started.elapsed().as_secs_f64();
-        crate::stderrln!(
-            "generate: {} {}{} ({} {} tried) in {seconds:.2} s, {}/s on {}",
-            thousands(tally.kept),
-            noun(tally.kept, "puzzle", "puzzles"),
-            if ending.is_some() {
-                ", interrupted"
-            } else {
-                ""
-            },
-            thousands(tried.load(Ordering::Relaxed)),
-            noun(tried.load(Ordering::Relaxed), "candidate", "candidates"),
-            thousands(rate(tally.kept, seconds)),
-            threads(settings.threads),
-        );
-        tally.summary();
-    }
-    Ok(match ending {
-        Some(signal) => Verdict::Interrupted(signal),
-        None => Verdict::Clean,
-    })
+    run.finish(ending, &tally, None)
 }
 
 /// Counts for the summary.
