@@ -77,10 +77,10 @@ impl SizeOptions {
             } else {
                 ""
             };
+            // Named as the user wrote it (`numbers`, not a range of numbers).
             format!(
-                "--symbols {} fits no record read ({read}{nine}); leave it out, or name the \
-                 input's alphabet",
-                symbols.label(36)
+                "--symbols {symbols} fits no record read ({read}{nine}); leave it out, or name \
+                 the input's alphabet"
             )
         })
     }

@@ -191,6 +191,7 @@ fn a_box_or_alphabet_that_fits_no_record_is_refused_by_name() {
         ("--box", "4x4", "--box 4x4 is for 16x16 grids"),
         ("--symbols", "A-Z", "--symbols A-Z fits no record"),
         ("--symbols", "0-9A-Z", "--symbols 0-9A-Z fits no record"),
+        ("--symbols", "numbers0", "--symbols numbers0 fits no record"),
     ] {
         let output = solve(&[&input, option, value]);
         assert_eq!(code(&output), 2, "{option} {value}: {}", stderr(&output));
@@ -198,9 +199,17 @@ fn a_box_or_alphabet_that_fits_no_record_is_refused_by_name() {
         assert!(stderr.contains(named), "{stderr}");
         assert!(stderr.contains("9x9 grids"), "{stderr}");
     }
+    // `numbers` named as written, not as a range of 36 numbers.
+    let six = case("sizes-6x6-box-3x2.txt");
+    let output = solve(&[&six, "--symbols", "numbers"]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("--symbols numbers fits no record read (1 record: all malformed)"),
+        "{}",
+        stderr(&output)
+    );
     // One record that fits is enough: a 6x6 file beside the 9x9 one (exit
     // 1: the second 9x9 puzzle has several solutions).
-    let six = case("sizes-6x6-box-3x2.txt");
     let output = solve(&[&input, &six, "--box", "3x2"]);
     assert_eq!(code(&output), 1, "{}", stderr(&output));
     assert!(stdout(&output).contains(",614352236514452136361245523461145623,"));
