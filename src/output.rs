@@ -357,7 +357,7 @@ impl CsvRows {
             self.csv_row_sized(result, sized, out);
             return;
         }
-        let mut row = Row::new();
+        let mut row: Row = Row::new();
         row.number(result.line);
         row.byte(delimiter);
         if let Some(puzzle) = &result.puzzle {
@@ -413,7 +413,7 @@ impl CsvRows {
     /// when the run has several inputs, then the kept columns.
     fn rate_row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
         let delimiter = self.delimiter;
-        let mut row = Row::new();
+        let mut row: Row = Row::new();
         row.number(result.line);
         row.byte(delimiter);
         if let Some(puzzle) = &result.puzzle {
@@ -560,7 +560,7 @@ fn push_field(out: &mut Vec<u8>, field: &[u8], delimiter: u8) {
 
 /// Appends `n` in decimal.
 pub(crate) fn push_number(out: &mut Vec<u8>, n: u64) {
-    let mut row = Row::new();
+    let mut row = Row::<24>::new();
     row.number(n);
     out.extend_from_slice(row.bytes());
 }
@@ -568,7 +568,7 @@ pub(crate) fn push_number(out: &mut Vec<u8>, n: u64) {
 /// Appends a duration in nanoseconds as microseconds with one decimal,
 /// rounded (`12.3`).
 pub(crate) fn push_micros(out: &mut Vec<u8>, ns: u64) {
-    let mut row = Row::new();
+    let mut row = Row::<24>::new();
     row.micros(ns);
     out.extend_from_slice(row.bytes());
 }
@@ -578,18 +578,20 @@ pub(crate) fn push_micros(out: &mut Vec<u8>, ns: u64) {
 /// check, solve_us of 22 characters, 7 delimiters and the line end.
 const ROW_BYTES: usize = 20 + 81 + 10 + 81 + 20 + 22 + 8 + 8;
 
-/// One results row built in a fixed buffer on the stack, so that a row is
-/// one copy into the output and every field a copy of known length (no
-/// capacity check or library call per field).
-struct Row {
-    buf: [u8; ROW_BYTES],
+/// One results row built in a fixed buffer of `N` bytes on the stack, so
+/// that a row is one copy into the output and every field a copy of known
+/// length (no capacity check or library call per field). A row too long
+/// for the buffer is [`Row::flush`]ed into the output before its long
+/// parts (another size's grids, messages).
+pub(crate) struct Row<const N: usize = ROW_BYTES> {
+    buf: [u8; N],
     len: usize,
 }
 
-impl Row {
-    fn new() -> Row {
+impl<const N: usize> Row<N> {
+    pub(crate) fn new() -> Row<N> {
         Row {
-            buf: [0; ROW_BYTES],
+            buf: [0; N],
             len: 0,
         }
     }
@@ -598,13 +600,19 @@ impl Row {
         &self.buf[..self.len]
     }
 
-    fn byte(&mut self, b: u8) {
+    /// Appends the row so far to `out` and empties it.
+    pub(crate) fn flush(&mut self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.bytes());
+        self.len = 0;
+    }
+
+    pub(crate) fn byte(&mut self, b: u8) {
         self.buf[self.len] = b;
         self.len += 1;
     }
 
-    /// Bytes of known small length: a status or check name, a number.
-    fn text(&mut self, text: &[u8]) {
+    /// Bytes of known small length: a status or check name, a JSON key.
+    pub(crate) fn text(&mut self, text: &[u8]) {
         self.buf[self.len..self.len + text.len()].copy_from_slice(text);
         self.len += text.len();
     }
@@ -614,19 +622,33 @@ impl Row {
     }
 
     /// A grid's 81 characters.
-    fn cells(&mut self, line: &[u8; CELLS]) {
+    pub(crate) fn cells(&mut self, line: &[u8; CELLS]) {
         self.buf[self.len..self.len + CELLS].copy_from_slice(line);
         self.len += CELLS;
     }
 
-    /// `n` in decimal.
-    fn number(&mut self, n: u64) {
-        self.text(itoa::Buffer::new().format(n).as_bytes());
+    /// A grid's 81 characters in quotes (a JSON string).
+    pub(crate) fn quoted_cells(&mut self, line: &[u8; CELLS]) {
+        self.byte(b'"');
+        self.cells(line);
+        self.byte(b'"');
+    }
+
+    /// `n` in decimal, its digits written in place (no copy through a
+    /// formatting buffer of unknown length).
+    pub(crate) fn number(&mut self, mut n: u64) {
+        let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
+        let end = self.len + digits;
+        for b in self.buf[self.len..end].iter_mut().rev() {
+            *b = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+        self.len = end;
     }
 
     /// A duration in nanoseconds as microseconds with one decimal, rounded
     /// (`12.3`).
-    fn micros(&mut self, ns: u64) {
+    pub(crate) fn micros(&mut self, ns: u64) {
         let tenths = ns.saturating_add(50) / 100;
         self.number(tenths / 10);
         self.byte(b'.');

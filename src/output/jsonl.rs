@@ -6,9 +6,14 @@
 
 use crate::output::rating::RatingColumns;
 use crate::output::result::PuzzleResult;
-use crate::output::{
-    clean_message, push_micros, push_number, Blank, RowFormat, Shape, FILE_COLUMN,
-};
+use crate::output::{clean_message, push_number, Blank, Row, RowFormat, Shape, FILE_COLUMN};
+
+/// The longest run of members a row builds on the stack: `line` to
+/// `message` (its value `null`) and the row's end, with numbers of 20
+/// digits, both grids and the longest status and check. A message, or
+/// another size's grids, go straight into the output instead.
+const JSON_ROW_BYTES: usize =
+    8 + 20 + 10 + 83 + 12 + 10 + 14 + 83 + 11 + 20 + 12 + 22 + 9 + 10 + 11 + 6;
 
 /// Formats results rows as JSON Lines.
 #[derive(Clone, Debug)]
@@ -131,48 +136,72 @@ impl RowFormat for JsonlRows {
             out.extend_from_slice(b"}\n");
             return;
         }
-        let [line, puzzle, status, solution, guesses, solve_us, check, message, ..] =
-            &self.keys[..]
-        else {
-            return;
-        };
-        out.extend_from_slice(line);
-        push_number(out, result.line);
-        out.extend_from_slice(puzzle);
-        self.push_puzzle(result, out);
-        out.extend_from_slice(status);
-        push_ascii(out, result.status.name().as_bytes());
-        out.extend_from_slice(solution);
+        // The members up to `message` are built in one buffer on the stack
+        // (the keys are [`crate::output::COLUMNS`]), and the row is copied out once.
+        let mut row = Row::<JSON_ROW_BYTES>::new();
+        row.text(b"\"line\":");
+        row.number(result.line);
+        row.text(b",\"puzzle\":");
+        match (&result.puzzle, &result.sized) {
+            (Some(grid), _) => row.quoted_cells(&self.blank.puzzle_bytes(grid)),
+            (None, Some(sized)) => {
+                row.flush(out);
+                push_string(out, &sized.puzzle_text(self.blank.byte(&sized.symbols)));
+            }
+            (None, None) => row.text(b"null"),
+        }
+        row.text(b",\"status\":\"");
+        row.text(result.status.name().as_bytes());
+        row.text(b"\",\"solution\":");
         match (
             &result.solution,
             result.sized.as_ref().and_then(|s| s.solution_text()),
         ) {
-            (Some(grid), _) => push_ascii(out, &grid.line_bytes()),
-            (None, Some(text)) => push_string(out, &text),
-            (None, None) => out.extend_from_slice(b"null"),
+            (Some(grid), _) => row.quoted_cells(&grid.line_bytes()),
+            (None, Some(text)) => {
+                row.flush(out);
+                push_string(out, &text);
+            }
+            (None, None) => row.text(b"null"),
         }
-        out.extend_from_slice(guesses);
+        row.text(b",\"guesses\":");
         match result.guesses {
-            Some(n) => push_number(out, n),
-            None => out.extend_from_slice(b"null"),
+            Some(n) => row.number(n),
+            None => row.text(b"null"),
         }
-        out.extend_from_slice(solve_us);
+        row.text(b",\"solve_us\":");
         match result.solve_ns {
-            Some(ns) => push_micros(out, ns),
-            None => out.extend_from_slice(b"null"),
+            Some(ns) => row.micros(ns),
+            None => row.text(b"null"),
         }
-        out.extend_from_slice(check);
+        row.text(b",\"check\":");
         match result.check {
-            Some(check) => push_ascii(out, check.name().as_bytes()),
-            None => out.extend_from_slice(b"null"),
+            Some(check) => {
+                row.byte(b'"');
+                row.text(check.name().as_bytes());
+                row.byte(b'"');
+            }
+            None => row.text(b"null"),
         }
-        out.extend_from_slice(message);
+        row.text(b",\"message\":");
+        let appended = self.rating == RatingColumns::Appended;
+        if result.message.is_none() && result.kept.is_empty() && !appended {
+            row.text(b"null}\n");
+            row.flush(out);
+            return;
+        }
         match &result.message {
-            Some(text) => push_string(out, &clean_message(text)),
-            None => out.extend_from_slice(b"null"),
+            Some(text) => {
+                row.flush(out);
+                push_string(out, &clean_message(text));
+            }
+            None => {
+                row.text(b"null");
+                row.flush(out);
+            }
         }
         if let [.., rating_key, hardest] = &self.keys[..] {
-            if self.rating == RatingColumns::Appended {
+            if appended {
                 let rated = result.rating.as_ref();
                 out.extend_from_slice(rating_key);
                 match &rated {
