@@ -339,6 +339,9 @@ impl CsvRules {
     /// The record's values of the kept columns, null where it has fewer
     /// fields; empty (no allocation) without kept columns.
     fn kept(&self, rec: &Fields<'_>) -> Vec<KeptValue> {
+        if self.cols.kept.is_empty() {
+            return Vec::new();
+        }
         self.cols
             .kept
             .iter()
