@@ -290,6 +290,7 @@ pub fn run_until(
     let started = Arc::new(Started::default());
     let window = window(settings.threads);
     let (free_tx, free_rx) = sync_channel(window);
+    let free_tx = Arc::new(free_tx);
     for _ in 0..window {
         // The queue holds the whole window: never full here.
         let _ = free_tx.send(Arc::new(Chunk::default()));
@@ -302,6 +303,7 @@ pub fn run_until(
         format: format.clone(),
         pool,
         started: Arc::downgrade(&started),
+        free: Arc::downgrade(&free_tx),
         tx,
     };
     // The reader is not joined on an early return: it may be blocked
@@ -438,22 +440,33 @@ fn pass_on_finished(
                         .unwrap_or_else(PoisonError::into_inner)
                         .results = taken;
                 }
-                batch.text.clear();
-                owned.records.clear();
+                owned.empty();
             }
-            // Never expected: the worker lets go of a chunk before saying
-            // it is done. Pass on a copy and let the chunk go.
+            // A task of the chunk that found no run left to take still
+            // holds it (it waited in the pool's queue while the other
+            // worker solved every run): the rows are passed on from under
+            // the lock, and that task hands the chunk back, emptied, when
+            // it lets go of it (see `Reader::start`), so that its buffers
+            // are reused rather than grown anew in a fresh chunk (about 1
+            // chunk in 16 at `-j 2`).
             None => {
-                let mut batch = chunk
-                    .batch
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .clone();
-                if results {
-                    batch.runs = finished_start(&chunk.runs, None).runs;
+                {
+                    let batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
+                    if results {
+                        let mut batch = batch.clone();
+                        batch.runs = finished_start(&chunk.runs, None).runs;
+                        sink(&batch)?;
+                    } else {
+                        sink(&batch)?;
+                    }
                 }
-                sink(&batch)?;
-                chunk = Arc::new(Chunk::default());
+                // Whichever lets go of it last hands it back: the task may
+                // have let go since.
+                let Some(mut owned) = Arc::into_inner(chunk) else {
+                    continue;
+                };
+                owned.empty();
+                chunk = Arc::new(owned);
             }
         }
         // The reader may be gone (an input error, the limit): then the chunk
@@ -478,6 +491,18 @@ fn finished_start(runs: &[Run], format: Option<&dyn RowFormat>) -> Batch {
     }
     batch.seal(format);
     batch
+}
+
+impl Chunk {
+    /// Empties the chunk for the reader to fill again, keeping its buffers.
+    fn empty(&mut self) {
+        self.batch
+            .get_mut()
+            .unwrap_or_else(PoisonError::into_inner)
+            .text
+            .clear();
+        self.records.clear();
+    }
 }
 
 impl Batch {
@@ -529,6 +554,9 @@ struct Reader {
     pool: rayon::ThreadPool,
     /// The caller's queue of started chunks; gone when the caller is.
     started: Weak<Started>,
+    /// The queue of emptied chunks, for a task that lets go of a chunk
+    /// last to hand it back; gone when the caller is.
+    free: Weak<SyncSender<Arc<Chunk>>>,
     tx: Sender<Message>,
 }
 
@@ -642,8 +670,10 @@ impl Reader {
         // waits on another, so a chunk is done the moment its last run is,
         // and the pool takes the chunks' tasks in the order they came.
         let tasks = chunk.runs.len().clamp(1, self.settings.threads.max(1));
+        let free = self.free.upgrade();
         for _ in 0..tasks {
             let chunk = Arc::clone(&chunk);
+            let free = free.clone();
             let tx = self.tx.clone();
             let settings = self.settings;
             let interrupt = self.interrupt.clone();
@@ -652,6 +682,11 @@ impl Reader {
                 if solve_runs(&chunk, &settings, &interrupt, format.as_deref()) {
                     // The caller may be gone; nothing to do then.
                     let _ = tx.send(Message::Done(chunk));
+                } else if let (Some(mut owned), Some(free)) = (Arc::into_inner(chunk), free) {
+                    // The last to hold a chunk already passed on: hand it
+                    // back (a full queue or a gone reader drops it).
+                    owned.empty();
+                    let _ = free.try_send(Arc::new(owned));
                 }
             });
         }
