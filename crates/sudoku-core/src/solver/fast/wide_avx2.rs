@@ -487,7 +487,13 @@ impl Wide {
     pub(super) fn propagate(&mut self, digits: u32) -> Result<[u32; 3], Contradiction> {
         // The row singles of the digits the band rule skips, as it left
         // them; those of the others are remade by it.
-        let mut singles: [__m256i; 9] = std::array::from_fn(|d| row_singles(self.m[d]));
+        // Built in a loop, not copied from `self.m` (a call to `memcpy`)
+        // nor by `std::array::from_fn` (left out of line, where the
+        // intrinsics cannot inline, in some builds).
+        let mut singles = [unsafe { _mm256_setzero_si256() }; 9];
+        for (single, &x) in singles.iter_mut().zip(&self.m) {
+            *single = row_singles(x);
+        }
         let mut todo = digits;
         let mut first = true;
         loop {
