@@ -30,7 +30,7 @@ pub mod result;
 pub mod stats;
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Seek, SeekFrom, Write};
+use std::io::{self, IoSlice, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -277,6 +277,13 @@ pub trait RowFormat: Send + Sync {
     /// that made them: a gzip member for a `.gz` output. By default the
     /// rows are written as they are.
     fn seal(&self, _text: &mut Vec<u8>) {}
+
+    /// Whether [`RowFormat::seal`] changes the rows: then a chunk's rows
+    /// are put together in one buffer to be sealed; else they are written
+    /// in the pieces the workers made.
+    fn seals(&self) -> bool {
+        false
+    }
 }
 
 /// Formats results rows as CSV text (RFC 4180: a field is quoted only when
@@ -743,6 +750,26 @@ impl Write for Sink {
     }
 }
 
+/// Writes every byte of `pieces`, in order, in as few system calls as
+/// the file takes (`writev`).
+fn write_all_vectored(file: &mut File, pieces: &[&[u8]]) -> io::Result<()> {
+    let mut slices: Vec<IoSlice<'_>> = pieces
+        .iter()
+        .filter(|p| !p.is_empty())
+        .map(|p| IoSlice::new(p))
+        .collect();
+    let mut slices = &mut slices[..];
+    while !slices.is_empty() {
+        match file.write_vectored(slices) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => IoSlice::advance_slices(&mut slices, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
 /// What a [`ResultsWriter`] writes through.
 enum Body {
     /// A text format: rows formatted and sealed by `rows` (on the workers
@@ -945,13 +972,13 @@ impl ResultsWriter {
     pub fn write_formatted<R: AsRef<[PuzzleResult]>>(
         &mut self,
         runs: &[R],
-        text: &[u8],
+        text: &[&[u8]],
     ) -> Result<(), Error> {
         if self.closed {
             return Err(Error::BrokenPipe);
         }
         let written = match &mut self.body {
-            Body::Text { .. } => return self.write_text(text),
+            Body::Text { .. } => return self.write_pieces(text),
             Body::Parquet(rows) => rows.write_runs(runs),
         };
         written.map_err(|e| self.failed(parquet_error(e, self.destination.name())))
@@ -966,13 +993,23 @@ impl ResultsWriter {
     /// # Errors
     /// As for [`ResultsWriter::create`].
     pub fn write_text(&mut self, text: &[u8]) -> Result<(), Error> {
+        self.write_pieces(&[text])
+    }
+
+    /// [`ResultsWriter::write_text`] for rows in pieces, written in order
+    /// (a plain file takes them in one vectored write).
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`].
+    pub fn write_pieces(&mut self, pieces: &[&[u8]]) -> Result<(), Error> {
         if self.closed {
             return Err(Error::BrokenPipe);
         }
+        let nothing = pieces.iter().all(|p| p.is_empty());
         if let Body::Text { empty, .. } = &mut self.body {
-            *empty &= text.is_empty();
+            *empty &= nothing;
         }
-        if let (Some(len), false) = (self.cut_at, text.is_empty()) {
+        if let (Some(len), false) = (self.cut_at, nothing) {
             if let Body::Text {
                 sink: Sink::File(file),
                 ..
@@ -987,8 +1024,18 @@ impl ResultsWriter {
             Body::Text {
                 sink: Sink::Stdout(w),
                 ..
-            } => w.lock().write_all(text).and_then(|()| w.flush()),
-            Body::Text { sink, .. } => sink.write_all(text),
+            } => {
+                let mut w = w.lock();
+                pieces
+                    .iter()
+                    .try_for_each(|p| w.write_all(p))
+                    .and_then(|()| w.flush())
+            }
+            Body::Text {
+                sink: Sink::File(file),
+                ..
+            } => write_all_vectored(file, pieces),
+            Body::Text { sink, .. } => pieces.iter().try_for_each(|p| sink.write_all(p)),
             Body::Parquet(_) => Ok(()),
         };
         written.map_err(|e| Error::write("results", self.destination.name(), e))

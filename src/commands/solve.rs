@@ -207,8 +207,8 @@ fn run_opened(
     let mut stdout_closed = false;
     let outcome = pipeline::run_until(sources, &settings, interrupt, rows, |batch| {
         if !stdout_closed {
-            *touched |= batch.results().next().is_some() || !batch.text.is_empty();
-            match writer.write_formatted(batch.result_runs(), &batch.text) {
+            *touched |= batch.results().next().is_some() || batch.has_text();
+            match writer.write_formatted(batch.result_runs(), &batch.texts()) {
                 Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {
                     stdout_closed = true;
                 }

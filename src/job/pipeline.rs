@@ -130,8 +130,16 @@ pub struct Batch {
     /// The tally of `results`.
     pub tally: Tally,
     /// The rows of `results`, formatted and sealed by the run's
-    /// [`RowFormat`] (empty without one).
+    /// [`RowFormat`], when they are put together in one buffer: for a
+    /// format that seals them ([`RowFormat::seals`]), and the start of a
+    /// chunk passed on when interrupted. Else empty, and the rows are in
+    /// `pieces`; [`Batch::texts`] gives them either way.
     pub text: Vec<u8>,
+    /// The rows of each run of the chunk, in order, when not in `text`:
+    /// the runs' buffers handed over whole, so that no row is copied
+    /// before it is written (putting them together was 3-4 % of the
+    /// samples of a run to JSON Lines).
+    pieces: Vec<Vec<u8>>,
     /// The inputs' raw bytes read when the chunk was cut, summed over the
     /// inputs that count them: where progress stands once it is written.
     pub bytes_read: u64,
@@ -424,10 +432,14 @@ fn pass_on_finished(
                     .batch
                     .get_mut()
                     .unwrap_or_else(PoisonError::into_inner);
-                if results {
-                    for run in &mut owned.runs {
-                        let out = run.out.get_mut().unwrap_or_else(PoisonError::into_inner);
+                let pieces = batch.text.is_empty();
+                for run in &mut owned.runs {
+                    let out = run.out.get_mut().unwrap_or_else(PoisonError::into_inner);
+                    if results {
                         batch.runs.push(std::mem::take(&mut out.results));
+                    }
+                    if pieces {
+                        batch.pieces.push(std::mem::take(&mut out.text));
                     }
                 }
                 sink(batch)?;
@@ -439,6 +451,13 @@ fn pass_on_finished(
                         .get_mut()
                         .unwrap_or_else(PoisonError::into_inner)
                         .results = taken;
+                }
+                for (run, mut taken) in owned.runs.iter_mut().zip(batch.pieces.drain(..)) {
+                    taken.clear();
+                    run.out
+                        .get_mut()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .text = taken;
                 }
                 owned.empty();
             }
@@ -452,13 +471,17 @@ fn pass_on_finished(
             None => {
                 {
                     let batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
-                    if results {
-                        let mut batch = batch.clone();
-                        batch.runs = finished_start(&chunk.runs, None).runs;
-                        sink(&batch)?;
-                    } else {
-                        sink(&batch)?;
+                    // The rows put together (unless sealed already), and
+                    // the results copied.
+                    let mut whole = finished_start(&chunk.runs, None);
+                    whole.bytes_read = batch.bytes_read;
+                    if !batch.text.is_empty() {
+                        whole.text.clone_from(&batch.text);
                     }
+                    if !results {
+                        whole.runs.clear();
+                    }
+                    sink(&whole)?;
                 }
                 // Whichever lets go of it last hands it back: the task may
                 // have let go since.
@@ -518,13 +541,33 @@ impl Batch {
         &self.runs
     }
 
+    /// The rows, formatted and sealed by the run's [`RowFormat`], in
+    /// pieces to write in order (empty without a format).
+    pub fn texts(&self) -> Vec<&[u8]> {
+        if self.pieces.is_empty() {
+            vec![&self.text]
+        } else {
+            self.pieces.iter().map(Vec::as_slice).collect()
+        }
+    }
+
+    /// True when the batch has rows to write ([`Batch::texts`]).
+    pub fn has_text(&self) -> bool {
+        !self.text.is_empty() || self.pieces.iter().any(|p| !p.is_empty())
+    }
+
     /// Counts a run's marks and appends its rows.
     fn add(&mut self, out: &RunOut) {
+        self.count(out);
+        self.text.extend_from_slice(&out.text);
+    }
+
+    /// Counts a run's marks.
+    fn count(&mut self, out: &RunOut) {
         for &mark in &out.marks {
             self.tally.mark(mark);
         }
         self.tally.ratings.merge(&out.ratings);
-        self.text.extend_from_slice(&out.text);
     }
 
     /// Seals the rows by `format` ([`RowFormat::seal`]), when there are any.
@@ -764,14 +807,21 @@ fn solve_runs(
     }
 }
 
-/// Makes a solved chunk's tally and rows from its runs, the rows sealed
-/// by `format` ([`RowFormat::seal`]).
+/// Makes a solved chunk's tally from its runs, and its rows when `format`
+/// seals them ([`RowFormat::seals`]): put together and sealed. Else the
+/// runs' rows are handed to the sink as they are ([`Batch::texts`]).
 fn finish(chunk: &Chunk, format: Option<&dyn RowFormat>) {
     let mut batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
     let batch = &mut *batch;
     batch.tally.clear();
+    let whole = format.is_some_and(RowFormat::seals);
     for run in &chunk.runs {
-        batch.add(&run.out());
+        let out = run.out();
+        if whole {
+            batch.add(&out);
+        } else {
+            batch.count(&out);
+        }
     }
     batch.seal(format);
 }

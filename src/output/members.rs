@@ -46,6 +46,10 @@ impl RowFormat for GzipMembers {
     fn seal(&self, text: &mut Vec<u8>) {
         *text = member(text);
     }
+
+    fn seals(&self) -> bool {
+        true
+    }
 }
 
 /// `text` as one gzip member.
