@@ -231,31 +231,9 @@ impl LineRules {
         line: &[u8],
         fields: &mut Vec<(usize, usize)>,
     ) -> Option<(Result<SizedRecord, String>, Option<String>)> {
-        let Some((at, solution)) = self.sized_field(line, fields) else {
-            return self.nine_from_zero(line);
-        };
+        let (at, solution) = self.sized_field(line, fields)?;
         let solution = solution.map(|(s, e)| &line[s..e]);
         Some(sized::read(&line[at.0..at.1], solution, &self.sizes))
-    }
-
-    /// The whole line as the 81 values of a 9x9 puzzle numbered from 0,
-    /// blanks `-1` (`3,-1,-1,7,...`), as 0-based data sets write one: read
-    /// as a list of integers is ([`sized::numbered_from_zero`]: a `-1` and
-    /// every value from -1 to 8, unless `--symbols` says otherwise), in the
-    /// `numbers0` alphabet, so its results row is written back in it.
-    fn nine_from_zero(&self, line: &[u8]) -> Option<(Result<SizedRecord, String>, Option<String>)> {
-        if self.column.is_some() {
-            return None;
-        }
-        let values = line
-            .split(|&b| is_separator(b))
-            .filter(|t| !t.is_empty())
-            .map(|t| std::str::from_utf8(t).ok()?.parse().ok())
-            .collect::<Option<Vec<i64>>>()?;
-        (values.len() == 81 && sized::numbered_from_zero(&values, 9, &self.sizes)).then(|| {
-            let options = self.sizes.numbers(&values, 9);
-            sized::read(&sized::numbers_field(values), None, &options)
-        })
     }
 
     /// Where the line's grid of another size is, and the next field's

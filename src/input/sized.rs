@@ -173,7 +173,10 @@ pub fn numbers_field(values: impl IntoIterator<Item = i64>) -> Vec<u8> {
 
 /// True for a field that is a grid of another size than 9x9 by its shape:
 /// n * n printable ASCII characters for a side n of 4 to 64 other than 9,
-/// or 16 or more values separated by commas or whitespace.
+/// or 16 or more values separated by commas or whitespace; or a 9x9 grid
+/// the 9x9 reader cannot take, 81 numbers from 0 with `-1` blanks
+/// (`3,-1,-1,7,...`, [`numbered_from_zero`]), read in `numbers0` as lists
+/// of integers are.
 pub fn looks_sized(field: &[u8]) -> bool {
     if !field
         .iter()
@@ -186,9 +189,23 @@ pub fn looks_sized(field: &[u8]) -> bool {
         .filter(|t| !t.is_empty())
         .count();
     if separated >= 16 && field.iter().any(|&b| b == b',' || b == b' ') {
-        return sizes::side_of(separated).is_some_and(|n| n != 9);
+        return match sizes::side_of(separated) {
+            Some(9) => nine_from_zero(field),
+            side => side.is_some(),
+        };
     }
     sizes::side_of(field.len()).is_some_and(|n| n != 9)
+}
+
+/// True for 81 integers separated by commas or whitespace that are
+/// numbered from 0 by the rule of lists ([`numbered_from_zero`]).
+fn nine_from_zero(field: &[u8]) -> bool {
+    let values: Option<Vec<i64>> = field
+        .split(|&b| b == b',' || b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .map(|t| std::str::from_utf8(t).ok()?.parse().ok())
+        .collect();
+    values.is_some_and(|v| numbered_from_zero(&v, 9, &SizeOptions::default()))
 }
 
 /// True when `field` could be a record of a grid of another size than 9x9
@@ -275,6 +292,12 @@ mod tests {
         assert!(!looks_sized(&[b'.'; 81]));
         assert!(!looks_sized(&[b'.'; 80]));
         assert!(!looks_sized(b"1,2,3"));
+        // 81 numbers: a 9x9 the 9x9 reader cannot take only when numbered
+        // from 0 (a -1, every value -1 to 8).
+        let nine = |first: &str, rest: &str| format!("{first},{}", vec![rest; 80].join(","));
+        assert!(looks_sized(nine("3", "-1").as_bytes()));
+        assert!(!looks_sized(nine("3", "0").as_bytes()));
+        assert!(!looks_sized(nine("9", "-1").as_bytes()));
     }
 
     #[test]

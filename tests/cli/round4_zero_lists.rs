@@ -206,15 +206,23 @@ fn text_numbers_with_minus_one_blanks_and_no_zero_given_read_from_zero() {
 #[test]
 fn text_nine_by_nine_numbers_with_minus_one_blanks_read_from_zero() {
     // 81 numbers in 0-8 with -1 blanks, with and without a `0` given, as
-    // 9x9 lists are read: solved, and written back from 0.
+    // 9x9 lists are read: solved, and written back from 0, whether the
+    // text is a line, a CSV field or a JSON Lines string.
     let answer = solution(3, 3);
     let s = Scratch::new();
     for keep_zero in [false, true] {
         let cells = puzzle(&answer, 9, keep_zero);
-        let line: Vec<String> = cells.iter().map(i64::to_string).collect();
-        let file = s.file("nine.txt", format!("{}\n", line.join(",")).as_bytes());
-        let got = rows(&stdout(&solve(&[&file])));
-        assert_eq!(got.len(), 1);
-        assert_read_from_zero(&got[0], &cells, &answer, false);
+        let text: Vec<String> = cells.iter().map(i64::to_string).collect();
+        let text = text.join(",");
+        for (name, data) in [
+            ("nine.txt", format!("{text}\n")),
+            ("nine.csv", format!("id,puzzle\n1,\"{text}\"\n")),
+            ("nine.jsonl", format!("{{\"puzzle\":\"{text}\"}}\n")),
+        ] {
+            let file = s.file(name, data.as_bytes());
+            let got = rows(&stdout(&solve(&[&file])));
+            assert_eq!(got.len(), 1, "{name}");
+            assert_read_from_zero(&got[0], &cells, &answer, false);
+        }
     }
 }
