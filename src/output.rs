@@ -10,8 +10,9 @@
 //! The text formats are formatted straight into byte buffers by the solver
 //! workers ([`RowFormat`]: [`CsvRows`], [`JsonlRows`]), gzip-compressed
 //! there a chunk at a time for a `.gz` output (a gzip member each), and the
-//! writer only writes the bytes; Parquet's typed columns are built on the
-//! writer's thread ([`parquet`]).
+//! writer only writes the bytes; Parquet's typed columns are built there
+//! too, a chunk's at a time ([`RowFormat::columns`]), and the writer hands
+//! them to its encoders ([`parquet`]).
 //!
 //! The rest of what a run writes sits here too: the data of one row
 //! ([`result`]), the run's tallies and summary ([`stats`]), the progress
@@ -40,6 +41,7 @@ use sudoku_core::grid::{Grid, CELLS};
 pub use self::format::{Compression, OutputFormat};
 pub use self::jsonl::JsonlRows;
 use self::members::GzipMembers;
+pub use self::parquet::Columns;
 use self::parquet::ParquetRows;
 use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
@@ -283,6 +285,19 @@ pub trait RowFormat: Send + Sync {
     /// in the pieces the workers made.
     fn seals(&self) -> bool {
         false
+    }
+
+    /// Whether the rows are columns built from a chunk's results
+    /// ([`RowFormat::columns`], Parquet) instead of text: then the workers
+    /// keep each run's results for it.
+    fn builds_columns(&self) -> bool {
+        false
+    }
+
+    /// The rows of a chunk's results (`runs`: slices of them, in order) as
+    /// columns, on the worker that finished the chunk; `None` for text.
+    fn columns(&self, _runs: &[&[PuzzleResult]]) -> Option<Columns> {
+        None
     }
 }
 
@@ -783,8 +798,9 @@ enum Body {
         /// nothing (an empty gzip member), so that it is a valid file.
         empty: bool,
     },
-    /// Parquet: typed columns built here, written in row groups (boxed:
-    /// the writer is large).
+    /// Parquet: typed columns built by its [`RowFormat::columns`] (on the
+    /// workers) or here, written in row groups (boxed: the writer is
+    /// large).
     Parquet(Box<ParquetRows>),
 }
 
@@ -928,14 +944,14 @@ impl ResultsWriter {
         Ok(writer)
     }
 
-    /// How this writer formats rows when it writes text, for rows formatted
-    /// elsewhere (on the solver workers) and handed over with
-    /// [`ResultsWriter::write_formatted`]; `None` for Parquet, whose columns
-    /// are built from the results themselves.
-    pub fn row_format(&self) -> Option<Arc<dyn RowFormat>> {
+    /// How this writer formats rows, for rows formatted elsewhere (on the
+    /// solver workers) and handed over with
+    /// [`ResultsWriter::write_formatted`]: text, or Parquet's columns
+    /// ([`RowFormat::columns`]).
+    pub fn row_format(&self) -> Arc<dyn RowFormat> {
         match &self.body {
-            Body::Text { rows, .. } => Some(Arc::clone(rows)),
-            Body::Parquet(_) => None,
+            Body::Text { rows, .. } => Arc::clone(rows),
+            Body::Parquet(rows) => rows.table(),
         }
     }
 
@@ -959,13 +975,14 @@ impl ResultsWriter {
             }
             return written;
         }
-        self.write_formatted(&[results], &[])
+        self.write_formatted(&[results], &[], None)
     }
 
     /// Writes the rows of the results in `runs` (slices of them, in
-    /// order): `text` holds them already formatted and sealed by
-    /// [`ResultsWriter::row_format`] when it is `Some` (the bytes are
-    /// written as they are); else the results are written.
+    /// order), formatted by [`ResultsWriter::row_format`] already: `text`
+    /// holds them formatted and sealed for a text format (the bytes are
+    /// written as they are), `columns` for Parquet (else Parquet's columns
+    /// are built here from `runs`).
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
@@ -973,13 +990,15 @@ impl ResultsWriter {
         &mut self,
         runs: &[R],
         text: &[&[u8]],
+        columns: Option<&Columns>,
     ) -> Result<(), Error> {
         if self.closed {
             return Err(Error::BrokenPipe);
         }
-        let written = match &mut self.body {
-            Body::Text { .. } => return self.write_pieces(text),
-            Body::Parquet(rows) => rows.write_runs(runs),
+        let written = match (&mut self.body, columns) {
+            (Body::Text { .. }, _) => return self.write_pieces(text),
+            (Body::Parquet(rows), Some(columns)) => rows.write_columns(columns),
+            (Body::Parquet(rows), None) => rows.write_runs(runs),
         };
         written.map_err(|e| self.failed(parquet_error(e, self.destination.name())))
     }

@@ -187,9 +187,8 @@ fn run_opened(
         vec![],
     );
 
-    // Text rows are formatted on the workers; Parquet's columns are built
-    // here, from the results. Without Parquet or an observer the results
-    // are not needed here.
+    // Text rows are formatted on the workers, and Parquet's columns built
+    // there: without an observer the results are not needed here.
     let rows = writer.row_format();
     let settings = Settings {
         threads: config.threads,
@@ -199,16 +198,18 @@ fn run_opened(
         limit,
         chunk_records: CHUNK_RECORDS,
         rate: config.rating != RatingColumns::None,
-        results: rows.is_none() || observe.is_some(),
+        results: observe.is_some(),
         nine_boxes: config.read.sizes.nine_boxes(),
     };
     // Stdout closed early; with `finish_when_stdout_closes` the later
     // records are still solved and observed, but not written.
     let mut stdout_closed = false;
-    let outcome = pipeline::run_until(sources, &settings, interrupt, rows, |batch| {
+    let outcome = pipeline::run_until(sources, &settings, interrupt, Some(rows), |batch| {
         if !stdout_closed {
-            *touched |= batch.results().next().is_some() || batch.has_text();
-            match writer.write_formatted(batch.result_runs(), &batch.texts()) {
+            *touched |= batch.results().next().is_some()
+                || batch.has_text()
+                || batch.columns().is_some_and(|c| c.rows() > 0);
+            match writer.write_formatted(batch.result_runs(), &batch.texts(), batch.columns()) {
                 Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {
                     stdout_closed = true;
                 }

@@ -45,7 +45,7 @@ use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratc
 use crate::job::rating::rate_result;
 use crate::output::result::{Check, PuzzleResult, SizedResult};
 use crate::output::stats::{Mark, RatingTally, Tally};
-use crate::output::RowFormat;
+use crate::output::{Columns, RowFormat};
 use crate::process::clock::Stopwatch;
 use crate::process::interrupt::{Interrupt, Signal, POLL};
 
@@ -140,6 +140,10 @@ pub struct Batch {
     /// before it is written (putting them together was 3-4 % of the
     /// samples of a run to JSON Lines).
     pieces: Vec<Vec<u8>>,
+    /// The rows as columns, when the run's [`RowFormat`] builds them
+    /// ([`RowFormat::columns`]: Parquet), built by the worker that finished
+    /// the chunk.
+    columns: Option<Columns>,
     /// The inputs' raw bytes read when the chunk was cut, summed over the
     /// inputs that count them: where progress stands once it is written.
     pub bytes_read: u64,
@@ -478,6 +482,7 @@ fn pass_on_finished(
                     if !batch.text.is_empty() {
                         whole.text.clone_from(&batch.text);
                     }
+                    whole.columns.clone_from(&batch.columns);
                     if !results {
                         whole.runs.clear();
                     }
@@ -513,17 +518,19 @@ fn finished_start(runs: &[Run], format: Option<&dyn RowFormat>) -> Batch {
         }
     }
     batch.seal(format);
+    if let Some(format) = format {
+        let runs: Vec<&[PuzzleResult]> = batch.runs.iter().map(Vec::as_slice).collect();
+        batch.columns = format.columns(&runs);
+    }
     batch
 }
 
 impl Chunk {
     /// Empties the chunk for the reader to fill again, keeping its buffers.
     fn empty(&mut self) {
-        self.batch
-            .get_mut()
-            .unwrap_or_else(PoisonError::into_inner)
-            .text
-            .clear();
+        let batch = self.batch.get_mut().unwrap_or_else(PoisonError::into_inner);
+        batch.text.clear();
+        batch.columns = None;
         self.records.clear();
     }
 }
@@ -554,6 +561,12 @@ impl Batch {
     /// True when the batch has rows to write ([`Batch::texts`]).
     pub fn has_text(&self) -> bool {
         !self.text.is_empty() || self.pieces.iter().any(|p| !p.is_empty())
+    }
+
+    /// The rows as columns, when the run's [`RowFormat`] builds them
+    /// ([`RowFormat::columns`]).
+    pub fn columns(&self) -> Option<&Columns> {
+        self.columns.as_ref()
     }
 
     /// Counts a run's marks and appends its rows.
@@ -748,6 +761,7 @@ fn solve_runs(
     format: Option<&dyn RowFormat>,
 ) -> bool {
     let records = chunk.records.len();
+    let keep_results = settings.results || format.is_some_and(RowFormat::builds_columns);
     let mut lease = Lease::take(settings.solver);
     let Some(state) = lease.0.as_mut() else {
         return false;
@@ -795,7 +809,7 @@ fn solve_runs(
             if let Some(r) = &result.rating {
                 out.ratings.add(r.tenths, r.hardest.clone());
             }
-            if settings.results {
+            if keep_results {
                 out.results.push(result);
             }
         }
@@ -808,22 +822,27 @@ fn solve_runs(
 }
 
 /// Makes a solved chunk's tally from its runs, and its rows when `format`
-/// seals them ([`RowFormat::seals`]): put together and sealed. Else the
+/// seals them ([`RowFormat::seals`]): put together and sealed; or its
+/// columns when `format` builds them ([`RowFormat::columns`]). Else the
 /// runs' rows are handed to the sink as they are ([`Batch::texts`]).
 fn finish(chunk: &Chunk, format: Option<&dyn RowFormat>) {
     let mut batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
     let batch = &mut *batch;
     batch.tally.clear();
     let whole = format.is_some_and(RowFormat::seals);
-    for run in &chunk.runs {
-        let out = run.out();
+    let outs: Vec<_> = chunk.runs.iter().map(Run::out).collect();
+    for out in &outs {
         if whole {
-            batch.add(&out);
+            batch.add(out);
         } else {
-            batch.count(&out);
+            batch.count(out);
         }
     }
     batch.seal(format);
+    if let Some(format) = format.filter(|f| f.builds_columns()) {
+        let runs: Vec<&[PuzzleResult]> = outs.iter().map(|out| out.results.as_slice()).collect();
+        batch.columns = format.columns(&runs);
+    }
 }
 
 /// Classifies one record: a malformed record becomes a `malformed` result

@@ -1,11 +1,12 @@
 //! Results as Apache Parquet, with arrow-rs's writer: the CSV's columns,
-//! typed, built on the writer's thread from each batch of results and
-//! written in row groups of [`ROW_GROUP_ROWS`] as the run goes, the footer
-//! when the writer finishes (also after an interrupt). The columns are
-//! encoded and compressed on three threads (`puzzle`; `solution` with
-//! `guesses` and `solve_us`; the others), as arrow-rs's column writers
-//! allow: compressing them all on the writer's thread held a run to its
-//! speed.
+//! typed, built from each chunk's results on the solver worker that
+//! finished it ([`RowFormat::columns`]) and written in row groups of
+//! [`ROW_GROUP_ROWS`] as the run goes, the footer when the writer finishes
+//! (also after an interrupt). The columns are encoded and compressed on
+//! three threads (`puzzle`; `solution` with `guesses` and `solve_us`; the
+//! others), as arrow-rs's column writers allow, and the writer's thread
+//! only hands them their slices: compressing them all on the writer's
+//! thread held a run to its speed.
 //!
 //! | column | Arrow type | null when the CSV field is empty |
 //! |---|---|---|
@@ -73,7 +74,7 @@ use parquet::schema::types::ColumnPath;
 use crate::kept::KeptValue;
 use crate::output::rating::RatingColumns;
 use crate::output::result::PuzzleResult;
-use crate::output::{clean_message, Blank, Shape, FILE_COLUMN};
+use crate::output::{clean_message, Blank, RowFormat, Shape, FILE_COLUMN};
 
 use super::Sink;
 
@@ -112,8 +113,7 @@ const DELTA_COLUMNS: [&str; 2] = ["line", "guesses"];
 
 /// The columns encoded on threads of their own, a thread for each list:
 /// `puzzle` and `solution` are most of the bytes to encode, and the two
-/// numbers cost most after them. The others are encoded on the writer's
-/// thread.
+/// numbers cost most after them. The others are encoded on one more thread.
 const ENCODERS: [&[&str]; 2] = [&["puzzle"], &["solution", "guesses", "solve_us"]];
 
 /// Writes results rows as Parquet to a [`Sink`].
@@ -127,12 +127,54 @@ pub(crate) struct ParquetRows {
     /// Row groups written.
     groups: usize,
     schema: SchemaRef,
+    /// How the columns are built from results (shared with the workers).
+    table: Arc<TableColumns>,
+}
+
+/// How results become the columns of a Parquet table: on the solver worker
+/// that finishes a chunk ([`RowFormat::columns`]), so that the writer's
+/// thread only hands finished columns to the encoders (building them there
+/// was 830 instructions a row, on one thread for the whole run).
+pub(crate) struct TableColumns {
     /// Each input's name, when the run has several inputs.
     files: Option<Vec<String>>,
     /// The kept columns' types.
     kept: Vec<DataType>,
     blank: Blank,
     rating: RatingColumns,
+    /// Columns in the schema.
+    width: usize,
+}
+
+/// A chunk's rows as the columns of a Parquet table, in the schema's order,
+/// built from their results on a solver worker ([`RowFormat::columns`]); or
+/// why a column could not be built (a kept value its column cannot hold).
+#[derive(Clone, Debug)]
+pub struct Columns(Result<Vec<ArrayRef>, String>);
+
+impl Columns {
+    /// Rows in the columns (0 for columns that could not be built).
+    pub fn rows(&self) -> usize {
+        match &self.0 {
+            Ok(arrays) => arrays.first().map_or(0, |a| a.len()),
+            Err(_) => 0,
+        }
+    }
+}
+
+impl RowFormat for TableColumns {
+    /// No text: a table's rows are its [`RowFormat::columns`].
+    fn row(&self, _result: &PuzzleResult, _out: &mut Vec<u8>) {}
+
+    fn builds_columns(&self) -> bool {
+        true
+    }
+
+    fn columns(&self, runs: &[&[PuzzleResult]]) -> Option<Columns> {
+        let n = runs.iter().map(|run| run.len()).sum();
+        let results = runs.iter().flat_map(|run| run.iter());
+        Some(Columns(self.build(results, n).map_err(|e| e.to_string())))
+    }
 }
 
 impl ParquetRows {
@@ -174,12 +216,20 @@ impl ParquetRows {
             group: None,
             group_rows: 0,
             groups: 0,
+            table: Arc::new(TableColumns {
+                files: shape.files.clone(),
+                kept: shape.kept.iter().map(|c| c.data_type.clone()).collect(),
+                blank: shape.blank,
+                rating: shape.rating,
+                width: schema.fields().len(),
+            }),
             schema,
-            files: shape.files.clone(),
-            kept: shape.kept.iter().map(|c| c.data_type.clone()).collect(),
-            blank: shape.blank,
-            rating: shape.rating,
         })
+    }
+
+    /// How the columns are built from results, for the workers.
+    pub(crate) fn table(&self) -> Arc<TableColumns> {
+        Arc::clone(&self.table)
     }
 
     /// Adds one row per result; a row group is written each time
@@ -202,7 +252,26 @@ impl ParquetRows {
         runs: &[R],
     ) -> Result<(), ParquetError> {
         let n = runs.iter().map(|run| run.as_ref().len()).sum();
-        let columns = self.columns(runs.iter().flat_map(AsRef::as_ref), n)?;
+        let columns = self.table.build(runs.iter().flat_map(AsRef::as_ref), n)?;
+        self.write_arrays(&columns, n)
+    }
+
+    /// Adds the rows of `columns`, built by [`TableColumns`] (on a worker).
+    ///
+    /// # Errors
+    /// A column could not be built, or the rows cannot be encoded or
+    /// written.
+    pub(crate) fn write_columns(&mut self, columns: &Columns) -> Result<(), ParquetError> {
+        let arrays = columns
+            .0
+            .as_ref()
+            .map_err(|e| ParquetError::General(e.clone()))?;
+        self.write_arrays(arrays, columns.rows())
+    }
+
+    /// Adds the `n` rows of `columns` (in the schema's order), cut into row
+    /// groups of [`ROW_GROUP_ROWS`].
+    fn write_arrays(&mut self, columns: &[ArrayRef], n: usize) -> Result<(), ParquetError> {
         let mut done = 0;
         while done < n {
             let group = match &mut self.group {
@@ -214,7 +283,7 @@ impl ParquetRows {
             };
             let take = (n - done).min(ROW_GROUP_ROWS - self.group_rows);
             let slices: Vec<ArrayRef> = columns.iter().map(|c| c.slice(done, take)).collect();
-            group.encode(&self.schema, slices)?;
+            group.encode(&slices);
             done += take;
             self.group_rows += take;
             if self.group_rows == ROW_GROUP_ROWS {
@@ -249,17 +318,19 @@ impl ParquetRows {
         self.close_group()?;
         self.file.into_inner()
     }
+}
 
+impl TableColumns {
     /// The columns of the `n` `results`, in the schema's order.
     ///
     /// # Errors
     /// A kept value its column cannot hold (see [`kept_column`]).
-    fn columns<'a>(
+    fn build<'a>(
         &self,
         results: impl Iterator<Item = &'a PuzzleResult> + Clone,
         n: usize,
     ) -> Result<Vec<ArrayRef>, ParquetError> {
-        let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.schema.fields().len());
+        let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.width);
         if let Some(files) = &self.files {
             let mut file = StringBuilder::with_capacity(n, n * 16);
             for result in results.clone() {
@@ -330,12 +401,11 @@ impl ParquetRows {
 }
 
 /// A row group being encoded: the columns of each list of [`ENCODERS`] on
-/// a thread of its own, fed through a short queue so that no thread waits
-/// for another's page compression, and the others on the writer's thread.
+/// a thread of its own, and the others on one more, each fed through a
+/// short queue so that no thread waits for another's page compression, and
+/// the writer's thread only hands them their slices.
 struct Group {
-    /// The writers encoded here, with their columns' positions.
-    here: Vec<(usize, ArrowColumnWriter)>,
-    /// The threads encoding the other columns.
+    /// The threads encoding the columns.
     away: Vec<Encoder>,
 }
 
@@ -354,14 +424,14 @@ impl Group {
     /// column, in order).
     fn start(schema: &SchemaRef, writers: Vec<ArrowColumnWriter>) -> Result<Group, ParquetError> {
         let mut parts: Vec<Vec<(usize, Arc<Field>, ArrowColumnWriter)>> =
-            ENCODERS.iter().map(|_| Vec::new()).collect();
-        let mut here = Vec::new();
+            (0..=ENCODERS.len()).map(|_| Vec::new()).collect();
         for (i, (writer, field)) in writers.into_iter().zip(schema.fields()).enumerate() {
             let name = field.name().as_str();
-            match ENCODERS.iter().position(|names| names.contains(&name)) {
-                Some(part) => parts[part].push((i, Arc::clone(field), writer)),
-                None => here.push((i, writer)),
-            }
+            let part = ENCODERS
+                .iter()
+                .position(|names| names.contains(&name))
+                .unwrap_or(ENCODERS.len());
+            parts[part].push((i, Arc::clone(field), writer));
         }
         let mut away = Vec::new();
         for part in parts.into_iter().filter(|p| !p.is_empty()) {
@@ -389,11 +459,12 @@ impl Group {
                 thread,
             });
         }
-        Ok(Group { here, away })
+        Ok(Group { away })
     }
 
-    /// Encodes one slice of every column (in the schema's order).
-    fn encode(&mut self, schema: &SchemaRef, columns: Vec<ArrayRef>) -> Result<(), ParquetError> {
+    /// Hands one slice of every column (in the schema's order) to the
+    /// threads encoding them.
+    fn encode(&mut self, columns: &[ArrayRef]) {
         for encoder in &self.away {
             let slice = encoder
                 .columns
@@ -403,18 +474,11 @@ impl Group {
             // A closed queue means the thread failed: `close` reports why.
             let _ = encoder.queue.send(slice);
         }
-        for (i, writer) in &mut self.here {
-            encode(writer, &schema.fields()[*i], &columns[*i])?;
-        }
-        Ok(())
     }
 
     /// Ends the row group: every column's chunk, in the schema's order.
     fn close(self) -> Result<Vec<ArrowColumnChunk>, ParquetError> {
         let mut chunks = Vec::new();
-        for (i, writer) in self.here {
-            chunks.push((i, writer.close()?));
-        }
         for encoder in self.away {
             drop(encoder.queue);
             let done = encoder.thread.join().unwrap_or_else(|_| {
