@@ -46,7 +46,7 @@ use self::parquet::ParquetRows;
 use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
 use crate::output::rating::{RatingColumns, APPENDED_COLUMNS, RATE_COLUMNS};
-use crate::output::result::{PuzzleResult, SizedResult};
+use crate::output::result::{PuzzleResult, RowFields, SizedResult};
 use sudoku_core::sizes::symbols::BLANKS;
 use sudoku_core::sizes::Symbols;
 
@@ -274,6 +274,16 @@ pub trait RowFormat: Send + Sync {
     /// Appends the row of `result`, with its line end.
     fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>);
 
+    /// Appends the row of a record that is all `fields` (no message, kept
+    /// values or ratings), as [`RowFormat::row`] would for a result with
+    /// those fields, and returns true; false (nothing appended) when this
+    /// format's rows hold more (rating columns), so that the caller makes a
+    /// [`PuzzleResult`] and calls [`RowFormat::row`]. It spares the solver
+    /// workers making a result for each plain puzzle.
+    fn plain_row(&self, _fields: &RowFields<'_>, _out: &mut Vec<u8>) -> bool {
+        false
+    }
+
     /// Turns a chunk's rows (`text`: whole rows, in order, from
     /// [`RowFormat::row`]) into the bytes written for them, on the worker
     /// that made them: a gzip member for a `.gz` output. By default the
@@ -365,12 +375,7 @@ impl CsvRows {
     /// several inputs, then the kept columns.
     pub fn csv_row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
         let delimiter = self.delimiter;
-        if let Some(files) = &self.files {
-            if let Some(file) = files.get(result.input) {
-                out.extend_from_slice(file);
-            }
-            out.push(delimiter);
-        }
+        self.push_file(result.input, out);
         if self.rating == RatingColumns::Only {
             self.rate_row(result, out);
             return;
@@ -380,30 +385,7 @@ impl CsvRows {
             return;
         }
         let mut row: Row = Row::new();
-        row.number(result.line);
-        row.byte(delimiter);
-        if let Some(puzzle) = &result.puzzle {
-            row.cells(&self.blank.puzzle_bytes(puzzle));
-        }
-        row.byte(delimiter);
-        row.text(result.status.name().as_bytes());
-        row.byte(delimiter);
-        if let Some(solution) = &result.solution {
-            row.grid(solution);
-        }
-        row.byte(delimiter);
-        if let Some(guesses) = result.guesses {
-            row.number(guesses);
-        }
-        row.byte(delimiter);
-        if let Some(ns) = result.solve_ns {
-            row.micros(ns);
-        }
-        row.byte(delimiter);
-        if let Some(check) = result.check {
-            row.text(check.name().as_bytes());
-        }
-        row.byte(delimiter);
+        self.push_fields(&RowFields::of(result), &mut row);
         let appended = self.rating == RatingColumns::Appended;
         if result.message.is_none() && result.kept.is_empty() && !appended {
             row.byte(b'\n');
@@ -429,6 +411,47 @@ impl CsvRows {
             push_kept(out, value, delimiter);
         }
         out.push(b'\n');
+    }
+
+    /// Appends input `input`'s `file` field and its delimiter, when the run
+    /// has several inputs.
+    fn push_file(&self, input: usize, out: &mut Vec<u8>) {
+        if let Some(files) = &self.files {
+            if let Some(file) = files.get(input) {
+                out.extend_from_slice(file);
+            }
+            out.push(self.delimiter);
+        }
+    }
+
+    /// Appends the fields from `line` to `check`, each followed by the
+    /// delimiter.
+    fn push_fields(&self, fields: &RowFields<'_>, row: &mut Row) {
+        let delimiter = self.delimiter;
+        row.number(fields.line);
+        row.byte(delimiter);
+        if let Some(puzzle) = fields.puzzle {
+            row.cells(&self.blank.puzzle_bytes(puzzle));
+        }
+        row.byte(delimiter);
+        row.text(fields.status.name().as_bytes());
+        row.byte(delimiter);
+        if let Some(solution) = fields.solution {
+            row.grid(solution);
+        }
+        row.byte(delimiter);
+        if let Some(guesses) = fields.guesses {
+            row.number(guesses);
+        }
+        row.byte(delimiter);
+        if let Some(ns) = fields.solve_ns {
+            row.micros(ns);
+        }
+        row.byte(delimiter);
+        if let Some(check) = fields.check {
+            row.text(check.name().as_bytes());
+        }
+        row.byte(delimiter);
     }
 
     /// Appends one row of `rate`: [`RATE_COLUMNS`], after [`FILE_COLUMN`]
@@ -529,6 +552,18 @@ impl CsvRows {
 impl RowFormat for CsvRows {
     fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
         self.csv_row(result, out);
+    }
+
+    fn plain_row(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) -> bool {
+        if self.rating != RatingColumns::None {
+            return false;
+        }
+        self.push_file(fields.input, out);
+        let mut row: Row = Row::new();
+        self.push_fields(fields, &mut row);
+        row.byte(b'\n');
+        out.extend_from_slice(row.bytes());
+        true
     }
 }
 

@@ -8,6 +8,7 @@
 use std::io::{self, Read};
 
 use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
+use sudoku_core::grid::{Grid, CELLS};
 
 use super::field;
 use super::keep::{self, Keep};
@@ -326,6 +327,39 @@ impl CsvRules {
             kept: self.kept(rec),
             sized: None,
         }
+    }
+
+    /// The puzzle and given solution of a record in the common form, the
+    /// same as [`CsvRules::record`] would read: an unquoted 9x9 puzzle of 81
+    /// digits and blanks in the first field, then nothing or a delimiter and
+    /// an 81-digit solution as the second field, in a layout with no status
+    /// or kept column. `None` for anything else (nothing is wrong with such
+    /// a record: [`CsvRules::record`] reads it). No field is cut: the
+    /// puzzle's and solution's bytes are read where they lie.
+    #[inline]
+    pub fn plain(&self, bytes: &[u8]) -> Option<(Grid, Option<Grid>)> {
+        let cols = &self.cols;
+        if cols.puzzle != Some(0)
+            || cols.status.is_some()
+            || !cols.kept.is_empty()
+            || field::is_cell(self.delimiter)
+            || cols.solution == Some(0)
+        {
+            return None;
+        }
+        let puzzle = Grid::from_line(bytes.first_chunk::<CELLS>()?)?;
+        let rest = &bytes[CELLS..];
+        // The fields a record of one or two fields has: the header's
+        // count of them, if any, must match (see `CsvRules::record`).
+        let Some((&delimiter, second)) = rest.split_first() else {
+            return matches!(cols.header_fields, None | Some(1)).then_some((puzzle, None));
+        };
+        if delimiter != self.delimiter || !matches!(cols.header_fields, None | Some(2)) {
+            return None;
+        }
+        let solution = Grid::complete_from_line(second.try_into().ok()?)?;
+        let given = !cols.solution_by_name || cols.solution == Some(1);
+        Some((puzzle, given.then_some(solution)))
     }
 
     /// `record` (one that is not a puzzle) with the record's kept fields.

@@ -15,6 +15,8 @@
 use std::io::Read;
 use std::sync::Arc;
 
+use sudoku_core::grid::Grid;
+
 use super::csv::{CsvRules, CsvScratch};
 use super::frame::Framer;
 use super::jsonl::JsonRules;
@@ -77,6 +79,35 @@ impl Parser {
             Parser::Json(rules) => rules.record(line, bytes),
         }
     }
+}
+
+impl Parser {
+    /// The puzzle and given solution of a record in the common form its
+    /// parser reads without cutting it into fields (see
+    /// [`CsvRules::plain`]): exactly what [`Parser::parse`] would make of
+    /// it, a record with nothing else (no message, status or kept value).
+    /// `None` for any other record.
+    #[inline]
+    pub fn plain(&self, bytes: &[u8]) -> Option<(Grid, Option<Grid>)> {
+        match self {
+            Parser::Csv(rules) => rules.plain(bytes),
+            Parser::Lines(_) | Parser::Json(_) => None,
+        }
+    }
+}
+
+/// A record in the common form ([`Parser::plain`]): a 9x9 puzzle, and the
+/// solution its input gives, if any.
+#[derive(Clone, Copy, Debug)]
+pub struct PlainRecord {
+    /// Index of the input it came from.
+    pub input: usize,
+    /// The 1-based physical line where it starts.
+    pub line: u64,
+    /// The puzzle.
+    pub puzzle: Grid,
+    /// The solution the input gives.
+    pub solution: Option<Grid>,
 }
 
 /// Below one row in this many kept by [`RecordBatch::retain_since`],
@@ -406,6 +437,37 @@ impl RecordBatch {
     #[cfg(test)]
     pub(super) fn tables_held(&self) -> usize {
         self.tables.len()
+    }
+
+    /// Record `i` when it is in the common form ([`Parser::plain`]) and the
+    /// run maps or casts no kept columns: what [`RecordBatch::record`] would
+    /// make of it, without building a [`Record`]. `None` for any other
+    /// record.
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    #[inline]
+    pub fn plain(&self, i: usize) -> Option<PlainRecord> {
+        let Item::Raw {
+            input,
+            line,
+            start,
+            end,
+            parser,
+        } = self.items[i]
+        else {
+            return None;
+        };
+        if !self.maps.is_empty() || self.types.is_some() {
+            return None;
+        }
+        let (puzzle, solution) = self.parsers[parser].plain(&self.bytes[start..end])?;
+        Some(PlainRecord {
+            input,
+            line,
+            puzzle,
+            solution,
+        })
     }
 
     /// The input index of record `i`, and the record, parsed now if it was

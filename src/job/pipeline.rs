@@ -35,15 +35,16 @@ use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender,
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread;
 
+use sudoku_core::grid::Grid;
 use sudoku_core::sizes::{ReferenceSolver, Shape, SizedSearcher, SizedSolver};
-use sudoku_core::solver::{Limits, Mode, Solver, SolverKind, Status};
+use sudoku_core::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
 
 use super::difference::Difference;
 use crate::error::Error;
 use crate::input::sized::with_boxes;
 use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES};
 use crate::job::rating::rate_result;
-use crate::output::result::{Check, PuzzleResult, SizedResult};
+use crate::output::result::{Check, PuzzleResult, RowFields, SizedResult};
 use crate::output::stats::{Mark, RatingTally, Tally};
 use crate::output::{Columns, RowFormat};
 use crate::process::clock::Stopwatch;
@@ -762,6 +763,10 @@ fn solve_runs(
 ) -> bool {
     let records = chunk.records.len();
     let keep_results = settings.results || format.is_some_and(RowFormat::builds_columns);
+    // The format that takes the rows of records in the common form without
+    // a result made for them ([`RecordBatch::plain`]), when the run needs
+    // no more of them than their rows and marks.
+    let plain = format.filter(|_| !keep_results && !settings.rate && settings.nine_boxes.is_none());
     let mut lease = Lease::take(settings.solver);
     let Some(state) = lease.0.as_mut() else {
         return false;
@@ -779,6 +784,30 @@ fn solve_runs(
         for i in r * RUN_RECORDS..((r + 1) * RUN_RECORDS).min(records) {
             if interrupt.is_raised() {
                 return false;
+            }
+            if let Some(format) = plain {
+                if let Some(record) = chunk.records.plain(i) {
+                    let solved = Solved::new(
+                        state.solver.as_mut(),
+                        &record.puzzle,
+                        record.solution.as_ref(),
+                        None,
+                        settings.mode,
+                        &settings.limits,
+                    );
+                    if solved.outcome.message.is_none() {
+                        let fields = solved.fields(record.input, record.line, &record.puzzle);
+                        // Locked per record, as below.
+                        let mut out = run.out();
+                        if format.plain_row(&fields, &mut out.text) {
+                            out.marks.push(Mark::of_fields(&fields));
+                            continue;
+                        }
+                    }
+                    let result = solved.into_result(record.input, record.line, record.puzzle);
+                    push_result(run, result, keep_results, Some(format));
+                    continue;
+                }
             }
             let (input, mut record) = chunk.records.record(i, &mut state.scratch);
             if let Some(shape) = settings.nine_boxes {
@@ -799,25 +828,36 @@ fn solve_runs(
                     &settings.limits,
                 );
             }
-            // Locked per record, not per run, so that an interrupt finds
-            // every finished record without waiting for a slow one.
-            let mut out = run.out();
-            if let Some(format) = format {
-                format.row(&result, &mut out.text);
-            }
-            out.marks.push(Mark::of(&result));
-            if let Some(r) = &result.rating {
-                out.ratings.add(r.tenths, r.hardest.clone());
-            }
-            if keep_results {
-                out.results.push(result);
-            }
+            push_result(run, result, keep_results, format);
         }
         run.done.store(true, Ordering::Release);
         if chunk.runs_left.fetch_sub(1, Ordering::AcqRel) == 1 {
             finish(chunk, format);
             return true;
         }
+    }
+}
+
+/// Adds a record's result to `run`: its row formatted by `format`, its
+/// mark and rating, and the result itself when `keep_results`.
+fn push_result(
+    run: &Run,
+    result: PuzzleResult,
+    keep_results: bool,
+    format: Option<&dyn RowFormat>,
+) {
+    // Locked per record, not per run, so that an interrupt finds every
+    // finished record without waiting for a slow one.
+    let mut out = run.out();
+    if let Some(format) = format {
+        format.row(&result, &mut out.text);
+    }
+    out.marks.push(Mark::of(&result));
+    if let Some(r) = &result.rating {
+        out.ratings.add(r.tenths, r.hardest.clone());
+    }
+    if keep_results {
+        out.results.push(result);
     }
 }
 
@@ -879,32 +919,92 @@ pub fn solve_record(
             }
         }
     };
-    let stopwatch = Stopwatch::start();
-    let outcome = solver.solve(&grid, mode, limits);
-    let solve_ns = stopwatch.elapsed_ns();
-    let mut message = outcome.message;
-    let check = check_solution(
-        outcome.status,
-        outcome.solution.as_ref(),
+    let solved = Solved::new(
+        solver,
+        &grid,
         record.solution.as_ref(),
         record.solution_error.as_deref(),
-        &mut message,
-        Difference::nine,
+        mode,
+        limits,
     );
     PuzzleResult {
-        input,
-        line: record.line,
-        puzzle: Some(grid),
-        status: outcome.status,
-        solution: outcome.solution,
-        guesses: Some(outcome.guesses),
-        solve_ns: Some(solve_ns),
-        check,
-        message,
         expected: record.expected,
         kept: record.kept,
-        sized: None,
-        rating: None,
+        ..solved.into_result(input, record.line, grid)
+    }
+}
+
+/// A 9x9 puzzle solved, timed (`solve_ns` covers its classification and
+/// search alone) and its solution checked against the one its input gives,
+/// if any: the fields of its result.
+struct Solved {
+    /// The solver's outcome, its message with the check's added.
+    outcome: Outcome,
+    solve_ns: u64,
+    check: Option<Check>,
+}
+
+impl Solved {
+    #[inline]
+    fn new(
+        solver: &mut dyn Solver,
+        grid: &Grid,
+        given: Option<&Grid>,
+        solution_error: Option<&str>,
+        mode: Mode,
+        limits: &Limits,
+    ) -> Solved {
+        let stopwatch = Stopwatch::start();
+        let mut outcome = solver.solve(grid, mode, limits);
+        let solve_ns = stopwatch.elapsed_ns();
+        let check = check_solution(
+            outcome.status,
+            outcome.solution.as_ref(),
+            given,
+            solution_error,
+            &mut outcome.message,
+            Difference::nine,
+        );
+        Solved {
+            outcome,
+            solve_ns,
+            check,
+        }
+    }
+
+    /// The row fields of the puzzle `puzzle` of input `input`'s line `line`
+    /// so solved (its message aside).
+    fn fields<'a>(&'a self, input: usize, line: u64, puzzle: &'a Grid) -> RowFields<'a> {
+        RowFields {
+            input,
+            line,
+            puzzle: Some(puzzle),
+            status: self.outcome.status,
+            solution: self.outcome.solution.as_ref(),
+            guesses: Some(self.outcome.guesses),
+            solve_ns: Some(self.solve_ns),
+            check: self.check,
+        }
+    }
+
+    /// The result of the puzzle `puzzle` of input `input`'s line `line` so
+    /// solved, with no expected status or kept value.
+    fn into_result(self, input: usize, line: u64, puzzle: Grid) -> PuzzleResult {
+        PuzzleResult {
+            input,
+            line,
+            puzzle: Some(puzzle),
+            status: self.outcome.status,
+            solution: self.outcome.solution,
+            guesses: Some(self.outcome.guesses),
+            solve_ns: Some(self.solve_ns),
+            check: self.check,
+            message: self.outcome.message,
+            expected: None,
+            kept: Vec::new(),
+            sized: None,
+            rating: None,
+        }
     }
 }
 

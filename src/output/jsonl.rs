@@ -5,7 +5,7 @@
 //! as CSV is.
 
 use crate::output::rating::RatingColumns;
-use crate::output::result::PuzzleResult;
+use crate::output::result::{PuzzleResult, RowFields, SizedResult};
 use crate::output::{clean_message, push_number, Blank, Row, RowFormat, Shape, FILE_COLUMN};
 
 /// The longest run of members a row builds on the stack: `line` to
@@ -119,7 +119,80 @@ impl JsonlRows {
     }
 }
 
+impl JsonlRows {
+    /// Appends the members from `line` to the `message` key, for a grid of
+    /// another size with its own puzzle and solution (written past the
+    /// stack row, flushed into `out` first).
+    fn push_members(
+        &self,
+        fields: &RowFields<'_>,
+        sized: Option<&SizedResult>,
+        row: &mut Row<JSON_ROW_BYTES>,
+        out: &mut Vec<u8>,
+    ) {
+        row.text(b"\"line\":");
+        row.number(fields.line);
+        row.text(b",\"puzzle\":");
+        match (fields.puzzle, sized) {
+            (Some(grid), _) => row.quoted_cells(&self.blank.puzzle_bytes(grid)),
+            (None, Some(sized)) => {
+                row.flush(out);
+                push_string(out, &sized.puzzle_text(self.blank.byte(&sized.symbols)));
+            }
+            (None, None) => row.text(b"null"),
+        }
+        row.text(b",\"status\":\"");
+        row.text(fields.status.name().as_bytes());
+        row.text(b"\",\"solution\":");
+        match (fields.solution, sized.and_then(SizedResult::solution_text)) {
+            (Some(grid), _) => row.quoted_cells(&grid.line_bytes()),
+            (None, Some(text)) => {
+                row.flush(out);
+                push_string(out, &text);
+            }
+            (None, None) => row.text(b"null"),
+        }
+        row.text(b",\"guesses\":");
+        match fields.guesses {
+            Some(n) => row.number(n),
+            None => row.text(b"null"),
+        }
+        row.text(b",\"solve_us\":");
+        match fields.solve_ns {
+            Some(ns) => row.micros(ns),
+            None => row.text(b"null"),
+        }
+        row.text(b",\"check\":");
+        match fields.check {
+            Some(check) => {
+                row.byte(b'"');
+                row.text(check.name().as_bytes());
+                row.byte(b'"');
+            }
+            None => row.text(b"null"),
+        }
+        row.text(b",\"message\":");
+    }
+}
+
 impl RowFormat for JsonlRows {
+    fn plain_row(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) -> bool {
+        if self.rating != RatingColumns::None {
+            return false;
+        }
+        out.push(b'{');
+        if let Some(files) = &self.files {
+            if let Some(file) = files.get(fields.input) {
+                out.extend_from_slice(file);
+            }
+        }
+        let mut row = Row::<JSON_ROW_BYTES>::new();
+        self.push_members(fields, None, &mut row, out);
+        row.text(b"null}\n");
+        row.flush(out);
+        true
+    }
+
     fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
         out.push(b'{');
         if let Some(files) = &self.files {
@@ -139,51 +212,12 @@ impl RowFormat for JsonlRows {
         // The members up to `message` are built in one buffer on the stack
         // (the keys are [`crate::output::COLUMNS`]), and the row is copied out once.
         let mut row = Row::<JSON_ROW_BYTES>::new();
-        row.text(b"\"line\":");
-        row.number(result.line);
-        row.text(b",\"puzzle\":");
-        match (&result.puzzle, &result.sized) {
-            (Some(grid), _) => row.quoted_cells(&self.blank.puzzle_bytes(grid)),
-            (None, Some(sized)) => {
-                row.flush(out);
-                push_string(out, &sized.puzzle_text(self.blank.byte(&sized.symbols)));
-            }
-            (None, None) => row.text(b"null"),
-        }
-        row.text(b",\"status\":\"");
-        row.text(result.status.name().as_bytes());
-        row.text(b"\",\"solution\":");
-        match (
-            &result.solution,
-            result.sized.as_ref().and_then(|s| s.solution_text()),
-        ) {
-            (Some(grid), _) => row.quoted_cells(&grid.line_bytes()),
-            (None, Some(text)) => {
-                row.flush(out);
-                push_string(out, &text);
-            }
-            (None, None) => row.text(b"null"),
-        }
-        row.text(b",\"guesses\":");
-        match result.guesses {
-            Some(n) => row.number(n),
-            None => row.text(b"null"),
-        }
-        row.text(b",\"solve_us\":");
-        match result.solve_ns {
-            Some(ns) => row.micros(ns),
-            None => row.text(b"null"),
-        }
-        row.text(b",\"check\":");
-        match result.check {
-            Some(check) => {
-                row.byte(b'"');
-                row.text(check.name().as_bytes());
-                row.byte(b'"');
-            }
-            None => row.text(b"null"),
-        }
-        row.text(b",\"message\":");
+        self.push_members(
+            &RowFields::of(result),
+            result.sized.as_deref(),
+            &mut row,
+            out,
+        );
         let appended = self.rating == RatingColumns::Appended;
         if result.message.is_none() && result.kept.is_empty() && !appended {
             row.text(b"null}\n");

@@ -120,3 +120,45 @@ impl PuzzleResult {
         self.status != Status::Solved || self.check == Some(Check::Mismatch)
     }
 }
+
+/// The fields of a results row from `line` to `check`, borrowed: what a
+/// row of a 9x9 grid (or a malformed record) holds before its message, kept
+/// values and ratings. The row formatters write these fields from it, for a
+/// [`PuzzleResult`] and for a puzzle the workers solved without making one
+/// ([`crate::output::RowFormat::plain_row`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RowFields<'a> {
+    /// Index of the input the record came from.
+    pub input: usize,
+    /// The 1-based physical line where the record starts.
+    pub line: u64,
+    /// The puzzle; `None` when the record is malformed.
+    pub puzzle: Option<&'a Grid>,
+    /// The classification.
+    pub status: Status,
+    /// The solution, only when `status` is `solved`.
+    pub solution: Option<&'a Grid>,
+    /// Guesses the search made; `None` when malformed.
+    pub guesses: Option<u64>,
+    /// Solve time in nanoseconds; `None` when malformed.
+    pub solve_ns: Option<u64>,
+    /// The check against a given solution.
+    pub check: Option<Check>,
+}
+
+impl<'a> RowFields<'a> {
+    /// The fields of `result` (a grid of another size has its own: see
+    /// [`PuzzleResult::sized`]).
+    pub fn of(result: &'a PuzzleResult) -> RowFields<'a> {
+        RowFields {
+            input: result.input,
+            line: result.line,
+            puzzle: result.puzzle.as_ref(),
+            status: result.status,
+            solution: result.solution.as_ref(),
+            guesses: result.guesses,
+            solve_ns: result.solve_ns,
+            check: result.check,
+        }
+    }
+}

@@ -12,7 +12,7 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 use sudoku_core::solver::{Mode, SolverKind, Status};
 
-use crate::output::result::{Check, PuzzleResult};
+use crate::output::result::{Check, PuzzleResult, RowFields};
 
 /// Significant figures kept by the solve-time histogram.
 const HISTOGRAM_SIGFIGS: u8 = 3;
@@ -346,16 +346,24 @@ pub struct Mark {
 impl Mark {
     /// The mark of `result`.
     pub fn of(result: &PuzzleResult) -> Mark {
-        Mark {
-            status: result.status,
-            mismatch: result.check == Some(Check::Mismatch),
-            solve_ns: result.solve_ns.unwrap_or(0),
-            guesses: result.guesses.unwrap_or(0),
-            side: match (&result.puzzle, &result.sized) {
-                (_, Some(sized)) => sized.puzzle.side() as u8,
-                (Some(_), None) => 9,
-                (None, None) => 0,
+        match &result.sized {
+            Some(sized) => Mark {
+                side: sized.puzzle.side() as u8,
+                ..Mark::of_fields(&RowFields::of(result))
             },
+            None => Mark::of_fields(&RowFields::of(result)),
+        }
+    }
+
+    /// The mark of a row of a 9x9 grid (or a malformed record) with
+    /// `fields`.
+    pub fn of_fields(fields: &RowFields<'_>) -> Mark {
+        Mark {
+            status: fields.status,
+            mismatch: fields.check == Some(Check::Mismatch),
+            solve_ns: fields.solve_ns.unwrap_or(0),
+            guesses: fields.guesses.unwrap_or(0),
+            side: if fields.puzzle.is_some() { 9 } else { 0 },
         }
     }
 }
