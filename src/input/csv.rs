@@ -383,3 +383,106 @@ impl CsvRules {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PUZZLE: &str =
+        "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3..";
+    const SOLUTION: &str =
+        "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
+
+    fn rules(cols: Columns, delimiter: u8) -> CsvRules {
+        CsvRules {
+            column: None,
+            cols,
+            delimiter,
+            keep: Keep::Nothing,
+            kept_columns: Vec::new(),
+            sizes: SizeOptions::default(),
+        }
+    }
+
+    /// Every layout `plain` must get right: headers of 1 to 3 fields or
+    /// none, the solution named or found by content, status and kept
+    /// columns, and a delimiter that is a cell character.
+    fn layouts() -> Vec<CsvRules> {
+        let mut all = vec![];
+        for header_fields in [None, Some(1), Some(2), Some(3)] {
+            for (solution_by_name, solution) in [
+                (false, None),
+                (true, None),
+                (true, Some(1)),
+                (true, Some(2)),
+            ] {
+                for (status, kept) in [(None, vec![]), (Some(2), vec![]), (None, vec![1])] {
+                    for delimiter in [b',', b';', b'0'] {
+                        let cols = Columns {
+                            puzzle: Some(0),
+                            solution,
+                            status,
+                            solution_by_name,
+                            header_fields,
+                            kept: kept.clone(),
+                        };
+                        all.push(rules(cols, delimiter));
+                    }
+                }
+            }
+        }
+        all.push(rules(
+            Columns {
+                puzzle: Some(1),
+                ..Columns::default()
+            },
+            b',',
+        ));
+        all
+    }
+
+    fn records(d: char) -> Vec<String> {
+        let wrong = format!("{}1{}", &SOLUTION[..10], &SOLUTION[11..]);
+        vec![
+            PUZZLE.to_string(),
+            format!("{PUZZLE}{d}{SOLUTION}"),
+            format!("{PUZZLE}{d}{SOLUTION}{d}"),
+            format!("{PUZZLE}{d}{SOLUTION}{d}solved"),
+            format!("{PUZZLE}{d}"),
+            format!("{PUZZLE}{d}{}", &SOLUTION[..80]),
+            format!("{PUZZLE}{d}{SOLUTION} "),
+            format!("{PUZZLE}{d}{}", PUZZLE.replace('.', "0")),
+            format!("{PUZZLE}{d}{wrong}"),
+            format!(" {PUZZLE}{d}{SOLUTION}"),
+            format!("\"{PUZZLE}\"{d}{SOLUTION}"),
+            format!("{}{d}{SOLUTION}", &PUZZLE[..80]),
+            format!("{}x{d}{SOLUTION}", &PUZZLE[..80]),
+            format!("{PUZZLE}x{SOLUTION}"),
+        ]
+    }
+
+    #[test]
+    fn plain_records_read_as_the_general_rules_read_them() {
+        let mut scratch = CsvScratch::default();
+        let mut taken = 0;
+        for rules in layouts() {
+            for text in records(rules.delimiter as char) {
+                let Some((puzzle, solution)) = rules.plain(text.as_bytes()) else {
+                    continue;
+                };
+                taken += 1;
+                let fields = rules.split(&mut scratch, text.as_bytes()).unwrap();
+                let record = rules.record(7, &fields);
+                assert_eq!(
+                    record,
+                    Record::new(7, Ok(puzzle), solution),
+                    "{text:?} in {:?}",
+                    rules.cols
+                );
+            }
+        }
+        // The common forms are taken: one field, or a puzzle and its
+        // solution, in the layouts without status or kept columns.
+        assert_eq!(taken, 48);
+    }
+}
