@@ -148,25 +148,28 @@ const ROWS: [u32; 8] = [
     BAND,
 ];
 
-/// For a cell of a band (bit 0..27): the band's cells in its row, column
-/// and box, itself included.
-static PEERS: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut pos = 0;
-    while pos < 27 {
-        let (rb, col) = (pos / 9, pos % 9);
-        t[pos] = row_mask(rb) | 0x1C0E07 << (3 * (col / 3)) | 0x40201 << col;
-        pos += 1;
-    }
-    t
-};
-/// For a cell of a band (bit 0..27): the band's cells in its column.
-static COLUMNS: [u32; 27] = {
-    let mut t = [0u32; 27];
-    let mut pos = 0;
-    while pos < 27 {
-        t[pos] = 0x40201 << (pos % 9);
-        pos += 1;
+/// For a cell at bit `32 * band + pos` of a grid mask (band `band`'s
+/// cell bit `pos` at bit `32 * band + pos`, as [`grid_mask`] lays the
+/// bands out): the cells in its row, column and box, itself included. 128
+/// entries, so that any bit of a `u128` indexes it.
+static PEERS: [u128; 128] = {
+    let mut t = [0u128; 128];
+    let mut band = 0;
+    while band < 3 {
+        let mut pos = 0;
+        while pos < 27 {
+            let (rb, col) = (pos / 9, pos % 9);
+            let own = row_mask(rb) | 0x1C0E07 << (3 * (col / 3));
+            let mut peers = (own as u128) << (32 * band);
+            let mut other = 0;
+            while other < 3 {
+                peers |= ((0x40201u32 << col) as u128) << (32 * other);
+                other += 1;
+            }
+            t[32 * band + pos] = peers;
+            pos += 1;
+        }
+        band += 1;
     }
     t
 };
@@ -633,17 +636,11 @@ fn changed_digits(dirty: u32) -> u32 {
     (dirty | dirty >> 9 | dirty >> 18) & 0x1FF
 }
 
-/// Number of unsolved cells in the row, column and box of a cell,
-/// itself included when unsolved; `unsolved` per band.
+/// The three bands' masks (bit `9 * row + column` each) as one grid
+/// mask, band `b` from bit `32 * b`.
 #[inline(always)]
-fn unsolved_peers(unsolved: &[u32; 3], band: usize, bit: u32) -> u32 {
-    let pos = bit.trailing_zeros() as usize;
-    let column = COLUMNS[pos];
-    let [o1, o2] = OTHER_BANDS[band];
-    // The column's cells in the two other bands, the second shifted one
-    // bit over, clear of the first: one count for both.
-    let far = (unsolved[o1] & column) | (unsolved[o2] & column) << 1;
-    (u64::from(unsolved[band] & PEERS[pos]) | u64::from(far) << 32).count_ones()
+fn grid_mask(bands: [u32; 3]) -> u128 {
+    u128::from(bands[0]) | u128::from(bands[1]) << 32 | u128::from(bands[2]) << 64
 }
 
 /// Among the `bivalue` cells (per band), the one with the most unsolved
@@ -651,22 +648,21 @@ fn unsolved_peers(unsolved: &[u32; 3], band: usize, bit: u32) -> u32 {
 /// there is no bivalue cell.
 #[inline(always)]
 fn pick_bivalue(unsolved: &[u32; 3], bivalue: [u32; 3]) -> Option<(usize, u32)> {
-    // Branch-free choice of the best so far (ties keep the first): the
-    // comparisons are unpredictable.
-    let (mut pick_band, mut pick_bit, mut pick_score) = (0, 0, 0);
-    for (band, &bivalue) in bivalue.iter().enumerate() {
-        let mut rest = bivalue;
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            rest &= rest - 1;
-            let score = unsolved_peers(unsolved, band, bit) + 1;
-            let better = score > pick_score;
-            pick_score = if better { score } else { pick_score };
-            pick_band = if better { band } else { pick_band };
-            pick_bit = if better { bit } else { pick_bit };
-        }
+    let unsolved = grid_mask(*unsolved);
+    // One loop over the three bands' cells: a loop per band mispredicted
+    // its exit in each. Branch-free choice of the best so far (ties keep
+    // the first): the comparisons are unpredictable.
+    let mut rest = grid_mask(bivalue);
+    let (mut pick, mut pick_score) = (0, 0);
+    while rest != 0 {
+        let at = rest.trailing_zeros();
+        rest &= rest - 1;
+        let score = (unsolved & PEERS[at as usize & 127]).count_ones() + 1;
+        let better = score > pick_score;
+        pick_score = if better { score } else { pick_score };
+        pick = if better { at } else { pick };
     }
-    (pick_score != 0).then_some((pick_band, pick_bit))
+    (pick_score != 0).then_some(((pick / 32) as usize, 1 << (pick % 32)))
 }
 
 /// A search state: what [`search`] needs of the candidates it guesses on.
