@@ -1,12 +1,13 @@
 //! Results as Apache Parquet, with arrow-rs's writer: the CSV's columns,
 //! typed, built from each chunk's results on the solver worker that
-//! finished it ([`RowFormat::columns`]) and written in row groups of
+//! finished it ([`RowFormat::columns`]) and written in row groups of about
 //! [`ROW_GROUP_ROWS`] as the run goes, the footer when the writer finishes
-//! (also after an interrupt). The columns are encoded and compressed on
-//! three threads (`puzzle`; `solution` with `guesses` and `solve_us`; the
-//! others), as arrow-rs's column writers allow, and the writer's thread
-//! only hands them their slices: compressing them all on the writer's
-//! thread held a run to its speed.
+//! (also after an interrupt). The grid columns (`puzzle`, `solution`) are
+//! made into finished pages there too (`grids.rs`); the others are encoded
+//! and compressed on two threads (the numbers; the rest), as arrow-rs's
+//! column writers allow, and the writer's thread only hands them their
+//! slices: compressing them all on the writer's thread held a run to its
+//! speed.
 //!
 //! | column | Arrow type | null when the CSV field is empty |
 //! |---|---|---|
@@ -36,28 +37,27 @@
 //! squeezes the grids' digits only 2.4-2.8 times, by entropy coding, at
 //! about 400 MB/s a core, so compressing them took more CPU than solving
 //! did (a million easy puzzles: 0.95 CPU-s against the solver's 0.42),
-//! and snappy and LZ4 do no better for speed on such text. `line` and
+//! and snappy and LZ4 do no better for speed on such text. They are PLAIN
+//! pages made from the results straight away (`grids.rs`). `line` and
 //! `guesses` are delta-encoded (a few bits a row) and `solve_us` plain,
 //! all three uncompressed; the rest is zstd-compressed (level 1). On 100,000
 //! Kaggle rows these choices took 10 % of the instructions of a run to
 //! Parquet (845M to 759M at `-j 1`), for a file 3 % larger (about 178 bytes
 //! a row); any reader reads them.
 
+use std::io::BufWriter;
 use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
 use arrow_array::builder::{
     BinaryBuilder, BinaryViewBuilder, BooleanBuilder, Float64Builder, LargeBinaryBuilder,
-    LargeStringBuilder, NullBufferBuilder, OffsetBufferBuilder, PrimitiveBuilder, StringBuilder,
-    StringViewBuilder, UInt64Builder,
+    LargeStringBuilder, PrimitiveBuilder, StringBuilder, StringViewBuilder, UInt64Builder,
 };
 use arrow_array::types::{
     Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
 };
-use arrow_array::{
-    make_array, new_empty_array, new_null_array, Array, ArrayRef, NullArray, StringArray,
-};
+use arrow_array::{make_array, new_empty_array, new_null_array, Array, ArrayRef, NullArray};
 use arrow_data::transform::MutableArrayData;
 use arrow_data::ArrayData;
 use arrow_schema::{DataType, Field, Schema, SchemaRef};
@@ -69,7 +69,7 @@ use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::errors::ParquetError;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::ColumnPath;
+use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 
 use crate::kept::KeptValue;
 use crate::output::rating::RatingColumns;
@@ -78,8 +78,14 @@ use crate::output::{clean_message, Blank, RowFormat, Shape, FILE_COLUMN};
 
 use super::Sink;
 
-/// Rows per row group: about 10 MB of encoded columns held in memory at
-/// most, and a row group on disk every few seconds of a fast run.
+mod grids;
+
+use grids::{column_chunk, GridPage, GridPages};
+
+/// Rows per row group, at least: a group ends with the first page of grids
+/// that reaches it (a chunk's rows at most later: a page is never cut).
+/// About 25 MB of encoded columns held in memory at most, and a row group
+/// on disk every few seconds of a fast run.
 pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 
 /// Bytes of a data page at which it is cut (at the end of a mini-batch of
@@ -89,8 +95,7 @@ pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 /// (Parquet's default is 1 MiB).
 const PAGE_BYTES: usize = 64 * 1024;
 
-/// The columns of grids: written uncompressed and without statistics (see
-/// the module's notes).
+/// The columns of grids: written as pages of their own ([`grids`]).
 const GRID_COLUMNS: [&str; 2] = ["puzzle", "solution"];
 
 /// The columns written without a dictionary: values nearly all different
@@ -112,16 +117,25 @@ const UNCOMPRESSED: [&str; 5] = ["puzzle", "solution", "line", "guesses", "solve
 const DELTA_COLUMNS: [&str; 2] = ["line", "guesses"];
 
 /// The columns encoded on threads of their own, a thread for each list:
-/// `puzzle` and `solution` are most of the bytes to encode, and the two
-/// numbers cost most after them. The others are encoded on one more thread.
-const ENCODERS: [&[&str]; 2] = [&["puzzle"], &["solution", "guesses", "solve_us"]];
+/// the numbers cost most to encode. The others (but the grids) are encoded
+/// on one more thread.
+const ENCODERS: [&[&str]; 1] = [&["line", "guesses", "solve_us"]];
+
+/// Bytes of the file's buffer: the grids' column chunks come in pieces of
+/// 8 KiB (`append_column` copies them so), written a megabyte at a time.
+const FILE_BUFFER: usize = 1 << 20;
 
 /// Writes results rows as Parquet to a [`Sink`].
 pub(crate) struct ParquetRows {
-    file: SerializedFileWriter<Sink>,
+    file: SerializedFileWriter<BufWriter<Sink>>,
     factory: ArrowRowGroupWriterFactory,
     /// The row group being filled, `None` before its first rows.
     group: Option<Group>,
+    /// The grid columns: their positions in the schema and their
+    /// descriptors.
+    grids: Vec<(usize, ColumnDescPtr)>,
+    /// The pages of `group`'s grid columns, a list for each of `grids`.
+    grid_pages: Vec<Vec<GridPage>>,
     /// Rows in `group`.
     group_rows: usize,
     /// Row groups written.
@@ -146,19 +160,34 @@ pub(crate) struct TableColumns {
     width: usize,
 }
 
-/// A chunk's rows as the columns of a Parquet table, in the schema's order,
-/// built from their results on a solver worker ([`RowFormat::columns`]); or
-/// why a column could not be built (a kept value its column cannot hold).
+/// A chunk's rows as the columns of a Parquet table, built from their
+/// results on a solver worker ([`RowFormat::columns`]); or why a column
+/// could not be built (a kept value its column cannot hold).
 #[derive(Clone, Debug)]
-pub struct Columns(Result<Vec<ArrayRef>, String>);
+pub struct Columns(Result<Table, String>);
 
 impl Columns {
     /// Rows in the columns (0 for columns that could not be built).
     pub fn rows(&self) -> usize {
-        match &self.0 {
-            Ok(arrays) => arrays.first().map_or(0, |a| a.len()),
-            Err(_) => 0,
-        }
+        self.0.as_ref().map_or(0, Table::rows)
+    }
+}
+
+/// Rows as the columns of a Parquet table.
+#[derive(Clone, Debug)]
+struct Table {
+    /// The columns but the grids, in the schema's order.
+    arrays: Vec<ArrayRef>,
+    /// The grid columns' pages (`puzzle`, then `solution` when the table
+    /// has it), every column's cut at the same rows.
+    grids: Vec<Vec<GridPage>>,
+}
+
+impl Table {
+    fn rows(&self) -> usize {
+        self.grids
+            .first()
+            .map_or(0, |pages| pages.iter().map(GridPage::rows).sum())
     }
 }
 
@@ -208,12 +237,29 @@ impl ParquetRows {
         // The file writer and the column writers' factory of an
         // `ArrowWriter`: its file metadata (the Arrow schema included), with
         // the columns encoded here.
+        let sink = BufWriter::with_capacity(FILE_BUFFER, sink);
         let (file, factory) = ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props.build()))?
             .into_serialized_writer()?;
+        let descriptors = file.schema_descr();
+        let grids: Vec<(usize, ColumnDescPtr)> = schema
+            .fields()
+            .iter()
+            .enumerate()
+            .filter(|(_, field)| GRID_COLUMNS.contains(&field.name().as_str()))
+            .filter_map(|(i, field)| {
+                let leaf = descriptors
+                    .columns()
+                    .iter()
+                    .find(|c| c.path().parts() == [field.name().as_str()])?;
+                Some((i, Arc::clone(leaf)))
+            })
+            .collect();
         Ok(ParquetRows {
             file,
             factory,
             group: None,
+            grid_pages: grids.iter().map(|_| Vec::new()).collect(),
+            grids,
             group_rows: 0,
             groups: 0,
             table: Arc::new(TableColumns {
@@ -252,8 +298,8 @@ impl ParquetRows {
         runs: &[R],
     ) -> Result<(), ParquetError> {
         let n = runs.iter().map(|run| run.as_ref().len()).sum();
-        let columns = self.table.build(runs.iter().flat_map(AsRef::as_ref), n)?;
-        self.write_arrays(&columns, n)
+        let table = self.table.build(runs.iter().flat_map(AsRef::as_ref), n)?;
+        self.write_table(&table)
     }
 
     /// Adds the rows of `columns`, built by [`TableColumns`] (on a worker).
@@ -262,31 +308,39 @@ impl ParquetRows {
     /// A column could not be built, or the rows cannot be encoded or
     /// written.
     pub(crate) fn write_columns(&mut self, columns: &Columns) -> Result<(), ParquetError> {
-        let arrays = columns
+        let table = columns
             .0
             .as_ref()
             .map_err(|e| ParquetError::General(e.clone()))?;
-        self.write_arrays(arrays, columns.rows())
+        self.write_table(table)
     }
 
-    /// Adds the `n` rows of `columns` (in the schema's order), cut into row
-    /// groups of [`ROW_GROUP_ROWS`].
-    fn write_arrays(&mut self, columns: &[ArrayRef], n: usize) -> Result<(), ParquetError> {
-        let mut done = 0;
-        while done < n {
+    /// Adds the rows of `table` a page of grids at a time, a row group
+    /// written each time one reaches [`ROW_GROUP_ROWS`] rows.
+    fn write_table(&mut self, table: &Table) -> Result<(), ParquetError> {
+        let Some(first) = table.grids.first() else {
+            return Ok(());
+        };
+        let mut start = 0;
+        for (k, page) in first.iter().enumerate() {
+            let rows = page.rows();
             let group = match &mut self.group {
                 Some(group) => group,
                 None => {
                     let writers = self.factory.create_column_writers(self.groups)?;
-                    self.group.insert(Group::start(&self.schema, writers)?)
+                    let grids: Vec<usize> = self.grids.iter().map(|(i, _)| *i).collect();
+                    self.group
+                        .insert(Group::start(&self.schema, writers, &grids)?)
                 }
             };
-            let take = (n - done).min(ROW_GROUP_ROWS - self.group_rows);
-            let slices: Vec<ArrayRef> = columns.iter().map(|c| c.slice(done, take)).collect();
+            let slices: Vec<ArrayRef> = table.arrays.iter().map(|c| c.slice(start, rows)).collect();
             group.encode(&slices);
-            done += take;
-            self.group_rows += take;
-            if self.group_rows == ROW_GROUP_ROWS {
+            for (held, pages) in self.grid_pages.iter_mut().zip(&table.grids) {
+                held.extend(pages.get(k).cloned());
+            }
+            start += rows;
+            self.group_rows += rows;
+            if self.group_rows >= ROW_GROUP_ROWS {
                 self.close_group()?;
             }
         }
@@ -298,10 +352,17 @@ impl ParquetRows {
         let Some(group) = self.group.take() else {
             return Ok(());
         };
-        let chunks = group.close()?;
+        let mut chunks = group.close()?.into_iter().peekable();
+        let mut grids = self.grids.iter().zip(&mut self.grid_pages).peekable();
         let mut row_group = self.file.next_row_group()?;
-        for chunk in chunks {
-            chunk.append_to_row_group(&mut row_group)?;
+        for position in 0..self.schema.fields().len() {
+            if let Some(((_, descriptor), pages)) = grids.next_if(|((i, _), _)| *i == position) {
+                let (bytes, close) = column_chunk(Arc::clone(descriptor), pages.iter())?;
+                row_group.append_column(&bytes, close)?;
+                pages.clear();
+            } else if let Some((_, chunk)) = chunks.next_if(|(i, _)| *i == position) {
+                chunk.append_to_row_group(&mut row_group)?;
+            }
         }
         row_group.close()?;
         self.group_rows = 0;
@@ -316,7 +377,10 @@ impl ParquetRows {
     /// The last rows or the footer cannot be written.
     pub(crate) fn finish(mut self) -> Result<Sink, ParquetError> {
         self.close_group()?;
-        self.file.into_inner()
+        self.file
+            .into_inner()?
+            .into_inner()
+            .map_err(|e| ParquetError::External(Box::new(e.into_error())))
     }
 }
 
@@ -329,7 +393,7 @@ impl TableColumns {
         &self,
         results: impl Iterator<Item = &'a PuzzleResult> + Clone,
         n: usize,
-    ) -> Result<Vec<ArrayRef>, ParquetError> {
+    ) -> Result<Table, ParquetError> {
         let mut columns: Vec<ArrayRef> = Vec::with_capacity(self.width);
         if let Some(files) = &self.files {
             let mut file = StringBuilder::with_capacity(n, n * 16);
@@ -339,9 +403,9 @@ impl TableColumns {
             columns.push(Arc::new(file.finish()));
         }
         let mut line = UInt64Builder::with_capacity(n);
-        let mut puzzle = GridColumn::with_capacity(n);
+        let mut puzzle = GridPages::with_capacity(n);
         let mut status = StringBuilder::with_capacity(n, n * 8);
-        let mut solution = GridColumn::with_capacity(n);
+        let mut solution = GridPages::with_capacity(n);
         let mut guesses = UInt64Builder::with_capacity(n);
         let mut solve_us = Float64Builder::with_capacity(n);
         let mut check = StringBuilder::with_capacity(n, n * 2);
@@ -372,7 +436,7 @@ impl TableColumns {
             message.append_option(result.message.as_deref().map(clean_message));
         }
         columns.push(Arc::new(line.finish()));
-        columns.push(Arc::new(puzzle.finish()?));
+        let mut grids = vec![puzzle.finish()];
         let rating: ArrayRef = Arc::new(rating.finish());
         let hardest: ArrayRef = Arc::new(hardest.finish());
         if self.rating == RatingColumns::Only {
@@ -381,7 +445,7 @@ impl TableColumns {
             columns.push(Arc::new(message.finish()));
         } else {
             columns.push(Arc::new(status.finish()));
-            columns.push(Arc::new(solution.finish()?));
+            grids.push(solution.finish());
             columns.push(Arc::new(guesses.finish()));
             columns.push(Arc::new(solve_us.finish()));
             columns.push(Arc::new(check.finish()));
@@ -396,14 +460,17 @@ impl TableColumns {
                 .map(|r| r.kept.get(i).unwrap_or(&KeptValue::Null));
             columns.push(kept_column(data_type, values, n)?);
         }
-        Ok(columns)
+        Ok(Table {
+            arrays: columns,
+            grids,
+        })
     }
 }
 
 /// A row group being encoded: the columns of each list of [`ENCODERS`] on
-/// a thread of its own, and the others on one more, each fed through a
-/// short queue so that no thread waits for another's page compression, and
-/// the writer's thread only hands them their slices.
+/// a thread of its own, and the others but the grids on one more, each fed
+/// through a short queue so that no thread waits for another's page
+/// compression, and the writer's thread only hands them their slices.
 struct Group {
     /// The threads encoding the columns.
     away: Vec<Encoder>,
@@ -411,8 +478,9 @@ struct Group {
 
 /// A thread encoding some columns of a row group.
 struct Encoder {
-    /// The positions of its columns, in order.
-    columns: Vec<usize>,
+    /// Its columns, in order: their positions among the columns but the
+    /// grids ([`Table::arrays`]), and in the schema.
+    columns: Vec<(usize, usize)>,
     /// Their slices, to the thread.
     queue: SyncSender<Vec<ArrayRef>>,
     /// The thread: its columns' chunks.
@@ -421,17 +489,23 @@ struct Encoder {
 
 impl Group {
     /// Starts a row group of `schema`'s columns on `writers` (one per
-    /// column, in order).
-    fn start(schema: &SchemaRef, writers: Vec<ArrowColumnWriter>) -> Result<Group, ParquetError> {
-        let mut parts: Vec<Vec<(usize, Arc<Field>, ArrowColumnWriter)>> =
-            (0..=ENCODERS.len()).map(|_| Vec::new()).collect();
-        for (i, (writer, field)) in writers.into_iter().zip(schema.fields()).enumerate() {
+    /// column, in order), but the columns at `grids` (their pages are made
+    /// by [`grids`]).
+    fn start(
+        schema: &SchemaRef,
+        writers: Vec<ArrowColumnWriter>,
+        grids: &[usize],
+    ) -> Result<Group, ParquetError> {
+        type Part = Vec<((usize, usize), Arc<Field>, ArrowColumnWriter)>;
+        let mut parts: Vec<Part> = (0..=ENCODERS.len()).map(|_| Vec::new()).collect();
+        let columns = writers.into_iter().zip(schema.fields()).enumerate();
+        for (at, (i, (writer, field))) in columns.filter(|(i, _)| !grids.contains(i)).enumerate() {
             let name = field.name().as_str();
             let part = ENCODERS
                 .iter()
                 .position(|names| names.contains(&name))
                 .unwrap_or(ENCODERS.len());
-            parts[part].push((i, Arc::clone(field), writer));
+            parts[part].push(((at, i), Arc::clone(field), writer));
         }
         let mut away = Vec::new();
         for part in parts.into_iter().filter(|p| !p.is_empty()) {
@@ -469,25 +543,27 @@ impl Group {
             let slice = encoder
                 .columns
                 .iter()
-                .map(|&i| Arc::clone(&columns[i]))
+                .map(|&(i, _)| Arc::clone(&columns[i]))
                 .collect();
             // A closed queue means the thread failed: `close` reports why.
             let _ = encoder.queue.send(slice);
         }
     }
 
-    /// Ends the row group: every column's chunk, in the schema's order.
-    fn close(self) -> Result<Vec<ArrowColumnChunk>, ParquetError> {
+    /// Ends the row group: the chunks of its columns, in the schema's
+    /// order, with their positions in it.
+    fn close(self) -> Result<Vec<(usize, ArrowColumnChunk)>, ParquetError> {
         let mut chunks = Vec::new();
         for encoder in self.away {
             drop(encoder.queue);
             let done = encoder.thread.join().unwrap_or_else(|_| {
                 Err(ParquetError::General("a column encoder panicked".into()))
             })?;
-            chunks.extend(encoder.columns.into_iter().zip(done));
+            let positions = encoder.columns.into_iter().map(|(_, i)| i);
+            chunks.extend(positions.zip(done));
         }
         chunks.sort_by_key(|(i, _)| *i);
-        Ok(chunks.into_iter().map(|(_, chunk)| chunk).collect())
+        Ok(chunks)
     }
 }
 
@@ -676,52 +752,6 @@ fn kept_column<'a>(
     })
 }
 
-/// A column of grids' text (`puzzle`, `solution`) being built: the
-/// values' bytes appended as they are and checked to be UTF-8 once, when
-/// the column is finished, instead of once a value (81 bytes each, a
-/// twentieth of the Parquet writer's time).
-struct GridColumn {
-    values: Vec<u8>,
-    offsets: OffsetBufferBuilder<i32>,
-    nulls: NullBufferBuilder,
-}
-
-impl GridColumn {
-    /// An empty column with room for `n` 9x9 grids.
-    fn with_capacity(n: usize) -> GridColumn {
-        GridColumn {
-            values: Vec::with_capacity(n * 81),
-            offsets: OffsetBufferBuilder::new(n),
-            nulls: NullBufferBuilder::new(n),
-        }
-    }
-
-    /// Appends a value, or a null.
-    fn append(&mut self, value: Option<&[u8]>) {
-        let text = value.unwrap_or_default();
-        self.values.extend_from_slice(text);
-        self.nulls.append(value.is_some());
-        // Offsets past `i32` are found by `finish`.
-        let _ = self.offsets.try_push_length(text.len());
-    }
-
-    /// The column as Arrow text.
-    ///
-    /// # Errors
-    /// A value is not UTF-8, or the values pass 2 GiB (never expected:
-    /// grids are ASCII, a batch a few thousand rows).
-    fn finish(mut self) -> Result<StringArray, ParquetError> {
-        let offsets = self.offsets.try_finish().map_err(|e| grid_error(&e))?;
-        StringArray::try_new(offsets, self.values.into(), self.nulls.finish())
-            .map_err(|e| grid_error(&e))
-    }
-}
-
-/// The error of a grid column that Arrow refuses.
-fn grid_error(e: &dyn std::fmt::Display) -> ParquetError {
-    ParquetError::General(format!("a grid column: {e}"))
-}
-
 #[cfg(test)]
 mod tests {
     use arrow_array::cast::AsArray;
@@ -754,7 +784,7 @@ mod tests {
     }
 
     #[test]
-    fn rows_past_a_row_group_are_cut_at_its_size_and_read_back_in_order() {
+    fn rows_past_a_row_group_are_cut_at_the_first_page_end_past_it_and_read_back_in_order() {
         let shape = Shape {
             files: None,
             kept: vec![],
@@ -781,7 +811,9 @@ mod tests {
         let groups: Vec<i64> = (0..reader.metadata().num_row_groups())
             .map(|g| reader.metadata().row_group(g).num_rows())
             .collect();
-        assert_eq!(groups, [ROW_GROUP_ROWS as i64, 3000]);
+        // A write of 2,000 rows is a page of grids, never cut.
+        let first = ROW_GROUP_ROWS.div_ceil(2000) * 2000;
+        assert_eq!(groups, [first as i64, (rows_in_all - first) as i64]);
         let mut next = 0;
         for batch in reader.build().unwrap() {
             let batch = batch.unwrap();
@@ -801,6 +833,63 @@ mod tests {
             }
         }
         assert_eq!(next, rows_in_all as u64);
+    }
+
+    #[test]
+    fn grids_and_their_nulls_read_back_across_pages() {
+        let shape = Shape {
+            blank: Blank::Dot,
+            ..Shape::default()
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.parquet");
+        let sink = Sink::File(std::fs::File::create(&path).unwrap());
+        let mut rows = ParquetRows::create(sink, &shape).unwrap();
+        let solution = Grid::parse(&[b'1'; 81]).unwrap();
+        // Two pages and a bit, nulls in runs and alone, in both columns.
+        let n = 2 * grids::PAGE_ROWS + 13;
+        let results: Vec<PuzzleResult> = (0..n as u64)
+            .map(|line| {
+                let mut r = result(line, vec![]);
+                if line % 7 == 3 || (100..140).contains(&line) {
+                    r.puzzle = None;
+                }
+                if line % 3 == 0 {
+                    r.solution = Some(solution);
+                }
+                r
+            })
+            .collect();
+        rows.write(&results).unwrap();
+        rows.finish().unwrap().finish().unwrap();
+
+        let file = std::fs::File::open(&path).unwrap();
+        let mut next = 0;
+        for batch in ParquetRecordBatchReaderBuilder::try_new(file)
+            .unwrap()
+            .build()
+            .unwrap()
+        {
+            let batch = batch.unwrap();
+            let puzzles = batch.column_by_name("puzzle").unwrap().as_string::<i32>();
+            let solutions = batch.column_by_name("solution").unwrap().as_string::<i32>();
+            for i in 0..batch.num_rows() {
+                let want = &results[next];
+                let puzzle = want.puzzle.map(|_| ".".repeat(81));
+                assert_eq!(
+                    puzzles.is_valid(i).then(|| puzzles.value(i)),
+                    puzzle.as_deref()
+                );
+                let solution = want.solution.map(|_| "1".repeat(81));
+                assert_eq!(
+                    solutions.is_valid(i).then(|| solutions.value(i)),
+                    solution.as_deref(),
+                    "row {next}"
+                );
+                next += 1;
+            }
+        }
+        assert_eq!(next, n);
     }
 
     #[test]
