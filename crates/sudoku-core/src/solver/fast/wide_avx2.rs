@@ -494,20 +494,34 @@ impl Wide {
         for (single, &x) in singles.iter_mut().zip(&self.m) {
             *single = row_singles(x);
         }
+        self.propagate_with(digits, &mut singles)
+    }
+
+    /// [`Wide::propagate`] with the row singles (`singles`, per digit) of
+    /// the masks as the band rule last left them, kept from the last
+    /// propagation for the digits not in `digits` (those of the others
+    /// are remade, whatever they hold); on success, they are those of the
+    /// propagated masks.
+    #[inline(always)]
+    fn propagate_with(
+        &mut self,
+        digits: u32,
+        singles: &mut [__m256i; 9],
+    ) -> Result<[u32; 3], Contradiction> {
         let mut todo = digits;
         let mut first = true;
         loop {
-            let new_singles = self.band_rule(todo, &mut singles)?;
+            let new_singles = self.band_rule(todo, singles)?;
             let before = self.m;
             if new_singles || first {
-                self.eliminate(&singles);
+                self.eliminate(singles);
             }
             first = false;
             let several = self.naked()?;
             self.stacks()?;
             todo = Wide::changed(&before, &self.m);
             if todo == 0 {
-                return Wide::settled(&singles, several);
+                return Wide::settled(singles, several);
             }
         }
     }
@@ -565,6 +579,10 @@ fn lane_of(band: usize, bit: u32) -> (__m256i, __m256i) {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Node {
     wide: Wide,
+    /// The row singles of the masks per digit, as the last propagation
+    /// left them: a guess changes the masks of its cell's digits alone, so
+    /// the others' need not be made again ([`Wide::propagate_with`]).
+    singles: [__m256i; 9],
     unsolved: [u32; 3],
 }
 
@@ -575,6 +593,9 @@ impl Node {
     pub(super) fn new(cand: &[u32; 27], unsolved: [u32; 3]) -> Node {
         Node {
             wide: Wide::load(cand),
+            // Never read: the first propagation runs the band rule for
+            // every digit.
+            singles: [unsafe { _mm256_setzero_si256() }; 9],
             unsolved,
         }
     }
@@ -582,7 +603,7 @@ impl Node {
     /// [`Wide::propagate`], keeping the open cells.
     #[inline(always)]
     pub(super) fn propagate(&mut self, digits: u32) -> Result<(), Contradiction> {
-        let fixed = self.wide.propagate(digits)?;
+        let fixed = self.wide.propagate_with(digits, &mut self.singles)?;
         self.unsolved = fixed.map(|f| BAND & !f);
         Ok(())
     }
@@ -594,12 +615,16 @@ impl Node {
     }
 
     /// Copies the node into `to` vector by vector: a plain copy of its
-    /// 300 bytes is a call to `memcpy`, whose size branches mispredict.
+    /// 600 bytes is a call to `memcpy`, whose size branches mispredict.
     #[inline(always)]
     pub(super) fn copy_to(&self, to: &mut Node) {
         for (to, &from) in to.wide.m.iter_mut().zip(&self.wide.m) {
             // SAFETY: `to` is a valid, aligned `__m256i`; the volatile store
-            // keeps the nine stores from being merged into a `memcpy`.
+            // keeps the stores from being merged into a `memcpy`.
+            unsafe { std::ptr::write_volatile(to, from) };
+        }
+        for (to, &from) in to.singles.iter_mut().zip(&self.singles) {
+            // SAFETY: as above.
             unsafe { std::ptr::write_volatile(to, from) };
         }
         to.unsolved = self.unsolved;
