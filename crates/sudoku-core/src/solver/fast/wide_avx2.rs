@@ -66,42 +66,49 @@ fn rows() -> __m256i {
     }
 }
 
+/// A byte index of `_mm256_shuffle_epi8` that clears its byte.
+const Z: i8 = -128;
+
 /// Lane `4 * b + r` takes lane `4 * b + (r + K) % 3` (`K` 1 or 2), the
-/// same band's row `K` further on; the fourth lane of each band stays.
+/// same band's row `K` further on; the fourth lane of each band is cleared.
+/// That lane is empty in every vector of the layout, so clearing it costs
+/// nothing, and it makes the shuffle one `vpshufb`: a shuffle keeping it
+/// is compiled as two word shuffles (`vpshuflw`, `vpshufhw`).
 #[inline(always)]
 fn row_turn<const K: usize>(v: __m256i) -> __m256i {
     unsafe {
         let order = if K == 1 {
             _mm256_setr_epi8(
-                2, 3, 4, 5, 0, 1, 6, 7, 10, 11, 12, 13, 8, 9, 14, 15, 2, 3, 4, 5, 0, 1, 6, 7, 10,
-                11, 12, 13, 8, 9, 14, 15,
+                2, 3, 4, 5, 0, 1, Z, Z, 10, 11, 12, 13, 8, 9, Z, Z, 2, 3, 4, 5, 0, 1, Z, Z, 10, 11,
+                12, 13, 8, 9, Z, Z,
             )
         } else {
             _mm256_setr_epi8(
-                4, 5, 0, 1, 2, 3, 6, 7, 12, 13, 8, 9, 10, 11, 14, 15, 4, 5, 0, 1, 2, 3, 6, 7, 12,
-                13, 8, 9, 10, 11, 14, 15,
+                4, 5, 0, 1, 2, 3, Z, Z, 12, 13, 8, 9, 10, 11, Z, Z, 4, 5, 0, 1, 2, 3, Z, Z, 12, 13,
+                8, 9, 10, 11, Z, Z,
             )
         };
         _mm256_shuffle_epi8(v, order)
     }
 }
 
-/// Each band's row `R` in its three rows; the fourth lane stays.
+/// Each band's row `R` in its three rows; the fourth lane is cleared (as
+/// in [`row_turn`]).
 #[inline(always)]
 fn row_spread<const R: usize>(v: __m256i) -> __m256i {
     unsafe {
         let order = match R {
             0 => _mm256_setr_epi8(
-                0, 1, 0, 1, 0, 1, 6, 7, 8, 9, 8, 9, 8, 9, 14, 15, 0, 1, 0, 1, 0, 1, 6, 7, 8, 9, 8,
-                9, 8, 9, 14, 15,
+                0, 1, 0, 1, 0, 1, Z, Z, 8, 9, 8, 9, 8, 9, Z, Z, 0, 1, 0, 1, 0, 1, Z, Z, 8, 9, 8, 9,
+                8, 9, Z, Z,
             ),
             1 => _mm256_setr_epi8(
-                2, 3, 2, 3, 2, 3, 6, 7, 10, 11, 10, 11, 10, 11, 14, 15, 2, 3, 2, 3, 2, 3, 6, 7, 10,
-                11, 10, 11, 10, 11, 14, 15,
+                2, 3, 2, 3, 2, 3, Z, Z, 10, 11, 10, 11, 10, 11, Z, Z, 2, 3, 2, 3, 2, 3, Z, Z, 10,
+                11, 10, 11, 10, 11, Z, Z,
             ),
             _ => _mm256_setr_epi8(
-                4, 5, 4, 5, 4, 5, 6, 7, 12, 13, 12, 13, 12, 13, 14, 15, 4, 5, 4, 5, 4, 5, 6, 7, 12,
-                13, 12, 13, 12, 13, 14, 15,
+                4, 5, 4, 5, 4, 5, Z, Z, 12, 13, 12, 13, 12, 13, Z, Z, 4, 5, 4, 5, 4, 5, Z, Z, 12,
+                13, 12, 13, 12, 13, Z, Z,
             ),
         };
         _mm256_shuffle_epi8(v, order)
