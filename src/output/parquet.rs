@@ -357,8 +357,8 @@ impl ParquetRows {
         let mut row_group = self.file.next_row_group()?;
         for position in 0..self.schema.fields().len() {
             if let Some(((_, descriptor), pages)) = grids.next_if(|((i, _), _)| *i == position) {
-                let (bytes, close) = column_chunk(Arc::clone(descriptor), pages.iter())?;
-                row_group.append_column(&bytes, close)?;
+                let (chunk, close) = column_chunk(Arc::clone(descriptor), pages.iter())?;
+                row_group.append_column(&chunk, close)?;
                 pages.clear();
             } else if let Some((_, chunk)) = chunks.next_if(|(i, _)| *i == position) {
                 chunk.append_to_row_group(&mut row_group)?;

@@ -12,13 +12,14 @@
 //! little-endian length and its bytes), uncompressed and without
 //! statistics, as the module above explains for the grids.
 
-use bytes::Bytes;
+use std::io::Read;
+
+use bytes::{Buf, Bytes};
 use parquet::basic::{Compression, Encoding};
-use parquet::column::page::{CompressedPage, Page, PageWriter};
 use parquet::column::writer::ColumnCloseResult;
 use parquet::errors::ParquetError;
 use parquet::file::metadata::ColumnChunkMetaData;
-use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
+use parquet::file::reader::{ChunkReader, Length};
 use parquet::schema::types::ColumnDescPtr;
 
 /// Rows of a page, at most: a chunk of the pipeline's (2,048 records) is
@@ -138,52 +139,230 @@ impl GridPages {
     }
 }
 
-/// A grid column's chunk of a row group, from its `pages` in order: the
-/// pages framed by their headers, in one buffer, and what the row group
-/// records of it (for [`parquet::file::writer::SerializedRowGroupWriter::append_column`]).
+/// A grid column's chunk of a row group: its pages' headers and bodies,
+/// in order, read by `append_column` where they are (putting them together
+/// in one buffer first was a tenth of all samples of a run to Parquet, on
+/// the writer's thread: fresh memory for every row group, and a round trip
+/// through it).
+pub(super) struct GridChunk {
+    pieces: Vec<Bytes>,
+    len: u64,
+}
+
+/// A grid column's chunk of a row group, from its `pages` in order, and
+/// what the row group records of it (for
+/// [`parquet::file::writer::SerializedRowGroupWriter::append_column`]).
 ///
 /// # Errors
-/// The chunk's metadata cannot be built (never expected).
+/// A page of 2 GiB or more, which a page header cannot give the size of
+/// (never expected: [`PAGE_ROWS`] grids of at most 4,096 characters).
 pub(super) fn column_chunk<'a>(
     descr: ColumnDescPtr,
-    pages: impl Iterator<Item = &'a GridPage> + Clone,
-) -> Result<(Bytes, ColumnCloseResult), ParquetError> {
-    let capacity = pages.clone().map(|page| page.body.len() + 32).sum();
-    let mut sink = TrackedWrite::new(Vec::with_capacity(capacity));
+    pages: impl Iterator<Item = &'a GridPage>,
+) -> Result<(GridChunk, ColumnCloseResult), ParquetError> {
+    let mut pieces = Vec::new();
     let mut rows = 0;
-    {
-        let mut writer = SerializedPageWriter::new(&mut sink);
-        for page in pages {
-            let data = Page::DataPage {
-                buf: page.body.clone(),
-                num_values: u32::try_from(page.rows).unwrap_or(u32::MAX),
-                encoding: Encoding::PLAIN,
-                def_level_encoding: Encoding::RLE,
-                rep_level_encoding: Encoding::RLE,
-                statistics: None,
-            };
-            writer.write_page(CompressedPage::new(data, page.body.len()))?;
-            rows += page.rows;
-        }
-        writer.close()?;
+    let mut len = 0;
+    for page in pages {
+        let header = page_header(page.body.len(), page.rows)?;
+        len += header.len() + page.body.len();
+        pieces.push(Bytes::from(header));
+        pieces.push(page.body.clone());
+        rows += page.rows;
     }
-    let chunk = sink.into_inner()?;
-    let size = i64::try_from(chunk.len()).unwrap_or(i64::MAX);
+    let size = i64::try_from(len).map_err(|_| too_big(len))?;
     let metadata = ColumnChunkMetaData::builder(descr)
         .set_compression(Compression::UNCOMPRESSED)
         .set_encodings(vec![Encoding::PLAIN, Encoding::RLE])
-        .set_num_values(rows as i64)
+        .set_num_values(i64::try_from(rows).map_err(|_| too_big(rows))?)
         .set_total_compressed_size(size)
         .set_total_uncompressed_size(size)
         .set_data_page_offset(0)
         .build()?;
     let close = ColumnCloseResult {
-        bytes_written: chunk.len() as u64,
+        bytes_written: len as u64,
         rows_written: rows as u64,
         metadata,
         bloom_filter: None,
         column_index: None,
         offset_index: None,
     };
-    Ok((Bytes::from(chunk), close))
+    let chunk = GridChunk {
+        pieces,
+        len: len as u64,
+    };
+    Ok((chunk, close))
+}
+
+/// The error of a page or chunk too big for its header's sizes.
+fn too_big(size: usize) -> ParquetError {
+    ParquetError::General(format!("a grid page or column chunk of {size} bytes"))
+}
+
+/// The Thrift header (compact protocol) of a data page (v1) of `rows` rows
+/// whose body (levels and values, uncompressed) is `size` bytes: PLAIN
+/// values, RLE levels, no statistics.
+///
+/// # Errors
+/// `size` or `rows` past `i32`.
+fn page_header(size: usize, rows: usize) -> Result<Vec<u8>, ParquetError> {
+    header(size, size, rows)
+}
+
+/// [`page_header`] of a page whose body is `compressed` bytes, `size`
+/// uncompressed.
+fn header(size: usize, compressed: usize, rows: usize) -> Result<Vec<u8>, ParquetError> {
+    /// A field of type i32 (5) whose id is one past the last one's.
+    const NEXT_I32: u8 = 0x15;
+    let size = i32::try_from(size).map_err(|_| too_big(size))?;
+    let compressed = i32::try_from(compressed).map_err(|_| too_big(compressed))?;
+    let rows = i32::try_from(rows).map_err(|_| too_big(rows))?;
+    let mut header = Vec::with_capacity(24);
+    // PageHeader: 1 type (DATA_PAGE, 0), 2 uncompressed_page_size,
+    // 3 compressed_page_size, 5 data_page_header (a struct, 12: the id 2
+    // past the last one).
+    for value in [0, size, compressed] {
+        header.push(NEXT_I32);
+        varint(&mut header, value);
+    }
+    header.push(0x2c);
+    // DataPageHeader: 1 num_values, 2 encoding (PLAIN, 0), 3 and 4 the
+    // definition and repetition levels' encodings (RLE, 3).
+    for value in [rows, 0, 3, 3] {
+        header.push(NEXT_I32);
+        varint(&mut header, value);
+    }
+    // The ends of DataPageHeader and PageHeader.
+    header.extend_from_slice(&[0, 0]);
+    Ok(header)
+}
+
+/// Appends `value` zigzag-encoded as a varint (Thrift's compact i32).
+fn varint(out: &mut Vec<u8>, value: i32) {
+    let mut zigzag = ((value << 1) ^ (value >> 31)) as u32;
+    while zigzag >= 0x80 {
+        out.push((zigzag as u8) | 0x80);
+        zigzag >>= 7;
+    }
+    out.push(zigzag as u8);
+}
+
+impl Length for GridChunk {
+    fn len(&self) -> u64 {
+        self.len
+    }
+}
+
+impl ChunkReader for GridChunk {
+    type T = PiecesReader;
+
+    fn get_read(&self, start: u64) -> Result<PiecesReader, ParquetError> {
+        let mut reader = PiecesReader {
+            pieces: self.pieces.clone().into_iter(),
+            current: Bytes::new(),
+        };
+        let mut skip = usize::try_from(start).unwrap_or(usize::MAX);
+        while skip > 0 {
+            if reader.current.is_empty() {
+                match reader.pieces.next() {
+                    Some(piece) => reader.current = piece,
+                    None => break,
+                }
+            }
+            let n = skip.min(reader.current.len());
+            reader.current.advance(n);
+            skip -= n;
+        }
+        Ok(reader)
+    }
+
+    fn get_bytes(&self, start: u64, length: usize) -> Result<Bytes, ParquetError> {
+        let mut bytes = vec![0; length];
+        self.get_read(start)?.read_exact(&mut bytes)?;
+        Ok(bytes.into())
+    }
+}
+
+/// Reads a [`GridChunk`]'s pieces in order.
+pub(super) struct PiecesReader {
+    pieces: std::vec::IntoIter<Bytes>,
+    /// What is left of the piece being read.
+    current: Bytes,
+}
+
+impl Read for PiecesReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.current.is_empty() {
+            match self.pieces.next() {
+                Some(piece) => self.current = piece,
+                None => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.current.len());
+        buf[..n].copy_from_slice(&self.current[..n]);
+        self.current.advance(n);
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_page_header_is_the_one_parquet_writes() {
+        use parquet::column::page::{CompressedPage, Page, PageWriter};
+        use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
+
+        for (size, rows) in [(1, 1), (174_603, 2048), (300, 70), (1 << 30, 4096)] {
+            let mut sink = TrackedWrite::new(Vec::new());
+            {
+                let mut writer = SerializedPageWriter::new(&mut sink);
+                let page = Page::DataPage {
+                    buf: Bytes::new(),
+                    num_values: rows as u32,
+                    encoding: Encoding::PLAIN,
+                    def_level_encoding: Encoding::RLE,
+                    rep_level_encoding: Encoding::RLE,
+                    statistics: None,
+                };
+                writer.write_page(CompressedPage::new(page, size)).unwrap();
+                writer.close().unwrap();
+            }
+            let theirs = sink.into_inner().unwrap();
+            // Their page's body is empty: 0 bytes compressed.
+            let ours = header(size, 0, rows).unwrap();
+            assert_eq!(ours, theirs, "{size} bytes, {rows} rows");
+        }
+    }
+
+    #[test]
+    fn a_chunk_reads_back_whole_from_any_start() {
+        let pages = [GridPage {
+            body: Bytes::from_static(b"levels and values"),
+            rows: 3,
+        }];
+        let descr = {
+            use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
+            use parquet::schema::types::{ColumnDescriptor, ColumnPath, Type};
+            let leaf = Type::primitive_type_builder("puzzle", PhysicalType::BYTE_ARRAY)
+                .with_repetition(Repetition::OPTIONAL)
+                .with_logical_type(Some(LogicalType::String))
+                .build()
+                .unwrap();
+            std::sync::Arc::new(ColumnDescriptor::new(
+                std::sync::Arc::new(leaf),
+                1,
+                0,
+                ColumnPath::from("puzzle"),
+            ))
+        };
+        let (chunk, close) = column_chunk(descr, pages.iter()).unwrap();
+        let mut whole = Vec::new();
+        chunk.get_read(0).unwrap().read_to_end(&mut whole).unwrap();
+        assert_eq!(whole.len() as u64, chunk.len());
+        assert_eq!(close.metadata.compressed_size(), whole.len() as i64);
+        assert!(whole.ends_with(b"levels and values"));
+        assert_eq!(chunk.get_bytes(3, 5).unwrap(), whole[3..8]);
+    }
 }
