@@ -413,26 +413,38 @@ impl TableColumns {
         let mut rating = Float64Builder::with_capacity(n);
         let mut hardest = StringBuilder::new();
         let mut steps = UInt64Builder::with_capacity(n);
+        // Only the table's own columns are filled (appending nulls to the
+        // others was a sixth of the building).
+        let rated = self.rating != RatingColumns::None;
+        let solved = self.rating != RatingColumns::Only;
         for result in results.clone() {
-            let rated = result.rating.as_ref();
-            rating.append_option(rated.map(|r| r.value()));
-            hardest.append_option(rated.map(|r| r.hardest.as_ref()));
-            steps.append_option(rated.map(|r| u64::from(r.steps)));
+            if rated {
+                let rated = result.rating.as_ref();
+                rating.append_option(rated.map(|r| r.value()));
+                hardest.append_option(rated.map(|r| r.hardest.as_ref()));
+                steps.append_option(rated.map(|r| u64::from(r.steps)));
+            }
             line.append_value(result.line);
             status.append_value(result.status.name());
             if let Some(sized) = &result.sized {
                 let text = sized.puzzle_text(self.blank.byte(&sized.symbols));
                 puzzle.append(Some(text.as_bytes()));
-                solution.append(sized.solution_text().as_ref().map(|t| t.as_bytes()));
+                if solved {
+                    solution.append(sized.solution_text().as_ref().map(|t| t.as_bytes()));
+                }
             } else {
                 let line = result.puzzle.map(|g| self.blank.puzzle_bytes(&g));
                 puzzle.append(line.as_ref().map(|l| &l[..]));
-                let line = result.solution.map(|g| g.line_bytes());
-                solution.append(line.as_ref().map(|l| &l[..]));
+                if solved {
+                    let line = result.solution.map(|g| g.line_bytes());
+                    solution.append(line.as_ref().map(|l| &l[..]));
+                }
             }
-            guesses.append_option(result.guesses);
-            solve_us.append_option(result.solve_us());
-            check.append_option(result.check.map(|c| c.name()));
+            if solved {
+                guesses.append_option(result.guesses);
+                solve_us.append_option(result.solve_us());
+                check.append_option(result.check.map(|c| c.name()));
+            }
             message.append_option(result.message.as_deref().map(clean_message));
         }
         columns.push(Arc::new(line.finish()));
