@@ -436,8 +436,9 @@ impl Wide {
         }
         let lone = andnot(two, one);
         for mask in &mut self.m {
+            // The lone cells where the lane has one, else the lane.
             let n = and(*mask, lone);
-            *mask = or(n, and(*mask, is_zero(n)));
+            *mask = unsafe { _mm256_blendv_epi8(n, *mask, is_zero(n)) };
         }
         Ok(two)
     }
@@ -557,13 +558,29 @@ impl Wide {
     }
 
     /// The digits (bit `d` for digit `d + 1`) whose masks differ.
+    ///
+    /// The differences of digits 0..8 are narrowed by saturating packs
+    /// (a lane's 9 bits, then pairs of lanes, are one byte, zero exactly
+    /// when they are) into one vector, two bytes per digit and 128-bit
+    /// half, read with one mask: fewer instructions than a test per digit.
     #[inline(always)]
     fn changed(a: &[__m256i; 9], b: &[__m256i; 9]) -> u32 {
-        let mut changed = 0;
-        for (d, (&x, &y)) in a.iter().zip(b).enumerate() {
-            changed |= u32::from(any(unsafe { _mm256_xor_si256(x, y) })) << d;
+        unsafe {
+            let x = |d: usize| _mm256_xor_si256(a[d], b[d]);
+            // Bytes of `p01`: per half, digit 0's eight lanes, then digit
+            // 1's; of the packs of two such: per half, four bytes per digit
+            // 0..4; of `r`: per half, two bytes per digit 0..8.
+            let p01 = _mm256_packs_epi16(x(0), x(1));
+            let p23 = _mm256_packs_epi16(x(2), x(3));
+            let p45 = _mm256_packs_epi16(x(4), x(5));
+            let p67 = _mm256_packs_epi16(x(6), x(7));
+            let r = _mm256_packs_epi16(_mm256_packs_epi16(p01, p23), _mm256_packs_epi16(p45, p67));
+            let zero = _mm256_cmpeq_epi8(r, _mm256_setzero_si256());
+            let differ = !(_mm256_movemask_epi8(zero) as u32);
+            let halves = (differ | differ >> 16) & 0xFFFF;
+            let pairs = halves | halves >> 1;
+            _pext_u32(pairs, 0x5555) | u32::from(any(x(8))) << 8
         }
-        changed
     }
 }
 
