@@ -161,26 +161,25 @@ impl Blank {
     /// `--symbols` string; `.` in a string), then the first of `.`, `-`,
     /// `_`, `+` that is not, so that a blank never reads back as a value.
     pub fn byte(self, symbols: &Symbols) -> u8 {
-        let wanted = match self {
-            Blank::Dot => b'.',
-            Blank::Zero => b'0',
-        };
+        let wanted = self.nine();
         std::iter::once(wanted)
             .chain(BLANKS.iter().copied())
             .find(|&b| !is_symbol(symbols, b))
             .unwrap_or(wanted)
     }
 
+    /// The blank character of 9x9 grids.
+    pub fn nine(self) -> u8 {
+        match self {
+            Blank::Dot => b'.',
+            Blank::Zero => b'0',
+        }
+    }
+
     /// The puzzle's 81 characters with this blank.
     pub fn puzzle_bytes(self, puzzle: &Grid) -> [u8; 81] {
-        let mut line = puzzle.line_bytes();
-        if self == Blank::Zero {
-            for cell in &mut line {
-                if *cell == b'.' {
-                    *cell = b'0';
-                }
-            }
-        }
+        let mut line = [0; CELLS];
+        write_grid(puzzle, self.nine(), &mut line);
         line
     }
 }
@@ -431,13 +430,13 @@ impl CsvRows {
         row.number(fields.line);
         row.byte(delimiter);
         if let Some(puzzle) = fields.puzzle {
-            row.cells(&self.blank.puzzle_bytes(puzzle));
+            row.grid(puzzle, self.blank.nine());
         }
         row.byte(delimiter);
         row.text(fields.status.name().as_bytes());
         row.byte(delimiter);
         if let Some(solution) = fields.solution {
-            row.grid(solution);
+            row.grid(solution, b'.');
         }
         row.byte(delimiter);
         if let Some(guesses) = fields.guesses {
@@ -462,7 +461,7 @@ impl CsvRows {
         row.number(result.line);
         row.byte(delimiter);
         if let Some(puzzle) = &result.puzzle {
-            row.cells(&self.blank.puzzle_bytes(puzzle));
+            row.grid(puzzle, self.blank.nine());
         }
         out.extend_from_slice(row.bytes());
         if let Some(sized) = &result.sized {
@@ -674,33 +673,43 @@ impl<const N: usize> Row<N> {
         self.len += text.len();
     }
 
-    fn grid(&mut self, grid: &Grid) {
-        self.cells(&grid.line_bytes());
-    }
-
-    /// A grid's 81 characters.
-    pub(crate) fn cells(&mut self, line: &[u8; CELLS]) {
-        self.buf[self.len..self.len + CELLS].copy_from_slice(line);
-        self.len += CELLS;
+    /// A grid's 81 characters, `blank` for its blanks, written in place
+    /// (no 81-byte line made and copied).
+    pub(crate) fn grid(&mut self, grid: &Grid, blank: u8) {
+        let end = self.len + CELLS;
+        if let Some(line) = self.buf.get_mut(self.len..end) {
+            if let Ok(line) = <&mut [u8; CELLS]>::try_from(line) {
+                write_grid(grid, blank, line);
+            }
+        }
+        self.len = end;
     }
 
     /// A grid's 81 characters in quotes (a JSON string).
-    pub(crate) fn quoted_cells(&mut self, line: &[u8; CELLS]) {
+    pub(crate) fn quoted_grid(&mut self, grid: &Grid, blank: u8) {
         self.byte(b'"');
-        self.cells(line);
+        self.grid(grid, blank);
         self.byte(b'"');
     }
 
-    /// `n` in decimal, its digits written in place (no copy through a
-    /// formatting buffer of unknown length).
+    /// `n` in decimal, its digits written in place, two at a time (no copy
+    /// through a formatting buffer of unknown length).
     pub(crate) fn number(&mut self, mut n: u64) {
         let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
-        let end = self.len + digits;
-        for b in self.buf[self.len..end].iter_mut().rev() {
-            *b = b'0' + (n % 10) as u8;
-            n /= 10;
-        }
+        let mut end = self.len + digits;
         self.len = end;
+        while n >= 100 {
+            let pair = 2 * (n % 100) as usize;
+            n /= 100;
+            end -= 2;
+            self.buf[end..end + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        }
+        if n >= 10 {
+            let pair = 2 * n as usize;
+            self.buf[end - 2..end].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+        } else {
+            self.buf[end - 1] = b'0' + n as u8;
+        }
     }
 
     /// A duration in nanoseconds as microseconds with one decimal, rounded
@@ -710,6 +719,23 @@ impl<const N: usize> Row<N> {
         self.number(tenths / 10);
         self.byte(b'.');
         self.byte(b'0' + (tenths % 10) as u8);
+    }
+}
+
+/// "00" to "99", for writing numbers two digits at a time.
+const DIGIT_PAIRS: &[u8; 200] = b"\
+    0001020304050607080910111213141516171819\
+    2021222324252627282930313233343536373839\
+    4041424344454647484950515253545556575859\
+    6061626364656667686970717273747576777879\
+    8081828384858687888990919293949596979899";
+
+/// Writes `grid`'s 81 characters into `line`, `blank` for its blanks: one
+/// branch-free pass the compiler vectorises.
+#[inline]
+fn write_grid(grid: &Grid, blank: u8, line: &mut [u8; CELLS]) {
+    for (byte, &v) in line.iter_mut().zip(grid.cells()) {
+        *byte = if v == 0 { blank } else { b'0' + v };
     }
 }
 

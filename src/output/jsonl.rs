@@ -134,7 +134,7 @@ impl JsonlRows {
         row.number(fields.line);
         row.text(b",\"puzzle\":");
         match (fields.puzzle, sized) {
-            (Some(grid), _) => row.quoted_cells(&self.blank.puzzle_bytes(grid)),
+            (Some(grid), _) => row.quoted_grid(grid, self.blank.nine()),
             (None, Some(sized)) => {
                 row.flush(out);
                 push_string(out, &sized.puzzle_text(self.blank.byte(&sized.symbols)));
@@ -145,7 +145,7 @@ impl JsonlRows {
         row.text(fields.status.name().as_bytes());
         row.text(b"\",\"solution\":");
         match (fields.solution, sized.and_then(SizedResult::solution_text)) {
-            (Some(grid), _) => row.quoted_cells(&grid.line_bytes()),
+            (Some(grid), _) => row.quoted_grid(grid, b'.'),
             (None, Some(text)) => {
                 row.flush(out);
                 push_string(out, &text);
