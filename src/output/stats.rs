@@ -40,6 +40,10 @@ pub struct Tally {
     pub sides: u128,
     /// Solve times of searched puzzles, nanoseconds.
     histogram: Histogram<u64>,
+    /// Solve times counted by [`Tally::mark_listed`], not yet in
+    /// `histogram`: they go into the histogram of the tally this one is
+    /// merged into.
+    listed: Vec<u64>,
     /// The rated rows' ratings (`rate`, `solve --rate`).
     pub ratings: RatingTally,
 }
@@ -64,6 +68,7 @@ impl Tally {
             sides: 0,
             histogram: Histogram::new(HISTOGRAM_SIGFIGS)
                 .expect("3 significant figures is a valid histogram precision"),
+            listed: Vec::new(),
             ratings: RatingTally::default(),
         }
     }
@@ -88,7 +93,12 @@ impl Tally {
         self.guesses = 0;
         self.no_guess = 0;
         self.sides = 0;
-        self.histogram.reset();
+        // Resetting a histogram clears all of its storage, however few
+        // values it holds: a chunk's tally, which lists its times, skips it.
+        if !self.histogram.is_empty() {
+            self.histogram.reset();
+        }
+        self.listed.clear();
         self.ratings = RatingTally::default();
     }
 
@@ -103,6 +113,37 @@ impl Tally {
     /// Counts one result, from what the tally reads of it (its rating
     /// aside: see [`Tally::ratings`]).
     pub fn mark(&mut self, mark: Mark) {
+        if let Some(ns) = self.count_mark(mark) {
+            self.record_time(ns);
+        }
+    }
+
+    /// Adds a solve time to the histogram.
+    fn record_time(&mut self, ns: u64) {
+        // An auto-resizing histogram grows to fit; only values beyond its
+        // largest possible range are clamped.
+        if self.histogram.record(ns).is_err() {
+            self.histogram.saturating_record(ns);
+        }
+    }
+
+    /// Counts one result as [`Tally::mark`] does, but lists its solve time
+    /// instead of adding it to this tally's histogram: the time goes into
+    /// the histogram of the tally this one is merged into
+    /// ([`Tally::merge`]), and this tally's [`Tally::solve_times`] and
+    /// [`Tally::solve_ns_at`] leave it out. For a chunk's tally, made on a
+    /// solver thread to be merged once: clearing and merging a histogram
+    /// touches all of its storage, which cost more per chunk than its
+    /// 2,048 records' times.
+    pub fn mark_listed(&mut self, mark: Mark) {
+        if let Some(ns) = self.count_mark(mark) {
+            self.listed.push(ns);
+        }
+    }
+
+    /// Counts one result but for its place in the histogram; returns its
+    /// solve time when it was searched.
+    fn count_mark(&mut self, mark: Mark) -> Option<u64> {
         self.puzzles += 1;
         self.statuses[status_index(mark.status)] += 1;
         if mark.mismatch {
@@ -112,21 +153,17 @@ impl Tally {
             self.sides |= 1u128 << mark.side;
         }
         if mark.status == Status::Malformed {
-            return;
+            return None;
         }
         let ns = mark.solve_ns;
         self.solve_ns += ns;
         self.max_solve_ns = self.max_solve_ns.max(ns);
-        // An auto-resizing histogram grows to fit; only values beyond its
-        // largest possible range are clamped.
-        if self.histogram.record(ns).is_err() {
-            self.histogram.saturating_record(ns);
-        }
         let guesses = mark.guesses;
         self.guesses += guesses;
         if guesses == 0 {
             self.no_guess += 1;
         }
+        Some(ns)
     }
 
     /// Adds every count of `other` to this tally.
@@ -142,9 +179,14 @@ impl Tally {
         self.no_guess += other.no_guess;
         self.sides |= other.sides;
         // Auto-resizing histograms (`Histogram::new`) accept any value.
-        self.histogram
-            .add(&other.histogram)
-            .expect("auto-resizing histograms always merge");
+        if !other.histogram.is_empty() {
+            self.histogram
+                .add(&other.histogram)
+                .expect("auto-resizing histograms always merge");
+        }
+        for &ns in &other.listed {
+            self.record_time(ns);
+        }
         self.ratings.merge(&other.ratings);
     }
 
@@ -639,6 +681,36 @@ mod tests {
             kept: Vec::new(),
             sized: None,
             rating: None,
+        }
+    }
+
+    #[test]
+    fn listed_times_reach_the_histogram_of_the_tally_merged_into() {
+        let rows: Vec<PuzzleResult> = (0..500u64)
+            .map(|i| match i % 7 {
+                0 => row(Status::Malformed, 0, 0),
+                1 => row(Status::Multiple, 90_000 + i, 3),
+                _ => row(Status::Solved, 150 + i * i, i % 3),
+            })
+            .collect();
+        let whole = Tally::of(&rows);
+        let mut merged = Tally::new();
+        let mut chunk = Tally::new();
+        for part in rows.chunks(64) {
+            chunk.clear();
+            for result in part {
+                chunk.mark_listed(Mark::of(result));
+            }
+            assert!(chunk.solve_times().is_empty());
+            merged.merge(&chunk);
+        }
+        assert_eq!(merged.puzzles, 500);
+        assert_eq!(merged.statuses, whole.statuses);
+        assert_eq!(merged.solve_ns, whole.solve_ns);
+        assert_eq!(merged.guesses, whole.guesses);
+        assert_eq!(merged.solve_times(), whole.solve_times());
+        for q in [0.0, 0.5, 0.9, 0.99, 1.0] {
+            assert_eq!(merged.solve_ns_at(q), whole.solve_ns_at(q), "{q}");
         }
     }
 
