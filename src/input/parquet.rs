@@ -10,7 +10,7 @@ use arrow_array::types::{
     Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type,
     UInt8Type,
 };
-use arrow_array::{Array, DictionaryArray, RecordBatch, StringArray};
+use arrow_array::{Array, DictionaryArray, RecordBatch, StringArray, StringViewArray};
 use arrow_schema::DataType;
 
 use super::value::{self, Value};
@@ -21,7 +21,14 @@ use crate::kept::KeptValue;
 pub(super) fn value_at(array: &dyn Array, row: usize) -> Value<'_> {
     // Text first, without the dispatch on the type below: each row's
     // puzzle, solution and status are text in nearly every file (the
-    // dispatch was 77 instructions a value).
+    // dispatch was 77 instructions a value), read as views (see
+    // `parquet_reader::as_views`).
+    if let Some(text) = array.as_any().downcast_ref::<StringViewArray>() {
+        return match text.is_null(row) {
+            true => Value::Null,
+            false => Value::Text(text.value(row).as_bytes()),
+        };
+    }
     if let Some(text) = array.as_any().downcast_ref::<StringArray>() {
         return match text.is_null(row) {
             true => Value::Null,
