@@ -400,9 +400,16 @@ impl Wide {
             // digits share a vector, digit `3 * k + r` in row `r`.
             for k in 0..3 {
                 let m = &mut self.m[3 * k..3 * k + 3];
-                let cols = _mm256_blend_epi16::<0x44>(
-                    _mm256_blend_epi16::<0x22>(band_columns(m[0]), band_columns(m[1])),
-                    band_columns(m[2]),
+                // Row `r` of `rows(a, b, c)` from `a`, `b`, `c` for `r` 0, 1,
+                // 2: the three vectors hold each digit's three rows in its
+                // own lane, turned into place, so that two turns make the
+                // columns of all three digits (instead of two per digit).
+                let rows =
+                    |a, b, c| _mm256_blend_epi16::<0x44>(_mm256_blend_epi16::<0x22>(a, b), c);
+                let cols = or3(
+                    rows(m[0], m[1], m[2]),
+                    row_turn::<1>(rows(m[2], m[0], m[1])),
+                    row_turn::<2>(rows(m[1], m[2], m[0])),
                 );
                 let (p, q) = (band_turn1(cols), band_turn2(cols));
                 // Column `c` is kept when the two other bands take columns
