@@ -277,7 +277,26 @@ impl<R: Read> Framer<R> {
         let data = &self.block.bytes[self.block.pos..self.block.end];
         let base = out.len();
         let (mut at, mut cut) = (0, 0);
+        // The length of the last record cut, when it ended at a lone `\n`
+        // and no run of records of its length failed to be taken yet.
+        let mut last = None;
         while cut < max {
+            if let Some(len) = last {
+                let n = same_length_records(&data[at..], len, max - cut, self.csv);
+                if n == 0 {
+                    // Not a run: do not try again in this block, so that a
+                    // file of lines of uneven length costs one search each.
+                    last = None;
+                } else {
+                    for _ in 0..n {
+                        each(self.line, base + at, base + at + len, &data[at..at + len]);
+                        self.line += 1;
+                        at += len + 1;
+                    }
+                    cut += n;
+                    continue;
+                }
+            }
             // A plain record's line end is within the cap (plus the `\n`
             // of a `\r\n`): search no further.
             let rest = &data[at..data.len().min(at + self.cap + 2)];
@@ -295,6 +314,9 @@ impl<R: Read> Framer<R> {
                 // A quote, a lone `\r`, or a `\r` whose `\n` is not read yet.
                 _ => break,
             };
+            if cut == 0 && next == len + 1 {
+                last = Some(len);
+            }
             each(self.line, base + at, base + at + len, &rest[..len]);
             self.line += 1;
             at += next;
@@ -499,6 +521,40 @@ fn scan_csv(
         }
     }
     None
+}
+
+/// How many records of `len` bytes, each ending at a lone `\n`, `data`
+/// starts with (at most `max`): plain records, as
+/// [`Framer::plain_into`] cuts them one by one, when none holds a `\n`, a
+/// `\r` or (in CSV) a quote. Puzzle files are mostly lines of one length:
+/// the line ends are checked where they are expected, and the records'
+/// bytes in one pass that counts the bytes that end or quote a record,
+/// instead of a search per record. 0 when the first is not such a record,
+/// or any of the run holds such a byte.
+fn same_length_records(data: &[u8], len: usize, max: usize, csv: bool) -> usize {
+    let stride = len + 1;
+    let n = (0..max.min(data.len() / stride))
+        .take_while(|&i| data[i * stride + len] == b'\n')
+        .count();
+    if n == 0 {
+        return 0;
+    }
+    // Outside CSV a quote is an ordinary byte: count `\n` in its place.
+    let quote = if csv { b'"' } else { b'\n' };
+    // Counted in chunks of 240 bytes (a multiple of 16, and no count over
+    // 255), each a loop the compiler vectorises whole.
+    let count = |bytes: &[u8]| {
+        bytes.iter().fold(0u8, |count, &b| {
+            count + u8::from((b == b'\n') | (b == b'\r') | (b == quote))
+        }) as usize
+    };
+    let chunks = data[..n * stride].chunks_exact(240);
+    let special = count(chunks.remainder()) + chunks.map(count).sum::<usize>();
+    if special == n {
+        n
+    } else {
+        0
+    }
 }
 
 #[cfg(test)]
@@ -712,6 +768,54 @@ mod tests {
                 frame.too_long,
                 frame.open_quote,
             ));
+        }
+    }
+
+    #[test]
+    fn runs_of_records_of_one_length_are_taken_whole_and_only_when_plain() {
+        let line = |c: u8| {
+            let mut l = vec![c; 9];
+            l.push(b'\n');
+            l
+        };
+        let run: Vec<u8> = (0..30).flat_map(|_| line(b'1')).collect();
+        assert_eq!(same_length_records(&run, 9, 100, true), 30);
+        assert_eq!(same_length_records(&run, 9, 7, true), 7);
+        assert_eq!(same_length_records(&run, 8, 100, true), 0);
+        for (at, byte, csv, taken) in [
+            (5, b'"', true, 0),
+            (5, b'"', false, 30),
+            (5, b'\r', false, 0),
+            (5, b'\n', true, 0),
+        ] {
+            let mut odd = run.clone();
+            odd[10 * 12 + at] = byte;
+            assert_eq!(
+                same_length_records(&odd, 9, 100, csv),
+                taken,
+                "{byte} {csv}"
+            );
+        }
+        // Cut at once or one by one, the records are the same, whatever
+        // breaks the run: a quote, a short line, a `\r\n`, a long line.
+        let mut data = run.clone();
+        data.extend_from_slice(b"22222\"222\n333\n444444444\r\n");
+        data.extend(run.iter().copied());
+        data.extend_from_slice(b"5555555555555\n");
+        data.extend(run.iter().copied());
+        for csv in [false, true] {
+            let src = io::BufReader::new(&data[..]);
+            let mut framer = Framer::new(src, csv);
+            let mut one_by_one = Vec::new();
+            while let Some(frame) = framer.next().unwrap() {
+                let bytes = framer.bytes().to_vec();
+                one_by_one.push((frame.line, bytes, frame.too_long, frame.open_quote));
+            }
+            assert!(one_by_one.len() > 90, "{}", one_by_one.len());
+            for max in [1, 5, 2048] {
+                assert_eq!(cut_plain(&data, csv, 1 << 16, max), one_by_one);
+                assert_eq!(cut_plain(&data, csv, 100, max), one_by_one);
+            }
         }
     }
 
