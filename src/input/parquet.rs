@@ -10,7 +10,9 @@ use arrow_array::types::{
     Float64Type, Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type,
     UInt8Type,
 };
-use arrow_array::{Array, DictionaryArray, RecordBatch, StringArray, StringViewArray};
+use std::sync::Arc;
+
+use arrow_array::{Array, ArrayRef, DictionaryArray, RecordBatch, StringArray, StringViewArray};
 use arrow_schema::DataType;
 
 use super::value::{self, Value};
@@ -19,22 +21,6 @@ use crate::kept::KeptValue;
 
 /// The value at `row` of an Arrow array, as the puzzle rules see it.
 pub(super) fn value_at(array: &dyn Array, row: usize) -> Value<'_> {
-    // Text first, without the dispatch on the type below: each row's
-    // puzzle, solution and status are text in nearly every file (the
-    // dispatch was 77 instructions a value), read as views (see
-    // `parquet_reader::as_views`).
-    if let Some(text) = array.as_any().downcast_ref::<StringViewArray>() {
-        return match text.is_null(row) {
-            true => Value::Null,
-            false => Value::Text(text.value(row).as_bytes()),
-        };
-    }
-    if let Some(text) = array.as_any().downcast_ref::<StringArray>() {
-        return match text.is_null(row) {
-            true => Value::Null,
-            false => Value::Text(text.value(row).as_bytes()),
-        };
-    }
     if array.is_null(row) {
         return Value::Null;
     }
@@ -163,6 +149,58 @@ pub(super) fn looks_like_puzzle(value: &Value<'_>) -> bool {
     }
 }
 
+/// An Arrow batch read from a Parquet file, with its columns of puzzles,
+/// solutions and statuses found as text once (a downcast per value, three
+/// a row, took a twelfth of a run's samples). Cheap to clone: the columns
+/// are shared.
+#[derive(Clone, Debug)]
+pub struct Table {
+    batch: RecordBatch,
+    puzzle: Option<TextColumn>,
+    solution: Option<TextColumn>,
+    status: Option<TextColumn>,
+}
+
+impl Table {
+    /// Rows in the batch.
+    pub fn num_rows(&self) -> usize {
+        self.batch.num_rows()
+    }
+}
+
+/// A column of a [`Table`], as text when it is.
+#[derive(Clone, Debug)]
+enum TextColumn {
+    /// Read as views of the pages (see `parquet_reader::as_views`).
+    Views(StringViewArray),
+    Strings(StringArray),
+    /// Any other type, read by [`value_at`].
+    Other(ArrayRef),
+}
+
+impl TextColumn {
+    fn of(array: &ArrayRef) -> TextColumn {
+        if let Some(views) = array.as_any().downcast_ref::<StringViewArray>() {
+            TextColumn::Views(views.clone())
+        } else if let Some(strings) = array.as_any().downcast_ref::<StringArray>() {
+            TextColumn::Strings(strings.clone())
+        } else {
+            TextColumn::Other(Arc::clone(array))
+        }
+    }
+
+    /// The value at `row`.
+    fn value(&self, row: usize) -> Value<'_> {
+        match self {
+            TextColumn::Views(a) if a.is_null(row) => Value::Null,
+            TextColumn::Views(a) => Value::Text(a.value(row).as_bytes()),
+            TextColumn::Strings(a) if a.is_null(row) => Value::Null,
+            TextColumn::Strings(a) => Value::Text(a.value(row).as_bytes()),
+            TextColumn::Other(a) => value_at(a.as_ref(), row),
+        }
+    }
+}
+
 /// How a row of an Arrow batch read from a Parquet file becomes a
 /// [`Record`], on any thread. Cheap to share: the reader makes one per file.
 #[derive(Clone, Debug)]
@@ -178,9 +216,21 @@ pub struct TableRules {
 }
 
 impl TableRules {
-    /// The record of row `row` of `batch`, found at `line` (its 1-based row
-    /// number in the file).
-    pub fn record(&self, batch: &RecordBatch, row: usize, line: u64) -> Record {
+    /// `batch` with its columns found.
+    pub fn table(&self, batch: RecordBatch) -> Table {
+        let column = |i: Option<usize>| i.map(|i| TextColumn::of(batch.column(i)));
+        Table {
+            puzzle: column(self.puzzle),
+            solution: column(self.solution),
+            status: column(self.status),
+            batch,
+        }
+    }
+
+    /// The record of row `row` of `table` (made by [`TableRules::table`]),
+    /// found at `line` (its 1-based row number in the file).
+    pub fn record(&self, table: &Table, row: usize, line: u64) -> Record {
+        let batch = &table.batch;
         let kept = match self.kept.is_empty() {
             true => Vec::new(),
             false => self
@@ -189,16 +239,14 @@ impl TableRules {
                 .map(|&i| kept_at(batch.column(i).as_ref(), row))
                 .collect(),
         };
-        let Some(puzzle) = self.puzzle else {
+        let Some(puzzle) = &table.puzzle else {
             return Record {
                 kept,
                 ..Record::new(line, Err("no column looks like a puzzle".into()), None)
             };
         };
-        let puzzle_value = value_at(batch.column(puzzle).as_ref(), row);
-        let solution_value = self
-            .solution
-            .map(|i| value_at(batch.column(i).as_ref(), row));
+        let puzzle_value = puzzle.value(row);
+        let solution_value = table.solution.as_ref().map(|c| c.value(row));
         let puzzle = value::puzzle(&puzzle_value);
         // Only a record that is no 9x9 puzzle may be a grid of another size.
         let sized = puzzle
@@ -212,7 +260,7 @@ impl TableRules {
                 Err(why) => (None, Some(why)),
             },
         };
-        let expected = match self.status.map(|i| value_at(batch.column(i).as_ref(), row)) {
+        let expected = match table.status.as_ref().map(|c| c.value(row)) {
             Some(Value::Text(t)) => field::status(t),
             _ => None,
         };

@@ -12,7 +12,6 @@ use std::fs::File;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use arrow_array::RecordBatch;
 use arrow_schema::{DataType, Field, Schema};
 use parquet::arrow::arrow_reader::{
     ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReader,
@@ -22,7 +21,7 @@ use parquet::arrow::ProjectionMask;
 
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
-use super::parquet::{looks_like_puzzle, value_at, TableRules};
+use super::parquet::{looks_like_puzzle, value_at, Table, TableRules};
 use super::record_batch::RecordBatch as Batch;
 use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::KeptColumn;
@@ -42,7 +41,8 @@ pub struct ParquetReader {
     kept_columns: Vec<KeptColumn>,
     next_group: usize,
     rows: Option<ParquetRecordBatchReader>,
-    batch: Option<RecordBatch>,
+    /// The Arrow batch being cut, its columns found.
+    batch: Option<Table>,
     row: usize,
     line: u64,
     /// Raw bytes read, for progress: each row group's compressed size as it
@@ -234,7 +234,7 @@ impl ParquetReader {
             }
             match self.rows.as_mut().map(Iterator::next) {
                 Some(Some(Ok(batch))) => {
-                    self.batch = Some(batch);
+                    self.batch = Some(self.rules.table(batch));
                     self.row = 0;
                 }
                 Some(Some(Err(e))) => {
@@ -315,7 +315,7 @@ fn by_content(
 mod tests {
     use std::sync::Arc;
 
-    use arrow_array::{ArrayRef, Int64Array, StringArray};
+    use arrow_array::{ArrayRef, Int64Array, RecordBatch, StringArray};
     use parquet::arrow::ArrowWriter;
     use parquet::file::properties::WriterProperties;
 

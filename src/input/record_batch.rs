@@ -22,7 +22,7 @@ use super::frame::Framer;
 use super::jsonl::JsonRules;
 use super::keep::{self, KeptTypes};
 use super::lines::{is_skipped, too_long, LineRules};
-use super::parquet::TableRules;
+use super::parquet::{Table, TableRules};
 use super::{InputError, Record};
 use crate::kept::KeptValue;
 
@@ -152,7 +152,7 @@ pub struct RecordBatch {
     parsers: Vec<Arc<Parser>>,
     /// The Arrow batches that [`Item::Row`]s are rows of, each with the
     /// rules that make its rows records.
-    tables: Vec<(Arc<TableRules>, arrow_array::RecordBatch)>,
+    tables: Vec<(Arc<TableRules>, Table)>,
     input: usize,
     /// Kept values every record has (`--keep`): a parsed record with fewer
     /// is padded with nulls.
@@ -338,7 +338,7 @@ impl RecordBatch {
     pub fn push_rows(
         &mut self,
         rules: &Arc<TableRules>,
-        table: &arrow_array::RecordBatch,
+        table: &Table,
         rows: std::ops::Range<usize>,
         first_line: u64,
     ) {
