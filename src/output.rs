@@ -695,6 +695,12 @@ impl<const N: usize> Row<N> {
     /// `n` in decimal, its digits written in place, two at a time (no copy
     /// through a formatting buffer of unknown length).
     pub(crate) fn number(&mut self, mut n: u64) {
+        // Most guesses, and most solve times' whole microseconds, are one
+        // digit.
+        if n < 10 {
+            self.byte(b'0' + n as u8);
+            return;
+        }
         let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
         let mut end = self.len + digits;
         self.len = end;
