@@ -84,7 +84,7 @@ impl Parser {
 impl Parser {
     /// The puzzle and given solution of a record in the common form its
     /// parser reads without cutting it into fields (see
-    /// [`CsvRules::plain`]): exactly what [`Parser::parse`] would make of
+    /// `CsvRules::plain`): exactly what [`Parser::parse`] would make of
     /// it, a record with nothing else (no message, status or kept value).
     /// `None` for any other record.
     #[inline]
