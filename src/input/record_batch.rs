@@ -96,8 +96,10 @@ impl Parser {
     }
 }
 
-/// A record in the common form ([`Parser::plain`]): a 9x9 puzzle, and the
-/// solution its input gives, if any.
+/// A plain puzzle: a 9x9 puzzle, and the solution its input gives, if any,
+/// with nothing else to carry to its row (read in place from a record in
+/// the common form, [`RecordBatch::plain`], or taken from a parsed record,
+/// [`PlainRecord::of`]).
 #[derive(Clone, Copy, Debug)]
 pub struct PlainRecord {
     /// Index of the input it came from.
@@ -108,6 +110,33 @@ pub struct PlainRecord {
     pub puzzle: Grid,
     /// The solution the input gives.
     pub solution: Option<Grid>,
+}
+
+impl PlainRecord {
+    /// `record` of input `input` as a plain puzzle, when it is one: a 9x9
+    /// puzzle with no kept value, no given solution that is not a grid and
+    /// no grid of another size (its expected status, which only the
+    /// results carry, aside). Else the input and the record, unchanged.
+    ///
+    /// # Errors
+    /// The input and the record, when it is not a plain puzzle.
+    pub fn of(input: usize, record: Record) -> Result<PlainRecord, (usize, Record)> {
+        match record.puzzle {
+            Ok(puzzle)
+                if record.kept.is_empty()
+                    && record.solution_error.is_none()
+                    && record.sized.is_none() =>
+            {
+                Ok(PlainRecord {
+                    input,
+                    line: record.line,
+                    puzzle,
+                    solution: record.solution,
+                })
+            }
+            _ => Err((input, record)),
+        }
+    }
 }
 
 /// Below one row in this many kept by [`RecordBatch::retain_since`],

@@ -42,7 +42,9 @@ use sudoku_core::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
 use super::difference::Difference;
 use crate::error::Error;
 use crate::input::sized::with_boxes;
-use crate::input::{InputError, Parsed, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES};
+use crate::input::{
+    InputError, Parsed, PlainRecord, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES,
+};
 use crate::job::rating::rate_result;
 use crate::output::result::{Check, PuzzleResult, RowFields, SizedResult};
 use crate::output::stats::{Mark, RatingTally, Tally};
@@ -787,31 +789,28 @@ fn solve_runs(
             if interrupt.is_raised() {
                 return false;
             }
-            if let Some(format) = plain {
-                if let Some(record) = chunk.records.plain(i) {
-                    let solved = Solved::new(
-                        state.solver.as_mut(),
-                        &record.puzzle,
-                        record.solution.as_ref(),
-                        None,
-                        settings.mode,
-                        &settings.limits,
-                    );
-                    if solved.outcome.message.is_none() {
-                        let fields = solved.fields(record.input, record.line, &record.puzzle);
-                        // Locked per record, as below.
-                        let mut out = run.out();
-                        if format.plain_row(&fields, &mut out.text) {
-                            out.marks.push(Mark::of_fields(&fields));
+            let (input, mut record) = match plain {
+                Some(format) => {
+                    // A record in the common form is read in place; any
+                    // other is parsed, and solved as one when it is a
+                    // plain puzzle all the same.
+                    let record = match chunk.records.plain(i) {
+                        Some(record) => Ok(record),
+                        None => {
+                            let (input, record) = chunk.records.record(i, &mut state.scratch);
+                            PlainRecord::of(input, record)
+                        }
+                    };
+                    match record {
+                        Ok(record) => {
+                            solve_plain(&record, state, settings, run, format, keep_results);
                             continue;
                         }
+                        Err(taken) => taken,
                     }
-                    let result = solved.into_result(record.input, record.line, record.puzzle);
-                    push_result(run, result, keep_results, Some(format));
-                    continue;
                 }
-            }
-            let (input, mut record) = chunk.records.record(i, &mut state.scratch);
+                None => chunk.records.record(i, &mut state.scratch),
+            };
             if let Some(shape) = settings.nine_boxes {
                 with_boxes(&mut record, shape);
             }
@@ -838,6 +837,39 @@ fn solve_runs(
             return true;
         }
     }
+}
+
+/// Solves a plain puzzle ([`PlainRecord`]) and adds its row and mark to
+/// `run`, without a result made for it unless the outcome has a message (a
+/// mismatch, `invalid`, `multiple`) or `format` asks for more than the
+/// fields ([`RowFormat::plain_row`]).
+fn solve_plain(
+    record: &PlainRecord,
+    state: &mut WorkerState,
+    settings: &Settings,
+    run: &Run,
+    format: &dyn RowFormat,
+    keep_results: bool,
+) {
+    let solved = Solved::new(
+        state.solver.as_mut(),
+        &record.puzzle,
+        record.solution.as_ref(),
+        None,
+        settings.mode,
+        &settings.limits,
+    );
+    if solved.outcome.message.is_none() {
+        let fields = solved.fields(record.input, record.line, &record.puzzle);
+        // Locked per record, as in `push_result`.
+        let mut out = run.out();
+        if format.plain_row(&fields, &mut out.text) {
+            out.marks.push(Mark::of_fields(&fields));
+            return;
+        }
+    }
+    let result = solved.into_result(record.input, record.line, record.puzzle);
+    push_result(run, result, keep_results, Some(format));
 }
 
 /// Adds a record's result to `run`: its row formatted by `format`, its
