@@ -173,6 +173,43 @@ static PEERS: [u128; 128] = {
     }
     t
 };
+/// [`PEERS`] for the scalar level's choice ([`pick_bivalue`] without
+/// POPCNT), by the same index: the peers in the cell's own band (low 32
+/// bits) and its column in the first other band (from bit 32).
+static NEAR_PEERS: [u64; 128] = {
+    let mut t = [0u64; 128];
+    let mut at = 0;
+    while at < 128 {
+        let (own, column) = peer_halves(at);
+        t[at] = own as u64 | (column as u64) << 32;
+        at += 1;
+    }
+    t
+};
+/// [`PEERS`] for the scalar level's choice, by the same index: the cell's
+/// column one bit over from bit 32, for the second other band.
+static FAR_PEERS: [u64; 128] = {
+    let mut t = [0u64; 128];
+    let mut at = 0;
+    while at < 128 {
+        t[at] = (peer_halves(at).1 as u64) << 33;
+        at += 1;
+    }
+    t
+};
+
+/// For grid mask bit `at` (as [`PEERS`] indexes): the cell's row, column
+/// and box in its own band, and its column in a band; none past a band's
+/// 27 cells.
+const fn peer_halves(at: usize) -> (u32, u32) {
+    let pos = at % 32;
+    if pos >= 27 || at >= 96 {
+        return (0, 0);
+    }
+    let (rb, col) = (pos / 9, pos % 9);
+    let column = 0x40201 << col;
+    (row_mask(rb) | 0x1C0E07 << (3 * (col / 3)) | column, column)
+}
 static SHAPES: [[u16; 512]; 3] = build_shapes();
 /// For a band (0..3): the two other bands.
 const OTHER_BANDS: [[usize; 2]; 3] = [[1, 2], [0, 2], [0, 1]];
@@ -594,11 +631,11 @@ impl State {
 
     /// A cell with the fewest candidates: `(band, bit, digit mask)`. Prefers
     /// the bivalue cell with the most unsolved cells among its peers (the
-    /// first of them, [`pick_bivalue`]); otherwise scans every unsolved
-    /// cell.
+    /// first of them, [`pick_bivalue`], counted as level `WAY` counts);
+    /// otherwise scans every unsolved cell.
     #[inline(always)]
-    fn branch_cell(&self) -> (usize, u32, u16) {
-        if let Some((band, bit)) = pick_bivalue(&self.unsolved, self.bivalue()) {
+    fn branch_cell<const WAY: u8>(&self) -> (usize, u32, u16) {
+        if let Some((band, bit)) = pick_bivalue::<WAY>(&self.unsolved, self.bivalue()) {
             return (band, bit, self.digits_at(band, bit));
         }
         let mut best = (0, 0, 0u16);
@@ -645,22 +682,48 @@ fn grid_mask(bands: [u32; 3]) -> u128 {
 
 /// Among the `bivalue` cells (per band), the one with the most unsolved
 /// cells among its peers, the first of them: `(band, bit)`; `None` when
-/// there is no bivalue cell.
+/// there is no bivalue cell. `WAY` is the search's level ([`QUEUE`] for
+/// the scalar one, compiled without POPCNT): the count is made as the
+/// level counts cheapest, the cell chosen is the same.
 #[inline(always)]
-fn pick_bivalue(unsolved: &[u32; 3], bivalue: [u32; 3]) -> Option<(usize, u32)> {
-    let unsolved = grid_mask(*unsolved);
+fn pick_bivalue<const WAY: u8>(unsolved: &[u32; 3], bivalue: [u32; 3]) -> Option<(usize, u32)> {
     // One loop over the three bands' cells: a loop per band mispredicted
     // its exit in each. Branch-free choice of the best so far (ties keep
     // the first): the comparisons are unpredictable.
     let mut rest = grid_mask(bivalue);
     let (mut pick, mut pick_score) = (0, 0);
-    while rest != 0 {
-        let at = rest.trailing_zeros();
-        rest &= rest - 1;
-        let score = (unsolved & PEERS[at as usize & 127]).count_ones() + 1;
-        let better = score > pick_score;
-        pick_score = if better { score } else { pick_score };
-        pick = if better { at } else { pick };
+    if WAY == QUEUE {
+        // Without POPCNT a count is a dozen instructions: one count of a
+        // `u64` per cell, not two. Per band, its cells (low 32 bits) and
+        // the first other band's (from bit 32); the second other band's
+        // one bit further over, apart, so that the column's cells of each
+        // fall on bits of their own.
+        let near: [u64; 4] = std::array::from_fn(|band| {
+            let other = OTHER_BANDS[band % 3][0];
+            u64::from(unsolved[band % 3]) | u64::from(unsolved[other]) << 32
+        });
+        let far: [u64; 4] =
+            std::array::from_fn(|band| u64::from(unsolved[OTHER_BANDS[band % 3][1]]) << 33);
+        while rest != 0 {
+            let at = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let band = (at >> 5) & 3;
+            let peers = near[band] & NEAR_PEERS[at & 127] | far[band] & FAR_PEERS[at & 127];
+            let score = peers.count_ones() + 1;
+            let better = score > pick_score;
+            pick_score = if better { score } else { pick_score };
+            pick = if better { at as u32 } else { pick };
+        }
+    } else {
+        let unsolved = grid_mask(*unsolved);
+        while rest != 0 {
+            let at = rest.trailing_zeros();
+            rest &= rest - 1;
+            let score = (unsolved & PEERS[at as usize & 127]).count_ones() + 1;
+            let better = score > pick_score;
+            pick_score = if better { score } else { pick_score };
+            pick = if better { at } else { pick };
+        }
     }
     (pick_score != 0).then_some(((pick / 32) as usize, 1 << (pick % 32)))
 }
@@ -677,8 +740,9 @@ pub(super) trait Node: Copy {
     /// The solved grid (only meaningful when [`Node::is_solved`]).
     fn solution(&self) -> Grid;
     /// The cell to guess on: `(band, bit, digit mask)`, as
-    /// [`State::branch_cell`] chooses it.
-    fn branch_cell(&self) -> (usize, u32, u16);
+    /// [`State::branch_cell`] chooses it (the same cell at every level
+    /// `WAY`).
+    fn branch_cell<const WAY: u8>(&self) -> (usize, u32, u16);
     /// Places `digit` at cell `bit` of `band`, a cell whose candidates are
     /// `cell` (bit `d` for digit `d + 1`). Returns the dirty bits for
     /// [`Node::propagate`].
@@ -713,8 +777,8 @@ impl Node for State {
     }
 
     #[inline(always)]
-    fn branch_cell(&self) -> (usize, u32, u16) {
-        State::branch_cell(self)
+    fn branch_cell<const WAY: u8>(&self) -> (usize, u32, u16) {
+        State::branch_cell::<WAY>(self)
     }
 
     #[inline(always)]
@@ -752,14 +816,14 @@ impl Node for super::wide_avx2::Node {
     }
 
     #[inline(always)]
-    fn branch_cell(&self) -> (usize, u32, u16) {
+    fn branch_cell<const WAY: u8>(&self) -> (usize, u32, u16) {
         let unsolved = self.unsolved();
-        match pick_bivalue(&unsolved, self.bivalue()) {
+        match pick_bivalue::<WAY>(&unsolved, self.bivalue()) {
             Some((band, bit)) => (band, bit, self.digits_at(band, bit)),
             None => {
                 let mut cand = [0; 27];
                 self.store(&mut cand);
-                State::for_wide(cand, unsolved).branch_cell()
+                State::for_wide(cand, unsolved).branch_cell::<WAY>()
             }
         }
     }
@@ -917,7 +981,7 @@ pub(super) fn search<const WAY: u8, N: Node>(
                     break;
                 }
             } else {
-                let (band, bit, digits) = node.branch_cell();
+                let (band, bit, digits) = node.branch_cell::<WAY>();
                 frames.push(Frame {
                     band,
                     bit,
@@ -1159,7 +1223,7 @@ mod tests {
                 let mut states = vec![(givens, (1 << 27) - 1)];
                 let mut start = givens;
                 if start.propagate((1 << 27) - 1).is_ok() && !start.is_solved() {
-                    let (band, bit, digits) = start.branch_cell();
+                    let (band, bit, digits) = start.branch_cell::<QUEUE>();
                     for digit in (0..9).filter(|d| digits & (1 << d) != 0) {
                         let mut guessed = start;
                         if let Ok(dirty) = guessed.place(digit, band, bit) {
@@ -1189,6 +1253,40 @@ mod tests {
             compared > 1000 && contradictions > 50,
             "{compared}, {contradictions}"
         );
+    }
+
+    #[test]
+    fn every_level_picks_the_bivalue_cell_with_the_most_unsolved_peers() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..2000 {
+            // Denser or sparser grids of unsolved cells, a few bivalue.
+            let unsolved: [u32; 3] = std::array::from_fn(|_| {
+                let m = next() as u32 | if round % 2 == 0 { next() as u32 } else { 0 };
+                m & BAND
+            });
+            let bivalue: [u32; 3] =
+                std::array::from_fn(|band| unsolved[band] & next() as u32 & next() as u32);
+            let open = |cell: usize| unsolved[cell / 27] >> (cell % 27) & 1 != 0;
+            let mut expected = None;
+            let mut best = 0;
+            for cell in (0..CELLS).filter(|&c| bivalue[c / 27] >> (c % 27) & 1 != 0) {
+                let score = crate::grid::PEERS[cell]
+                    .iter()
+                    .filter(|&&p| open(p as usize))
+                    .count();
+                if expected.is_none() || score > best {
+                    (expected, best) = (Some((cell / 27, 1 << (cell % 27))), score);
+                }
+            }
+            assert_eq!(pick_bivalue::<QUEUE>(&unsolved, bivalue), expected);
+            assert_eq!(pick_bivalue::<AVX2>(&unsolved, bivalue), expected);
+        }
     }
 
     #[test]
