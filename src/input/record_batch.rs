@@ -99,7 +99,7 @@ impl Parser {
 /// A plain puzzle: a 9x9 puzzle, and the solution its input gives, if any,
 /// with nothing else to carry to its row (read in place from a record in
 /// the common form, [`RecordBatch::plain`], or taken from a parsed record,
-/// [`PlainRecord::of`]).
+/// [`PlainRecord::parsed`]).
 #[derive(Clone, Copy, Debug)]
 pub struct PlainRecord {
     /// Index of the input it came from.
@@ -116,25 +116,22 @@ impl PlainRecord {
     /// `record` of input `input` as a plain puzzle, when it is one: a 9x9
     /// puzzle with no kept value, no given solution that is not a grid and
     /// no grid of another size (its expected status, which only the
-    /// results carry, aside). Else the input and the record, unchanged.
-    ///
-    /// # Errors
-    /// The input and the record, when it is not a plain puzzle.
-    pub fn of(input: usize, record: Record) -> Result<PlainRecord, (usize, Record)> {
+    /// results carry, aside).
+    pub fn parsed(input: usize, record: &Record) -> Option<PlainRecord> {
         match record.puzzle {
             Ok(puzzle)
                 if record.kept.is_empty()
                     && record.solution_error.is_none()
                     && record.sized.is_none() =>
             {
-                Ok(PlainRecord {
+                Some(PlainRecord {
                     input,
                     line: record.line,
                     puzzle,
                     solution: record.solution,
                 })
             }
-            _ => Err((input, record)),
+            _ => None,
         }
     }
 }

@@ -798,7 +798,10 @@ fn solve_runs(
                         Some(record) => Ok(record),
                         None => {
                             let (input, record) = chunk.records.record(i, &mut state.scratch);
-                            PlainRecord::of(input, record)
+                            match PlainRecord::parsed(input, &record) {
+                                Some(plain) => Ok(plain),
+                                None => Err((input, record)),
+                            }
                         }
                     };
                     match record {
