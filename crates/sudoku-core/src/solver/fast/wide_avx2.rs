@@ -565,29 +565,35 @@ impl Wide {
     }
 
     /// The digits (bit `d` for digit `d + 1`) whose masks differ.
-    ///
-    /// The differences of digits 0..8 are narrowed by saturating packs
-    /// (a lane's 9 bits, then pairs of lanes, are one byte, zero exactly
-    /// when they are) into one vector, two bytes per digit and 128-bit
-    /// half, read with one mask: fewer instructions than a test per digit.
     #[inline(always)]
     fn changed(a: &[__m256i; 9], b: &[__m256i; 9]) -> u32 {
-        unsafe {
-            let x = |d: usize| _mm256_xor_si256(a[d], b[d]);
-            // Bytes of `p01`: per half, digit 0's eight lanes, then digit
-            // 1's; of the packs of two such: per half, four bytes per digit
-            // 0..4; of `r`: per half, two bytes per digit 0..8.
-            let p01 = _mm256_packs_epi16(x(0), x(1));
-            let p23 = _mm256_packs_epi16(x(2), x(3));
-            let p45 = _mm256_packs_epi16(x(4), x(5));
-            let p67 = _mm256_packs_epi16(x(6), x(7));
-            let r = _mm256_packs_epi16(_mm256_packs_epi16(p01, p23), _mm256_packs_epi16(p45, p67));
-            let zero = _mm256_cmpeq_epi8(r, _mm256_setzero_si256());
-            let differ = !(_mm256_movemask_epi8(zero) as u32);
-            let halves = (differ | differ >> 16) & 0xFFFF;
-            let pairs = halves | halves >> 1;
-            _pext_u32(pairs, 0x5555) | u32::from(any(x(8))) << 8
-        }
+        nonzero_digits(|d| unsafe { _mm256_xor_si256(a[d], b[d]) })
+    }
+}
+
+/// The digits `d` (bit `d`) whose vector `x(d)` (of 9-bit lanes) is not
+/// zero.
+///
+/// The vectors of digits 0..8 are narrowed by saturating packs (a lane's 9
+/// bits, then pairs of lanes, are one byte, zero exactly when they are)
+/// into one vector, two bytes per digit and 128-bit half, read with one
+/// mask: fewer instructions than a test per digit.
+#[inline(always)]
+fn nonzero_digits(x: impl Fn(usize) -> __m256i) -> u32 {
+    unsafe {
+        // Bytes of `p01`: per half, digit 0's eight lanes, then digit
+        // 1's; of the packs of two such: per half, four bytes per digit
+        // 0..4; of `r`: per half, two bytes per digit 0..8.
+        let p01 = _mm256_packs_epi16(x(0), x(1));
+        let p23 = _mm256_packs_epi16(x(2), x(3));
+        let p45 = _mm256_packs_epi16(x(4), x(5));
+        let p67 = _mm256_packs_epi16(x(6), x(7));
+        let r = _mm256_packs_epi16(_mm256_packs_epi16(p01, p23), _mm256_packs_epi16(p45, p67));
+        let zero = _mm256_cmpeq_epi8(r, _mm256_setzero_si256());
+        let differ = !(_mm256_movemask_epi8(zero) as u32);
+        let halves = (differ | differ >> 16) & 0xFFFF;
+        let pairs = halves | halves >> 1;
+        _pext_u32(pairs, 0x5555) | u32::from(any(x(8))) << 8
     }
 }
 
@@ -678,11 +684,7 @@ impl Node {
     #[inline(always)]
     pub(super) fn digits_at(&self, band: usize, bit: u32) -> u16 {
         let (_, cell) = lane_of(band, bit);
-        let mut digits = 0;
-        for (d, &x) in self.wide.m.iter().enumerate() {
-            digits |= u16::from(any(and(x, cell))) << d;
-        }
-        digits
+        nonzero_digits(|d| and(self.wide.m[d], cell)) as u16
     }
 
     /// Places `digit` at the cell at bit `bit` of band `band`, a candidate
