@@ -12,13 +12,15 @@
 //! there a chunk at a time for a `.gz` output (a gzip member each), and the
 //! writer only writes the bytes; Parquet's typed columns are built there
 //! too, a chunk's at a time ([`RowFormat::columns`]), and the writer hands
-//! them to its encoders ([`parquet`]).
+//! them to its encoders ([`parquet`]). Text rows for the null device are
+//! not formatted at all (`output/discard.rs`).
 //!
 //! The rest of what a run writes sits here too: the data of one row
 //! ([`result`]), the run's tallies and summary ([`stats`]), the progress
 //! bar ([`progress`]), the HTML charts ([`plot`]), and a results CSV read
 //! back for `--resume` and `merge` ([`read_back`]).
 
+mod discard;
 pub mod format;
 pub mod jsonl;
 mod members;
@@ -38,6 +40,7 @@ use std::sync::Arc;
 use flate2::write::GzEncoder;
 use sudoku_core::grid::{Grid, CELLS};
 
+use self::discard::{is_null_device, Discarded};
 pub use self::format::{Compression, OutputFormat};
 pub use self::jsonl::JsonlRows;
 use self::members::GzipMembers;
@@ -932,7 +935,10 @@ impl ResultsWriter {
                 });
             }
         };
-        let rows = GzipMembers::around(rows, compression);
+        let rows = match &sink {
+            Sink::File(file) if is_null_device(file) => Arc::new(Discarded),
+            _ => GzipMembers::around(rows, compression),
+        };
         ResultsWriter::start(sink, rows, destination, &header, true)
     }
 

@@ -381,6 +381,29 @@ fn devices_take_csv() {
 }
 
 #[test]
+fn the_null_device_gets_no_rows_but_the_run_counts_every_record() {
+    // Rows for /dev/null are not formatted (output/discard.rs); the
+    // summary and the exit code must not tell.
+    let scratch = Scratch::new();
+    let input = input(&scratch);
+    let summary = |output: &str, name: &str| -> Value {
+        let path = scratch.path(name);
+        run(&[&input, "-o", output, "--summary-json", &path], 1);
+        let mut summary: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        for timed in ["wall_s", "puzzles_per_s", "solve_cpu_s", "solve_us"] {
+            summary.as_object_mut().unwrap().remove(timed);
+        }
+        summary
+    };
+    let null = summary("/dev/null", "null.json");
+    let file = summary(&scratch.path("r.csv"), "file.json");
+    assert_eq!(null, file);
+    assert_eq!(null["puzzles"], 33);
+    assert_eq!(null["malformed"], 2);
+}
+
+#[test]
 fn blank_zero_writes_zeros_in_the_puzzle_column_of_every_format() {
     let scratch = Scratch::new();
     let input = input(&scratch);
