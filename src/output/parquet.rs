@@ -880,6 +880,16 @@ mod tests {
     use super::*;
     use crate::kept::KeptColumn;
 
+    /// A writer of `shape`'s columns on `r.parquet` in a fresh directory
+    /// (removed when the returned guard drops), and the file's path.
+    fn writer(shape: &Shape) -> (tempfile::TempDir, std::path::PathBuf, ParquetRows) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.parquet");
+        let sink = Sink::File(std::fs::File::create(&path).unwrap());
+        let rows = ParquetRows::create(sink, shape).unwrap();
+        (dir, path, rows)
+    }
+
     fn result(line: u64, kept: Vec<KeptValue>) -> PuzzleResult {
         PuzzleResult {
             input: 1,
@@ -906,10 +916,7 @@ mod tests {
             blank: Blank::Dot,
             ..Shape::default()
         };
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.parquet");
-        let sink = Sink::File(std::fs::File::create(&path).unwrap());
-        let mut rows = ParquetRows::create(sink, &shape).unwrap();
+        let (_dir, path, mut rows) = writer(&shape);
         let rows_in_all = ROW_GROUP_ROWS + 3000;
         let mut line = 0;
         while line < rows_in_all as u64 {
@@ -956,10 +963,7 @@ mod tests {
             blank: Blank::Dot,
             ..Shape::default()
         };
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.parquet");
-        let sink = Sink::File(std::fs::File::create(&path).unwrap());
-        let mut rows = ParquetRows::create(sink, &shape).unwrap();
+        let (_dir, path, mut rows) = writer(&shape);
         let solution = Grid::parse(&[b'1'; 81]).unwrap();
         // Two pages and a bit, nulls in runs and alone, in both columns.
         let n = 2 * grids::PAGE_ROWS + 13;
@@ -1025,10 +1029,7 @@ mod tests {
             blank: Blank::Zero,
             ..Shape::default()
         };
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("r.parquet");
-        let sink = Sink::File(std::fs::File::create(&path).unwrap());
-        let mut rows = ParquetRows::create(sink, &shape).unwrap();
+        let (_dir, path, mut rows) = writer(&shape);
         let day = |d: i32| KeptValue::Arrow(Arc::new(arrow_array::Date32Array::from(vec![d])));
         let values = |rating, id: KeptValue, hard, status: &str, day| {
             vec![rating, id, hard, KeptValue::Text(status.into()), day]
