@@ -76,6 +76,24 @@ pub struct Frame {
 /// in place, so the source is called once per block, not per record.
 const BLOCK: usize = 64 * 1024;
 
+/// Bytes copied at a time by [`append_in_pieces`]: under glibc's
+/// threshold for copying with `rep movsb` (2,048 bytes and more, by its
+/// CPU tuning), so that each piece is copied with vector loads and stores.
+const COPY_PIECE: usize = 2048;
+
+/// Appends `bytes` to `out` in pieces of [`COPY_PIECE`] bytes. One copy of
+/// a block's records (up to 64 KiB) is a `rep movsb` in glibc, which ran
+/// at a fifth of the speed of the kernel's own copy of the same bytes on an
+/// AMD EPYC (Zen 3) VM: 13.5 % of all samples of `solve` of a million
+/// Kaggle rows to /dev/null at -j 2, against 2.1 % when glibc was told to
+/// use vector copies instead (`GLIBC_TUNABLES`, perf record, one run each).
+fn append_in_pieces(out: &mut Vec<u8>, bytes: &[u8]) {
+    out.reserve(bytes.len());
+    for piece in bytes.chunks(COPY_PIECE) {
+        out.extend_from_slice(piece);
+    }
+}
+
 /// The block of bytes read from the source and not yet consumed.
 struct Block {
     bytes: Vec<u8>,
@@ -322,7 +340,7 @@ impl<R: Read> Framer<R> {
             at += next;
             cut += 1;
         }
-        out.extend_from_slice(&data[..at]);
+        append_in_pieces(out, &data[..at]);
         self.block.pos += at;
         cut
     }
