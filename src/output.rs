@@ -29,6 +29,7 @@ pub mod plot;
 pub mod progress;
 pub mod rating;
 pub mod read_back;
+mod replace;
 pub mod result;
 pub mod stats;
 
@@ -61,7 +62,7 @@ pub const STDIO: &str = "-";
 pub enum Destination {
     /// Standard output.
     Stdout,
-    /// A file, created or truncated.
+    /// A file, created, or replaced when it exists (`output/replace.rs`).
     File {
         /// The file's path.
         path: PathBuf,
@@ -763,7 +764,7 @@ pub(crate) enum Sink {
 }
 
 impl Sink {
-    /// Opens `destination`: stdout, or the file created (or truncated),
+    /// Opens `destination`: stdout, or the file created (or replaced),
     /// compressed as its name says.
     ///
     /// # Errors
@@ -772,7 +773,7 @@ impl Sink {
         match destination {
             Destination::Stdout => Ok(Sink::Stdout(io::stdout())),
             Destination::File { path, compression } => {
-                Sink::to_file(File::create(path)?, *compression)
+                Sink::to_file(replace::create(path)?, *compression)
             }
         }
     }
@@ -889,7 +890,7 @@ pub struct ResultsWriter {
 }
 
 impl ResultsWriter {
-    /// Creates (or truncates) the destination and starts the table: the
+    /// Creates (or replaces) the destination and starts the table: the
     /// header line of CSV, the magic bytes of Parquet. The rows have the
     /// columns of `shape`; CSV fields are separated by `delimiter`.
     ///
@@ -910,7 +911,7 @@ impl ResultsWriter {
         };
         let members = format != OutputFormat::Parquet && compression == Compression::Gzip;
         let sink = match destination {
-            Destination::File { path, .. } if members => File::create(path).map(Sink::File),
+            Destination::File { path, .. } if members => replace::create(path).map(Sink::File),
             _ => Sink::create(destination),
         }
         .map_err(|e| Error::write("results", destination.name(), e))?;

@@ -1,0 +1,133 @@
+//! Output files created anew rather than truncated.
+//!
+//! Truncating an existing results file in place costs twice on ext4, the
+//! file system of most Linux machines: the `open` itself frees the old
+//! file's pages (40 ms for a 188 MB CSV on a 2-core AMD EPYC), and since the
+//! file was cut to nothing, ext4's `auto_da_alloc` guard (there for editors
+//! that rewrite a file in place) makes the `close` allocate and start
+//! writing back all of the new contents (another 60 ms), both on the thread
+//! that opens and closes, while the solvers wait. So an existing regular file
+//! of one link is unlinked and created again with its permissions, as
+//! `cp --remove-destination` does: the old pages are freed on a short-lived
+//! thread beside the run and the new file is written back at the kernel's
+//! own pace. Symbolic links, files of several links (whose other names must
+//! see the new contents) and files that cannot be unlinked are truncated in
+//! place as before.
+
+use std::fs::File;
+use std::io;
+use std::path::Path;
+
+/// Opens `path` for writing, empty: a new file where none was, an existing
+/// regular file of one link replaced by a new one with its permissions, or
+/// else (a symbolic link, a file of several links, a device, a directory
+/// that forbids unlinking) the file truncated, as [`File::create`] does.
+///
+/// # Errors
+/// The file cannot be created or truncated.
+pub(crate) fn create(path: &Path) -> io::Result<File> {
+    #[cfg(unix)]
+    if let Some(file) = replace(path) {
+        return Ok(file);
+    }
+    File::create(path)
+}
+
+/// Replaces the existing regular file `path` of one link by a new, empty
+/// one; `None` when it is anything else or cannot be replaced (the caller
+/// truncates it instead).
+#[cfg(unix)]
+fn replace(path: &Path) -> Option<File> {
+    use std::fs::{self, OpenOptions};
+    use std::os::unix::fs::MetadataExt;
+
+    let meta = fs::symlink_metadata(path).ok()?;
+    if !meta.file_type().is_file() || meta.nlink() != 1 {
+        return None;
+    }
+    // Held open across the unlink, the old file's pages are freed when this
+    // handle closes, on the thread below, not inside `remove_file`.
+    let old = File::open(path).ok();
+    fs::remove_file(path).ok()?;
+    let file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .ok()?;
+    // The new file is ours: setting its mode cannot fail for want of rights.
+    let _ = file.set_permissions(meta.permissions());
+    if let Some(old) = old {
+        // A spawn that fails drops the handle (and frees the pages) here.
+        let _ = std::thread::Builder::new()
+            .name("old-output".into())
+            .spawn(move || drop(old));
+    }
+    Some(file)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::fs;
+    use std::io::Write;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
+
+    use super::*;
+
+    fn write(path: &Path, text: &str) {
+        create(path).unwrap().write_all(text.as_bytes()).unwrap();
+    }
+
+    #[test]
+    fn a_missing_file_is_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        write(&path, "new\n");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new\n");
+    }
+
+    #[test]
+    fn an_existing_file_is_replaced_with_its_permissions() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        fs::write(&path, "old contents, longer than the new\n").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o640)).unwrap();
+        let inode = fs::metadata(&path).unwrap().ino();
+        write(&path, "new\n");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new\n");
+        let meta = fs::metadata(&path).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, 0o640);
+        assert_ne!(meta.ino(), inode, "truncated in place, not replaced");
+        // Nothing left beside it.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_file_of_two_links_is_truncated_so_both_names_see_the_new_contents() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let other = dir.path().join("other.csv");
+        fs::write(&path, "old contents\n").unwrap();
+        fs::hard_link(&path, &other).unwrap();
+        write(&path, "new\n");
+        assert_eq!(fs::read_to_string(&other).unwrap(), "new\n");
+        assert_eq!(
+            fs::metadata(&path).unwrap().ino(),
+            fs::metadata(&other).unwrap().ino()
+        );
+    }
+
+    #[test]
+    fn a_symbolic_link_stays_and_its_target_gets_the_new_contents() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("target.csv");
+        let link = dir.path().join("r.csv");
+        fs::write(&target, "old contents\n").unwrap();
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        write(&link, "new\n");
+        assert!(fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink());
+        assert_eq!(fs::read_to_string(&target).unwrap(), "new\n");
+    }
+}
