@@ -15,6 +15,9 @@ use std::sync::Arc;
 use arrow_array::{Array, ArrayRef, DictionaryArray, RecordBatch, StringArray, StringViewArray};
 use arrow_schema::DataType;
 
+use sudoku_core::grid::Grid;
+use sudoku_core::solver::Status;
+
 use super::value::{self, Value};
 use super::{field, Record, SizeOptions};
 use crate::kept::KeptValue;
@@ -189,6 +192,17 @@ impl TextColumn {
         }
     }
 
+    /// The text at `row` as it lies in the column, without a [`Value`]
+    /// made: `Some(None)` for a null, `None` for a column of another type.
+    #[inline]
+    fn text(&self, row: usize) -> Option<Option<&[u8]>> {
+        match self {
+            TextColumn::Views(a) => Some(a.is_valid(row).then(|| a.value(row).as_bytes())),
+            TextColumn::Strings(a) => Some(a.is_valid(row).then(|| a.value(row).as_bytes())),
+            TextColumn::Other(_) => None,
+        }
+    }
+
     /// The value at `row`.
     fn value(&self, row: usize) -> Value<'_> {
         match self {
@@ -225,6 +239,42 @@ impl TableRules {
             status: column(self.status),
             batch,
         }
+    }
+
+    /// Row `row` of `table` as a plain 9x9 puzzle, read where it lies in
+    /// the Arrow arrays without a [`Record`] made: its puzzle, its given
+    /// solution and, when `expected` asks, the status it expects. Exactly
+    /// what [`TableRules::record`] makes of it, for the rows in the common
+    /// form: no kept column, a puzzle of exactly 81 cells, a solution
+    /// column absent, null, empty or of exactly 81 digits `1`-`9`. `None`
+    /// for any other row: `record` then makes it (spaces to trim, grids of
+    /// other sizes, lists, messages).
+    #[inline]
+    pub fn plain(
+        &self,
+        table: &Table,
+        row: usize,
+        expected: bool,
+    ) -> Option<(Grid, Option<Grid>, Option<Status>)> {
+        if !self.kept.is_empty() {
+            return None;
+        }
+        let puzzle = table.puzzle.as_ref()?.text(row)??;
+        let puzzle = Grid::from_line(puzzle.try_into().ok()?)?;
+        let solution = match table.solution.as_ref().map(|c| c.text(row)) {
+            None | Some(Some(None)) => None,
+            Some(Some(Some([]))) => None,
+            Some(Some(Some(text))) => Some(Grid::complete_from_line(text.try_into().ok()?)?),
+            Some(None) => return None,
+        };
+        let status = match (expected, &table.status) {
+            (true, Some(column)) => match column.value(row) {
+                Value::Text(t) => field::status(t),
+                _ => None,
+            },
+            _ => None,
+        };
+        Some((puzzle, solution, status))
     }
 
     /// The record of row `row` of `table` (made by [`TableRules::table`]),

@@ -322,7 +322,7 @@ mod tests {
     use sudoku_core::solver::Status;
 
     use super::*;
-    use crate::input::record_batch::Scratch;
+    use crate::input::record_batch::{PlainRecord, Scratch};
     use crate::kept::KeptValue;
 
     use crate::input::tests::{P, S};
@@ -331,15 +331,23 @@ mod tests {
     /// malformed or null), solutions (some wrong), a status and a kept
     /// rating.
     fn file(rows: usize) -> (tempfile::TempDir, std::path::PathBuf) {
+        let padded = format!(" {P}");
         let puzzle: StringArray = (0..rows)
             .map(|i| match i % 11 {
                 3 => None,
+                5 => Some(padded.as_str()),
                 7 => Some("12x"),
                 _ => Some(P),
             })
             .collect();
         let solution: StringArray = (0..rows)
-            .map(|i| Some(if i % 5 == 1 { &S[..80] } else { S }))
+            .map(|i| match (i % 5, i % 7, i % 13) {
+                (1, _, _) => Some(&S[..80]),
+                (_, 2, _) => None,
+                (_, _, 4) => Some(""),
+                (_, _, 6) => Some(P),
+                _ => Some(S),
+            })
             .collect();
         let status: StringArray = (0..rows)
             .map(|i| Some(if i % 2 == 0 { "solved" } else { "x" }))
@@ -368,6 +376,18 @@ mod tests {
     fn reader(path: &std::path::Path) -> ParquetReader {
         let keep = Keep::Columns(vec![Column::Name("rating".into())]);
         ParquetReader::new(File::open(path).unwrap(), None, &keep, "p".into(), None).unwrap()
+    }
+
+    /// [`reader`] keeping no column.
+    fn reader_keeping_nothing(path: &std::path::Path) -> ParquetReader {
+        ParquetReader::new(
+            File::open(path).unwrap(),
+            None,
+            &Keep::Nothing,
+            "p".into(),
+            None,
+        )
+        .unwrap()
     }
 
     /// A batch of the next rows of `cut`, up to `max`, cut for the workers.
@@ -429,6 +449,50 @@ mod tests {
             let every_nth: Vec<Record> = expected.iter().step_by(n).cloned().collect();
             assert_eq!(records, every_nth, "one in {n}");
         }
+    }
+
+    #[test]
+    fn rows_read_in_place_are_the_records_made_of_them() {
+        let rows = BATCH_ROWS + 300;
+        let (_dir, path) = file(rows);
+        let mut scratch = Scratch::default();
+        let mut plain = 0;
+        for (keeping, max) in [(false, 1000), (true, rows)] {
+            let mut cut = match keeping {
+                true => reader(&path),
+                false => reader_keeping_nothing(&path),
+            };
+            loop {
+                let batch = fill(&mut cut, max);
+                if batch.is_empty() {
+                    break;
+                }
+                for i in 0..batch.len() {
+                    let (input, record) = batch.record(i, &mut scratch);
+                    let read = batch.plain_expected(i);
+                    let Some((read, expected)) = read else {
+                        // Only a record that is no plain puzzle, or one
+                        // with a kept value, is left to `record`.
+                        let common = !keeping
+                            && record.line % 11 != 6
+                            && PlainRecord::parsed(input, &record).is_some();
+                        assert!(!common, "line {} not read in place", record.line);
+                        continue;
+                    };
+                    plain += 1;
+                    let made = PlainRecord::parsed(input, &record).expect("a plain puzzle");
+                    assert_eq!(
+                        (read.input, read.line, read.puzzle, read.solution),
+                        (made.input, made.line, made.puzzle, made.solution)
+                    );
+                    assert_eq!(expected, record.expected, "line {}", record.line);
+                    let line_only = batch.plain(i).map(|r| r.line);
+                    assert_eq!(line_only, Some(record.line));
+                }
+            }
+        }
+        // Rows of every kind of solution (a grid, null, empty) were read so.
+        assert!(plain > rows / 2, "{plain} of {rows}");
     }
 
     #[test]

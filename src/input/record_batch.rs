@@ -16,6 +16,7 @@ use std::io::Read;
 use std::sync::Arc;
 
 use sudoku_core::grid::Grid;
+use sudoku_core::solver::Status;
 
 use super::csv::{CsvRules, CsvScratch};
 use super::frame::Framer;
@@ -465,35 +466,65 @@ impl RecordBatch {
         self.tables.len()
     }
 
-    /// Record `i` when it is in the common form ([`Parser::plain`]) and the
-    /// run maps or casts no kept columns: what [`RecordBatch::record`] would
-    /// make of it, without building a [`Record`]. `None` for any other
-    /// record.
+    /// Record `i` when it is in the common form ([`Parser::plain`], or a
+    /// Parquet row that [`TableRules::plain`] reads) and the run maps or
+    /// casts no kept columns: what [`RecordBatch::record`] would make of
+    /// it, without building a [`Record`]. `None` for any other record.
     ///
     /// # Panics
     /// If `i` is out of range.
     #[inline]
     pub fn plain(&self, i: usize) -> Option<PlainRecord> {
-        let Item::Raw {
-            input,
-            line,
-            start,
-            end,
-            parser,
-        } = self.items[i]
-        else {
-            return None;
-        };
+        self.plain_with(i, false).map(|(record, _)| record)
+    }
+
+    /// [`RecordBatch::plain`] of record `i`, with the status the record
+    /// expects (`Record::expected`), for a run that keeps its results.
+    ///
+    /// # Panics
+    /// If `i` is out of range.
+    #[inline]
+    pub fn plain_expected(&self, i: usize) -> Option<(PlainRecord, Option<Status>)> {
+        self.plain_with(i, true)
+    }
+
+    /// Record `i` as a plain puzzle, with its expected status when
+    /// `expected` asks (a record in the common form of CSV has none).
+    #[inline]
+    fn plain_with(&self, i: usize, expected: bool) -> Option<(PlainRecord, Option<Status>)> {
         if !self.maps.is_empty() || self.types.is_some() {
             return None;
         }
-        let (puzzle, solution) = self.parsers[parser].plain(&self.bytes[start..end])?;
-        Some(PlainRecord {
+        let (input, line, puzzle, solution, status) = match self.items[i] {
+            Item::Raw {
+                input,
+                line,
+                start,
+                end,
+                parser,
+            } => {
+                let (puzzle, solution) = self.parsers[parser].plain(&self.bytes[start..end])?;
+                (input, line, puzzle, solution, None)
+            }
+            Item::Row {
+                input,
+                line,
+                table,
+                row,
+            } => {
+                let (rules, table) = &self.tables[table];
+                let (puzzle, solution, status) = rules.plain(table, row, expected)?;
+                (input, line, puzzle, solution, status)
+            }
+            Item::Parsed { .. } => return None,
+        };
+        let record = PlainRecord {
             input,
             line,
             puzzle,
             solution,
-        })
+        };
+        Some((record, status))
     }
 
     /// The input index of record `i`, and the record, parsed now if it was

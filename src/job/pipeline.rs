@@ -770,7 +770,8 @@ fn solve_runs(
     // The format that takes the rows of records in the common form without
     // a result made for them ([`RecordBatch::plain`]), when the run needs
     // no more of them than their rows and marks.
-    let plain = format.filter(|_| !keep_results && !settings.rate && settings.nine_boxes.is_none());
+    let common = !settings.rate && settings.nine_boxes.is_none();
+    let plain = format.filter(|_| !keep_results && common);
     let mut lease = Lease::take(settings.solver);
     let Some(state) = lease.0.as_mut() else {
         return false;
@@ -812,7 +813,18 @@ fn solve_runs(
                         Err(taken) => taken,
                     }
                 }
-                None => chunk.records.record(i, &mut state.scratch),
+                None => {
+                    // A result is made for each record, but from a record
+                    // in the common form read in place (a Parquet row's
+                    // arrays), not from a `Record` made first.
+                    let plain = common.then(|| chunk.records.plain_expected(i)).flatten();
+                    if let Some((record, expected)) = plain {
+                        let result = solve_plain_result(&record, expected, state, settings);
+                        push_result(run, result, keep_results, format);
+                        continue;
+                    }
+                    chunk.records.record(i, &mut state.scratch)
+                }
             };
             if let Some(shape) = settings.nine_boxes {
                 with_boxes(&mut record, shape);
@@ -873,6 +885,28 @@ fn solve_plain(
     }
     let result = solved.into_result(record.input, record.line, record.puzzle);
     push_result(run, result, keep_results, Some(format));
+}
+
+/// The result of a plain puzzle ([`PlainRecord`]) that expects the status
+/// `expected`: what [`solve_record`] makes of the same record.
+fn solve_plain_result(
+    record: &PlainRecord,
+    expected: Option<Status>,
+    state: &mut WorkerState,
+    settings: &Settings,
+) -> PuzzleResult {
+    let solved = Solved::new(
+        state.solver.as_mut(),
+        &record.puzzle,
+        record.solution.as_ref(),
+        None,
+        settings.mode,
+        &settings.limits,
+    );
+    PuzzleResult {
+        expected,
+        ..solved.into_result(record.input, record.line, record.puzzle)
+    }
 }
 
 /// Adds a record's result to `run`: its row formatted by `format`, its
