@@ -2,13 +2,13 @@
 //! typed, built from each chunk's results on the solver worker that
 //! finished it ([`RowFormat::columns`]) and written in row groups of about
 //! [`ROW_GROUP_ROWS`] as the run goes, the footer when the writer finishes
-//! (also after an interrupt). The grid columns (`puzzle`, `solution`) are
-//! made into finished pages there too (`grids.rs`); the others are encoded
-//! and compressed on two threads (the numbers; the rest), as arrow-rs's
-//! column writers allow, and the writer's thread only hands them their
-//! slices: compressing them all on the writer's thread held a run to its
-//! speed. A finished row group is written to the file on one more thread
-//! (`FileThread`).
+//! (also after an interrupt). The grid columns (`puzzle`, `solution`),
+//! `message`, `status` and `check` are made into finished pages there too
+//! (`grids.rs`, `names.rs`); the others are encoded and compressed on two
+//! threads (the numbers; the rest), as arrow-rs's column writers allow, and
+//! the writer's thread only hands them their slices: compressing them all
+//! on the writer's thread held a run to its speed. A finished row group is
+//! written to the file on one more thread (`FileThread`).
 //!
 //! | column | Arrow type | null when the CSV field is empty |
 //! |---|---|---|
@@ -31,15 +31,17 @@
 //!
 //! Dictionary encoding is off for the columns whose values are nearly all
 //! different (`line`, `puzzle`, `solution`, `solve_us`), where it would
-//! only cost time, and for `status` and `check`, whose few names zstd
-//! squeezes to a few hundred bytes a row group anyway. The grids (`puzzle`,
+//! only cost time; `status` and `check` are indices into a fixed dictionary
+//! of their names, in runs (a few bytes a page; `names.rs`), with min/max
+//! statistics of the names a row group holds. The grids (`puzzle`,
 //! `solution`) are written uncompressed and without min/max statistics
 //! (every page spans nearly all grids, so they would filter nothing): zstd
 //! squeezes the grids' digits only 2.4-2.8 times, by entropy coding, at
 //! about 400 MB/s a core, so compressing them took more CPU than solving
 //! did (a million easy puzzles: 0.95 CPU-s against the solver's 0.42),
 //! and snappy and LZ4 do no better for speed on such text. They are PLAIN
-//! pages made from the results straight away (`grids.rs`). `line` and
+//! pages made from the results straight away (`grids.rs`), as `message`
+//! is (nearly always null: a bit a row). `line` and
 //! `guesses` are delta-encoded (a few bits a row) and `solve_us` plain,
 //! all three uncompressed; the rest is zstd-compressed (level 1). On 100,000
 //! Kaggle rows these choices took 10 % of the instructions of a run to
@@ -68,20 +70,23 @@ use parquet::arrow::arrow_writer::{
 use parquet::arrow::ArrowWriter;
 use parquet::basic::{Compression, Encoding, ZstdLevel};
 use parquet::errors::ParquetError;
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::{ColumnDescPtr, ColumnPath};
 
 use crate::kept::KeptValue;
 use crate::output::rating::RatingColumns;
-use crate::output::result::PuzzleResult;
+use crate::output::result::{Check, PuzzleResult};
 use crate::output::{clean_message, Blank, RowFormat, Shape, FILE_COLUMN};
+use sudoku_core::solver::Status;
 
 use super::Sink;
 
 mod grids;
+mod names;
 
 use grids::{column_chunk, GridPage, GridPages};
+use names::NamePages;
 
 /// Rows per row group, at least: a group ends with the first page of grids
 /// that reaches it (a chunk's rows at most later: a page is never cut).
@@ -96,22 +101,60 @@ pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 /// (Parquet's default is 1 MiB).
 const PAGE_BYTES: usize = 64 * 1024;
 
-/// The columns of grids: written as pages of their own ([`grids`]).
-const GRID_COLUMNS: [&str; 2] = ["puzzle", "solution"];
+/// The columns written as pages of their own, made on the workers: the
+/// grids and `message` as PLAIN values ([`grids`]), `status` and `check`
+/// as indices into a dictionary of their names ([`names`]).
+const PAGED_COLUMNS: [&str; 5] = ["puzzle", "status", "solution", "check", "message"];
 
-/// The columns written without a dictionary: values nearly all different
-/// (`line`, the grids, `solve_us`), or so few that plain values compress
-/// to nothing (`status`, `check`: interning every value cost 4 % of a
-/// Parquet run's instructions).
-const NO_DICTIONARY: [&str; 7] = [
-    "line", "puzzle", "solution", "solve_us", "status", "check", "guesses",
+/// The `status` column's dictionary: [`Status::ALL`]'s names, in order.
+const STATUS_NAMES: [&str; 6] = [
+    "solved",
+    "multiple",
+    "unsolvable",
+    "invalid",
+    "malformed",
+    "timeout",
 ];
 
-/// The columns written uncompressed: the grids; `line` and `guesses`,
-/// which [`DELTA_COLUMNS`] packs to a few bits a row anyway; `solve_us`,
-/// 8 bytes a row, which zstd shrinks about 5 times but at 3 % of a
-/// Parquet run's instructions (a file 4 % larger).
-const UNCOMPRESSED: [&str; 5] = ["puzzle", "solution", "line", "guesses", "solve_us"];
+/// The `check` column's dictionary.
+const CHECK_NAMES: [&str; 2] = ["ok", "mismatch"];
+
+/// The dictionary of a paged column's names, if it is one of names.
+fn dictionary(column: &str) -> Option<&'static [&'static str]> {
+    match column {
+        "status" => Some(&STATUS_NAMES),
+        "check" => Some(&CHECK_NAMES),
+        _ => None,
+    }
+}
+
+/// A status's index in [`STATUS_NAMES`].
+fn status_index(status: Status) -> u8 {
+    Status::ALL.iter().position(|&s| s == status).unwrap_or(0) as u8
+}
+
+/// A check's index in [`CHECK_NAMES`].
+fn check_index(check: Check) -> u8 {
+    match check {
+        Check::Ok => 0,
+        Check::Mismatch => 1,
+    }
+}
+
+/// A column written as pages of its own: its position in the schema, its
+/// descriptor and, for a column of names, their dictionary.
+type PagedColumn = (usize, ColumnDescPtr, Option<&'static [&'static str]>);
+
+/// The columns arrow-rs encodes without a dictionary: values nearly all
+/// different (`line`, `solve_us`), or delta-encoded (`guesses`).
+const NO_DICTIONARY: [&str; 3] = ["line", "solve_us", "guesses"];
+
+/// The columns arrow-rs writes uncompressed: `line` and `guesses`, which
+/// [`DELTA_COLUMNS`] packs to a few bits a row anyway; `solve_us`, 8 bytes
+/// a row, which zstd shrinks about 5 times but at 3 % of a Parquet run's
+/// instructions (a file 4 % larger). The paged columns are uncompressed
+/// too ([`grids`], [`names`]).
+const UNCOMPRESSED: [&str; 3] = ["line", "guesses", "solve_us"];
 
 /// The integer columns delta-encoded: `line` counts up by one, and
 /// `guesses` is mostly 0 on the puzzles that come by the million.
@@ -133,10 +176,9 @@ pub(crate) struct ParquetRows {
     factory: ArrowRowGroupWriterFactory,
     /// The row group being filled, `None` before its first rows.
     group: Option<Group>,
-    /// The grid columns: their positions in the schema and their
-    /// descriptors.
-    grids: Vec<(usize, ColumnDescPtr)>,
-    /// The pages of `group`'s grid columns, a list for each of `grids`.
+    /// The columns written as pages of their own ([`PAGED_COLUMNS`]).
+    grids: Vec<PagedColumn>,
+    /// The pages of `group`'s paged columns, a list for each of `grids`.
     grid_pages: Vec<Vec<GridPage>>,
     /// Rows in `group`.
     group_rows: usize,
@@ -173,7 +215,7 @@ impl FileThread {
     fn start(
         mut file: FileWriter,
         schema: &SchemaRef,
-        grids: Vec<(usize, ColumnDescPtr)>,
+        grids: Vec<PagedColumn>,
     ) -> Result<FileThread, ParquetError> {
         let (queue, finished) = sync_channel::<Finished>(0);
         let width = schema.fields().len();
@@ -238,7 +280,7 @@ fn stopped() -> ParquetError {
 fn write_group(
     file: &mut FileWriter,
     width: usize,
-    grids: &[(usize, ColumnDescPtr)],
+    grids: &[PagedColumn],
     group: Group,
     pages: &[Vec<GridPage>],
 ) -> Result<(), ParquetError> {
@@ -246,8 +288,10 @@ fn write_group(
     let mut grids = grids.iter().zip(pages).peekable();
     let mut row_group = file.next_row_group()?;
     for position in 0..width {
-        if let Some(((_, descriptor), pages)) = grids.next_if(|((i, _), _)| *i == position) {
-            let (chunk, close) = column_chunk(Arc::clone(descriptor), pages.iter())?;
+        if let Some(((_, descriptor, names), pages)) =
+            grids.next_if(|((i, _, _), _)| *i == position)
+        {
+            let (chunk, close) = column_chunk(Arc::clone(descriptor), *names, pages.iter())?;
             row_group.append_column(&chunk, close)?;
         } else if let Some((_, chunk)) = chunks.next_if(|(i, _)| *i == position) {
             chunk.append_to_row_group(&mut row_group)?;
@@ -338,10 +382,6 @@ impl ParquetRows {
             props =
                 props.set_column_compression(ColumnPath::from(column), Compression::UNCOMPRESSED);
         }
-        for column in GRID_COLUMNS {
-            props = props
-                .set_column_statistics_enabled(ColumnPath::from(column), EnabledStatistics::None);
-        }
         for column in DELTA_COLUMNS {
             props =
                 props.set_column_encoding(ColumnPath::from(column), Encoding::DELTA_BINARY_PACKED);
@@ -353,17 +393,18 @@ impl ParquetRows {
         let (file, factory) = ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props.build()))?
             .into_serialized_writer()?;
         let descriptors = file.schema_descr();
-        let grids: Vec<(usize, ColumnDescPtr)> = schema
+        let grids: Vec<PagedColumn> = schema
             .fields()
             .iter()
             .enumerate()
-            .filter(|(_, field)| GRID_COLUMNS.contains(&field.name().as_str()))
+            .filter(|(_, field)| PAGED_COLUMNS.contains(&field.name().as_str()))
             .filter_map(|(i, field)| {
+                let name = field.name().as_str();
                 let leaf = descriptors
                     .columns()
                     .iter()
-                    .find(|c| c.path().parts() == [field.name().as_str()])?;
-                Some((i, Arc::clone(leaf)))
+                    .find(|c| c.path().parts() == [name])?;
+                Some((i, Arc::clone(leaf), dictionary(name)))
             })
             .collect();
         Ok(ParquetRows {
@@ -440,7 +481,7 @@ impl ParquetRows {
                 Some(group) => group,
                 None => {
                     let writers = self.factory.create_column_writers(self.groups)?;
-                    let grids: Vec<usize> = self.grids.iter().map(|(i, _)| *i).collect();
+                    let grids: Vec<usize> = self.grids.iter().map(|(i, _, _)| *i).collect();
                     self.group
                         .insert(Group::start(&self.schema, writers, &grids)?)
                 }
@@ -507,12 +548,12 @@ impl TableColumns {
         }
         let mut line = UInt64Builder::with_capacity(n);
         let mut puzzle = GridPages::with_capacity(n);
-        let mut status = StringBuilder::with_capacity(n, n * 8);
+        let mut status = NamePages::new(STATUS_NAMES.len(), false);
         let mut solution = GridPages::with_capacity(n);
         let mut guesses = UInt64Builder::with_capacity(n);
         let mut solve_us = Float64Builder::with_capacity(n);
-        let mut check = StringBuilder::with_capacity(n, n * 2);
-        let mut message = StringBuilder::new();
+        let mut check = NamePages::new(CHECK_NAMES.len(), true);
+        let mut message = GridPages::with_room(n, 0);
         let mut rating = Float64Builder::with_capacity(n);
         let mut hardest = StringBuilder::new();
         let mut steps = UInt64Builder::with_capacity(n);
@@ -528,7 +569,7 @@ impl TableColumns {
                 steps.append_option(rated.map(|r| u64::from(r.steps)));
             }
             line.append_value(result.line);
-            status.append_value(result.status.name());
+            status.append(Some(status_index(result.status)));
             if let Some(sized) = &result.sized {
                 let text = sized.puzzle_text(self.blank.byte(&sized.symbols));
                 puzzle.append(Some(text.as_bytes()));
@@ -546,25 +587,23 @@ impl TableColumns {
             if solved {
                 guesses.append_option(result.guesses);
                 solve_us.append_option(result.solve_us());
-                check.append_option(result.check.map(|c| c.name()));
+                check.append(result.check.map(check_index));
             }
-            message.append_option(result.message.as_deref().map(clean_message));
+            let text = result.message.as_deref().map(clean_message);
+            message.append(text.as_ref().map(|t| t.as_bytes()));
         }
         columns.push(Arc::new(line.finish()));
-        let mut grids = vec![puzzle.finish()];
+        // The paged columns in the schema's order (`PAGED_COLUMNS`).
+        let mut grids = vec![puzzle.finish(), status.finish()];
         let rating: ArrayRef = Arc::new(rating.finish());
         let hardest: ArrayRef = Arc::new(hardest.finish());
         if self.rating == RatingColumns::Only {
             columns.extend([rating, hardest, Arc::new(steps.finish())]);
-            columns.push(Arc::new(status.finish()));
-            columns.push(Arc::new(message.finish()));
+            grids.push(message.finish());
         } else {
-            columns.push(Arc::new(status.finish()));
-            grids.push(solution.finish());
+            grids.extend([solution.finish(), check.finish(), message.finish()]);
             columns.push(Arc::new(guesses.finish()));
             columns.push(Arc::new(solve_us.finish()));
-            columns.push(Arc::new(check.finish()));
-            columns.push(Arc::new(message.finish()));
             if self.rating == RatingColumns::Appended {
                 columns.extend([rating, hardest]);
             }
@@ -958,7 +997,20 @@ mod tests {
     }
 
     #[test]
-    fn grids_and_their_nulls_read_back_across_pages() {
+    fn the_dictionaries_name_every_status_and_check_at_their_index() {
+        for status in Status::ALL {
+            assert_eq!(
+                STATUS_NAMES[usize::from(status_index(status))],
+                status.name()
+            );
+        }
+        for check in [Check::Ok, Check::Mismatch] {
+            assert_eq!(CHECK_NAMES[usize::from(check_index(check))], check.name());
+        }
+    }
+
+    #[test]
+    fn paged_columns_and_their_nulls_read_back_across_pages() {
         let shape = Shape {
             blank: Blank::Dot,
             ..Shape::default()
@@ -976,6 +1028,18 @@ mod tests {
                 if line % 3 == 0 {
                     r.solution = Some(solution);
                 }
+                // Statuses and checks in runs and alone; a few messages.
+                r.status = match line {
+                    l if l % 11 == 5 => Status::Invalid,
+                    l if (4000..4500).contains(&l) => Status::Timeout,
+                    _ => Status::Solved,
+                };
+                r.check = match line % 5 {
+                    0 => None,
+                    1 => Some(Check::Mismatch),
+                    _ => Some(Check::Ok),
+                };
+                r.message = (line % 13 == 0).then(|| format!("message {line}"));
                 r
             })
             .collect();
@@ -992,8 +1056,16 @@ mod tests {
             let batch = batch.unwrap();
             let puzzles = batch.column_by_name("puzzle").unwrap().as_string::<i32>();
             let solutions = batch.column_by_name("solution").unwrap().as_string::<i32>();
+            let column = |name| batch.column_by_name(name).unwrap().as_string::<i32>();
+            let (statuses, checks, messages) =
+                (column("status"), column("check"), column("message"));
             for i in 0..batch.num_rows() {
                 let want = &results[next];
+                let text =
+                    |c: &arrow_array::StringArray| c.is_valid(i).then(|| c.value(i).to_owned());
+                assert_eq!(statuses.value(i), want.status.name(), "row {next}");
+                assert_eq!(text(checks), want.check.map(|c| c.name().to_owned()));
+                assert_eq!(text(messages), want.message, "row {next}");
                 let puzzle = want.puzzle.map(|_| ".".repeat(81));
                 assert_eq!(
                     puzzles.is_valid(i).then(|| puzzles.value(i)),

@@ -17,9 +17,11 @@ use std::io::Read;
 use bytes::{Buf, Bytes};
 use parquet::basic::{Compression, Encoding};
 use parquet::column::writer::ColumnCloseResult;
+use parquet::data_type::ByteArray;
 use parquet::errors::ParquetError;
 use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::reader::{ChunkReader, Length};
+use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::schema::types::ColumnDescPtr;
 
 /// Rows of a page, at most: a chunk of the pipeline's (2,048 records) is
@@ -32,12 +34,16 @@ pub(super) const PAGE_ROWS: usize = 4096;
 /// when the page is sealed, so that nothing is moved.
 const HEAD_ROOM: usize = 4 + 2 + PAGE_ROWS / 8;
 
-/// One finished page of a grid column: its body (levels and values) and
-/// its rows.
+/// One finished page of a column made here: its body (levels and values)
+/// and its rows; for a column of names ([`super::names`]), which names it
+/// holds and its nulls, for the chunk's statistics.
 #[derive(Clone, Debug)]
 pub(super) struct GridPage {
-    body: Bytes,
-    rows: usize,
+    pub(super) body: Bytes,
+    pub(super) rows: usize,
+    /// Bit `i` set when the page holds the dictionary's name `i`.
+    pub(super) names: u64,
+    pub(super) nulls: usize,
 }
 
 impl GridPage {
@@ -64,7 +70,13 @@ pub(super) struct GridPages {
 impl GridPages {
     /// A column of `n` rows to come, room made for 9x9 grids.
     pub(super) fn with_capacity(n: usize) -> GridPages {
-        let page_bytes = HEAD_ROOM + n.min(PAGE_ROWS) * (4 + 81);
+        GridPages::with_room(n, 81)
+    }
+
+    /// A column of `n` rows to come, room made for values of `bytes` each
+    /// (0 for a column of mostly nulls, as `message`).
+    pub(super) fn with_room(n: usize, bytes: usize) -> GridPages {
+        let page_bytes = HEAD_ROOM + n.min(PAGE_ROWS) * (4 + bytes);
         let mut values = Vec::with_capacity(page_bytes);
         values.resize(HEAD_ROOM, 0);
         GridPages {
@@ -127,6 +139,8 @@ impl GridPages {
         self.pages.push(GridPage {
             body: Bytes::from(values).slice(start..),
             rows: self.rows,
+            names: 0,
+            nulls: 0,
         });
         self.levels.clear();
         self.rows = 0;
@@ -149,40 +163,91 @@ pub(super) struct GridChunk {
     len: u64,
 }
 
-/// A grid column's chunk of a row group, from its `pages` in order, and
-/// what the row group records of it (for
-/// [`parquet::file::writer::SerializedRowGroupWriter::append_column`]).
+/// A column's chunk of a row group, from its `pages` in order, and what
+/// the row group records of it (for
+/// [`parquet::file::writer::SerializedRowGroupWriter::append_column`]):
+/// PLAIN pages, or with `names`, the dictionary page of those names first
+/// and pages of their indices ([`super::names`]), with the chunk's min/max
+/// statistics of the names its pages hold.
 ///
 /// # Errors
 /// A page of 2 GiB or more, which a page header cannot give the size of
 /// (never expected: [`PAGE_ROWS`] grids of at most 4,096 characters).
 pub(super) fn column_chunk<'a>(
     descr: ColumnDescPtr,
+    names: Option<&[&str]>,
     pages: impl Iterator<Item = &'a GridPage>,
 ) -> Result<(GridChunk, ColumnCloseResult), ParquetError> {
     let mut pieces = Vec::new();
     let mut rows = 0;
     let mut len = 0;
+    let (mut used, mut nulls) = (0u64, 0);
+    if let Some(names) = names {
+        let mut body = Vec::new();
+        for name in names {
+            body.extend_from_slice(&(name.len() as u32).to_le_bytes());
+            body.extend_from_slice(name.as_bytes());
+        }
+        let header = dictionary_header(body.len(), names.len())?;
+        len += header.len() + body.len();
+        pieces.push(Bytes::from(header));
+        pieces.push(Bytes::from(body));
+    }
+    let dictionary_len = len;
+    let encoding = match names {
+        Some(_) => RLE_DICTIONARY,
+        None => PLAIN,
+    };
     for page in pages {
-        let header = page_header(page.body.len(), page.rows)?;
+        let header = header(page.body.len(), page.body.len(), page.rows, encoding)?;
         len += header.len() + page.body.len();
         pieces.push(Bytes::from(header));
         pieces.push(page.body.clone());
         rows += page.rows;
+        used |= page.names;
+        nulls += page.nulls;
     }
     let size = i64::try_from(len).map_err(|_| too_big(len))?;
-    let metadata = ColumnChunkMetaData::builder(descr)
+    let mut metadata = ColumnChunkMetaData::builder(descr)
         .set_compression(Compression::UNCOMPRESSED)
-        .set_encodings(vec![Encoding::PLAIN, Encoding::RLE])
         .set_num_values(i64::try_from(rows).map_err(|_| too_big(rows))?)
         .set_total_compressed_size(size)
-        .set_total_uncompressed_size(size)
-        .set_data_page_offset(0)
-        .build()?;
+        .set_total_uncompressed_size(size);
+    metadata = match names {
+        None => metadata
+            .set_encodings(vec![Encoding::PLAIN, Encoding::RLE])
+            .set_data_page_offset(0),
+        Some(names) => {
+            let held = names
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| used & (1 << i) != 0)
+                .map(|(_, name)| name.as_bytes());
+            let bytes = |name: &[u8]| ByteArray::from(name.to_vec());
+            let min = held.clone().min().map(bytes);
+            let max = held.max().map(bytes);
+            let statistics = Statistics::ByteArray(ValueStatistics::new(
+                min,
+                max,
+                None,
+                Some(nulls as u64),
+                false,
+            ));
+            metadata
+                .set_encodings(vec![
+                    Encoding::PLAIN,
+                    Encoding::RLE,
+                    Encoding::RLE_DICTIONARY,
+                ])
+                .set_dictionary_page_offset(Some(0))
+                .set_data_page_offset(dictionary_len as i64)
+                .set_statistics(statistics)
+        }
+    };
     let close = ColumnCloseResult {
         bytes_written: len as u64,
         rows_written: rows as u64,
-        metadata,
+        metadata: metadata.build()?,
         bloom_filter: None,
         column_index: None,
         offset_index: None,
@@ -199,21 +264,29 @@ fn too_big(size: usize) -> ParquetError {
     ParquetError::General(format!("a grid page or column chunk of {size} bytes"))
 }
 
+/// Parquet's number of the PLAIN encoding.
+const PLAIN: i32 = 0;
+
+/// Parquet's number of the RLE_DICTIONARY encoding.
+const RLE_DICTIONARY: i32 = 8;
+
+/// A field of type i32 (5) whose id is one past the last one's (Thrift's
+/// compact protocol).
+const NEXT_I32: u8 = 0x15;
+
 /// The Thrift header (compact protocol) of a data page (v1) of `rows` rows
-/// whose body (levels and values, uncompressed) is `size` bytes: PLAIN
-/// values, RLE levels, no statistics.
+/// whose body (levels and values) is `compressed` bytes, `size`
+/// uncompressed, its values in `encoding` (PLAIN, or RLE_DICTIONARY
+/// indices), RLE levels, no statistics.
 ///
 /// # Errors
 /// `size` or `rows` past `i32`.
-fn page_header(size: usize, rows: usize) -> Result<Vec<u8>, ParquetError> {
-    header(size, size, rows)
-}
-
-/// [`page_header`] of a page whose body is `compressed` bytes, `size`
-/// uncompressed.
-fn header(size: usize, compressed: usize, rows: usize) -> Result<Vec<u8>, ParquetError> {
-    /// A field of type i32 (5) whose id is one past the last one's.
-    const NEXT_I32: u8 = 0x15;
+fn header(
+    size: usize,
+    compressed: usize,
+    rows: usize,
+    encoding: i32,
+) -> Result<Vec<u8>, ParquetError> {
     let size = i32::try_from(size).map_err(|_| too_big(size))?;
     let compressed = i32::try_from(compressed).map_err(|_| too_big(compressed))?;
     let rows = i32::try_from(rows).map_err(|_| too_big(rows))?;
@@ -226,13 +299,40 @@ fn header(size: usize, compressed: usize, rows: usize) -> Result<Vec<u8>, Parque
         varint(&mut header, value);
     }
     header.push(0x2c);
-    // DataPageHeader: 1 num_values, 2 encoding (PLAIN, 0), 3 and 4 the
-    // definition and repetition levels' encodings (RLE, 3).
-    for value in [rows, 0, 3, 3] {
+    // DataPageHeader: 1 num_values, 2 encoding, 3 and 4 the definition and
+    // repetition levels' encodings (RLE, 3).
+    for value in [rows, encoding, 3, 3] {
         header.push(NEXT_I32);
         varint(&mut header, value);
     }
     // The ends of DataPageHeader and PageHeader.
+    header.extend_from_slice(&[0, 0]);
+    Ok(header)
+}
+
+/// The Thrift header of a dictionary page of `values` PLAIN values whose
+/// body is `size` bytes, uncompressed.
+///
+/// # Errors
+/// `size` or `values` past `i32`.
+fn dictionary_header(size: usize, values: usize) -> Result<Vec<u8>, ParquetError> {
+    let size = i32::try_from(size).map_err(|_| too_big(size))?;
+    let values = i32::try_from(values).map_err(|_| too_big(values))?;
+    let mut header = Vec::with_capacity(24);
+    // PageHeader: 1 type (DICTIONARY_PAGE, 2), 2 and 3 the sizes,
+    // 7 dictionary_page_header (a struct, 12: the id 4 past the last one).
+    for value in [2, size, size] {
+        header.push(NEXT_I32);
+        varint(&mut header, value);
+    }
+    header.push(0x4c);
+    // DictionaryPageHeader: 1 num_values, 2 encoding (PLAIN), 3 is_sorted
+    // (false: a bool field's type is its value, 2).
+    for value in [values, PLAIN] {
+        header.push(NEXT_I32);
+        varint(&mut header, value);
+    }
+    header.push(0x12);
     header.extend_from_slice(&[0, 0]);
     Ok(header)
 }
@@ -314,25 +414,42 @@ mod tests {
         use parquet::column::page::{CompressedPage, Page, PageWriter};
         use parquet::file::writer::{SerializedPageWriter, TrackedWrite};
 
-        for (size, rows) in [(1, 1), (174_603, 2048), (300, 70), (1 << 30, 4096)] {
+        let theirs = |page: Page, size: usize| {
             let mut sink = TrackedWrite::new(Vec::new());
             {
                 let mut writer = SerializedPageWriter::new(&mut sink);
+                writer.write_page(CompressedPage::new(page, size)).unwrap();
+                writer.close().unwrap();
+            }
+            sink.into_inner().unwrap()
+        };
+        let sizes = [(1, 1), (174_603, 2048), (300, 70), (1 << 30, 4096)];
+        for (size, rows) in sizes {
+            for (encoding, number) in [
+                (Encoding::PLAIN, PLAIN),
+                (Encoding::RLE_DICTIONARY, RLE_DICTIONARY),
+            ] {
                 let page = Page::DataPage {
                     buf: Bytes::new(),
                     num_values: rows as u32,
-                    encoding: Encoding::PLAIN,
+                    encoding,
                     def_level_encoding: Encoding::RLE,
                     rep_level_encoding: Encoding::RLE,
                     statistics: None,
                 };
-                writer.write_page(CompressedPage::new(page, size)).unwrap();
-                writer.close().unwrap();
+                // Their page's body is empty: 0 bytes compressed.
+                let ours = header(size, 0, rows, number).unwrap();
+                assert_eq!(ours, theirs(page, size), "{size} bytes, {rows} rows");
             }
-            let theirs = sink.into_inner().unwrap();
-            // Their page's body is empty: 0 bytes compressed.
-            let ours = header(size, 0, rows).unwrap();
-            assert_eq!(ours, theirs, "{size} bytes, {rows} rows");
+            let page = Page::DictionaryPage {
+                buf: Bytes::new(),
+                num_values: rows as u32,
+                encoding: Encoding::PLAIN,
+                is_sorted: false,
+            };
+            // A dictionary page's sizes are both its body's (here empty).
+            let ours = dictionary_header(0, rows).unwrap();
+            assert_eq!(ours, theirs(page, 0), "dictionary of {rows}");
         }
     }
 
@@ -341,6 +458,8 @@ mod tests {
         let pages = [GridPage {
             body: Bytes::from_static(b"levels and values"),
             rows: 3,
+            names: 0,
+            nulls: 0,
         }];
         let descr = {
             use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
@@ -357,7 +476,7 @@ mod tests {
                 ColumnPath::from("puzzle"),
             ))
         };
-        let (chunk, close) = column_chunk(descr, pages.iter()).unwrap();
+        let (chunk, close) = column_chunk(descr, None, pages.iter()).unwrap();
         let mut whole = Vec::new();
         chunk.get_read(0).unwrap().read_to_end(&mut whole).unwrap();
         assert_eq!(whole.len() as u64, chunk.len());
