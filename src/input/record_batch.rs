@@ -467,7 +467,7 @@ impl RecordBatch {
     }
 
     /// Record `i` when it is in the common form ([`Parser::plain`], or a
-    /// Parquet row that [`TableRules::plain`] reads) and the run maps or
+    /// Parquet row that `TableRules::plain` reads) and the run maps or
     /// casts no kept columns: what [`RecordBatch::record`] would make of
     /// it, without building a [`Record`]. `None` for any other record.
     ///
