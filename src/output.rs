@@ -51,6 +51,7 @@ use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
 use crate::output::rating::{RatingColumns, APPENDED_COLUMNS, RATE_COLUMNS};
 use crate::output::result::{PuzzleResult, RowFields, SizedResult};
+use crate::process::simd;
 use sudoku_core::sizes::symbols::BLANKS;
 use sudoku_core::sizes::Symbols;
 
@@ -429,7 +430,8 @@ impl CsvRows {
 
     /// Appends the fields from `line` to `check`, each followed by the
     /// delimiter.
-    fn push_fields(&self, fields: &RowFields<'_>, row: &mut Row) {
+    #[inline(always)]
+    fn push_fields<B: AsMut<[u8]>>(&self, fields: &RowFields<'_>, row: &mut Row<B>) {
         let delimiter = self.delimiter;
         row.number(fields.line);
         row.byte(delimiter);
@@ -544,6 +546,20 @@ impl CsvRows {
         out.push(b'\n');
     }
 
+    /// A plain row's fields ([`RowFormat::plain_row`]) and line end,
+    /// written where they end up in `out`.
+    #[inline(always)]
+    fn plain_in_place(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) {
+        in_place::<ROW_BYTES>(
+            out,
+            #[inline(always)]
+            |row| {
+                self.push_fields(fields, row);
+                row.byte(b'\n');
+            },
+        );
+    }
+
     /// Appends every row of `results`, in order.
     pub fn rows(&self, results: &[PuzzleResult], out: &mut Vec<u8>) {
         for result in results {
@@ -562,10 +578,11 @@ impl RowFormat for CsvRows {
             return false;
         }
         self.push_file(fields.input, out);
-        let mut row: Row = Row::new();
-        self.push_fields(fields, &mut row);
-        row.byte(b'\n');
-        out.extend_from_slice(row.bytes());
+        // The hot row of a run: compiled for AVX2 where the CPU has it.
+        simd::widest(
+            #[inline(always)]
+            || self.plain_in_place(fields, out),
+        );
         true
     }
 }
@@ -620,7 +637,7 @@ fn push_field(out: &mut Vec<u8>, field: &[u8], delimiter: u8) {
 
 /// Appends `n` in decimal.
 pub(crate) fn push_number(out: &mut Vec<u8>, n: u64) {
-    let mut row = Row::<24>::new();
+    let mut row = Row::<[u8; 24]>::new();
     row.number(n);
     out.extend_from_slice(row.bytes());
 }
@@ -628,7 +645,7 @@ pub(crate) fn push_number(out: &mut Vec<u8>, n: u64) {
 /// Appends a duration in nanoseconds as microseconds with one decimal,
 /// rounded (`12.3`).
 pub(crate) fn push_micros(out: &mut Vec<u8>, ns: u64) {
-    let mut row = Row::<24>::new();
+    let mut row = Row::<[u8; 24]>::new();
     row.micros(ns);
     out.extend_from_slice(row.bytes());
 }
@@ -638,18 +655,19 @@ pub(crate) fn push_micros(out: &mut Vec<u8>, ns: u64) {
 /// check, solve_us of 22 characters, 7 delimiters and the line end.
 const ROW_BYTES: usize = 20 + 81 + 10 + 81 + 20 + 22 + 8 + 8;
 
-/// One results row built in a fixed buffer of `N` bytes on the stack, so
-/// that a row is one copy into the output and every field a copy of known
-/// length (no capacity check or library call per field). A row too long
-/// for the buffer is [`Row::flush`]ed into the output before its long
-/// parts (another size's grids, messages).
-pub(crate) struct Row<const N: usize = ROW_BYTES> {
-    buf: [u8; N],
+/// One results row built in a fixed buffer of `N` bytes (`B` is `[u8; N]`
+/// on the stack, or `&mut [u8; N]` at the end of the output itself: see
+/// [`in_place`]), so that every field is a copy of known length (no
+/// capacity check or library call per field). A row too long for the
+/// buffer is [`Row::flush`]ed into the output before its long parts
+/// (another size's grids, messages).
+pub(crate) struct Row<B = [u8; ROW_BYTES]> {
+    buf: B,
     len: usize,
 }
 
-impl<const N: usize> Row<N> {
-    pub(crate) fn new() -> Row<N> {
+impl<const N: usize> Row<[u8; N]> {
+    pub(crate) fn new() -> Row<[u8; N]> {
         Row {
             buf: [0; N],
             len: 0,
@@ -665,23 +683,50 @@ impl<const N: usize> Row<N> {
         out.extend_from_slice(self.bytes());
         self.len = 0;
     }
+}
 
+/// Writes one row of at most `N` bytes with `write` straight into the end
+/// of `out`: room for `N` bytes is added, written, and cut back to what
+/// was written. No row on the stack is zeroed and copied over.
+#[inline(always)]
+pub(crate) fn in_place<const N: usize>(
+    out: &mut Vec<u8>,
+    write: impl FnOnce(&mut Row<&mut [u8; N]>),
+) {
+    let start = out.len();
+    out.resize(start + N, 0);
+    let mut len = 0;
+    if let Some(buf) = out
+        .get_mut(start..)
+        .and_then(|room| <&mut [u8; N]>::try_from(room).ok())
+    {
+        let mut row = Row { buf, len: 0 };
+        write(&mut row);
+        len = row.len;
+    }
+    out.truncate(start + len);
+}
+
+impl<B: AsMut<[u8]>> Row<B> {
+    #[inline(always)]
     pub(crate) fn byte(&mut self, b: u8) {
-        self.buf[self.len] = b;
+        self.buf.as_mut()[self.len] = b;
         self.len += 1;
     }
 
     /// Bytes of known small length: a status or check name, a JSON key.
+    #[inline(always)]
     pub(crate) fn text(&mut self, text: &[u8]) {
-        self.buf[self.len..self.len + text.len()].copy_from_slice(text);
+        self.buf.as_mut()[self.len..self.len + text.len()].copy_from_slice(text);
         self.len += text.len();
     }
 
     /// A grid's 81 characters, `blank` for its blanks, written in place
     /// (no 81-byte line made and copied).
+    #[inline(always)]
     pub(crate) fn grid(&mut self, grid: &Grid, blank: u8) {
         let end = self.len + CELLS;
-        if let Some(line) = self.buf.get_mut(self.len..end) {
+        if let Some(line) = self.buf.as_mut().get_mut(self.len..end) {
             if let Ok(line) = <&mut [u8; CELLS]>::try_from(line) {
                 write_grid(grid, blank, line);
             }
@@ -690,6 +735,7 @@ impl<const N: usize> Row<N> {
     }
 
     /// A grid's 81 characters in quotes (a JSON string).
+    #[inline(always)]
     pub(crate) fn quoted_grid(&mut self, grid: &Grid, blank: u8) {
         self.byte(b'"');
         self.grid(grid, blank);
@@ -698,6 +744,7 @@ impl<const N: usize> Row<N> {
 
     /// `n` in decimal, its digits written in place, two at a time (no copy
     /// through a formatting buffer of unknown length).
+    #[inline(always)]
     pub(crate) fn number(&mut self, mut n: u64) {
         // Most guesses, and most solve times' whole microseconds, are one
         // digit.
@@ -705,6 +752,7 @@ impl<const N: usize> Row<N> {
             self.byte(b'0' + n as u8);
             return;
         }
+        let buf = self.buf.as_mut();
         let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
         let mut end = self.len + digits;
         self.len = end;
@@ -712,18 +760,19 @@ impl<const N: usize> Row<N> {
             let pair = 2 * (n % 100) as usize;
             n /= 100;
             end -= 2;
-            self.buf[end..end + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+            buf[end..end + 2].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
         }
         if n >= 10 {
             let pair = 2 * n as usize;
-            self.buf[end - 2..end].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
+            buf[end - 2..end].copy_from_slice(&DIGIT_PAIRS[pair..pair + 2]);
         } else {
-            self.buf[end - 1] = b'0' + n as u8;
+            buf[end - 1] = b'0' + n as u8;
         }
     }
 
     /// A duration in nanoseconds as microseconds with one decimal, rounded
     /// (`12.3`).
+    #[inline(always)]
     pub(crate) fn micros(&mut self, ns: u64) {
         let tenths = ns.saturating_add(50) / 100;
         self.number(tenths / 10);
@@ -742,7 +791,7 @@ const DIGIT_PAIRS: &[u8; 200] = b"\
 
 /// Writes `grid`'s 81 characters into `line`, `blank` for its blanks: one
 /// branch-free pass the compiler vectorises.
-#[inline]
+#[inline(always)]
 fn write_grid(grid: &Grid, blank: u8, line: &mut [u8; CELLS]) {
     for (byte, &v) in line.iter_mut().zip(grid.cells()) {
         *byte = if v == 0 { blank } else { b'0' + v };
@@ -1305,6 +1354,76 @@ mod tests {
             "1".repeat(80)
         );
         assert_eq!(text, expected);
+    }
+
+    /// Results of plain records ([`RowFormat::plain_row`]) with every kind
+    /// of field: statuses with and without grids, numbers of one to twenty
+    /// digits, both checks and none, both inputs of two.
+    pub(super) fn plain_results() -> Vec<PuzzleResult> {
+        let puzzle = Grid::parse(
+            b"..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3..",
+        )
+        .unwrap();
+        let solution = Grid::parse(
+            b"864371259325849761971265843436192587198657432257483916689734125713528694542916378",
+        )
+        .unwrap();
+        let numbers = [0, 1, 9, 10, 99, 100, 12_345, 999_950, 1 << 40, u64::MAX];
+        let mut results = Vec::new();
+        for (i, &n) in numbers.iter().enumerate() {
+            for (status, check) in [
+                (Status::Solved, Some(Check::Ok)),
+                (Status::Solved, Some(Check::Mismatch)),
+                (Status::Solved, None),
+                (Status::Unsolvable, None),
+                (Status::Timeout, None),
+            ] {
+                results.push(PuzzleResult {
+                    input: i % 2,
+                    line: n.max(1),
+                    puzzle: Some(puzzle),
+                    status,
+                    solution: (status == Status::Solved).then_some(solution),
+                    guesses: Some(numbers[numbers.len() - 1 - i]),
+                    solve_ns: Some(n),
+                    check,
+                    message: None,
+                    ..malformed()
+                });
+            }
+        }
+        results
+    }
+
+    #[test]
+    fn plain_rows_are_their_results_rows_at_every_width() {
+        let shapes = [
+            Shape::default(),
+            Shape {
+                files: Some(vec!["a.csv".into(), "b;c.csv".into()]),
+                blank: Blank::Zero,
+                ..Shape::default()
+            },
+        ];
+        for shape in &shapes {
+            for delimiter in [b',', b';'] {
+                let rows = CsvRows::new(shape, delimiter);
+                for result in plain_results() {
+                    let fields = RowFields::of(&result);
+                    let mut whole = b"rows before,".to_vec();
+                    rows.row(&result, &mut whole);
+                    // At the CPU's widest (AVX2 here), then at the base width.
+                    let mut widest = b"rows before,".to_vec();
+                    assert!(rows.plain_row(&fields, &mut widest));
+                    let mut base = b"rows before,".to_vec();
+                    rows.push_file(fields.input, &mut base);
+                    rows.plain_in_place(&fields, &mut base);
+                    let whole = String::from_utf8(whole).unwrap();
+                    assert_eq!(String::from_utf8(widest).unwrap(), whole);
+                    assert_eq!(String::from_utf8(base).unwrap(), whole);
+                }
+            }
+        }
     }
 
     #[test]

@@ -6,7 +6,10 @@
 
 use crate::output::rating::RatingColumns;
 use crate::output::result::{PuzzleResult, RowFields, SizedResult};
-use crate::output::{clean_message, push_number, Blank, Row, RowFormat, Shape, FILE_COLUMN};
+use crate::output::{
+    clean_message, in_place, push_number, Blank, Row, RowFormat, Shape, FILE_COLUMN,
+};
+use crate::process::simd;
 
 /// The longest run of members a row builds on the stack: `line` to
 /// `message` (its value `null`) and the row's end, with numbers of 20
@@ -127,7 +130,7 @@ impl JsonlRows {
         &self,
         fields: &RowFields<'_>,
         sized: Option<&SizedResult>,
-        row: &mut Row<JSON_ROW_BYTES>,
+        row: &mut Row<[u8; JSON_ROW_BYTES]>,
         out: &mut Vec<u8>,
     ) {
         row.text(b"\"line\":");
@@ -141,9 +144,7 @@ impl JsonlRows {
             }
             (None, None) => row.text(b"null"),
         }
-        row.text(b",\"status\":\"");
-        row.text(fields.status.name().as_bytes());
-        row.text(b"\",\"solution\":");
+        self.push_status(fields, row);
         match (fields.solution, sized.and_then(SizedResult::solution_text)) {
             (Some(grid), _) => row.quoted_grid(grid, b'.'),
             (None, Some(text)) => {
@@ -152,6 +153,55 @@ impl JsonlRows {
             }
             (None, None) => row.text(b"null"),
         }
+        self.push_counts(fields, row);
+    }
+}
+
+impl JsonlRows {
+    /// [`JsonlRows::push_members`] for a 9x9 grid's fields, all of them in
+    /// `row`.
+    #[inline(always)]
+    fn push_plain_members<B: AsMut<[u8]>>(&self, fields: &RowFields<'_>, row: &mut Row<B>) {
+        row.text(b"\"line\":");
+        row.number(fields.line);
+        row.text(b",\"puzzle\":");
+        match fields.puzzle {
+            Some(grid) => row.quoted_grid(grid, self.blank.nine()),
+            None => row.text(b"null"),
+        }
+        self.push_status(fields, row);
+        match fields.solution {
+            Some(grid) => row.quoted_grid(grid, b'.'),
+            None => row.text(b"null"),
+        }
+        self.push_counts(fields, row);
+    }
+
+    /// A plain row's members ([`RowFormat::plain_row`]) after `file`, and
+    /// its end, written where they end up in `out`.
+    #[inline(always)]
+    fn plain_in_place(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) {
+        in_place::<JSON_ROW_BYTES>(
+            out,
+            #[inline(always)]
+            |row| {
+                self.push_plain_members(fields, row);
+                row.text(b"null}\n");
+            },
+        );
+    }
+
+    /// The `status` member and the `solution` key.
+    #[inline(always)]
+    fn push_status<B: AsMut<[u8]>>(&self, fields: &RowFields<'_>, row: &mut Row<B>) {
+        row.text(b",\"status\":\"");
+        row.text(fields.status.name().as_bytes());
+        row.text(b"\",\"solution\":");
+    }
+
+    /// The members from `guesses` to the `message` key.
+    #[inline(always)]
+    fn push_counts<B: AsMut<[u8]>>(&self, fields: &RowFields<'_>, row: &mut Row<B>) {
         row.text(b",\"guesses\":");
         match fields.guesses {
             Some(n) => row.number(n),
@@ -186,10 +236,11 @@ impl RowFormat for JsonlRows {
                 out.extend_from_slice(file);
             }
         }
-        let mut row = Row::<JSON_ROW_BYTES>::new();
-        self.push_members(fields, None, &mut row, out);
-        row.text(b"null}\n");
-        row.flush(out);
+        // The hot row of a run: compiled for AVX2 where the CPU has it.
+        simd::widest(
+            #[inline(always)]
+            || self.plain_in_place(fields, out),
+        );
         true
     }
 
@@ -211,7 +262,7 @@ impl RowFormat for JsonlRows {
         }
         // The members up to `message` are built in one buffer on the stack
         // (the keys are [`crate::output::COLUMNS`]), and the row is copied out once.
-        let mut row = Row::<JSON_ROW_BYTES>::new();
+        let mut row = Row::<[u8; JSON_ROW_BYTES]>::new();
         self.push_members(
             &RowFields::of(result),
             result.sized.as_deref(),
@@ -342,6 +393,38 @@ mod tests {
             (Some(3), Some(12.3))
         );
         assert_eq!(value["check"], json!("ok"));
+    }
+
+    #[test]
+    fn plain_rows_are_their_results_rows_at_every_width() {
+        let shapes = [
+            Shape::default(),
+            Shape {
+                files: Some(vec!["a.csv".into(), "b \"2\".csv".into()]),
+                blank: Blank::Zero,
+                ..Shape::default()
+            },
+        ];
+        for shape in &shapes {
+            let rows = JsonlRows::new(shape);
+            for result in crate::output::tests::plain_results() {
+                let fields = RowFields::of(&result);
+                let mut whole = b"{}\n".to_vec();
+                rows.row(&result, &mut whole);
+                // At the CPU's widest (AVX2 here), then at the base width.
+                let mut widest = b"{}\n".to_vec();
+                assert!(rows.plain_row(&fields, &mut widest));
+                let mut base = b"{}\n".to_vec();
+                base.push(b'{');
+                if let Some(files) = &rows.files {
+                    base.extend_from_slice(&files[fields.input]);
+                }
+                rows.plain_in_place(&fields, &mut base);
+                let whole = String::from_utf8(whole).unwrap();
+                assert_eq!(String::from_utf8(widest).unwrap(), whole);
+                assert_eq!(String::from_utf8(base).unwrap(), whole);
+            }
+        }
     }
 
     #[test]
