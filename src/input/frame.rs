@@ -21,6 +21,8 @@ use std::io::{self, Read};
 
 use memchr::{memchr, memchr2, memchr3};
 
+use crate::process::simd;
+
 /// Longest record kept of text lines and grids, in bytes, not counting its
 /// line terminator. A longer record is `malformed` (`line too long`). Also
 /// how far a CSV quoted field may run past the end of its line.
@@ -550,6 +552,17 @@ fn scan_csv(
 /// instead of a search per record. 0 when the first is not such a record,
 /// or any of the run holds such a byte.
 fn same_length_records(data: &[u8], len: usize, max: usize, csv: bool) -> usize {
+    // The count runs compiled for AVX2 where the CPU has it.
+    simd::widest(
+        #[inline(always)]
+        || same_length_records_at_width(data, len, max, csv),
+    )
+}
+
+/// [`same_length_records`]' work, inlined into it for the instruction set
+/// it runs with.
+#[inline(always)]
+fn same_length_records_at_width(data: &[u8], len: usize, max: usize, csv: bool) -> usize {
     let stride = len + 1;
     let n = (0..max.min(data.len() / stride))
         .take_while(|&i| data[i * stride + len] == b'\n')
