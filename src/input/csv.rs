@@ -336,7 +336,7 @@ impl CsvRules {
     /// or kept column. `None` for anything else (nothing is wrong with such
     /// a record: [`CsvRules::record`] reads it). No field is cut: the
     /// puzzle's and solution's bytes are read where they lie.
-    #[inline]
+    #[inline(always)]
     pub fn plain(&self, bytes: &[u8]) -> Option<(Grid, Option<Grid>)> {
         let cols = &self.cols;
         if cols.puzzle != Some(0)

@@ -88,7 +88,7 @@ impl Parser {
     /// `CsvRules::plain`): exactly what [`Parser::parse`] would make of
     /// it, a record with nothing else (no message, status or kept value).
     /// `None` for any other record.
-    #[inline]
+    #[inline(always)]
     pub fn plain(&self, bytes: &[u8]) -> Option<(Grid, Option<Grid>)> {
         match self {
             Parser::Csv(rules) => rules.plain(bytes),
@@ -473,7 +473,7 @@ impl RecordBatch {
     ///
     /// # Panics
     /// If `i` is out of range.
-    #[inline]
+    #[inline(always)]
     pub fn plain(&self, i: usize) -> Option<PlainRecord> {
         self.plain_with(i, false).map(|(record, _)| record)
     }
