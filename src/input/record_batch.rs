@@ -490,7 +490,7 @@ impl RecordBatch {
 
     /// Record `i` as a plain puzzle, with its expected status when
     /// `expected` asks (a record in the common form of CSV has none).
-    #[inline]
+    #[inline(always)]
     fn plain_with(&self, i: usize, expected: bool) -> Option<(PlainRecord, Option<Status>)> {
         if !self.maps.is_empty() || self.types.is_some() {
             return None;
