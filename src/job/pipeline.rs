@@ -833,13 +833,22 @@ fn solve_runs_at_width(
                     }
                 }
                 None => {
-                    // A result is made for each record, but from a record
-                    // in the common form read in place (a Parquet row's
-                    // arrays), not from a `Record` made first.
-                    let plain = common.then(|| chunk.records.plain_expected(i)).flatten();
+                    // A result is kept for each record, but made from a
+                    // record in the common form read in place (a Parquet
+                    // row's arrays), not from a `Record` made first.
+                    let plain = (common && keep_results)
+                        .then(|| chunk.records.plain_expected(i))
+                        .flatten();
                     if let Some((record, expected)) = plain {
-                        let result = solve_plain_result(&record, expected, state, settings);
-                        push_result(run, result, keep_results, format);
+                        let solved = Solved::new(
+                            state.solver.as_mut(),
+                            &record.puzzle,
+                            record.solution.as_ref(),
+                            None,
+                            settings.mode,
+                            &settings.limits,
+                        );
+                        push_solved(run, &record, expected, solved, format);
                         continue;
                     }
                     chunk.records.record(i, &mut state.scratch)
@@ -907,26 +916,30 @@ fn solve_plain(
     push_result(run, result, keep_results, Some(format));
 }
 
-/// The result of a plain puzzle ([`PlainRecord`]) that expects the status
-/// `expected`: what [`solve_record`] makes of the same record.
-fn solve_plain_result(
+/// [`push_result`] of a plain puzzle ([`PlainRecord`]) so `solved`,
+/// expecting the status `expected` (the result [`solve_record`] makes of
+/// the same record), in a run that keeps its results: made where the run
+/// keeps it, not made and then moved there (a result is 300 bytes).
+fn push_solved(
+    run: &Run,
     record: &PlainRecord,
     expected: Option<Status>,
-    state: &mut WorkerState,
-    settings: &Settings,
-) -> PuzzleResult {
-    let solved = Solved::new(
-        state.solver.as_mut(),
-        &record.puzzle,
-        record.solution.as_ref(),
-        None,
-        settings.mode,
-        &settings.limits,
-    );
-    PuzzleResult {
-        expected,
-        ..solved.into_result(record.input, record.line, record.puzzle)
+    solved: Solved,
+    format: Option<&dyn RowFormat>,
+) {
+    // Locked per record, as in `push_result`.
+    let mut guard = run.out();
+    let out = &mut *guard;
+    out.results
+        .push(solved.into_result(record.input, record.line, record.puzzle));
+    let Some(result) = out.results.last_mut() else {
+        return;
+    };
+    result.expected = expected;
+    if let Some(format) = format {
+        format.row(result, &mut out.text);
     }
+    out.marks.push(Mark::of(result));
 }
 
 /// Adds a record's result to `run`: its row formatted by `format`, its
