@@ -577,11 +577,10 @@ impl TableColumns {
                     solution.append(sized.solution_text().as_ref().map(|t| t.as_bytes()));
                 }
             } else {
-                let line = result.puzzle.map(|g| self.blank.puzzle_bytes(&g));
-                puzzle.append(line.as_ref().map(|l| &l[..]));
+                puzzle.append_grid(result.puzzle.as_ref(), self.blank.nine());
                 if solved {
-                    let line = result.solution.map(|g| g.line_bytes());
-                    solution.append(line.as_ref().map(|l| &l[..]));
+                    // A solution has no blank (`Grid::line_bytes`' is `.`).
+                    solution.append_grid(result.solution.as_ref(), b'.');
                 }
             }
             if solved {

@@ -23,6 +23,7 @@ use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::reader::{ChunkReader, Length};
 use parquet::file::statistics::{Statistics, ValueStatistics};
 use parquet::schema::types::ColumnDescPtr;
+use sudoku_core::grid::{Grid, CELLS};
 
 /// Rows of a page, at most: a chunk of the pipeline's (2,048 records) is
 /// one page, about 170 KB of 9x9 grids.
@@ -90,19 +91,52 @@ impl GridPages {
 
     /// Appends a value, or a null.
     pub(super) fn append(&mut self, value: Option<&[u8]>) {
-        if self.rows.is_multiple_of(8) {
-            self.levels.push(0);
-        }
+        self.level(value.is_some());
         if let Some(value) = value {
-            if let Some(byte) = self.levels.last_mut() {
-                *byte |= 1 << (self.rows % 8);
-            }
             // Longer than 4 GiB would not fit a page anyway (grids are at
             // most 4,096 characters).
             let len = u32::try_from(value.len()).unwrap_or(u32::MAX);
             self.values.extend_from_slice(&len.to_le_bytes());
             self.values.extend_from_slice(value);
         }
+        self.end_row();
+    }
+
+    /// Appends a 9x9 grid's 81 characters (`blank` for its blanks), or a
+    /// null: written straight into the page in one pass, not made into a
+    /// line first and copied.
+    #[inline]
+    pub(super) fn append_grid(&mut self, grid: Option<&Grid>, blank: u8) {
+        self.level(grid.is_some());
+        if let Some(grid) = grid {
+            let mut value = [0; 4 + CELLS];
+            let (len, line) = value.split_at_mut(4);
+            len.copy_from_slice(&(CELLS as u32).to_le_bytes());
+            // Branch-free over a zip, so that it vectorises.
+            for (byte, &v) in line.iter_mut().zip(grid.cells()) {
+                *byte = if v == 0 { blank } else { b'0' + v };
+            }
+            self.values.extend_from_slice(&value);
+        }
+        self.end_row();
+    }
+
+    /// Starts a row: its definition level, 1 when it holds a value.
+    #[inline]
+    fn level(&mut self, present: bool) {
+        if self.rows.is_multiple_of(8) {
+            self.levels.push(0);
+        }
+        if present {
+            if let Some(byte) = self.levels.last_mut() {
+                *byte |= 1 << (self.rows % 8);
+            }
+        }
+    }
+
+    /// Ends a row, and the page at [`PAGE_ROWS`] rows.
+    #[inline]
+    fn end_row(&mut self) {
         self.rows += 1;
         if self.rows == PAGE_ROWS {
             self.seal();
