@@ -40,6 +40,7 @@ use std::sync::Arc;
 
 use flate2::write::GzEncoder;
 use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::solver::Status;
 
 use self::discard::{is_null_device, Discarded};
 pub use self::format::{Compression, OutputFormat};
@@ -50,7 +51,7 @@ use self::parquet::ParquetRows;
 use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
 use crate::output::rating::{RatingColumns, APPENDED_COLUMNS, RATE_COLUMNS};
-use crate::output::result::{PuzzleResult, RowFields, SizedResult};
+use crate::output::result::{Check, PuzzleResult, RowFields, SizedResult};
 use crate::process::simd;
 use sudoku_core::sizes::symbols::BLANKS;
 use sudoku_core::sizes::Symbols;
@@ -439,7 +440,7 @@ impl CsvRows {
             row.grid(puzzle, self.blank.nine());
         }
         row.byte(delimiter);
-        row.text(fields.status.name().as_bytes());
+        row.status(fields.status);
         row.byte(delimiter);
         if let Some(solution) = fields.solution {
             row.grid(solution, b'.');
@@ -454,7 +455,7 @@ impl CsvRows {
         }
         row.byte(delimiter);
         if let Some(check) = fields.check {
-            row.text(check.name().as_bytes());
+            row.check(check);
         }
         row.byte(delimiter);
     }
@@ -719,6 +720,30 @@ impl<B: AsMut<[u8]>> Row<B> {
     pub(crate) fn text(&mut self, text: &[u8]) {
         self.buf.as_mut()[self.len..self.len + text.len()].copy_from_slice(text);
         self.len += text.len();
+    }
+
+    /// A status's name ([`Status::name`]): each arm a copy of known length,
+    /// where the name's length read at run time would make it a library
+    /// call.
+    #[inline(always)]
+    pub(crate) fn status(&mut self, status: Status) {
+        match status {
+            Status::Solved => self.text(b"solved"),
+            Status::Multiple => self.text(b"multiple"),
+            Status::Unsolvable => self.text(b"unsolvable"),
+            Status::Invalid => self.text(b"invalid"),
+            Status::Malformed => self.text(b"malformed"),
+            Status::Timeout => self.text(b"timeout"),
+        }
+    }
+
+    /// A check's name ([`Check::name`]), as [`Row::status`].
+    #[inline(always)]
+    pub(crate) fn check(&mut self, check: Check) {
+        match check {
+            Check::Ok => self.text(b"ok"),
+            Check::Mismatch => self.text(b"mismatch"),
+        }
     }
 
     /// A grid's 81 characters, `blank` for its blanks, written in place
@@ -1238,8 +1263,6 @@ fn parquet_error(e: ::parquet::errors::ParquetError, path: &Path) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::output::result::Check;
-    use sudoku_core::solver::Status;
 
     #[test]
     fn blanks_of_other_sizes_are_never_symbols() {
@@ -1423,6 +1446,21 @@ mod tests {
                     assert_eq!(String::from_utf8(base).unwrap(), whole);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn names_in_rows_are_the_statuses_and_checks_names() {
+        let written = |write: &dyn Fn(&mut Row)| {
+            let mut row: Row = Row::new();
+            write(&mut row);
+            String::from_utf8(row.bytes().to_vec()).unwrap()
+        };
+        for status in Status::ALL {
+            assert_eq!(written(&|row| row.status(status)), status.name());
+        }
+        for check in [Check::Ok, Check::Mismatch] {
+            assert_eq!(written(&|row| row.check(check)), check.name());
         }
     }
 

@@ -195,7 +195,7 @@ impl JsonlRows {
     #[inline(always)]
     fn push_status<B: AsMut<[u8]>>(&self, fields: &RowFields<'_>, row: &mut Row<B>) {
         row.text(b",\"status\":\"");
-        row.text(fields.status.name().as_bytes());
+        row.status(fields.status);
         row.text(b"\",\"solution\":");
     }
 
@@ -216,7 +216,7 @@ impl JsonlRows {
         match fields.check {
             Some(check) => {
                 row.byte(b'"');
-                row.text(check.name().as_bytes());
+                row.check(check);
                 row.byte(b'"');
             }
             None => row.text(b"null"),
