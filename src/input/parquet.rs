@@ -194,7 +194,7 @@ impl TextColumn {
 
     /// The text at `row` as it lies in the column, without a [`Value`]
     /// made: `Some(None)` for a null, `None` for a column of another type.
-    #[inline]
+    #[inline(always)]
     fn text(&self, row: usize) -> Option<Option<&[u8]>> {
         match self {
             TextColumn::Views(a) => Some(a.is_valid(row).then(|| a.value(row).as_bytes())),
@@ -249,7 +249,7 @@ impl TableRules {
     /// column absent, null, empty or of exactly 81 digits `1`-`9`. `None`
     /// for any other row: `record` then makes it (spaces to trim, grids of
     /// other sizes, lists, messages).
-    #[inline]
+    #[inline(always)]
     pub fn plain(
         &self,
         table: &Table,
