@@ -78,6 +78,7 @@ use crate::kept::KeptValue;
 use crate::output::rating::RatingColumns;
 use crate::output::result::{Check, PuzzleResult};
 use crate::output::{clean_message, Blank, RowFormat, Shape, FILE_COLUMN};
+use crate::process::simd;
 use sudoku_core::solver::Status;
 
 use super::Sink;
@@ -358,7 +359,13 @@ impl RowFormat for TableColumns {
     fn columns(&self, runs: &[&[PuzzleResult]]) -> Option<Columns> {
         let n = runs.iter().map(|run| run.len()).sum();
         let results = runs.iter().flat_map(|run| run.iter());
-        Some(Columns(self.build(results, n).map_err(|e| e.to_string())))
+        // Compiled for AVX2 where the CPU has it: the grids written into
+        // their pages in fewer vector steps.
+        let built = simd::widest(
+            #[inline(always)]
+            || self.build(results, n),
+        );
+        Some(Columns(built.map_err(|e| e.to_string())))
     }
 }
 
@@ -533,6 +540,7 @@ impl TableColumns {
     ///
     /// # Errors
     /// A kept value its column cannot hold (see [`kept_column`]).
+    #[inline(always)]
     fn build<'a>(
         &self,
         results: impl Iterator<Item = &'a PuzzleResult> + Clone,

@@ -105,7 +105,7 @@ impl GridPages {
     /// Appends a 9x9 grid's 81 characters (`blank` for its blanks), or a
     /// null: written straight into the page in one pass, not made into a
     /// line first and copied.
-    #[inline]
+    #[inline(always)]
     pub(super) fn append_grid(&mut self, grid: Option<&Grid>, blank: u8) {
         self.level(grid.is_some());
         if let Some(grid) = grid {
@@ -122,7 +122,7 @@ impl GridPages {
     }
 
     /// Starts a row: its definition level, 1 when it holds a value.
-    #[inline]
+    #[inline(always)]
     fn level(&mut self, present: bool) {
         if self.rows.is_multiple_of(8) {
             self.levels.push(0);
@@ -135,7 +135,7 @@ impl GridPages {
     }
 
     /// Ends a row, and the page at [`PAGE_ROWS`] rows.
-    #[inline]
+    #[inline(always)]
     fn end_row(&mut self) {
         self.rows += 1;
         if self.rows == PAGE_ROWS {
