@@ -86,7 +86,7 @@ use super::Sink;
 mod grids;
 mod names;
 
-use grids::{column_chunk, GridPage, GridPages};
+use grids::{column_chunk, GridPage, GridPages, Paged};
 use names::NamePages;
 
 /// Rows per row group, at least: a group ends with the first page of grids
@@ -103,9 +103,11 @@ pub const ROW_GROUP_ROWS: usize = 128 * 1024;
 const PAGE_BYTES: usize = 64 * 1024;
 
 /// The columns written as pages of their own, made on the workers: the
-/// grids and `message` as PLAIN values ([`grids`]), `status` and `check`
-/// as indices into a dictionary of their names ([`names`]).
-const PAGED_COLUMNS: [&str; 5] = ["puzzle", "status", "solution", "check", "message"];
+/// grids, `solve_us` and `message` as PLAIN values ([`grids`]), `status`
+/// and `check` as indices into a dictionary of their names ([`names`]).
+const PAGED_COLUMNS: [&str; 6] = [
+    "puzzle", "status", "solution", "solve_us", "check", "message",
+];
 
 /// The `status` column's dictionary: [`Status::ALL`]'s names, in order.
 const STATUS_NAMES: [&str; 6] = [
@@ -120,12 +122,13 @@ const STATUS_NAMES: [&str; 6] = [
 /// The `check` column's dictionary.
 const CHECK_NAMES: [&str; 2] = ["ok", "mismatch"];
 
-/// The dictionary of a paged column's names, if it is one of names.
-fn dictionary(column: &str) -> Option<&'static [&'static str]> {
+/// What a paged column holds.
+fn paged(column: &str) -> Paged {
     match column {
-        "status" => Some(&STATUS_NAMES),
-        "check" => Some(&CHECK_NAMES),
-        _ => None,
+        "status" => Paged::Names(&STATUS_NAMES),
+        "check" => Paged::Names(&CHECK_NAMES),
+        "solve_us" => Paged::Doubles,
+        _ => Paged::Text,
     }
 }
 
@@ -143,19 +146,19 @@ fn check_index(check: Check) -> u8 {
 }
 
 /// A column written as pages of its own: its position in the schema, its
-/// descriptor and, for a column of names, their dictionary.
-type PagedColumn = (usize, ColumnDescPtr, Option<&'static [&'static str]>);
+/// descriptor and what it holds.
+type PagedColumn = (usize, ColumnDescPtr, Paged);
 
 /// The columns arrow-rs encodes without a dictionary: values nearly all
-/// different (`line`, `solve_us`), or delta-encoded (`guesses`).
-const NO_DICTIONARY: [&str; 3] = ["line", "solve_us", "guesses"];
+/// different (`line`), or delta-encoded (`guesses`).
+const NO_DICTIONARY: [&str; 2] = ["line", "guesses"];
 
 /// The columns arrow-rs writes uncompressed: `line` and `guesses`, which
-/// [`DELTA_COLUMNS`] packs to a few bits a row anyway; `solve_us`, 8 bytes
-/// a row, which zstd shrinks about 5 times but at 3 % of a Parquet run's
-/// instructions (a file 4 % larger). The paged columns are uncompressed
-/// too ([`grids`], [`names`]).
-const UNCOMPRESSED: [&str; 3] = ["line", "guesses", "solve_us"];
+/// [`DELTA_COLUMNS`] packs to a few bits a row anyway. The paged columns
+/// are uncompressed too ([`grids`], [`names`]): `solve_us`, 8 bytes a row,
+/// zstd shrank about 5 times but at 3 % of a Parquet run's instructions
+/// (a file 4 % larger).
+const UNCOMPRESSED: [&str; 2] = ["line", "guesses"];
 
 /// The integer columns delta-encoded: `line` counts up by one, and
 /// `guesses` is mostly 0 on the puzzles that come by the million.
@@ -164,7 +167,7 @@ const DELTA_COLUMNS: [&str; 2] = ["line", "guesses"];
 /// The columns encoded on threads of their own, a thread for each list:
 /// the numbers cost most to encode. The others (but the grids) are encoded
 /// on one more thread.
-const ENCODERS: [&[&str]; 1] = [&["line", "guesses", "solve_us"]];
+const ENCODERS: [&[&str]; 1] = [&["line", "guesses"]];
 
 /// Bytes of the file's buffer: the grids' column chunks come in pieces of
 /// 8 KiB (`append_column` copies them so), written a megabyte at a time.
@@ -411,7 +414,7 @@ impl ParquetRows {
                     .columns()
                     .iter()
                     .find(|c| c.path().parts() == [name])?;
-                Some((i, Arc::clone(leaf), dictionary(name)))
+                Some((i, Arc::clone(leaf), paged(name)))
             })
             .collect();
         Ok(ParquetRows {
@@ -559,7 +562,7 @@ impl TableColumns {
         let mut status = NamePages::new(STATUS_NAMES.len(), false);
         let mut solution = GridPages::with_capacity(n);
         let mut guesses = UInt64Builder::with_capacity(n);
-        let mut solve_us = Float64Builder::with_capacity(n);
+        let mut solve_us = GridPages::with_room(n, 8);
         let mut check = NamePages::new(CHECK_NAMES.len(), true);
         let mut message = GridPages::with_room(n, 0);
         let mut rating = Float64Builder::with_capacity(n);
@@ -593,7 +596,7 @@ impl TableColumns {
             }
             if solved {
                 guesses.append_option(result.guesses);
-                solve_us.append_option(result.solve_us());
+                solve_us.append_double(result.solve_us());
                 check.append(result.check.map(check_index));
             }
             let text = result.message.as_deref().map(clean_message);
@@ -608,9 +611,13 @@ impl TableColumns {
             columns.extend([rating, hardest, Arc::new(steps.finish())]);
             grids.push(message.finish());
         } else {
-            grids.extend([solution.finish(), check.finish(), message.finish()]);
             columns.push(Arc::new(guesses.finish()));
-            columns.push(Arc::new(solve_us.finish()));
+            grids.extend([
+                solution.finish(),
+                solve_us.finish(),
+                check.finish(),
+                message.finish(),
+            ]);
             if self.rating == RatingColumns::Appended {
                 columns.extend([rating, hardest]);
             }
@@ -1047,6 +1054,7 @@ mod tests {
                     _ => Some(Check::Ok),
                 };
                 r.message = (line % 13 == 0).then(|| format!("message {line}"));
+                r.solve_ns = (line % 17 != 2).then_some(line * 1_234);
                 r
             })
             .collect();
@@ -1066,6 +1074,8 @@ mod tests {
             let column = |name| batch.column_by_name(name).unwrap().as_string::<i32>();
             let (statuses, checks, messages) =
                 (column("status"), column("check"), column("message"));
+            let times = batch.column_by_name("solve_us").unwrap();
+            let times = times.as_primitive::<Float64Type>();
             for i in 0..batch.num_rows() {
                 let want = &results[next];
                 let text =
@@ -1073,6 +1083,8 @@ mod tests {
                 assert_eq!(statuses.value(i), want.status.name(), "row {next}");
                 assert_eq!(text(checks), want.check.map(|c| c.name().to_owned()));
                 assert_eq!(text(messages), want.message, "row {next}");
+                let time = times.is_valid(i).then(|| times.value(i));
+                assert_eq!(time, want.solve_us(), "row {next}");
                 let puzzle = want.puzzle.map(|_| ".".repeat(81));
                 assert_eq!(
                     puzzles.is_valid(i).then(|| puzzles.value(i)),
@@ -1088,6 +1100,37 @@ mod tests {
             }
         }
         assert_eq!(next, n);
+
+        // The one row group's statistics of `solve_us` and `status`.
+        use parquet::file::reader::{FileReader, SerializedFileReader};
+        use parquet::file::statistics::Statistics;
+        let reader = SerializedFileReader::new(std::fs::File::open(&path).unwrap()).unwrap();
+        let group = reader.metadata().row_group(0);
+        let stats = |name: &str| {
+            let column = group
+                .columns()
+                .iter()
+                .find(|c| c.column_path().string() == name);
+            column.and_then(|c| c.statistics().cloned()).unwrap()
+        };
+        let times: Vec<f64> = results.iter().filter_map(PuzzleResult::solve_us).collect();
+        let times_held = times.len();
+        let least = times.iter().copied().fold(f64::INFINITY, f64::min);
+        let most = times.iter().copied().fold(0.0, f64::max);
+        let Statistics::Double(times) = stats("solve_us") else {
+            panic!("solve_us: no statistics of doubles");
+        };
+        assert_eq!(
+            (times.min_opt(), times.max_opt()),
+            (Some(&least), Some(&most))
+        );
+        assert_eq!(times.null_count_opt(), Some((n - times_held) as u64));
+        let Statistics::ByteArray(names) = stats("status") else {
+            panic!("status: no statistics of names");
+        };
+        let name = |v: Option<&parquet::data_type::ByteArray>| v.map(|b| b.data().to_vec());
+        assert_eq!(name(names.min_opt()), Some(b"invalid".to_vec()));
+        assert_eq!(name(names.max_opt()), Some(b"timeout".to_vec()));
     }
 
     #[test]

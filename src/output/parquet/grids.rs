@@ -45,6 +45,22 @@ pub(super) struct GridPage {
     /// Bit `i` set when the page holds the dictionary's name `i`.
     pub(super) names: u64,
     pub(super) nulls: usize,
+    /// The least and greatest value of a page of numbers
+    /// ([`GridPages::append_double`]) holding any.
+    pub(super) range: Option<(f64, f64)>,
+}
+
+/// What a column made as pages of its own holds, for its chunk's
+/// metadata ([`column_chunk`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Paged {
+    /// PLAIN text (the grids, `message`): no statistics.
+    Text,
+    /// PLAIN 64-bit floats (`solve_us`), with min/max statistics.
+    Doubles,
+    /// Indices into a dictionary of these names ([`super::names`]), with
+    /// min/max statistics of the names held.
+    Names(&'static [&'static str]),
 }
 
 impl GridPage {
@@ -64,6 +80,9 @@ pub(super) struct GridPages {
     values: Vec<u8>,
     /// Rows in the page being made.
     rows: usize,
+    /// Nulls in the page being made, and the range of its numbers.
+    nulls: usize,
+    range: Option<(f64, f64)>,
     /// Bytes to reserve for a page's values.
     page_bytes: usize,
 }
@@ -71,13 +90,14 @@ pub(super) struct GridPages {
 impl GridPages {
     /// A column of `n` rows to come, room made for 9x9 grids.
     pub(super) fn with_capacity(n: usize) -> GridPages {
-        GridPages::with_room(n, 81)
+        GridPages::with_room(n, 4 + CELLS)
     }
 
-    /// A column of `n` rows to come, room made for values of `bytes` each
-    /// (0 for a column of mostly nulls, as `message`).
+    /// A column of `n` rows to come, room made for `bytes` a value (its
+    /// length included: 0 for a column of mostly nulls, as `message`; 8
+    /// for numbers).
     pub(super) fn with_room(n: usize, bytes: usize) -> GridPages {
-        let page_bytes = HEAD_ROOM + n.min(PAGE_ROWS) * (4 + bytes);
+        let page_bytes = HEAD_ROOM + n.min(PAGE_ROWS) * bytes;
         let mut values = Vec::with_capacity(page_bytes);
         values.resize(HEAD_ROOM, 0);
         GridPages {
@@ -85,6 +105,8 @@ impl GridPages {
             levels: Vec::with_capacity(PAGE_ROWS / 8),
             values,
             rows: 0,
+            nulls: 0,
+            range: None,
             page_bytes,
         }
     }
@@ -121,6 +143,20 @@ impl GridPages {
         self.end_row();
     }
 
+    /// Appends a 64-bit float (PLAIN: its 8 bytes, little-endian), or a
+    /// null.
+    #[inline(always)]
+    pub(super) fn append_double(&mut self, value: Option<f64>) {
+        self.level(value.is_some());
+        if let Some(value) = value {
+            self.values.extend_from_slice(&value.to_le_bytes());
+            let (least, most) = self.range.get_or_insert((value, value));
+            *least = least.min(value);
+            *most = most.max(value);
+        }
+        self.end_row();
+    }
+
     /// Starts a row: its definition level, 1 when it holds a value.
     #[inline(always)]
     fn level(&mut self, present: bool) {
@@ -131,6 +167,8 @@ impl GridPages {
             if let Some(byte) = self.levels.last_mut() {
                 *byte |= 1 << (self.rows % 8);
             }
+        } else {
+            self.nulls += 1;
         }
     }
 
@@ -174,10 +212,12 @@ impl GridPages {
             body: Bytes::from(values).slice(start..),
             rows: self.rows,
             names: 0,
-            nulls: 0,
+            nulls: self.nulls,
+            range: self.range.take(),
         });
         self.levels.clear();
         self.rows = 0;
+        self.nulls = 0;
     }
 
     /// The column's pages.
@@ -200,22 +240,27 @@ pub(super) struct GridChunk {
 /// A column's chunk of a row group, from its `pages` in order, and what
 /// the row group records of it (for
 /// [`parquet::file::writer::SerializedRowGroupWriter::append_column`]):
-/// PLAIN pages, or with `names`, the dictionary page of those names first
-/// and pages of their indices ([`super::names`]), with the chunk's min/max
-/// statistics of the names its pages hold.
+/// PLAIN pages, or for [`Paged::Names`], the dictionary page of those
+/// names first and pages of their indices ([`super::names`]); with the
+/// chunk's min/max statistics but for text.
 ///
 /// # Errors
 /// A page of 2 GiB or more, which a page header cannot give the size of
 /// (never expected: [`PAGE_ROWS`] grids of at most 4,096 characters).
 pub(super) fn column_chunk<'a>(
     descr: ColumnDescPtr,
-    names: Option<&[&str]>,
+    paged: Paged,
     pages: impl Iterator<Item = &'a GridPage>,
 ) -> Result<(GridChunk, ColumnCloseResult), ParquetError> {
+    let names = match paged {
+        Paged::Names(names) => Some(names),
+        Paged::Text | Paged::Doubles => None,
+    };
     let mut pieces = Vec::new();
     let mut rows = 0;
     let mut len = 0;
     let (mut used, mut nulls) = (0u64, 0);
+    let mut range: Option<(f64, f64)> = None;
     if let Some(names) = names {
         let mut body = Vec::new();
         for name in names {
@@ -240,6 +285,11 @@ pub(super) fn column_chunk<'a>(
         rows += page.rows;
         used |= page.names;
         nulls += page.nulls;
+        if let Some((least, most)) = page.range {
+            let (l, m) = range.get_or_insert((least, most));
+            *l = l.min(least);
+            *m = m.max(most);
+        }
     }
     let size = i64::try_from(len).map_err(|_| too_big(len))?;
     let mut metadata = ColumnChunkMetaData::builder(descr)
@@ -247,11 +297,21 @@ pub(super) fn column_chunk<'a>(
         .set_num_values(i64::try_from(rows).map_err(|_| too_big(rows))?)
         .set_total_compressed_size(size)
         .set_total_uncompressed_size(size);
-    metadata = match names {
-        None => metadata
+    metadata = match paged {
+        Paged::Text => metadata
             .set_encodings(vec![Encoding::PLAIN, Encoding::RLE])
             .set_data_page_offset(0),
-        Some(names) => {
+        Paged::Doubles => metadata
+            .set_encodings(vec![Encoding::PLAIN, Encoding::RLE])
+            .set_data_page_offset(0)
+            .set_statistics(Statistics::Double(ValueStatistics::new(
+                range.map(|(least, _)| least),
+                range.map(|(_, most)| most),
+                None,
+                Some(nulls as u64),
+                false,
+            ))),
+        Paged::Names(names) => {
             let held = names
                 .iter()
                 .enumerate()
@@ -494,6 +554,7 @@ mod tests {
             rows: 3,
             names: 0,
             nulls: 0,
+            range: None,
         }];
         let descr = {
             use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};
@@ -510,7 +571,7 @@ mod tests {
                 ColumnPath::from("puzzle"),
             ))
         };
-        let (chunk, close) = column_chunk(descr, None, pages.iter()).unwrap();
+        let (chunk, close) = column_chunk(descr, Paged::Text, pages.iter()).unwrap();
         let mut whole = Vec::new();
         chunk.get_read(0).unwrap().read_to_end(&mut whole).unwrap();
         assert_eq!(whole.len() as u64, chunk.len());

@@ -129,6 +129,7 @@ impl NamePages {
             rows: self.rows,
             names: self.names,
             nulls: self.nulls,
+            range: None,
         });
         self.levels.clear();
         self.runs.clear();
