@@ -2,13 +2,14 @@
 //! typed, built from each chunk's results on the solver worker that
 //! finished it ([`RowFormat::columns`]) and written in row groups of about
 //! [`ROW_GROUP_ROWS`] as the run goes, the footer when the writer finishes
-//! (also after an interrupt). The grid columns (`puzzle`, `solution`),
-//! `message`, `status` and `check` are made into finished pages there too
-//! (`grids.rs`, `names.rs`); the others are encoded and compressed on two
-//! threads (the numbers; the rest), as arrow-rs's column writers allow, and
-//! the writer's thread only hands them their slices: compressing them all
-//! on the writer's thread held a run to its speed. A finished row group is
-//! written to the file on one more thread (`FileThread`).
+//! (also after an interrupt). The columns of every run (`line` to
+//! `message`) are made into finished pages there too (`grids.rs`,
+//! `names.rs`, `deltas.rs`); the others (`file`, the ratings, kept
+//! columns) are encoded and compressed on a thread of their own, as
+//! arrow-rs's column writers allow, and the writer's thread only hands
+//! them their slices: compressing them all on the writer's thread held a
+//! run to its speed. A finished row group is written to the file on one
+//! more thread (`FileThread`).
 //!
 //! | column | Arrow type | null when the CSV field is empty |
 //! |---|---|---|
@@ -68,11 +69,11 @@ use parquet::arrow::arrow_writer::{
     compute_leaves, ArrowColumnChunk, ArrowColumnWriter, ArrowRowGroupWriterFactory,
 };
 use parquet::arrow::ArrowWriter;
-use parquet::basic::{Compression, Encoding, ZstdLevel};
+use parquet::basic::{Compression, ZstdLevel};
 use parquet::errors::ParquetError;
 use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::{ColumnDescPtr, ColumnPath};
+use parquet::schema::types::ColumnDescPtr;
 
 use crate::kept::KeptValue;
 use crate::output::rating::RatingColumns;
@@ -83,9 +84,11 @@ use sudoku_core::solver::Status;
 
 use super::Sink;
 
+mod deltas;
 mod grids;
 mod names;
 
+use deltas::DeltaPages;
 use grids::{column_chunk, GridPage, GridPages, Paged};
 use names::NamePages;
 
@@ -104,9 +107,11 @@ const PAGE_BYTES: usize = 64 * 1024;
 
 /// The columns written as pages of their own, made on the workers: the
 /// grids, `solve_us` and `message` as PLAIN values ([`grids`]), `status`
-/// and `check` as indices into a dictionary of their names ([`names`]).
-const PAGED_COLUMNS: [&str; 6] = [
-    "puzzle", "status", "solution", "solve_us", "check", "message",
+/// and `check` as indices into a dictionary of their names ([`names`]),
+/// `line` and `guesses` delta-encoded ([`deltas`]). arrow-rs encodes the
+/// others (`file`, the ratings, kept columns) on a thread of its own.
+const PAGED_COLUMNS: [&str; 8] = [
+    "line", "puzzle", "status", "solution", "guesses", "solve_us", "check", "message",
 ];
 
 /// The `status` column's dictionary: [`Status::ALL`]'s names, in order.
@@ -128,6 +133,7 @@ fn paged(column: &str) -> Paged {
         "status" => Paged::Names(&STATUS_NAMES),
         "check" => Paged::Names(&CHECK_NAMES),
         "solve_us" => Paged::Doubles,
+        "line" | "guesses" => Paged::Deltas,
         _ => Paged::Text,
     }
 }
@@ -148,26 +154,6 @@ fn check_index(check: Check) -> u8 {
 /// A column written as pages of its own: its position in the schema, its
 /// descriptor and what it holds.
 type PagedColumn = (usize, ColumnDescPtr, Paged);
-
-/// The columns arrow-rs encodes without a dictionary: values nearly all
-/// different (`line`), or delta-encoded (`guesses`).
-const NO_DICTIONARY: [&str; 2] = ["line", "guesses"];
-
-/// The columns arrow-rs writes uncompressed: `line` and `guesses`, which
-/// [`DELTA_COLUMNS`] packs to a few bits a row anyway. The paged columns
-/// are uncompressed too ([`grids`], [`names`]): `solve_us`, 8 bytes a row,
-/// zstd shrank about 5 times but at 3 % of a Parquet run's instructions
-/// (a file 4 % larger).
-const UNCOMPRESSED: [&str; 2] = ["line", "guesses"];
-
-/// The integer columns delta-encoded: `line` counts up by one, and
-/// `guesses` is mostly 0 on the puzzles that come by the million.
-const DELTA_COLUMNS: [&str; 2] = ["line", "guesses"];
-
-/// The columns encoded on threads of their own, a thread for each list:
-/// the numbers cost most to encode. The others (but the grids) are encoded
-/// on one more thread.
-const ENCODERS: [&[&str]; 1] = [&["line", "guesses"]];
 
 /// Bytes of the file's buffer: the grids' column chunks come in pieces of
 /// 8 KiB (`append_column` copies them so), written a megabyte at a time.
@@ -380,22 +366,11 @@ impl ParquetRows {
     /// The writer cannot start.
     pub(crate) fn create(sink: Sink, shape: &Shape) -> Result<ParquetRows, ParquetError> {
         let schema = Arc::new(schema(shape));
-        let mut props = WriterProperties::builder()
+        let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
             .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
             .set_data_page_size_limit(PAGE_BYTES)
             .set_created_by(format!("sudoku-batch {}", env!("CARGO_PKG_VERSION")));
-        for column in NO_DICTIONARY {
-            props = props.set_column_dictionary_enabled(ColumnPath::from(column), false);
-        }
-        for column in UNCOMPRESSED {
-            props =
-                props.set_column_compression(ColumnPath::from(column), Compression::UNCOMPRESSED);
-        }
-        for column in DELTA_COLUMNS {
-            props =
-                props.set_column_encoding(ColumnPath::from(column), Encoding::DELTA_BINARY_PACKED);
-        }
         // The file writer and the column writers' factory of an
         // `ArrowWriter`: its file metadata (the Arrow schema included), with
         // the columns encoded here.
@@ -557,11 +532,11 @@ impl TableColumns {
             }
             columns.push(Arc::new(file.finish()));
         }
-        let mut line = UInt64Builder::with_capacity(n);
+        let mut line = DeltaPages::new(false);
         let mut puzzle = GridPages::with_capacity(n);
         let mut status = NamePages::new(STATUS_NAMES.len(), false);
         let mut solution = GridPages::with_capacity(n);
-        let mut guesses = UInt64Builder::with_capacity(n);
+        let mut guesses = DeltaPages::new(true);
         let mut solve_us = GridPages::with_room(n, 8);
         let mut check = NamePages::new(CHECK_NAMES.len(), true);
         let mut message = GridPages::with_room(n, 0);
@@ -579,7 +554,7 @@ impl TableColumns {
                 hardest.append_option(rated.map(|r| r.hardest.as_ref()));
                 steps.append_option(rated.map(|r| u64::from(r.steps)));
             }
-            line.append_value(result.line);
+            line.append(Some(result.line));
             status.append(Some(status_index(result.status)));
             if let Some(sized) = &result.sized {
                 let text = sized.puzzle_text(self.blank.byte(&sized.symbols));
@@ -595,25 +570,24 @@ impl TableColumns {
                 }
             }
             if solved {
-                guesses.append_option(result.guesses);
+                guesses.append(result.guesses);
                 solve_us.append_double(result.solve_us());
                 check.append(result.check.map(check_index));
             }
             let text = result.message.as_deref().map(clean_message);
             message.append(text.as_ref().map(|t| t.as_bytes()));
         }
-        columns.push(Arc::new(line.finish()));
         // The paged columns in the schema's order (`PAGED_COLUMNS`).
-        let mut grids = vec![puzzle.finish(), status.finish()];
+        let mut grids = vec![line.finish(), puzzle.finish(), status.finish()];
         let rating: ArrayRef = Arc::new(rating.finish());
         let hardest: ArrayRef = Arc::new(hardest.finish());
         if self.rating == RatingColumns::Only {
             columns.extend([rating, hardest, Arc::new(steps.finish())]);
             grids.push(message.finish());
         } else {
-            columns.push(Arc::new(guesses.finish()));
             grids.extend([
                 solution.finish(),
+                guesses.finish(),
                 solve_us.finish(),
                 check.finish(),
                 message.finish(),
@@ -635,10 +609,9 @@ impl TableColumns {
     }
 }
 
-/// A row group being encoded: the columns of each list of [`ENCODERS`] on
-/// a thread of its own, and the others but the grids on one more, each fed
-/// through a short queue so that no thread waits for another's page
-/// compression, and the writer's thread only hands them their slices.
+/// A row group being encoded: the columns but the paged ones (if any) on
+/// a thread of their own, fed through a short queue, so that the writer's
+/// thread only hands them their slices.
 struct Group {
     /// The threads encoding the columns.
     away: Vec<Encoder>,
@@ -665,18 +638,14 @@ impl Group {
         grids: &[usize],
     ) -> Result<Group, ParquetError> {
         type Part = Vec<((usize, usize), Arc<Field>, ArrowColumnWriter)>;
-        let mut parts: Vec<Part> = (0..=ENCODERS.len()).map(|_| Vec::new()).collect();
         let columns = writers.into_iter().zip(schema.fields()).enumerate();
-        for (at, (i, (writer, field))) in columns.filter(|(i, _)| !grids.contains(i)).enumerate() {
-            let name = field.name().as_str();
-            let part = ENCODERS
-                .iter()
-                .position(|names| names.contains(&name))
-                .unwrap_or(ENCODERS.len());
-            parts[part].push(((at, i), Arc::clone(field), writer));
-        }
+        let part: Part = columns
+            .filter(|(i, _)| !grids.contains(i))
+            .enumerate()
+            .map(|(at, (i, (writer, field)))| ((at, i), Arc::clone(field), writer))
+            .collect();
         let mut away = Vec::new();
-        for part in parts.into_iter().filter(|p| !p.is_empty()) {
+        for part in Some(part).into_iter().filter(|p| !p.is_empty()) {
             let columns = part.iter().map(|(i, _, _)| *i).collect();
             // Up to a row group of slices waits (64 chunks of 2,048 rows),
             // so that closing one rarely waits for the encoders.
@@ -1055,6 +1024,13 @@ mod tests {
                 };
                 r.message = (line % 13 == 0).then(|| format!("message {line}"));
                 r.solve_ns = (line % 17 != 2).then_some(line * 1_234);
+                // Guesses in runs of 0, nulls and jumps of every width.
+                r.guesses = match line % 9 {
+                    0 => None,
+                    1 => Some(line.pow(4) + (1 << 40)),
+                    2 => Some(line % 5),
+                    _ => Some(0),
+                };
                 r
             })
             .collect();
@@ -1076,6 +1052,13 @@ mod tests {
                 (column("status"), column("check"), column("message"));
             let times = batch.column_by_name("solve_us").unwrap();
             let times = times.as_primitive::<Float64Type>();
+            let number = |name| {
+                batch
+                    .column_by_name(name)
+                    .unwrap()
+                    .as_primitive::<UInt64Type>()
+            };
+            let (lines, guesses) = (number("line"), number("guesses"));
             for i in 0..batch.num_rows() {
                 let want = &results[next];
                 let text =
@@ -1085,6 +1068,9 @@ mod tests {
                 assert_eq!(text(messages), want.message, "row {next}");
                 let time = times.is_valid(i).then(|| times.value(i));
                 assert_eq!(time, want.solve_us(), "row {next}");
+                let guess = guesses.is_valid(i).then(|| guesses.value(i));
+                assert_eq!(guess, want.guesses, "row {next}");
+                assert_eq!(lines.value(i), want.line);
                 let puzzle = want.puzzle.map(|_| ".".repeat(81));
                 assert_eq!(
                     puzzles.is_valid(i).then(|| puzzles.value(i)),

@@ -48,6 +48,9 @@ pub(super) struct GridPage {
     /// The least and greatest value of a page of numbers
     /// ([`GridPages::append_double`]) holding any.
     pub(super) range: Option<(f64, f64)>,
+    /// The least and greatest value of a page of integers
+    /// ([`super::deltas`]) holding any.
+    pub(super) ints: Option<(i64, i64)>,
 }
 
 /// What a column made as pages of its own holds, for its chunk's
@@ -58,6 +61,9 @@ pub(super) enum Paged {
     Text,
     /// PLAIN 64-bit floats (`solve_us`), with min/max statistics.
     Doubles,
+    /// DELTA_BINARY_PACKED integers (`line`, `guesses`; [`super::deltas`]),
+    /// with min/max statistics.
+    Deltas,
     /// Indices into a dictionary of these names ([`super::names`]), with
     /// min/max statistics of the names held.
     Names(&'static [&'static str]),
@@ -214,6 +220,7 @@ impl GridPages {
             names: 0,
             nulls: self.nulls,
             range: self.range.take(),
+            ints: None,
         });
         self.levels.clear();
         self.rows = 0;
@@ -254,13 +261,14 @@ pub(super) fn column_chunk<'a>(
 ) -> Result<(GridChunk, ColumnCloseResult), ParquetError> {
     let names = match paged {
         Paged::Names(names) => Some(names),
-        Paged::Text | Paged::Doubles => None,
+        Paged::Text | Paged::Doubles | Paged::Deltas => None,
     };
     let mut pieces = Vec::new();
     let mut rows = 0;
     let mut len = 0;
     let (mut used, mut nulls) = (0u64, 0);
     let mut range: Option<(f64, f64)> = None;
+    let mut ints: Option<(i64, i64)> = None;
     if let Some(names) = names {
         let mut body = Vec::new();
         for name in names {
@@ -273,9 +281,10 @@ pub(super) fn column_chunk<'a>(
         pieces.push(Bytes::from(body));
     }
     let dictionary_len = len;
-    let encoding = match names {
-        Some(_) => RLE_DICTIONARY,
-        None => PLAIN,
+    let encoding = match paged {
+        Paged::Names(_) => RLE_DICTIONARY,
+        Paged::Deltas => DELTA_BINARY_PACKED,
+        Paged::Text | Paged::Doubles => PLAIN,
     };
     for page in pages {
         let header = header(page.body.len(), page.body.len(), page.rows, encoding)?;
@@ -289,6 +298,11 @@ pub(super) fn column_chunk<'a>(
             let (l, m) = range.get_or_insert((least, most));
             *l = l.min(least);
             *m = m.max(most);
+        }
+        if let Some((least, most)) = page.ints {
+            let (l, m) = ints.get_or_insert((least, most));
+            *l = (*l).min(least);
+            *m = (*m).max(most);
         }
     }
     let size = i64::try_from(len).map_err(|_| too_big(len))?;
@@ -307,6 +321,16 @@ pub(super) fn column_chunk<'a>(
             .set_statistics(Statistics::Double(ValueStatistics::new(
                 range.map(|(least, _)| least),
                 range.map(|(_, most)| most),
+                None,
+                Some(nulls as u64),
+                false,
+            ))),
+        Paged::Deltas => metadata
+            .set_encodings(vec![Encoding::RLE, Encoding::DELTA_BINARY_PACKED])
+            .set_data_page_offset(0)
+            .set_statistics(Statistics::Int64(ValueStatistics::new(
+                ints.map(|(least, _)| least),
+                ints.map(|(_, most)| most),
                 None,
                 Some(nulls as u64),
                 false,
@@ -363,6 +387,9 @@ const PLAIN: i32 = 0;
 
 /// Parquet's number of the RLE_DICTIONARY encoding.
 const RLE_DICTIONARY: i32 = 8;
+
+/// Parquet's number of the DELTA_BINARY_PACKED encoding.
+const DELTA_BINARY_PACKED: i32 = 5;
 
 /// A field of type i32 (5) whose id is one past the last one's (Thrift's
 /// compact protocol).
@@ -555,6 +582,7 @@ mod tests {
             names: 0,
             nulls: 0,
             range: None,
+            ints: None,
         }];
         let descr = {
             use parquet::basic::{LogicalType, Repetition, Type as PhysicalType};

@@ -130,6 +130,7 @@ impl NamePages {
             names: self.names,
             nulls: self.nulls,
             range: None,
+            ints: None,
         });
         self.levels.clear();
         self.runs.clear();
