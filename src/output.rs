@@ -309,9 +309,11 @@ pub trait RowFormat: Send + Sync {
         false
     }
 
-    /// The rows of a chunk's results (`runs`: slices of them, in order) as
-    /// columns, on the worker that finished the chunk; `None` for text.
-    fn columns(&self, _runs: &[&[PuzzleResult]]) -> Option<Columns> {
+    /// The rows of a chunk's results (`runs`: its runs' results, in order)
+    /// as columns, on the worker that finished the chunk; `None` for text.
+    /// When `spend`, nobody needs the results after: they may be dropped
+    /// as they are read (some or all runs left empty).
+    fn columns(&self, _runs: &mut [&mut Vec<PuzzleResult>], _spend: bool) -> Option<Columns> {
         None
     }
 }

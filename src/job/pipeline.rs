@@ -344,7 +344,16 @@ pub fn run_until(
             take_started(&started, &mut flight);
             pass_on_finished(&mut flight, &free_tx, settings.results, &mut sink)?;
             if let Some((chunk, _)) = flight.front() {
-                let batch = finished_start(&chunk.runs, format.as_deref());
+                // Finished since (its `Done` not sent yet), the chunk's
+                // runs may have spent their results on its columns: its
+                // columns are taken as they are.
+                let finished = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
+                let batch = if finished.columns.is_some() {
+                    finished_copy(&chunk.runs, &finished)
+                } else {
+                    finished_start(&chunk.runs, format.as_deref())
+                };
+                drop(finished);
                 if batch.tally.puzzles > 0 {
                     sink(&batch)?;
                 }
@@ -481,14 +490,7 @@ fn pass_on_finished(
             None => {
                 {
                     let batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
-                    // The rows put together (unless sealed already), and
-                    // the results copied.
-                    let mut whole = finished_start(&chunk.runs, None);
-                    whole.bytes_read = batch.bytes_read;
-                    if !batch.text.is_empty() {
-                        whole.text.clone_from(&batch.text);
-                    }
-                    whole.columns.clone_from(&batch.columns);
+                    let mut whole = finished_copy(&chunk.runs, &batch);
                     if !results {
                         whole.runs.clear();
                     }
@@ -510,6 +512,18 @@ fn pass_on_finished(
     Ok(())
 }
 
+/// A copy of a finished chunk's `batch` (its runs', `runs`, rows put
+/// together unless sealed already, and their results if kept).
+fn finished_copy(runs: &[Run], batch: &Batch) -> Batch {
+    let mut whole = finished_start(runs, None);
+    whole.bytes_read = batch.bytes_read;
+    if !batch.text.is_empty() {
+        whole.text.clone_from(&batch.text);
+    }
+    whole.columns.clone_from(&batch.columns);
+    whole
+}
+
 /// The batch of a chunk being solved, from its first record up to the
 /// first one not finished yet: its tally, its rows sealed by `format`, and
 /// its results if the runs keep them.
@@ -525,8 +539,8 @@ fn finished_start(runs: &[Run], format: Option<&dyn RowFormat>) -> Batch {
     }
     batch.seal(format);
     if let Some(format) = format {
-        let runs: Vec<&[PuzzleResult]> = batch.runs.iter().map(Vec::as_slice).collect();
-        batch.columns = format.columns(&runs);
+        let mut runs: Vec<&mut Vec<PuzzleResult>> = batch.runs.iter_mut().collect();
+        batch.columns = format.columns(&mut runs, false);
     }
     batch
 }
@@ -801,7 +815,7 @@ fn solve_runs_at_width(
             // Only a chunk without records gets here before a last run.
             let empty = r == 0 && chunk.runs.is_empty();
             if empty {
-                finish(chunk, format);
+                finish(chunk, format, settings.results);
             }
             return empty;
         };
@@ -876,7 +890,7 @@ fn solve_runs_at_width(
         }
         run.done.store(true, Ordering::Release);
         if chunk.runs_left.fetch_sub(1, Ordering::AcqRel) == 1 {
-            finish(chunk, format);
+            finish(chunk, format, settings.results);
             return true;
         }
     }
@@ -967,14 +981,16 @@ fn push_result(
 
 /// Makes a solved chunk's tally from its runs, and its rows when `format`
 /// seals them ([`RowFormat::seals`]): put together and sealed; or its
-/// columns when `format` builds them ([`RowFormat::columns`]). Else the
-/// runs' rows are handed to the sink as they are ([`Batch::texts`]).
-fn finish(chunk: &Chunk, format: Option<&dyn RowFormat>) {
+/// columns when `format` builds them ([`RowFormat::columns`]), the runs'
+/// results dropped on the way unless `keep` (the caller takes them:
+/// [`Settings::results`]). Else the runs' rows are handed to the sink as
+/// they are ([`Batch::texts`]).
+fn finish(chunk: &Chunk, format: Option<&dyn RowFormat>, keep: bool) {
     let mut batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
     let batch = &mut *batch;
     batch.tally.clear();
     let whole = format.is_some_and(RowFormat::seals);
-    let outs: Vec<_> = chunk.runs.iter().map(Run::out).collect();
+    let mut outs: Vec<_> = chunk.runs.iter().map(Run::out).collect();
     for out in &outs {
         if whole {
             batch.add(out);
@@ -984,8 +1000,9 @@ fn finish(chunk: &Chunk, format: Option<&dyn RowFormat>) {
     }
     batch.seal(format);
     if let Some(format) = format.filter(|f| f.builds_columns()) {
-        let runs: Vec<&[PuzzleResult]> = outs.iter().map(|out| out.results.as_slice()).collect();
-        batch.columns = format.columns(&runs);
+        let mut runs: Vec<&mut Vec<PuzzleResult>> =
+            outs.iter_mut().map(|out| &mut out.results).collect();
+        batch.columns = format.columns(&mut runs, !keep);
     }
 }
 
