@@ -131,9 +131,7 @@ pub struct Batch {
     /// on the caller's thread (copying them into one vector was 5 % of the
     /// instructions of a run to Parquet).
     runs: Vec<Vec<PuzzleResult>>,
-    /// The tally of `results`, its solve times listed
-    /// ([`Tally::mark_listed`]): merged into another tally, they go into
-    /// its histogram.
+    /// The tally of `results`.
     pub tally: Tally,
     /// The rows of `results`, formatted and sealed by the run's
     /// [`RowFormat`], when they are put together in one buffer: for a
@@ -598,7 +596,7 @@ impl Batch {
     /// Counts a run's marks.
     fn count(&mut self, out: &RunOut) {
         for &mark in &out.marks {
-            self.tally.mark_listed(mark);
+            self.tally.mark(mark);
         }
         self.tally.ratings.merge(&out.ratings);
     }

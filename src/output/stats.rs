@@ -1,6 +1,6 @@
-//! Run statistics: a [`Tally`] of results (counts, solve times in an
-//! hdrhistogram, guesses), built per chunk on the solver threads and merged
-//! in input order, and the [`Summary`] it becomes, written as JSON
+//! Run statistics: a [`Tally`] of results (counts, solve times in the
+//! buckets of an hdrhistogram, guesses), built per chunk on the solver
+//! threads and merged in input order, and the [`Summary`] it becomes, written as JSON
 //! (`--summary-json`) and as a human report on stderr.
 
 use std::borrow::Cow;
@@ -14,8 +14,9 @@ use sudoku_core::solver::{Mode, SolverKind, Status};
 
 use crate::output::result::{Check, PuzzleResult, RowFields};
 
-/// Significant figures kept by the solve-time histogram.
-const HISTOGRAM_SIGFIGS: u8 = 3;
+mod times;
+
+use times::TimeCounts;
 
 /// Running totals over results. Tallies of disjoint sets of results merge
 /// into the tally of their union.
@@ -39,11 +40,7 @@ pub struct Tally {
     /// records have none), to tell whether `--box` and `--symbols` fit any.
     pub sides: u128,
     /// Solve times of searched puzzles, nanoseconds.
-    histogram: Histogram<u64>,
-    /// Solve times counted by [`Tally::mark_listed`], not yet in
-    /// `histogram`: they go into the histogram of the tally this one is
-    /// merged into.
-    listed: Vec<u64>,
+    times: TimeCounts,
     /// The rated rows' ratings (`rate`, `solve --rate`).
     pub ratings: RatingTally,
 }
@@ -66,9 +63,7 @@ impl Tally {
             guesses: 0,
             no_guess: 0,
             sides: 0,
-            histogram: Histogram::new(HISTOGRAM_SIGFIGS)
-                .expect("3 significant figures is a valid histogram precision"),
-            listed: Vec::new(),
+            times: TimeCounts::default(),
             ratings: RatingTally::default(),
         }
     }
@@ -82,7 +77,7 @@ impl Tally {
         tally
     }
 
-    /// Empties the tally, keeping the histogram's storage (a tally reused
+    /// Empties the tally, keeping the solve times' storage (a tally reused
     /// chunk after chunk allocates once).
     pub fn clear(&mut self) {
         self.puzzles = 0;
@@ -93,12 +88,7 @@ impl Tally {
         self.guesses = 0;
         self.no_guess = 0;
         self.sides = 0;
-        // Resetting a histogram clears all of its storage, however few
-        // values it holds: a chunk's tally, which lists its times, skips it.
-        if !self.histogram.is_empty() {
-            self.histogram.reset();
-        }
-        self.listed.clear();
+        self.times.clear();
         self.ratings = RatingTally::default();
     }
 
@@ -114,34 +104,11 @@ impl Tally {
     /// aside: see [`Tally::ratings`]).
     pub fn mark(&mut self, mark: Mark) {
         if let Some(ns) = self.count_mark(mark) {
-            self.record_time(ns);
+            self.times.record(ns);
         }
     }
 
-    /// Adds a solve time to the histogram.
-    fn record_time(&mut self, ns: u64) {
-        // An auto-resizing histogram grows to fit; only values beyond its
-        // largest possible range are clamped.
-        if self.histogram.record(ns).is_err() {
-            self.histogram.saturating_record(ns);
-        }
-    }
-
-    /// Counts one result as [`Tally::mark`] does, but lists its solve time
-    /// instead of adding it to this tally's histogram: the time goes into
-    /// the histogram of the tally this one is merged into
-    /// ([`Tally::merge`]), and this tally's [`Tally::solve_times`] and
-    /// [`Tally::solve_ns_at`] leave it out. For a chunk's tally, made on a
-    /// solver thread to be merged once: clearing and merging a histogram
-    /// touches all of its storage, which cost more per chunk than its
-    /// 2,048 records' times.
-    pub fn mark_listed(&mut self, mark: Mark) {
-        if let Some(ns) = self.count_mark(mark) {
-            self.listed.push(ns);
-        }
-    }
-
-    /// Counts one result but for its place in the histogram; returns its
+    /// Counts one result but for its solve time; returns its
     /// solve time when it was searched.
     fn count_mark(&mut self, mark: Mark) -> Option<u64> {
         self.puzzles += 1;
@@ -178,15 +145,7 @@ impl Tally {
         self.guesses += other.guesses;
         self.no_guess += other.no_guess;
         self.sides |= other.sides;
-        // Auto-resizing histograms (`Histogram::new`) accept any value.
-        if !other.histogram.is_empty() {
-            self.histogram
-                .add(&other.histogram)
-                .expect("auto-resizing histograms always merge");
-        }
-        for &ns in &other.listed {
-            self.record_time(ns);
-        }
+        self.times.add(&other.times);
         self.ratings.merge(&other.ratings);
     }
 
@@ -207,19 +166,23 @@ impl Tally {
     }
 
     /// The solve times of the searched puzzles, nanoseconds, to 3
-    /// significant figures (for `--summary-html`'s distribution).
-    pub fn solve_times(&self) -> &Histogram<u64> {
-        &self.histogram
+    /// significant figures (for `--summary-html`'s distribution): made from
+    /// the tally's counts on each call.
+    pub fn solve_times(&self) -> Histogram<u64> {
+        self.times.histogram()
     }
 
     /// The solve time at quantile `q` (0..=1), nanoseconds, to 3
     /// significant figures and never above the maximum; 0 when nothing was
     /// searched.
     pub fn solve_ns_at(&self, q: f64) -> u64 {
-        if self.histogram.is_empty() {
+        if self.times.is_empty() {
             0
         } else {
-            self.histogram.value_at_quantile(q).min(self.max_solve_ns)
+            self.times
+                .histogram()
+                .value_at_quantile(q)
+                .min(self.max_solve_ns)
         }
     }
 }
@@ -685,7 +648,7 @@ mod tests {
     }
 
     #[test]
-    fn listed_times_reach_the_histogram_of_the_tally_merged_into() {
+    fn chunk_tallies_merge_into_the_tally_of_all_rows() {
         let rows: Vec<PuzzleResult> = (0..500u64)
             .map(|i| match i % 7 {
                 0 => row(Status::Malformed, 0, 0),
@@ -699,9 +662,8 @@ mod tests {
         for part in rows.chunks(64) {
             chunk.clear();
             for result in part {
-                chunk.mark_listed(Mark::of(result));
+                chunk.mark(Mark::of(result));
             }
-            assert!(chunk.solve_times().is_empty());
             merged.merge(&chunk);
         }
         assert_eq!(merged.puzzles, 500);

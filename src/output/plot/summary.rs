@@ -87,7 +87,7 @@ pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
         let name = summary.inputs.join(", ");
         page.figure(
             &distribution_chart(
-                &[Distribution::of(&name, tally.solve_times())],
+                &[Distribution::of(&name, &tally.solve_times())],
                 &Palette::default(),
             )?,
             "Share of the searched puzzles per solve time (logarithmic, ten buckets a \
