@@ -268,9 +268,13 @@ impl TableRules {
             Some(None) => return None,
         };
         let status = match (expected, &table.status) {
-            (true, Some(column)) => match column.value(row) {
-                Value::Text(t) => field::status(t),
-                _ => None,
+            // Text read where it lies, without a `Value` made and dropped.
+            (true, Some(column)) => match column.text(row) {
+                Some(text) => text.and_then(field::status),
+                None => match column.value(row) {
+                    Value::Text(t) => field::status(t),
+                    _ => None,
+                },
             },
             _ => None,
         };

@@ -483,7 +483,7 @@ impl RecordBatch {
     ///
     /// # Panics
     /// If `i` is out of range.
-    #[inline]
+    #[inline(always)]
     pub fn plain_expected(&self, i: usize) -> Option<(PlainRecord, Option<Status>)> {
         self.plain_with(i, true)
     }

@@ -848,9 +848,12 @@ fn solve_runs_at_width(
                     // A result is kept for each record, but made from a
                     // record in the common form read in place (a Parquet
                     // row's arrays), not from a `Record` made first.
-                    let plain = (common && keep_results)
-                        .then(|| chunk.records.plain_expected(i))
-                        .flatten();
+                    // Not in a closure: one left out of line was compiled
+                    // at the base width, reading both grids there.
+                    let plain = match common && keep_results {
+                        true => chunk.records.plain_expected(i),
+                        false => None,
+                    };
                     if let Some((record, expected)) = plain {
                         let solved = Solved::new(
                             state.solver.as_mut(),
