@@ -116,21 +116,24 @@ fn encode(values: &[i64], out: &mut Vec<u8>) {
     uleb(out, MINIBLOCKS as u64);
     uleb(out, values.len() as u64);
     uleb(out, zigzag(values.first().copied().unwrap_or(0)));
-    let deltas: Vec<i64> = values.windows(2).map(|w| w[1].wrapping_sub(w[0])).collect();
-    for block in deltas.chunks(BLOCK) {
+    // A block's deltas on the stack, its widths in an array: no vectors
+    // made per block (two allocations per 128 values before).
+    let mut deltas = [0i64; BLOCK];
+    for start in (1..values.len()).step_by(BLOCK) {
+        let end = (start + BLOCK).min(values.len());
+        let block = &mut deltas[..end - start];
+        for (delta, pair) in block.iter_mut().zip(values[start - 1..end].windows(2)) {
+            *delta = pair[1].wrapping_sub(pair[0]);
+        }
         let least = block.iter().copied().min().unwrap_or(0);
         uleb(out, zigzag(least));
-        let minis: Vec<&[i64]> = block.chunks(MINIBLOCK).collect();
-        let widths: Vec<u32> = (0..MINIBLOCKS)
-            .map(|m| {
-                minis.get(m).map_or(0, |mini| {
-                    let most = mini.iter().map(|&d| d.wrapping_sub(least) as u64).max();
-                    most.map_or(0, |most| u64::BITS - most.leading_zeros())
-                })
-            })
-            .collect();
+        let mut widths = [0u32; MINIBLOCKS];
+        for (width, mini) in widths.iter_mut().zip(block.chunks(MINIBLOCK)) {
+            let most = mini.iter().map(|&d| d.wrapping_sub(least) as u64).max();
+            *width = most.map_or(0, |most| u64::BITS - most.leading_zeros());
+        }
         out.extend(widths.iter().map(|&w| w as u8));
-        for (mini, &width) in minis.iter().zip(&widths) {
+        for (mini, &width) in block.chunks(MINIBLOCK).zip(&widths) {
             pack(
                 mini.iter().map(|&d| d.wrapping_sub(least) as u64),
                 width,
