@@ -81,15 +81,13 @@ pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
     );
 
     page.heading("Solve times");
-    if tally.solve_times().is_empty() {
+    let times = tally.solve_times();
+    if times.is_empty() {
         page.paragraph("No puzzle was searched.");
     } else {
         let name = summary.inputs.join(", ");
         page.figure(
-            &distribution_chart(
-                &[Distribution::of(&name, &tally.solve_times())],
-                &Palette::default(),
-            )?,
+            &distribution_chart(&[Distribution::of(&name, &times)], &Palette::default())?,
             "Share of the searched puzzles per solve time (logarithmic, ten buckets a \
              decade), as each puzzle was timed in the run.",
         );
