@@ -237,6 +237,23 @@ struct WorkerState {
     scratch: Scratch,
 }
 
+impl WorkerState {
+    /// Solves a plain puzzle ([`PlainRecord`]) as `settings` ask, checked
+    /// against its solution if it has one. Inlined always, so that it runs
+    /// at the width of the `solve_runs` copy that calls it.
+    #[inline(always)]
+    fn solve_plain(&mut self, record: &PlainRecord, settings: &Settings) -> Solved {
+        Solved::new(
+            self.solver.as_mut(),
+            &record.puzzle,
+            record.solution.as_ref(),
+            None,
+            settings.mode,
+            &settings.limits,
+        )
+    }
+}
+
 thread_local! {
     static WORKER: RefCell<Option<WorkerState>> = const { RefCell::new(None) };
 }
@@ -855,14 +872,7 @@ fn solve_runs_at_width(
                         false => None,
                     };
                     if let Some((record, expected)) = plain {
-                        let solved = Solved::new(
-                            state.solver.as_mut(),
-                            &record.puzzle,
-                            record.solution.as_ref(),
-                            None,
-                            settings.mode,
-                            &settings.limits,
-                        );
+                        let solved = state.solve_plain(&record, settings);
                         push_solved(run, &record, expected, solved, format);
                         continue;
                     }
@@ -910,14 +920,7 @@ fn solve_plain(
     format: &dyn RowFormat,
     keep_results: bool,
 ) {
-    let solved = Solved::new(
-        state.solver.as_mut(),
-        &record.puzzle,
-        record.solution.as_ref(),
-        None,
-        settings.mode,
-        &settings.limits,
-    );
+    let solved = state.solve_plain(record, settings);
     if solved.outcome.message.is_none() {
         let fields = solved.fields(record.input, record.line, &record.puzzle);
         // Locked per record, as in `push_result`.
