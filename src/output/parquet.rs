@@ -114,15 +114,17 @@ const PAGED_COLUMNS: [&str; 8] = [
     "line", "puzzle", "status", "solution", "guesses", "solve_us", "check", "message",
 ];
 
-/// The `status` column's dictionary: [`Status::ALL`]'s names, in order.
-const STATUS_NAMES: [&str; 6] = [
-    "solved",
-    "multiple",
-    "unsolvable",
-    "invalid",
-    "malformed",
-    "timeout",
-];
+/// The `status` column's dictionary: [`Status::ALL`]'s names, in order
+/// (a status's index there is [`Status::index`]).
+const STATUS_NAMES: [&str; Status::ALL.len()] = {
+    let mut names = [""; Status::ALL.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = Status::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// The `check` column's dictionary.
 const CHECK_NAMES: [&str; 2] = ["ok", "mismatch"];
@@ -136,11 +138,6 @@ fn paged(column: &str) -> Paged {
         "line" | "guesses" => Paged::Deltas,
         _ => Paged::Text,
     }
-}
-
-/// A status's index in [`STATUS_NAMES`].
-fn status_index(status: Status) -> u8 {
-    Status::ALL.iter().position(|&s| s == status).unwrap_or(0) as u8
 }
 
 /// A check's index in [`CHECK_NAMES`].
@@ -571,7 +568,7 @@ impl TableColumns {
                     steps.append_option(rated.map(|r| u64::from(r.steps)));
                 }
                 line.append(Some(result.line));
-                status.append(Some(status_index(result.status)));
+                status.append(Some(result.status.index() as u8));
                 if let Some(sized) = &result.sized {
                     let text = sized.puzzle_text(self.blank.byte(&sized.symbols));
                     puzzle.append(Some(text.as_bytes()));
@@ -1003,10 +1000,7 @@ mod tests {
     #[test]
     fn the_dictionaries_name_every_status_and_check_at_their_index() {
         for status in Status::ALL {
-            assert_eq!(
-                STATUS_NAMES[usize::from(status_index(status))],
-                status.name()
-            );
+            assert_eq!(STATUS_NAMES[status.index()], status.name());
         }
         for check in [Check::Ok, Check::Mismatch] {
             assert_eq!(CHECK_NAMES[usize::from(check_index(check))], check.name());

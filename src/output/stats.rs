@@ -112,7 +112,7 @@ impl Tally {
     /// solve time when it was searched.
     fn count_mark(&mut self, mark: Mark) -> Option<u64> {
         self.puzzles += 1;
-        self.statuses[status_index(mark.status)] += 1;
+        self.statuses[mark.status.index()] += 1;
         if mark.mismatch {
             self.mismatches += 1;
         }
@@ -151,7 +151,7 @@ impl Tally {
 
     /// Rows with `status`.
     pub fn count(&self, status: Status) -> u64 {
-        self.statuses[status_index(status)]
+        self.statuses[status.index()]
     }
 
     /// Searched puzzles: every status but `malformed`.
@@ -367,17 +367,6 @@ impl Mark {
             guesses: fields.guesses.unwrap_or(0),
             side: if fields.puzzle.is_some() { 9 } else { 0 },
         }
-    }
-}
-
-fn status_index(status: Status) -> usize {
-    match status {
-        Status::Solved => 0,
-        Status::Multiple => 1,
-        Status::Unsolvable => 2,
-        Status::Invalid => 3,
-        Status::Malformed => 4,
-        Status::Timeout => 5,
     }
 }
 

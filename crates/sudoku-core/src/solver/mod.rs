@@ -77,8 +77,21 @@ impl Status {
         Status::Timeout,
     ];
 
+    /// The status's position in [`Status::ALL`]: an index for tallies
+    /// and dictionaries of statuses.
+    pub const fn index(self) -> usize {
+        match self {
+            Status::Solved => 0,
+            Status::Multiple => 1,
+            Status::Unsolvable => 2,
+            Status::Invalid => 3,
+            Status::Malformed => 4,
+            Status::Timeout => 5,
+        }
+    }
+
     /// The status's name as written in results: `solved`, `multiple`, ...
-    pub fn name(self) -> &'static str {
+    pub const fn name(self) -> &'static str {
         match self {
             Status::Solved => "solved",
             Status::Multiple => "multiple",

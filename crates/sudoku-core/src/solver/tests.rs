@@ -208,6 +208,13 @@ fn status_names_round_trip() {
     assert!("done".parse::<Status>().is_err());
 }
 
+#[test]
+fn a_status_index_is_its_place_in_all() {
+    for (i, status) in Status::ALL.into_iter().enumerate() {
+        assert_eq!(status.index(), i);
+    }
+}
+
 /// Solution grids to build random puzzles from (cases 08 and 11).
 const SOLUTIONS: [&str; 3] = [
     "316452978285679314497318562879234156142965783653187249968721435521843697734596821",
