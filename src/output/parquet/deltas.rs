@@ -15,7 +15,7 @@
 
 use bytes::Bytes;
 
-use super::grids::{GridPage, PAGE_ROWS};
+use super::grids::{push_level, uleb, write_levels, GridPage, PAGE_ROWS};
 
 /// Deltas in a block.
 const BLOCK: usize = 128;
@@ -55,14 +55,7 @@ impl DeltaPages {
     #[inline(always)]
     pub(super) fn append(&mut self, value: Option<u64>) {
         if self.nullable {
-            if self.rows.is_multiple_of(8) {
-                self.levels.push(0);
-            }
-            if value.is_some() {
-                if let Some(byte) = self.levels.last_mut() {
-                    *byte |= 1 << (self.rows % 8);
-                }
-            }
+            push_level(&mut self.levels, self.rows, value.is_some());
         }
         if let Some(value) = value {
             self.values.push(value as i64);
@@ -80,13 +73,7 @@ impl DeltaPages {
         }
         let mut body = Vec::with_capacity(64 + self.levels.len() + self.values.len() / 8);
         if self.nullable {
-            let groups = self.levels.len();
-            let mut run = Vec::with_capacity(2);
-            uleb(&mut run, ((groups << 1) | 1) as u64);
-            let levels_len = (run.len() + groups) as u32;
-            body.extend_from_slice(&levels_len.to_le_bytes());
-            body.extend_from_slice(&run);
-            body.extend_from_slice(&self.levels);
+            write_levels(&self.levels, &mut body);
         }
         encode(&self.values, &mut body);
         let range = self.values.iter().min().zip(self.values.iter().max());
@@ -166,15 +153,6 @@ fn pack(values: impl Iterator<Item = u64>, width: u32, out: &mut Vec<u8>) {
 /// `value` zigzag-encoded.
 fn zigzag(value: i64) -> u64 {
     ((value << 1) ^ (value >> 63)) as u64
-}
-
-/// Appends `value` as an unsigned LEB128 varint.
-fn uleb(out: &mut Vec<u8>, mut value: u64) {
-    while value >= 0x80 {
-        out.push((value as u8) | 0x80);
-        value >>= 7;
-    }
-    out.push(value as u8);
 }
 
 #[cfg(test)]

@@ -166,14 +166,8 @@ impl GridPages {
     /// Starts a row: its definition level, 1 when it holds a value.
     #[inline(always)]
     fn level(&mut self, present: bool) {
-        if self.rows.is_multiple_of(8) {
-            self.levels.push(0);
-        }
-        if present {
-            if let Some(byte) = self.levels.last_mut() {
-                *byte |= 1 << (self.rows % 8);
-            }
-        } else {
+        push_level(&mut self.levels, self.rows, present);
+        if !present {
             self.nulls += 1;
         }
     }
@@ -193,24 +187,10 @@ impl GridPages {
         if self.rows == 0 {
             return;
         }
-        let groups = self.levels.len();
-        let mut run = [0u8; 2];
-        // The run's header: the number of groups of 8 values, shifted left
-        // by one, with the low bit set (bit-packed), as a varint.
-        let header = (groups << 1) | 1;
-        let header_len = if header < 0x80 {
-            run[0] = header as u8;
-            1
-        } else {
-            run[0] = (header as u8) | 0x80;
-            run[1] = (header >> 7) as u8;
-            2
-        };
-        let levels_len = header_len + groups;
-        let start = HEAD_ROOM - 4 - levels_len;
-        self.values[start..start + 4].copy_from_slice(&(levels_len as u32).to_le_bytes());
-        self.values[start + 4..start + 4 + header_len].copy_from_slice(&run[..header_len]);
-        self.values[HEAD_ROOM - groups..HEAD_ROOM].copy_from_slice(&self.levels);
+        let mut levels = Vec::with_capacity(HEAD_ROOM);
+        write_levels(&self.levels, &mut levels);
+        let start = HEAD_ROOM - levels.len();
+        self.values[start..HEAD_ROOM].copy_from_slice(&levels);
         let mut next = Vec::with_capacity(self.page_bytes);
         next.resize(HEAD_ROOM, 0);
         let values = std::mem::replace(&mut self.values, next);
@@ -232,6 +212,44 @@ impl GridPages {
         self.seal();
         self.pages
     }
+}
+
+/// Sets row `row`'s definition level in `levels` (8 rows a byte, the
+/// first row in the lowest bit): 1 when `present`, else 0 (a null).
+#[inline(always)]
+pub(super) fn push_level(levels: &mut Vec<u8>, row: usize, present: bool) {
+    if row.is_multiple_of(8) {
+        levels.push(0);
+    }
+    if present {
+        if let Some(byte) = levels.last_mut() {
+            *byte |= 1 << (row % 8);
+        }
+    }
+}
+
+/// Appends a page's definition `levels` ([`push_level`]) as a data page v1
+/// holds them: their length in bytes (4, little-endian), then one
+/// bit-packed run of the RLE/bit-packing hybrid (bit width 1): its header,
+/// the number of groups of 8 values shifted left by one with the low bit
+/// set, as a varint, and the bytes.
+pub(super) fn write_levels(levels: &[u8], out: &mut Vec<u8>) {
+    let groups = levels.len();
+    let mut run = Vec::with_capacity(2);
+    uleb(&mut run, ((groups << 1) | 1) as u64);
+    out.extend_from_slice(&((run.len() + groups) as u32).to_le_bytes());
+    out.extend_from_slice(&run);
+    out.extend_from_slice(levels);
+}
+
+/// Appends `value` as an unsigned varint (ULEB128): the hybrid's run
+/// headers, the delta encoding's counts and Thrift's compact integers.
+pub(super) fn uleb(out: &mut Vec<u8>, mut value: u64) {
+    while value >= 0x80 {
+        out.push((value as u8) | 0x80);
+        value >>= 7;
+    }
+    out.push(value as u8);
 }
 
 /// A grid column's chunk of a row group: its pages' headers and bodies,
@@ -460,12 +478,7 @@ fn dictionary_header(size: usize, values: usize) -> Result<Vec<u8>, ParquetError
 
 /// Appends `value` zigzag-encoded as a varint (Thrift's compact i32).
 fn varint(out: &mut Vec<u8>, value: i32) {
-    let mut zigzag = ((value << 1) ^ (value >> 31)) as u32;
-    while zigzag >= 0x80 {
-        out.push((zigzag as u8) | 0x80);
-        zigzag >>= 7;
-    }
-    out.push(zigzag as u8);
+    uleb(out, u64::from(((value << 1) ^ (value >> 31)) as u32));
 }
 
 impl Length for GridChunk {

@@ -17,7 +17,7 @@
 
 use bytes::Bytes;
 
-use super::grids::{GridPage, PAGE_ROWS};
+use super::grids::{push_level, uleb, write_levels, GridPage, PAGE_ROWS};
 
 /// A column of names' pages being made, a value at a time.
 pub(super) struct NamePages {
@@ -62,14 +62,7 @@ impl NamePages {
     #[inline]
     pub(super) fn append(&mut self, value: Option<u8>) {
         if self.nullable {
-            if self.rows.is_multiple_of(8) {
-                self.levels.push(0);
-            }
-            if value.is_some() {
-                if let Some(byte) = self.levels.last_mut() {
-                    *byte |= 1 << (self.rows % 8);
-                }
-            }
+            push_level(&mut self.levels, self.rows, value.is_some());
         }
         match (value, &mut self.run) {
             (Some(index), Some((current, length))) if *current == index => *length += 1,
@@ -89,12 +82,7 @@ impl NamePages {
     /// Writes the run being counted, if any.
     fn end_run(&mut self) {
         if let Some((index, length)) = self.run.take() {
-            let mut header = length << 1;
-            while header >= 0x80 {
-                self.runs.push((header as u8) | 0x80);
-                header >>= 7;
-            }
-            self.runs.push(header as u8);
+            uleb(&mut self.runs, u64::from(length) << 1);
             self.runs.push(index);
         }
     }
@@ -107,20 +95,7 @@ impl NamePages {
         self.end_run();
         let mut body = Vec::with_capacity(8 + self.levels.len() + self.runs.len());
         if self.nullable {
-            let groups = self.levels.len();
-            // The levels' one bit-packed run: its header is the number of
-            // groups of 8 values, shifted left by one, the low bit set.
-            let mut run = Vec::with_capacity(2);
-            let mut header = (groups << 1) | 1;
-            while header >= 0x80 {
-                run.push((header as u8) | 0x80);
-                header >>= 7;
-            }
-            run.push(header as u8);
-            let levels_len = (run.len() + groups) as u32;
-            body.extend_from_slice(&levels_len.to_le_bytes());
-            body.extend_from_slice(&run);
-            body.extend_from_slice(&self.levels);
+            write_levels(&self.levels, &mut body);
         }
         body.push(self.width);
         body.extend_from_slice(&self.runs);
