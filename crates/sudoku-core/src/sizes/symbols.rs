@@ -392,13 +392,28 @@ pub fn read(
     }
     if let Some(t) = tokens.iter().find(|t| t.len() != 1) {
         return Err(SymbolsError::BadSymbol {
-            ch: String::from_utf8_lossy(t).into_owned(),
+            ch: excerpt(t),
             position: 1 + tokens.iter().position(|x| x == t).unwrap_or(0),
             label: "one character per cell".to_string(),
         });
     }
     let chars: Vec<u8> = tokens.iter().map(|t| t[0]).collect();
     read_chars(&chars, symbols, shape)
+}
+
+/// Characters of a token shown in a message, at most: a record's message
+/// stays one readable line (a token may be a whole line of thousands of
+/// bytes, as a run of digits with one comma).
+const EXCERPT_CHARS: usize = 16;
+
+/// `token` as a message shows it: its first [`EXCERPT_CHARS`] characters
+/// (invalid UTF-8 replaced), and `...` when there are more.
+fn excerpt(token: &[u8]) -> String {
+    let text = String::from_utf8_lossy(token);
+    match text.char_indices().nth(EXCERPT_CHARS) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.into_owned(),
+    }
 }
 
 /// True for a blank among numbers: `.`, `-`, `_`, `+` (or a run of
@@ -453,7 +468,7 @@ fn read_numbers(
             }
             None => {
                 return Err(SymbolsError::BadNumber {
-                    number: text.to_string(),
+                    number: excerpt(t),
                     position: i + 1,
                     label: symbols.label(side),
                 })
@@ -635,6 +650,26 @@ mod tests {
             found(&format!("17{}", ",0".repeat(15))),
             "number 17 at cell 1 is not one of numbers 1-4 nor a blank (give --symbols)"
         );
+    }
+
+    #[test]
+    fn long_tokens_are_shown_clipped() {
+        // A line of 370 digits and a comma: one token of 370 characters.
+        let line = format!("{}4.30021E+78,", "5".repeat(370));
+        assert_eq!(
+            found(&line),
+            "'5555555555555555...' at position 1 is no symbol of one character per cell (give --symbols)"
+        );
+        let numbers = format!("{}{}", "9".repeat(300), ",1".repeat(15));
+        assert_eq!(
+            found(&numbers),
+            "number 9999999999999999... at cell 1 is not one of numbers 1-4 nor a blank (give --symbols)"
+        );
+        assert_eq!(
+            excerpt("é".repeat(17).as_bytes()),
+            format!("{}...", "é".repeat(16))
+        );
+        assert_eq!(excerpt(b"\xFFab"), "\u{FFFD}ab");
     }
 
     #[test]
