@@ -18,6 +18,7 @@
 //! the next line, from the bytes already read.
 
 use std::io::{self, Read};
+use std::ops::{Deref, DerefMut};
 
 use memchr::{memchr, memchr2, memchr3};
 
@@ -75,8 +76,17 @@ pub struct Frame {
 }
 
 /// Bytes read from the source at a time: records are cut from this block
-/// in place, so the source is called once per block, not per record.
+/// in place, so the source is called once per block, not per record. Small
+/// enough that the block is still in the core's L2 cache when its records
+/// are cut (reads of 1 MiB touched the same lines three times as slowly),
+/// and the size of the buffer behind a file (`open`'s `BUFFER`), so that a
+/// read of a block goes past that buffer straight to the file.
 const BLOCK: usize = 64 * 1024;
+
+/// Bytes of a record's start left unread in the block that
+/// [`Framer::plain_into`] moves in front of a block it reads straight into
+/// its output: a line of a puzzle file is far shorter.
+const DIRECT_SPAN: usize = 4096;
 
 /// Bytes copied at a time by [`append_in_pieces`]: under glibc's
 /// threshold for copying with `rep movsb` (2,048 bytes and more, by its
@@ -89,10 +99,78 @@ const COPY_PIECE: usize = 2048;
 /// AMD EPYC (Zen 3) VM: 13.5 % of all samples of `solve` of a million
 /// Kaggle rows to /dev/null at -j 2, against 2.1 % when glibc was told to
 /// use vector copies instead (`GLIBC_TUNABLES`, perf record, one run each).
-fn append_in_pieces(out: &mut Vec<u8>, bytes: &[u8]) {
-    out.reserve(bytes.len());
-    for piece in bytes.chunks(COPY_PIECE) {
-        out.extend_from_slice(piece);
+fn append_in_pieces(out: &mut RecordBytes, bytes: &[u8]) {
+    copy_in_pieces(&mut out.room(bytes.len())[..bytes.len()], bytes);
+    out.len += bytes.len();
+}
+
+/// Copies `from` into `to`, of the same length, in pieces of
+/// [`COPY_PIECE`] bytes (see [`append_in_pieces`]).
+fn copy_in_pieces(to: &mut [u8], from: &[u8]) {
+    for (to, from) in to.chunks_mut(COPY_PIECE).zip(from.chunks(COPY_PIECE)) {
+        to.copy_from_slice(from);
+    }
+}
+
+/// Records' bytes, in a buffer whose storage stays written when it is
+/// emptied or cut short, so that the source can be read straight into the
+/// room after the bytes in use ([`Framer::plain_into`]): `Read::read`
+/// writes into bytes already written, and a `Vec`'s spare capacity is not,
+/// so a `Vec` would be zeroed before every read. Reads as the bytes in use.
+#[derive(Clone, Debug, Default)]
+pub struct RecordBytes {
+    /// The storage: the first `len` bytes are in use, the rest were written
+    /// before (zeroes, or bytes no longer in use).
+    buf: Vec<u8>,
+    len: usize,
+}
+
+impl RecordBytes {
+    /// Empties the buffer, keeping its storage.
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Keeps the first `len` bytes (all of them if fewer).
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Appends `bytes`.
+    pub fn extend_from_slice(&mut self, bytes: &[u8]) {
+        self.room(bytes.len())[..bytes.len()].copy_from_slice(bytes);
+        self.len += bytes.len();
+    }
+
+    /// Removes the last byte and returns it.
+    fn pop(&mut self) -> Option<u8> {
+        let last = self.last().copied()?;
+        self.len -= 1;
+        Some(last)
+    }
+
+    /// The storage after the bytes in use, at least `n` bytes of it: grown
+    /// (and its new bytes zeroed) only when it is shorter.
+    fn room(&mut self, n: usize) -> &mut [u8] {
+        let end = self.len + n;
+        if self.buf.len() < end {
+            self.buf.resize(end, 0);
+        }
+        &mut self.buf[self.len..]
+    }
+}
+
+impl Deref for RecordBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.buf[..self.len]
+    }
+}
+
+impl DerefMut for RecordBytes {
+    fn deref_mut(&mut self) -> &mut [u8] {
+        &mut self.buf[..self.len]
     }
 }
 
@@ -101,13 +179,16 @@ struct Block {
     bytes: Vec<u8>,
     pos: usize,
     end: usize,
+    /// A read returned nothing: the input is at its end, and is not read
+    /// again (a terminal would wait for more).
+    ended: bool,
 }
 
 /// Splits a byte stream into records.
 pub struct Framer<R> {
     src: R,
     block: Block,
-    buf: Vec<u8>,
+    buf: RecordBytes,
     /// Bytes read already that are read again before `src` (the lines
     /// after an unterminated quote).
     replay: Vec<u8>,
@@ -132,7 +213,7 @@ fn fill<'a, R: Read>(replay: &'a [u8], src: &mut R, block: &'a mut Block) -> io:
     if !replay.is_empty() {
         return Ok(replay);
     }
-    if block.pos == block.end {
+    if block.pos == block.end && !block.ended {
         (block.pos, block.end) = (0, 0);
         block.end = loop {
             match src.read(&mut block.bytes) {
@@ -174,8 +255,9 @@ impl<R: Read> Framer<R> {
                 bytes: vec![0; BLOCK],
                 pos: 0,
                 end: 0,
+                ended: false,
             },
-            buf: Vec::with_capacity(MAX_RECORD + 2),
+            buf: RecordBytes::default(),
             cap: MAX_RECORD,
             limit: MAX_RECORD,
             replay: Vec::new(),
@@ -274,83 +356,91 @@ impl<R: Read> Framer<R> {
         frame
     }
 
-    /// Cuts the plain records that come next in the bytes already read:
-    /// each ends in `\n` or `\r\n` within them, is at most the cap long
-    /// and, in CSV, holds no quote, so no rule but the line end
-    /// applies to it. At most `max` of them; their bytes go to `out` in one
-    /// copy (the line ends between them too), and `each(line, start, end,
+    /// Cuts the plain records that come next: each ends in `\n` or `\r\n`,
+    /// is at most the cap long and, in CSV, holds no quote, so no rule but
+    /// the line end applies to it. At most `max` of them; their bytes go to
+    /// `out` (the line ends between them too), and `each(line, start, end,
     /// bytes)` is told each record's line and where its content (`bytes`)
     /// lies in `out`. Returns how many were cut: none when the next record
-    /// is not plain, is not wholly read yet, or the input is at its start
-    /// or inside a line end; [`Framer::next_into`] then reads it with every
-    /// rule. A file of short plain lines thus costs a search for each line
-    /// end and one copy per block read, not a call per record.
+    /// is not plain, or the input is at its start, its end or inside a line
+    /// end; [`Framer::next_into`] then reads it with every rule. A file of
+    /// short plain lines thus costs a search for each line end, not a call
+    /// per record.
+    ///
+    /// The records already read are copied from the block; once the block
+    /// holds none but the start of one (at most [`DIRECT_SPAN`] bytes), that
+    /// start is moved to `out` and the next block is read straight after
+    /// it, where its records are cut in place: the bytes after the last
+    /// record cut go back to the block. So most bytes of a file of puzzles
+    /// are copied once, by the kernel, not again from a block to `out`.
+    ///
+    /// # Errors
+    /// The source failed to read; nothing was consumed.
     pub fn plain_into(
         &mut self,
-        out: &mut Vec<u8>,
+        out: &mut RecordBytes,
         max: usize,
         mut each: impl FnMut(u64, usize, usize, &[u8]),
-    ) -> usize {
-        if self.at_start || self.after_cr || !self.replay.is_empty() {
-            return 0;
+    ) -> io::Result<usize> {
+        if self.at_start || self.after_cr || !self.replay.is_empty() || max == 0 {
+            return Ok(0);
         }
-        let data = &self.block.bytes[self.block.pos..self.block.end];
+        let block = &mut self.block;
+        let data = &block.bytes[block.pos..block.end];
         let base = out.len();
-        let (mut at, mut cut) = (0, 0);
-        // The length of the last record cut, when it ended at a lone `\n`
-        // and no run of records of its length failed to be taken yet.
-        let mut last = None;
-        while cut < max {
-            if let Some(len) = last {
-                let n = same_length_records(&data[at..], len, max - cut, self.csv);
-                if n == 0 {
-                    // Not a run: do not try again in this block, so that a
-                    // file of lines of uneven length costs one search each.
-                    last = None;
-                } else {
-                    for _ in 0..n {
-                        each(self.line, base + at, base + at + len, &data[at..at + len]);
-                        self.line += 1;
-                        at += len + 1;
-                    }
-                    cut += n;
-                    continue;
-                }
-            }
-            // A plain record's line end is within the cap (plus the `\n`
-            // of a `\r\n`): search no further.
-            let rest = &data[at..data.len().min(at + self.cap + 2)];
-            let end = if self.csv {
-                memchr3(b'\n', b'\r', b'"', rest)
-            } else {
-                memchr2(b'\n', b'\r', rest)
-            };
-            let Some(len) = end.filter(|&len| len <= self.cap) else {
-                break;
-            };
-            let next = match (rest[len], rest.get(len + 1)) {
-                (b'\n', _) => len + 1,
-                (b'\r', Some(b'\n')) => len + 2,
-                // A quote, a lone `\r`, or a `\r` whose `\n` is not read yet.
-                _ => break,
-            };
-            if cut == 0 && next == len + 1 {
-                last = Some(len);
-            }
-            each(self.line, base + at, base + at + len, &rest[..len]);
-            self.line += 1;
-            at += next;
-            cut += 1;
-        }
+        let (cut, at) = cut_plain(
+            data,
+            base,
+            &mut self.line,
+            self.csv,
+            self.cap,
+            max,
+            &mut each,
+        );
         append_in_pieces(out, &data[..at]);
-        self.block.pos += at;
-        cut
+        block.pos += at;
+        let pending = block.end - block.pos;
+        if cut > 0 || pending > DIRECT_SPAN || block.ended {
+            return Ok(cut);
+        }
+        let room = out.room(pending + BLOCK);
+        room[..pending].copy_from_slice(&block.bytes[block.pos..block.end]);
+        let read = loop {
+            match self.src.read(&mut room[pending..pending + BLOCK]) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+                Ok(n) => break n,
+            }
+        };
+        if read == 0 {
+            // What is left in the block is taken by `next_into`.
+            block.ended = true;
+            return Ok(0);
+        }
+        let data = &room[..pending + read];
+        let (cut, at) = cut_plain(
+            data,
+            base,
+            &mut self.line,
+            self.csv,
+            self.cap,
+            max,
+            &mut each,
+        );
+        let rest = &data[at..];
+        if block.bytes.len() < rest.len() {
+            block.bytes.resize(rest.len(), 0);
+        }
+        copy_in_pieces(&mut block.bytes[..rest.len()], rest);
+        (block.pos, block.end) = (0, rest.len());
+        out.len = base + at;
+        Ok(cut)
     }
 
     /// As [`Framer::next`], but appends the record's kept bytes to `out`
     /// (what [`Framer::bytes`] would hold) instead of keeping them, so a
     /// batch takes them with one copy.
-    pub fn next_into(&mut self, out: &mut Vec<u8>) -> io::Result<Option<Frame>> {
+    pub fn next_into(&mut self, out: &mut RecordBytes) -> io::Result<Option<Frame>> {
         let base = out.len();
         // Bytes kept of a record: the cap, plus one to tell a record over it.
         let keep = self.cap + 1;
@@ -460,7 +550,7 @@ impl<R: Read> Framer<R> {
     /// Ends the record being read (`out[base..]`) at the end of its first
     /// line, where an unterminated quote opened, and puts the bytes after
     /// that line back to be read again.
-    fn unterminated(&mut self, start: u64, out: &mut Vec<u8>, base: usize) -> Frame {
+    fn unterminated(&mut self, start: u64, out: &mut RecordBytes, base: usize) -> Frame {
         let record = &out[base..];
         let cut = memchr2(b'\n', b'\r', record).unwrap_or(record.len());
         let mut after = cut + 1;
@@ -469,7 +559,9 @@ impl<R: Read> Framer<R> {
         }
         // A `\r` last in the buffer may have its `\n` still to come.
         self.after_cr = record.get(cut) == Some(&b'\r') && after >= record.len();
-        let mut rest = out.split_off(base + cut.min(record.len()));
+        let kept = base + cut.min(record.len());
+        let mut rest = out[kept..].to_vec();
+        out.truncate(kept);
         rest.drain(..(after - cut).min(rest.len()));
         rest.extend_from_slice(&self.replay);
         self.replay = rest;
@@ -480,6 +572,68 @@ impl<R: Read> Framer<R> {
             open_quote: true,
         }
     }
+}
+
+/// Cuts the plain records `data` starts with, at most `max` (see
+/// [`Framer::plain_into`]), `data` being `out[base..]`: tells `each` of
+/// each, counting lines from `line`. Returns how many were cut and the
+/// length of their bytes (with their line ends).
+fn cut_plain(
+    data: &[u8],
+    base: usize,
+    line: &mut u64,
+    csv: bool,
+    cap: usize,
+    max: usize,
+    each: &mut impl FnMut(u64, usize, usize, &[u8]),
+) -> (usize, usize) {
+    let (mut at, mut cut) = (0, 0);
+    // The length of the last record cut, when it ended at a lone `\n` and
+    // no run of records of its length failed to be taken yet.
+    let mut last = None;
+    while cut < max {
+        if let Some(len) = last {
+            let n = same_length_records(&data[at..], len, max - cut, csv);
+            if n == 0 {
+                // Not a run: do not try again in this block, so that a file
+                // of lines of uneven length costs one search each.
+                last = None;
+            } else {
+                for _ in 0..n {
+                    each(*line, base + at, base + at + len, &data[at..at + len]);
+                    *line += 1;
+                    at += len + 1;
+                }
+                cut += n;
+                continue;
+            }
+        }
+        // A plain record's line end is within the cap (plus the `\n` of a
+        // `\r\n`): search no further.
+        let rest = &data[at..data.len().min(at + cap + 2)];
+        let end = if csv {
+            memchr3(b'\n', b'\r', b'"', rest)
+        } else {
+            memchr2(b'\n', b'\r', rest)
+        };
+        let Some(len) = end.filter(|&len| len <= cap) else {
+            break;
+        };
+        let next = match (rest[len], rest.get(len + 1)) {
+            (b'\n', _) => len + 1,
+            (b'\r', Some(b'\n')) => len + 2,
+            // A quote, a lone `\r`, or a `\r` whose `\n` is not read yet.
+            _ => break,
+        };
+        if cut == 0 && next == len + 1 {
+            last = Some(len);
+        }
+        each(*line, base + at, base + at + len, &rest[..len]);
+        *line += 1;
+        at += next;
+        cut += 1;
+    }
+    (cut, at)
 }
 
 /// Scans `chunk` for the line end that ends a CSV record with fields
@@ -766,21 +920,28 @@ mod tests {
 
     /// Every record as (line, bytes, too long, open quote), cut by
     /// [`Framer::plain_into`] at most `max` at a time wherever it takes
-    /// them, by [`Framer::next_into`] elsewhere.
-    fn cut_plain(
+    /// them, by [`Framer::next_into`] elsewhere, into one buffer emptied
+    /// once it holds `chunk` bytes or more (as a chunk is).
+    fn cut_all(
         data: &[u8],
         csv: bool,
         step: usize,
         max: usize,
+        chunk: usize,
     ) -> Vec<(u64, Vec<u8>, bool, bool)> {
         let src = io::BufReader::with_capacity(step, Trickle { data, step });
         let mut framer = Framer::new(src, csv);
-        let (mut out, mut records) = (Vec::new(), Vec::new());
+        let (mut out, mut records) = (RecordBytes::default(), Vec::new());
         loop {
+            if out.len() >= chunk {
+                out.clear();
+            }
             let mut spans = Vec::new();
-            let cut = framer.plain_into(&mut out, max, |line, start, end, bytes| {
-                spans.push((line, start, end, bytes.to_vec()));
-            });
+            let cut = framer
+                .plain_into(&mut out, max, |line, start, end, bytes| {
+                    spans.push((line, start, end, bytes.to_vec()));
+                })
+                .unwrap();
             assert!(cut <= max);
             if cut > 0 {
                 for (line, start, end, bytes) in spans {
@@ -844,10 +1005,78 @@ mod tests {
             }
             assert!(one_by_one.len() > 90, "{}", one_by_one.len());
             for max in [1, 5, 2048] {
-                assert_eq!(cut_plain(&data, csv, 1 << 16, max), one_by_one);
-                assert_eq!(cut_plain(&data, csv, 100, max), one_by_one);
+                assert_eq!(cut_all(&data, csv, 1 << 16, max, 1 << 20), one_by_one);
+                assert_eq!(cut_all(&data, csv, 100, max, 1 << 20), one_by_one);
             }
         }
+    }
+
+    /// Records cut from many blocks read straight into the output: the
+    /// same as read one by one, whatever ends a block (a record's start, a
+    /// quote, a `\r\n` cut in two, a record longer than the bytes moved in
+    /// front of a block), in chunks of any number of records.
+    #[test]
+    fn records_read_straight_into_the_output_are_the_records_read_one_by_one() {
+        let mut data = Vec::new();
+        for i in 0..12_000usize {
+            let line = match i % 997 {
+                0 => "\"quoted, field\",x\n".to_string(),
+                1 => format!("{}\r\n", "7".repeat(81)),
+                2 => format!("{}\n", "8".repeat(DIRECT_SPAN + 10)),
+                3 => "\n".to_string(),
+                _ => format!("{:081},{i}\n", i * 7919),
+            };
+            data.extend_from_slice(line.as_bytes());
+        }
+        assert!(data.len() > 10 * BLOCK);
+        for csv in [false, true] {
+            let src = io::BufReader::new(&data[..]);
+            let mut framer = Framer::new(src, csv);
+            let mut one_by_one = Vec::new();
+            while let Some(frame) = framer.next().unwrap() {
+                let bytes = framer.bytes().to_vec();
+                one_by_one.push((frame.line, bytes, frame.too_long, frame.open_quote));
+            }
+            assert_eq!(one_by_one.len(), 12_000);
+            for (step, max) in [(1 << 16, 2048), (1 << 16, 333), (5000, 2048), (1 << 20, 7)] {
+                let got = cut_all(&data, csv, step, max, 300_000);
+                assert_eq!(got, one_by_one, "step {step}, max {max}");
+            }
+        }
+    }
+
+    /// A read that fails is reported, and the records before it were cut.
+    #[test]
+    fn a_failed_read_is_an_error() {
+        struct Failing(usize);
+        impl io::Read for Failing {
+            fn read(&mut self, out: &mut [u8]) -> io::Result<usize> {
+                if self.0 == 0 {
+                    return Err(io::Error::other("disk gone"));
+                }
+                self.0 -= 1;
+                let line = b"123456789\n";
+                let n = out.len() / line.len() * line.len();
+                for piece in out[..n].chunks_mut(line.len()) {
+                    piece.copy_from_slice(line);
+                }
+                Ok(n)
+            }
+        }
+        let mut framer = Framer::new(Failing(3), false);
+        let mut out = RecordBytes::default();
+        assert!(framer.next_into(&mut out).unwrap().is_some());
+        let mut cut = 1;
+        let err = loop {
+            match framer.plain_into(&mut out, 1 << 20, |_, _, _, _| {}) {
+                Ok(n) => cut += n,
+                Err(e) => break e,
+            }
+        };
+        assert_eq!(err.to_string(), "disk gone");
+        assert_eq!(cut, 3 * (BLOCK / 10));
+        // The first record came without its line end.
+        assert_eq!(out.len(), cut * 10 - 1);
     }
 
     proptest::proptest! {
@@ -872,7 +1101,7 @@ mod tests {
                 let bytes = framer.bytes().to_vec();
                 one_by_one.push((frame.line, bytes, frame.too_long, frame.open_quote));
             }
-            proptest::prop_assert_eq!(cut_plain(&data, csv, step, max), one_by_one);
+            proptest::prop_assert_eq!(cut_all(&data, csv, step, max, 64), one_by_one);
         }
     }
 }

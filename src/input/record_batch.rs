@@ -19,7 +19,7 @@ use sudoku_core::grid::Grid;
 use sudoku_core::solver::Status;
 
 use super::csv::{CsvRules, CsvScratch};
-use super::frame::Framer;
+use super::frame::{Framer, RecordBytes};
 use super::jsonl::JsonRules;
 use super::keep::{self, KeptTypes};
 use super::lines::{is_skipped, too_long, LineRules};
@@ -174,7 +174,7 @@ pub const FILL_BYTES: usize = 16 << 20;
 /// keeps the buffers.
 #[derive(Debug, Default)]
 pub struct RecordBatch {
-    bytes: Vec<u8>,
+    bytes: RecordBytes,
     items: Vec<Item>,
     parsers: Vec<Arc<Parser>>,
     /// The Arrow batches that [`Item::Row`]s are rows of, each with the
@@ -254,8 +254,10 @@ impl RecordBatch {
                 });
             }
         });
-        if cut > 0 {
-            return Some(Ok(()));
+        match cut {
+            Ok(0) => {}
+            Ok(_) => return Some(Ok(())),
+            Err(e) => return Some(Err(InputError::io(name, e))),
         }
         loop {
             let base = self.bytes.len();
