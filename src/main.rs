@@ -10,6 +10,7 @@ use sudoku_batch::commands::command_line::{self, Cli};
 use sudoku_batch::error::exit_code;
 
 fn main() -> ExitCode {
+    sudoku_batch::process::memory::keep_freed_memory();
     let result = command_line::run(Cli::parse());
     if let Err(e) = &result {
         if !e.is_quiet() {
