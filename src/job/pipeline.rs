@@ -47,7 +47,7 @@ use crate::input::{
 };
 use crate::job::rating::rate_result;
 use crate::output::result::{Check, PuzzleResult, RowFields, SizedResult};
-use crate::output::stats::{Mark, RatingTally, Tally};
+use crate::output::stats::{Mark, Marks, Tally};
 use crate::output::{Columns, RowFormat};
 use crate::process::clock::Stopwatch;
 use crate::process::interrupt::{Interrupt, Signal, POLL};
@@ -189,14 +189,12 @@ struct Run {
     out: Mutex<RunOut>,
 }
 
-/// What a worker makes of a run: per record its mark and row, and its
-/// result when the run keeps results ([`Settings::results`]).
+/// What a worker makes of a run: its records' row and their counts, and
+/// their results when the run keeps results ([`Settings::results`]).
 #[derive(Default)]
 struct RunOut {
     results: Vec<PuzzleResult>,
-    marks: Vec<Mark>,
-    /// The rated records' ratings (a rated run's only).
-    ratings: RatingTally,
+    marks: Marks,
     text: Vec<u8>,
 }
 
@@ -612,10 +610,7 @@ impl Batch {
 
     /// Counts a run's marks.
     fn count(&mut self, out: &RunOut) {
-        for &mark in &out.marks {
-            self.tally.mark(mark);
-        }
-        self.tally.ratings.merge(&out.ratings);
+        self.tally.add_marks(&out.marks);
     }
 
     /// Seals the rows by `format` ([`RowFormat::seal`]), when there are any.
@@ -744,7 +739,6 @@ impl Reader {
                 let out = run.out.get_mut().unwrap_or_else(PoisonError::into_inner);
                 out.results.clear();
                 out.marks.clear();
-                out.ratings = RatingTally::default();
                 out.text.clear();
             }
             *owned.next_run.get_mut() = 0;
@@ -926,7 +920,7 @@ fn solve_plain(
         // Locked per record, as in `push_result`.
         let mut out = run.out();
         if format.plain_row(&fields, &mut out.text) {
-            out.marks.push(Mark::of_fields(&fields));
+            out.marks.mark(Mark::of_fields(&fields));
             return;
         }
     }
@@ -966,7 +960,7 @@ fn push_solved(
     if let Some(format) = format {
         format.row(result, &mut out.text);
     }
-    out.marks.push(Mark::of(result));
+    out.marks.add(result);
 }
 
 /// Adds a record's result to `run`: its row formatted by `format`, its
@@ -983,10 +977,7 @@ fn push_result(
     if let Some(format) = format {
         format.row(&result, &mut out.text);
     }
-    out.marks.push(Mark::of(&result));
-    if let Some(r) = &result.rating {
-        out.ratings.add(r.tenths, r.hardest.clone());
-    }
+    out.marks.add(&result);
     if keep_results {
         out.results.push(result);
     }
@@ -1434,7 +1425,7 @@ mod tests {
                     &Limits::default(),
                 );
                 format.row(&result, &mut out.text);
-                out.marks.push(Mark::of(&result));
+                out.marks.add(&result);
                 out.results.push(result);
             }
             drop(out);

@@ -16,7 +16,7 @@ use crate::output::result::{Check, PuzzleResult, RowFields};
 
 mod times;
 
-use times::TimeCounts;
+use times::{TimeBuckets, TimeCounts};
 
 /// Running totals over results. Tallies of disjoint sets of results merge
 /// into the tally of their union.
@@ -110,6 +110,7 @@ impl Tally {
 
     /// Counts one result but for its solve time; returns its
     /// solve time when it was searched.
+    #[inline]
     fn count_mark(&mut self, mark: Mark) -> Option<u64> {
         self.puzzles += 1;
         self.statuses[mark.status.index()] += 1;
@@ -131,6 +132,12 @@ impl Tally {
             self.no_guess += 1;
         }
         Some(ns)
+    }
+
+    /// Adds every count of a run's `marks` to this tally.
+    pub fn add_marks(&mut self, marks: &Marks) {
+        self.merge(&marks.counts);
+        self.times.add_buckets(&marks.times);
     }
 
     /// Adds every count of `other` to this tally.
@@ -367,6 +374,49 @@ impl Mark {
             guesses: fields.guesses.unwrap_or(0),
             side: if fields.puzzle.is_some() { 9 } else { 0 },
         }
+    }
+}
+
+/// A run's rows counted as a worker makes them: every count of a
+/// [`Tally`], but the solve times kept as each searched row's bucket (two
+/// bytes), so that a chunk's tally takes in a run's counts whole and an
+/// increment a time ([`Tally::add_marks`]). Keeping each row's [`Mark`]
+/// and counting it into the chunk's tally when the chunk was done cost 74
+/// instructions a row there.
+#[derive(Clone, Debug, Default)]
+pub struct Marks {
+    /// The counts and ratings; its solve times stay empty.
+    counts: Tally,
+    /// The searched rows' solve times.
+    times: TimeBuckets,
+}
+
+impl Marks {
+    /// Counts one row, from what the tally reads of it.
+    #[inline]
+    pub fn mark(&mut self, mark: Mark) {
+        if let Some(ns) = self.counts.count_mark(mark) {
+            self.times.record(ns);
+        }
+    }
+
+    /// Counts one result, its rating too.
+    pub fn add(&mut self, result: &PuzzleResult) {
+        self.mark(Mark::of(result));
+        if let Some(r) = &result.rating {
+            self.counts.ratings.add(r.tenths, r.hardest.clone());
+        }
+    }
+
+    /// Rows counted.
+    pub fn rows(&self) -> u64 {
+        self.counts.puzzles
+    }
+
+    /// Forgets every row, keeping the storage.
+    pub fn clear(&mut self) {
+        self.counts.clear();
+        self.times.clear();
     }
 }
 
@@ -646,20 +696,35 @@ mod tests {
         let whole = Tally::of(&rows);
         let mut merged = Tally::new();
         let mut chunk = Tally::new();
+        let mut by_runs = Tally::new();
+        let mut run = Marks::default();
         for part in rows.chunks(64) {
             chunk.clear();
             for result in part {
                 chunk.mark(Mark::of(result));
             }
             merged.merge(&chunk);
+            for runs in part.chunks(32) {
+                run.clear();
+                for result in runs {
+                    run.add(result);
+                }
+                assert_eq!(run.rows(), runs.len() as u64);
+                by_runs.add_marks(&run);
+            }
         }
-        assert_eq!(merged.puzzles, 500);
-        assert_eq!(merged.statuses, whole.statuses);
-        assert_eq!(merged.solve_ns, whole.solve_ns);
-        assert_eq!(merged.guesses, whole.guesses);
-        assert_eq!(merged.solve_times(), whole.solve_times());
         let qs = [0.0, 0.5, 0.9, 0.99, 1.0];
-        assert_eq!(merged.solve_ns_at(qs), whole.solve_ns_at(qs));
+        for merged in [&merged, &by_runs] {
+            assert_eq!(merged.puzzles, 500);
+            assert_eq!(merged.statuses, whole.statuses);
+            assert_eq!(merged.solve_ns, whole.solve_ns);
+            assert_eq!(merged.max_solve_ns, whole.max_solve_ns);
+            assert_eq!(merged.guesses, whole.guesses);
+            assert_eq!(merged.no_guess, whole.no_guess);
+            assert_eq!(merged.sides, whole.sides);
+            assert_eq!(merged.solve_times(), whole.solve_times());
+            assert_eq!(merged.solve_ns_at(qs), whole.solve_ns_at(qs));
+        }
     }
 
     fn info() -> RunInfo {

@@ -33,6 +33,46 @@ fn lowest(index: usize) -> u64 {
     ((index - (shift << HALF_MAGNITUDE)) as u64) << shift
 }
 
+/// Solve times, nanoseconds, kept as their buckets ([`index`], two bytes a
+/// time: the highest index, that of `u64::MAX`, is 56,319), in the order
+/// they came, with the shortest and the longest: what a worker records
+/// for each row of a run, for [`TimeCounts::add_buckets`] to count.
+#[derive(Clone, Debug)]
+pub(super) struct TimeBuckets {
+    buckets: Vec<u16>,
+    /// The shortest time (`u64::MAX` when none) and the longest (0 when
+    /// none).
+    min: u64,
+    max: u64,
+}
+
+impl Default for TimeBuckets {
+    fn default() -> TimeBuckets {
+        TimeBuckets {
+            buckets: Vec::new(),
+            min: u64::MAX,
+            max: 0,
+        }
+    }
+}
+
+impl TimeBuckets {
+    /// Keeps one time's bucket: on the solver threads, once a row.
+    #[inline]
+    pub(super) fn record(&mut self, ns: u64) {
+        // Never truncated: every index fits in 16 bits (see above).
+        self.buckets.push(index(ns) as u16);
+        self.min = self.min.min(ns);
+        self.max = self.max.max(ns);
+    }
+
+    /// Forgets every time, keeping the storage.
+    pub(super) fn clear(&mut self) {
+        self.buckets.clear();
+        (self.min, self.max) = (u64::MAX, 0);
+    }
+}
+
 /// Solve times, nanoseconds, counted per bucket of a 3-significant-figure
 /// hdrhistogram. Counts of disjoint sets of times add into the counts of
 /// their union.
@@ -108,6 +148,26 @@ impl TimeCounts {
         self.total += other.total;
         self.min = self.min.min(other.min);
         self.max = self.max.max(other.max);
+    }
+
+    /// Counts every time of `times`: an increment a time, the counts
+    /// grown once to the longest time's bucket.
+    pub(super) fn add_buckets(&mut self, times: &TimeBuckets) {
+        if times.buckets.is_empty() {
+            return;
+        }
+        let top = index(times.max) + 1;
+        if top > self.counts.len() {
+            self.counts.resize(top, 0);
+        }
+        for &at in &times.buckets {
+            if let Some(count) = self.counts.get_mut(usize::from(at)) {
+                *count += 1;
+            }
+        }
+        self.total += times.buckets.len() as u64;
+        self.min = self.min.min(times.min);
+        self.max = self.max.max(times.max);
     }
 
     /// Forgets every time, keeping the storage.
@@ -200,6 +260,14 @@ mod tests {
             times.record(ns);
         }
         assert_eq!(times.histogram(), direct(&values));
+        let mut buckets = TimeBuckets::default();
+        for &ns in &values {
+            buckets.record(ns);
+        }
+        let mut counted = TimeCounts::default();
+        counted.add_buckets(&buckets);
+        counted.add_buckets(&TimeBuckets::default());
+        assert_eq!(counted.histogram(), direct(&values));
         assert!(TimeCounts::default().histogram().is_empty());
     }
 
@@ -223,6 +291,16 @@ mod tests {
                 whole.add(&chunk);
             }
             let all: Vec<u64> = chunks.concat();
+            let mut kept = TimeCounts::default();
+            let mut buckets = TimeBuckets::default();
+            for part in &chunks {
+                buckets.clear();
+                for &ns in part {
+                    buckets.record(ns);
+                }
+                kept.add_buckets(&buckets);
+            }
+            prop_assert_eq!(kept.histogram(), direct(&all));
             prop_assert_eq!(whole.is_empty(), all.is_empty());
             let h = whole.histogram();
             prop_assert_eq!(&h, &direct(&all));
