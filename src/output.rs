@@ -52,7 +52,6 @@ use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
 use crate::output::rating::{RatingColumns, APPENDED_COLUMNS, RATE_COLUMNS};
 use crate::output::result::{Check, PuzzleResult, RowFields, SizedResult};
-use crate::process::simd;
 use sudoku_core::sizes::symbols::BLANKS;
 use sudoku_core::sizes::Symbols;
 
@@ -279,14 +278,14 @@ pub trait RowFormat: Send + Sync {
     /// Appends the row of `result`, with its line end.
     fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>);
 
-    /// Appends the row of a record that is all `fields` (no message, kept
-    /// values or ratings), as [`RowFormat::row`] would for a result with
-    /// those fields, and returns true; false (nothing appended) when this
-    /// format's rows hold more (rating columns), so that the caller makes a
+    /// The writer of the rows of records that are all [`RowFields`] (no
+    /// message, kept values or ratings), as [`RowFormat::row`] writes them
+    /// for results with those fields; `None` when this format's rows hold
+    /// more (rating columns, Parquet's columns), so that the caller makes a
     /// [`PuzzleResult`] and calls [`RowFormat::row`]. It spares the solver
     /// workers making a result for each plain puzzle.
-    fn plain_row(&self, _fields: &RowFields<'_>, _out: &mut Vec<u8>) -> bool {
-        false
+    fn plain_rows(&self) -> Option<PlainRows<'_>> {
+        None
     }
 
     /// Turns a chunk's rows (`text`: whole rows, in order, from
@@ -315,6 +314,35 @@ pub trait RowFormat: Send + Sync {
     /// as they are read (some or all runs left empty).
     fn columns(&self, _runs: &mut [&mut Vec<PuzzleResult>], _spend: bool) -> Option<Columns> {
         None
+    }
+}
+
+/// A text format's writer of plain rows ([`RowFormat::plain_rows`]): a
+/// value the solver workers match on, not a trait object, so that the row
+/// is written by code inlined into theirs, at their width (AVX2 where the
+/// CPU has it). A call through the trait, which then chose the width
+/// again, was 10 % of the samples of the workers' own work on a run to
+/// JSON Lines (the call and its `vzeroupper`).
+#[derive(Clone, Copy, Debug)]
+pub enum PlainRows<'a> {
+    /// CSV rows.
+    Csv(&'a CsvRows),
+    /// JSON Lines rows.
+    Jsonl(&'a JsonlRows),
+    /// No rows: the output is the null device.
+    Discarded,
+}
+
+impl PlainRows<'_> {
+    /// Appends the row of a record that is all `fields`, with its line
+    /// end.
+    #[inline(always)]
+    pub fn row(self, fields: &RowFields<'_>, out: &mut Vec<u8>) {
+        match self {
+            PlainRows::Csv(rows) => rows.plain_row(fields, out),
+            PlainRows::Jsonl(rows) => rows.plain_row(fields, out),
+            PlainRows::Discarded => {}
+        }
     }
 }
 
@@ -549,8 +577,16 @@ impl CsvRows {
         out.push(b'\n');
     }
 
-    /// A plain row's fields ([`RowFormat::plain_row`]) and line end,
-    /// written where they end up in `out`.
+    /// A plain row ([`RowFormat::plain_rows`]): its `file` field, then its
+    /// fields and line end written where they end up in `out`.
+    #[inline(always)]
+    pub(crate) fn plain_row(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) {
+        self.push_file(fields.input, out);
+        self.plain_in_place(fields, out);
+    }
+
+    /// A plain row's fields and line end, written where they end up in
+    /// `out`.
     #[inline(always)]
     fn plain_in_place(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) {
         in_place::<ROW_BYTES>(
@@ -576,17 +612,8 @@ impl RowFormat for CsvRows {
         self.csv_row(result, out);
     }
 
-    fn plain_row(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) -> bool {
-        if self.rating != RatingColumns::None {
-            return false;
-        }
-        self.push_file(fields.input, out);
-        // The hot row of a run: compiled for AVX2 where the CPU has it.
-        simd::widest(
-            #[inline(always)]
-            || self.plain_in_place(fields, out),
-        );
-        true
+    fn plain_rows(&self) -> Option<PlainRows<'_>> {
+        (self.rating == RatingColumns::None).then_some(PlainRows::Csv(self))
     }
 }
 
@@ -1296,6 +1323,7 @@ fn parquet_error(e: ::parquet::errors::ParquetError, path: &Path) -> Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::process::simd;
 
     #[test]
     fn blanks_of_other_sizes_are_never_symbols() {
@@ -1412,7 +1440,7 @@ mod tests {
         assert_eq!(text, expected);
     }
 
-    /// Results of plain records ([`RowFormat::plain_row`]) with every kind
+    /// Results of plain records ([`RowFormat::plain_rows`]) with every kind
     /// of field: statuses with and without grids, numbers of one to twenty
     /// digits, both checks and none, both inputs of two.
     pub(super) fn plain_results() -> Vec<PuzzleResult> {
@@ -1469,11 +1497,14 @@ mod tests {
                     let mut whole = b"rows before,".to_vec();
                     rows.row(&result, &mut whole);
                     // At the CPU's widest (AVX2 here), then at the base width.
+                    let plain = rows.plain_rows().unwrap();
                     let mut widest = b"rows before,".to_vec();
-                    assert!(rows.plain_row(&fields, &mut widest));
+                    simd::widest(
+                        #[inline(always)]
+                        || plain.row(&fields, &mut widest),
+                    );
                     let mut base = b"rows before,".to_vec();
-                    rows.push_file(fields.input, &mut base);
-                    rows.plain_in_place(&fields, &mut base);
+                    plain.row(&fields, &mut base);
                     let whole = String::from_utf8(whole).unwrap();
                     assert_eq!(String::from_utf8(widest).unwrap(), whole);
                     assert_eq!(String::from_utf8(base).unwrap(), whole);

@@ -48,7 +48,7 @@ use crate::input::{
 use crate::job::rating::rate_result;
 use crate::output::result::{Check, PuzzleResult, RowFields, SizedResult};
 use crate::output::stats::{Mark, Marks, Tally};
-use crate::output::{Columns, RowFormat};
+use crate::output::{Columns, PlainRows, RowFormat};
 use crate::process::clock::Stopwatch;
 use crate::process::interrupt::{Interrupt, Signal, POLL};
 use crate::process::simd;
@@ -814,6 +814,9 @@ fn solve_runs_at_width(
     // no more of them than their rows and marks.
     let common = !settings.rate && settings.nine_boxes.is_none();
     let plain = format.filter(|_| !keep_results && common);
+    // Their rows' writer, when the format writes them from the fields
+    // alone: matched on, and inlined here.
+    let plain_rows = plain.and_then(RowFormat::plain_rows);
     let mut lease = Lease::take(settings.solver);
     let Some(state) = lease.0.as_mut() else {
         return false;
@@ -849,7 +852,7 @@ fn solve_runs_at_width(
                     };
                     match record {
                         Ok(record) => {
-                            solve_plain(&record, state, settings, run, format, keep_results);
+                            solve_plain(&record, state, settings, run, format, plain_rows);
                             continue;
                         }
                         Err(taken) => taken,
@@ -902,9 +905,10 @@ fn solve_runs_at_width(
 }
 
 /// Solves a plain puzzle ([`PlainRecord`]) and adds its row and mark to
-/// `run`, without a result made for it unless the outcome has a message (a
-/// mismatch, `invalid`, `multiple`) or `format` asks for more than the
-/// fields ([`RowFormat::plain_row`]).
+/// `run`, in a run that keeps no results: its row written by `rows`
+/// without a result made for it, unless the outcome has a message (a
+/// mismatch, `invalid`, `multiple`) or `format` writes more than the
+/// fields (no `rows`: [`RowFormat::plain_rows`]).
 #[inline(always)]
 fn solve_plain(
     record: &PlainRecord,
@@ -912,20 +916,19 @@ fn solve_plain(
     settings: &Settings,
     run: &Run,
     format: &dyn RowFormat,
-    keep_results: bool,
+    rows: Option<PlainRows<'_>>,
 ) {
     let solved = state.solve_plain(record, settings);
-    if solved.outcome.message.is_none() {
+    if let (Some(rows), None) = (rows, &solved.outcome.message) {
         let fields = solved.fields(record.input, record.line, &record.puzzle);
         // Locked per record, as in `push_result`.
         let mut out = run.out();
-        if format.plain_row(&fields, &mut out.text) {
-            out.marks.mark(Mark::of_fields(&fields));
-            return;
-        }
+        rows.row(&fields, &mut out.text);
+        out.marks.mark(Mark::of_fields(&fields));
+        return;
     }
     let result = solved.into_result(record.input, record.line, record.puzzle);
-    push_result(run, result, keep_results, Some(format));
+    push_result(run, result, false, Some(format));
 }
 
 /// [`push_result`] of a plain puzzle ([`PlainRecord`]) so `solved`,

@@ -9,8 +9,8 @@
 
 use std::fs::File;
 
-use super::RowFormat;
-use crate::output::result::{PuzzleResult, RowFields};
+use super::{PlainRows, RowFormat};
+use crate::output::result::PuzzleResult;
 
 /// A row format that writes nothing: for a text output on the null device
 /// ([`is_null_device`]).
@@ -21,8 +21,8 @@ impl RowFormat for Discarded {
 
     /// Takes every plain record's row (none), so that no result is made
     /// for it either.
-    fn plain_row(&self, _fields: &RowFields<'_>, _out: &mut Vec<u8>) -> bool {
-        true
+    fn plain_rows(&self) -> Option<PlainRows<'_>> {
+        Some(PlainRows::Discarded)
     }
 }
 

@@ -7,9 +7,8 @@
 use crate::output::rating::RatingColumns;
 use crate::output::result::{PuzzleResult, RowFields, SizedResult};
 use crate::output::{
-    clean_message, in_place, push_number, Blank, Row, RowFormat, Shape, FILE_COLUMN,
+    clean_message, in_place, push_number, Blank, PlainRows, Row, RowFormat, Shape, FILE_COLUMN,
 };
-use crate::process::simd;
 
 /// The longest run of members a row builds on the stack: `line` to
 /// `message` (its value `null`) and the row's end, with numbers of 20
@@ -177,8 +176,22 @@ impl JsonlRows {
         self.push_counts(fields, row);
     }
 
-    /// A plain row's members ([`RowFormat::plain_row`]) after `file`, and
-    /// its end, written where they end up in `out`.
+    /// A plain row ([`RowFormat::plain_rows`]): its start and `file`
+    /// member, then its other members and its end written where they end
+    /// up in `out`.
+    #[inline(always)]
+    pub(crate) fn plain_row(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) {
+        out.push(b'{');
+        if let Some(files) = &self.files {
+            if let Some(file) = files.get(fields.input) {
+                out.extend_from_slice(file);
+            }
+        }
+        self.plain_in_place(fields, out);
+    }
+
+    /// A plain row's members after `file`, and its end, written where they
+    /// end up in `out`.
     #[inline(always)]
     fn plain_in_place(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) {
         in_place::<JSON_ROW_BYTES>(
@@ -226,22 +239,8 @@ impl JsonlRows {
 }
 
 impl RowFormat for JsonlRows {
-    fn plain_row(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) -> bool {
-        if self.rating != RatingColumns::None {
-            return false;
-        }
-        out.push(b'{');
-        if let Some(files) = &self.files {
-            if let Some(file) = files.get(fields.input) {
-                out.extend_from_slice(file);
-            }
-        }
-        // The hot row of a run: compiled for AVX2 where the CPU has it.
-        simd::widest(
-            #[inline(always)]
-            || self.plain_in_place(fields, out),
-        );
-        true
+    fn plain_rows(&self) -> Option<PlainRows<'_>> {
+        (self.rating == RatingColumns::None).then_some(PlainRows::Jsonl(self))
     }
 
     fn row(&self, result: &PuzzleResult, out: &mut Vec<u8>) {
@@ -332,6 +331,7 @@ mod tests {
     use super::*;
     use crate::kept::{KeptColumn, KeptValue};
     use crate::output::result::Check;
+    use crate::process::simd;
 
     fn row(rows: &JsonlRows, result: &PuzzleResult) -> Value {
         let mut out = Vec::new();
@@ -412,14 +412,14 @@ mod tests {
                 let mut whole = b"{}\n".to_vec();
                 rows.row(&result, &mut whole);
                 // At the CPU's widest (AVX2 here), then at the base width.
+                let plain = rows.plain_rows().unwrap();
                 let mut widest = b"{}\n".to_vec();
-                assert!(rows.plain_row(&fields, &mut widest));
+                simd::widest(
+                    #[inline(always)]
+                    || plain.row(&fields, &mut widest),
+                );
                 let mut base = b"{}\n".to_vec();
-                base.push(b'{');
-                if let Some(files) = &rows.files {
-                    base.extend_from_slice(&files[fields.input]);
-                }
-                rows.plain_in_place(&fields, &mut base);
+                plain.row(&fields, &mut base);
                 let whole = String::from_utf8(whole).unwrap();
                 assert_eq!(String::from_utf8(widest).unwrap(), whole);
                 assert_eq!(String::from_utf8(base).unwrap(), whole);

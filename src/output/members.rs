@@ -11,8 +11,8 @@ use std::sync::Arc;
 use flate2::write::GzEncoder;
 use flate2::Crc;
 
-use super::{Compression, RowFormat};
-use crate::output::result::{PuzzleResult, RowFields};
+use super::{Compression, PlainRows, RowFormat};
+use crate::output::result::PuzzleResult;
 
 /// The gzip level of every gzip output: on results rows 2.7 times as fast
 /// as the default level 6 for output 5 % larger (level 1 is faster again,
@@ -43,8 +43,8 @@ impl RowFormat for GzipMembers {
         self.rows.row(result, out);
     }
 
-    fn plain_row(&self, fields: &RowFields<'_>, out: &mut Vec<u8>) -> bool {
-        self.rows.plain_row(fields, out)
+    fn plain_rows(&self) -> Option<PlainRows<'_>> {
+        self.rows.plain_rows()
     }
 
     fn seal(&self, text: &mut Vec<u8>) {

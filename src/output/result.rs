@@ -125,7 +125,7 @@ impl PuzzleResult {
 /// row of a 9x9 grid (or a malformed record) holds before its message, kept
 /// values and ratings. The row formatters write these fields from it, for a
 /// [`PuzzleResult`] and for a puzzle the workers solved without making one
-/// ([`crate::output::RowFormat::plain_row`]).
+/// ([`crate::output::RowFormat::plain_rows`]).
 #[derive(Clone, Copy, Debug)]
 pub struct RowFields<'a> {
     /// Index of the input the record came from.
