@@ -756,8 +756,17 @@ impl Reader {
         // and the pool takes the chunks' tasks in the order they came.
         let tasks = chunk.runs.len().clamp(1, self.settings.threads.max(1));
         let free = self.free.upgrade();
-        for _ in 0..tasks {
-            let chunk = Arc::clone(&chunk);
+        // The last task takes the reader's own reference: a reference kept
+        // here until the tasks are spawned and dropped after them could be
+        // the last one, when the tasks and the caller finish with the chunk
+        // before this thread runs again (all of them let go of it with
+        // `Arc::into_inner`, which hands it to one of them only if all do),
+        // and the chunk would be freed instead of handed back: one chunk
+        // less in the window each time, and a run that stops for good once
+        // none is left (seen once under `strace -f`).
+        let mut references: Vec<Arc<Chunk>> = (1..tasks).map(|_| Arc::clone(&chunk)).collect();
+        references.push(chunk);
+        for chunk in references {
             let free = free.clone();
             let tx = self.tx.clone();
             let settings = self.settings;
