@@ -1375,6 +1375,30 @@ mod tests {
         }
     }
 
+    /// Thousands of one-record chunks through the window (4 to 16 chunks,
+    /// handed back to the reader in pairs while half of it is in flight):
+    /// every record comes back, in order, and the run ends. It is watched
+    /// from another thread, so that a chunk lost from the window (the run
+    /// then waits for it forever) fails the test rather than hangs it.
+    #[test]
+    fn every_record_comes_back_through_many_tiny_chunks() {
+        for threads in [1, 2, 3, 8] {
+            let (done, finished) = channel();
+            thread::spawn(move || {
+                let records = 20_000;
+                let (results, outcome) =
+                    collect(vec![source(many(records))], &settings(threads, 1));
+                let lines: Vec<u64> = results.iter().map(|r| r.line).collect();
+                let _ = done.send(outcome.map(|()| lines == (1..=records).collect::<Vec<_>>()));
+            });
+            let outcome = finished.recv_timeout(std::time::Duration::from_secs(60));
+            assert!(
+                matches!(outcome, Ok(Ok(true))),
+                "-j {threads}: the run stopped, failed or lost records ({outcome:?})"
+            );
+        }
+    }
+
     #[test]
     fn results_come_out_in_input_order_for_any_thread_count() {
         let (mut one, ok) = collect(vec![source(many(100))], &settings(1, 8));
