@@ -113,6 +113,7 @@ mod lines_reader;
 mod name;
 mod open;
 mod parquet;
+mod parquet_file;
 mod parquet_reader;
 mod record_batch;
 pub mod sized;

@@ -22,6 +22,7 @@ use parquet::arrow::ProjectionMask;
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
 use super::parquet::{looks_like_puzzle, value_at, Table, TableRules};
+use super::parquet_file::ParquetFile;
 use super::record_batch::RecordBatch as Batch;
 use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::KeptColumn;
@@ -31,7 +32,7 @@ pub const BATCH_ROWS: usize = 4096;
 
 /// Records from a Parquet file.
 pub struct ParquetReader {
-    file: File,
+    file: ParquetFile,
     metadata: ArrowReaderMetadata,
     name: String,
     /// Top-level columns read, ascending (the batch's columns are these).
@@ -69,6 +70,7 @@ impl ParquetReader {
             path: name.clone().into(),
             message: e.to_string(),
         };
+        let file = ParquetFile::new(file).map_err(|e| InputError::io(&name, e))?;
         let mut metadata =
             ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).map_err(error)?;
         let names: Vec<String> = metadata
@@ -174,12 +176,10 @@ impl ParquetReader {
         }
         let group = self.next_group;
         self.next_group += 1;
-        let file = self
-            .file
-            .try_clone()
-            .map_err(|e| InputError::io(&self.name, e))?;
-        let builder =
-            ParquetRecordBatchReaderBuilder::new_with_metadata(file, self.metadata.clone());
+        let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(
+            self.file.clone(),
+            self.metadata.clone(),
+        );
         let mask = ProjectionMask::roots(builder.parquet_schema(), self.projection.iter().copied());
         let rows = builder
             .with_row_groups(vec![group])
@@ -291,14 +291,14 @@ fn as_views(
 
 /// The first column whose first value looks like a puzzle.
 fn by_content(
-    file: &File,
+    file: &ParquetFile,
     metadata: &ArrowReaderMetadata,
 ) -> Result<Option<usize>, parquet::errors::ParquetError> {
     if metadata.metadata().num_row_groups() == 0 {
         return Ok(None);
     }
     let mut rows =
-        ParquetRecordBatchReaderBuilder::new_with_metadata(file.try_clone()?, metadata.clone())
+        ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata.clone())
             .with_row_groups(vec![0])
             .with_batch_size(1)
             .with_limit(1)
@@ -524,7 +524,7 @@ mod tests {
                 ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), None).unwrap();
             writer.write(&batch).unwrap();
             writer.close().unwrap();
-            let file = File::open(&path).unwrap();
+            let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
             let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
             assert_eq!(by_content(&file, &metadata).unwrap(), Some(1), "{how}");
         }
