@@ -76,14 +76,14 @@ impl DeltaPages {
             write_levels(&self.levels, &mut body);
         }
         encode(&self.values, &mut body);
-        let range = self.values.iter().min().zip(self.values.iter().max());
+        let range = least_and_most(&self.values);
         self.pages.push(GridPage {
             body: Bytes::from(body),
             rows: self.rows,
             names: 0,
             nulls: self.rows - self.values.len(),
             range: None,
-            ints: range.map(|(&least, &most)| (least, most)),
+            ints: range,
         });
         self.levels.clear();
         self.values.clear();
@@ -95,6 +95,18 @@ impl DeltaPages {
         self.seal();
         self.pages
     }
+}
+
+/// The least and the greatest of `values`, `None` when there are none, in
+/// one pass (`Iterator::min` and `max` made two).
+fn least_and_most(values: &[i64]) -> Option<(i64, i64)> {
+    let first = *values.first()?;
+    let (mut least, mut most) = (first, first);
+    for &value in values {
+        least = least.min(value);
+        most = most.max(value);
+    }
+    Some((least, most))
 }
 
 /// Appends `values` DELTA_BINARY_PACKED to `out`.
@@ -112,12 +124,22 @@ fn encode(values: &[i64], out: &mut Vec<u8>) {
         for (delta, pair) in block.iter_mut().zip(values[start - 1..end].windows(2)) {
             *delta = pair[1].wrapping_sub(pair[0]);
         }
-        let least = block.iter().copied().min().unwrap_or(0);
+        // The least delta and each miniblock's greatest in one pass; a
+        // miniblock's width is that of its greatest less the least (the
+        // order of deltas less the least, as u64, is theirs).
+        let mut least = i64::MAX;
+        let mut mosts = [i64::MIN; MINIBLOCKS];
+        for (most, mini) in mosts.iter_mut().zip(block.chunks(MINIBLOCK)) {
+            for &delta in mini.iter() {
+                least = least.min(delta);
+                *most = (*most).max(delta);
+            }
+        }
         uleb(out, zigzag(least));
         let mut widths = [0u32; MINIBLOCKS];
-        for (width, mini) in widths.iter_mut().zip(block.chunks(MINIBLOCK)) {
-            let most = mini.iter().map(|&d| d.wrapping_sub(least) as u64).max();
-            *width = most.map_or(0, |most| u64::BITS - most.leading_zeros());
+        let used = block.len().div_ceil(MINIBLOCK);
+        for (width, most) in widths.iter_mut().zip(mosts).take(used) {
+            *width = u64::BITS - (most.wrapping_sub(least) as u64).leading_zeros();
         }
         out.extend(widths.iter().map(|&w| w as u8));
         for (mini, &width) in block.chunks(MINIBLOCK).zip(&widths) {
@@ -168,6 +190,14 @@ mod tests {
         let mut none = Vec::new();
         pack([0, 0].into_iter(), 0, &mut none);
         assert!(none.is_empty());
+    }
+
+    #[test]
+    fn least_and_most_span_the_values_wherever_they_are() {
+        assert_eq!(least_and_most(&[]), None);
+        assert_eq!(least_and_most(&[7]), Some((7, 7)));
+        assert_eq!(least_and_most(&[3, -2, 9, 0, 9, -2]), Some((-2, 9)));
+        assert_eq!(least_and_most(&[5, 4, 3]), Some((3, 5)));
     }
 
     #[test]
