@@ -9,7 +9,7 @@
 /// Whether this CPU has AVX2 (detected once per process by the standard
 /// library, a load and a test after that).
 #[inline]
-pub fn has_avx2() -> bool {
+fn has_avx2() -> bool {
     #[cfg(target_arch = "x86_64")]
     {
         std::arch::is_x86_feature_detected!("avx2")
@@ -20,8 +20,8 @@ pub fn has_avx2() -> bool {
     }
 }
 
-/// Runs `work`, compiled with AVX2 enabled where this CPU has it
-/// ([`has_avx2`]), as it is otherwise. Only what is inlined into the AVX2
+/// Runs `work`, compiled with AVX2 enabled where this CPU has it (as the
+/// standard library detects it, once per process), as it is otherwise. Only what is inlined into the AVX2
 /// copy is compiled at that width: mark the closure `#[inline(always)]`
 /// (the compiler leaves a large one out of line, at the base width), and
 /// the functions it calls too.
