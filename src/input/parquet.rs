@@ -13,6 +13,7 @@ use arrow_array::types::{
 use std::sync::Arc;
 
 use arrow_array::{Array, ArrayRef, DictionaryArray, RecordBatch, StringArray, StringViewArray};
+use arrow_data::{ByteView, MAX_INLINE_VIEW_LEN};
 use arrow_schema::DataType;
 
 use sudoku_core::grid::Grid;
@@ -197,7 +198,7 @@ impl TextColumn {
     #[inline(always)]
     fn text(&self, row: usize) -> Option<Option<&[u8]>> {
         match self {
-            TextColumn::Views(a) => Some(a.is_valid(row).then(|| a.value(row).as_bytes())),
+            TextColumn::Views(a) => Some(view_valid(a, row).then(|| view_bytes(a, row))),
             TextColumn::Strings(a) => Some(a.is_valid(row).then(|| a.value(row).as_bytes())),
             TextColumn::Other(_) => None,
         }
@@ -206,13 +207,50 @@ impl TextColumn {
     /// The value at `row`.
     fn value(&self, row: usize) -> Value<'_> {
         match self {
-            TextColumn::Views(a) if a.is_null(row) => Value::Null,
-            TextColumn::Views(a) => Value::Text(a.value(row).as_bytes()),
+            TextColumn::Views(a) if !view_valid(a, row) => Value::Null,
+            TextColumn::Views(a) => Value::Text(view_bytes(a, row)),
             TextColumn::Strings(a) if a.is_null(row) => Value::Null,
             TextColumn::Strings(a) => Value::Text(a.value(row).as_bytes()),
             TextColumn::Other(a) => value_at(a.as_ref(), row),
         }
     }
+}
+
+/// Whether `row` of `array` holds a value: read from the null bitmap
+/// inline (`Array::is_valid` is a call a value).
+#[inline(always)]
+fn view_valid(array: &StringViewArray, row: usize) -> bool {
+    array.nulls().is_none_or(|nulls| nulls.is_valid(row))
+}
+
+/// The bytes of `row`'s value in `array`, read from its view inline: a
+/// value longer than a view holds (every 9x9 grid) lies at the view's
+/// buffer and offset, a short one (a status) in the view itself, after its
+/// 4-byte length (the views are little-endian 16-byte records). Arrow's
+/// `value` is a call with a panic's formatting in it, not inlined: 72
+/// instructions a row for the grid and status columns of a results file.
+/// A view that does not point into the buffers (never, for arrays the
+/// reader makes) goes through `value`, as every view does on a big-endian
+/// machine.
+#[inline(always)]
+fn view_bytes(array: &StringViewArray, row: usize) -> &[u8] {
+    let views = array.views();
+    let raw = views[row];
+    let len = raw as u32 as usize;
+    let held = if !cfg!(target_endian = "little") {
+        None
+    } else if len <= MAX_INLINE_VIEW_LEN as usize {
+        let at = row * 16 + 4;
+        views.inner().get(at..at + len)
+    } else {
+        let view = ByteView::from(raw);
+        array
+            .data_buffers()
+            .get(view.buffer_index as usize)
+            .and_then(|buffer| buffer.get(view.offset as usize..))
+            .and_then(|bytes| bytes.get(..len))
+    };
+    held.unwrap_or_else(|| array.value(row).as_bytes())
 }
 
 /// How a row of an Arrow batch read from a Parquet file becomes a
@@ -329,5 +367,37 @@ impl TableRules {
             record.set_sized(read);
         }
         record
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_view_reads_the_bytes_value_does() {
+        let long = "1".repeat(81);
+        let values = [
+            Some(long.as_str()),
+            None,
+            Some("solved"),
+            Some(""),
+            Some("exactly twelv"),
+            Some("twelve bytes"),
+            Some(
+                "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..",
+            ),
+        ];
+        let whole: StringViewArray = values.iter().copied().collect();
+        // A slice of it: its views start past the first.
+        let sliced = whole.slice(1, values.len() - 1);
+        for (array, values) in [(&whole, &values[..]), (&sliced, &values[1..])] {
+            for (row, want) in values.iter().enumerate() {
+                assert_eq!(view_valid(array, row), want.is_some(), "row {row}");
+                if let Some(want) = want {
+                    assert_eq!(view_bytes(array, row), want.as_bytes(), "row {row}");
+                }
+            }
+        }
     }
 }
