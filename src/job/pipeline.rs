@@ -33,9 +33,9 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
-use std::thread;
+use std::thread::{self, Thread};
 
 use sudoku_core::grid::Grid;
 use sudoku_core::sizes::{ReferenceSolver, Shape, SizedSearcher, SizedSolver};
@@ -177,6 +177,13 @@ struct Chunk {
     /// the chunk's tally and rows.
     runs_left: AtomicUsize,
     batch: Mutex<Batch>,
+    /// The chunk's place among those the reader started (0 for the
+    /// first), by which the caller says which chunk it waits for
+    /// ([`Bell`]).
+    seq: u64,
+    /// Set once the chunk's tally and rows are made, by the worker that
+    /// finished its last run.
+    done: AtomicBool,
 }
 
 /// A run of a chunk's records: the results and rows of those finished so
@@ -215,18 +222,76 @@ impl Run {
 /// The chunks the reader started, in input order, not yet taken into the
 /// caller's window. The reader appends to it without waking the caller
 /// (a wake-up costs 25-50 µs here, one per chunk); the caller takes them
-/// before it handles each message, and a chunk is appended before its
-/// tasks start, so it is in the window before its `Done` is handled.
+/// before it looks for finished chunks, and a chunk is appended before its
+/// tasks start, so it is in the window before it can be done.
 type Started = Mutex<VecDeque<Arc<Chunk>>>;
 
-/// What the reader and the workers tell the caller.
-enum Message {
-    /// A chunk is solved, its tally and rows made.
-    Done(Arc<Chunk>),
-    /// The reader failed (an input error) after the chunks started before.
-    Failed(Error),
-    /// The reader is done: every record was cut.
+/// How the reader stopped, as it tells the caller.
+enum ReaderEnd {
+    /// Every record was cut and every chunk started.
     End,
+    /// An input failed to read, after the chunks before the failure were
+    /// started.
+    Failed(Error),
+    /// Stopped otherwise: the caller gone, the interrupt raised, or a
+    /// panic (the caller then joins the thread to pass the panic on).
+    Stopped,
+}
+
+/// How the workers and the reader wake the caller: without a message or a
+/// lock. The caller says which chunk it waits for ([`Chunk::seq`]) and
+/// parks; the worker that finishes that chunk unparks it, and the workers
+/// that finish any other chunk do not (a wake-up costs a switch on a busy
+/// core, and, through a channel, a second one: the woken caller waited
+/// again for the channel's lock, which the sender held while it woke it).
+/// The reader wakes the caller when it stops.
+struct Bell {
+    /// The caller's thread.
+    caller: Thread,
+    /// The chunk the caller waits for, or [`NOBODY`].
+    wanted: AtomicU64,
+    /// How the reader stopped, once it has and until the caller takes it.
+    reader: Mutex<Option<ReaderEnd>>,
+}
+
+/// [`Bell::wanted`] when the caller waits for no chunk.
+const NOBODY: u64 = u64::MAX;
+
+impl Bell {
+    /// On a worker, after it set `chunk`'s `done` flag: whether the caller
+    /// waits for it, and is to be unparked.
+    fn wants(&self, chunk: &Chunk) -> bool {
+        // Sequentially consistent with the caller's store of what it waits
+        // for and its load of the flag (see `Bell::wait`): either the
+        // caller sees the flag set, or this sees the caller waiting.
+        self.wanted.load(Ordering::SeqCst) == chunk.seq
+    }
+
+    /// On the reader, once: tells the caller how the reader stopped.
+    fn reader_stopped(&self, end: ReaderEnd) {
+        *self.reader.lock().unwrap_or_else(PoisonError::into_inner) = Some(end);
+        self.caller.unpark();
+    }
+
+    /// How the reader stopped, if it has and it was not taken before.
+    fn take_reader_end(&self) -> Option<ReaderEnd> {
+        self.reader
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+    }
+
+    /// On the caller: waits until the chunk `seq` is done, the reader
+    /// stops or [`POLL`] passes (for the interrupt), unless `ready`, asked
+    /// once the chunk is wanted, finds a chunk to pass on already. May
+    /// return early (a wake-up meant for an earlier wait).
+    fn wait(&self, seq: u64, ready: impl FnOnce() -> bool) {
+        self.wanted.store(seq, Ordering::SeqCst);
+        if !ready() {
+            thread::park_timeout(POLL);
+        }
+        self.wanted.store(NOBODY, Ordering::SeqCst);
+    }
 }
 
 /// What a worker keeps from record to record: its solver and parsing
@@ -311,7 +376,11 @@ pub fn run_until(
             interrupt.signal().unwrap_or(Signal::Interrupt),
         ));
     };
-    let (tx, rx) = channel();
+    let bell = Arc::new(Bell {
+        caller: thread::current(),
+        wanted: AtomicU64::new(NOBODY),
+        reader: Mutex::new(None),
+    });
     let started = Arc::new(Started::default());
     let window = window(settings.threads);
     let (free_tx, free_rx) = sync_channel(window);
@@ -329,7 +398,9 @@ pub fn run_until(
         pool,
         started: Arc::downgrade(&started),
         free: Arc::downgrade(&free_tx),
-        tx,
+        bell: Arc::clone(&bell),
+        reported: false,
+        seq: 0,
     };
     let mut hand_back = HandBack {
         queue: free_tx,
@@ -343,22 +414,22 @@ pub fn run_until(
         .name("reader".into())
         .spawn(move || reader.read(sources, &free_rx))
         .map_err(|e| thread_error("the reader thread".into(), e))?;
-    let mut flight: VecDeque<(Arc<Chunk>, bool)> = VecDeque::new();
+    let mut flight: VecDeque<Arc<Chunk>> = VecDeque::new();
+    // The place of the next chunk to start, once those started are taken.
+    let mut next = 0;
     let mut failed = None;
     let mut ended = false;
+    let mut stopped = false;
     loop {
         if let Some(signal) = interrupt.signal() {
-            // What is already queued, then the finished start of the chunks
-            // still being solved.
-            while let Ok(message) = rx.try_recv() {
-                receive(message, &started, &mut flight, &mut failed, &mut ended);
-            }
+            // The chunks finished, then the finished start of the first
+            // one still being solved.
             take_started(&started, &mut flight);
             pass_on_finished(&mut flight, &mut hand_back, settings.results, &mut sink)?;
-            if let Some((chunk, _)) = flight.front() {
-                // Finished since (its `Done` not sent yet), the chunk's
-                // runs may have spent their results on its columns: its
-                // columns are taken as they are.
+            if let Some(chunk) = flight.front() {
+                // Finished since, the chunk's runs may have spent their
+                // results on its columns: its columns are taken as they
+                // are.
                 let finished = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
                 let batch = if finished.columns.is_some() {
                     finished_copy(&chunk.runs, &finished)
@@ -372,23 +443,44 @@ pub fn run_until(
             }
             return Ok(Ending::Interrupted(signal));
         }
-        match rx.recv_timeout(POLL) {
-            Ok(message) => receive(message, &started, &mut flight, &mut failed, &mut ended),
-            Err(RecvTimeoutError::Timeout) => {}
-            // The threads also end when they see the interrupt: back to the
-            // top, which handles it.
-            Err(RecvTimeoutError::Disconnected) if interrupt.signal().is_some() => {}
-            Err(RecvTimeoutError::Disconnected) => break,
+        // Taken before the chunks: the reader starts them all before it
+        // stops.
+        match bell.take_reader_end() {
+            Some(ReaderEnd::End) => ended = true,
+            Some(ReaderEnd::Failed(e)) => failed = Some(e),
+            Some(ReaderEnd::Stopped) => stopped = true,
+            None => {}
+        }
+        take_started(&started, &mut flight);
+        if let Some(last) = flight.back() {
+            next = last.seq + 1;
         }
         pass_on_finished(&mut flight, &mut hand_back, settings.results, &mut sink)?;
         if flight.is_empty() {
             if let Some(e) = failed {
                 return Err(e);
             }
-            if ended {
+            // Stopped by the interrupt, the reader leaves it to the top of
+            // the loop; else it panicked, which joining it passes on.
+            if ended || (stopped && !interrupt.is_raised()) {
                 break;
             }
         }
+        // The later of the first two chunks, so that the caller wakes once
+        // for two (they are mostly done in order); the first alone when
+        // the second is done already, or not started (an input may be
+        // slow to give its next records).
+        let wanted = match (flight.front(), flight.get(1)) {
+            (Some(_), Some(second)) if !second.is_done() => second.seq,
+            (Some(first), _) => first.seq,
+            (None, _) => next,
+        };
+        bell.wait(wanted, || {
+            take_started(&started, &mut flight);
+            // The first chunk done, or the one wanted (the second).
+            let mut first_two = flight.iter().take(2).enumerate();
+            first_two.any(|(i, chunk)| (i == 0 || chunk.seq == wanted) && chunk.is_done())
+        });
     }
     if let Err(panic) = reader.join() {
         std::panic::resume_unwind(panic);
@@ -419,30 +511,9 @@ fn start_pool(threads: usize, interrupt: &Interrupt) -> Result<Option<rayon::Thr
 }
 
 /// Moves the chunks started so far into the window, in input order.
-fn take_started(started: &Started, flight: &mut VecDeque<(Arc<Chunk>, bool)>) {
+fn take_started(started: &Started, flight: &mut VecDeque<Arc<Chunk>>) {
     let mut started = started.lock().unwrap_or_else(PoisonError::into_inner);
-    flight.extend(started.drain(..).map(|chunk| (chunk, false)));
-}
-
-/// Handles one message, after taking the chunks started before it into
-/// the window: a solved chunk is marked done.
-fn receive(
-    message: Message,
-    started: &Started,
-    flight: &mut VecDeque<(Arc<Chunk>, bool)>,
-    failed: &mut Option<Error>,
-    ended: &mut bool,
-) {
-    take_started(started, flight);
-    match message {
-        Message::Done(chunk) => {
-            if let Some(entry) = flight.iter_mut().find(|(c, _)| Arc::ptr_eq(c, &chunk)) {
-                entry.1 = true;
-            }
-        }
-        Message::Failed(e) => *failed = Some(e),
-        Message::End => *ended = true,
-    }
+    flight.extend(started.drain(..));
 }
 
 /// Emptied chunks on their way back to the reader: two at a time while at
@@ -478,13 +549,13 @@ impl HandBack {
 /// Passes on the solved chunks at the front of the window, in order, with
 /// their results when `results`, and hands them back to the reader, empty.
 fn pass_on_finished(
-    flight: &mut VecDeque<(Arc<Chunk>, bool)>,
+    flight: &mut VecDeque<Arc<Chunk>>,
     free: &mut HandBack,
     results: bool,
     sink: &mut impl FnMut(&Batch) -> Result<(), Error>,
 ) -> Result<(), Error> {
-    while flight.front().is_some_and(|(_, done)| *done) {
-        let Some((mut chunk, _)) = flight.pop_front() else {
+    while flight.front().is_some_and(|chunk| chunk.is_done()) {
+        let Some(mut chunk) = flight.pop_front() else {
             break;
         };
         match Arc::get_mut(&mut chunk) {
@@ -524,11 +595,12 @@ fn pass_on_finished(
             }
             // A task of the chunk that found no run left to take still
             // holds it (it waited in the pool's queue while the other
-            // worker solved every run): the rows are passed on from under
-            // the lock, and that task hands the chunk back, emptied, when
-            // it lets go of it (see `Reader::start`), so that its buffers
-            // are reused rather than grown anew in a fresh chunk (about 1
-            // chunk in 16 at `-j 2`).
+            // worker solved every run), or the worker that finished it has
+            // not let go of it yet: the rows are passed on from under the
+            // lock, and that task hands the chunk back, emptied, when it
+            // lets go of it (see `Reader::start`), so that its buffers are
+            // reused rather than grown anew in a fresh chunk (about 1 chunk
+            // in 16 at `-j 2`).
             None => {
                 {
                     let batch = chunk.batch.lock().unwrap_or_else(PoisonError::into_inner);
@@ -586,6 +658,12 @@ fn finished_start(runs: &[Run], format: Option<&dyn RowFormat>) -> Batch {
 }
 
 impl Chunk {
+    /// Whether the chunk's tally and rows are made.
+    fn is_done(&self) -> bool {
+        // Sequentially consistent: see `Bell::wants`.
+        self.done.load(Ordering::SeqCst)
+    }
+
     /// Empties the chunk for the reader to fill again, keeping its buffers.
     fn empty(&mut self) {
         let batch = self.batch.get_mut().unwrap_or_else(PoisonError::into_inner);
@@ -670,7 +748,23 @@ struct Reader {
     /// The queue of emptied chunks, for a task that lets go of a chunk
     /// last to hand it back; gone when the caller is.
     free: Weak<SyncSender<Arc<Chunk>>>,
-    tx: Sender<Message>,
+    /// How the reader tells the caller that it stopped, and the workers
+    /// that a chunk is done.
+    bell: Arc<Bell>,
+    /// Whether the reader told the caller how it stopped.
+    reported: bool,
+    /// The place of the next chunk started ([`Chunk::seq`]).
+    seq: u64,
+}
+
+impl Drop for Reader {
+    /// Tells the caller that the reader stopped, if it did not say how
+    /// (the caller gone, the interrupt, a panic).
+    fn drop(&mut self) {
+        if !self.reported {
+            self.bell.reader_stopped(ReaderEnd::Stopped);
+        }
+    }
 }
 
 impl Reader {
@@ -678,7 +772,7 @@ impl Reader {
     /// at the limit, at the first input error (sent on), when the caller is
     /// gone, or when the interrupt is raised (the chunk being filled is
     /// dropped).
-    fn read(self, sources: Vec<Source>, free: &Receiver<Arc<Chunk>>) {
+    fn read(mut self, sources: Vec<Source>, free: &Receiver<Arc<Chunk>>) {
         let mut left = self.limit.unwrap_or(u64::MAX);
         let counters: Vec<Arc<AtomicU64>> = sources
             .iter()
@@ -724,8 +818,8 @@ impl Reader {
                         if !owned.records.is_empty() {
                             self.start(chunk, bytes_read());
                         }
-                        // The run ends here whether or not the error is received.
-                        let _ = self.tx.send(Message::Failed(e.into()));
+                        self.reported = true;
+                        self.bell.reader_stopped(ReaderEnd::Failed(e.into()));
                         return;
                     }
                 }
@@ -745,15 +839,17 @@ impl Reader {
                 }
             }
         }
-        // A closed queue means the run already stopped; nothing to do.
-        let _ = self.tx.send(Message::End);
+        self.reported = true;
+        self.bell.reader_stopped(ReaderEnd::End);
     }
 
     /// Tells the caller about `chunk`, cut when the inputs' raw bytes read
     /// came to `bytes_read`, and starts solving it on the pool; false when
     /// the caller is gone.
-    fn start(&self, mut chunk: Arc<Chunk>, bytes_read: u64) -> bool {
+    fn start(&mut self, mut chunk: Arc<Chunk>, bytes_read: u64) -> bool {
         if let Some(owned) = Arc::get_mut(&mut chunk) {
+            owned.seq = self.seq;
+            *owned.done.get_mut() = false;
             owned
                 .batch
                 .get_mut()
@@ -771,6 +867,7 @@ impl Reader {
             *owned.next_run.get_mut() = 0;
             *owned.runs_left.get_mut() = runs;
         }
+        self.seq += 1;
         let Some(started) = self.started.upgrade() else {
             return false;
         };
@@ -795,15 +892,24 @@ impl Reader {
         references.push(chunk);
         for chunk in references {
             let free = free.clone();
-            let tx = self.tx.clone();
+            let bell = Arc::clone(&self.bell);
             let settings = self.settings;
             let interrupt = self.interrupt.clone();
             let format = self.format.clone();
             self.pool.spawn(move || {
-                if solve_runs(&chunk, &settings, &interrupt, format.as_deref()) {
-                    // The caller may be gone; nothing to do then.
-                    let _ = tx.send(Message::Done(chunk));
-                } else if let (Some(mut owned), Some(free)) = (Arc::into_inner(chunk), free) {
+                let done = solve_runs(&chunk, &settings, &interrupt, format.as_deref());
+                let mut wake = false;
+                if done {
+                    chunk.done.store(true, Ordering::SeqCst);
+                    wake = bell.wants(&chunk);
+                }
+                // Let go of before the caller is woken, so that it finds
+                // the chunk its own.
+                let last = Arc::into_inner(chunk);
+                if wake {
+                    bell.caller.unpark();
+                }
+                if let (Some(mut owned), Some(free)) = (last, free) {
                     // The last to hold a chunk already passed on: hand it
                     // back (a full queue or a gone reader drops it).
                     owned.empty();
@@ -1494,7 +1600,7 @@ mod tests {
     #[test]
     fn every_record_comes_back_through_many_tiny_chunks() {
         for threads in [1, 2, 3, 8] {
-            let (done, finished) = channel();
+            let (done, finished) = std::sync::mpsc::channel();
             thread::spawn(move || {
                 let records = 20_000;
                 let (results, outcome) =
