@@ -12,7 +12,11 @@ use arrow_array::types::{
 };
 use std::sync::Arc;
 
-use arrow_array::{Array, ArrayRef, DictionaryArray, RecordBatch, StringArray, StringViewArray};
+use arrow_array::types::ByteViewType;
+use arrow_array::{
+    Array, ArrayRef, BinaryViewArray, DictionaryArray, GenericByteViewArray, RecordBatch,
+    StringArray, StringViewArray,
+};
 use arrow_data::{ByteView, MAX_INLINE_VIEW_LEN};
 use arrow_schema::DataType;
 
@@ -177,6 +181,9 @@ impl Table {
 enum TextColumn {
     /// Read as views of the pages (see `parquet_reader::as_views`).
     Views(StringViewArray),
+    /// Read as views of the pages' bytes, not checked as UTF-8 (the grid
+    /// columns; see `parquet_reader::as_bytes`).
+    Bytes(BinaryViewArray),
     Strings(StringArray),
     /// Any other type, read by [`value_at`].
     Other(ArrayRef),
@@ -186,6 +193,8 @@ impl TextColumn {
     fn of(array: &ArrayRef) -> TextColumn {
         if let Some(views) = array.as_any().downcast_ref::<StringViewArray>() {
             TextColumn::Views(views.clone())
+        } else if let Some(views) = array.as_any().downcast_ref::<BinaryViewArray>() {
+            TextColumn::Bytes(views.clone())
         } else if let Some(strings) = array.as_any().downcast_ref::<StringArray>() {
             TextColumn::Strings(strings.clone())
         } else {
@@ -199,6 +208,7 @@ impl TextColumn {
     fn text(&self, row: usize) -> Option<Option<&[u8]>> {
         match self {
             TextColumn::Views(a) => Some(view_valid(a, row).then(|| view_bytes(a, row))),
+            TextColumn::Bytes(a) => Some(view_valid(a, row).then(|| view_bytes(a, row))),
             TextColumn::Strings(a) => Some(a.is_valid(row).then(|| a.value(row).as_bytes())),
             TextColumn::Other(_) => None,
         }
@@ -209,6 +219,8 @@ impl TextColumn {
         match self {
             TextColumn::Views(a) if !view_valid(a, row) => Value::Null,
             TextColumn::Views(a) => Value::Text(view_bytes(a, row)),
+            TextColumn::Bytes(a) if !view_valid(a, row) => Value::Null,
+            TextColumn::Bytes(a) => Value::Text(view_bytes(a, row)),
             TextColumn::Strings(a) if a.is_null(row) => Value::Null,
             TextColumn::Strings(a) => Value::Text(a.value(row).as_bytes()),
             TextColumn::Other(a) => value_at(a.as_ref(), row),
@@ -219,7 +231,7 @@ impl TextColumn {
 /// Whether `row` of `array` holds a value: read from the null bitmap
 /// inline (`Array::is_valid` is a call a value).
 #[inline(always)]
-fn view_valid(array: &StringViewArray, row: usize) -> bool {
+fn view_valid<T: ByteViewType + ?Sized>(array: &GenericByteViewArray<T>, row: usize) -> bool {
     array.nulls().is_none_or(|nulls| nulls.is_valid(row))
 }
 
@@ -233,7 +245,7 @@ fn view_valid(array: &StringViewArray, row: usize) -> bool {
 /// reader makes) goes through `value`, as every view does on a big-endian
 /// machine.
 #[inline(always)]
-fn view_bytes(array: &StringViewArray, row: usize) -> &[u8] {
+fn view_bytes<T: ByteViewType + ?Sized>(array: &GenericByteViewArray<T>, row: usize) -> &[u8] {
     let views = array.views();
     let raw = views[row];
     let len = raw as u32 as usize;
@@ -250,7 +262,7 @@ fn view_bytes(array: &StringViewArray, row: usize) -> &[u8] {
             .and_then(|buffer| buffer.get(view.offset as usize..))
             .and_then(|bytes| bytes.get(..len))
     };
-    held.unwrap_or_else(|| array.value(row).as_bytes())
+    held.unwrap_or_else(|| array.value(row).as_ref())
 }
 
 /// How a row of an Arrow batch read from a Parquet file becomes a
