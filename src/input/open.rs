@@ -357,6 +357,7 @@ impl Input {
             format => format,
         };
         let column = options.column.clone();
+        let steady = file.is_some() && solutions.is_none() && format != Format::Parquet;
         let reader = match format {
             Format::Csv => {
                 let delimiter = match options.delimiter {
@@ -438,6 +439,7 @@ impl Input {
             kept: 0,
             kept_map: None,
             kept_types: None,
+            steady,
         };
         if options.column.is_some() || !options.keep.is_nothing() {
             // The header is read now: a bad name is an error before any
@@ -729,6 +731,9 @@ pub struct Records {
     /// The types the run's kept columns are cast to (see
     /// [`Records::set_kept_types`]).
     kept_types: Option<KeptTypes>,
+    /// Read from an uncompressed regular file, as text, without
+    /// `--solutions` (which may name a pipe): see [`RecordStream::steady`].
+    steady: bool,
 }
 
 impl std::fmt::Debug for Records {
@@ -928,5 +933,9 @@ impl RecordStream for Records {
             }
         }
         Ok(true)
+    }
+
+    fn steady(&self) -> bool {
+        self.steady
     }
 }

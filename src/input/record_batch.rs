@@ -584,6 +584,15 @@ pub trait RecordStream: Iterator<Item = Result<Record, InputError>> + Send {
         }
         Ok(true)
     }
+
+    /// Whether reading never waits for another process or long: an
+    /// uncompressed regular file of text. The pipeline then reads it on
+    /// the calling thread, between passing chunks on, rather than on a
+    /// thread of its own that has to be woken for every chunk or two
+    /// (see [`crate::job::pipeline`]). False unless known.
+    fn steady(&self) -> bool {
+        false
+    }
 }
 
 /// Any iterator of records as a [`RecordStream`] that parses as it reads.

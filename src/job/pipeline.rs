@@ -16,6 +16,11 @@
 //! in input order (a reorder window), so the results are the same for any
 //! thread count (solve times aside).
 //!
+//! An input that never waits for long ([`RecordStream::steady`]: an
+//! uncompressed regular file of text) is read on the calling thread
+//! instead, between passing chunks on: no thread to wake for every chunk or
+//! two handed back (a wake-up is a switch on a busy core).
+//!
 //! The reader only finds where records start and end (see
 //! [`RecordStream::fill`]); parsing, classifying, solving, the per-chunk
 //! tally and formatting the rows happen on the workers. A worker takes a
@@ -33,7 +38,7 @@
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread::{self, Thread};
 
@@ -389,7 +394,7 @@ pub fn run_until(
         // The queue holds the whole window: never full here.
         let _ = free_tx.send(Arc::new(Chunk::default()));
     }
-    let reader = Reader {
+    let mut reader = Reader {
         limit: settings.limit,
         chunk_records: settings.chunk_records.max(1),
         settings: *settings,
@@ -401,22 +406,53 @@ pub fn run_until(
         bell: Arc::clone(&bell),
         reported: false,
         seq: 0,
+        on_caller: false,
     };
-    let mut hand_back = HandBack {
-        queue: free_tx,
-        held: None,
-        window,
+    let mut window = Window {
+        started,
+        flight: VecDeque::new(),
+        next: 0,
+        hand_back: HandBack {
+            queue: free_tx,
+            held: None,
+            window,
+        },
     };
-    // The reader is not joined on an early return: it may be blocked
-    // reading a stdin that never ends. Closing the queues stops it at its
-    // next send or receive.
-    let reader = thread::Builder::new()
-        .name("reader".into())
-        .spawn(move || reader.read(sources, &free_rx))
-        .map_err(|e| thread_error("the reader thread".into(), e))?;
-    let mut flight: VecDeque<Arc<Chunk>> = VecDeque::new();
-    // The place of the next chunk to start, once those started are taken.
-    let mut next = 0;
+    let reader = if sources.iter().all(|source| source.records.steady()) {
+        // Read here, between passing chunks on, when reading never waits
+        // long: no reader thread to wake for every two chunks handed back.
+        reader.on_caller = true;
+        let mut sink_error = None;
+        reader.read(sources, &mut || loop {
+            if let Ok(chunk) = free_rx.try_recv() {
+                return Some(chunk);
+            }
+            if interrupt.is_raised() {
+                return None;
+            }
+            if let Err(e) = window.pass_on(settings.results, &mut sink) {
+                sink_error = Some(e);
+                return None;
+            }
+            if let Ok(chunk) = free_rx.try_recv() {
+                return Some(chunk);
+            }
+            window.wait(&bell);
+        });
+        if let Some(e) = sink_error {
+            return Err(e);
+        }
+        None
+    } else {
+        // The reader is not joined on an early return: it may be blocked
+        // reading a stdin that never ends. Closing the queues stops it at
+        // its next send or receive.
+        let reader = thread::Builder::new()
+            .name("reader".into())
+            .spawn(move || reader.read(sources, &mut || free_rx.recv().ok()))
+            .map_err(|e| thread_error("the reader thread".into(), e))?;
+        Some(reader)
+    };
     let mut failed = None;
     let mut ended = false;
     let mut stopped = false;
@@ -424,9 +460,8 @@ pub fn run_until(
         if let Some(signal) = interrupt.signal() {
             // The chunks finished, then the finished start of the first
             // one still being solved.
-            take_started(&started, &mut flight);
-            pass_on_finished(&mut flight, &mut hand_back, settings.results, &mut sink)?;
-            if let Some(chunk) = flight.front() {
+            window.pass_on(settings.results, &mut sink)?;
+            if let Some(chunk) = window.flight.front() {
                 // Finished since, the chunk's runs may have spent their
                 // results on its columns: its columns are taken as they
                 // are.
@@ -451,12 +486,8 @@ pub fn run_until(
             Some(ReaderEnd::Stopped) => stopped = true,
             None => {}
         }
-        take_started(&started, &mut flight);
-        if let Some(last) = flight.back() {
-            next = last.seq + 1;
-        }
-        pass_on_finished(&mut flight, &mut hand_back, settings.results, &mut sink)?;
-        if flight.is_empty() {
+        window.pass_on(settings.results, &mut sink)?;
+        if window.flight.is_empty() {
             if let Some(e) = failed {
                 return Err(e);
             }
@@ -466,23 +497,9 @@ pub fn run_until(
                 break;
             }
         }
-        // The later of the first two chunks, so that the caller wakes once
-        // for two (they are mostly done in order); the first alone when
-        // the second is done already, or not started (an input may be
-        // slow to give its next records).
-        let wanted = match (flight.front(), flight.get(1)) {
-            (Some(_), Some(second)) if !second.is_done() => second.seq,
-            (Some(first), _) => first.seq,
-            (None, _) => next,
-        };
-        bell.wait(wanted, || {
-            take_started(&started, &mut flight);
-            // The first chunk done, or the one wanted (the second).
-            let mut first_two = flight.iter().take(2).enumerate();
-            first_two.any(|(i, chunk)| (i == 0 || chunk.seq == wanted) && chunk.is_done())
-        });
+        window.wait(&bell);
     }
-    if let Err(panic) = reader.join() {
+    if let Some(Err(panic)) = reader.map(thread::JoinHandle::join) {
         std::panic::resume_unwind(panic);
     }
     Ok(Ending::Finished)
@@ -510,10 +527,55 @@ fn start_pool(threads: usize, interrupt: &Interrupt) -> Result<Option<rayon::Thr
     }
 }
 
-/// Moves the chunks started so far into the window, in input order.
-fn take_started(started: &Started, flight: &mut VecDeque<Arc<Chunk>>) {
-    let mut started = started.lock().unwrap_or_else(PoisonError::into_inner);
-    flight.extend(started.drain(..));
+/// The caller's side of the chunks: those started and not passed on yet.
+struct Window {
+    /// The chunks the reader started since the caller last looked.
+    started: Arc<Started>,
+    /// The chunks started and not passed on yet, in input order.
+    flight: VecDeque<Arc<Chunk>>,
+    /// The place of the next chunk to start, once those started are taken.
+    next: u64,
+    hand_back: HandBack,
+}
+
+impl Window {
+    /// Takes the chunks started so far into the window, in input order.
+    fn take_started(&mut self) {
+        let mut started = self.started.lock().unwrap_or_else(PoisonError::into_inner);
+        self.flight.extend(started.drain(..));
+        if let Some(last) = self.flight.back() {
+            self.next = last.seq + 1;
+        }
+    }
+
+    /// Takes the chunks started so far, then passes on those finished at
+    /// the front ([`pass_on_finished`]).
+    fn pass_on(
+        &mut self,
+        results: bool,
+        sink: &mut impl FnMut(&Batch) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        self.take_started();
+        pass_on_finished(&mut self.flight, &mut self.hand_back, results, sink)
+    }
+
+    /// Waits ([`Bell::wait`]) for the later of the first two chunks, so
+    /// that the caller wakes once for two (they are mostly done in order);
+    /// for the first alone when the second is done already, or not started
+    /// (an input may be slow to give its next records).
+    fn wait(&mut self, bell: &Bell) {
+        let wanted = match (self.flight.front(), self.flight.get(1)) {
+            (Some(_), Some(second)) if !second.is_done() => second.seq,
+            (Some(first), _) => first.seq,
+            (None, _) => self.next,
+        };
+        bell.wait(wanted, || {
+            self.take_started();
+            // The first chunk done, or the one wanted (the second).
+            let mut first_two = self.flight.iter().take(2).enumerate();
+            first_two.any(|(i, chunk)| (i == 0 || chunk.seq == wanted) && chunk.is_done())
+        });
+    }
 }
 
 /// Emptied chunks on their way back to the reader: two at a time while at
@@ -755,6 +817,9 @@ struct Reader {
     reported: bool,
     /// The place of the next chunk started ([`Chunk::seq`]).
     seq: u64,
+    /// Read on the caller's thread, which then waits for the chunks that
+    /// tasks hand back as well as for those done.
+    on_caller: bool,
 }
 
 impl Drop for Reader {
@@ -769,10 +834,11 @@ impl Drop for Reader {
 
 impl Reader {
     /// Fills chunks taken from `free` and starts each on the pool, stopping
-    /// at the limit, at the first input error (sent on), when the caller is
-    /// gone, or when the interrupt is raised (the chunk being filled is
-    /// dropped).
-    fn read(mut self, sources: Vec<Source>, free: &Receiver<Arc<Chunk>>) {
+    /// at the limit, at the first input error (sent on), when `free` gives
+    /// none (the caller gone, or, read on the caller's thread, the
+    /// interrupt or a failed sink), or when the interrupt is raised (the
+    /// chunk being filled is dropped).
+    fn read(mut self, sources: Vec<Source>, free: &mut dyn FnMut() -> Option<Arc<Chunk>>) {
         let mut left = self.limit.unwrap_or(u64::MAX);
         let counters: Vec<Arc<AtomicU64>> = sources
             .iter()
@@ -785,9 +851,9 @@ impl Reader {
             while more && left > 0 {
                 let mut chunk = match current.take() {
                     Some(chunk) => chunk,
-                    None => match free.recv() {
-                        Ok(chunk) => chunk,
-                        Err(_) => return,
+                    None => match free() {
+                        Some(chunk) => chunk,
+                        None => return,
                     },
                 };
                 if self.interrupt.is_raised() {
@@ -893,6 +959,7 @@ impl Reader {
         for chunk in references {
             let free = free.clone();
             let bell = Arc::clone(&self.bell);
+            let on_caller = self.on_caller;
             let settings = self.settings;
             let interrupt = self.interrupt.clone();
             let format = self.format.clone();
@@ -914,6 +981,10 @@ impl Reader {
                     // back (a full queue or a gone reader drops it).
                     owned.empty();
                     let _ = free.try_send(Arc::new(owned));
+                    if on_caller {
+                        // The caller may wait for no other chunk.
+                        bell.caller.unpark();
+                    }
                 }
             });
         }
@@ -1560,6 +1631,37 @@ mod tests {
         Source::parsed(records.into_iter())
     }
 
+    /// Records of a source that never waits ([`RecordStream::steady`]),
+    /// which the pipeline reads on the caller's thread.
+    struct Steady(std::vec::IntoIter<Result<Record, InputError>>);
+
+    impl Iterator for Steady {
+        type Item = Result<Record, InputError>;
+
+        fn next(&mut self) -> Option<Self::Item> {
+            self.0.next()
+        }
+    }
+
+    impl RecordStream for Steady {
+        fn steady(&self) -> bool {
+            true
+        }
+    }
+
+    fn steady(records: Vec<Result<Record, InputError>>) -> Source {
+        Source {
+            records: Box::new(Steady(records.into_iter())),
+            bytes_read: None,
+        }
+    }
+
+    /// A source of records, made one of the ways below.
+    type MakeSource = fn(Vec<Result<Record, InputError>>) -> Source;
+
+    /// Both ways of reading: on a thread of its own, and on the caller's.
+    const READERS: [MakeSource; 2] = [source, steady];
+
     fn settings(threads: usize, chunk_records: usize) -> Settings {
         Settings {
             threads,
@@ -1606,18 +1708,21 @@ mod tests {
     }
 
     /// Thousands of one-record chunks through the window (4 to 16 chunks,
-    /// handed back to the reader in pairs while half of it is in flight):
+    /// handed back to the reader in pairs while half of it is in flight),
+    /// read on a thread of their own and on the caller's:
     /// every record comes back, in order, and the run ends. It is watched
     /// from another thread, so that a chunk lost from the window (the run
     /// then waits for it forever) fails the test rather than hangs it.
     #[test]
     fn every_record_comes_back_through_many_tiny_chunks() {
-        for threads in [1, 2, 3, 8] {
+        for (threads, make) in [1, 2, 3, 8]
+            .into_iter()
+            .flat_map(|t| READERS.map(|r| (t, r)))
+        {
             let (done, finished) = std::sync::mpsc::channel();
             thread::spawn(move || {
                 let records = 20_000;
-                let (results, outcome) =
-                    collect(vec![source(many(records))], &settings(threads, 1));
+                let (results, outcome) = collect(vec![make(many(records))], &settings(threads, 1));
                 let lines: Vec<u64> = results.iter().map(|r| r.line).collect();
                 let _ = done.send(outcome.map(|()| lines == (1..=records).collect::<Vec<_>>()));
             });
@@ -1635,9 +1740,13 @@ mod tests {
         ok.unwrap();
         let (mut four, ok) = collect(vec![source(many(100))], &settings(4, 3));
         ok.unwrap();
+        let (mut read_here, ok) = collect(vec![steady(many(100))], &settings(2, 3));
+        ok.unwrap();
+        strip_times(&mut read_here);
         strip_times(&mut one);
         strip_times(&mut four);
         assert_eq!(one, four);
+        assert_eq!(one, read_here);
         let lines: Vec<u64> = one.iter().map(|r| r.line).collect();
         assert_eq!(lines, (1..=100).collect::<Vec<_>>());
         assert_eq!(one[6].status, Status::Malformed);
@@ -1659,27 +1768,31 @@ mod tests {
 
     #[test]
     fn an_input_error_arrives_after_the_records_before_it() {
-        let mut records = many(5);
-        records.push(Err(InputError::Io {
-            path: PathBuf::from("bad.txt"),
-            source: std::io::Error::other("disk on fire"),
-        }));
-        records.extend(many(5));
-        let (results, outcome) = collect(vec![source(records)], &settings(2, 2));
-        assert_eq!(results.len(), 5);
-        let err = outcome.unwrap_err();
-        assert!(err.to_string().contains("bad.txt"), "{err}");
+        for make in READERS {
+            let mut records = many(5);
+            records.push(Err(InputError::Io {
+                path: PathBuf::from("bad.txt"),
+                source: std::io::Error::other("disk on fire"),
+            }));
+            records.extend(many(5));
+            let (results, outcome) = collect(vec![make(records)], &settings(2, 2));
+            assert_eq!(results.len(), 5);
+            let err = outcome.unwrap_err();
+            assert!(err.to_string().contains("bad.txt"), "{err}");
+        }
     }
 
     #[test]
     fn a_sink_error_stops_the_run() {
-        let mut calls = 0;
-        let outcome = run(vec![source(many(50))], &settings(2, 5), |_| {
-            calls += 1;
-            Err(Error::BrokenPipe)
-        });
-        assert!(matches!(outcome, Err(Error::BrokenPipe)));
-        assert_eq!(calls, 1);
+        for make in READERS {
+            let mut calls = 0;
+            let outcome = run(vec![make(many(50))], &settings(2, 5), |_| {
+                calls += 1;
+                Err(Error::BrokenPipe)
+            });
+            assert!(matches!(outcome, Err(Error::BrokenPipe)));
+            assert_eq!(calls, 1);
+        }
     }
 
     #[test]
@@ -1726,6 +1839,29 @@ mod tests {
         assert!((5..=10).contains(&lines.len()), "{lines:?}");
         assert_eq!(lines, (1..=lines.len() as u64).collect::<Vec<_>>());
         drop(release);
+    }
+
+    /// Read on the caller's thread, the input stops being read once the
+    /// interrupt is raised: the rows passed on are the first ones, in
+    /// order, and not all of them.
+    #[test]
+    fn an_interrupt_stops_reading_on_the_callers_thread() {
+        let interrupt = Interrupt::new();
+        let mut lines = vec![];
+        let ending = run_until(
+            vec![steady(many(1000))],
+            &settings(2, 5),
+            &interrupt,
+            None,
+            |batch| {
+                lines.extend(batch.results().map(|r| r.line));
+                interrupt.raise(Signal::Terminate);
+                Ok(())
+            },
+        );
+        assert_eq!(ending.unwrap(), Ending::Interrupted(Signal::Terminate));
+        assert!((5..1000).contains(&lines.len()), "{}", lines.len());
+        assert_eq!(lines, (1..=lines.len() as u64).collect::<Vec<_>>());
     }
 
     #[test]
@@ -1837,7 +1973,7 @@ mod tests {
             held: None,
             window: 4,
         };
-        let back = |free: &Receiver<Arc<Chunk>>| free.try_iter().count();
+        let back = |free: &std::sync::mpsc::Receiver<Arc<Chunk>>| free.try_iter().count();
         hand_back.give(Arc::default(), 3);
         assert_eq!(back(&free), 0);
         hand_back.give(Arc::default(), 2);
