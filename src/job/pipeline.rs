@@ -1057,21 +1057,25 @@ fn solve_runs_at_width(
                     // written. A record in the common form is read in
                     // place; any other is parsed, and solved as one when
                     // it is a plain puzzle all the same.
-                    state.stretch.clear();
-                    let mut other = None;
-                    while i < end && other.is_none() {
-                        match chunk.records.plain(i) {
-                            Some(record) => state.stretch.push((record, None)),
-                            None => {
-                                let (input, record) = chunk.records.record(i, &mut state.scratch);
-                                match PlainRecord::parsed(input, &record) {
-                                    Some(plain) => state.stretch.push((plain, None)),
-                                    None => other = Some((input, record)),
+                    let other = read_stretch(
+                        state,
+                        &mut i,
+                        end,
+                        #[inline(always)]
+                        |i, stretch, scratch| {
+                            match chunk.records.plain(i) {
+                                Some(record) => stretch.push((record, None)),
+                                None => {
+                                    let (input, record) = chunk.records.record(i, scratch);
+                                    match PlainRecord::parsed(input, &record) {
+                                        Some(plain) => stretch.push((plain, None)),
+                                        None => return Some((input, record)),
+                                    }
                                 }
                             }
-                        }
-                        i += 1;
-                    }
+                            None
+                        },
+                    );
                     let rows = Written::Rows {
                         format,
                         rows: plain_rows,
@@ -1090,17 +1094,21 @@ fn solve_runs_at_width(
                     // row's arrays), not from a `Record` made first: the
                     // stretch of them from `i` on, up to the first that
                     // is not in that form, solved as above.
-                    // Not in a closure: one left out of line was compiled
-                    // at the base width, reading both grids there.
-                    state.stretch.clear();
-                    let mut other = None;
-                    while i < end && other.is_none() {
-                        match chunk.records.plain_expected(i) {
-                            Some(entry) => state.stretch.push(entry),
-                            None => other = Some(chunk.records.record(i, &mut state.scratch)),
-                        }
-                        i += 1;
-                    }
+                    // The closure inlined always: one left out of line was
+                    // compiled at the base width, reading both grids there.
+                    let other = read_stretch(
+                        state,
+                        &mut i,
+                        end,
+                        #[inline(always)]
+                        |i, stretch, scratch| {
+                            match chunk.records.plain_expected(i) {
+                                Some(entry) => stretch.push(entry),
+                                None => return Some(chunk.records.record(i, scratch)),
+                            }
+                            None
+                        },
+                    );
                     if !solve_stretch(state, settings, run, interrupt, Written::Results(format)) {
                         return false;
                     }
@@ -1140,6 +1148,32 @@ fn solve_runs_at_width(
             return true;
         }
     }
+}
+
+/// Reads records from `*i` on (up to `end`) into `state.stretch`: `read`
+/// pushes record `i` there when it takes it as a plain one (with the
+/// status it expects, if any), else returns it; the first it returns ends
+/// the stretch, `*i` past it.
+#[inline(always)]
+fn read_stretch(
+    state: &mut WorkerState,
+    i: &mut usize,
+    end: usize,
+    mut read: impl FnMut(
+        usize,
+        &mut Vec<(PlainRecord, Option<Status>)>,
+        &mut Scratch,
+    ) -> Option<(usize, Record)>,
+) -> Option<(usize, Record)> {
+    state.stretch.clear();
+    while *i < end {
+        let other = read(*i, &mut state.stretch, &mut state.scratch);
+        *i += 1;
+        if other.is_some() {
+            return other;
+        }
+    }
+    None
 }
 
 /// A solve at least this long (in nanoseconds) has the rows of its
