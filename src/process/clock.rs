@@ -90,15 +90,12 @@ impl Stopwatch {
         }
     }
 
-    /// Nanoseconds since [`Stopwatch::start`] (`u64::MAX` after 584 years).
+    /// Nanoseconds since [`Stopwatch::start`] (`u64::MAX` after 584 years):
+    /// the lap of a copy.
     #[inline(always)]
     pub fn elapsed_ns(&self) -> u64 {
-        match self.0 {
-            Start::Counter { ticks, ns_per_tick } => {
-                ticks_to_ns(counter::read().saturating_sub(ticks), ns_per_tick)
-            }
-            Start::System(start) => u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX),
-        }
+        let mut copy = *self;
+        copy.lap_ns()
     }
 }
 
