@@ -388,15 +388,10 @@ impl<R: Read> Framer<R> {
         let block = &mut self.block;
         let data = &block.bytes[block.pos..block.end];
         let base = out.len();
-        let (cut, at) = cut_plain(
-            data,
-            base,
-            &mut self.line,
-            self.csv,
-            self.cap,
-            max,
-            &mut each,
-        );
+        // The records of `data` cut, as from `base` in `out`.
+        let (line, csv, cap) = (&mut self.line, self.csv, self.cap);
+        let mut cut_from_base = |data: &[u8]| cut_plain(data, base, line, csv, cap, max, &mut each);
+        let (cut, at) = cut_from_base(data);
         append_in_pieces(out, &data[..at]);
         block.pos += at;
         let pending = block.end - block.pos;
@@ -418,15 +413,7 @@ impl<R: Read> Framer<R> {
             return Ok(0);
         }
         let data = &room[..pending + read];
-        let (cut, at) = cut_plain(
-            data,
-            base,
-            &mut self.line,
-            self.csv,
-            self.cap,
-            max,
-            &mut each,
-        );
+        let (cut, at) = cut_from_base(data);
         let rest = &data[at..];
         if block.bytes.len() < rest.len() {
             block.bytes.resize(rest.len(), 0);
