@@ -1491,25 +1491,31 @@ mod tests {
         ];
         for shape in &shapes {
             for delimiter in [b',', b';'] {
-                let rows = CsvRows::new(shape, delimiter);
-                for result in plain_results() {
-                    let fields = RowFields::of(&result);
-                    let mut whole = b"rows before,".to_vec();
-                    rows.row(&result, &mut whole);
-                    // At the CPU's widest (AVX2 here), then at the base width.
-                    let plain = rows.plain_rows().unwrap();
-                    let mut widest = b"rows before,".to_vec();
-                    simd::widest(
-                        #[inline(always)]
-                        || plain.row(&fields, &mut widest),
-                    );
-                    let mut base = b"rows before,".to_vec();
-                    plain.row(&fields, &mut base);
-                    let whole = String::from_utf8(whole).unwrap();
-                    assert_eq!(String::from_utf8(widest).unwrap(), whole);
-                    assert_eq!(String::from_utf8(base).unwrap(), whole);
-                }
+                plain_rows_match(&CsvRows::new(shape, delimiter), b"rows before,");
             }
+        }
+    }
+
+    /// Asserts that `rows` writes each of [`plain_results`] through its
+    /// plain rows ([`RowFormat::plain_rows`]), at the CPU's widest SIMD
+    /// width (AVX2 here) and at the base width, byte for byte as its
+    /// [`RowFormat::row`] does, after the bytes `before`.
+    pub(super) fn plain_rows_match(rows: &dyn RowFormat, before: &[u8]) {
+        let plain = rows.plain_rows().expect("plain rows");
+        for result in plain_results() {
+            let fields = RowFields::of(&result);
+            let mut whole = before.to_vec();
+            rows.row(&result, &mut whole);
+            let mut widest = before.to_vec();
+            simd::widest(
+                #[inline(always)]
+                || plain.row(&fields, &mut widest),
+            );
+            let mut base = before.to_vec();
+            plain.row(&fields, &mut base);
+            let whole = String::from_utf8(whole).unwrap();
+            assert_eq!(String::from_utf8(widest).unwrap(), whole);
+            assert_eq!(String::from_utf8(base).unwrap(), whole);
         }
     }
 

@@ -331,7 +331,6 @@ mod tests {
     use super::*;
     use crate::kept::{KeptColumn, KeptValue};
     use crate::output::result::Check;
-    use crate::process::simd;
 
     fn row(rows: &JsonlRows, result: &PuzzleResult) -> Value {
         let mut out = Vec::new();
@@ -406,24 +405,7 @@ mod tests {
             },
         ];
         for shape in &shapes {
-            let rows = JsonlRows::new(shape);
-            for result in crate::output::tests::plain_results() {
-                let fields = RowFields::of(&result);
-                let mut whole = b"{}\n".to_vec();
-                rows.row(&result, &mut whole);
-                // At the CPU's widest (AVX2 here), then at the base width.
-                let plain = rows.plain_rows().unwrap();
-                let mut widest = b"{}\n".to_vec();
-                simd::widest(
-                    #[inline(always)]
-                    || plain.row(&fields, &mut widest),
-                );
-                let mut base = b"{}\n".to_vec();
-                plain.row(&fields, &mut base);
-                let whole = String::from_utf8(whole).unwrap();
-                assert_eq!(String::from_utf8(widest).unwrap(), whole);
-                assert_eq!(String::from_utf8(base).unwrap(), whole);
-            }
+            crate::output::tests::plain_rows_match(&JsonlRows::new(shape), b"{}\n");
         }
     }
 
