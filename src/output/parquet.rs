@@ -169,6 +169,9 @@ pub(crate) struct ParquetRows {
     group: Option<Group>,
     /// The columns written as pages of their own ([`PAGED_COLUMNS`]).
     grids: Vec<PagedColumn>,
+    /// How many Parquet leaf columns each of the schema's columns is (one
+    /// but for nested kept columns: a struct has one a field).
+    leaves: Vec<usize>,
     /// The pages of `group`'s paged columns, a list for each of `grids`.
     grid_pages: Vec<Vec<GridPage>>,
     /// Rows in `group`.
@@ -284,8 +287,11 @@ fn write_group(
         {
             let (chunk, close) = column_chunk(Arc::clone(descriptor), *names, pages.iter())?;
             row_group.append_column(&chunk, close)?;
-        } else if let Some((_, chunk)) = chunks.next_if(|(i, _)| *i == position) {
-            chunk.append_to_row_group(&mut row_group)?;
+        } else {
+            // Every leaf of the column, in order.
+            while let Some((_, chunk)) = chunks.next_if(|(i, _)| *i == position) {
+                chunk.append_to_row_group(&mut row_group)?;
+            }
         }
     }
     row_group.close()?;
@@ -384,6 +390,12 @@ impl ParquetRows {
         let (file, factory) = ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props.build()))?
             .into_serialized_writer()?;
         let descriptors = file.schema_descr();
+        let mut leaves = vec![0; schema.fields().len()];
+        for leaf in 0..descriptors.num_columns() {
+            if let Some(n) = leaves.get_mut(descriptors.get_column_root_idx(leaf)) {
+                *n += 1;
+            }
+        }
         let grids: Vec<PagedColumn> = schema
             .fields()
             .iter()
@@ -404,6 +416,7 @@ impl ParquetRows {
             group: None,
             grid_pages: grids.iter().map(|_| Vec::new()).collect(),
             grids,
+            leaves,
             group_rows: 0,
             groups: 0,
             table: Arc::new(TableColumns {
@@ -483,7 +496,7 @@ impl ParquetRows {
                     };
                     let grids: Vec<usize> = self.grids.iter().map(|(i, _, _)| *i).collect();
                     self.group
-                        .insert(Group::start(&self.schema, writers, &grids)?)
+                        .insert(Group::start(&self.schema, writers, &self.leaves, &grids)?)
                 }
             };
             let slices: Vec<ArrayRef> = table.arrays.iter().map(|c| c.slice(start, rows)).collect();
@@ -654,26 +667,31 @@ struct Encoder {
     columns: Vec<(usize, usize)>,
     /// Their slices, to the thread.
     queue: SyncSender<Vec<ArrayRef>>,
-    /// The thread: its columns' chunks.
-    thread: JoinHandle<Result<Vec<ArrowColumnChunk>, ParquetError>>,
+    /// The thread: its columns' chunks, those of each column's leaves.
+    thread: JoinHandle<Result<Vec<Vec<ArrowColumnChunk>>, ParquetError>>,
 }
 
 impl Group {
     /// Starts a row group of `schema`'s columns on `writers` (one per
-    /// column, in order), but the columns at `grids` (their pages are made
-    /// by [`grids`]).
+    /// Parquet leaf column, in order: `leaves[i]` of them for the schema's
+    /// column `i`, more than one for a kept struct of several fields, a
+    /// map or a list of structs), but the columns at `grids` (their pages
+    /// are made by [`grids`]).
     fn start(
         schema: &SchemaRef,
         writers: Vec<ArrowColumnWriter>,
+        leaves: &[usize],
         grids: &[usize],
     ) -> Result<Group, ParquetError> {
-        type Part = Vec<((usize, usize), Arc<Field>, ArrowColumnWriter)>;
-        let columns = writers.into_iter().zip(schema.fields()).enumerate();
-        let part: Part = columns
-            .filter(|(i, _)| !grids.contains(i))
-            .enumerate()
-            .map(|(at, (i, (writer, field)))| ((at, i), Arc::clone(field), writer))
-            .collect();
+        type Part = Vec<((usize, usize), Arc<Field>, Vec<ArrowColumnWriter>)>;
+        let mut writers = writers.into_iter();
+        let mut part: Part = Vec::new();
+        for (i, field) in schema.fields().iter().enumerate() {
+            let mine: Vec<ArrowColumnWriter> = writers.by_ref().take(leaves[i]).collect();
+            if !grids.contains(&i) && !mine.is_empty() {
+                part.push(((part.len(), i), Arc::clone(field), mine));
+            }
+        }
         let mut away = Vec::new();
         for part in Some(part).into_iter().filter(|p| !p.is_empty()) {
             let columns = part.iter().map(|(i, _, _)| *i).collect();
@@ -685,12 +703,12 @@ impl Group {
                 .spawn(move || {
                     let mut part = part;
                     for slice in slices {
-                        for ((_, field, writer), column) in part.iter_mut().zip(&slice) {
-                            encode(writer, field, column)?;
+                        for ((_, field, writers), column) in part.iter_mut().zip(&slice) {
+                            encode(writers, field, column)?;
                         }
                     }
                     part.into_iter()
-                        .map(|(_, _, writer)| writer.close())
+                        .map(|(_, _, writers)| writers.into_iter().map(|w| w.close()).collect())
                         .collect()
                 })
                 .map_err(|e| ParquetError::External(Box::new(e)))?;
@@ -717,8 +735,8 @@ impl Group {
         }
     }
 
-    /// Ends the row group: the chunks of its columns, in the schema's
-    /// order, with their positions in it.
+    /// Ends the row group: the chunks of its columns' leaves, in the
+    /// schema's order, each with its column's position in it.
     fn close(self) -> Result<Vec<(usize, ArrowColumnChunk)>, ParquetError> {
         let mut chunks = Vec::new();
         for encoder in self.away {
@@ -727,21 +745,38 @@ impl Group {
                 Err(ParquetError::General("a column encoder panicked".into()))
             })?;
             let positions = encoder.columns.into_iter().map(|(_, i)| i);
-            chunks.extend(positions.zip(done));
+            for (i, leaves) in positions.zip(done) {
+                chunks.extend(leaves.into_iter().map(|leaf| (i, leaf)));
+            }
         }
+        // Stable: a column's leaves stay in order.
         chunks.sort_by_key(|(i, _)| *i);
         Ok(chunks)
     }
 }
 
-/// Encodes `column` (of `field`) into `writer`.
+/// Encodes `column` (of `field`) into `writers`, one for each of its
+/// Parquet leaf columns, in order.
+///
+/// # Errors
+/// The column's leaves are not as many as `writers` (never expected: both
+/// come from `field`), or a leaf cannot be encoded.
 fn encode(
-    writer: &mut ArrowColumnWriter,
+    writers: &mut [ArrowColumnWriter],
     field: &Field,
     column: &ArrayRef,
 ) -> Result<(), ParquetError> {
-    for leaf in compute_leaves(field, column)? {
-        writer.write(&leaf)?;
+    let leaves = compute_leaves(field, column)?;
+    if leaves.len() != writers.len() {
+        return Err(ParquetError::General(format!(
+            "column {}: {} Parquet leaf columns for {} writers",
+            field.name(),
+            leaves.len(),
+            writers.len()
+        )));
+    }
+    for (writer, leaf) in writers.iter_mut().zip(&leaves) {
+        writer.write(leaf)?;
     }
     Ok(())
 }
