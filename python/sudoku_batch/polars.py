@@ -80,7 +80,8 @@ def solve(
         results = pl.from_arrow(table)
         return df.hstack(results.rename(dict(zip(RESULT_COLUMNS, names))).get_columns())
     if isinstance(df, pl.LazyFrame):
-        names = result_names(df.collect_schema().names(), prefix)
+        existing = df.collect_schema().names()
+        names = result_names(existing, prefix)
         sudoku_batch._check_options(mode, threads, max_guesses)
         sudoku_batch._check_sizes(symbols, box)
         solve_batch = functools.partial(
@@ -91,16 +92,19 @@ def solve(
             symbols=symbols,
             box=box,
         )
+        # The struct's fields take their final names before it is unnested:
+        # unnested under the plain names, a `solution` or `message` of the
+        # input would be a duplicate column. The struct itself is named
+        # after no input column, which with_columns would replace.
         struct = "__sudoku_batch_results"
-        return (
-            df.with_columns(
-                pl.col(column)
-                .map_batches(solve_batch, return_dtype=RESULT_DTYPE, is_elementwise=True)
-                .alias(struct)
-            )
-            .unnest(struct)
-            .rename(dict(zip(RESULT_COLUMNS, names)))
-        )
+        while struct in existing:
+            struct += "_"
+        return df.with_columns(
+            pl.col(column)
+            .map_batches(solve_batch, return_dtype=RESULT_DTYPE, is_elementwise=True)
+            .struct.rename_fields(names)
+            .alias(struct)
+        ).unnest(struct)
     raise TypeError(f"df must be a Polars DataFrame or LazyFrame, not {type(df).__name__}")
 
 

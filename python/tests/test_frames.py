@@ -22,6 +22,13 @@ def frame_data():
     return {"id": list(range(100, 100 + n)), "puzzle": MIXED, "rating": [i / 2 for i in range(n)]}
 
 
+def taken_frame_data(taken: str) -> dict:
+    """frame_data() with an input column named like a result column."""
+    data = frame_data()
+    data[taken] = [f"input {taken} {i}" for i in range(len(MIXED))]
+    return data
+
+
 def test_pandas_keeps_the_index_the_columns_and_the_row_order():
     df = pd.DataFrame(frame_data(), index=[f"r{i}" for i in reversed(range(len(MIXED)))])
     out = sudoku_batch.pandas.solve(df, "puzzle")
@@ -42,13 +49,15 @@ def test_pandas_rows_in_shuffled_order_keep_their_own_results():
     assert out["id"].tolist() == df["id"].tolist()
 
 
-def test_pandas_refuses_a_taken_name_unless_prefixed():
-    df = pd.DataFrame({"puzzle": [PUZZLE], "solution": ["given"]})
-    with pytest.raises(ValueError, match="prefix"):
+@pytest.mark.parametrize("taken", RESULT_COLUMNS)
+def test_pandas_with_a_prefix_keeps_an_input_column_named_like_a_result(taken):
+    df = pd.DataFrame(taken_frame_data(taken))
+    with pytest.raises(ValueError, match=f"'{taken}'.*prefix"):
         sudoku_batch.pandas.solve(df, "puzzle")
-    out = sudoku_batch.pandas.solve(df, "puzzle", prefix="result_")
-    assert out["solution"].tolist() == ["given"]
-    assert out["result_status"].tolist() == ["solved"]
+    out = sudoku_batch.pandas.solve(df, "puzzle", prefix="r_")
+    assert list(out.columns) == list(df.columns) + ["r_" + name for name in RESULT_COLUMNS]
+    pd.testing.assert_frame_equal(out[list(df.columns)], df)
+    assert out["r_status"].tolist() == MIXED_STATUSES
 
 
 def test_pandas_argument_errors():
@@ -88,6 +97,46 @@ def test_polars_lazyframe_over_many_batches(tmp_path):
     assert out.height == 3000
     assert out.get_column("quizzes").to_list() == table.column("quizzes").to_pylist()
     assert out.get_column("solution").to_list() == table.column("solutions").to_pylist()
+
+
+@pytest.mark.parametrize("taken", RESULT_COLUMNS)
+def test_polars_refuses_a_taken_name_unless_prefixed(taken):
+    df = pl.DataFrame(taken_frame_data(taken))
+    for frame in (df, df.lazy()):
+        with pytest.raises(ValueError, match=f"'{taken}'.*prefix"):
+            sudoku_batch.polars.solve(frame, "puzzle")
+
+
+@pytest.mark.parametrize("engine", ["in-memory", "streaming"])
+@pytest.mark.parametrize("taken", RESULT_COLUMNS + ["__sudoku_batch_results"])
+def test_polars_lazyframe_with_a_prefix_gives_the_eager_frame(taken, engine):
+    # An input column named like a result column (or like the struct the
+    # lazy plan unnests) stays as it is, beside the prefixed results.
+    df = pl.DataFrame(taken_frame_data(taken))
+    eager = sudoku_batch.polars.solve(df, "puzzle", prefix="r_")
+    lazy = sudoku_batch.polars.solve(df.lazy(), "puzzle", prefix="r_")
+    expected = ["id", "puzzle", "rating", taken] + ["r_" + name for name in RESULT_COLUMNS]
+    assert eager.columns == expected
+    assert lazy.collect_schema() == eager.schema
+    out = lazy.collect(engine=engine)
+    assert out.drop("r_solve_us").equals(eager.drop("r_solve_us"))
+    assert out.select(df.columns).equals(df)
+    assert out.get_column("r_status").to_list() == MIXED_STATUSES
+
+
+@pytest.mark.parametrize("engine", ["in-memory", "streaming"])
+def test_polars_lazyframe_on_the_hugging_face_layout_with_a_prefix(engine):
+    # The shipped Parquet file has a `solution` column, as Hugging Face sets do.
+    scan = pl.scan_parquet(DATA / "ritvik_style_5000.parquet").head(300)
+    lazy = sudoku_batch.polars.solve(scan, "puzzle", prefix="r_")
+    names = ["puzzle", "solution", "difficulty", "source"]
+    assert lazy.collect_schema().names() == names + ["r_" + name for name in RESULT_COLUMNS]
+    out = lazy.collect(engine=engine)
+    assert out.select(names).equals(scan.collect())
+    assert out.get_column("r_solution").to_list() == out.get_column("solution").to_list()
+    assert set(out.get_column("r_status").to_list()) == {"solved"}
+    eager = sudoku_batch.polars.solve(scan.collect(), "puzzle", prefix="r_")
+    assert out.drop("r_solve_us").equals(eager.drop("r_solve_us"))
 
 
 def test_polars_refuses_other_objects():
@@ -213,3 +262,22 @@ def test_dask_checks_arguments_before_computing():
         sudoku_batch.dask.solve(pd.DataFrame({"puzzle": [PUZZLE]}), "puzzle")
     local = sudoku_batch.dask.solve(ddf, "puzzle").compute(scheduler="sync")
     assert local["status"].tolist() == ["solved"] * 4
+
+
+@pytest.mark.parametrize("taken", RESULT_COLUMNS)
+def test_dask_with_a_prefix_gives_the_pandas_frame(taken):
+    import dask.dataframe as dd
+
+    df = pd.DataFrame(taken_frame_data(taken))
+    ddf = dd.from_pandas(df, npartitions=3)
+    with pytest.raises(ValueError, match=f"'{taken}'.*prefix"):
+        sudoku_batch.dask.solve(ddf, "puzzle")
+    out = sudoku_batch.dask.solve(ddf, "puzzle", prefix="r_")
+    # Dask holds the text columns in its own string type: the partitions'
+    # frame, not df, is what pandas.solve would be given.
+    expected = sudoku_batch.pandas.solve(ddf.compute(scheduler="sync"), "puzzle", prefix="r_")
+    assert list(out.columns) == list(expected.columns)
+    result = out.compute(scheduler="sync")
+    pd.testing.assert_frame_equal(
+        result.drop(columns="r_solve_us"), expected.drop(columns="r_solve_us")
+    )
