@@ -8,7 +8,7 @@ import json
 import pytest
 
 import sudoku_batch
-from conftest import CASES, DATA
+from conftest import CASES, DATA, REPO
 
 
 def read_rows(path):
@@ -94,3 +94,25 @@ def test_solve_file_keeps_columns_and_writes_every_output_format(tmp_path):
         sudoku_batch.solve_file(source, tmp_path / "x.csv", blank="_")
     with pytest.raises(ValueError):
         sudoku_batch.solve_file(source, tmp_path / "x.xlsx")
+
+
+def test_the_formats_page_reads_puzzles_and_solutions_back_as_text(tmp_path, monkeypatch):
+    # docs/formats.md's recipe for data people, on the files it names, with
+    # `0` blanks: numeric-looking text must not come back as numbers.
+    pd = pytest.importorskip("pandas")
+    pytest.importorskip("polars")
+    for name in ("results.parquet", "results.jsonl", "results.csv.gz"):
+        sudoku_batch.solve_file(DATA / "kaggle1m_10000.csv", tmp_path / name, blank="0", limit=50)
+    text = (REPO / "docs/formats.md").read_text()
+    (block,) = [b.split("```")[0] for b in text.split("```python\n")[1:] if "pd.read_json(" in b]
+    monkeypatch.chdir(tmp_path)
+    exec(block, {})
+    rows = pd.read_parquet("results.parquet")
+    assert rows["puzzle"].str.startswith("0").any()
+    calls = [line.split("#")[0] for line in block.splitlines() if "pd.read_" in line]
+    readers = ["pd.read_" + call.split("pd.read_", 1)[1] for call in calls]
+    assert [r.split("(")[0] for r in readers] == ["pd.read_parquet", "pd.read_json", "pd.read_csv"]
+    for reader in readers:
+        frame = eval(reader, {"pd": pd})
+        assert frame["puzzle"].tolist() == rows["puzzle"].tolist(), reader
+        assert frame["solution"].tolist() == rows["solution"].tolist(), reader
