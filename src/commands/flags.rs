@@ -85,8 +85,8 @@ pub struct SolveArgs {
     /// columns, under their input names: header names (any case) or 1-based
     /// numbers; a JSON key or Parquet column likewise (types kept); `field1`,
     /// `field2`, ... for text lines (split by the delimiter after the first
-    /// record's first field, the same for every row) and CSV without a
-    /// header.
+    /// record's first field, the same for every row; a header line of as
+    /// many fields names them too) and CSV without a header.
     #[arg(long, value_name = "COL,...", value_delimiter = ',', value_parser = parse_column, conflicts_with = "keep_all", help_heading = OUTPUT)]
     pub keep: Vec<Column>,
 

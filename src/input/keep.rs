@@ -37,26 +37,63 @@ impl Keep {
     /// # Errors
     /// [`InputError::UnknownColumn`] for a name or number the input lacks.
     pub fn resolve(&self, names: &[String], path: &str) -> Result<Vec<usize>, InputError> {
-        let unknown = |column: String| InputError::UnknownColumn {
-            path: PathBuf::from(path),
-            column,
-            header: Some(names.join(",")),
-        };
         match self {
             Keep::Nothing => Ok(Vec::new()),
             Keep::All => Ok((0..names.len()).collect()),
             Keep::Columns(columns) => columns
                 .iter()
-                .map(|column| match column {
-                    Column::Name(name) => {
-                        find_name(names, name, path)?.ok_or_else(|| unknown(name.clone()))
+                .map(|column| {
+                    match column {
+                        Column::Name(name) => find_name(names, name, path)?,
+                        Column::Index(n) => Some(n.saturating_sub(1)).filter(|&i| i < names.len()),
                     }
-                    Column::Index(n) => Some(n.saturating_sub(1))
-                        .filter(|&i| i < names.len())
-                        .ok_or_else(|| unknown(n.to_string())),
+                    .ok_or_else(|| unknown_in(names, column, path))
                 })
                 .collect(),
         }
+    }
+}
+
+impl Keep {
+    /// [`Keep::resolve`] against `names` (a header's), a name none of them
+    /// is looked for among `numbered` (`field1`, ...: the same columns by
+    /// number) too; an unknown one is reported against `names`.
+    ///
+    /// # Errors
+    /// As [`Keep::resolve`].
+    pub fn resolve_or_numbered(
+        &self,
+        names: &[String],
+        numbered: &[String],
+        path: &str,
+    ) -> Result<Vec<usize>, InputError> {
+        let Keep::Columns(columns) = self else {
+            return self.resolve(names, path);
+        };
+        let mut at = Vec::with_capacity(columns.len());
+        for column in columns {
+            let one = Keep::Columns(vec![column.clone()]);
+            let found = match one.resolve(names, path) {
+                Err(InputError::UnknownColumn { .. }) if names != numbered => one
+                    .resolve(numbered, path)
+                    .map_err(|_| unknown_in(names, column, path)),
+                found => found,
+            }?;
+            at.extend(found);
+        }
+        Ok(at)
+    }
+}
+
+/// The error of `column`, which none of `names` is.
+fn unknown_in(names: &[String], column: &Column, path: &str) -> InputError {
+    InputError::UnknownColumn {
+        path: PathBuf::from(path),
+        column: match column {
+            Column::Name(name) => name.clone(),
+            Column::Index(n) => n.to_string(),
+        },
+        header: Some(names.join(",")),
     }
 }
 

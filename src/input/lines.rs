@@ -204,6 +204,10 @@ pub struct LineRules {
     /// `--format lines`, `--symbols` or `--box`, where every line is a
     /// record.
     pub(super) headers: bool,
+    /// The last header line before the first record: when it has as many
+    /// fields as that record (split by the file's rule), its fields name
+    /// the columns for `--keep` (`field1`, ... still name them too).
+    pub(super) header: Option<Vec<u8>>,
 }
 
 impl LineRules {
@@ -219,6 +223,7 @@ impl LineRules {
             kept_columns: Vec::new(),
             sizes: SizeOptions::default(),
             headers: true,
+            header: None,
         }
     }
 
@@ -288,17 +293,55 @@ impl LineRules {
             .then(|| too_long(MAX_RECORD))
     }
 
-    /// Resolves `--keep` on the first record's fields (`field1`, ...).
+    /// Resolves `--keep` on the first record's fields: by the names of a
+    /// header line of as many fields before it (a `.txt` or `.tsv` file, or
+    /// stdin, with a CSV's header), and by `field1`, `field2`, ... (the
+    /// only names without such a header).
     pub(super) fn settle_kept(&mut self, line: &[u8], name: &str) -> Result<(), InputError> {
         if self.keep.is_nothing() || !self.kept_columns.is_empty() {
             return Ok(());
         }
         let mut fields = Vec::new();
         self.field_rule().split(line, &mut fields);
-        let names = keep::field_names(fields.len(), &self.keep);
-        self.kept = self.keep.resolve(&names, name)?;
+        let numbered = keep::field_names(fields.len(), &self.keep);
+        let names = match self.header_names(fields.len()) {
+            Some(mut names) => {
+                names.extend(numbered[names.len()..].iter().cloned());
+                names
+            }
+            None => numbered.clone(),
+        };
+        let header = names != numbered;
+        self.kept = self
+            .keep
+            .resolve_or_numbered(&names, &numbered, name)
+            .map_err(|e| match e {
+                InputError::UnknownColumn { path, column, .. }
+                    if !header && column.parse::<usize>().is_err() =>
+                {
+                    InputError::UnnamedFields {
+                        path,
+                        column,
+                        count: fields.len(),
+                    }
+                }
+                e => e,
+            })?;
         self.kept_columns = keep::text_columns(&names, &self.kept);
         Ok(())
+    }
+
+    /// The fields of [`LineRules::header`], split by the file's rule, when
+    /// they are `count` and none is empty.
+    fn header_names(&self, count: usize) -> Option<Vec<String>> {
+        let header = self.header.as_deref()?;
+        let mut fields = Vec::new();
+        self.field_rule().split(header, &mut fields);
+        let names: Vec<String> = fields
+            .iter()
+            .map(|&(s, e)| String::from_utf8_lossy(&header[s..e]).into_owned())
+            .collect();
+        (names.len() == count && names.iter().all(|n| !n.is_empty())).then_some(names)
     }
 
     /// The kept fields of a line (null where the line has fewer fields);
@@ -358,6 +401,9 @@ impl LineRules {
             }
             Judged::Text => {
                 // A header: a title, a count, column names.
+                if !self.keep.is_nothing() {
+                    self.header = Some(line.to_vec());
+                }
                 if let Some(Column::Name(name)) = &self.column {
                     if let Some(i) = fields
                         .iter()

@@ -189,6 +189,65 @@ mod tests {
     }
 
     #[test]
+    fn a_header_of_as_many_fields_names_them_for_keep() {
+        let names = |r: &LineRules| -> Vec<String> {
+            r.kept_columns.iter().map(|c| c.name.clone()).collect()
+        };
+        let first = format!("forum,{P},142");
+        // A CSV's header read as text lines (stdin, a `.tsv` or `.txt`):
+        // its names and the fields' numbers both name the columns.
+        let mut r = LineRules::new(None);
+        r.keep = Keep::Columns(vec![
+            Column::Name("Rating".into()),
+            Column::Name("field1".into()),
+            Column::Index(2),
+        ]);
+        assert_eq!(run(&mut r, "source,question,rating"), Line::Skip);
+        assert_eq!(run(&mut r, &first), ok(P, None));
+        r.settle_kept(first.as_bytes(), "-").unwrap();
+        assert_eq!(r.kept, [2, 0, 1]);
+        assert_eq!(names(&r), ["rating", "source", "question"]);
+        let mut r = LineRules::new(None);
+        r.keep = Keep::All;
+        run(&mut r, "source,question,rating");
+        run(&mut r, &first);
+        r.settle_kept(first.as_bytes(), "-").unwrap();
+        assert_eq!(names(&r), ["source", "question", "rating"]);
+        // A header of another field count (a title) names nothing.
+        let mut r = LineRules::new(None);
+        r.keep = Keep::All;
+        run(&mut r, "source,question");
+        run(&mut r, &first);
+        r.settle_kept(first.as_bytes(), "-").unwrap();
+        assert_eq!(names(&r), ["field1", "field2", "field3"]);
+        // Without a header, a name is no field's, and the message says
+        // how fields are named and how to read the header instead.
+        let mut r = LineRules::new(None);
+        r.keep = Keep::Columns(vec![Column::Name("rating".into())]);
+        run(&mut r, &first);
+        let e = r
+            .settle_kept(first.as_bytes(), "-")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("no field named 'rating'")
+                && e.contains("field1 to field3")
+                && e.contains("--format csv"),
+            "{e}"
+        );
+        // With one, a name it lacks is reported against its names.
+        let mut r = LineRules::new(None);
+        r.keep = Keep::Columns(vec![Column::Name("score".into())]);
+        run(&mut r, "source,question,rating");
+        run(&mut r, &first);
+        let e = r
+            .settle_kept(first.as_bytes(), "-")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("(the header is source,question,rating)"), "{e}");
+    }
+
+    #[test]
     fn the_first_record_chooses_the_rule_for_every_line() {
         // Forum lists: `,` separates; `;` is inside a field, empty fields
         // count, so field 9 is the same column on every row.

@@ -400,6 +400,21 @@ pub enum InputError {
         /// The header, shortened, when there is one.
         header: Option<String>,
     },
+    /// `--keep NAME` on text lines that no header line names: their fields
+    /// go by number only.
+    #[error(
+        "{path}: no field named '{column}': no header line names the fields of these text \
+         lines, so they go by number, field1 to field{count} (a CSV file with a header whose \
+         name does not end in .csv, or read from stdin, is read as CSV with --format csv)"
+    )]
+    UnnamedFields {
+        /// The input's name.
+        path: PathBuf,
+        /// The name asked for.
+        column: String,
+        /// How many fields the first record has.
+        count: usize,
+    },
     /// A column name (`--keep`, `--column`) that no column has exactly, and
     /// that two match ignoring case.
     #[error(

@@ -535,6 +535,41 @@ fn kept_json_keys_csv_columns_and_line_fields() {
     assert!(lines[1].ends_with(",7,hard") && lines[2].ends_with(",8,easy"));
 }
 
+/// A CSV with a header read as text lines (from stdin, or a `.tsv` or
+/// `.txt` file): `--keep NAME` finds the header's names, as `--column NAME`
+/// does (it was refused: "the header is field1,field2,...", which was not
+/// the header), `field1`, ... still count the fields, and `--keep-all`
+/// names the columns by the header.
+#[test]
+fn keep_finds_a_header_s_names_on_text_lines_too() {
+    let scratch = Scratch::new();
+    let text = format!("source,question,answer,rating\nforum,{P},{S},142\nforum,{Q},,7\n");
+    let out = solve_stdin(&["--keep", "rating,field1", "-o", "-"], text.as_bytes());
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let csv = stdout(&out);
+    let lines: Vec<&str> = csv.lines().collect();
+    assert!(lines[0].ends_with(",message,rating,source"), "{}", lines[0]);
+    assert!(lines[1].ends_with(",ok,,142,forum"), "{}", lines[1]);
+    assert!(lines[2].ends_with(",7,forum"), "{}", lines[2]);
+    let tsv = scratch.file("t.tsv", text.replace(',', "\t").as_bytes());
+    let out = solve(&[&tsv, "--keep-all", "-o", "-"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let header = stdout(&out).lines().next().unwrap_or_default().to_string();
+    assert!(
+        header.ends_with(",message,source,question,answer,rating"),
+        "{header}"
+    );
+    // Without a header line, a name is refused with how fields are named.
+    let bare = format!("forum,{P},142\n");
+    let out = solve_stdin(&["--keep", "rating", "-o", "-"], bare.as_bytes());
+    assert_eq!(code(&out), 2);
+    let message = stderr(&out);
+    assert!(
+        message.contains("no field named 'rating'") && message.contains("field1 to field3"),
+        "{message}"
+    );
+}
+
 /// Writes a big Parquet input for measuring memory and speed by hand (not
 /// run by default, not in CI): the Kaggle puzzles of data/ repeated to
 /// `SUDOKU_BIG_ROWS` rows (default 10,000,000) as `puzzle,solution` strings
