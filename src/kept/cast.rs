@@ -2,8 +2,9 @@
 //! chooses rather than the input's (a CSV `rating` as `int64` in Parquet).
 //!
 //! A value is cast from what the input holds: an integer or float as it
-//! is, anything else by its text ([`KeptValue::text`]) with the spaces
-//! around it trimmed. Null stays null, and so does empty (or all-space)
+//! is (a float to `int64` when it is a whole number: `4.0` is 4, `4.5`
+//! is refused), anything else by its text ([`KeptValue::text`]) with the
+//! spaces around it trimmed. Null stays null, and so does empty (or all-space)
 //! text for a number type, as CSV readers take an empty field. A value that
 //! does not parse is refused ([`KeptType::cast`]), and its record is
 //! `malformed` saying which column and value (see
@@ -64,6 +65,12 @@ impl KeptType {
             (KeptType::Float64, KeptValue::Float(v)) => Ok(KeptValue::Float(v)),
             (KeptType::Float64, KeptValue::Int(v)) => Ok(KeptValue::Float(v as f64)),
             (KeptType::Float64, KeptValue::UInt(v)) => Ok(KeptValue::Float(v as f64)),
+            (KeptType::Int64, KeptValue::Float(v)) => whole(v)
+                .map(KeptValue::Int)
+                .ok_or_else(|| format!("{:?} is not an int64", KeptValue::Float(v).text())),
+            (KeptType::Int64, KeptValue::Number(n)) => KeptType::Int64
+                .parse(&n)
+                .or_else(|e| n.parse().ok().and_then(whole).map(KeptValue::Int).ok_or(e)),
             (to, value) => to.parse(&value.text()),
         }
     }
@@ -86,6 +93,14 @@ impl KeptType {
                 .map_err(|_: std::num::ParseFloatError| refused()),
         }
     }
+}
+
+/// `v` as an int64 when it is a whole number in int64's range (a float
+/// column's `4.0`), exactly.
+fn whole(v: f64) -> Option<i64> {
+    // 2^63 is a double; every whole double below it in size is an i64.
+    const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+    (v.fract() == 0.0 && (-LIMIT..LIMIT).contains(&v)).then_some(v as i64)
 }
 
 impl fmt::Display for KeptType {
@@ -161,6 +176,27 @@ mod tests {
             Err("\"7.5\" is not an int64".to_string())
         );
         assert!(int.cast(KeptValue::UInt(u64::MAX)).is_err());
+        // A float column's whole numbers, as they are (all of a Parquet
+        // `difficulty` column of 0.0 and 4.0 was refused, by its text).
+        assert_eq!(int.cast(KeptValue::Float(4.0)), Ok(KeptValue::Int(4)));
+        assert_eq!(int.cast(KeptValue::Float(-0.0)), Ok(KeptValue::Int(0)));
+        assert_eq!(
+            int.cast(KeptValue::Float(-9_223_372_036_854_775_808.0)),
+            Ok(KeptValue::Int(i64::MIN))
+        );
+        assert_eq!(
+            int.cast(KeptValue::Number("4.0".into())),
+            Ok(KeptValue::Int(4))
+        );
+        assert_eq!(
+            int.cast(KeptValue::Float(5.6)),
+            Err("\"5.6\" is not an int64".to_string())
+        );
+        for refused in [9_223_372_036_854_775_808.0, f64::NAN, f64::INFINITY] {
+            assert!(int.cast(KeptValue::Float(refused)).is_err(), "{refused}");
+        }
+        assert!(int.cast(KeptValue::Number("4.5".into())).is_err());
+        assert!(int.cast(text("4.0")).is_err(), "text is cast by its text");
         assert!(int.cast(text("99999999999999999999")).is_err());
         let float = KeptType::Float64;
         assert_eq!(float.cast(text("2.5")), Ok(KeptValue::Float(2.5)));
