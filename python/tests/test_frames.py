@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 
 import pandas as pd
 import polars as pl
@@ -196,6 +198,33 @@ def test_the_guide_dask_example_runs_as_written_on_the_hugging_face_layout(tmp_p
     assert len(written) == 5000
     assert (written["result_status"] == "solved").all()
     assert (written["result_solution"] == written["solution"]).all()
+
+
+def test_the_dask_extra_installs_what_the_guide_dask_example_imports():
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((REPO / "python/pyproject.toml").read_text())["project"]
+    # Each requirement's name and its extras: dask's extras are named after
+    # its subpackages (dask[dataframe] for dask.dataframe).
+    provided = set()
+    for requirement in project["optional-dependencies"]["dask"]:
+        name, extras = re.fullmatch(r"([\w.-]+)(?:\[([\w,]+)\])?.*", requirement).groups()
+        provided.add(name)
+        provided.update(extras.split(",") if extras else [])
+    text = (REPO / "docs/python.md").read_text()
+    blocks = [b.split("```")[0] for b in text.split("```python\n")[1:]]
+    (example,) = [b for b in blocks if "sudoku_batch.dask.solve" in b]
+    modules = []
+    for node in ast.walk(ast.parse(example)):
+        if isinstance(node, ast.Import):
+            modules += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            modules.append(node.module)
+    assert "distributed" in modules
+    for module in modules:
+        top, _, sub = module.partition(".")
+        if top != "sudoku_batch":
+            assert top in provided, f"{module}: not in the dask extra {sorted(provided)}"
+            assert not sub or sub in provided, f"{module}: not in the dask extra"
 
 
 @pytest.fixture(scope="module")
