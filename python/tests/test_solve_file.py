@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import csv
+import inspect
 import json
 
 import pytest
@@ -116,3 +118,39 @@ def test_the_formats_page_reads_puzzles_and_solutions_back_as_text(tmp_path, mon
         frame = eval(reader, {"pd": pd})
         assert frame["puzzle"].tolist() == rows["puzzle"].tolist(), reader
         assert frame["solution"].tolist() == rows["solution"].tolist(), reader
+
+
+@pytest.mark.parametrize(
+    "stub, module", [("__init__.pyi", sudoku_batch), ("_native.pyi", sudoku_batch._native)]
+)
+def test_the_stubs_have_the_functions_keywords_and_defaults(stub, module):
+    tree = ast.parse((REPO / "python/sudoku_batch" / stub).read_text())
+    functions = [node for node in tree.body if isinstance(node, ast.FunctionDef)]
+    assert {f.name for f in functions} >= {"solve", "rate", "solve_file"}
+    for function in functions:
+        parameters = inspect.signature(getattr(module, function.name)).parameters.values()
+        keywords = {p.name: p.default for p in parameters if p.kind is p.KEYWORD_ONLY}
+        args = function.args
+        stubbed = {a.arg: ast.literal_eval(d) for a, d in zip(args.kwonlyargs, args.kw_defaults)}
+        assert stubbed == keywords, f"{stub}: {function.name}"
+        assert list(stubbed) == list(keywords), f"{stub}: {function.name}: the order"
+        positional = [p.name for p in parameters if p.kind is not p.KEYWORD_ONLY]
+        assert [a.arg for a in args.args] == positional, f"{stub}: {function.name}"
+
+
+def test_the_guide_names_every_option_of_solve_rate_and_solve_file():
+    text = (REPO / "docs/python.md").read_text()
+    section = text.split("## Files: `sudoku_batch.solve_file`")[1].split("\n## ")[0]
+    parameters = inspect.signature(sudoku_batch.solve_file).parameters.values()
+    keywords = [p.name for p in parameters if p.kind is p.KEYWORD_ONLY]
+    assert len(keywords) == 16
+    assert [k for k in keywords if f"`{k}`" not in section] == []
+    # solve and rate: their signatures as written in the guide.
+    for function in (sudoku_batch.solve, sudoku_batch.rate):
+        parameters = inspect.signature(function).parameters.values()
+        written = ", ".join(
+            [p.name for p in parameters if p.kind is not p.KEYWORD_ONLY]
+            + ["*"]
+            + [f"{p.name}={p.default!r}" for p in parameters if p.kind is p.KEYWORD_ONLY]
+        ).replace("'", '"')
+        assert f"`sudoku_batch.{function.__name__}({written})`" in " ".join(text.split())
