@@ -202,13 +202,9 @@ pub fn error(field: &[u8]) -> String {
     let err = match field.iter().position(|&b| !is_cell(b)) {
         Some(i) => {
             let (byte, position) = (field[i], i + 1);
-            if byte.is_ascii_graphic() || byte == b' ' {
-                ParseError::BadCharacter {
-                    ch: byte as char,
-                    position,
-                }
-            } else {
-                ParseError::BadByte { byte, position }
+            match printable_char(&field[i..]) {
+                Some(ch) => ParseError::BadCharacter { ch, position },
+                None => ParseError::BadByte { byte, position },
             }
         }
         None if field.len() != CELLS => ParseError::CellCount { count: field.len() },
@@ -218,6 +214,16 @@ pub fn error(field: &[u8]) -> String {
         },
     };
     err.to_string()
+}
+
+/// The character `bytes` start with when a message can name it: printable
+/// ASCII or a space, or any UTF-8 character beyond ASCII (a full-width
+/// `１`, an `é`, which the results show escaped: see
+/// [`crate::output::clean_message`]); `None` for ASCII control bytes and
+/// bytes that are not UTF-8 (named by their value).
+fn printable_char(bytes: &[u8]) -> Option<char> {
+    let ch = bytes.utf8_chunks().next()?.valid().chars().next()?;
+    (ch == ' ' || ch.is_ascii_graphic() || !ch.is_ascii()).then_some(ch)
 }
 
 #[cfg(test)]
@@ -299,7 +305,18 @@ mod tests {
         );
         assert_eq!(error(b"9999999999999999"), "16 cells, expected 81");
         assert_eq!(error(&[b'A'; 256]), "a 16x16 grid: only 9x9 is supported");
-        assert_eq!(error(&[b'1', 0xC3, 0xA9]), "byte 0xC3 at position 2");
+        assert_eq!(
+            error(&[b'1', 0xC3, 0xA9]),
+            "bad character 'é' at position 2"
+        );
+        assert_eq!(error("１".as_bytes()), "bad character '１' at position 1");
+        // Not UTF-8, or an ASCII control: the byte's value.
+        assert_eq!(error(&[b'1', 0xC3, b'2']), "byte 0xC3 at position 2");
+        assert_eq!(
+            error("1\u{feff}".as_bytes()),
+            "bad character '\u{feff}' at position 2"
+        );
+        assert_eq!(error(b"1\t2"), "byte 0x09 at position 2");
         assert_eq!(error(b""), "0 cells, expected 81");
     }
 

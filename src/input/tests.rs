@@ -184,7 +184,7 @@ fn binary_and_invalid_utf8() {
             bad(1, "byte 0xFF at position 1"),
             ok(2, P),
             bad(3, "byte 0x01 at position 1"),
-            bad(4, "byte 0xC3 at position 3")
+            bad(4, "bad character 'é' at position 3")
         ]
     );
     // Garbage after the last puzzle is reported too (text would be a note).

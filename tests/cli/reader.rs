@@ -109,7 +109,9 @@ fn unreadable_81_character_puzzles_are_never_headers() {
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     assert_eq!(rows.len(), lines);
     assert!(rows.iter().all(|r| r.status == "malformed"));
-    assert!(rows[0].message.starts_with("byte 0xE2 at position"));
+    assert!(rows[0]
+        .message
+        .starts_with("bad character '\\u{20ac}' at position"));
     // Other near-puzzles: 81 foreign characters, digits among one foreign
     // blank; real headers still skipped.
     let text = format!(
@@ -132,7 +134,7 @@ fn unreadable_81_character_puzzles_are_never_headers() {
     assert_eq!(
         messages(&rows),
         [
-            (1, "malformed", "byte 0xE2 at position 1"),
+            (1, "malformed", "bad character '\\u{20ac}' at position 1"),
             (2, "solved", "")
         ]
     );
