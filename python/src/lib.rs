@@ -146,13 +146,14 @@ fn solve_parts(
 }
 
 /// Runs the `solve` subcommand's job: reads `inputs`, writes the results
-/// to `output`, and returns the summary as JSON text.
+/// to `output`, and returns the summary as JSON text. Grids of other sizes
+/// than 9x9 are read with `symbols` and `shape` as for [`solve`].
 #[pyfunction]
 #[pyo3(signature = (
     inputs, output, *, mode = "unique", threads = None, max_guesses = None, timeout_ms = None,
     solver = "fast", format = "auto", column = None, solutions = None, limit = None,
     resume = false, keep = None, keep_all = false, delimiter = "auto", output_format = None,
-    output_delimiter = ",", blank = ".",
+    output_delimiter = ",", blank = ".", symbols = None, shape = None,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn solve_file(
@@ -175,6 +176,8 @@ fn solve_file(
     output_format: Option<&str>,
     output_delimiter: &str,
     blank: &str,
+    symbols: Option<&str>,
+    shape: Option<&str>,
 ) -> PyResult<String> {
     if inputs.is_empty() {
         return Err(PyValueError::new_err("inputs: give at least one file"));
@@ -266,7 +269,7 @@ fn solve_file(
         delimiter,
         keep,
         kept_types: false,
-        sizes: SizeOptions::default(),
+        sizes: size_options(symbols, shape)?,
     };
     config.output_format = output_format;
     config.output_delimiter = output_delimiter;

@@ -228,6 +228,8 @@ def solve_file(
     output_format: Optional[str] = None,
     output_delimiter: str = ",",
     blank: str = ".",
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
 ) -> dict:
     """Run the ``sudoku-batch solve`` job: read puzzle files, write the results.
 
@@ -276,6 +278,9 @@ def solve_file(
         The CSV output's field separator (default ``","``).
     blank
         The blank in the output's ``puzzle`` column: ``"."`` or ``"0"``.
+    symbols, box
+        Grids of other sizes than 9x9 (``--symbols``, ``--box``): as for
+        :func:`solve`.
 
     Returns
     -------
@@ -291,13 +296,15 @@ def solve_file(
         An input cannot be read or the output cannot be written.
     ValueError
         Options that do not fit (``threads=0``, an unknown format, an output
-        that is an input, a results file that cannot be resumed).
+        that is an input, a results file that cannot be resumed, a
+        ``symbols`` or ``box`` the command line would refuse).
     TypeError
         An option has the wrong type.
     KeyboardInterrupt
         Ctrl-C: the rows finished before it are written.
     """
     _check_options(mode, threads, max_guesses)
+    _check_sizes(symbols, box)
     if isinstance(inputs, (str, bytes, os.PathLike)):
         inputs = [inputs]
     names = [os.fspath(path) for path in inputs]
@@ -324,6 +331,8 @@ def solve_file(
         output_format=output_format,
         output_delimiter=output_delimiter,
         blank=blank,
+        symbols=symbols,
+        shape=box,
     )
     return json.loads(summary)
 

@@ -57,5 +57,7 @@ def solve_file(
     output_format: Optional[str] = None,
     output_delimiter: str = ",",
     blank: str = ".",
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
 ) -> dict:
     """Run the ``sudoku-batch solve`` job on files; return the summary."""

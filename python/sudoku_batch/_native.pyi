@@ -51,5 +51,7 @@ def solve_file(
     output_format: Optional[str] = None,
     output_delimiter: str = ",",
     blank: str = ".",
+    symbols: Optional[str] = None,
+    shape: Optional[str] = None,
 ) -> str:
     """Runs the ``solve`` job; returns the summary JSON text."""

@@ -31,6 +31,8 @@ def solve(
     threads: Optional[int] = None,
     max_guesses: Optional[int] = None,
     prefix: str = "",
+    symbols: Optional[str] = None,
+    box: Optional[str] = None,
 ) -> dd.DataFrame:
     """Solve the puzzles in ``ddf[column]``; return a Dask DataFrame with the result columns appended.
 
@@ -42,7 +44,8 @@ def solve(
 
     ``threads`` is per partition task: with several worker threads per
     process, pass ``threads=1`` (or cores divided by worker threads) so that
-    the solver threads do not outnumber the cores.
+    the solver threads do not outnumber the cores. ``symbols`` and ``box``
+    read grids of other sizes than 9x9, as for :func:`sudoku_batch.solve`.
 
     Raises
     ------
@@ -53,7 +56,10 @@ def solve(
     if not isinstance(ddf, dd.DataFrame):
         raise TypeError(f"ddf must be a Dask DataFrame, not {type(ddf).__name__}")
     sudoku_batch._check_options(mode, threads, max_guesses)
-    options = dict(mode=mode, threads=threads, max_guesses=max_guesses, prefix=prefix)
+    sudoku_batch._check_sizes(symbols, box)
+    options = dict(
+        mode=mode, threads=threads, max_guesses=max_guesses, prefix=prefix, symbols=symbols, box=box
+    )
     # The empty metadata frame goes through the same helper, so the column
     # checks fail here and the output's dtypes are exactly the partitions'.
     meta = _pandas.solve(ddf._meta, column, **options)
