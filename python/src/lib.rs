@@ -22,7 +22,9 @@ use sudoku_batch::error::Error;
 use sudoku_batch::input::{Column, Delimiter, Format, InputError, Keep, ReadOptions, SizeOptions};
 use sudoku_batch::job::config::Config;
 use sudoku_batch::job::in_memory::{BatchOptions, BatchSolver};
+use sudoku_batch::kept::KeptCast;
 use sudoku_batch::output::format::OutputFormat;
+use sudoku_batch::output::rating::RatingColumns;
 use sudoku_batch::output::result::PuzzleResult;
 use sudoku_batch::output::{check_delimiter, Blank, Compression, Destination};
 use sudoku_batch::process::interrupt::{Interrupt, Signal};
@@ -147,13 +149,15 @@ fn solve_parts(
 
 /// Runs the `solve` subcommand's job: reads `inputs`, writes the results
 /// to `output`, and returns the summary as JSON text. Grids of other sizes
-/// than 9x9 are read with `symbols` and `shape` as for [`solve`].
+/// than 9x9 are read with `symbols` and `shape` as for [`solve`];
+/// `keep_types` is `--keep-types` (each `COL=TYPE`), `rate` is `--rate`.
 #[pyfunction]
 #[pyo3(signature = (
     inputs, output, *, mode = "unique", threads = None, max_guesses = None, timeout_ms = None,
     solver = "fast", format = "auto", column = None, solutions = None, limit = None,
     resume = false, keep = None, keep_all = false, delimiter = "auto", output_format = None,
-    output_delimiter = ",", blank = ".", symbols = None, shape = None,
+    output_delimiter = ",", blank = ".", symbols = None, shape = None, keep_types = None,
+    rate = false,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn solve_file(
@@ -178,6 +182,8 @@ fn solve_file(
     blank: &str,
     symbols: Option<&str>,
     shape: Option<&str>,
+    keep_types: Option<Vec<String>>,
+    rate: bool,
 ) -> PyResult<String> {
     if inputs.is_empty() {
         return Err(PyValueError::new_err("inputs: give at least one file"));
@@ -270,6 +276,17 @@ fn solve_file(
         keep,
         kept_types: false,
         sizes: size_options(symbols, shape)?,
+    };
+    config.keep_types = keep_types
+        .unwrap_or_default()
+        .iter()
+        .map(|cast| cast.parse::<KeptCast>())
+        .collect::<Result<_, _>>()
+        .map_err(|e| PyValueError::new_err(format!("keep_types: {e}")))?;
+    config.rating = if rate {
+        RatingColumns::Appended
+    } else {
+        RatingColumns::None
     };
     config.output_format = output_format;
     config.output_delimiter = output_delimiter;

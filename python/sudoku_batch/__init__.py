@@ -230,6 +230,8 @@ def solve_file(
     blank: str = ".",
     symbols: Optional[str] = None,
     box: Optional[str] = None,
+    keep_types: Union[Mapping[str, str], str, Sequence[str], None] = None,
+    rate: bool = False,
 ) -> dict:
     """Run the ``sudoku-batch solve`` job: read puzzle files, write the results.
 
@@ -281,6 +283,19 @@ def solve_file(
     symbols, box
         Grids of other sizes than 9x9 (``--symbols``, ``--box``): as for
         :func:`solve`.
+    keep_types
+        Kept columns written in another type than the input's
+        (``--keep-types``): ``{"rating": "int64"}``, by input name, each
+        ``"int64"``, ``"float64"`` or ``"string"``; or the command line's
+        ``"rating=int64,score=float64"``. Empty is null; a value that does
+        not parse makes its row ``malformed``, its message naming the
+        column and the value.
+    rate
+        Add ``rating`` and ``hardest`` after ``message`` (``--rate``): each
+        solved puzzle's difficulty on the Sudoku Explainer scale, as
+        :func:`rate` gives it; empty for other statuses and grids other
+        than 9x9 (the message says why). The summary then has the ratings'
+        distribution.
 
     Returns
     -------
@@ -297,7 +312,8 @@ def solve_file(
     ValueError
         Options that do not fit (``threads=0``, an unknown format, an output
         that is an input, a results file that cannot be resumed, a
-        ``symbols`` or ``box`` the command line would refuse).
+        ``symbols``, ``box`` or ``keep_types`` the command line would
+        refuse).
     TypeError
         An option has the wrong type.
     KeyboardInterrupt
@@ -305,6 +321,9 @@ def solve_file(
     """
     _check_options(mode, threads, max_guesses)
     _check_sizes(symbols, box)
+    casts = _kept_casts(keep_types)
+    if not isinstance(rate, bool):
+        raise TypeError(f"rate must be True or False, not {type(rate).__name__}")
     if isinstance(inputs, (str, bytes, os.PathLike)):
         inputs = [inputs]
     names = [os.fspath(path) for path in inputs]
@@ -333,8 +352,32 @@ def solve_file(
         blank=blank,
         symbols=symbols,
         shape=box,
+        keep_types=casts,
+        rate=rate,
     )
     return json.loads(summary)
+
+
+def _kept_casts(keep_types: Any) -> Optional[list]:
+    """``keep_types`` as the command line's ``COL=TYPE`` items: from a
+    mapping of names to types, ``"COL=TYPE,..."`` or a list of items."""
+    if keep_types is None:
+        return None
+    if isinstance(keep_types, Mapping):
+        items = list(keep_types.items())
+        if not all(isinstance(k, str) and isinstance(v, str) for k, v in items):
+            raise TypeError(
+                "keep_types must map column names (str) to types (str), e.g. {'rating': 'int64'}"
+            )
+        return [f"{column}={to}" for column, to in items]
+    if isinstance(keep_types, str):
+        keep_types = keep_types.split(",")
+    if isinstance(keep_types, (list, tuple)) and all(isinstance(c, str) for c in keep_types):
+        return list(keep_types)
+    raise TypeError(
+        "keep_types must be a dict of column names to types ({'rating': 'int64'}), "
+        f"or 'COL=TYPE,...', not {type(keep_types).__name__}"
+    )
 
 
 def _check_int(name: str, value: Any, *, minimum: int, maximum: Optional[int] = None) -> None:

@@ -1,7 +1,7 @@
 """Solve Sudoku puzzles in bulk from Python, on the sudoku-batch Rust core."""
 
 import os
-from typing import Any, Optional, Sequence, Tuple, Union
+from typing import Any, Mapping, Optional, Sequence, Tuple, Union
 
 import pyarrow as pa
 
@@ -59,5 +59,7 @@ def solve_file(
     blank: str = ".",
     symbols: Optional[str] = None,
     box: Optional[str] = None,
+    keep_types: Union[Mapping[str, str], str, Sequence[str], None] = None,
+    rate: bool = False,
 ) -> dict:
     """Run the ``sudoku-batch solve`` job on files; return the summary."""

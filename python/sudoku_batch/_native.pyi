@@ -53,5 +53,7 @@ def solve_file(
     blank: str = ".",
     symbols: Optional[str] = None,
     shape: Optional[str] = None,
+    keep_types: Optional[Sequence[str]] = None,
+    rate: bool = False,
 ) -> str:
     """Runs the ``solve`` job; returns the summary JSON text."""
