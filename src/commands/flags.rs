@@ -75,7 +75,8 @@ pub struct SolveArgs {
     /// Add each solved puzzle's difficulty on the Sudoku Explainer scale:
     /// `rating` (one decimal) and `hardest` (the hardest technique) after
     /// `message`; empty for other statuses and for a puzzle beyond the
-    /// rater. CSV and JSON Lines results only. See `rate`.
+    /// rater; in every results format (a double and a string column in
+    /// Parquet). See `rate`.
     #[arg(long, help_heading = OUTPUT)]
     pub rate: bool,
 
