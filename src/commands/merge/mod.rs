@@ -336,11 +336,10 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
         (Some(_), Some(s)) if args.inputs.is_empty() => s.inputs.clone(),
         _ => names.clone(),
     };
-    let rated = parts[0]
-        .results
-        .as_ref()
-        .is_some_and(|columns| columns.rating.is_some());
-    let summary = MergedSummary::new(inputs, &merged.tally, &merged.times, facts, rated);
+    let columns = parts[0].results.as_ref();
+    let rated = columns.is_some_and(|c| c.rating.is_some());
+    let timed = columns.is_some_and(|c| c.solved.is_some());
+    let summary = MergedSummary::new(inputs, &merged.tally, &merged.times, facts, rated, timed);
     out.finish(&args.output)?;
     if let Some(path) = &args.summary_json {
         write_summary(path, &summary)?;
@@ -908,7 +907,8 @@ mod tests {
             let value: serde_json::Value = serde_json::from_str(json).unwrap();
             value.as_object().unwrap().keys().cloned().collect()
         };
-        let merged = MergedSummary::new(vec![], &Tally::new(), &Times::default(), None, false);
+        let merged =
+            MergedSummary::new(vec![], &Tally::new(), &Times::default(), None, false, true);
         assert_eq!(keys(&merged.to_json()), keys(&run.to_json()));
     }
 }

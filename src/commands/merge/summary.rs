@@ -324,13 +324,16 @@ pub struct MergedSummary {
     pub wall_s: Option<f64>,
     /// `puzzles / wall_s`; `null` without every shard's summary.
     pub puzzles_per_s: Option<f64>,
-    /// Sum of the rows' `solve_us`, seconds.
-    pub solve_cpu_s: f64,
+    /// Sum of the rows' `solve_us`, seconds; `null` for rows without
+    /// that column (`rate`'s).
+    pub solve_cpu_s: Option<f64>,
     /// Per-puzzle solve times from the rows' `solve_us`, microseconds:
-    /// exact mean, nearest-rank percentiles and maximum.
-    pub solve_us: SolveTimes,
-    /// Guesses, from the rows.
-    pub guesses: Guesses,
+    /// exact mean, nearest-rank percentiles and maximum; `null` for rows
+    /// without that column (`rate`'s).
+    pub solve_us: Option<SolveTimes>,
+    /// Guesses, from the rows; `null` for rows without a `guesses` column
+    /// (`rate`'s: each shard's own summary has its guesses).
+    pub guesses: Option<Guesses>,
     /// Solver threads of all shards together; `null` without every
     /// shard's summary.
     pub threads: Option<usize>,
@@ -353,13 +356,16 @@ pub struct MergedSummary {
 
 impl MergedSummary {
     /// The summary of the merged rows' `tally` and solve `times`, with the
-    /// run's `facts` when every shard's summary was given.
+    /// run's `facts` when every shard's summary was given; `timed` when the
+    /// rows have `guesses` and `solve_us` columns (`solve`'s, not `rate`'s:
+    /// without them those figures are `null`, not a count of nothing).
     pub fn new(
         inputs: Vec<String>,
         tally: &Tally,
         times: &Times,
         facts: Option<RunFacts>,
         rated: bool,
+        timed: bool,
     ) -> MergedSummary {
         // A run's summary of the same tally gives the counts, exactly as
         // `solve` computes them; only the percentiles are made exact here.
@@ -391,14 +397,14 @@ impl MergedSummary {
             mismatches: run.mismatches,
             wall_s,
             puzzles_per_s: wall_s.map(|w| if w > 0.0 { run.puzzles as f64 / w } else { 0.0 }),
-            solve_cpu_s: run.solve_cpu_s,
-            solve_us: SolveTimes {
+            solve_cpu_s: timed.then_some(run.solve_cpu_s),
+            solve_us: timed.then(|| SolveTimes {
                 p50: us(times.at(0.5)),
                 p90: us(times.at(0.9)),
                 p99: us(times.at(0.99)),
                 ..run.solve_us
-            },
-            guesses: run.guesses,
+            }),
+            guesses: timed.then_some(run.guesses),
             threads: facts.as_ref().map(|f| f.threads),
             solver: facts.as_ref().map(|f| f.solver.clone()),
             mode: facts.as_ref().map(|f| f.mode.clone()),
@@ -496,11 +502,44 @@ mod tests {
     }
 
     #[test]
+    fn rows_without_guesses_or_solve_times_leave_them_null() {
+        // `rate`'s rows: a merge counted their guesses and times as 0 (0
+        // guesses, "100 % needed none") where the shards had 4,299.
+        let rows = tally(&[Status::Solved, Status::Solved]);
+        let merged = |timed| {
+            let summary = MergedSummary::new(
+                vec!["a.txt".into()],
+                &rows,
+                &Times::default(),
+                None,
+                true,
+                timed,
+            );
+            serde_json::from_str::<serde_json::Value>(&summary.to_json()).unwrap()
+        };
+        let rated = merged(false);
+        for key in ["guesses", "solve_us", "solve_cpu_s"] {
+            assert!(rated[key].is_null(), "{key}: {rated}");
+        }
+        assert_eq!(rated["solved"].as_u64(), Some(2));
+        let solved = merged(true);
+        assert_eq!(solved["guesses"]["total"].as_u64(), Some(4), "{solved}");
+        assert!(solved["solve_us"]["mean"].is_number(), "{solved}");
+    }
+
+    #[test]
     fn run_facts_are_null_without_the_summaries() {
         let rows = tally(&[Status::Solved, Status::Multiple]);
         let json: serde_json::Value = serde_json::from_str(
-            &MergedSummary::new(vec!["a.txt".into()], &rows, &Times::default(), None, false)
-                .to_json(),
+            &MergedSummary::new(
+                vec!["a.txt".into()],
+                &rows,
+                &Times::default(),
+                None,
+                false,
+                true,
+            )
+            .to_json(),
         )
         .unwrap();
         for key in ["wall_s", "puzzles_per_s", "threads", "solver", "mode"] {
