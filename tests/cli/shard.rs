@@ -3,7 +3,7 @@
 
 use std::process::Output;
 
-use crate::common::{self, code, stderr, without_timing, Scratch};
+use crate::common::{self, code, stderr, stdout, without_timing, Scratch};
 
 /// Five inputs, in this order: malformed lines, puzzles with several
 /// solutions, with none, Norvig's top95, and invalid puzzles.
@@ -224,6 +224,11 @@ fn merged_shards_equal_a_single_run_and_merging_one_file_copies_it_byte_for_byte
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let full = read(&s.path("full.csv"));
     assert_eq!(without_timing(&read(&merged)), without_timing(&full));
+    // `-o -` is stdout, as for every other subcommand (it was a file
+    // named `-`, and nothing on stdout).
+    let output = merge(&[&c, &a, &b, "-o", "-"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(stdout(&output), read(&merged));
 
     let copy = s.path("copy.csv");
     let output = merge(&[&s.path("full.csv"), "-o", &copy]);

@@ -60,9 +60,10 @@ pub struct MergeArgs {
     #[arg(value_name = "RESULTS", required = true)]
     pub results: Vec<PathBuf>,
 
-    /// The merged results file; a name ending in `.gz` or `.zst` is written
-    /// compressed. Written under a temporary name and renamed at the end, so
-    /// a failed merge leaves nothing behind.
+    /// The merged results file (`-` for stdout); a name ending in `.gz` or
+    /// `.zst` is written compressed. Written under a temporary name and
+    /// renamed at the end, so a failed merge leaves nothing behind (stdout
+    /// gets the rows as they come).
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
 
@@ -805,15 +806,18 @@ impl Expected {
 struct Output {
     /// `None` once finished.
     csv: Option<csv::Writer<Sink>>,
-    temporary: PathBuf,
+    /// `None` for stdout.
+    temporary: Option<PathBuf>,
 }
 
 impl Drop for Output {
     fn drop(&mut self) {
         if let Some(csv) = self.csv.take() {
             drop(csv);
-            // Best effort: the merge already failed with its own error.
-            let _ = std::fs::remove_file(&self.temporary);
+            if let Some(temporary) = &self.temporary {
+                // Best effort: the merge already failed with its own error.
+                let _ = std::fs::remove_file(temporary);
+            }
         }
     }
 }
@@ -829,10 +833,17 @@ impl Output {
     }
 
     fn create(path: &Path) -> Result<Output, Error> {
-        let temporary = Output::temporary_for(path);
-        let file = File::create(&temporary).map_err(|e| Error::write("results", path, e))?;
-        let sink = Sink::to_file(file, Compression::of_name(path))
-            .map_err(|e| Error::write("results", path, e))?;
+        let (sink, temporary) = match Destination::from_arg(Some(path)) {
+            Destination::Stdout => (Sink::Stdout(io::stdout()), None),
+            Destination::File { .. } => {
+                let temporary = Output::temporary_for(path);
+                let file =
+                    File::create(&temporary).map_err(|e| Error::write("results", path, e))?;
+                let sink = Sink::to_file(file, Compression::of_name(path))
+                    .map_err(|e| Error::write("results", path, e))?;
+                (sink, Some(temporary))
+            }
+        };
         Ok(Output {
             csv: Some(
                 csv::WriterBuilder::new()
@@ -847,8 +858,9 @@ impl Output {
         let Some(csv) = &mut self.csv else {
             return Ok(());
         };
+        let name = self.temporary.as_deref().unwrap_or(Path::new("-"));
         csv.write_byte_record(record)
-            .map_err(|e| Error::write("results", &self.temporary, io::Error::other(e)))
+            .map_err(|e| Error::write("results", name, io::Error::other(e)))
     }
 
     /// Completes the file and gives it its name.
@@ -857,12 +869,18 @@ impl Output {
         let Some(csv) = self.csv.take() else {
             return Ok(());
         };
+        let temporary = self.temporary.take();
         let done = (|| {
             csv.into_inner().map_err(|e| e.into_error())?.finish()?;
-            std::fs::rename(&self.temporary, path)
+            match &temporary {
+                Some(temporary) => std::fs::rename(temporary, path),
+                None => Ok(()),
+            }
         })();
         if let Err(e) = done {
-            let _ = std::fs::remove_file(&self.temporary);
+            if let Some(temporary) = &temporary {
+                let _ = std::fs::remove_file(temporary);
+            }
             return Err(error(e));
         }
         Ok(())
