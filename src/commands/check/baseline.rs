@@ -280,6 +280,10 @@ pub struct RowsBaseline {
     matched: u64,
     /// Of those, rows whose guess count changed.
     guesses_changed: u64,
+    /// Of those, the baseline's `timeout` rows this run answers.
+    timeouts_answered: u64,
+    /// The fewest and most guesses of those rows in the baseline.
+    timeout_guesses: Option<(u64, u64)>,
     /// With `--shard`: only this shard's rows are compared.
     shard: Option<Shard>,
 }
@@ -337,6 +341,8 @@ impl RowsBaseline {
             placed: None,
             matched: 0,
             guesses_changed: 0,
+            timeouts_answered: 0,
+            timeout_guesses: None,
             shard: None,
         })
     }
@@ -446,7 +452,9 @@ impl RowsBaseline {
         let mut named = (0..self.inputs.len()).filter(|&j| self.inputs[j] == name);
         named.clone().next().ok_or_else(|| {
             self.error(format!(
-                "line {at}: file `{name}` is not an input of this run ({})",
+                "line {at}: file `{name}` is not an input of this run ({}): the baseline \
+                 names each input as its run was given it; give them the same way (the same \
+                 path, from the same directory)",
                 self.inputs.join(", ")
             ))
         })?;
@@ -554,6 +562,13 @@ impl RowsBaseline {
         if row.guesses != result.guesses {
             self.guesses_changed += 1;
         }
+        if row.status == Status::Timeout && result.status != Status::Timeout {
+            self.timeouts_answered += 1;
+            if let Some(g) = row.guesses {
+                let (least, most) = self.timeout_guesses.get_or_insert((g, g));
+                (*least, *most) = ((*least).min(g), (*most).max(g));
+            }
+        }
         let place = || self.place(row.key);
         if row.status != result.status {
             report.push(
@@ -605,7 +620,20 @@ impl RowsBaseline {
     /// the solver or mode, and guess counts belong to one solver and mode.
     /// (A baseline made with `--first` checked in mode `unique` changes
     /// most counts but not all: puzzles solved without a guess keep 0.)
+    ///
+    /// Baseline `timeout` rows this run answers (two or more) point at
+    /// the baseline's limits instead: `--max-guesses`, `--timeout-ms` (rows
+    /// that time out now are more likely the regression checked for).
     pub fn hint(&self) -> Option<String> {
+        let hints: Vec<String> = [self.guesses_hint(), self.limits_hint()]
+            .into_iter()
+            .flatten()
+            .collect();
+        (!hints.is_empty()).then(|| hints.join("; "))
+    }
+
+    /// [`RowsBaseline::hint`] of the guess counts.
+    fn guesses_hint(&self) -> Option<String> {
         let (changed, matched) = (self.guesses_changed, self.matched);
         if changed < 2 || changed * 2 < matched {
             return None;
@@ -618,6 +646,25 @@ impl RowsBaseline {
         Some(format!(
             "{which} guess counts changed: was the baseline made with the same --solver and \
              --first?"
+        ))
+    }
+
+    /// [`RowsBaseline::hint`] of the baseline's `timeout` rows answered
+    /// now.
+    fn limits_hint(&self) -> Option<String> {
+        if self.timeouts_answered < 2 {
+            return None;
+        }
+        let stop = match self.timeout_guesses {
+            Some((least, most)) if least == most => {
+                format!(" (they all stopped at {least} guesses)")
+            }
+            _ => String::new(),
+        };
+        Some(format!(
+            "{} of the baseline's timeouts are answered now: was the baseline made with the same \
+             --max-guesses and --timeout-ms?{stop}",
+            self.timeouts_answered
         ))
     }
 }
@@ -867,6 +914,34 @@ mod tests {
     }
 
     #[test]
+    fn timeouts_answered_now_hint_at_other_limits() {
+        // A baseline made with --max-guesses 100: its timeouts stop at 100
+        // guesses, and this run answers them.
+        let text = format!(
+            "{HEADER}2,{PUZZLE},timeout,,100,1.0,,limit\n3,{PUZZLE},timeout,,100,1.0,,limit\n\
+             4,{PUZZLE},timeout,,7,1.0,,\n5,{PUZZLE},timeout,,7,1.0,,\n6,{PUZZLE},timeout,,7,1.0,,\n"
+        );
+        let mut base = rows(&text, &["a.txt"]).unwrap();
+        let mut report = Report::new();
+        for (line, status, guesses) in [
+            (2, Status::Multiple, 104),
+            (3, Status::Multiple, 230),
+            (4, Status::Timeout, 7),
+            (5, Status::Timeout, 7),
+            (6, Status::Timeout, 7),
+        ] {
+            base.compare(&result(0, line, status, guesses), &mut report)
+                .unwrap();
+        }
+        assert_eq!(base.finish(false, &mut report).unwrap(), 5);
+        assert_eq!(
+            base.hint().unwrap(),
+            "2 of the baseline's timeouts are answered now: was the baseline made with the \
+             same --max-guesses and --timeout-ms? (they all stopped at 100 guesses)"
+        );
+    }
+
+    #[test]
     fn another_puzzle_at_a_line_is_a_wrong_baseline() {
         let other = PUZZLE.replacen('4', "5", 1);
         let text = format!("{HEADER}2,{other},solved,,0,1.0,,\n");
@@ -932,6 +1007,7 @@ mod tests {
             .finish(false, &mut report)
             .unwrap_err();
         assert!(err.to_string().contains("`b.txt` is not an input"), "{err}");
+        assert!(err.to_string().contains("the same path"), "{err}");
     }
 
     #[test]

@@ -230,7 +230,9 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
         };
         let Some(named) = ranks.get(name) else {
             return Err(format!(
-                "`{}` is not one of the inputs ({})",
+                "`{}` is not one of the inputs ({}): rows name each input as their run \
+                 was given it; give --inputs the same way (the same path, from the same \
+                 directory)",
                 file_name(&String::from_utf8_lossy(name)),
                 names.join(", ")
             ));
