@@ -652,6 +652,9 @@ impl Recorder<'_> {
                 stddev: row.puzzles_per_s_stddev,
             },
         );
+        if let Some(warning) = speedup_warning(what, row.threads, row.speedup) {
+            crate::stderrln!("{warning}");
+        }
         self.rows.push(row);
         self.config.exports.write_files(&self.report())
     }
@@ -672,6 +675,19 @@ fn warn_about_spread(what: &str, spread: &Spread) {
             spread.relative_range() * 100.0
         );
     }
+}
+
+/// The warning for `threads` threads (or copies) more than 10 % faster
+/// than `threads` times one: no solver gains more than a thread's worth
+/// from each, so one of the two measurements was disturbed (a single run
+/// shows no spread to warn about) or the faster one left work undone.
+fn speedup_warning(what: &str, threads: usize, speedup: Option<f64>) -> Option<String> {
+    let speedup = speedup.filter(|&s| s > 1.1 * threads as f64)?;
+    Some(format!(
+        "sudoku-batch: warning: {what}: speedup {speedup:.2} over one thread, more than \
+         {threads} threads can give: one of the two measurements was disturbed (or this one \
+         left puzzles unanswered); try more --runs, a longer --time-s or a quiet machine"
+    ))
 }
 
 #[cfg(test)]
@@ -749,5 +765,18 @@ mod tests {
             let err = Cli::try_parse_from(["sudoku-batch", "bench"].iter().chain(args));
             assert_eq!(err.unwrap_err().exit_code(), 2, "{args:?}");
         }
+    }
+
+    #[test]
+    fn a_speedup_beyond_the_threads_is_warned_about() {
+        // 3.13 at 2 threads on 2 cores, from one run of each (a trial's).
+        let warning = speedup_warning("top95 fast 2 threads", 2, Some(3.13)).unwrap();
+        assert!(
+            warning.contains("speedup 3.13 over one thread, more than 2 threads can give"),
+            "{warning}"
+        );
+        assert_eq!(speedup_warning("x", 2, Some(2.1)), None);
+        assert_eq!(speedup_warning("x", 1, Some(1.0)), None);
+        assert_eq!(speedup_warning("x", 2, None), None);
     }
 }
