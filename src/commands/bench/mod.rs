@@ -627,7 +627,12 @@ impl Recorder<'_> {
             // Rounded as in the table, so the two agree. A flagged external
             // solver's rate counts puzzles it answered wrong or not at all:
             // said here too.
-            let flag = if row.flagged() {
+            let flag = if row.given_up() {
+                format!(
+                    "; not a fair figure: {:.1}% of puzzles given up at the solver's limit",
+                    100.0 - row.finished_pct
+                )
+            } else if row.flagged() {
                 format!(
                     "; not a fair figure: {} answers missing and {} wrong",
                     row.missing.unwrap_or(0),

@@ -213,10 +213,19 @@ impl BenchRow {
     }
 
     /// True when an external solver gave wrong answers or left puzzles
-    /// without one (or nothing was timed at all): its speed is not a fair
-    /// figure.
+    /// without one, a built-in solver gave some up ([`BenchRow::given_up`]),
+    /// or nothing was timed at all: its speed is not a fair figure.
     pub fn flagged(&self) -> bool {
-        self.wrong.unwrap_or(0) > 0 || self.missing.unwrap_or(0) > 0 || self.us_per_puzzle.is_none()
+        self.wrong.unwrap_or(0) > 0
+            || self.missing.unwrap_or(0) > 0
+            || self.us_per_puzzle.is_none()
+            || self.given_up()
+    }
+
+    /// True when a built-in solver gave up puzzles at its limit (the naive
+    /// solver's placements): its rate counts them as solved.
+    pub fn given_up(&self) -> bool {
+        self.wrong.is_none() && self.us_per_puzzle.is_some() && self.finished_pct < 100.0
     }
 
     /// `puzzles_per_s` over `single`, the 1-thread rate: `None` when either
@@ -301,6 +310,9 @@ mod tests {
         assert_eq!(row.no_guess_pct, Some(25.0));
         assert_eq!(row.guesses_per_puzzle, Some(2.5));
         assert_eq!(row.finished_pct, 75.0);
+        // A quarter given up at the solver's limit: flagged, as an
+        // external solver's missing answers are.
+        assert!(row.given_up() && row.flagged());
         assert_eq!(row.runs, 3);
         assert_eq!((row.puzzles_per_s_min, row.puzzles_per_s_max), (24.0, 40.0));
         assert_eq!(row.puzzles_per_s_stddev, 8.0);
@@ -349,7 +361,7 @@ mod tests {
             (Some(4), Some(3), Some(0.02))
         );
         assert_eq!(row.finished_pct, 99.0);
-        assert!(row.flagged());
+        assert!(row.flagged() && !row.given_up());
         let json = serde_json::to_value(&row).unwrap();
         assert_eq!(json["mode"], "");
         assert!(json["no_guess_pct"].is_null() && json["guesses_per_puzzle"].is_null());

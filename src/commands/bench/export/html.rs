@@ -45,14 +45,24 @@ fn page(report: &Report<'_>) -> Result<String, plot::PlotError> {
     let flag = flag_line(rows);
     if !flag.is_empty() {
         for row in rows.iter().filter(|r| r.flagged()) {
-            page.warning(&format!(
-                "{} on {} ({}): {}, {} without an answer",
-                row.solver,
-                row.dataset,
-                count(row.threads as u64, "copy", "copies"),
-                count(row.wrong.unwrap_or(0), "wrong answer", "wrong answers"),
-                count(row.missing.unwrap_or(0), "puzzle", "puzzles")
-            ));
+            page.warning(&if row.given_up() {
+                format!(
+                    "{} on {} ({}): {:.1}% finished, the rest given up at the solver's limit",
+                    row.solver,
+                    row.dataset,
+                    count(row.threads as u64, "thread", "threads"),
+                    row.finished_pct
+                )
+            } else {
+                format!(
+                    "{} on {} ({}): {}, {} without an answer",
+                    row.solver,
+                    row.dataset,
+                    count(row.threads as u64, "copy", "copies"),
+                    count(row.wrong.unwrap_or(0), "wrong answer", "wrong answers"),
+                    count(row.missing.unwrap_or(0), "puzzle", "puzzles")
+                )
+            });
         }
     }
 
@@ -143,7 +153,9 @@ fn bar(row: &BenchRow) -> Bar {
         label.push_str(&row.mode);
     }
     label.push_str(&format!("  -j {}", row.threads));
-    if row.flagged() {
+    if row.given_up() {
+        label.push_str(" (given up!)");
+    } else if row.flagged() {
         label.push_str(" (wrong answers!)");
     }
     Bar {

@@ -291,10 +291,21 @@ pub(crate) const FLAG: &str = "(!)";
 /// The line under a table with a flagged row, saying what the mark means;
 /// empty when no row is flagged.
 pub(crate) fn flag_line(rows: &[BenchRow]) -> String {
-    if rows.iter().any(BenchRow::flagged) {
+    let given_up = rows.iter().any(BenchRow::given_up);
+    if rows.iter().any(|r| r.flagged() && !r.given_up()) {
         format!(
             "{FLAG} wrong answers or puzzles left unanswered (columns wrong, missing; notes on \
-             stderr): that solver's speed is not a fair figure"
+             stderr){}: that solver's speed is not a fair figure",
+            if given_up {
+                ", or given up at the solver's limit (finished_pct)"
+            } else {
+                ""
+            }
+        )
+    } else if given_up {
+        format!(
+            "{FLAG} puzzles given up at the solver's limit (finished_pct below 100), counted in \
+             its puzzles/s: that solver's speed is not a fair figure"
         )
     } else {
         String::new()
@@ -450,6 +461,13 @@ pub(crate) mod tests {
         assert_eq!((cells[13].as_str(), cells[14].as_str()), ("3", "0"));
         assert!(flag_line(&[external_row()]).starts_with("(!) wrong answers"));
         assert_eq!(flag_line(&rows()), "");
+        let given_up = BenchRow {
+            finished_pct: 80.0,
+            ..rows()[0].clone()
+        };
+        assert!(flag_line(std::slice::from_ref(&given_up))
+            .starts_with("(!) puzzles given up at the solver's limit"));
+        assert!(flag_line(&[given_up, external_row()]).contains(", or given up"));
     }
 
     #[test]
