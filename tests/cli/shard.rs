@@ -442,14 +442,23 @@ fn merge_refuses_overlaps_and_with_inputs_gaps() {
     );
     let merged = s.path("merged.csv");
 
-    let output = merge(&[&a, &b, &a, &c, "-o", &merged]);
+    // The same rows in two files.
+    let again = s.path("again.csv");
+    std::fs::copy(&a, &again).unwrap();
+    let output = merge(&[&a, &b, &again, &c, "-o", &merged]);
     assert_eq!(code(&output), 2);
     let err = stderr(&output);
     assert!(
-        err.contains(&format!("\n  {}:1 in {a} and {a}\n", CORPUS[0])),
+        err.contains(&format!("\n  {}:1 in {a} and {again}\n", CORPUS[0])),
         "{err}"
     );
     assert!(!std::path::Path::new(&merged).exists(), "no partial output");
+    // One file given twice is named as such (it was every record "in
+    // more than one results file": `shard1.csv and shard1.csv`).
+    let output = merge(&[&a, &b, &a, &c, "-o", &merged]);
+    assert_eq!(code(&output), 2);
+    let err = stderr(&output);
+    assert!(err.contains(&format!("{a} is given twice")), "{err}");
 
     // Shard 2 missing: its first record is the corpus's second.
     let mut args = vec![a.as_str(), c.as_str(), "-o", merged.as_str(), "--inputs"];

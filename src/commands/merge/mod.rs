@@ -140,6 +140,15 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
 /// raised.
 fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
     require_csv("merge writes", Some(&args.output)).map_err(Error::Usage)?;
+    // One file named twice would have every record in two files: say so.
+    for (i, path) in args.results.iter().enumerate() {
+        if args.results[..i].contains(path) {
+            return Err(Error::Usage(format!(
+                "{} is given twice: each results file once",
+                path.display()
+            )));
+        }
+    }
     if args.inputs.is_empty() {
         let layout = &args.layout;
         let given = [
