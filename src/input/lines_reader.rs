@@ -190,45 +190,41 @@ mod tests {
 
     #[test]
     fn a_header_of_as_many_fields_names_them_for_keep() {
-        let names = |r: &LineRules| -> Vec<String> {
-            r.kept_columns.iter().map(|c| c.name.clone()).collect()
-        };
         let first = format!("forum,{P},142");
+        // The rules after `header` (if any) and the first record, `keep`
+        // settled on it; the kept columns' names.
+        let settled = |keep: Keep, header: Option<&str>| {
+            let mut r = LineRules::new(None);
+            r.keep = keep;
+            if let Some(header) = header {
+                assert_eq!(run(&mut r, header), Line::Skip);
+            }
+            assert_eq!(run(&mut r, &first), ok(P, None));
+            r.settle_kept(first.as_bytes(), "-").map(|()| {
+                let names: Vec<String> = r.kept_columns.iter().map(|c| c.name.clone()).collect();
+                (r.kept, names)
+            })
+        };
+        let header = Some("source,question,rating");
         // A CSV's header read as text lines (stdin, a `.tsv` or `.txt`):
         // its names and the fields' numbers both name the columns.
-        let mut r = LineRules::new(None);
-        r.keep = Keep::Columns(vec![
+        let columns = Keep::Columns(vec![
             Column::Name("Rating".into()),
             Column::Name("field1".into()),
             Column::Index(2),
         ]);
-        assert_eq!(run(&mut r, "source,question,rating"), Line::Skip);
-        assert_eq!(run(&mut r, &first), ok(P, None));
-        r.settle_kept(first.as_bytes(), "-").unwrap();
-        assert_eq!(r.kept, [2, 0, 1]);
-        assert_eq!(names(&r), ["rating", "source", "question"]);
-        let mut r = LineRules::new(None);
-        r.keep = Keep::All;
-        run(&mut r, "source,question,rating");
-        run(&mut r, &first);
-        r.settle_kept(first.as_bytes(), "-").unwrap();
-        assert_eq!(names(&r), ["source", "question", "rating"]);
+        let (kept, names) = settled(columns, header).unwrap();
+        assert_eq!(kept, [2, 0, 1]);
+        assert_eq!(names, ["rating", "source", "question"]);
+        let (_, names) = settled(Keep::All, header).unwrap();
+        assert_eq!(names, ["source", "question", "rating"]);
         // A header of another field count (a title) names nothing.
-        let mut r = LineRules::new(None);
-        r.keep = Keep::All;
-        run(&mut r, "source,question");
-        run(&mut r, &first);
-        r.settle_kept(first.as_bytes(), "-").unwrap();
-        assert_eq!(names(&r), ["field1", "field2", "field3"]);
+        let (_, names) = settled(Keep::All, Some("source,question")).unwrap();
+        assert_eq!(names, ["field1", "field2", "field3"]);
         // Without a header, a name is no field's, and the message says
         // how fields are named and how to read the header instead.
-        let mut r = LineRules::new(None);
-        r.keep = Keep::Columns(vec![Column::Name("rating".into())]);
-        run(&mut r, &first);
-        let e = r
-            .settle_kept(first.as_bytes(), "-")
-            .unwrap_err()
-            .to_string();
+        let rating = Keep::Columns(vec![Column::Name("rating".into())]);
+        let e = settled(rating, None).unwrap_err().to_string();
         assert!(
             e.contains("no field named 'rating'")
                 && e.contains("field1 to field3")
@@ -236,14 +232,8 @@ mod tests {
             "{e}"
         );
         // With one, a name it lacks is reported against its names.
-        let mut r = LineRules::new(None);
-        r.keep = Keep::Columns(vec![Column::Name("score".into())]);
-        run(&mut r, "source,question,rating");
-        run(&mut r, &first);
-        let e = r
-            .settle_kept(first.as_bytes(), "-")
-            .unwrap_err()
-            .to_string();
+        let score = Keep::Columns(vec![Column::Name("score".into())]);
+        let e = settled(score, header).unwrap_err().to_string();
         assert!(e.contains("(the header is source,question,rating)"), "{e}");
     }
 

@@ -506,42 +506,34 @@ mod tests {
         // `rate`'s rows: a merge counted their guesses and times as 0 (0
         // guesses, "100 % needed none") where the shards had 4,299.
         let rows = tally(&[Status::Solved, Status::Solved]);
-        let merged = |timed| {
-            let summary = MergedSummary::new(
-                vec!["a.txt".into()],
-                &rows,
-                &Times::default(),
-                None,
-                true,
-                timed,
-            );
-            serde_json::from_str::<serde_json::Value>(&summary.to_json()).unwrap()
-        };
-        let rated = merged(false);
+        let rated = merged_json(&rows, true, false);
         for key in ["guesses", "solve_us", "solve_cpu_s"] {
             assert!(rated[key].is_null(), "{key}: {rated}");
         }
         assert_eq!(rated["solved"].as_u64(), Some(2));
-        let solved = merged(true);
+        let solved = merged_json(&rows, true, true);
         assert_eq!(solved["guesses"]["total"].as_u64(), Some(4), "{solved}");
         assert!(solved["solve_us"]["mean"].is_number(), "{solved}");
+    }
+
+    /// The JSON summary of merged `rows` of `a.txt`, without the shards'
+    /// summaries.
+    fn merged_json(rows: &Tally, rated: bool, timed: bool) -> serde_json::Value {
+        let summary = MergedSummary::new(
+            vec!["a.txt".into()],
+            rows,
+            &Times::default(),
+            None,
+            rated,
+            timed,
+        );
+        serde_json::from_str(&summary.to_json()).unwrap()
     }
 
     #[test]
     fn run_facts_are_null_without_the_summaries() {
         let rows = tally(&[Status::Solved, Status::Multiple]);
-        let json: serde_json::Value = serde_json::from_str(
-            &MergedSummary::new(
-                vec!["a.txt".into()],
-                &rows,
-                &Times::default(),
-                None,
-                false,
-                true,
-            )
-            .to_json(),
-        )
-        .unwrap();
+        let json = merged_json(&rows, false, true);
         for key in ["wall_s", "puzzles_per_s", "threads", "solver", "mode"] {
             assert!(json[key].is_null(), "{key}");
         }
