@@ -397,6 +397,8 @@ for n, line in enumerate(sys.stdin):
         sys.exit('crashed on purpose')
     if mode == 'hang' and n == 2:
         time.sleep(60)
+    if mode == 'chatty' and n == 2:
+        print('debug: working', flush=True)
     s = solve(p)
     if mode == 'zeros' and '.' in p:
         s = 'dots!'
@@ -578,6 +580,22 @@ fn crashes_and_hangs_count_as_missing_and_the_run_goes_on() {
     flagged("hanger", &hanger);
     assert!(
         stderr.contains("no answer line within --cmd-timeout-s 1 after 2 answers; killed"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_line_that_is_no_answer_is_named_with_what_it_does() {
+    // A debug line on stdout: every answer after it lands on the next
+    // puzzle; the note said only "ignored".
+    let dir = tempfile::tempdir().unwrap();
+    let chatty = python_solver(dir.path(), "chatty", "chatty");
+    let (rows, stderr) = external_rows(&[chatty], &["-j", "1", "--runs", "1"]);
+    let row = rows.iter().find(|r| r["solver"] == "chatty").unwrap();
+    assert!(row["wrong"].as_u64().unwrap() > 0, "{row}");
+    assert!(
+        stderr.contains("more than puzzles sent, ignored: a line on stdout that is no answer")
+            && stderr.contains("anything else to stderr"),
         "{stderr}"
     );
 }

@@ -513,7 +513,9 @@ impl Runner<'_> {
             batch.missing += copy.dealt as u64 - answered;
             if read.extra > 0 {
                 notes.push(format!(
-                    "{} (copy {}): {} more than puzzles sent, ignored",
+                    "{} (copy {}): {} more than puzzles sent, ignored: a line on stdout that \
+                     is no answer pairs every answer after it with the next puzzle (write one \
+                     line per puzzle, and anything else to stderr)",
                     self.solver.name,
                     i + 1,
                     crate::process::words::count(read.extra, "answer line", "answer lines")
