@@ -52,9 +52,7 @@ impl Keep {
                 .collect(),
         }
     }
-}
 
-impl Keep {
     /// [`Keep::resolve`] against `names` (a header's), a name none of them
     /// is looked for among `numbered` (`field1`, ...: the same columns by
     /// number) too; an unknown one is reported against `names`.
