@@ -1050,11 +1050,13 @@ fn solve_runs_at_width(
             if interrupt.is_raised() {
                 return false;
             }
-            let (input, mut record) = match plain {
+            // A stretch of records in the common form from `i` on, read,
+            // then solved back to back, then written (see `solve_stretch`):
+            // the record that ended it, if any, and how its rows go.
+            let stretch = match plain {
                 Some(format) => {
                     // The plain records from `i` on, up to the first that
-                    // is not one, are read, then solved back to back, then
-                    // written. A record in the common form is read in
+                    // is not one. A record in the common form is read in
                     // place; any other is parsed, and solved as one when
                     // it is a plain puzzle all the same.
                     let other = read_stretch(
@@ -1080,20 +1082,14 @@ fn solve_runs_at_width(
                         format,
                         rows: plain_rows,
                     };
-                    if !solve_stretch(state, settings, run, interrupt, rows) {
-                        return false;
-                    }
-                    match other {
-                        Some(taken) => taken,
-                        None => continue,
-                    }
+                    Some((other, rows))
                 }
                 None if common && keep_results => {
                     // A result is kept for each record, but made from a
                     // record in the common form read in place (a Parquet
                     // row's arrays), not from a `Record` made first: the
                     // stretch of them from `i` on, up to the first that
-                    // is not in that form, solved as above.
+                    // is not in that form.
                     // The closure inlined always: one left out of line was
                     // compiled at the base width, reading both grids there.
                     let other = read_stretch(
@@ -1109,7 +1105,13 @@ fn solve_runs_at_width(
                             None
                         },
                     );
-                    if !solve_stretch(state, settings, run, interrupt, Written::Results(format)) {
+                    Some((other, Written::Results(format)))
+                }
+                None => None,
+            };
+            let (input, mut record) = match stretch {
+                Some((other, written)) => {
+                    if !solve_stretch(state, settings, run, interrupt, written) {
                         return false;
                     }
                     match other {
