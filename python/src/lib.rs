@@ -9,7 +9,7 @@ mod arrow_ffi;
 mod puzzles;
 mod results;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use arrow_array::StructArray;
@@ -22,6 +22,7 @@ use sudoku_batch::error::Error;
 use sudoku_batch::input::{Column, Delimiter, Format, InputError, Keep, ReadOptions, SizeOptions};
 use sudoku_batch::job::config::Config;
 use sudoku_batch::job::in_memory::{BatchOptions, BatchSolver};
+use sudoku_batch::job::shard::Shard;
 use sudoku_batch::kept::KeptCast;
 use sudoku_batch::output::format::OutputFormat;
 use sudoku_batch::output::rating::RatingColumns;
@@ -41,11 +42,14 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// or a list) and returns the results as batches in input order, each an
 /// object with `__arrow_c_array__` (a struct array of the result columns).
 /// Grids of other sizes than 9x9 are read with `symbols` and `shape` (the
-/// Python `box=`), as `--symbols` and `--box` say.
+/// Python `box=`), as `--symbols` and `--box` say. With `rate`, each solved
+/// puzzle is rated and the batches have `solve --rate`'s two more columns.
 #[pyfunction]
 #[pyo3(signature = (
     parts, *, mode = "unique", threads = None, max_guesses = None, symbols = None, shape = None,
+    rate = false,
 ))]
+#[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
     parts: &Bound<'_, PyList>,
@@ -54,6 +58,7 @@ fn solve(
     max_guesses: Option<u64>,
     symbols: Option<&str>,
     shape: Option<&str>,
+    rate: bool,
 ) -> PyResult<Vec<ArrowBatch>> {
     let sizes = size_options(symbols, shape)?;
     let options = BatchOptions {
@@ -64,9 +69,14 @@ fn solve(
             max_guesses,
             timeout: None,
         },
-        rate: false,
+        rate,
     };
-    solve_parts(py, parts, &options, &sizes, results::to_arrow, "solve")
+    let columns = if rate {
+        results::rated_to_arrow
+    } else {
+        results::to_arrow
+    };
+    solve_parts(py, parts, &options, &sizes, columns, "solve")
 }
 
 /// Rates the puzzles of `parts` on the Sudoku Explainer scale (each is
@@ -150,14 +160,16 @@ fn solve_parts(
 /// Runs the `solve` subcommand's job: reads `inputs`, writes the results
 /// to `output`, and returns the summary as JSON text. Grids of other sizes
 /// than 9x9 are read with `symbols` and `shape` as for [`solve`];
-/// `keep_types` is `--keep-types` (each `COL=TYPE`), `rate` is `--rate`.
+/// `keep_types` is `--keep-types` (each `COL=TYPE`), `rate` is `--rate`,
+/// `shard` is `--shard K/N`, `summary_json` and `summary_html` are
+/// `--summary-json` and `--summary-html`.
 #[pyfunction]
 #[pyo3(signature = (
     inputs, output, *, mode = "unique", threads = None, max_guesses = None, timeout_ms = None,
     solver = "fast", format = "auto", column = None, solutions = None, limit = None,
     resume = false, keep = None, keep_all = false, delimiter = "auto", output_format = None,
     output_delimiter = ",", blank = ".", symbols = None, shape = None, keep_types = None,
-    rate = false,
+    rate = false, shard = None, summary_json = None, summary_html = None,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn solve_file(
@@ -184,6 +196,9 @@ fn solve_file(
     shape: Option<&str>,
     keep_types: Option<Vec<String>>,
     rate: bool,
+    shard: Option<&str>,
+    summary_json: Option<PathBuf>,
+    summary_html: Option<PathBuf>,
 ) -> PyResult<String> {
     if inputs.is_empty() {
         return Err(PyValueError::new_err("inputs: give at least one file"));
@@ -267,7 +282,16 @@ fn solve_file(
             "resume needs a plain (not compressed) output file",
         ));
     }
+    let shard = shard
+        .map(str::parse::<Shard>)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(format!("shard: {e}")))?;
+    let summary_json = summary_json.map(|path| Destination::from_arg(Some(&path)));
+    check_summaries(&output, summary_json.as_ref(), summary_html.as_deref())?;
     let mut config = Config::new(inputs, output);
+    config.shard = shard;
+    config.summary_json = summary_json;
+    config.summary_html = summary_html;
     config.read = ReadOptions {
         format,
         column,
@@ -314,6 +338,46 @@ fn solve_file(
         ));
     }
     Ok(summary.to_json())
+}
+
+/// Refuses summaries that the command line refuses by name: a JSON summary
+/// on standard output beside results there, and two outputs of one name
+/// (outputs that are one file by another name are refused when the run
+/// checks its files).
+fn check_summaries(
+    output: &Destination,
+    json: Option<&Destination>,
+    html: Option<&Path>,
+) -> PyResult<()> {
+    let file = |destination: Option<&Destination>| match destination {
+        Some(Destination::File { path, .. }) => Some(path.clone()),
+        _ => None,
+    };
+    if matches!(json, Some(Destination::Stdout)) && matches!(output, Destination::Stdout) {
+        return Err(PyValueError::new_err(
+            "summary_json='-' needs an output file: standard output already carries the results",
+        ));
+    }
+    if html.is_some_and(|html| html.as_os_str() == "-") {
+        return Err(PyValueError::new_err(
+            "summary_html needs a file name, not '-'",
+        ));
+    }
+    let named = [
+        ("output", file(Some(output))),
+        ("summary_json", file(json)),
+        ("summary_html", html.map(Path::to_path_buf)),
+    ];
+    for (i, (later, path)) in named.iter().enumerate() {
+        let Some(path) = path else { continue };
+        if let Some((earlier, _)) = named[..i].iter().find(|(_, p)| p.as_ref() == Some(path)) {
+            return Err(PyValueError::new_err(format!(
+                "{later} and {earlier} both name {}",
+                path.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 fn parse_mode(mode: &str) -> PyResult<Mode> {

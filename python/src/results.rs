@@ -54,6 +54,32 @@ pub fn to_arrow(results: &[PuzzleResult]) -> StructArray {
     StructArray::new(FIELDS.clone(), columns, None)
 }
 
+/// The columns of `solve(rate=True)`: [`FIELDS`], then the Sudoku
+/// Explainer rating and the hardest technique, as `solve --rate` appends
+/// them after `message` (null unless the puzzle is solved and rated).
+pub static RATED_FIELDS: LazyLock<Fields> = LazyLock::new(|| {
+    let mut fields: Vec<_> = FIELDS.iter().cloned().collect();
+    fields.push(Arc::new(Field::new("rating", DataType::Float64, true)));
+    fields.push(Arc::new(Field::new("hardest", DataType::Utf8, true)));
+    Fields::from(fields)
+});
+
+/// The columns of `results` with their ratings (see [`RATED_FIELDS`]),
+/// rated on the worker that solved them.
+pub fn rated_to_arrow(results: &[PuzzleResult]) -> StructArray {
+    let (_, mut columns, _) = to_arrow(results).into_parts();
+    let mut rating = Float64Builder::with_capacity(results.len());
+    let mut hardest = StringBuilder::new();
+    for result in results {
+        let rated = result.rating.as_ref();
+        rating.append_option(rated.map(|r| r.value()));
+        hardest.append_option(rated.map(|r| r.hardest.as_ref()));
+    }
+    columns.push(Arc::new(rating.finish()));
+    columns.push(Arc::new(hardest.finish()));
+    StructArray::new(RATED_FIELDS.clone(), columns, None)
+}
+
 /// The columns of `rate()`, in order: the Sudoku Explainer rating, the
 /// hardest technique, the steps (all null unless the puzzle is solved and
 /// rated), the status and the message.

@@ -30,7 +30,7 @@ import math
 import os
 import sys
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, Optional, Sequence, Union
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Tuple, Union
 
 import pyarrow as pa
 
@@ -39,7 +39,7 @@ from . import _native
 if TYPE_CHECKING:
     from types import ModuleType
 
-__all__ = ["SCHEMA", "RATE_SCHEMA", "MODES", "solve", "rate", "solve_file", "pandas", "polars", "dask"]
+__all__ = ["SCHEMA", "RATED_SCHEMA", "RATE_SCHEMA", "MODES", "solve", "rate", "solve_file", "pandas", "polars", "dask"]
 __version__: str = _native.__version__
 
 #: The columns of :func:`solve`'s table, with their meanings as in the
@@ -57,6 +57,14 @@ SCHEMA: pa.Schema = pa.schema(
         pa.field("solve_us", pa.float64()),
         pa.field("message", pa.string()),
     ]
+)
+
+#: The columns of :func:`solve` with ``rate=True``: :data:`SCHEMA`'s, then
+#: ``rating`` (the Sudoku Explainer rating, one decimal) and ``hardest``
+#: (the hardest technique), as ``solve --rate`` adds them after
+#: ``message``; both null unless the puzzle is solved and rated.
+RATED_SCHEMA: pa.Schema = SCHEMA.append(pa.field("rating", pa.float64())).append(
+    pa.field("hardest", pa.string())
 )
 
 #: The columns of :func:`rate`, in order: the Sudoku Explainer rating (one
@@ -90,6 +98,7 @@ def solve(
     max_guesses: Optional[int] = None,
     symbols: Optional[str] = None,
     box: Optional[str] = None,
+    rate: bool = False,
 ) -> pa.Table:
     """Solve every puzzle and return one result row per puzzle, in order.
 
@@ -130,12 +139,20 @@ def solve(
         The boxes of grids of side R*C, ``"RxC"`` as ``--box`` (``"3x2"``
         for 6x6 grids of 3-row boxes); other sides, and ``None``, take the
         usual boxes.
+    rate
+        Also rate each solved puzzle on the Sudoku Explainer scale, as
+        ``solve --rate`` does: ``rating`` and ``hardest`` after ``message``
+        (:data:`RATED_SCHEMA`), null for other statuses and for grids the
+        rater does not rate (the message says why). Under ``mode="first"``
+        a solved puzzle is still checked to have one solution (else
+        ``multiple``), as a rating needs.
 
     Returns
     -------
     pyarrow.Table
         Columns as in :data:`SCHEMA`: ``status``, ``solution``, ``guesses``,
-        ``solve_us``, ``message``; one row per input, in input order.
+        ``solve_us``, ``message`` (with ``rate``, then ``rating`` and
+        ``hardest``); one row per input, in input order.
 
     A bad record (``None``, a number, a string of the wrong length) is a row
     with status ``malformed`` and a message; it never stops the batch.
@@ -157,11 +174,19 @@ def solve(
     """
     _check_options(mode, threads, max_guesses)
     _check_sizes(symbols, box)
+    _check_bool("rate", rate)
     parts = _to_parts(puzzles)
     batches = _native.solve(
-        parts, mode=mode, threads=threads, max_guesses=max_guesses, symbols=symbols, shape=box
+        parts,
+        mode=mode,
+        threads=threads,
+        max_guesses=max_guesses,
+        symbols=symbols,
+        shape=box,
+        rate=rate,
     )
-    return pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=SCHEMA)
+    schema = RATED_SCHEMA if rate else SCHEMA
+    return pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=schema)
 
 
 def rate(
@@ -232,6 +257,9 @@ def solve_file(
     box: Optional[str] = None,
     keep_types: Union[Mapping[str, str], str, Sequence[str], None] = None,
     rate: bool = False,
+    shard: Union[str, Tuple[int, int], None] = None,
+    summary_json: Union[str, "os.PathLike[str]", None] = None,
+    summary_html: Union[str, "os.PathLike[str]", None] = None,
 ) -> dict:
     """Run the ``sudoku-batch solve`` job: read puzzle files, write the results.
 
@@ -296,6 +324,18 @@ def solve_file(
         :func:`rate` gives it; empty for other statuses and grids other
         than 9x9 (the message says why). The summary then has the ratings'
         distribution.
+    shard
+        Handle only shard K of N (``--shard K/N``): ``"2/4"`` or ``(2, 4)``,
+        the records whose 0-based number across all inputs is K-1 modulo N,
+        keeping their ``file`` and ``line``; ``limit`` counts the records
+        of the whole inputs. ``sudoku-batch merge`` joins the shards'
+        results.
+    summary_json
+        Also write the summary JSON to this file (``--summary-json``;
+        ``"-"`` is standard output, when ``output`` is a file).
+    summary_html
+        Also write the summary as an HTML page to this file
+        (``--summary-html``).
 
     Returns
     -------
@@ -322,18 +362,39 @@ def solve_file(
     _check_options(mode, threads, max_guesses)
     _check_sizes(symbols, box)
     casts = _kept_casts(keep_types)
-    if not isinstance(rate, bool):
-        raise TypeError(f"rate must be True or False, not {type(rate).__name__}")
-    if isinstance(inputs, (str, bytes, os.PathLike)):
+    for name, value in (("resume", resume), ("keep_all", keep_all), ("rate", rate)):
+        _check_bool(name, value)
+    for name, value in (
+        ("solver", solver),
+        ("format", format),
+        ("delimiter", delimiter),
+        ("output_delimiter", output_delimiter),
+        ("blank", blank),
+    ):
+        _check_str(name, value)
+    _check_str("output_format", output_format, optional=True)
+    if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
-    names = [os.fspath(path) for path in inputs]
-    if not all(isinstance(name, str) for name in names):
-        raise TypeError("inputs must be paths given as str or os.PathLike")
+    if not isinstance(inputs, Iterable) or isinstance(inputs, (bytes, Mapping)):
+        raise TypeError(
+            "inputs must be a path (str or os.PathLike) or a list of them, "
+            f"not {type(inputs).__name__}"
+        )
+    names = [_path("inputs", path) for path in inputs]
     for name, value in (("timeout_ms", timeout_ms), ("limit", limit)):
         _check_int(name, value, minimum=1 if name == "timeout_ms" else 0)
+    _check_column("column", column)
+    if keep is not None and not isinstance(keep, (str, int, list, tuple)):
+        raise TypeError(
+            "keep must be a column name (str), a 1-based number (int) or a list of them, "
+            f"not {type(keep).__name__}"
+        )
+    keep = [keep] if isinstance(keep, (str, int)) else keep
+    for item in keep or ():
+        _check_column("keep", item)
     summary = _native.solve_file(
         names,
-        os.fspath(output),
+        _path("output", output),
         mode=mode,
         threads=threads,
         max_guesses=max_guesses,
@@ -341,10 +402,10 @@ def solve_file(
         solver=solver,
         format=format,
         column=column,
-        solutions=None if solutions is None else os.fspath(solutions),
+        solutions=None if solutions is None else _path("solutions", solutions),
         limit=limit,
         resume=resume,
-        keep=[keep] if isinstance(keep, (str, int)) else keep,
+        keep=keep,
         keep_all=keep_all,
         delimiter=delimiter,
         output_format=output_format,
@@ -354,8 +415,56 @@ def solve_file(
         shape=box,
         keep_types=casts,
         rate=rate,
+        shard=_shard(shard),
+        summary_json=None if summary_json is None else _path("summary_json", summary_json),
+        summary_html=None if summary_html is None else _path("summary_html", summary_html),
     )
     return json.loads(summary)
+
+
+def _check_bool(name: str, value: Any) -> None:
+    if not isinstance(value, bool):
+        raise TypeError(f"{name} must be True or False, not {type(value).__name__}")
+
+
+def _check_str(name: str, value: Any, *, optional: bool = False) -> None:
+    if not isinstance(value, str) and not (optional and value is None):
+        expected = "a str or None" if optional else "a str"
+        raise TypeError(f"{name} must be {expected}, not {type(value).__name__}")
+
+
+def _path(name: str, value: Any) -> str:
+    """A path keyword's value as text: ``str`` or ``os.PathLike`` of text."""
+    if isinstance(value, (str, os.PathLike)):
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
+    raise TypeError(f"{name} must be a path (str or os.PathLike), not {type(value).__name__}")
+
+
+def _check_column(name: str, value: Any) -> None:
+    """A column as the command line names one: a header name or a 1-based
+    field number (``None``: the default)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int))):
+        raise TypeError(
+            f"{name} must be a header name (str) or a 1-based field number (int), "
+            f"not {type(value).__name__}"
+        )
+
+
+def _shard(shard: Any) -> Optional[str]:
+    """``shard`` as the command line's ``K/N``: from ``"K/N"`` or ``(K, N)``."""
+    if shard is None or isinstance(shard, str):
+        return shard
+    if (
+        isinstance(shard, tuple)
+        and len(shard) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) for n in shard)
+    ):
+        return f"{shard[0]}/{shard[1]}"
+    raise TypeError(
+        f"shard must be 'K/N' (str) or (K, N) (a tuple of two ints), not {type(shard).__name__}"
+    )
 
 
 def _kept_casts(keep_types: Any) -> Optional[list]:

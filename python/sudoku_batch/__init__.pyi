@@ -11,6 +11,7 @@ from . import polars as polars
 
 __version__: str
 SCHEMA: pa.Schema
+RATED_SCHEMA: pa.Schema
 RATE_SCHEMA: pa.Schema
 MODES: Tuple[str, str]
 MAX_THREADS: int
@@ -25,8 +26,9 @@ def solve(
     max_guesses: Optional[int] = None,
     symbols: Optional[str] = None,
     box: Optional[str] = None,
+    rate: bool = False,
 ) -> pa.Table:
-    """Solve every puzzle; one result row per puzzle, in order (see SCHEMA)."""
+    """Solve every puzzle; one result row per puzzle, in order (see SCHEMA, RATED_SCHEMA)."""
 
 def rate(
     puzzles: Any,
@@ -61,5 +63,8 @@ def solve_file(
     box: Optional[str] = None,
     keep_types: Union[Mapping[str, str], str, Sequence[str], None] = None,
     rate: bool = False,
+    shard: Union[str, Tuple[int, int], None] = None,
+    summary_json: Optional[_Path] = None,
+    summary_html: Optional[_Path] = None,
 ) -> dict:
     """Run the ``sudoku-batch solve`` job on files; return the summary."""

@@ -19,6 +19,7 @@ def solve(
     max_guesses: Optional[int] = None,
     symbols: Optional[str] = None,
     shape: Optional[str] = None,
+    rate: bool = False,
 ) -> List[ArrowBatch]:
     """Solves ``parts`` (Arrow arrays and lists) in order; GIL released."""
 
@@ -55,5 +56,8 @@ def solve_file(
     shape: Optional[str] = None,
     keep_types: Optional[Sequence[str]] = None,
     rate: bool = False,
+    shard: Optional[str] = None,
+    summary_json: Optional[str] = None,
+    summary_html: Optional[str] = None,
 ) -> str:
     """Runs the ``solve`` job; returns the summary JSON text."""

@@ -33,6 +33,7 @@ def solve(
     prefix: str = "",
     symbols: Optional[str] = None,
     box: Optional[str] = None,
+    rate: bool = False,
 ) -> dd.DataFrame:
     """Solve the puzzles in ``ddf[column]``; return a Dask DataFrame with the result columns appended.
 
@@ -40,7 +41,10 @@ def solve(
     computed or written. Partitions, divisions, the index and every input
     column are kept, in row order; ``status``, ``solution``, ``guesses``,
     ``solve_us`` and ``message`` follow (see :data:`sudoku_batch.SCHEMA`),
-    each preceded by ``prefix``.
+    with ``rate=True`` then ``rating`` and ``hardest`` (as ``solve --rate``
+    adds them), each preceded by ``prefix``. The frame's other columns keep
+    their dtypes (``--keep-types`` has no counterpart: cast them with
+    ``astype``).
 
     ``threads`` is per partition task: with several worker threads per
     process, pass ``threads=1`` (or cores divided by worker threads) so that
@@ -57,8 +61,15 @@ def solve(
         raise TypeError(f"ddf must be a Dask DataFrame, not {type(ddf).__name__}")
     sudoku_batch._check_options(mode, threads, max_guesses)
     sudoku_batch._check_sizes(symbols, box)
+    sudoku_batch._check_bool("rate", rate)
     options = dict(
-        mode=mode, threads=threads, max_guesses=max_guesses, prefix=prefix, symbols=symbols, box=box
+        mode=mode,
+        threads=threads,
+        max_guesses=max_guesses,
+        prefix=prefix,
+        symbols=symbols,
+        box=box,
+        rate=rate,
     )
     # The empty metadata frame goes through the same helper, so the column
     # checks fail here and the output's dtypes are exactly the partitions'.

@@ -9,6 +9,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Optional
 
 import pandas as pd
@@ -30,15 +31,20 @@ def solve(
     prefix: str = "",
     symbols: Optional[str] = None,
     box: Optional[str] = None,
+    rate: bool = False,
 ) -> pd.DataFrame:
     """Solve the puzzles in ``df[column]``; return ``df`` with the result columns appended.
 
     The returned frame has every input column and the input's index and row
     order, then ``status``, ``solution``, ``guesses`` (nullable ``UInt64``),
-    ``solve_us`` and ``message`` (see :data:`sudoku_batch.SCHEMA`), each name
-    preceded by ``prefix``. ``df`` itself is not changed.
+    ``solve_us`` and ``message`` (see :data:`sudoku_batch.SCHEMA`), with
+    ``rate=True`` then ``rating`` and ``hardest`` (as ``solve --rate`` adds
+    them), each name preceded by ``prefix``. ``df`` itself is not changed.
 
-    Options as for :func:`sudoku_batch.solve`.
+    Options as for :func:`sudoku_batch.solve`. The frame's other columns
+    are carried through with their own dtypes, so the command line's
+    ``--keep-types`` has no counterpart here: cast them with
+    ``DataFrame.astype``.
 
     Raises
     ------
@@ -52,11 +58,20 @@ def solve(
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame, not {type(df).__name__}")
+    if not isinstance(column, Hashable):
+        raise TypeError(f"column must be a column name, not {type(column).__name__}")
     if column not in df.columns:
         raise KeyError(f"no column {column!r} in the frame (columns: {list(df.columns)})")
-    names = result_names(df.columns, prefix)
+    sudoku_batch._check_bool("rate", rate)
+    names = result_names(df.columns, prefix, rate)
     table = sudoku_batch.solve(
-        df[column], mode=mode, threads=threads, max_guesses=max_guesses, symbols=symbols, box=box
+        df[column],
+        mode=mode,
+        threads=threads,
+        max_guesses=max_guesses,
+        symbols=symbols,
+        box=box,
+        rate=rate,
     )
     results = to_pandas(table, df.index)
     results.columns = names
@@ -65,7 +80,8 @@ def solve(
 
 def to_pandas(table: pa.Table, index: Optional[pd.Index] = None) -> pd.DataFrame:
     """The result table as a DataFrame: ``guesses`` as nullable ``UInt64``,
-    the text columns as pandas' string type, on ``index``."""
+    the text columns as pandas' string type (``solve_us`` and ``rating``
+    float64, NaN where null), on ``index``."""
     types = {pa.uint64(): pd.UInt64Dtype(), pa.string(): pd.StringDtype()}
     frame = table.to_pandas(types_mapper=types.get)
     if index is not None:

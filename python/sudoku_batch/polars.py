@@ -15,9 +15,9 @@ from typing import Optional, TypeVar
 import polars as pl
 
 import sudoku_batch
-from sudoku_batch._frames import RESULT_COLUMNS, result_names
+from sudoku_batch._frames import result_columns, result_names
 
-__all__ = ["solve", "RESULT_DTYPE"]
+__all__ = ["solve", "RESULT_DTYPE", "RATED_DTYPE"]
 
 #: The result columns as a Polars struct (the dtype of the mapped column).
 RESULT_DTYPE = pl.Struct(
@@ -29,6 +29,10 @@ RESULT_DTYPE = pl.Struct(
         "message": pl.String,
     }
 )
+
+#: The result columns with ``rate=True``: :data:`RESULT_DTYPE`'s, then
+#: ``rating`` and ``hardest``.
+RATED_DTYPE = pl.Struct({**RESULT_DTYPE.to_schema(), "rating": pl.Float64, "hardest": pl.String})
 
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
@@ -43,6 +47,7 @@ def solve(
     prefix: str = "",
     symbols: Optional[str] = None,
     box: Optional[str] = None,
+    rate: bool = False,
 ) -> Frame:
     """Solve the puzzles in column ``column``; return the frame with the result columns appended.
 
@@ -51,9 +56,13 @@ def solve(
     streaming engines hand over the column batch by batch). Every input
     column is kept, in row order, then ``status``, ``solution``,
     ``guesses``, ``solve_us`` and ``message`` (see
-    :data:`sudoku_batch.SCHEMA`), each name preceded by ``prefix``.
+    :data:`sudoku_batch.SCHEMA`), with ``rate=True`` then ``rating`` and
+    ``hardest`` (as ``solve --rate`` adds them), each name preceded by
+    ``prefix``.
 
-    Options as for :func:`sudoku_batch.solve`.
+    Options as for :func:`sudoku_batch.solve`. The frame's other columns
+    keep their dtypes, so the command line's ``--keep-types`` has no
+    counterpart here: cast them with ``cast``.
 
     Raises
     ------
@@ -63,10 +72,15 @@ def solve(
         A result column's name is already taken (pass ``prefix``), or an
         option is out of range.
     TypeError
-        ``df`` is neither a Polars DataFrame nor a LazyFrame.
+        ``df`` is neither a Polars DataFrame nor a LazyFrame, or an option
+        has the wrong type.
     """
+    if isinstance(df, (pl.DataFrame, pl.LazyFrame)):
+        if not isinstance(column, str):
+            raise TypeError(f"column must be a column name (str), not {type(column).__name__}")
+        sudoku_batch._check_bool("rate", rate)
     if isinstance(df, pl.DataFrame):
-        names = result_names(df.columns, prefix)
+        names = result_names(df.columns, prefix, rate)
         if column not in df.columns:
             raise KeyError(f"no column {column!r} in the frame (columns: {df.columns})")
         table = sudoku_batch.solve(
@@ -76,12 +90,13 @@ def solve(
             max_guesses=max_guesses,
             symbols=symbols,
             box=box,
+            rate=rate,
         )
         results = pl.from_arrow(table)
-        return df.hstack(results.rename(dict(zip(RESULT_COLUMNS, names))).get_columns())
+        return df.hstack(results.rename(dict(zip(result_columns(rate), names))).get_columns())
     if isinstance(df, pl.LazyFrame):
         existing = df.collect_schema().names()
-        names = result_names(existing, prefix)
+        names = result_names(existing, prefix, rate)
         sudoku_batch._check_options(mode, threads, max_guesses)
         sudoku_batch._check_sizes(symbols, box)
         solve_batch = functools.partial(
@@ -91,6 +106,7 @@ def solve(
             max_guesses=max_guesses,
             symbols=symbols,
             box=box,
+            rate=rate,
         )
         # The struct's fields take their final names before it is unnested:
         # unnested under the plain names, a `solution` or `message` of the
@@ -101,7 +117,11 @@ def solve(
             struct += "_"
         return df.with_columns(
             pl.col(column)
-            .map_batches(solve_batch, return_dtype=RESULT_DTYPE, is_elementwise=True)
+            .map_batches(
+                solve_batch,
+                return_dtype=RATED_DTYPE if rate else RESULT_DTYPE,
+                is_elementwise=True,
+            )
             .struct.rename_fields(names)
             .alias(struct)
         ).unnest(struct)
@@ -116,9 +136,16 @@ def _solve_series(
     max_guesses: Optional[int],
     symbols: Optional[str],
     box: Optional[str],
+    rate: bool,
 ) -> pl.Series:
     """One batch of a LazyFrame's puzzle column, solved, as a struct Series."""
     table = sudoku_batch.solve(
-        series, mode=mode, threads=threads, max_guesses=max_guesses, symbols=symbols, box=box
+        series,
+        mode=mode,
+        threads=threads,
+        max_guesses=max_guesses,
+        symbols=symbols,
+        box=box,
+        rate=rate,
     )
     return pl.from_arrow(table).to_struct(series.name)

@@ -143,7 +143,7 @@ def test_the_guide_names_every_option_of_solve_rate_and_solve_file():
     section = text.split("## Files: `sudoku_batch.solve_file`")[1].split("\n## ")[0]
     parameters = inspect.signature(sudoku_batch.solve_file).parameters.values()
     keywords = [p.name for p in parameters if p.kind is p.KEYWORD_ONLY]
-    assert len(keywords) == 20
+    assert len(keywords) == 23
     assert [k for k in keywords if f"`{k}`" not in section] == []
     # solve and rate: their signatures as written in the guide.
     for function in (sudoku_batch.solve, sudoku_batch.rate):
