@@ -5,7 +5,7 @@
 //! could then not be told apart (`--resume`, `check --baseline` and `merge`
 //! match rows by name), so such inputs are refused together.
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use super::InputError;
 
@@ -36,6 +36,31 @@ pub fn input_names(paths: &[PathBuf]) -> Result<Vec<String>, InputError> {
     Ok(names)
 }
 
+/// Whether the input names `a` and `b` name one file: the same name, the
+/// same path once `.` components and doubled separators are dropped
+/// (`./data/x.txt` and `data/x.txt`), or two names that resolve from the
+/// current directory to one existing file (a relative and an absolute
+/// path, a symbolic link). A baseline's or a shard's rows name each input as
+/// its run was given it; this lets a later run name it another way.
+pub fn same_input(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let plain = |name: &str| -> PathBuf {
+        Path::new(name)
+            .components()
+            .filter(|c| !matches!(c, Component::CurDir))
+            .collect()
+    };
+    if plain(a) == plain(b) {
+        return true;
+    }
+    matches!(
+        (std::fs::canonicalize(a), std::fs::canonicalize(b)),
+        (Ok(x), Ok(y)) if x == y
+    )
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use std::ffi::OsStr;
@@ -45,6 +70,28 @@ mod tests {
 
     fn path(bytes: &[u8]) -> PathBuf {
         PathBuf::from(OsStr::from_bytes(bytes))
+    }
+
+    #[test]
+    fn one_file_named_two_ways_is_one_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("x.txt");
+        std::fs::write(&file, "1\n").unwrap();
+        let absolute = file.to_string_lossy().into_owned();
+        let dotted = format!("{}/./x.txt", dir.path().display());
+        let link = dir.path().join("y.txt");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(same_input(&absolute, &dotted));
+        assert!(same_input(&absolute, &link.to_string_lossy()));
+        // Files that need not exist, by their paths alone.
+        assert!(same_input("./data/none.txt", "data//none.txt"));
+        assert!(same_input(" a.txt", " a.txt"));
+        for (a, b) in [("a.txt", " a.txt"), ("data/a.txt", "a.txt"), ("-", "./-x")] {
+            assert!(!same_input(a, b), "{a} {b}");
+        }
+        let other = dir.path().join("z.txt");
+        std::fs::write(&other, "1\n").unwrap();
+        assert!(!same_input(&absolute, &other.to_string_lossy()));
     }
 
     #[test]

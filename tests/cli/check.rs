@@ -111,6 +111,28 @@ fn passes_against_its_own_baseline() {
     );
 }
 
+/// A baseline made of `./data/top95.txt` checks a run given
+/// `data/top95.txt` (and an absolute path): exit 2 "not an input of this
+/// run" before (found by a new-user trial).
+#[test]
+fn passes_against_a_baseline_naming_the_input_otherwise() {
+    let dir = TempDir::new().unwrap();
+    let base = dir.path().join("dotted.csv");
+    let dotted = format!("./{TOP95}");
+    cmd("solve")
+        .args([dotted.as_str(), TOP95, "--quiet", "-o"])
+        .arg(&base)
+        .assert()
+        .success();
+    let absolute = std::fs::canonicalize(TOP95).unwrap();
+    check(&[TOP95, "-o", "/dev/null", "--baseline"])
+        .arg(&base)
+        .arg(&absolute)
+        .assert()
+        .code(0)
+        .stderr(contains("ok: 190 puzzles, 190 rows compared with baseline"));
+}
+
 #[test]
 fn passes_against_a_baseline_of_an_input_given_twice() {
     let dir = TempDir::new().unwrap();

@@ -252,6 +252,16 @@ fn merged_shards_equal_a_single_run_and_merging_one_file_copies_it_byte_for_byte
     let output = merge(&[&gz, "-o", &again]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     assert_eq!(read(&again), read(&merged));
+
+    // --inputs naming the files otherwise than the rows do (`./data/x`):
+    // refused as "not one of the inputs" before.
+    let dotted: Vec<String> = CORPUS.iter().map(|c| format!("./{c}")).collect();
+    let other = s.path("dotted.csv");
+    let mut args = vec![a.as_str(), &b, &c, "-o", &other, "--inputs"];
+    args.extend(dotted.iter().map(String::as_str));
+    let output = merge(&args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(read(&other), read(&merged));
 }
 
 #[test]

@@ -10,6 +10,8 @@
 //! ascending). Without a `file` column the rows belong to the run's only
 //! input.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
@@ -18,6 +20,7 @@ use sudoku_core::solver::{Mode, SolverKind, Status};
 
 use super::report::{threads_differ, Place, Problem, Report, Solution};
 use crate::error::Error;
+use crate::input::same_input;
 use crate::input::sized::looks_sized;
 use crate::job::shard::Shard;
 use crate::output::file_name;
@@ -272,6 +275,8 @@ pub struct RowsBaseline {
     file: Option<usize>,
     columns: [usize; 5],
     inputs: Vec<String>,
+    /// The inputs of each name in the baseline.
+    aliases: RefCell<HashMap<String, Vec<usize>>>,
     next: Option<Row>,
     last: Option<(usize, u64)>,
     /// The (input, line) of the last row read, kept or not.
@@ -336,6 +341,7 @@ impl RowsBaseline {
             file,
             columns,
             inputs: inputs.to_vec(),
+            aliases: RefCell::default(),
             next: None,
             last: None,
             placed: None,
@@ -449,16 +455,19 @@ impl RowsBaseline {
         };
         // The name exactly as written: an input may be named ` a.txt`.
         let name = file_name(self.record.get(i).unwrap_or(""));
-        let mut named = (0..self.inputs.len()).filter(|&j| self.inputs[j] == name);
-        named.clone().next().ok_or_else(|| {
-            self.error(format!(
+        let named = self.inputs_named(name);
+        if named.is_empty() {
+            return Err(self.error(format!(
                 "line {at}: file `{name}` is not an input of this run ({}): the baseline \
-                 names each input as its run was given it; give them the same way (the same \
-                 path, from the same directory)",
+                 names each input as its run was given it; give the same files (the same \
+                 paths, or other names of the same files)",
                 self.inputs.join(", ")
-            ))
-        })?;
-        match named.find(|&j| self.placed.is_none_or(|last| (j, line) > last)) {
+            )));
+        }
+        match named
+            .into_iter()
+            .find(|&j| self.placed.is_none_or(|last| (j, line) > last))
+        {
             Some(j) => Ok((j, line)),
             None => Err(self.error(format!(
                 "line {at}: rows are not in run order (inputs in command-line order, lines \
@@ -466,6 +475,21 @@ impl RowsBaseline {
                  given `{name}` more often than this one"
             ))),
         }
+    }
+
+    /// The inputs of this run the baseline's `name` is of: those of the
+    /// same file ([`same_input`]: the baseline's run may have named it
+    /// `./data/x.txt`, this one `data/x.txt`), looked up once per name.
+    fn inputs_named(&self, name: &str) -> Vec<usize> {
+        self.aliases
+            .borrow_mut()
+            .entry(name.to_string())
+            .or_insert_with(|| {
+                (0..self.inputs.len())
+                    .filter(|&j| same_input(&self.inputs[j], name))
+                    .collect()
+            })
+            .clone()
     }
 
     fn place(&self, key: (usize, u64)) -> Place {
@@ -1008,6 +1032,23 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("`b.txt` is not an input"), "{err}");
         assert!(err.to_string().contains("the same path"), "{err}");
+    }
+
+    /// Found by a new-user trial: a baseline made with `./a.txt` refused a
+    /// run given `a.txt` ("not an input of this run").
+    #[test]
+    fn a_file_named_otherwise_than_in_the_baseline_is_the_same_input() {
+        let text = format!(
+            "file,{HEADER}./a.txt,1,{PUZZLE},solved,,0,,,\nb.txt,1,{PUZZLE},solved,,0,,,\n"
+        );
+        let mut base = rows(&text, &["a.txt", "./b.txt"]).unwrap();
+        let mut report = Report::new();
+        base.compare(&result(0, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        base.compare(&result(1, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        assert_eq!(report.total(), 0);
     }
 
     #[test]

@@ -29,7 +29,7 @@
 pub mod order;
 pub mod summary;
 
-use std::borrow::Cow;
+use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 use std::ffi::OsString;
@@ -43,11 +43,11 @@ use sudoku_core::grid::Grid;
 use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::commands::flags::LayoutArgs;
 use crate::error::{Error, Verdict};
-use crate::input::{self, InputError, Record, SizedRecord};
+use crate::input::{self, same_input, InputError, Record, SizedRecord};
 use crate::output::format::require_csv;
 use crate::output::read_back::{file_column, parse_row, Columns, RecordReader, Row};
 use crate::output::stats::Tally;
-use crate::output::{file_field, file_name, Compression, Destination, Sink};
+use crate::output::{file_name, Compression, Destination, Sink};
 use crate::process::file_guard::FileGuard;
 use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 
@@ -225,23 +225,28 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
             .map(|s| s.inputs.clone())
             .unwrap_or_default()
     };
-    // Keyed by the `file` field as written (see `file_field`).
-    let fields: Vec<Cow<str>> = names.iter().map(|n| file_field(n)).collect();
-    // An input given twice has its name twice: a row is of the first of
-    // them it can follow in its file's order.
-    let mut ranks: HashMap<&[u8], Vec<usize>> = HashMap::new();
-    for (i, n) in fields.iter().enumerate() {
-        ranks.entry(n.as_bytes()).or_default().push(i);
-    }
+    // Keyed by the `file` field as written (see `crate::output::file_field`). An input
+    // given twice has its name twice: a row is of the first of them it can
+    // follow in its file's order.
+    let aliases: RefCell<HashMap<Vec<u8>, Vec<usize>>> = RefCell::default();
     let rank = |name: Option<&[u8]>, (line, copy): (u64, u64), last: Option<RowKey>| {
         let Some(name) = name else {
             return Ok(0);
         };
-        let Some(named) = ranks.get(name) else {
+        // The inputs of the same file, however named (`./data/x.txt` for
+        // `data/x.txt`), looked up once per name.
+        let mut aliases = aliases.borrow_mut();
+        let named = aliases.entry(name.to_vec()).or_insert_with(|| {
+            let name = file_name(&String::from_utf8_lossy(name)).to_string();
+            (0..names.len())
+                .filter(|&i| same_input(&names[i], &name))
+                .collect()
+        });
+        let Some(&first) = named.first() else {
             return Err(format!(
                 "`{}` is not one of the inputs ({}): rows name each input as their run \
-                 was given it; give --inputs the same way (the same path, from the same \
-                 directory)",
+                 was given it; give --inputs the same files (the same paths, or other \
+                 names of the same files)",
                 file_name(&String::from_utf8_lossy(name)),
                 names.join(", ")
             ));
@@ -250,7 +255,7 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
             .iter()
             .copied()
             .find(|&i| last.is_none_or(|last| (i, line, copy) > last))
-            .unwrap_or(named[0]))
+            .unwrap_or(first))
     };
     let place = |(rank, line): RecordKey| match names.get(rank) {
         Some(name) => format!("{name}:{line}"),
