@@ -464,17 +464,31 @@ impl RowsBaseline {
                 self.inputs.join(", ")
             )));
         }
-        match named
-            .into_iter()
+        if let Some(j) = named
+            .iter()
+            .copied()
             .find(|&j| self.placed.is_none_or(|last| (j, line) > last))
         {
-            Some(j) => Ok((j, line)),
-            None => Err(self.error(format!(
-                "line {at}: rows are not in run order (inputs in command-line order, lines \
-                 ascending, each once), as `solve -o` writes them, or the baseline's run was \
-                 given `{name}` more often than this one"
-            ))),
+            return Ok((j, line));
         }
+        // Rows of an input this run was given before the last row's: the
+        // inputs given in another order than the baseline's run gave them.
+        if let Some((last, _)) = self
+            .placed
+            .filter(|(last, _)| named.iter().all(|j| j < last))
+        {
+            return Err(self.error(format!(
+                "line {at}: the baseline has rows of `{name}` after rows of `{}`, and this \
+                 run was given them in the other order: give the inputs in the baseline's \
+                 order",
+                self.inputs[last]
+            )));
+        }
+        Err(self.error(format!(
+            "line {at}: rows are not in run order (inputs in command-line order, lines \
+             ascending, each once), as `solve -o` writes them, or the baseline's run was \
+             given `{name}` more often than this one"
+        )))
     }
 
     /// The inputs of this run the baseline's `name` is of: those of the
@@ -1029,8 +1043,14 @@ mod tests {
         swapped
             .compare(&result(1, 1, Status::Solved, 0), &mut report)
             .unwrap();
-        let err = swapped.finish(false, &mut report).unwrap_err();
-        assert!(err.to_string().contains("not in run order"), "{err}");
+        let err = swapped.finish(false, &mut report).unwrap_err().to_string();
+        assert!(
+            err.contains(
+                "line 3: the baseline has rows of `b.txt` after rows of `a.txt`, and this run \
+                 was given them in the other order"
+            ),
+            "{err}"
+        );
         let err = rows(&text, &["a.txt", "c.txt"])
             .unwrap()
             .finish(false, &mut report)
