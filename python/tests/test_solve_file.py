@@ -6,6 +6,7 @@ import ast
 import csv
 import inspect
 import json
+import warnings
 
 import pytest
 
@@ -108,14 +109,26 @@ def test_the_formats_page_reads_puzzles_and_solutions_back_as_text(tmp_path, mon
     text = (REPO / "docs/formats.md").read_text()
     (block,) = [b.split("```")[0] for b in text.split("```python\n")[1:] if "pd.read_json(" in b]
     monkeypatch.chdir(tmp_path)
-    exec(block, {})
+    with warnings.catch_warnings():
+        # pandas 3.1 deprecates the pandas 2 line's convert_dates.
+        warnings.simplefilter("ignore", FutureWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        exec(block, {})
     rows = pd.read_parquet("results.parquet")
     assert rows["puzzle"].str.startswith("0").any()
     calls = [line.split("#")[0] for line in block.splitlines() if "pd.read_" in line]
     readers = ["pd.read_" + call.split("pd.read_", 1)[1] for call in calls]
-    assert [r.split("(")[0] for r in readers] == ["pd.read_parquet", "pd.read_json", "pd.read_csv"]
+    assert [r.split("(")[0] for r in readers] == [
+        "pd.read_parquet",
+        "pd.read_json",
+        "pd.read_json",
+        "pd.read_csv",
+    ]
     for reader in readers:
-        frame = eval(reader, {"pd": pd})
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", FutureWarning)
+            warnings.simplefilter("ignore", DeprecationWarning)
+            frame = eval(reader, {"pd": pd})
         assert frame["puzzle"].tolist() == rows["puzzle"].tolist(), reader
         assert frame["solution"].tolist() == rows["solution"].tolist(), reader
 
@@ -154,3 +167,35 @@ def test_the_guide_names_every_option_of_solve_rate_and_solve_file():
             + [f"{p.name}={p.default!r}" for p in parameters if p.kind is p.KEYWORD_ONLY]
         ).replace("'", '"')
         assert f"`sudoku_batch.{function.__name__}({written})`" in " ".join(text.split())
+
+
+def test_the_formats_page_reads_kept_columns_named_like_dates_as_written(tmp_path, monkeypatch):
+    # Kept columns that pandas 2's read_json turns into dates by their names
+    # (`*_at`, `*_time`, `date`): the page's read_json line for the pandas
+    # installed gives them back as the JSON Lines results hold them.
+    pd = pytest.importorskip("pandas")
+    source = tmp_path / "dated.csv"
+    puzzle = (CASES / "07-last-cell.txt").read_text().split()[0]
+    source.write_text(
+        "puzzle,created_at,date,finish_time,modified\n"
+        f"{puzzle},1700000000,2024-01-05,12:30,7\n"
+        f"{puzzle},,2023-12-31,08:15,\n"
+    )
+    sudoku_batch.solve_file(
+        source,
+        tmp_path / "results.jsonl",
+        keep=["created_at", "date", "finish_time", "modified"],
+        keep_types={"created_at": "int64", "modified": "int64"},
+    )
+    text = (REPO / "docs/formats.md").read_text()
+    lines = [line for line in text.splitlines() if line.startswith("pd.read_json(")]
+    assert len(lines) == 2 and "pandas 3" in lines[0] and "pandas 2" in lines[1]
+    line = lines[0] if int(pd.__version__.split(".")[0]) >= 3 else lines[1]
+    monkeypatch.chdir(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        frame = eval(line.split("#")[0], {"pd": pd})
+    kept = frame[["created_at", "date", "finish_time", "modified"]].astype(object)
+    kept = kept.where(kept.notna(), None).values.tolist()
+    assert kept == [[1700000000, "2024-01-05", "12:30", 7], [None, "2023-12-31", "08:15", None]]
