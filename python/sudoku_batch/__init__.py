@@ -317,7 +317,9 @@ def solve_file(
         ``"int64"``, ``"float64"`` or ``"string"``; or the command line's
         ``"rating=int64,score=float64"``. Empty is null; a value that does
         not parse makes its row ``malformed``, its message naming the
-        column and the value.
+        column and the value; a type that fits no value of its column
+        raises ``ValueError`` before anything is written, as the command
+        line stops (exit 2).
     rate
         Add ``rating`` and ``hardest`` after ``message`` (``--rate``): each
         solved puzzle's difficulty on the Sudoku Explainer scale, as

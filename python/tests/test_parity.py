@@ -230,6 +230,28 @@ def test_solve_file_refuses_keep_types_the_cli_refuses(tmp_path):
         sudoku_batch.solve_file(RATED, out, keep="rating", keep_types=5)
 
 
+def test_solve_file_refuses_a_keep_type_that_fits_no_value_as_the_cli_does(tmp_path):
+    # serate_ratings.csv's `source` is text (`kaggle1m`): float64 fits none.
+    out = tmp_path / "o.csv"
+    out.write_text("the previous results\n")
+    flags = ["--keep", "source", "--keep-types", "source=float64", "--limit", "30"]
+    binary = find_cli()
+    if binary is None:
+        pytest.skip("no sudoku-batch binary: run `cargo build` or set SUDOKU_BATCH_BIN")
+    done = subprocess.run(
+        [binary, "solve", "--quiet", str(RATED), *flags, "-o", str(out)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 2
+    with pytest.raises(ValueError, match="fits no value of \"source\"") as raised:
+        sudoku_batch.solve_file(RATED, out, keep="source", keep_types="source=float64", limit=30)
+    assert str(raised.value) in done.stderr
+    assert "each of the 30 values read is refused" in str(raised.value)
+    assert out.read_text() == "the previous results\n"
+
+
 @pytest.mark.parametrize(
     "path, options, flags",
     [

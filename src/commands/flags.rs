@@ -104,7 +104,8 @@ pub struct SolveArgs {
     /// field is text): int64, float64 or string, by the column's input
     /// name (`rating=int64,score=float64`). Empty is null; a value that
     /// does not parse makes its record `malformed`, naming the column and
-    /// the value.
+    /// the value. A type that fits no value of its column stops the run
+    /// (exit 2) before anything is written.
     #[arg(long, value_name = "COL=TYPE,...", value_delimiter = ',', help_heading = OUTPUT)]
     pub keep_types: Vec<KeptCast>,
 

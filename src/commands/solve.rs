@@ -317,6 +317,9 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
             Some(input::kept_types(&config.keep_types, &mut layout.columns).map_err(Error::Usage)?)
         }
     };
+    if let Some(types) = &types {
+        refuse_unfit_types(config, &read, &layout.maps, types)?;
+    }
     for ((records, _), map) in opened.iter_mut().zip(layout.maps) {
         if let Some(map) = map {
             records.set_kept_map(map);
@@ -413,6 +416,47 @@ fn refuse_unfit(config: &Config, read: &input::ReadOptions) -> Result<(), Error>
         }
     }
     match sizes.unfit(sides, records) {
+        Some(why) => Err(Error::Input(input::InputError::NotApplicable(why))),
+        None => Ok(()),
+    }
+}
+
+/// Refuses a `--keep-types` cast that fits no value of its column before
+/// anything is written (a mistyped type would make every record
+/// `malformed`): the inputs are read once more, as [`refuse_unfit`] reads
+/// them, up to the first record where every cast has fitted a value (the
+/// first, as a rule), or to their end (within `--limit`). `maps` are the
+/// inputs' kept maps ([`input::layout`]). From stdin or a pipe, which
+/// cannot be read twice, each refused value's record is `malformed`, as
+/// it is beside values that fit.
+fn refuse_unfit_types(
+    config: &Config,
+    read: &input::ReadOptions,
+    maps: &[Option<Vec<Option<usize>>>],
+    types: &input::KeptTypes,
+) -> Result<(), Error> {
+    let regular = |path: &std::path::PathBuf| std::fs::metadata(path).is_ok_and(|m| m.is_file());
+    if !config.input_paths.iter().all(regular) {
+        return Ok(());
+    }
+    let mut fit = input::KeptFit::new(types.clone());
+    let mut records = 0u64;
+    for ((path, name), map) in config.input_paths.iter().zip(&config.inputs).zip(maps) {
+        let mut source = input::open_path(path)?.records(read)?;
+        if let Some(map) = map {
+            source.set_kept_map(map.clone());
+        }
+        for record in source {
+            if config.limit.is_some_and(|limit| records >= limit) {
+                break;
+            }
+            records += 1;
+            if fit.record(name, &record?) {
+                return Ok(());
+            }
+        }
+    }
+    match fit.unfit() {
         Some(why) => Err(Error::Input(input::InputError::NotApplicable(why))),
         None => Ok(()),
     }

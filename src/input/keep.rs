@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::{Column, InputError, Record};
-use crate::kept::{KeptCast, KeptColumn, KeptValue};
+use crate::kept::{KeptCast, KeptColumn, KeptType, KeptValue};
 
 /// The type each of a run's kept columns is cast to (`--keep-types`), in
 /// order; `None` keeps the input's.
@@ -303,6 +303,88 @@ pub fn cast(types: &[Option<KeptCast>], record: &mut Record) {
     record.solution_error = None;
 }
 
+/// Whether each `--keep-types` cast fits any value of its column: fed the
+/// records of a run's inputs (before the casts, [`cast`]), it finds a cast
+/// that refuses every value it is given. Such a cast would make every
+/// record `malformed`, so the run is refused instead ([`KeptFit::unfit`]);
+/// one value that fits is enough to go on, and null values (empty fields
+/// for a number type) neither fit nor refuse.
+#[derive(Debug)]
+pub struct KeptFit {
+    types: KeptTypes,
+    columns: Vec<Fit>,
+}
+
+/// What one kept column's cast made of the values read so far.
+#[derive(Clone, Debug, Default)]
+struct Fit {
+    /// A value was cast (not null).
+    fits: bool,
+    /// Values refused.
+    refused: u64,
+    /// The first refused: the input, its line, the value and why.
+    first: Option<(String, u64, KeptValue, String)>,
+}
+
+impl KeptFit {
+    /// A tracker of the casts of `types` (see [`kept_types`]).
+    pub fn new(types: KeptTypes) -> KeptFit {
+        let columns = vec![Fit::default(); types.len()];
+        KeptFit { types, columns }
+    }
+
+    /// Casts `record`'s kept values (of the run's columns) from `input`;
+    /// true once every cast has fitted a value, when reading on can change
+    /// nothing.
+    pub fn record(&mut self, input: &str, record: &Record) -> bool {
+        for ((value, cast), fit) in record.kept.iter().zip(&*self.types).zip(&mut self.columns) {
+            let Some(cast) = cast else { continue };
+            if fit.fits {
+                continue;
+            }
+            match cast.to.cast(value.clone()) {
+                Ok(typed) => fit.fits = !typed.is_null(),
+                Err(why) => {
+                    fit.refused += 1;
+                    fit.first.get_or_insert_with(|| {
+                        (input.to_string(), record.line, value.clone(), why)
+                    });
+                }
+            }
+        }
+        self.columns
+            .iter()
+            .zip(&*self.types)
+            .all(|(fit, cast)| cast.is_none() || fit.fits)
+    }
+
+    /// Why a cast fits no value read: the first such column, its count of
+    /// refused values and the first of them, and the type that reads it
+    /// when another does.
+    pub fn unfit(&self) -> Option<String> {
+        self.columns
+            .iter()
+            .zip(&*self.types)
+            .find_map(|(fit, cast)| {
+                let cast = cast.as_ref()?;
+                let (input, line, value, why) = fit.first.as_ref().filter(|_| !fit.fits)?;
+                let reads = [KeptType::Int64, KeptType::Float64]
+                    .into_iter()
+                    .find(|to| to.cast(value.clone()).is_ok())
+                    .unwrap_or(KeptType::String);
+                let refused = match fit.refused {
+                    1 => "its one value read is refused".to_string(),
+                    n => format!("each of the {n} values read is refused, the first"),
+                };
+                Some(format!(
+                "--keep-types {}={} fits no value of {:?}: {refused} on line {line} of {input} \
+                 ({why}); leave it out, or give the column's type ({reads} reads that value)",
+                cast.column, cast.to, cast.column
+            ))
+            })
+    }
+}
+
 /// Text columns of these names.
 pub fn text_columns(names: &[String], at: &[usize]) -> Vec<KeptColumn> {
     at.iter().map(|&i| KeptColumn::text(&names[i])).collect()
@@ -316,6 +398,42 @@ pub fn text(field: &[u8]) -> KeptValue {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cast_fits_once_one_value_parses_and_nulls_count_for_nothing() {
+        let cast = |column: &str, to| {
+            Some(KeptCast {
+                column: column.into(),
+                to,
+            })
+        };
+        let types: KeptTypes = vec![cast("rating", KeptType::Int64), None].into();
+        let record = |line, kept: Vec<KeptValue>| Record {
+            kept,
+            ..Record::new(line, Err("unread".into()), None)
+        };
+        let text = |t: &str| KeptValue::Text(t.into());
+        let mut fit = KeptFit::new(types.clone());
+        assert!(!fit.record("a.csv", &record(2, vec![text("7.5"), text("x")])));
+        assert!(!fit.record("a.csv", &record(3, vec![text(""), text("y")])));
+        assert_eq!(
+            fit.unfit().as_deref(),
+            Some(
+                "--keep-types rating=int64 fits no value of \"rating\": its one value read is \
+                 refused on line 2 of a.csv (\"7.5\" is not an int64); leave it out, or give the \
+                 column's type (float64 reads that value)"
+            )
+        );
+        assert!(fit.record("b.csv", &record(2, vec![text(" 7 "), KeptValue::Null])));
+        assert_eq!(fit.unfit(), None);
+        // Nulls alone neither fit nor refuse; text refused by both numbers
+        // is read as a string.
+        let mut fit = KeptFit::new(types);
+        assert!(!fit.record("a.csv", &record(2, vec![KeptValue::Null, text("x")])));
+        assert_eq!(fit.unfit(), None);
+        fit.record("a.csv", &record(3, vec![text("n/a"), text("x")]));
+        assert!(fit.unfit().unwrap().ends_with("(string reads that value)"));
+    }
 
     #[test]
     fn names_numbers_and_all() {

@@ -139,3 +139,94 @@ fn a_type_for_no_kept_column_or_an_unknown_type_is_a_usage_error() {
         stderr(&unknown)
     );
 }
+
+/// A CSV of `P` with these `rating` fields, one record each.
+fn ratings(scratch: &Scratch, name: &str, fields: &[&str]) -> String {
+    let rows: String = fields.iter().map(|f| format!("{P},{f}\n")).collect();
+    scratch.file(name, format!("puzzle,rating\n{rows}").as_bytes())
+}
+
+#[test]
+fn a_type_that_fits_no_value_stops_the_run_before_anything_is_written() {
+    let scratch = Scratch::new();
+    let input = ratings(&scratch, "rated.csv", &["7.2", "", "8.5"]);
+    let out = scratch.file("r.csv", b"the previous results\n");
+    let summary = scratch.file("s.json", b"{}\n");
+    let run = solve(&[
+        &input,
+        "--keep",
+        "rating",
+        "--keep-types",
+        "rating=int64",
+        "-o",
+        &out,
+        "--summary-json",
+        &summary,
+    ]);
+    assert_eq!(code(&run), 2, "{}", stderr(&run));
+    assert_eq!(
+        stderr(&run).trim_end(),
+        format!(
+            "sudoku-batch: error: --keep-types rating=int64 fits no value of \"rating\": each of \
+             the 2 values read is refused, the first on line 2 of {input} (\"7.2\" is not an \
+             int64); leave it out, or give the column's type (float64 reads that value)"
+        )
+    );
+    assert_eq!(read_output(&out), "the previous results\n");
+    assert_eq!(read_output(&summary), "{}\n");
+    // The type that fits: every record solved, the ratings numbers.
+    let run = solve(&[&input, "--keep", "rating", "--keep-types", "rating=float64"]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    assert!(stdout(&run).contains(",7.2\n"));
+    // Within --limit: the value that fits is past it.
+    let late = ratings(&scratch, "late.csv", &["n/a", "n/a", "7"]);
+    let limited = solve(&[
+        &late,
+        "--keep",
+        "rating",
+        "--keep-types",
+        "rating=int64",
+        "--limit",
+        "2",
+    ]);
+    assert_eq!(code(&limited), 2, "{}", stderr(&limited));
+    assert!(
+        stderr(&limited).contains("each of the 2 values read is refused"),
+        "{}",
+        stderr(&limited)
+    );
+}
+
+#[test]
+fn one_value_that_fits_is_enough_and_the_others_stay_malformed_rows() {
+    let scratch = Scratch::new();
+    // Refused values first, in one input and across two.
+    let late = ratings(&scratch, "late.csv", &["n/a", "n/a", "7"]);
+    let run = solve(&[&late, "--keep", "rating", "--keep-types", "rating=int64"]);
+    assert_eq!(code(&run), 1, "{}", stderr(&run));
+    let (_, rows) = csv_table(&stdout(&run));
+    let statuses: Vec<&str> = rows.iter().map(|r| r["status"].as_str()).collect();
+    assert_eq!(statuses, ["malformed", "malformed", "solved"]);
+    assert_eq!(rows[2]["rating"], "7");
+    let bad = ratings(&scratch, "bad.csv", &["n/a"]);
+    let good = ratings(&scratch, "good.csv", &["3"]);
+    let two = solve(&[
+        &bad,
+        &good,
+        "--keep",
+        "rating",
+        "--keep-types",
+        "rating=int64",
+    ]);
+    assert_eq!(code(&two), 1, "{}", stderr(&two));
+    // Only empty fields: null, neither fitting nor refused.
+    let empty = ratings(&scratch, "empty.csv", &["", " "]);
+    let run = solve(&[&empty, "--keep", "rating", "--keep-types", "rating=int64"]);
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    // From stdin, which cannot be read twice: each refused value's row is
+    // malformed, as the rows beside values that fit are.
+    let text = std::fs::read(&bad).unwrap();
+    let piped = solve_stdin(&["--keep", "rating", "--keep-types", "rating=int64"], &text);
+    assert_eq!(code(&piped), 1, "{}", stderr(&piped));
+    assert!(stdout(&piped).contains("malformed"));
+}
