@@ -399,7 +399,7 @@ fn refuse_unfit(config: &Config, read: &input::ReadOptions) -> Result<(), Error>
     }
     let (mut sides, mut records) = (0u128, 0u64);
     for path in &config.input_paths {
-        for record in input::open_path(path)?.records(read)? {
+        for record in reread(path, read)? {
             if config.limit.is_some_and(|limit| records >= limit) {
                 break;
             }
@@ -442,7 +442,7 @@ fn refuse_unfit_types(
     let mut fit = input::KeptFit::new(types.clone());
     let mut records = 0u64;
     for ((path, name), map) in config.input_paths.iter().zip(&config.inputs).zip(maps) {
-        let mut source = input::open_path(path)?.records(read)?;
+        let mut source = reread(path, read)?;
         if let Some(map) = map {
             source.set_kept_map(map.clone());
         }
@@ -460,6 +460,18 @@ fn refuse_unfit_types(
         Some(why) => Err(Error::Input(input::InputError::NotApplicable(why))),
         None => Ok(()),
     }
+}
+
+/// The records of the input file at `path` read once more, for a check
+/// before the run ([`refuse_unfit`], [`refuse_unfit_types`]): without
+/// `--solutions`, which the checks do not need and which may be a pipe
+/// (`--solutions -`) that only the run itself can read.
+fn reread(path: &std::path::Path, read: &input::ReadOptions) -> Result<input::Records, Error> {
+    let read = input::ReadOptions {
+        solutions: None,
+        ..read.clone()
+    };
+    Ok(input::open_path(path)?.records(&read)?)
 }
 
 /// Ends a run that a signal stopped while the inputs were being opened:

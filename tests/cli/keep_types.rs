@@ -230,3 +230,51 @@ fn one_value_that_fits_is_enough_and_the_others_stay_malformed_rows() {
     assert_eq!(code(&piped), 1, "{}", stderr(&piped));
     assert!(stdout(&piped).contains("malformed"));
 }
+
+#[test]
+fn the_checks_before_the_run_leave_a_solutions_pipe_to_the_run() {
+    // --keep-types and --symbols read the input file once more before the
+    // run; a --solutions pipe (here stdin) is read by the run alone.
+    let scratch = Scratch::new();
+    let input = ratings(&scratch, "rated.csv", &["7"]);
+    let solution =
+        "316452978285679314497318562879234156142965783653187249968721435521843697734596821\n";
+    let args = [
+        "--keep",
+        "rating",
+        "--keep-types",
+        "rating=int64",
+        "--solutions",
+        "-",
+    ];
+    let run = solve_stdin(
+        &[&[input.as_str()][..], &args].concat(),
+        solution.as_bytes(),
+    );
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let (_, rows) = csv_table(&stdout(&run));
+    assert_eq!(rows[0]["check"], "ok");
+    let sixteen = repo("data/sizes/16x16_1-9A-G_dots.txt");
+    let solved = solve(&[&sixteen, "--first", "--limit", "2"]);
+    let (_, rows) = csv_table(&stdout(&solved));
+    let solutions: String = rows
+        .iter()
+        .map(|r| format!("{}\n", r["solution"]))
+        .collect();
+    let args = [
+        "--first",
+        "--limit",
+        "2",
+        "--symbols",
+        "1-9A-Z",
+        "--solutions",
+        "-",
+    ];
+    let run = solve_stdin(
+        &[&[sixteen.as_str()][..], &args].concat(),
+        solutions.as_bytes(),
+    );
+    assert_eq!(code(&run), 0, "{}", stderr(&run));
+    let (_, rows) = csv_table(&stdout(&run));
+    assert!(rows.iter().all(|r| r["check"] == "ok"), "{rows:?}");
+}
