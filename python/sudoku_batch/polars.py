@@ -32,7 +32,9 @@ RESULT_DTYPE = pl.Struct(
 
 #: The result columns with ``rate=True``: :data:`RESULT_DTYPE`'s, then
 #: ``rating`` and ``hardest``.
-RATED_DTYPE = pl.Struct({**RESULT_DTYPE.to_schema(), "rating": pl.Float64, "hardest": pl.String})
+RATED_DTYPE = pl.Struct(
+    [*RESULT_DTYPE.fields, pl.Field("rating", pl.Float64), pl.Field("hardest", pl.String)]
+)
 
 Frame = TypeVar("Frame", pl.DataFrame, pl.LazyFrame)
 
