@@ -42,7 +42,7 @@ pub enum Error {
     #[error(transparent)]
     Input(#[from] InputError),
     /// Writing the results or the summary failed (e.g. a full disk).
-    #[error("writing {what} to {path}: {source}")]
+    #[error("writing {what} to {path}: {source}{note}")]
     Write {
         /// What was being written: `results` or `summary`.
         what: &'static str,
@@ -50,6 +50,9 @@ pub enum Error {
         path: PathBuf,
         /// The cause.
         source: io::Error,
+        /// What the file holds after the failure, after `; ` (see
+        /// [`Error::noting`]), or nothing.
+        note: String,
     },
     /// A thread (the reader, or the solver pool) could not be started.
     #[error("cannot start {what}: {cause}")]
@@ -101,8 +104,39 @@ impl Error {
                 what,
                 path: path.into(),
                 source,
+                note: String::new(),
             }
         }
+    }
+
+    /// This error, saying what the file it failed to write holds after the
+    /// failure (`note`); other errors are given back as they are.
+    pub fn noting(self, note: &str) -> Error {
+        match self {
+            Error::Write {
+                what,
+                path,
+                source,
+                note: _,
+            } => Error::Write {
+                what,
+                path,
+                source,
+                note: format!("; {note}"),
+            },
+            other => other,
+        }
+    }
+
+    /// True for a failure to write the results (not a summary).
+    pub fn is_results_write(&self) -> bool {
+        matches!(
+            self,
+            Error::Write {
+                what: "results",
+                ..
+            }
+        )
     }
 
     /// True when the error should end the run without a message

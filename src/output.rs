@@ -48,10 +48,12 @@ pub use self::jsonl::JsonlRows;
 use self::members::GzipMembers;
 pub use self::parquet::Columns;
 use self::parquet::ParquetRows;
+use self::parquet::Salvaged;
 use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
 use crate::output::rating::{RatingColumns, APPENDED_COLUMNS, RATE_COLUMNS};
 use crate::output::result::{Check, PuzzleResult, RowFields, SizedResult};
+use crate::process::words;
 use sudoku_core::sizes::symbols::BLANKS;
 use sudoku_core::sizes::Symbols;
 
@@ -972,22 +974,45 @@ impl Write for Sink {
 
 /// Writes every byte of `pieces`, in order, in as few system calls as
 /// the file takes (`writev`).
-fn write_all_vectored(file: &mut File, pieces: &[&[u8]]) -> io::Result<()> {
+///
+/// # Errors
+/// The cause, and how many bytes of `pieces` were written before it.
+fn write_all_vectored(file: &mut File, pieces: &[&[u8]]) -> Result<(), (io::Error, usize)> {
     let mut slices: Vec<IoSlice<'_>> = pieces
         .iter()
         .filter(|p| !p.is_empty())
         .map(|p| IoSlice::new(p))
         .collect();
     let mut slices = &mut slices[..];
+    let mut written = 0;
     while !slices.is_empty() {
         match file.write_vectored(slices) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => IoSlice::advance_slices(&mut slices, n),
+            Ok(0) => return Err((io::ErrorKind::WriteZero.into(), written)),
+            Ok(n) => {
+                written += n;
+                IoSlice::advance_slices(&mut slices, n);
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
+            Err(e) => return Err((e, written)),
         }
     }
     Ok(())
+}
+
+/// The whole rows in the first `reached` bytes of `pieces` (rows in
+/// order, each ending in a line end; in `csv`, a line end in quotes is
+/// inside a field), and whether a row cut short follows them.
+fn whole_rows(pieces: &[&[u8]], reached: usize, csv: bool) -> (u64, bool) {
+    let (mut rows, mut quoted, mut last) = (0, false, b'\n');
+    for &b in pieces.iter().flat_map(|p| p.iter()).take(reached) {
+        match b {
+            b'"' if csv => quoted = !quoted,
+            b'\n' if !quoted => rows += 1,
+            _ => {}
+        }
+        last = b;
+    }
+    (rows, last != b'\n' || quoted)
 }
 
 /// What a [`ResultsWriter`] writes through.
@@ -1021,6 +1046,11 @@ pub struct ResultsWriter {
     /// short) before the first row is appended, so that a run refused
     /// before it appends anything leaves the file as it was.
     cut_at: Option<u64>,
+    /// A failed write to a plain text file: the rows of it that reached
+    /// the file whole, and whether a row cut short follows them.
+    cut_rows: Option<(u64, bool)>,
+    /// The rows are CSV (a line end in quotes is inside a field).
+    csv: bool,
 }
 
 impl ResultsWriter {
@@ -1067,6 +1097,8 @@ impl ResultsWriter {
                     destination: destination.clone(),
                     closed: false,
                     cut_at: None,
+                    cut_rows: None,
+                    csv: false,
                 });
             }
         };
@@ -1074,7 +1106,9 @@ impl ResultsWriter {
             Sink::File(file) if is_null_device(file) => Arc::new(Discarded),
             _ => GzipMembers::around(rows, compression),
         };
-        ResultsWriter::start(sink, rows, destination, &header, true)
+        let mut writer = ResultsWriter::start(sink, rows, destination, &header, true)?;
+        writer.csv = format == OutputFormat::Csv;
+        Ok(writer)
     }
 
     /// Continues the CSV results file `path` (`--resume`), plain or, for a
@@ -1142,6 +1176,8 @@ impl ResultsWriter {
             destination: destination.clone(),
             closed: false,
             cut_at: None,
+            cut_rows: None,
+            csv: true,
         };
         if !header.is_empty() {
             match writer.write_text(&header) {
@@ -1260,8 +1296,16 @@ impl ResultsWriter {
             }
             Body::Text {
                 sink: Sink::File(file),
+                rows,
                 ..
-            } => write_all_vectored(file, pieces),
+            } => write_all_vectored(file, pieces).map_err(|(e, reached)| {
+                // Sealed rows (gzip members) are whole only with their
+                // member.
+                if !rows.seals() {
+                    self.cut_rows = Some(whole_rows(pieces, reached, self.csv));
+                }
+                e
+            }),
             Body::Text { sink, .. } => pieces.iter().try_for_each(|p| sink.write_all(p)),
             Body::Parquet(_) => Ok(()),
         };
@@ -1272,8 +1316,80 @@ impl ResultsWriter {
     /// and ends a compressed stream.
     ///
     /// # Errors
-    /// As for [`ResultsWriter::create`].
+    /// As for [`ResultsWriter::create`]; a failure to write a file says
+    /// what the file holds then (see [`ResultsWriter::finish_after`]).
     pub fn finish(self) -> Result<(), Error> {
+        self.end().map_err(|failed| match *failed {
+            (e, Some(note)) => e.noting(&note),
+            (e, None) => e,
+        })
+    }
+
+    /// Ends the table as [`ResultsWriter::finish`] does after the run
+    /// failed with `failure`, once `rows` rows were written through this
+    /// writer, and gives `failure` back; when it is a failure to write the
+    /// results file, it then says what the file holds: its first `rows`
+    /// rows or more, the last maybe cut short (text), a zstd stream cut
+    /// short, or the row groups written whole before the failure, cut
+    /// after the last and given their footer, so that it is a readable
+    /// Parquet file (see `output/parquet/salvage.rs`).
+    pub fn finish_after(self, failure: Error, rows: u64) -> Error {
+        if !failure.is_results_write() {
+            // The results so far are kept; the run's own error is the one
+            // to report.
+            let _ = self.finish();
+            return failure;
+        }
+        let text = self.text_note(rows);
+        let parquet = self.end().err().and_then(|failed| failed.1);
+        match text.or(parquet) {
+            Some(note) => failure.noting(&note),
+            None => failure,
+        }
+    }
+
+    /// What a text results file holds after a failed write, once `rows`
+    /// rows were written whole; `None` for Parquet and for anything but a
+    /// regular file (stdout, a device).
+    fn text_note(&self, rows: u64) -> Option<String> {
+        let (Body::Text { sink, .. }, Destination::File { path, compression }) =
+            (&self.body, &self.destination)
+        else {
+            return None;
+        };
+        let file = match sink {
+            Sink::File(file) => file,
+            Sink::Zstd(encoder) => encoder.get_ref(),
+            Sink::Gzip(encoder) => encoder.get_ref(),
+            Sink::Stdout(_) => return None,
+        };
+        if !file.metadata().is_ok_and(|meta| meta.is_file()) {
+            return None;
+        }
+        let path = path.display();
+        Some(match (compression, self.cut_rows) {
+            (Compression::Zstd, _) => {
+                format!("{path} holds a zstd stream cut short (`zstd -dc` reads the rows before the cut)")
+            }
+            (Compression::Gzip, _) => format!(
+                "{path} holds its first {} in whole gzip members, and maybe a member cut short",
+                words::count(rows, "row", "rows")
+            ),
+            (_, Some((more, cut))) => format!(
+                "{path} holds its first {}{}",
+                words::count(rows + more, "row", "rows"),
+                if cut { ", then a row cut short" } else { "" }
+            ),
+            (_, None) => format!(
+                "{path} holds its first {}",
+                words::count(rows, "row", "rows")
+            ),
+        })
+    }
+
+    /// [`ResultsWriter::finish`], its failure given with what the file
+    /// holds then, when that is known here (Parquet).
+    fn end(self) -> Result<(), Box<(Error, Option<String>)>> {
         let name = self.destination.name();
         let sink = match self.body {
             Body::Text {
@@ -1286,16 +1402,27 @@ impl ResultsWriter {
                     let mut nothing = Vec::new();
                     rows.seal(&mut nothing);
                     sink.write_all(&nothing)
-                        .map_err(|e| Error::write("results", name, e))?;
+                        .map_err(|e| Box::new((Error::write("results", name, e), None)))?;
                 }
                 sink
             }
-            Body::Parquet(rows) => rows.finish().map_err(|e| parquet_error(e, name))?,
+            Body::Parquet(rows) => rows.finish().map_err(|(e, salvaged)| {
+                Box::new((parquet_error(e, name), salvaged_note(name, &salvaged)))
+            })?,
         };
         if self.closed {
-            return Err(Error::BrokenPipe);
+            return Err(Box::new((Error::BrokenPipe, None)));
         }
-        sink.finish().map_err(|e| Error::write("results", name, e))
+        let zstd = matches!(sink, Sink::Zstd(_));
+        sink.finish().map_err(|e| {
+            let note = zstd.then(|| {
+                format!(
+                    "{} holds a zstd stream cut short (`zstd -dc` reads the rows before the cut)",
+                    name.display()
+                )
+            });
+            Box::new((Error::write("results", name, e), note))
+        })
     }
 
     /// Remembers a closed stdout, so that later writes stop at once.
@@ -1304,6 +1431,24 @@ impl ResultsWriter {
             self.closed = true;
         }
         e
+    }
+}
+
+/// What the Parquet results file `path` holds after a failed write, as
+/// [`Error::noting`] says it; `None` for stdout or a device.
+fn salvaged_note(path: &Path, salvaged: &Salvaged) -> Option<String> {
+    let path = path.display();
+    match salvaged {
+        Salvaged::Groups { rows, groups } => Some(format!(
+            "{path} holds its first {}, readable (cut after the {} written whole before the \
+             failure, and given their footer)",
+            words::count(*rows, "row", "rows"),
+            words::count(*groups as u64, "row group", "row groups")
+        )),
+        Salvaged::Unreadable(e) => Some(format!(
+            "{path} is not a readable Parquet file: its footer could not be written either ({e})"
+        )),
+        Salvaged::NotAFile => None,
     }
 }
 

@@ -226,13 +226,9 @@ fn run_opened(
     progress.finish();
     let ending = match outcome {
         Ok(ending) => ending,
-        Err(e) => {
-            // Keep the rows finished before the failure. After a write error
-            // the flush fails the same way; the first error is the one to
-            // report.
-            let _ = writer.finish();
-            return Err(e);
-        }
+        // Keep the rows finished before the failure; after a failure to
+        // write them, say what the results file holds.
+        Err(e) => return Err(writer.finish_after(e, kept_rows + tally.puzzles)),
     };
     match writer.finish() {
         Err(Error::BrokenPipe) if config.finish_when_stdout_closes => stdout_closed = true,

@@ -49,7 +49,7 @@
 //! Parquet (845M to 759M at `-j 1`), for a file 3 % larger (about 178 bytes
 //! a row); any reader reads them.
 
-use std::io::BufWriter;
+use std::io::{self, BufWriter};
 use std::sync::mpsc::{sync_channel, SyncSender};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -87,10 +87,13 @@ use super::Sink;
 mod deltas;
 mod grids;
 mod names;
+mod salvage;
 
 use deltas::DeltaPages;
 use grids::{column_chunk, GridPage, GridPages, Paged};
 use names::NamePages;
+pub use salvage::Salvaged;
+use salvage::{salvage, Footing};
 
 /// Rows per row group, at least: a group ends with the first page of grids
 /// that reaches it (a chunk's rows at most later: a page is never cut).
@@ -164,6 +167,10 @@ const FILE_BUFFER: usize = 1 << 20;
 pub(crate) struct ParquetRows {
     /// The thread writing the row groups to the file.
     file: FileThread,
+    /// A second handle on the results file, when it is a regular file: a
+    /// write that fails leaves a file of the row groups written whole
+    /// through it (`salvage.rs`).
+    spare: Option<std::fs::File>,
     factory: ArrowRowGroupWriterFactory,
     /// The row group being filled, `None` before its first rows.
     group: Option<Group>,
@@ -200,8 +207,21 @@ struct FileThread {
     queue: SyncSender<Finished>,
     /// The thread: the file writer, once every group is written (`None`
     /// once joined).
-    thread: Option<JoinHandle<Result<FileWriter, ParquetError>>>,
+    thread: Option<JoinHandle<Result<Written, Box<Broken>>>>,
+    /// The file writer of a thread that ended on a failed write, for
+    /// [`salvage`].
+    broken: Option<Written>,
 }
+
+/// The file writer, and where each row group written whole ends in the
+/// file (bytes written to it, through its buffers).
+struct Written {
+    file: FileWriter,
+    ends: Vec<u64>,
+}
+
+/// Why the file's thread ended early, and the file as it left it.
+type Broken = (ParquetError, Written);
 
 impl FileThread {
     /// Starts writing the row groups of `schema`'s columns to `file`, the
@@ -216,15 +236,20 @@ impl FileThread {
         let thread = std::thread::Builder::new()
             .name("parquet-file".into())
             .spawn(move || {
+                let mut ends = Vec::new();
                 for (group, pages) in finished {
-                    write_group(&mut file, width, &grids, group, &pages)?;
+                    if let Err(e) = write_group(&mut file, width, &grids, group, &pages) {
+                        return Err(Box::new((e, Written { file, ends })));
+                    }
+                    ends.push(file.bytes_written() as u64);
                 }
-                Ok(file)
+                Ok(Written { file, ends })
             })
             .map_err(|e| ParquetError::External(Box::new(e)))?;
         Ok(FileThread {
             queue,
             thread: Some(thread),
+            broken: None,
         })
     }
 
@@ -247,20 +272,27 @@ impl FileThread {
     ///
     /// # Errors
     /// A group could not be written.
-    fn finish(mut self) -> Result<FileWriter, ParquetError> {
+    fn finish(&mut self) -> Result<Written, ParquetError> {
         let (queue, _) = sync_channel(0);
         drop(std::mem::replace(&mut self.queue, queue));
         self.join()
     }
 
-    /// The thread's outcome, once it ends.
-    fn join(&mut self) -> Result<FileWriter, ParquetError> {
+    /// The thread's outcome, once it ends; the file writer of a thread
+    /// that failed is kept in `broken`.
+    fn join(&mut self) -> Result<Written, ParquetError> {
         let thread = self.thread.take().ok_or_else(stopped)?;
-        thread.join().unwrap_or_else(|_| {
-            Err(ParquetError::General(
+        match thread.join() {
+            Ok(Ok(written)) => Ok(written),
+            Ok(Err(broken)) => {
+                let (e, written) = *broken;
+                self.broken = Some(written);
+                Err(e)
+            }
+            Err(_) => Err(ParquetError::General(
                 "the Parquet file's writer panicked".into(),
-            ))
-        })
+            )),
+        }
     }
 }
 
@@ -386,6 +418,10 @@ impl ParquetRows {
         // The file writer and the column writers' factory of an
         // `ArrowWriter`: its file metadata (the Arrow schema included), with
         // the columns encoded here.
+        let spare = match &sink {
+            Sink::File(file) => salvage::spare(file),
+            _ => None,
+        };
         let sink = BufWriter::with_capacity(FILE_BUFFER, sink);
         let (file, factory) = ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props.build()))?
             .into_serialized_writer()?;
@@ -412,6 +448,7 @@ impl ParquetRows {
             .collect();
         Ok(ParquetRows {
             file: FileThread::start(file, &schema, grids.clone())?,
+            spare,
             factory,
             group: None,
             grid_pages: grids.iter().map(|_| Vec::new()).collect(),
@@ -530,14 +567,44 @@ impl ParquetRows {
     /// (not flushed).
     ///
     /// # Errors
-    /// The last rows or the footer cannot be written.
-    pub(crate) fn finish(mut self) -> Result<Sink, ParquetError> {
-        self.close_group()?;
-        self.file
-            .finish()?
-            .into_inner()?
-            .into_inner()
-            .map_err(|e| ParquetError::External(Box::new(e.into_error())))
+    /// The rows or the footer cannot be written (now or by an earlier
+    /// call): the error, and what the file holds then ([`Salvaged`]: the
+    /// row groups written whole, with a footer, when it is a regular file).
+    pub(crate) fn finish(mut self) -> Result<Sink, (ParquetError, Salvaged)> {
+        let written = match self.close_group().and_then(|()| self.file.finish()) {
+            Ok(written) => written,
+            Err(e) => {
+                let footing = self
+                    .file
+                    .broken
+                    .take()
+                    .map(|broken| Footing::of(&broken.file, &broken.ends));
+                let salvaged = match footing {
+                    Some(footing) => salvage(self.spare.as_ref(), footing),
+                    None => Salvaged::Unreadable(io::Error::other(
+                        "the Parquet file's writer stopped before it",
+                    )),
+                };
+                return Err((e, salvaged));
+            }
+        };
+        // Taken before the footer is written, which consumes the writer.
+        let footing = self
+            .spare
+            .is_some()
+            .then(|| Footing::of(&written.file, &written.ends));
+        let ended = written.file.into_inner().and_then(|buffered| {
+            buffered
+                .into_inner()
+                .map_err(|e| ParquetError::External(Box::new(e.into_error())))
+        });
+        ended.map_err(|e| {
+            let salvaged = match footing {
+                Some(footing) => salvage(self.spare.as_ref(), footing),
+                None => Salvaged::NotAFile,
+            };
+            (e, salvaged)
+        })
     }
 }
 

@@ -35,3 +35,4 @@ mod shard;
 mod sizes;
 mod solve;
 mod wording;
+mod write_failures;

@@ -85,17 +85,44 @@ impl TableWriter {
     ///
     /// # Errors
     /// `ending`'s error, else as for [`TableWriter::finish`].
+    /// A failure to write the file says what it holds then.
     pub fn close<T>(self, ending: Result<T, Error>) -> Result<T, Error> {
+        let note = self.cut_note();
+        let noted = |e: Error| match (&note, e.is_results_write()) {
+            (Some(note), true) => e.noting(note),
+            _ => e,
+        };
         match ending {
             Ok(value) => {
-                self.finish()?;
+                self.finish().map_err(noted)?;
                 Ok(value)
             }
             Err(e) => {
                 let _ = self.finish();
-                Err(e)
+                Err(noted(e))
             }
         }
+    }
+
+    /// What the file holds after a failure to write it; `None` for stdout
+    /// and devices.
+    fn cut_note(&self) -> Option<String> {
+        let file = match self.csv.get_ref() {
+            Sink::File(file) => file,
+            Sink::Gzip(encoder) => encoder.get_ref(),
+            Sink::Zstd(encoder) => encoder.get_ref(),
+            Sink::Stdout(_) => return None,
+        };
+        if !file.metadata().is_ok_and(|meta| meta.is_file()) {
+            return None;
+        }
+        let path = self.destination.name().display();
+        Some(match self.csv.get_ref().compressed() {
+            true => format!("{path} holds a compressed stream cut short"),
+            false => format!(
+                "{path} holds the rows written before the failure, the last maybe cut short"
+            ),
+        })
     }
 
     fn error(&self, e: csv::Error) -> Error {

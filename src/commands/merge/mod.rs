@@ -824,6 +824,8 @@ struct Output {
     csv: Option<csv::Writer<Sink>>,
     /// `None` for stdout.
     temporary: Option<PathBuf>,
+    /// The name in messages: `-o`'s, whatever the temporary name.
+    name: PathBuf,
 }
 
 impl Drop for Output {
@@ -867,21 +869,35 @@ impl Output {
                     .from_writer(sink),
             ),
             temporary,
+            name: Destination::from_arg(Some(path)).name().to_path_buf(),
         })
+    }
+
+    /// A failure to write the merge: named by `-o`, and saying that a file
+    /// is left as it was.
+    fn error(&self, e: io::Error) -> Error {
+        let error = Error::write("results", &self.name, e);
+        match self.temporary {
+            Some(_) => error.noting(&format!(
+                "{} is left as it was (a merge writes it whole or not at all)",
+                self.name.display()
+            )),
+            None => error,
+        }
     }
 
     fn write(&mut self, record: &csv::ByteRecord) -> Result<(), Error> {
         let Some(csv) = &mut self.csv else {
             return Ok(());
         };
-        let name = self.temporary.as_deref().unwrap_or(Path::new("-"));
-        csv.write_byte_record(record)
-            .map_err(|e| Error::write("results", name, io::Error::other(e)))
+        match csv.write_byte_record(record) {
+            Ok(()) => Ok(()),
+            Err(e) => Err(self.error(e.into())),
+        }
     }
 
     /// Completes the file and gives it its name.
     fn finish(mut self, path: &Path) -> Result<(), Error> {
-        let error = |e: io::Error| Error::write("results", path, e);
         let Some(csv) = self.csv.take() else {
             return Ok(());
         };
@@ -897,7 +913,8 @@ impl Output {
             if let Some(temporary) = &temporary {
                 let _ = std::fs::remove_file(temporary);
             }
-            return Err(error(e));
+            self.temporary = temporary;
+            return Err(self.error(e));
         }
         Ok(())
     }

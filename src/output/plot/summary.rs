@@ -2,6 +2,7 @@
 //! the status counts as bars and the solve-time distribution on a
 //! logarithmic axis, drawn as `bench --export-html` draws them.
 
+use std::io::Write;
 use std::path::Path;
 
 use super::{bar_chart, distribution_chart, Bar, Distribution, Page, Palette, PlotError, Scale};
@@ -112,14 +113,22 @@ pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
     Ok(page.render())
 }
 
-/// Writes the page for `summary` and `tally` to `path`.
+/// Writes the page for `summary` and `tally` to `path`. A regular file
+/// that cannot be written whole (a full disk) is removed, as the JSON
+/// summary is: neither the previous run's page nor a part of this one's
+/// is left.
 ///
 /// # Errors
 /// [`Error::Write`] when the page cannot be drawn or written.
 pub fn write_page(path: &Path, summary: &Summary, tally: &Tally) -> Result<(), Error> {
-    let html = page(summary, tally)
-        .map_err(|e| Error::write("HTML summary", path, std::io::Error::other(e)))?;
-    std::fs::write(path, html).map_err(|e| Error::write("HTML summary", path, e))
+    let error = |e| Error::write("HTML summary", path, e);
+    let html = page(summary, tally).map_err(|e| error(std::io::Error::other(e)))?;
+    let mut file = std::fs::File::create(path).map_err(error)?;
+    let written = file.write_all(html.as_bytes()).and_then(|()| file.flush());
+    if written.is_err() && file.metadata().is_ok_and(|meta| meta.is_file()) {
+        let _ = std::fs::remove_file(path);
+    }
+    written.map_err(error)
 }
 
 #[cfg(test)]
