@@ -175,8 +175,9 @@ pub fn numbers_field(values: impl IntoIterator<Item = i64>) -> Vec<u8> {
 /// n * n printable ASCII characters for a side n of 4 to 64 other than 9,
 /// or 16 or more values separated by commas or whitespace; or a 9x9 grid
 /// the 9x9 reader cannot take, 81 numbers from 0 with `-1` blanks
-/// (`3,-1,-1,7,...`, [`numbered_from_zero`]), read in `numbers0` as lists
-/// of integers are.
+/// (`3,-1,-1,7,...`, [`numbered_from_zero`]) or with `.` blanks and a `0`
+/// (`3,.,.,7,...`, as results write them), read in `numbers0` as lists of
+/// integers are.
 pub fn looks_sized(field: &[u8]) -> bool {
     if !field
         .iter()
@@ -197,15 +198,47 @@ pub fn looks_sized(field: &[u8]) -> bool {
     sizes::side_of(field.len()).is_some_and(|n| n != 9)
 }
 
-/// True for 81 integers separated by commas or whitespace that are
-/// numbered from 0 by the rule of lists ([`numbered_from_zero`]).
+/// True for two fields that are value lists of one length (commas or
+/// whitespace between 16 or more values): a puzzle and its solution of
+/// another size or numbered from 0, whose solution, without blanks, may
+/// not show by itself that it is numbered from 0 (`3,0,6,2,...`).
+pub fn same_list_shape(puzzle: &[u8], solution: &[u8]) -> bool {
+    let values = |field: &[u8]| {
+        field.iter().any(|&b| b == b',' || b == b' ').then(|| {
+            field
+                .split(|&b| b == b',' || b.is_ascii_whitespace())
+                .filter(|t| !t.is_empty())
+                .count()
+        })
+    };
+    matches!((values(puzzle), values(solution)), (Some(p), Some(s)) if p == s && p >= 16)
+}
+
+/// True for 81 values separated by commas or whitespace that are numbered
+/// from 0: integers by the rule of lists ([`numbered_from_zero`]), or
+/// integers from 0 to 8 with `.`, `-`, `_` or `+` blanks that hold a `0`,
+/// as the results of such a record write its puzzle (`3,.,.,7,...,0,...`).
 fn nine_from_zero(field: &[u8]) -> bool {
-    let values: Option<Vec<i64>> = field
+    let mut blanks = false;
+    let mut values = Vec::with_capacity(81);
+    for token in field
         .split(|&b| b == b',' || b.is_ascii_whitespace())
         .filter(|t| !t.is_empty())
-        .map(|t| std::str::from_utf8(t).ok()?.parse().ok())
-        .collect();
-    values.is_some_and(|v| numbered_from_zero(&v, 9, &SizeOptions::default()))
+    {
+        if let [b'.' | b'-' | b'_' | b'+'] = token {
+            blanks = true;
+            continue;
+        }
+        match std::str::from_utf8(token).ok().and_then(|t| t.parse().ok()) {
+            Some(value) => values.push(value),
+            None => return false,
+        }
+    }
+    if blanks {
+        values.contains(&0) && values.iter().all(|v| (0..9).contains(v))
+    } else {
+        numbered_from_zero(&values, 9, &SizeOptions::default())
+    }
 }
 
 /// True when `field` could be a record of a grid of another size than 9x9
@@ -298,6 +331,16 @@ mod tests {
         assert!(looks_sized(nine("3", "-1").as_bytes()));
         assert!(!looks_sized(nine("3", "0").as_bytes()));
         assert!(!looks_sized(nine("9", "-1").as_bytes()));
+        // As results write such a puzzle: `.` blanks and a 0; without a 0
+        // (or with a 9) it is numbered from 1.
+        assert!(looks_sized(nine("0", ".").as_bytes()));
+        assert!(!looks_sized(nine("3", ".").as_bytes()));
+        assert!(!looks_sized(nine("9", ".").as_bytes()));
+        // Its solution shows no blank: it has the puzzle's shape.
+        let (puzzle, solution) = (nine("0", "."), nine("3", "0"));
+        assert!(same_list_shape(puzzle.as_bytes(), solution.as_bytes()));
+        assert!(!same_list_shape(puzzle.as_bytes(), &[b'1'; 81]));
+        assert!(!same_list_shape(puzzle.as_bytes(), b"1,2,3"));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use sudoku_core::grid::{Grid, CELLS};
 use sudoku_core::sizes::{self, Shape, SizedGrid, Symbols};
 use sudoku_core::solver::Status;
 
-use crate::input::sized::looks_sized;
+use crate::input::sized::{looks_sized, same_list_shape};
 use crate::output::rating::{RatingColumns, RowRating, APPENDED_COLUMNS, RATE_COLUMNS};
 use crate::output::result::{Check, PuzzleResult};
 use crate::output::{file_name, COLUMNS, FILE_COLUMN};
@@ -372,7 +372,11 @@ pub fn parse_row(record: &csv::ByteRecord, columns: &Columns) -> Result<Row, Str
     };
     let solution_text = optional_field(solution, "solution")?;
     let (solution, sized) = if other_size {
-        if !solution_text.is_empty() && !looks_sized(solution_text.as_bytes()) {
+        let solution_bytes = solution_text.as_bytes();
+        if !solution_text.is_empty()
+            && !looks_sized(solution_bytes)
+            && !same_list_shape(puzzle_text.as_bytes(), solution_bytes)
+        {
             return Err(format!(
                 "solution `{}` is not valid",
                 solution_text.escape_debug()

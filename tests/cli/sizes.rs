@@ -458,6 +458,73 @@ fn resume_continues_a_partly_written_sixteen_by_sixteen_results_file() {
     assert!(stderr(&refused).contains("--blank"), "{}", stderr(&refused));
 }
 
+/// 9x9 puzzles numbered from 0 (`-1` blanks) are written as numbers with
+/// `.` blanks (`3,.,.,...`), and their results were refused by `--resume`,
+/// `merge` and `check --baseline` (exit 2, "puzzle ... is not valid") and
+/// read back as `malformed` (found by a new-user trial).
+#[test]
+fn results_of_nine_by_nine_puzzles_numbered_from_zero_read_back() {
+    let scratch = Scratch::new();
+    let lines: String = std::fs::read_to_string("data/top95.txt")
+        .unwrap()
+        .lines()
+        .take(6)
+        .map(|line| {
+            let cells: Vec<String> = line
+                .bytes()
+                .map(|c| match c {
+                    b'1'..=b'9' => (c - b'1').to_string(),
+                    _ => "-1".to_string(),
+                })
+                .collect();
+            format!("{{\"puzzle\": [{}]}}\n", cells.join(","))
+        })
+        .collect();
+    let input = scratch.file("zero.jsonl", lines.as_bytes());
+    let whole = scratch.path("whole.csv");
+    assert_eq!(code(&solve(&[&input, "-o", &whole])), 0);
+    let written = read_output(&whole);
+    assert!(written.contains(",\"3,.,.,"), "{written}");
+
+    let rows: Vec<&str> = written.lines().collect();
+    let part = scratch.file("part.csv", format!("{}\n", rows[..3].join("\n")).as_bytes());
+    let resumed = solve(&[&input, "-o", &part, "--resume"]);
+    assert_eq!(code(&resumed), 0, "{}", stderr(&resumed));
+    assert_eq!(
+        without_timing(&read_output(&part)),
+        without_timing(&written)
+    );
+
+    let checked = run(&["check", &input, "--baseline", &whole, "-o", "/dev/null"]);
+    assert_eq!(code(&checked), 0, "{}", stderr(&checked));
+
+    let shards = [scratch.path("1.csv"), scratch.path("2.csv")];
+    for (k, shard) in shards.iter().enumerate() {
+        let of = format!("{}/2", k + 1);
+        assert_eq!(code(&solve(&[&input, "--shard", &of, "-o", shard])), 0);
+    }
+    let merged = scratch.path("merged.csv");
+    let output = run(&[
+        "merge", &shards[0], &shards[1], "-o", &merged, "--inputs", &input,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        without_timing(&read_output(&merged)),
+        without_timing(&written)
+    );
+
+    // The results read back as puzzles, each checked against its solution.
+    let again = scratch.path("again.csv");
+    assert_eq!(code(&solve(&[&whole, "-o", &again])), 0);
+    let again = read_output(&again);
+    assert_eq!(
+        again.lines().filter(|l| l.contains(",solved,")).count(),
+        6,
+        "{again}"
+    );
+    assert_eq!(again.matches(",ok,").count(), 6, "{again}");
+}
+
 #[test]
 fn merge_joins_the_shards_of_a_sixteen_by_sixteen_run() {
     let scratch = Scratch::new();
