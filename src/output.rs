@@ -1798,6 +1798,24 @@ mod tests {
     }
 
     #[test]
+    fn whole_rows_of_a_write_cut_short_are_counted_past_quoted_line_ends() {
+        let pieces: [&[u8]; 2] = [b"1,a\n2,\"b\nc\"\n", b"3,d\n4,e"];
+        let total = pieces.iter().map(|p| p.len()).sum();
+        assert_eq!(whole_rows(&pieces, total, true), (3, true));
+        assert_eq!(whole_rows(&pieces, 16, true), (3, false));
+        assert_eq!(whole_rows(&pieces, 15, true), (2, true));
+        assert_eq!(whole_rows(&pieces, 12, true), (2, false));
+        // A line end in quotes ends no row.
+        assert_eq!(whole_rows(&pieces, 9, true), (1, true));
+        assert_eq!(whole_rows(&pieces, 4, true), (1, false));
+        assert_eq!(whole_rows(&pieces, 0, true), (0, false));
+        // JSON Lines never holds a line end in a value; its quotes are
+        // escaped inside strings.
+        let jsonl: [&[u8]; 1] = [b"{\"m\":\"a\\\"\"}\n{\"m\":"];
+        assert_eq!(whole_rows(&jsonl, jsonl[0].len(), false), (1, true));
+    }
+
+    #[test]
     fn delimiters_that_fields_hold_are_refused() {
         for ok in [',', ';', '\t', '|', ' '] {
             assert!(check_delimiter(ok).is_ok(), "{ok:?}");

@@ -581,6 +581,7 @@ impl ParquetRows {
                     .map(|broken| Footing::of(&broken.file, &broken.ends));
                 let salvaged = match footing {
                     Some(footing) => salvage(self.spare.as_ref(), footing),
+                    None if self.spare.is_none() => Salvaged::NotAFile,
                     None => Salvaged::Unreadable(io::Error::other(
                         "the Parquet file's writer stopped before it",
                     )),
