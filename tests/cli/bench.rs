@@ -724,3 +724,34 @@ fn the_simd_level_is_reported_and_chosen_by_the_environment() {
              the levels are scalar, avx2 and avx512\n",
         );
 }
+
+/// Records that are no puzzle were left out of the measurement with no
+/// word under `--quiet` (found by a new-user trial): now a warning names
+/// how many, and the first one's line and fault.
+#[test]
+fn malformed_records_left_out_are_named_under_quiet() {
+    let dir = tempfile::tempdir().unwrap();
+    let top95 = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data/top95.txt"),
+    )
+    .unwrap();
+    let mut lines: Vec<&str> = top95.lines().take(4).collect();
+    lines.insert(2, "12345");
+    lines.push("x");
+    let file = dir.path().join("some.txt");
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    bench(&[
+        file.to_str().unwrap(),
+        "--solver",
+        "fast",
+        "-j",
+        "1",
+        "--quiet",
+    ])
+    .assert()
+    .success()
+    .stderr(contains(
+        "some.txt: 2 malformed records not measured: no puzzle the solvers take, the first \
+             on line 3: 5 cells, expected 81",
+    ));
+}

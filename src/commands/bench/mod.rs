@@ -301,6 +301,8 @@ pub struct Dataset {
     pub sets: Vec<Puzzles>,
     /// Malformed records skipped.
     pub skipped: u64,
+    /// The first of them: its line and why it is no puzzle.
+    pub first_skipped: Option<(u64, String)>,
     /// Time to read and parse the input.
     pub parse: Duration,
 }
@@ -316,6 +318,7 @@ impl Dataset {
         let name = records.name().to_string();
         let mut sets: Vec<Puzzles> = Vec::new();
         let mut skipped = 0;
+        let mut first_skipped = None;
         for record in records.take(usize::try_from(limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX))
         {
             let record = record?;
@@ -339,13 +342,17 @@ impl Dataset {
                         None => sets.push(Puzzles::Sized(vec![sized.puzzle])),
                     }
                 }
-                (Err(_), None) => skipped += 1,
+                (Err(why), None) => {
+                    skipped += 1;
+                    first_skipped.get_or_insert((record.line, why));
+                }
             }
         }
         Ok(Dataset {
             name,
             sets,
             skipped,
+            first_skipped,
             parse: start.elapsed(),
         })
     }
@@ -454,6 +461,16 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
             dataset.parse.as_secs_f64() * 1e3,
             dataset.sizes(),
         ));
+        // Said under --quiet too: a measurement that leaves records out
+        // must not look like one of the whole file.
+        if let Some((line, why)) = &dataset.first_skipped {
+            crate::stderrln!(
+                "sudoku-batch: warning: {}: {} not measured: no puzzle the solvers take, the \
+                 first on line {line}: {why}",
+                dataset.name,
+                count(dataset.skipped, "malformed record", "malformed records"),
+            );
+        }
         if dataset.sets.is_empty() {
             crate::stderrln!(
                 "sudoku-batch: warning: no puzzles in {}; skipped",
