@@ -245,7 +245,10 @@ impl LineRules {
     /// when it is one too: the puzzle field split as for any line (on
     /// whitespace, `,`, `;` and `|`), else split on whitespace only (a
     /// field of numbers separated by commas), else the whole line (n*n
-    /// values separated by commas or spaces).
+    /// values separated by commas or spaces). Without `--column`, when the
+    /// first field is none, the only other field that is an incomplete
+    /// grid is the puzzle, as for 9x9 ones (`<id> <puzzle> <rating>`, a
+    /// CSV's `id,puzzle,solution,size` read as text lines).
     fn sized_field(
         &self,
         line: &[u8],
@@ -263,8 +266,23 @@ impl LineRules {
             } else {
                 split(line, fields);
             }
-            if let Some(field) = fields.get(at).filter(|f| is_sized(f)) {
-                return Some((*field, fields.get(at + 1).filter(|f| is_sized(f)).copied()));
+            let found = match fields.get(at) {
+                Some(field) if is_sized(field) => Some(at),
+                _ if self.column.is_none() => {
+                    let mut others = (1..fields.len()).filter(|&i| {
+                        let (s, e) = fields[i];
+                        sized::is_puzzle(&line[s..e], &self.sizes)
+                    });
+                    match (others.next(), others.next()) {
+                        (Some(one), None) => Some(one),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            if let Some(i) = found {
+                let solution = fields.get(i + 1).filter(|f| is_sized(f)).copied();
+                return Some((fields[i], solution));
             }
         }
         let (s, e) = trimmed(line, 0, line.len());

@@ -188,11 +188,19 @@ impl Record {
 
     /// Takes what [`sized::read`] made of the record's field: the grid of
     /// another size, or the message that makes the record `malformed`;
-    /// and why a given solution is not one.
+    /// and why a given solution is not one. A 9x9 in the digits `1`-`9`
+    /// so read (`0,0,3,0,2,...` as a field or a string) becomes the 9x9
+    /// puzzle it writes ([`sized::as_nine`]).
     pub fn set_sized(&mut self, read: (Result<SizedRecord, String>, Option<String>)) {
         let (sized, solution_error) = read;
         match sized {
             Ok(sized) => {
+                if let Some((puzzle, solution)) = sized::as_nine(&sized) {
+                    self.puzzle = Ok(puzzle);
+                    self.solution = solution.or(self.solution);
+                    self.solution_error = solution_error;
+                    return;
+                }
                 self.puzzle = Err(sized::only_nine(sized.puzzle.side()));
                 self.sized = Some(Box::new(sized));
                 // The 9x9 reading of the solution field does not apply.

@@ -174,10 +174,12 @@ pub fn numbers_field(values: impl IntoIterator<Item = i64>) -> Vec<u8> {
 /// True for a field that is a grid of another size than 9x9 by its shape:
 /// n * n printable ASCII characters for a side n of 4 to 64 other than 9,
 /// or 16 or more values separated by commas or whitespace; or a 9x9 grid
-/// the 9x9 reader cannot take, 81 numbers from 0 with `-1` blanks
-/// (`3,-1,-1,7,...`, [`numbered_from_zero`]) or with `.` blanks and a `0`
-/// (`3,.,.,7,...`, as results write them), read in `numbers0` as lists of
-/// integers are.
+/// the 9x9 reader cannot take as it is: 81 numbers from 0 with `-1`
+/// blanks (`3,-1,-1,7,...`, [`numbered_from_zero`]) or with `.` blanks
+/// and a `0` (`3,.,.,7,...`, as results write them), read in `numbers0` as
+/// lists of integers are; or 81 one-digit numbers with `0` blanks
+/// (`0,0,3,0,2,...`), which [`Record::set_sized`] turns into the 9x9
+/// puzzle they write.
 pub fn looks_sized(field: &[u8]) -> bool {
     if !field
         .iter()
@@ -191,11 +193,50 @@ pub fn looks_sized(field: &[u8]) -> bool {
         .count();
     if separated >= 16 && field.iter().any(|&b| b == b',' || b == b' ') {
         return match sizes::side_of(separated) {
-            Some(9) => nine_from_zero(field),
+            Some(9) => nine_digits(field) || nine_from_zero(field),
             side => side.is_some(),
         };
     }
     sizes::side_of(field.len()).is_some_and(|n| n != 9)
+}
+
+/// True for 81 one-digit numbers separated by commas or whitespace
+/// (`0,0,3,0,2,...`: a 9x9 puzzle with `0` blanks).
+fn nine_digits(field: &[u8]) -> bool {
+    field
+        .split(|&b| b == b',' || b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+        .all(|t| matches!(t, [b'0'..=b'9']))
+}
+
+/// True for a field that is a puzzle of another size (or a 9x9 one the
+/// 9x9 reader cannot take) by its shape ([`looks_sized`]) and reads as one
+/// under `options`, with a blank: what the 9x9 readers ask of a field
+/// that is not the first (`<id> <puzzle> <rating>`), asked at every size.
+pub fn is_puzzle(field: &[u8], options: &SizeOptions) -> bool {
+    looks_sized(field)
+        && sizes::read(field, options.symbols.as_ref(), options.shape)
+            .is_ok_and(|read| !read.grid.is_complete())
+}
+
+/// The 9x9 puzzle (and its given solution) of a record read as a grid of
+/// another size that is a 9x9 in the digits `1`-`9` with the usual 3x3
+/// boxes (`0,0,3,0,2,...`, [`looks_sized`]): the 9x9 readers' record, so
+/// that it is read, solved and written as an 81-character puzzle is.
+/// `None` for any other record (numbered from 0, another alphabet, other
+/// boxes).
+pub fn as_nine(record: &SizedRecord) -> Option<(Grid, Option<Grid>)> {
+    let shape = record.puzzle.shape();
+    let digits = matches!(
+        record.symbols.label(9).as_str(),
+        "1-9" | "123456789" | "numbers 1-9"
+    );
+    if shape.side() != 9 || shape.box_rows() != 3 || !digits {
+        return None;
+    }
+    let grid = |g: &SizedGrid| Grid::from_cells(<[u8; 81]>::try_from(g.cells()).ok()?);
+    let puzzle = grid(&record.puzzle)?;
+    Some((puzzle, record.solution.as_ref().and_then(grid)))
 }
 
 /// True for two fields that are value lists of one length (commas or
@@ -329,7 +370,6 @@ mod tests {
         // from 0 (a -1, every value -1 to 8).
         let nine = |first: &str, rest: &str| format!("{first},{}", vec![rest; 80].join(","));
         assert!(looks_sized(nine("3", "-1").as_bytes()));
-        assert!(!looks_sized(nine("3", "0").as_bytes()));
         assert!(!looks_sized(nine("9", "-1").as_bytes()));
         // As results write such a puzzle: `.` blanks and a 0; without a 0
         // (or with a 9) it is numbered from 1.
@@ -341,6 +381,13 @@ mod tests {
         assert!(same_list_shape(puzzle.as_bytes(), solution.as_bytes()));
         assert!(!same_list_shape(puzzle.as_bytes(), &[b'1'; 81]));
         assert!(!same_list_shape(puzzle.as_bytes(), b"1,2,3"));
+        assert!(!looks_sized(nine("10", "0").as_bytes()));
+        // 81 one-digit numbers with 0 blanks: the 9x9 puzzle they write.
+        assert!(looks_sized(nine("3", "0").as_bytes()));
+        let (read, _) = read(nine("3", "0").as_bytes(), None, &SizeOptions::default());
+        let (puzzle, solution) = as_nine(&read.unwrap()).unwrap();
+        assert_eq!(puzzle.to_line(), format!("3{}", ".".repeat(80)));
+        assert_eq!(solution, None);
     }
 
     #[test]

@@ -619,3 +619,125 @@ fn bench_measures_other_sizes_with_a_size_column_one_row_per_size() {
         [("9x9".into(), 3, 100.0), ("16x16".into(), 10, 100.0)]
     );
 }
+
+/// A 4x4, a 6x6 (each with its solution), a 9x9, a 16x16 and a 25x25
+/// puzzle: `(size, puzzle, solution)`.
+fn one_of_each_size() -> Vec<(&'static str, String, String)> {
+    let first = |path: String| {
+        let text = std::fs::read_to_string(path).unwrap();
+        text.lines().next().unwrap().to_string()
+    };
+    let letters = std::fs::read_to_string(repo("data/sizes/alphadoku_25x25_letters.csv")).unwrap();
+    vec![
+        ("4", "3.....1.......32".into(), "3124421323411432".into()),
+        (
+            "6",
+            ".6..4....1....4..5...2...4...3.26...".into(),
+            "163542452136214365635214541623326451".into(),
+        ),
+        ("9", first(repo("data/top95.txt")), String::new()),
+        ("16", first(sixteen()), String::new()),
+        (
+            "25",
+            letters.replace([',', '\n'], "").replace('+', "."),
+            String::new(),
+        ),
+    ]
+}
+
+/// The documented `<id> <puzzle> <rating>` layout finds the puzzle after
+/// the id at every size, as it does 9x9 ones (it was `malformed`: "a 4x4
+/// grid: only 9x9 is supported", "36 cells, expected 81"), from stdin and
+/// from a `.txt` file; and a CSV of `id,puzzle,solution,size` read from
+/// stdin (as text lines) gives the rows the same file named `.csv` gives.
+#[test]
+fn a_puzzle_after_an_id_is_found_at_every_size() {
+    let scratch = Scratch::new();
+    let puzzles = one_of_each_size();
+    let forum: String = puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, (_, puzzle, _))| format!("{} {puzzle} 1.5\n", i + 1))
+        .collect();
+    let txt = scratch.file("forum.txt", forum.as_bytes());
+    for output in [solve(&[&txt]), solve_stdin(&[], forum.as_bytes())] {
+        assert_eq!(code(&output), 0, "stderr: {}", stderr(&output));
+        let rows = rows(&stdout(&output));
+        assert_eq!(rows.len(), 5);
+        for (row, (_, puzzle, _)) in rows.iter().zip(&puzzles) {
+            assert_eq!((row.status.as_str(), &row.puzzle), ("solved", puzzle));
+        }
+    }
+    let csv: String = std::iter::once("id,puzzle,solution,size\n".to_string())
+        .chain(
+            puzzles
+                .iter()
+                .enumerate()
+                .map(|(i, (size, puzzle, solution))| format!("{i},{puzzle},{solution},{size}\n")),
+        )
+        .collect();
+    let by_name = solve(&[&scratch.file("mixed.csv", csv.as_bytes()), "--keep", "id"]);
+    let from_stdin = solve_stdin(&["--keep", "id"], csv.as_bytes());
+    assert_eq!(code(&from_stdin), 0, "stderr: {}", stderr(&from_stdin));
+    let text = stdout(&from_stdin);
+    assert_eq!(without_timing(&text), without_timing(&stdout(&by_name)));
+    let checks: Vec<String> = csv_table(&text)
+        .1
+        .iter()
+        .map(|r| r["check"].clone())
+        .collect();
+    assert_eq!(checks, ["ok", "ok", "", "", ""]);
+}
+
+/// A 9x9 puzzle written as 81 numbers with `0` blanks reads wherever the
+/// numbers of other sizes do, as the 81-character puzzle it writes: a
+/// quoted CSV field, a JSON string (commas or spaces), and a line of
+/// "puzzle values, a space, solution values" (all were `malformed`: "bad
+/// character ',' at position 2", "1 cell, expected 81").
+#[test]
+fn nine_by_nine_number_lists_read_as_a_field_a_string_and_beside_a_solution() {
+    let scratch = Scratch::new();
+    let puzzle = std::fs::read_to_string(repo("data/top95.txt")).unwrap();
+    let puzzle = puzzle.lines().next().unwrap();
+    let solved = solve_rows(&[&scratch.file("p.txt", puzzle.as_bytes())], 0);
+    let solution = &solved[0].solution;
+    let numbers = |grid: &str, sep: &str| {
+        let values: Vec<String> = grid
+            .bytes()
+            .map(|b| {
+                if b == b'.' {
+                    "0".into()
+                } else {
+                    (b as char).to_string()
+                }
+            })
+            .collect();
+        values.join(sep)
+    };
+    let (p, s) = (numbers(puzzle, ","), numbers(solution, ","));
+    let inputs = [
+        ("q.csv", format!("puzzle,solution\n\"{p}\",\"{s}\"\n")),
+        ("n.csv", format!("\"{p}\"\n")),
+        (
+            "j.jsonl",
+            format!("{{\"puzzle\":\"{p}\",\"solution\":\"{s}\"}}\n"),
+        ),
+        (
+            "sp.jsonl",
+            format!("{{\"puzzle\":\"{}\"}}\n", numbers(puzzle, " ")),
+        ),
+        ("line.txt", format!("{p} {s}\n")),
+    ];
+    for (name, text) in inputs {
+        let rows = solve_rows(&[&scratch.file(name, text.as_bytes())], 0);
+        assert_eq!(rows.len(), 1, "{name}");
+        assert_eq!(
+            (rows[0].status.as_str(), rows[0].puzzle.as_str()),
+            ("solved", puzzle),
+            "{name}"
+        );
+        assert_eq!(&rows[0].solution, solution, "{name}");
+        let check = if text.contains(&s) { "ok" } else { "" };
+        assert_eq!(rows[0].check, check, "{name}");
+    }
+}
