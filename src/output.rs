@@ -29,7 +29,7 @@ pub mod plot;
 pub mod progress;
 pub mod rating;
 pub mod read_back;
-mod replace;
+pub(crate) mod replace;
 pub mod result;
 pub mod stats;
 

@@ -1,4 +1,5 @@
-//! Output files created anew rather than truncated.
+//! Output files created anew rather than truncated, and files written
+//! whole or not at all ([`write_whole`]).
 //!
 //! Truncating an existing results file in place costs twice on ext4, the
 //! file system of most Linux machines: the `open` itself frees the old
@@ -15,7 +16,7 @@
 //! place as before.
 
 use std::fs::File;
-use std::io;
+use std::io::{self, Write};
 use std::path::Path;
 
 /// Opens `path` for writing, empty: a new file where none was, an existing
@@ -63,6 +64,23 @@ fn replace(path: &Path) -> Option<File> {
             .spawn(move || drop(old));
     }
     Some(file)
+}
+
+/// Writes `bytes` as the whole of the file `path`, created or truncated
+/// (as [`std::fs::write`] does: for pages and exports, written whole at
+/// once); a regular file that cannot be written whole (a full disk) is
+/// removed rather than left cut short, so that neither the previous
+/// contents nor a part of the new ones are taken for the new.
+///
+/// # Errors
+/// The file cannot be created or written.
+pub(crate) fn write_whole(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut file = File::create(path)?;
+    let written = file.write_all(bytes).and_then(|()| file.flush());
+    if written.is_err() && file.metadata().is_ok_and(|meta| meta.is_file()) {
+        let _ = std::fs::remove_file(path);
+    }
+    written
 }
 
 #[cfg(all(test, unix))]

@@ -230,6 +230,36 @@ fn an_html_summary_that_cannot_be_written_whole_is_removed() {
 }
 
 #[test]
+fn a_bench_export_that_cannot_be_written_whole_is_removed() {
+    let s = Scratch::new();
+    let json = s.path("b.json");
+    let args = [
+        "bench",
+        &repo("data/top95.txt"),
+        "--time-s",
+        "0.01",
+        "--runs",
+        "1",
+    ];
+    let output = limited(
+        1,
+        &[&args[..], &["-j", "1", "--export-json", &json]].concat(),
+    );
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!(
+            "sudoku-batch: error: writing benchmark results to {json}: File too large"
+        )),
+        "{}",
+        stderr(&output)
+    );
+    assert!(
+        !std::path::Path::new(&json).exists(),
+        "an export cut short is left"
+    );
+}
+
+#[test]
 fn merge_and_data_set_tables_name_their_file_and_what_it_holds() {
     let s = Scratch::new();
     let input = repo("data/kaggle1m_10000.csv");

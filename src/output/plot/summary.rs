@@ -2,7 +2,6 @@
 //! the status counts as bars and the solve-time distribution on a
 //! logarithmic axis, drawn as `bench --export-html` draws them.
 
-use std::io::Write;
 use std::path::Path;
 
 use super::{bar_chart, distribution_chart, Bar, Distribution, Page, Palette, PlotError, Scale};
@@ -123,12 +122,7 @@ pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
 pub fn write_page(path: &Path, summary: &Summary, tally: &Tally) -> Result<(), Error> {
     let error = |e| Error::write("HTML summary", path, e);
     let html = page(summary, tally).map_err(|e| error(std::io::Error::other(e)))?;
-    let mut file = std::fs::File::create(path).map_err(error)?;
-    let written = file.write_all(html.as_bytes()).and_then(|()| file.flush());
-    if written.is_err() && file.metadata().is_ok_and(|meta| meta.is_file()) {
-        let _ = std::fs::remove_file(path);
-    }
-    written.map_err(error)
+    crate::output::replace::write_whole(path, html.as_bytes()).map_err(error)
 }
 
 #[cfg(test)]

@@ -156,7 +156,8 @@ impl Exports {
         self.targets.iter().any(|(f, _)| *f == format)
     }
 
-    /// Rewrites every file export with `report`.
+    /// Rewrites every file export with `report`; a file that cannot be
+    /// written whole (a full disk) is removed rather than left cut short.
     ///
     /// # Errors
     /// [`Error::Write`] when a file cannot be written.
@@ -166,7 +167,7 @@ impl Exports {
                 let bytes = format
                     .exporter()
                     .serialize_report(report)
-                    .and_then(|bytes| std::fs::write(path, bytes))
+                    .and_then(|bytes| crate::output::replace::write_whole(path, &bytes))
                     .map_err(|e| Error::write("benchmark results", path.clone(), e));
                 bytes?;
             }
