@@ -58,8 +58,8 @@ pub enum Command {
     /// or expected status) and compare with a baseline.
     ///
     /// Exit codes: 0 when everything holds, 1 when anything failed (the
-    /// report on stderr says what) or no puzzle was read (nothing was
-    /// checked), 2 on usage and I/O errors (also a baseline that belongs to
+    /// report on stderr says what) or the inputs held no puzzle (nothing
+    /// was checked; a --shard holding none of their puzzles is 0), 2 on usage and I/O errors (also a baseline that belongs to
     /// other inputs), 130/143 on SIGINT/SIGTERM (the report then says
     /// `interrupted after N puzzles` and lists the failures so far).
     Check(check::CheckArgs),
@@ -67,7 +67,8 @@ pub enum Command {
     /// the one a single run would write, in input order, and its summary.
     ///
     /// Exit codes: 0 when the merge is written, 2 on usage and I/O errors,
-    /// results that overlap or, with `--inputs`, miss a record (unless
+    /// results that overlap or, with `--inputs`, miss a record, or with
+    /// `--summaries`, of a shard a signal stopped (both unless
     /// `--allow-missing`).
     Merge(merge::MergeArgs),
     /// Make N fresh puzzles, each with one solution and minimal.
@@ -91,7 +92,7 @@ pub enum Command {
     /// Exit codes: 0 when every record was canonicalised and nothing leaked,
     /// 1 when a record was malformed or invalid or an --against record
     /// matched, 2 on usage and I/O errors and on a grid of another size than
-    /// 9x9, 130/143 on SIGINT/SIGTERM.
+    /// 9x9 (the output file is then removed), 130/143 on SIGINT/SIGTERM.
     Canon(dataset::canon::CanonArgs),
     /// K random equivalent copies of every record, with their solutions.
     ///
@@ -100,8 +101,8 @@ pub enum Command {
     /// --keep-all.
     ///
     /// Exit codes: 0 when no record was malformed, 1 otherwise, 2 on usage
-    /// and I/O errors and on a grid of another size than 9x9, 130/143 on
-    /// SIGINT/SIGTERM.
+    /// and I/O errors and on a grid of another size than 9x9 (the output
+    /// file is then removed), 130/143 on SIGINT/SIGTERM.
     Augment(dataset::augment::AugmentArgs),
 }
 

@@ -4,6 +4,8 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::error::{Error, Verdict};
@@ -149,6 +151,8 @@ fn run_opened(
         sources,
         resume,
         shape,
+        fit_checked,
+        shard_records,
     } = match prepared {
         Ok(prepared) => prepared?,
         Err(signal) => {
@@ -248,20 +252,23 @@ fn run_opened(
     if let Some((_, matching)) = &resume {
         tally.merge(&matching.finish(interrupted.is_some())?);
     }
-    // Only a run that read every record knows that none fits.
-    if interrupted.is_none() {
+    // Inputs read once (a pipe) could not be checked before the run: only a
+    // run that read every record knows that none fits.
+    if interrupted.is_none() && !fit_checked {
         if let Some(why) = config.read.sizes.unfit(tally.sides, tally.puzzles) {
-            return Err(Error::Input(input::InputError::NotApplicable(why)));
+            unfit_after_the_run(config, resume.is_some(), why)?;
         }
     }
-    report(
+    let (verdict, mut summary) = report(
         config,
         names,
         tally,
         start,
         interrupted,
         summary_file.take(),
-    )
+    )?;
+    summary.shard_of = shard_records.map(|n| n.load(Ordering::Relaxed));
+    Ok((verdict, summary))
 }
 
 /// What is ready before the run: the opened inputs, the results' shape
@@ -273,6 +280,12 @@ struct Prepared {
     sources: Vec<Source>,
     resume: Option<(Kept, Matching)>,
     shape: Shape,
+    /// `--box` and `--symbols` were checked against the inputs before the
+    /// run ([`refuse_unfit`]): false when an input can be read only once.
+    fit_checked: bool,
+    /// With `--shard`, the records of the whole inputs read so far, every
+    /// shard's ([`shard::select`]).
+    shard_records: Option<Arc<AtomicU64>>,
 }
 
 /// Opens every input, in order, failing on the first that cannot be read
@@ -299,7 +312,7 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         .collect();
     input::options_apply(&formats, &read)?;
     drop(formats);
-    refuse_unfit(config, &read)?;
+    let fit_checked = refuse_unfit(config, &read)?;
     // The run's kept columns hold every input's (see `input::layout`).
     let own: Vec<(&str, Vec<KeptColumn>)> = opened
         .iter()
@@ -333,9 +346,12 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         .collect();
     // Sharding numbers the records of the whole inputs, so it comes before
     // --resume, which skips the shard's own rows already written.
-    let sources = match config.shard {
-        Some(shard) => shard::select(sources, shard, config.limit),
-        None => sources,
+    let (sources, shard_records) = match config.shard {
+        Some(shard) => {
+            let (sources, numbered) = shard::select(sources, shard, config.limit);
+            (sources, Some(numbered))
+        }
+        None => (sources, None),
     };
     let shape = Shape {
         files: (names.len() > 1).then(|| names.clone()),
@@ -379,19 +395,28 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         sources,
         resume,
         shape,
+        fit_checked,
+        shard_records,
     })
 }
 
 /// Refuses `--box` or `--symbols` that fits none of the records before
 /// anything is written: the inputs are read once more up to the first
 /// record that fits (the first, as a rule), or to their end (within
-/// `--limit`). Only regular files can be read twice: a run from stdin or a
-/// pipe finds out at its end, as [`run_opened`] does.
-fn refuse_unfit(config: &Config, read: &input::ReadOptions) -> Result<(), Error> {
+/// `--limit`). The whole inputs, whatever `--shard` and `--resume` leave
+/// this run: the check is there to catch a mistyped option, and one record
+/// of the inputs that fits shows the option is meant. Returns false when
+/// the inputs could not be checked: only regular files can be read twice,
+/// so a run from stdin or a pipe finds out at its end
+/// ([`unfit_after_the_run`]).
+fn refuse_unfit(config: &Config, read: &input::ReadOptions) -> Result<bool, Error> {
     let sizes = &config.read.sizes;
+    if sizes.shape.is_none() && sizes.symbols.is_none() {
+        return Ok(true);
+    }
     let regular = |path: &std::path::PathBuf| std::fs::metadata(path).is_ok_and(|m| m.is_file());
-    if sizes.shape.is_none() && sizes.symbols.is_none() || !config.input_paths.iter().all(regular) {
-        return Ok(());
+    if !config.input_paths.iter().all(regular) {
+        return Ok(false);
     }
     let (mut sides, mut records) = (0u128, 0u64);
     for path in &config.input_paths {
@@ -401,20 +426,41 @@ fn refuse_unfit(config: &Config, read: &input::ReadOptions) -> Result<(), Error>
             }
             let record = record?;
             records += 1;
-            sides |= match (&record.sized, &record.puzzle) {
-                (Some(sized), _) => 1 << sized.puzzle.side(),
-                (None, Ok(_)) => 1 << 9,
-                (None, Err(_)) => 0,
-            };
+            sides |= record.side_bit();
             if sizes.unfit(sides, records).is_none() {
-                return Ok(());
+                return Ok(true);
             }
         }
     }
     match sizes.unfit(sides, records) {
         Some(why) => Err(Error::Input(input::InputError::NotApplicable(why))),
-        None => Ok(()),
+        None => Ok(true),
     }
+}
+
+/// What a run from stdin or a pipe does when, once every record is read,
+/// `--box` or `--symbols` fitted none (`why`): a whole run is refused (its
+/// rows are written by then, as docs/sizes.md says). A shard saw only its
+/// own records (the others are never read as grids), so it cannot tell,
+/// and a resumed run has appended its rows (a refused `--resume` appends
+/// nothing): both warn instead.
+///
+/// # Errors
+/// The refusal, for a whole run.
+fn unfit_after_the_run(config: &Config, resumed: bool, why: String) -> Result<(), Error> {
+    let warning = match (config.shard, resumed) {
+        (Some(shard), _) => format!(
+            "among the records of shard {shard}: {why} (the other shards' records, read once \
+             from a pipe, were not looked at)"
+        ),
+        (None, true) => format!(
+            "{why} (found once the rows were appended: an input read once from a pipe cannot \
+             be checked before)"
+        ),
+        (None, false) => return Err(Error::Input(input::InputError::NotApplicable(why))),
+    };
+    crate::stderrln!("sudoku-batch: warning: {warning}");
+    Ok(())
 }
 
 /// Refuses a `--keep-types` cast that fits no value of its column before

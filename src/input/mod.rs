@@ -186,6 +186,16 @@ impl Record {
         }
     }
 
+    /// The side of the record's grid (9 for a 9x9 puzzle), as a bit of a
+    /// set of sides (bit n for n x n); 0 for a malformed record.
+    pub fn side_bit(&self) -> u128 {
+        match (&self.sized, &self.puzzle) {
+            (Some(sized), _) => 1 << sized.puzzle.side(),
+            (None, Ok(_)) => 1 << 9,
+            (None, Err(_)) => 0,
+        }
+    }
+
     /// Takes what [`sized::read`] made of the record's field: the grid of
     /// another size, or the message that makes the record `malformed`;
     /// and why a given solution is not one. A 9x9 in the digits `1`-`9`

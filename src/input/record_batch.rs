@@ -593,6 +593,14 @@ pub trait RecordStream: Iterator<Item = Result<Record, InputError>> + Send {
     fn steady(&self) -> bool {
         false
     }
+
+    /// True once the stream has ended because `--limit` ends it there (a
+    /// shard's records past the first L of all inputs, see
+    /// [`crate::job::shard`]), not because the input ended: what follows in
+    /// the input is not this run's. False unless known.
+    fn at_limit(&self) -> bool {
+        false
+    }
 }
 
 /// Any iterator of records as a [`RecordStream`] that parses as it reads.

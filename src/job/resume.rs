@@ -793,6 +793,9 @@ struct Matcher {
     /// The rows matched.
     tally: Tally,
     failure: Option<ResumeError>,
+    /// `--limit` ended the inputs before the next kept row: the rows left
+    /// are past it, kept as they are (see [`Matching::finish`]).
+    past_limit: bool,
 }
 
 /// What the wrapped input `input` must do next.
@@ -810,7 +813,7 @@ enum Step {
 
 impl Matcher {
     fn step(&mut self, input: usize) -> Step {
-        if self.failure.is_some() {
+        if self.failure.is_some() || self.past_limit {
             return Step::Stop;
         }
         if self.next.is_none() {
@@ -908,6 +911,9 @@ impl Matcher {
             self.cursor = input;
             self.last_line = record.line;
             self.tally.add(&row.result);
+            // A row does not tell a grid of another size from a malformed
+            // record; the record it matched does.
+            self.tally.sides |= record.side_bit();
             self.next = None;
         } else {
             let record = self.describe(input, record);
@@ -1026,6 +1032,7 @@ pub fn skip_kept(
         last_line: 0,
         tally: Tally::new(),
         failure: None,
+        past_limit: false,
     }));
     let sources = sources
         .into_iter()
@@ -1082,7 +1089,12 @@ impl Iterator for Skipping {
                 Step::Match => match self.inner.next() {
                     None => {
                         let mut matcher = lock(&shared);
-                        if !matcher.is_for_later(self.input) {
+                        if self.inner.at_limit() {
+                            // A shard's --limit, lower than the run's that
+                            // wrote the file: as without --shard, the rows
+                            // past it are kept and nothing is appended.
+                            matcher.past_limit = true;
+                        } else if !matcher.is_for_later(self.input) {
                             matcher.short();
                         }
                         return None;

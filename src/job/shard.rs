@@ -92,10 +92,16 @@ impl fmt::Display for Shard {
 /// The records are numbered as the reader yields them, on its thread; read
 /// errors pass through, uncounted. Records the reader cuts raw stay raw
 /// ([`RecordStream::fill`]): the other shards' records are never parsed.
-pub fn select(sources: Vec<Source>, shard: Shard, limit: Option<u64>) -> Vec<Source> {
+/// Also returns the count of records numbered, of all shards: once the
+/// inputs are read, the records they hold (within `limit`).
+pub fn select(
+    sources: Vec<Source>,
+    shard: Shard,
+    limit: Option<u64>,
+) -> (Vec<Source>, Arc<AtomicU64>) {
     // One count across all inputs: the reader takes them one after another.
     let numbered = Arc::new(AtomicU64::new(0));
-    sources
+    let selected = sources
         .into_iter()
         .map(|source| Source {
             records: Box::new(Sharded {
@@ -106,7 +112,8 @@ pub fn select(sources: Vec<Source>, shard: Shard, limit: Option<u64>) -> Vec<Sou
             }),
             bytes_read: source.bytes_read,
         })
-        .collect()
+        .collect();
+    (selected, numbered)
 }
 
 /// Records read at most at once while filling a batch, of which this shard
@@ -147,6 +154,10 @@ impl Iterator for Sharded {
 }
 
 impl RecordStream for Sharded {
+    fn at_limit(&self) -> bool {
+        self.numbered.load(Ordering::Relaxed) >= self.end
+    }
+
     /// Lets the inner stream fill the batch (raw where it can), then keeps
     /// this shard's records of those added.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
@@ -238,7 +249,7 @@ mod tests {
         let mut all = vec![];
         for k in 1..=3 {
             let shard = Shard::new(k, 3).unwrap();
-            let mine = kept(select(vec![source(1..=7), source(1..=4)], shard, None));
+            let mine = kept(select(vec![source(1..=7), source(1..=4)], shard, None).0);
             all.extend(mine);
         }
         all.sort_unstable();
@@ -247,19 +258,36 @@ mod tests {
         assert_eq!(all, whole);
         // Numbering runs on into the second input: record 7 (b.txt line 1)
         // falls to shard 2.
-        let second = kept(select(
-            vec![source(1..=7), source(1..=4)],
-            Shard::new(2, 3).unwrap(),
-            None,
-        ));
+        let second = kept(
+            select(
+                vec![source(1..=7), source(1..=4)],
+                Shard::new(2, 3).unwrap(),
+                None,
+            )
+            .0,
+        );
         assert_eq!(second, [(0, 2), (0, 5), (1, 1), (1, 4)]);
     }
 
     #[test]
     fn the_limit_counts_records_of_the_whole_inputs() {
         let shard = Shard::new(1, 2).unwrap();
-        let mine = kept(select(vec![source(1..=3), source(1..=9)], shard, Some(6)));
+        let (mut sources, numbered) = select(vec![source(1..=3), source(1..=9)], shard, Some(6));
+        assert!(!sources[1].records.at_limit());
+        let mine: Vec<(usize, u64)> = sources
+            .iter_mut()
+            .enumerate()
+            .flat_map(|(i, s)| s.records.by_ref().map(move |r| (i, r.unwrap().line)))
+            .collect();
         assert_eq!(mine, [(0, 1), (0, 3), (1, 2)]);
+        // The limit, not the input, ended the second input: what follows
+        // is not this run's (a resume keeps those rows).
+        assert!(sources[1].records.at_limit());
+        assert_eq!(numbered.load(Ordering::Relaxed), 6);
+        // Every shard's records are counted: the inputs' records.
+        let (sources, numbered) = select(vec![source(1..=3)], Shard::new(4, 4).unwrap(), None);
+        assert!(kept(sources).is_empty());
+        assert_eq!(numbered.load(Ordering::Relaxed), 3);
     }
 
     /// The lines of the records `fill` hands over, parsed, with at most
@@ -329,9 +357,9 @@ mod tests {
                 .map(|(_, r)| *r)
                 .collect();
             for max in [1, 4, 100] {
-                let got = filled(select(open(), shard, limit), max);
+                let got = filled(select(open(), shard, limit).0, max);
                 assert_eq!(got, expected, "{shard} limit {limit:?} max {max}");
-                let iterated = kept(select(open(), shard, limit));
+                let iterated = kept(select(open(), shard, limit).0);
                 let lines: Vec<_> = expected.iter().map(|&(i, l, _)| (i, l)).collect();
                 assert_eq!(iterated, lines);
             }
@@ -349,6 +377,7 @@ mod tests {
         ];
         let source = Source::parsed(records.into_iter());
         let out: Vec<_> = select(vec![source], Shard::new(2, 2).unwrap(), None)
+            .0
             .remove(0)
             .records
             .collect();

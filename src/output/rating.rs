@@ -126,8 +126,8 @@ pub fn other_boxes_message(shape: sudoku_core::sizes::Shape) -> String {
 /// The message of a `solved` row whose puzzle the rater could not finish.
 pub fn beyond_message(r: &Rating) -> String {
     format!(
-        "not rated: needs a technique beyond the rater's (stuck after {} steps, hardest so far {} {})",
-        r.steps,
+        "not rated: needs a technique beyond the rater's (stuck after {}, hardest so far {} {})",
+        crate::process::words::count(u64::from(r.steps), "step", "steps"),
         r.to_decimal(),
         r.hardest
     )
@@ -142,8 +142,8 @@ pub fn timeout_message(limit_ms: u128, r: &Rating) -> String {
         return format!("time limit {limit_ms} ms exceeded while rating");
     }
     format!(
-        "time limit {limit_ms} ms exceeded while rating (after {} steps, hardest so far {} {})",
-        r.steps,
+        "time limit {limit_ms} ms exceeded while rating (after {}, hardest so far {} {})",
+        crate::process::words::count(u64::from(r.steps), "step", "steps"),
         r.to_decimal(),
         r.hardest
     )
@@ -186,5 +186,24 @@ mod tests {
             assert!(RowRating::parse(bad, "X", None).is_err(), "{bad}");
         }
         assert!(RowRating::parse("7.2", "X", Some("many")).is_err());
+    }
+
+    #[test]
+    fn messages_count_one_step_as_one() {
+        let rating = |steps| Rating {
+            tenths: 23,
+            hardest: "Hidden Single",
+            steps,
+            complete: false,
+            timed_out: true,
+        };
+        assert_eq!(
+            timeout_message(300, &rating(1)),
+            "time limit 300 ms exceeded while rating (after 1 step, hardest so far 2.3 Hidden \
+             Single)"
+        );
+        assert!(timeout_message(300, &rating(2)).contains("(after 2 steps, "));
+        assert!(beyond_message(&rating(1)).contains("(stuck after 1 step, "));
+        assert!(beyond_message(&rating(40)).contains("(stuck after 40 steps, "));
     }
 }

@@ -545,6 +545,12 @@ pub struct Summary {
     /// `null` for a run that ended as it should, or by a signal. The
     /// figures then cover the rows written before the failure.
     pub error: Option<String>,
+    /// For a shard's run (`--shard`), the records of the whole inputs it
+    /// read (within `--limit`), its own and the other shards': `check`
+    /// tells a shard that holds none of the records from inputs that hold
+    /// none. Not in the JSON; `None` for a whole run.
+    #[serde(skip)]
+    pub shard_of: Option<u64>,
 }
 
 impl Summary {
@@ -599,6 +605,7 @@ impl Summary {
             options: info.options,
             ratings: info.rated.then(|| tally.ratings.ratings()),
             error: None,
+            shard_of: None,
         }
     }
 

@@ -591,3 +591,343 @@ fn merge_writes_csv_and_refuses_a_name_saying_another_format() {
     );
     assert!(!std::path::Path::new(&target).exists());
 }
+
+/// One 6x6 grid of 3x2 boxes (line 1), then nine 9x9 puzzles of top95:
+/// `--box 3x2` fits the input, and shard 2/2 holds none of its 6x6 grids.
+fn one_six_then_nines(s: &Scratch) -> String {
+    let mut text = read(&common::case("sizes-6x6-box-3x2.txt"));
+    text.extend(
+        read(&common::repo("data/top95.txt"))
+            .lines()
+            .take(9)
+            .map(|l| format!("{l}\n")),
+    );
+    s.file("one6.txt", text.as_bytes())
+}
+
+#[test]
+fn box_that_fits_the_inputs_fits_every_shard_and_resume() {
+    let s = Scratch::new();
+    let input = one_six_then_nines(&s);
+    // Shard 2/2 holds only 9x9 records: solve, check and rate all run it.
+    for command in ["solve", "check", "rate"] {
+        let out = s.path(&format!("{command}2.csv"));
+        let output = run(
+            command,
+            &[&input, "--box", "3x2", "--shard", "2/2", "-o", &out],
+        );
+        assert_eq!(code(&output), 0, "{command}: {}", stderr(&output));
+        assert!(!stderr(&output).contains("--box"), "{}", stderr(&output));
+        assert_eq!(read(&out).lines().count(), 1 + 5, "{command}");
+    }
+    // The shards' summaries hold no error, so they merge.
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let (out, json) = (s.path(&format!("r{k}.csv")), s.path(&format!("s{k}.json")));
+        let output = run(
+            "solve",
+            &[
+                &input,
+                "--box",
+                "3x2",
+                "--shard",
+                &shard,
+                "-o",
+                &out,
+                "--summary-json",
+                &json,
+            ],
+        );
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+    }
+    let (r1, r2, s1, s2) = (
+        s.path("r1.csv"),
+        s.path("r2.csv"),
+        s.path("s1.json"),
+        s.path("s2.json"),
+    );
+    let merged = s.path("merged.csv");
+    let output = merge(&[
+        &r1,
+        &r2,
+        "-o",
+        &merged,
+        "--summaries",
+        &s1,
+        &s2,
+        "--inputs",
+        &input,
+    ]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+
+    // A resume whose records left are all 9x9: the rows are appended, exit 0.
+    let whole = s.path("whole.csv");
+    let output = run("solve", &[&input, "--box", "3x2", "-o", &whole]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let text = read(&whole);
+    let kept: String = text.lines().take(3).map(|l| format!("{l}\n")).collect();
+    let resumed = s.file("resumed.csv", kept.as_bytes());
+    let output = run(
+        "solve",
+        &[&input, "--box", "3x2", "-o", &resumed, "--resume"],
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(data_rows(&read(&resumed)), data_rows(&text));
+
+    // A --box that fits no record of the inputs is still refused before
+    // anything is written, for a shard and a resume alike.
+    let nines = s.file(
+        "nines.txt",
+        read(&input).split_once('\n').unwrap().1.as_bytes(),
+    );
+    let output = run(
+        "solve",
+        &[
+            &nines,
+            "--box",
+            "3x2",
+            "--shard",
+            "2/2",
+            "-o",
+            &s.path("none.csv"),
+        ],
+    );
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("no record read is one (9 records: 9x9 grids)"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!std::path::Path::new(&s.path("none.csv")).exists());
+    let output = run(
+        "solve",
+        &[&nines, "--box", "3x2", "-o", &resumed, "--resume"],
+    );
+    assert_eq!(code(&output), 2);
+    assert_eq!(
+        data_rows(&read(&resumed)),
+        data_rows(&text),
+        "nothing appended"
+    );
+}
+
+/// Runs `solve ARGS --quiet` with `stdin` piped in.
+fn solve_piped(args: &[&str], stdin: &str) -> Output {
+    common::bin()
+        .arg("solve")
+        .args(args)
+        .args(["--quiet", "--progress", "never"])
+        .write_stdin(stdin.as_bytes().to_vec())
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn box_from_a_pipe_is_judged_on_what_was_read() {
+    let s = Scratch::new();
+    let text = read(&one_six_then_nines(&s));
+    let out = s.path("r.csv");
+    // A shard sees only its own records: a warning, not a refusal.
+    let output = solve_piped(&["--box", "3x2", "--shard", "2/2", "-o", &out], &text);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let warning = stderr(&output);
+    assert!(
+        warning.contains("warning: among the records of shard 2/2: --box 3x2"),
+        "{warning}"
+    );
+    assert_eq!(common::rows(&read(&out)).len(), 5);
+    // A resume counts the kept records' grids: the 6x6 one fits.
+    let whole = s.path("whole.csv");
+    assert_eq!(
+        code(&solve_piped(&["--box", "3x2", "-o", &whole], &text)),
+        0
+    );
+    let kept: String = read(&whole)
+        .lines()
+        .take(3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let resumed = s.file("resumed.csv", kept.as_bytes());
+    let output = solve_piped(&["--box", "3x2", "-o", &resumed, "--resume"], &text);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(stderr(&output).is_empty(), "{}", stderr(&output));
+    assert_eq!(data_rows(&read(&resumed)), data_rows(&read(&whole)));
+    // Nothing fits: a whole run is refused (its rows written), a resumed one
+    // warns, since its rows are appended by then.
+    let nines = text.split_once('\n').unwrap().1;
+    let output = solve_piped(&["--box", "3x2", "-o", &out], nines);
+    assert_eq!(code(&output), 2);
+    let plain = s.path("plain.csv");
+    assert_eq!(code(&solve_piped(&["-o", &plain], nines)), 0);
+    let kept: String = read(&plain)
+        .lines()
+        .take(3)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let resumed = s.file("resumed9.csv", kept.as_bytes());
+    let output = solve_piped(&["--box", "3x2", "-o", &resumed, "--resume"], nines);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let warning = stderr(&output);
+    assert!(
+        warning.contains("no record read is one (9 records: 9x9 grids)"),
+        "{warning}"
+    );
+    assert!(
+        warning.contains("found once the rows were appended"),
+        "{warning}"
+    );
+}
+
+#[test]
+fn a_shard_resumed_with_a_lower_limit_keeps_its_rows_as_a_whole_run_does() {
+    let s = Scratch::new();
+    let top95 = common::repo("data/top95.txt");
+    for shard in [None, Some("2/3")] {
+        let out = s.path("limited.csv");
+        let mut args = vec![top95.as_str(), "-o", &out, "--limit", "60"];
+        args.extend(shard.map(|k| ["--shard", k]).into_iter().flatten());
+        let output = run("solve", &args);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        let before = read(&out);
+        args[4] = "50";
+        args.push("--resume");
+        let output = run("solve", &args);
+        assert_eq!(code(&output), 0, "{shard:?}: {}", stderr(&output));
+        assert_eq!(read(&out), before, "{shard:?}: nothing appended");
+    }
+    // Rows the inputs really lack are still refused.
+    let out = s.path("other.csv");
+    let output = run("solve", &[&top95, "--shard", "2/3", "-o", &out]);
+    assert_eq!(code(&output), 0);
+    let short = s.file(
+        "short.txt",
+        read(&top95)
+            .lines()
+            .take(30)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>()
+            .as_bytes(),
+    );
+    let output = run("solve", &[&short, "--shard", "2/3", "-o", &out, "--resume"]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("the inputs end before it"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn merge_refuses_an_interrupted_shard_and_names_options_that_differ() {
+    let s = Scratch::new();
+    let top95 = common::repo("data/top95.txt");
+    let shards = |tag: &str, extra: &[&str]| {
+        for k in 1..=3 {
+            let shard = format!("{k}/3");
+            let out = s.path(&format!("{tag}{k}.csv"));
+            let json = s.path(&format!("{tag}{k}.json"));
+            let mut args = vec![
+                top95.as_str(),
+                "--shard",
+                &shard,
+                "-o",
+                &out,
+                "--summary-json",
+                &json,
+            ];
+            args.extend(extra);
+            let output = run("solve", &args);
+            // 9x1 boxes make some of top95 invalid: exit 1.
+            assert!(code(&output) <= 1, "{}", stderr(&output));
+        }
+    };
+    shards("r", &[]);
+    let part = |tag: &str, k: usize, ext: &str| s.path(&format!("{tag}{k}.{ext}"));
+    // Shard 2's summary says a signal stopped it.
+    let mut summary = json(&part("r", 2, "json"));
+    summary["interrupted"] = true.into();
+    let stopped = s.file("stopped.json", summary.to_string().as_bytes());
+    let merged = s.path("merged.csv");
+    let (r1, r2, r3) = (
+        part("r", 1, "csv"),
+        part("r", 2, "csv"),
+        part("r", 3, "csv"),
+    );
+    let (j1, j3) = (part("r", 1, "json"), part("r", 3, "json"));
+    let mut args = vec![
+        r1.as_str(),
+        &r2,
+        &r3,
+        "-o",
+        &merged,
+        "--summaries",
+        &j1,
+        &stopped,
+        &j3,
+    ];
+    let output = merge(&args);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains(&format!("shard 2/3 ({stopped}) was interrupted")),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!std::path::Path::new(&merged).exists(), "nothing written");
+    args.push("--allow-missing");
+    let summary_out = s.path("merged.json");
+    args.extend(["--summary-json", &summary_out]);
+    let output = merge(&args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains(&format!("warning: shard 2/3 ({stopped}) was interrupted")),
+        "{}",
+        stderr(&output)
+    );
+    assert_eq!(json(&summary_out)["interrupted"], true);
+
+    // Shards of another --box: the message names it, and both values.
+    shards("b", &["--box", "9x1"]);
+    let (b2, k2) = (part("b", 2, "csv"), part("b", 2, "json"));
+    let output = merge(&[&r1, &b2, &r3, "-o", &merged, "--summaries", &j1, &k2, &j3]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).contains("different options (--box none and 9x1, in shards 1/3 and 2/3)"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn check_of_a_shard_that_holds_no_record_passes_with_solves_warning() {
+    let s = Scratch::new();
+    let input = one_six_then_nines(&s);
+    let output = run(
+        "check",
+        &[
+            &input,
+            "--box",
+            "3x2",
+            "--shard",
+            "15/20",
+            "-o",
+            &s.path("c.csv"),
+        ],
+    );
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let report = stderr(&output);
+    assert!(report.contains("warning: no puzzles found in"), "{report}");
+    assert!(report.contains("for shard 15/20"), "{report}");
+    assert!(!report.contains("nothing was checked"), "{report}");
+    // Inputs that hold no record at all still fail, shard or not.
+    let empty = s.file("empty.txt", b"");
+    let output = run(
+        "check",
+        &[&empty, "--shard", "1/20", "-o", &s.path("c.csv")],
+    );
+    assert_eq!(code(&output), 1);
+    assert!(
+        stderr(&output).contains("nothing was checked"),
+        "{}",
+        stderr(&output)
+    );
+}

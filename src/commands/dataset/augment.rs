@@ -336,6 +336,11 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
         },
     );
     progress.finish();
+    if let Err(refused @ Error::Usage(_)) = ending {
+        // A record of another size (the one usage error a chunk returns).
+        writer.discard();
+        return Err(refused);
+    }
     let interrupted = writer.close(ending)?;
     let malformed = tally.by_status[4];
     if settings.summary {

@@ -385,6 +385,11 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
         other => other,
     };
     progress.finish();
+    if let Err(refused @ Error::Usage(_)) = ending {
+        // A record of another size (the one usage error a chunk returns).
+        writer.discard();
+        return Err(refused);
+    }
     let interrupted = writer.close(ending)?;
     if settings.summary {
         let seconds = started.elapsed().as_secs_f64();

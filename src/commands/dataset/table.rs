@@ -125,6 +125,21 @@ impl TableWriter {
         })
     }
 
+    /// Ends the table of a run refused part way, on a record it cannot
+    /// take (`canon` and `augment` on a grid of another size): the file is
+    /// removed, so that no table of part of the inputs is left to pass for
+    /// the whole (`merge` leaves none either). Stdout, a device and a
+    /// symbolic link are left as they are.
+    pub fn discard(self) {
+        let destination = self.destination.clone();
+        drop(self);
+        if let Destination::File { path, .. } = destination {
+            if std::fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_file()) {
+                let _ = std::fs::remove_file(&path);
+            }
+        }
+    }
+
     fn error(&self, e: csv::Error) -> Error {
         let source = match e.into_kind() {
             csv::ErrorKind::Io(io) => io,

@@ -53,6 +53,7 @@ use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 
 /// The options of `merge`.
 #[derive(Clone, Debug, Args)]
+#[command(group(clap::ArgGroup::new("whole").args(["inputs", "summaries"]).multiple(true)))]
 pub struct MergeArgs {
     /// The files to merge, in any order: the shards' results CSV (as `solve
     /// -o` writes them) or other per-record tables (`augment`), plain, gzip
@@ -90,9 +91,10 @@ pub struct MergeArgs {
     #[command(flatten)]
     pub layout: LayoutArgs,
 
-    /// With `--inputs`: merge even when some records have no row (a
-    /// partial merge), with a warning naming the first.
-    #[arg(long, requires = "inputs")]
+    /// With `--inputs` or `--summaries`: merge even when some records have
+    /// no row, or a shard's summary says a signal stopped it (a partial
+    /// merge), with a warning naming the first record or the shard.
+    #[arg(long, requires = "whole")]
     pub allow_missing: bool,
 
     /// No report on stderr (errors and warnings still go there).
@@ -178,6 +180,16 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
             ShardSummary::parse(&text).map_err(|e| merge_error(path, e))
         })
         .collect::<Result<Vec<_>, Error>>()?;
+    // A shard a signal stopped wrote only the rows it reached: its part is
+    // not a whole shard, whatever else fits.
+    let stopped_shards = interrupted_shards(&args.summaries, &summaries);
+    if let (Some(first), false) = (stopped_shards.first(), args.allow_missing) {
+        return Err(Error::Merge(format!(
+            "{first} was interrupted (its summary says so): its rows are not a whole shard; \
+             finish it (the same command with --resume) and merge again, or \
+             --allow-missing merges what there is"
+        )));
+    }
     let mut parts = args
         .results
         .iter()
@@ -344,6 +356,12 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
             crate::process::words::noun(*count, "has", "have")
         );
     }
+    for shard in &stopped_shards {
+        crate::stderrln!(
+            "sudoku-batch merge: warning: {shard} was interrupted: the merge lacks the rows it \
+             did not reach"
+        );
+    }
     let facts = if summaries.is_empty() {
         None
     } else {
@@ -409,6 +427,23 @@ fn run_facts(
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         Error::Merge(format!("--summaries {}: {e}", names.join(" ")))
     })
+}
+
+/// The shards whose summary says a signal stopped them, as messages name
+/// them: `shard 2/3 (s2.json)`, or the summary's name alone when it does
+/// not record its shard.
+fn interrupted_shards(paths: &[PathBuf], summaries: &[ShardSummary]) -> Vec<String> {
+    paths
+        .iter()
+        .zip(summaries)
+        .filter(|(_, summary)| summary.interrupted)
+        .map(
+            |(path, summary)| match summary.options.as_ref().and_then(|o| o.shard.as_deref()) {
+                Some(shard) => format!("shard {shard} ({})", path.display()),
+                None => format!("the run of {}", path.display()),
+            },
+        )
+        .collect()
 }
 
 fn merge_error(path: &Path, cause: impl std::fmt::Display) -> Error {

@@ -233,20 +233,13 @@ fn one_run_options(summaries: &[ShardSummary]) -> Result<Option<RunOptions>, Str
         ..o.clone()
     };
     if let Some(other) = all.iter().find(|o| unsharded(o) != unsharded(first)) {
-        let show = |v: Option<u64>| v.map_or_else(|| "none".to_string(), |n| n.to_string());
-        let describe = |o: &RunOptions| {
-            format!(
-                "--limit {}, --max-guesses {}, --timeout-ms {}, --blank {}",
-                show(o.limit),
-                show(o.max_guesses),
-                show(o.timeout_ms),
-                o.blank
-            )
+        let shards = match (&first.shard, &other.shard) {
+            (Some(a), Some(b)) => format!(", in shards {a} and {b}"),
+            _ => String::new(),
         };
         return Err(format!(
-            "the shards ran with different options ({} and {}): their rows are not of one run",
-            describe(first),
-            describe(other)
+            "the shards ran with different options ({}{shards}): their rows are not of one run",
+            differences(first, other).join(", ")
         ));
     }
     let shards: Vec<Option<(u64, u64)>> = all
@@ -293,6 +286,35 @@ fn one_run_options(summaries: &[ShardSummary]) -> Result<Option<RunOptions>, Str
         }
     }
     Ok(Some(unsharded(first)))
+}
+
+/// Each option but `shard` that differs between `a` and `b`, as the command
+/// line names it, with both values: `--box none and 3x2`.
+fn differences(a: &RunOptions, b: &RunOptions) -> Vec<String> {
+    // Every field named, so that an option added later is compared here too.
+    let RunOptions {
+        shard: _,
+        limit,
+        max_guesses,
+        timeout_ms,
+        blank,
+        boxes,
+        symbols,
+    } = a;
+    let count = |v: &Option<u64>| v.map_or_else(|| "none".to_string(), |n| n.to_string());
+    let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "none".to_string());
+    [
+        ("--limit", count(limit), count(&b.limit)),
+        ("--max-guesses", count(max_guesses), count(&b.max_guesses)),
+        ("--timeout-ms", count(timeout_ms), count(&b.timeout_ms)),
+        ("--blank", blank.clone(), b.blank.clone()),
+        ("--box", text(boxes), text(&b.boxes)),
+        ("--symbols", text(symbols), text(&b.symbols)),
+    ]
+    .into_iter()
+    .filter(|(_, x, y)| x != y)
+    .map(|(flag, x, y)| format!("{flag} {x} and {y}"))
+    .collect()
 }
 
 /// The summary of merged rows: the keys of a run's summary, written the
