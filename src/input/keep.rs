@@ -304,7 +304,7 @@ pub fn cast(types: &[Option<KeptCast>], record: &mut Record) {
 }
 
 /// Whether each `--keep-types` cast fits any value of its column: fed the
-/// records of a run's inputs (before the casts, [`cast`]), it finds a cast
+/// records of a run's inputs (before the casts), it finds a cast
 /// that refuses every value it is given. Such a cast would make every
 /// record `malformed`, so the run is refused instead ([`KeptFit::unfit`]);
 /// one value that fits is enough to go on, and null values (empty fields
