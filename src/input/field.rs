@@ -197,6 +197,9 @@ pub fn error(field: &[u8]) -> String {
             if lost == 1 { "zero" } else { "zeros" }
         );
     }
+    if let Some(why) = other_size_length(field) {
+        return why;
+    }
     // The parser names a size for any field of 16, 256 or 625 bytes; for one
     // that is not a grid of that size, name the bad character instead.
     let err = match field.iter().position(|&b| !is_cell(b)) {
@@ -214,6 +217,92 @@ pub fn error(field: &[u8]) -> String {
         },
     };
     err.to_string()
+}
+
+/// Why a field is no grid when it is a one-line grid of another size
+/// than 9x9 of the wrong length: one character per cell (letters, digits,
+/// blanks), or numbers separated by commas or whitespace, 12 or more but
+/// no n*n, with a grid size beside that count whose alphabet holds them.
+/// It names those sizes, the closer first, the other only when it is not
+/// much farther (`255 cells, expected 256 (a 16x16 grid)`, `240 cells,
+/// expected 225 (a 15x15 grid) or 256 (16x16)`), where
+/// the 9x9 parser said `bad character 'A'` or `expected 81`. A field of
+/// digits only keeps the 9x9 message unless it fits a grid smaller than
+/// 9x9 (a 4x4 in `1`-`4` one cell short), as does any count of characters
+/// nearer 81; numbers nearer 81 are told that 9x9 has 81.
+pub fn other_size_length(field: &[u8]) -> Option<String> {
+    use sudoku_core::sizes::{Shape, MAX_SIDE};
+    let separated = field.iter().any(|&b| b == b',' || b.is_ascii_whitespace());
+    // The count of cells, the least side whose alphabet holds the field's
+    // symbols, and whether only grids below 9x9 may be named.
+    let (count, least, small_only) = if separated {
+        let mut count = 0;
+        let mut top = 0usize;
+        for token in field
+            .split(|&b| b == b',' || b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+        {
+            let value = std::str::from_utf8(token).ok()?.parse::<i64>().ok()?;
+            top = top.max(usize::try_from(value).unwrap_or(0));
+            count += 1;
+        }
+        (count, top, false)
+    } else {
+        let (mut digit, mut letter) = (0usize, 0usize);
+        for &b in field {
+            match b {
+                b'1'..=b'9' => digit = digit.max(usize::from(b - b'0')),
+                b'a'..=b'z' | b'A'..=b'Z' => {
+                    letter = letter.max(usize::from(b.to_ascii_uppercase() - b'A') + 1)
+                }
+                b'0' | b'.' | b'-' | b'_' | b'+' => {}
+                _ => return None,
+            }
+        }
+        let least = match (digit, letter) {
+            (_, 0) => digit,
+            (0, _) => letter,
+            _ => 9 + letter,
+        };
+        (field.len(), least, letter == 0)
+    };
+    if count < 12 || count == CELLS || sudoku_core::sizes::side_of(count).is_some() {
+        return None;
+    }
+    let sides: Vec<usize> = (4..=MAX_SIDE)
+        .filter(|&n| n == 9 || Shape::usual(n).is_ok())
+        .collect();
+    let below = sides.iter().rev().find(|&&n| n * n < count);
+    let above = sides.iter().find(|&&n| n * n > count);
+    let mut near: Vec<usize> = [below, above].into_iter().flatten().copied().collect();
+    near.sort_by_key(|&n| (n * n).abs_diff(count));
+    // Characters nearest 81 keep the 9x9 parser's message; numbers are
+    // no 9x9 field to it (`bad character ','`), so they are told here.
+    if near.first() == Some(&9) && !separated {
+        return None;
+    }
+    near.retain(|&n| n >= least && (!small_only || n < 9));
+    // A size much farther than the other is no likely one.
+    if let [n, m] = near[..] {
+        if (m * m).abs_diff(count) > 2 * (n * n).abs_diff(count) {
+            near.pop();
+        }
+    }
+    let unit = if separated { "values" } else { "cells" };
+    let name = |n: usize| format!("{} ({n}x{n})", n * n);
+    match near[..] {
+        [] => None,
+        [n] => Some(format!(
+            "{count} {unit}, expected {} (a {n}x{n} grid)",
+            n * n
+        )),
+        [n, m] => Some(format!(
+            "{count} {unit}, expected {} (a {n}x{n} grid) or {}",
+            n * n,
+            name(m)
+        )),
+        _ => None,
+    }
 }
 
 /// The character `bytes` start with when a message can name it: printable
@@ -256,6 +345,38 @@ mod tests {
             "79 cells, expected 81: looks like a spreadsheet number, 2 leading zeros lost"
         );
         assert_eq!(error(b"12345"), "5 cells, expected 81");
+        // One-line grids of other sizes of the wrong length say so.
+        let sixteen = "A.....7..456.E.8.....3..7...B..5....4.C..DBF.2.G.G..1.8..2";
+        let sixteen = sixteen.repeat(5);
+        assert_eq!(
+            error(&sixteen.as_bytes()[..255]),
+            "255 cells, expected 256 (a 16x16 grid)"
+        );
+        assert_eq!(
+            error(b"3.....1.......32."),
+            "17 cells, expected 16 (a 4x4 grid)"
+        );
+        assert_eq!(
+            error("A.B.".repeat(60).as_bytes()),
+            "240 cells, expected 225 (a 15x15 grid) or 256 (16x16)"
+        );
+        assert_eq!(
+            error(b"3.....1.......3"),
+            "15 cells, expected 16 (a 4x4 grid)"
+        );
+        let values = vec!["3"; 15].join(",");
+        assert_eq!(
+            error(values.as_bytes()),
+            "15 values, expected 16 (a 4x4 grid)"
+        );
+        let values = vec!["3"; 80].join(" ");
+        assert_eq!(
+            error(values.as_bytes()),
+            "80 values, expected 81 (a 9x9 grid)"
+        );
+        // Digits that no smaller grid holds keep the 9x9 message.
+        assert_eq!(error(b"016400000200009"), "15 cells, expected 81");
+        assert_eq!(error(&[b'7'; 162]), "162 cells, expected 81");
         assert_eq!(error(&[b'7'; 80]), "80 cells, expected 81");
         assert_eq!(
             error(

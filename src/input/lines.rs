@@ -7,7 +7,7 @@ use super::field;
 use super::frame::MAX_RECORD;
 use super::keep::{self, Keep};
 use super::sized::{self, SizeOptions, SizedRecord};
-use super::{Column, InputError};
+use super::{Column, InputError, Record};
 use crate::kept::{KeptColumn, KeptValue};
 
 /// True for a byte that separates fields on some text line: whitespace,
@@ -155,6 +155,28 @@ fn nine_values(line: &[u8]) -> Option<Grid> {
     }
 }
 
+/// True for a line that is a JSON string, list or object
+/// (`"3.....1.......32"`, `[0, 6, 0, ...]`), as a line of JSON Lines is.
+fn is_json(line: &[u8]) -> bool {
+    matches!(
+        line.trim_ascii(),
+        [b'"', .., b'"'] | [b'[', .., b']'] | [b'{', .., b'}']
+    )
+}
+
+/// Why a line of numbers is no grid, when their count is no grid's
+/// ([`field::other_size_length`]): its first field split on whitespace
+/// when that is a list of numbers separated by commas (a puzzle with its
+/// solution after it), else the whole line.
+fn wrong_count(line: &[u8], fields: &mut Vec<(usize, usize)>) -> Option<String> {
+    split_on(line, is_space, fields);
+    let first = fields.first().map(|&(s, e)| &line[s..e]);
+    match first.filter(|f| f.contains(&b',')) {
+        Some(first) => field::other_size_length(first),
+        None => field::other_size_length(line.trim_ascii()),
+    }
+}
+
 /// A field's place in its line: `start..end`.
 type Span = (usize, usize);
 
@@ -227,16 +249,40 @@ impl LineRules {
         }
     }
 
+    /// Reads what the 9x9 readers refused in a text line's `record`: a
+    /// grid of another size ([`LineRules::sized`]); and a line that stays
+    /// `malformed` and is JSON (JSON Lines whose first line is no object,
+    /// read as text lines under `auto`) gets the hint
+    /// to read it as JSON Lines.
+    pub fn refused(&self, line: &[u8], fields: &mut Vec<(usize, usize)>, record: &mut Record) {
+        if let Some(read) = self.sized(line, fields) {
+            record.set_sized(read);
+        }
+        if let (Err(why), None) = (&mut record.puzzle, &record.sized) {
+            if is_json(line) {
+                why.push_str(" (the line is JSON: for JSON Lines, give --format jsonl)");
+            }
+        }
+    }
+
     /// The line's puzzle field read as a grid of another size than 9x9,
     /// when it is one by its shape ([`sized::looks_sized`]), with the next
-    /// field as its given solution when that is one too; `fields` is
-    /// scratch space. Asked only of lines that hold no 9x9 puzzle.
+    /// field as its given solution when that is one too; or why a line of
+    /// numbers is none, when their count is wrong ([`wrong_count`]:
+    /// the field rules split such a line into numbers, and the 9x9
+    /// reading of its first says `1 cell`). `fields` is scratch space.
+    /// Asked only of lines that hold no 9x9 puzzle.
     pub fn sized(
         &self,
         line: &[u8],
         fields: &mut Vec<(usize, usize)>,
     ) -> Option<(Result<SizedRecord, String>, Option<String>)> {
-        let (at, solution) = self.sized_field(line, fields)?;
+        let Some((at, solution)) = self.sized_field(line, fields) else {
+            // A line too long keeps that message.
+            let numbers = self.column.is_none() && line.len() <= MAX_RECORD;
+            let why = numbers.then(|| wrong_count(line, fields));
+            return why.flatten().map(|why| (Err(why), None));
+        };
         let solution = solution.map(|(s, e)| &line[s..e]);
         Some(sized::read(&line[at.0..at.1], solution, &self.sizes))
     }
@@ -301,6 +347,19 @@ impl LineRules {
         }
         split_on(line, is_space, &mut fields);
         fields.iter().any(|&(s, e)| could(&line[s..e])) || could(line.trim_ascii())
+    }
+
+    /// True for a line that is a puzzle in quotes (`"3.....1.......32"`, a
+    /// JSON string read as a text line): a record, never a header.
+    fn quoted_puzzle(&self, line: &[u8]) -> bool {
+        match line.trim_ascii() {
+            [b'"', inner @ .., b'"'] => {
+                field::looks_like_puzzle(inner)
+                    || field::near_puzzle(inner)
+                    || self.sized_like(inner)
+            }
+            _ => false,
+        }
     }
 
     /// The message of a line over [`MAX_RECORD`] bytes that is no one-line
@@ -532,6 +591,7 @@ impl LineRules {
             && !grouped()
             && !near()
             && !self.sized_like(line)
+            && !self.quoted_puzzle(line)
         {
             return Judged::Text;
         }

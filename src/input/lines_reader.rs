@@ -84,9 +84,7 @@ impl<R: BufRead> LinesReader<R> {
                         ..Record::new(frame.line, puzzle, solution)
                     };
                     if record.puzzle.is_err() {
-                        if let Some(read) = self.rules.sized(bytes, &mut Vec::new()) {
-                            record.set_sized(read);
-                        }
+                        self.rules.refused(bytes, &mut Vec::new(), &mut record);
                     }
                     return Some(Ok(record));
                 }

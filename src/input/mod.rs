@@ -374,6 +374,16 @@ pub struct ReadOptions {
     pub sizes: SizeOptions,
 }
 
+/// What [`InputError::GridFile`] adds for rows of `side` cells that are
+/// also a whole one-line grid (16 cells: a 4x4): each line may be a
+/// puzzle of its own.
+fn one_line_hint(side: usize) -> String {
+    match sudoku_core::sizes::side_of(side) {
+        Some(n) => format!(", or --format lines if each line is a {n}x{n} puzzle"),
+        None => String::new(),
+    }
+}
+
 /// A failure that stops reading an input (per-record problems are
 /// `malformed` records instead).
 #[derive(Debug, Error)]
@@ -386,10 +396,13 @@ pub enum InputError {
         /// The cause.
         source: std::io::Error,
     },
-    /// Under [`Format::Auto`], the input looks like multi-line grids.
+    /// Under [`Format::Auto`], the input looks like multi-line grids; when
+    /// its rows are as long as a one-line grid (16, 36, 64 cells), the
+    /// message names `--format lines` too.
     #[error(
         "{path}: line {line}: looks like a file of {side}x{side} grids written one row per line; \
-         use --format grid to read it"
+         use --format grid to read it{}",
+        one_line_hint(*.side)
     )]
     GridFile {
         /// The input's name.

@@ -59,14 +59,12 @@ impl Parser {
                 let (puzzle, solution) = rules.record(bytes, &mut scratch.fields);
                 let kept = rules.kept_values(bytes, &mut scratch.fields);
                 if puzzle.is_err() {
-                    if let Some(read) = rules.sized(bytes, &mut scratch.fields) {
-                        let mut record = Record {
-                            kept,
-                            ..Record::new(line, puzzle, solution)
-                        };
-                        record.set_sized(read);
-                        return record;
-                    }
+                    let mut record = Record {
+                        kept,
+                        ..Record::new(line, puzzle, solution)
+                    };
+                    rules.refused(bytes, &mut scratch.fields, &mut record);
+                    return record;
                 }
                 Record {
                     kept,

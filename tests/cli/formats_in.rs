@@ -686,3 +686,29 @@ fn text_line_fields_follow_one_delimiter_per_file() {
         stdout(&out)
     );
 }
+
+/// JSON Lines on stdin whose first line is a bare string is read as text
+/// lines (`auto` takes JSON Lines for a first byte `{`): each line that is
+/// JSON (a string, a list, an object) is `malformed` naming `--format
+/// jsonl`, which reads them all.
+#[test]
+fn json_lines_read_as_text_lines_are_told_about_format_jsonl() {
+    let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let text = format!(
+        "\"3.....1.......32\"\n[{}]\n{{\"puzzle\": \"{p}\"}}\n",
+        "3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 3, 2"
+    );
+    let output = solve_stdin(&[], text.as_bytes());
+    assert_eq!(code(&output), 1, "stderr: {}", stderr(&output));
+    let malformed = rows(&stdout(&output));
+    assert_eq!(malformed.len(), 3);
+    for row in &malformed {
+        assert_eq!(row.status, "malformed");
+        let hint = "(the line is JSON: for JSON Lines, give --format jsonl)";
+        assert!(row.message.ends_with(hint), "{row:?}");
+    }
+    let output = solve_stdin(&["--format", "jsonl"], text.as_bytes());
+    assert_eq!(code(&output), 0, "stderr: {}", stderr(&output));
+    let rows = rows(&stdout(&output));
+    assert!(rows.iter().all(|r| r.status == "solved"), "{rows:?}");
+}

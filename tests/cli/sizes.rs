@@ -750,3 +750,89 @@ fn nine_by_nine_number_lists_read_as_a_field_a_string_and_beside_a_solution() {
         assert_eq!(rows[0].check, check, "{name}");
     }
 }
+
+/// A one-line grid of another size one cell short or long, or cut, says
+/// its length is wrong and names the size it is near, not a bad character
+/// (`bad character 'A' at position 1`) or 81 cells (`15 cells, expected
+/// 81`); nothing else about the run changes.
+#[test]
+fn one_line_grids_of_a_wrong_length_name_the_size_they_are_near() {
+    let sixteen = std::fs::read_to_string(sixteen()).unwrap();
+    let sixteen = sixteen.lines().next().unwrap();
+    let letters = std::fs::read_to_string(repo("data/sizes/alphadoku_25x25_letters.csv")).unwrap();
+    let letters = letters.replace([',', '\n'], "");
+    let four = "3.....1.......32";
+    let lines = [
+        (
+            format!("{}", &sixteen[..255]),
+            "255 cells, expected 256 (a 16x16 grid)",
+        ),
+        (
+            format!("{sixteen}."),
+            "257 cells, expected 256 (a 16x16 grid)",
+        ),
+        (
+            format!("{}", &sixteen[..240]),
+            "240 cells, expected 256 (a 16x16 grid)",
+        ),
+        (
+            format!("{}", &letters[..624]),
+            "624 cells, expected 625 (a 25x25 grid)",
+        ),
+        (
+            format!("{letters}+"),
+            "626 cells, expected 625 (a 25x25 grid)",
+        ),
+        (
+            format!("{}", &four[..15]),
+            "15 cells, expected 16 (a 4x4 grid)",
+        ),
+        (format!("{four}."), "17 cells, expected 16 (a 4x4 grid)"),
+        (
+            vec!["0"; 15].join(","),
+            "15 values, expected 16 (a 4x4 grid)",
+        ),
+        (
+            vec!["0"; 80].join(","),
+            "80 values, expected 81 (a 9x9 grid)",
+        ),
+    ];
+    let text: String = lines.iter().map(|(line, _)| format!("{line}\n")).collect();
+    let output = solve_stdin(&[], text.as_bytes());
+    assert_eq!(code(&output), 1, "stderr: {}", stderr(&output));
+    let rows = rows(&stdout(&output));
+    let messages: Vec<&str> = rows.iter().map(|r| r.message.as_str()).collect();
+    let expected: Vec<&str> = lines.iter().map(|(_, m)| *m).collect();
+    assert_eq!(messages, expected);
+}
+
+/// Sixteen one-line 4x4 puzzles alone look like a 16x16 grid file, and
+/// are refused as one; the refusal names `--format lines` too, which
+/// reads them, and a grid file of rows that are no whole grid (9 cells)
+/// is told `--format grid` only.
+#[test]
+fn sixteen_one_line_four_by_fours_are_told_about_format_lines() {
+    let scratch = Scratch::new();
+    let fours = "3.....1.......32\n.4.3..........12\n".repeat(8);
+    let file = scratch.file("fours.txt", fours.as_bytes());
+    let output = solve(&[&file]);
+    assert_eq!(code(&output), 2, "stderr: {}", stderr(&output));
+    assert!(
+        stderr(&output).contains(
+            "use --format grid to read it, or --format lines if each line is a 4x4 puzzle"
+        ),
+        "{}",
+        stderr(&output)
+    );
+    let rows = sized_rows(&[&file, "--format", "lines"], 0);
+    assert_eq!(rows.len(), 16);
+    assert!(rows.iter().all(|r| r.status == "solved"));
+    let grid = "003020600\n900305001\n001806400\n008102900\n700000008\n006708200\n002609500\n800203009\n005010300\n";
+    let output = solve(&[&scratch.file("grid.txt", grid.as_bytes())]);
+    assert_eq!(code(&output), 2);
+    assert!(
+        stderr(&output).ends_with("use --format grid to read it\n"),
+        "{}",
+        stderr(&output)
+    );
+}
