@@ -764,7 +764,7 @@ fn one_line_grids_of_a_wrong_length_name_the_size_they_are_near() {
     let four = "3.....1.......32";
     let lines = [
         (
-            format!("{}", &sixteen[..255]),
+            sixteen[..255].to_string(),
             "255 cells, expected 256 (a 16x16 grid)",
         ),
         (
@@ -772,21 +772,18 @@ fn one_line_grids_of_a_wrong_length_name_the_size_they_are_near() {
             "257 cells, expected 256 (a 16x16 grid)",
         ),
         (
-            format!("{}", &sixteen[..240]),
+            sixteen[..240].to_string(),
             "240 cells, expected 256 (a 16x16 grid)",
         ),
         (
-            format!("{}", &letters[..624]),
+            letters[..624].to_string(),
             "624 cells, expected 625 (a 25x25 grid)",
         ),
         (
             format!("{letters}+"),
             "626 cells, expected 625 (a 25x25 grid)",
         ),
-        (
-            format!("{}", &four[..15]),
-            "15 cells, expected 16 (a 4x4 grid)",
-        ),
+        (four[..15].to_string(), "15 cells, expected 16 (a 4x4 grid)"),
         (format!("{four}."), "17 cells, expected 16 (a 4x4 grid)"),
         (
             vec!["0"; 15].join(","),
