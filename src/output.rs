@@ -53,6 +53,7 @@ use crate::error::Error;
 use crate::kept::{KeptColumn, KeptValue};
 use crate::output::rating::{RatingColumns, APPENDED_COLUMNS, RATE_COLUMNS};
 use crate::output::result::{Check, PuzzleResult, RowFields, SizedResult};
+use crate::output::stats::Tally;
 use crate::process::words;
 use sudoku_core::sizes::symbols::BLANKS;
 use sudoku_core::sizes::Symbols;
@@ -1319,9 +1320,23 @@ impl ResultsWriter {
     /// As for [`ResultsWriter::create`]; a failure to write a file says
     /// what the file holds then (see [`ResultsWriter::finish_after`]).
     pub fn finish(self) -> Result<(), Error> {
-        self.end().map_err(|failed| match *failed {
-            (e, Some(note)) => e.noting(&note),
-            (e, None) => e,
+        self.finish_counted().map_err(|failed| failed.0)
+    }
+
+    /// [`ResultsWriter::finish`], with the tally of the rows a Parquet
+    /// file cut short holds, read back from it (see
+    /// [`ResultsWriter::finish_after`]).
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::finish`], and that tally.
+    pub fn finish_counted(self) -> Result<(), Box<(Error, Option<Tally>)>> {
+        self.end().map_err(|failed| {
+            let Failed { error, note, tally } = *failed;
+            let error = match note {
+                Some(note) => error.noting(&note),
+                None => error,
+            };
+            Box::new((error, tally.map(|tally| *tally)))
         })
     }
 
@@ -1332,20 +1347,25 @@ impl ResultsWriter {
     /// rows or more, the last maybe cut short (text), a zstd stream cut
     /// short, or the row groups written whole before the failure, cut
     /// after the last and given their footer, so that it is a readable
-    /// Parquet file (see `output/parquet/salvage.rs`).
-    pub fn finish_after(self, failure: Error, rows: u64) -> Error {
+    /// Parquet file (see `output/parquet/salvage.rs`). With it comes the
+    /// tally of the rows such a Parquet file holds, read back from it.
+    pub fn finish_after(self, failure: Error, rows: u64) -> (Error, Option<Tally>) {
         if !failure.is_results_write() {
             // The results so far are kept; the run's own error is the one
             // to report.
             let _ = self.finish();
-            return failure;
+            return (failure, None);
         }
         let text = self.text_note(rows);
-        let parquet = self.end().err().and_then(|failed| failed.1);
-        match text.or(parquet) {
+        let (parquet, tally) = match self.end() {
+            Ok(()) => (None, None),
+            Err(failed) => (failed.note, failed.tally),
+        };
+        let failure = match text.or(parquet) {
             Some(note) => failure.noting(&note),
             None => failure,
-        }
+        };
+        (failure, tally.map(|tally| *tally))
     }
 
     /// What a text results file holds after a failed write, once `rows`
@@ -1368,9 +1388,7 @@ impl ResultsWriter {
         }
         let path = path.display();
         Some(match (compression, self.cut_rows) {
-            (Compression::Zstd, _) => {
-                format!("{path} holds a zstd stream cut short (`zstd -dc` reads the rows before the cut)")
-            }
+            (Compression::Zstd, _) => zstd_note(&path),
             (Compression::Gzip, _) => format!(
                 "{path} holds its first {} in whole gzip members, and maybe a member cut short",
                 words::count(rows, "row", "rows")
@@ -1388,9 +1406,10 @@ impl ResultsWriter {
     }
 
     /// [`ResultsWriter::finish`], its failure given with what the file
-    /// holds then, when that is known here (Parquet).
-    fn end(self) -> Result<(), Box<(Error, Option<String>)>> {
+    /// holds then, when that is known here (Parquet, `.zst`).
+    fn end(self) -> Result<(), Box<Failed>> {
         let name = self.destination.name();
+        let failed = |error, note, tally| Box::new(Failed { error, note, tally });
         let sink = match self.body {
             Body::Text {
                 mut sink,
@@ -1402,26 +1421,27 @@ impl ResultsWriter {
                     let mut nothing = Vec::new();
                     rows.seal(&mut nothing);
                     sink.write_all(&nothing)
-                        .map_err(|e| Box::new((Error::write("results", name, e), None)))?;
+                        .map_err(|e| failed(Error::write("results", name, e), None, None))?;
                 }
                 sink
             }
             Body::Parquet(rows) => rows.finish().map_err(|(e, salvaged)| {
-                Box::new((parquet_error(e, name), salvaged_note(name, &salvaged)))
+                let note = salvaged_note(name, &salvaged);
+                // The rows the file holds, for the summary.
+                let tally = match salvaged {
+                    Salvaged::Groups { .. } => parquet::recount(name).ok().map(Box::new),
+                    _ => None,
+                };
+                failed(parquet_error(e, name), note, tally)
             })?,
         };
         if self.closed {
-            return Err(Box::new((Error::BrokenPipe, None)));
+            return Err(failed(Error::BrokenPipe, None, None));
         }
         let zstd = matches!(sink, Sink::Zstd(_));
         sink.finish().map_err(|e| {
-            let note = zstd.then(|| {
-                format!(
-                    "{} holds a zstd stream cut short (`zstd -dc` reads the rows before the cut)",
-                    name.display()
-                )
-            });
-            Box::new((Error::write("results", name, e), note))
+            let note = zstd.then(|| zstd_note(&name.display()));
+            failed(Error::write("results", name, e), note, None)
         })
     }
 
@@ -1434,12 +1454,26 @@ impl ResultsWriter {
     }
 }
 
+/// How ending the results failed: the error, what the file holds then
+/// (see [`ResultsWriter::finish_after`]), and the tally of its rows when
+/// they were read back (Parquet).
+struct Failed {
+    error: Error,
+    note: Option<String>,
+    tally: Option<Box<Tally>>,
+}
+
+/// What a `.zst` results file `path` holds after a failed write.
+fn zstd_note(path: &std::path::Display<'_>) -> String {
+    format!("{path} holds a zstd stream cut short (`zstd -dc` reads the rows before the cut)")
+}
+
 /// What the Parquet results file `path` holds after a failed write, as
 /// [`Error::noting`] says it; `None` for stdout or a device.
 fn salvaged_note(path: &Path, salvaged: &Salvaged) -> Option<String> {
     let path = path.display();
     match salvaged {
-        Salvaged::Groups { rows, groups } => Some(format!(
+        Salvaged::Groups { rows, groups, .. } => Some(format!(
             "{path} holds its first {}, readable (cut after the {} written whole before the \
              failure, and given their footer)",
             words::count(*rows, "row", "rows"),

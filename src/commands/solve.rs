@@ -231,12 +231,27 @@ fn run_opened(
     let ending = match outcome {
         Ok(ending) => ending,
         // Keep the rows finished before the failure; after a failure to
-        // write them, say what the results file holds.
-        Err(e) => return Err(writer.finish_after(e, kept_rows + tally.puzzles)),
+        // write them, say what the results file holds, and count in the
+        // summary the rows of a Parquet file read back (those handed to its
+        // writer may not all have reached it).
+        Err(e) => {
+            let (e, held) = writer.finish_after(e, kept_rows + tally.puzzles);
+            if let Some(held) = held {
+                *tally = held;
+            }
+            return Err(e);
+        }
     };
-    match writer.finish() {
-        Err(Error::BrokenPipe) if config.finish_when_stdout_closes => stdout_closed = true,
-        finished => finished?,
+    if let Err(failed) = writer.finish_counted() {
+        match *failed {
+            (Error::BrokenPipe, _) if config.finish_when_stdout_closes => stdout_closed = true,
+            (e, held) => {
+                if let Some(held) = held {
+                    *tally = held;
+                }
+                return Err(e);
+            }
+        }
     }
     if stdout_closed {
         crate::stderrln!(

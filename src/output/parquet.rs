@@ -92,6 +92,7 @@ mod salvage;
 use deltas::DeltaPages;
 use grids::{column_chunk, GridPage, GridPages, Paged};
 use names::NamePages;
+pub(crate) use salvage::recount;
 pub use salvage::Salvaged;
 use salvage::{salvage, Footing};
 

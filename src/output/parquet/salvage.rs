@@ -13,8 +13,12 @@
 
 use std::fs::File;
 use std::io::{self, Seek, SeekFrom, Write};
+use std::path::Path;
 use std::sync::Arc;
 
+use arrow_array::{Array, Float64Array, StringArray, UInt64Array};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
+use parquet::arrow::ProjectionMask;
 use parquet::errors::ParquetError;
 use parquet::file::metadata::{
     FileMetaData, ParquetMetaData, ParquetMetaDataWriter, RowGroupMetaData,
@@ -23,6 +27,8 @@ use parquet::file::properties::WriterPropertiesPtr;
 use parquet::schema::types::{SchemaDescriptor, TypePtr};
 
 use super::FileWriter;
+use crate::output::stats::{Mark, Tally};
+use sudoku_core::solver::Status;
 
 /// The bytes a Parquet file starts and ends with.
 const MAGIC: &[u8; 4] = b"PAR1";
@@ -92,6 +98,73 @@ pub(super) fn salvage(file: Option<&File>, footing: Footing) -> Salvaged {
     }
 }
 
+/// The tally of the rows of the Parquet results file `path` (one that
+/// [`salvage`] completed), read back from the columns the tally reads (`status`, `check`, `guesses`, `solve_us`,
+/// `rating`, `hardest`, those it has), so that the summary of a run cut
+/// short counts the rows its file holds, not the rows handed to the
+/// writer. The grids' sides are not read (only a run that reads every
+/// record uses them).
+///
+/// # Errors
+/// The file cannot be read back.
+pub(crate) fn recount(path: &Path) -> Result<Tally, ParquetError> {
+    let builder = ParquetRecordBatchReaderBuilder::try_new(File::open(path)?)?;
+    let schema = Arc::clone(builder.schema());
+    let wanted = [
+        "status", "check", "guesses", "solve_us", "rating", "hardest",
+    ];
+    let roots = wanted.iter().filter_map(|name| schema.index_of(name).ok());
+    let mask = ProjectionMask::roots(builder.parquet_schema(), roots);
+    let mut tally = Tally::new();
+    for batch in builder.with_projection(mask).build()? {
+        let batch = batch?;
+        let text = |name| {
+            batch
+                .column_by_name(name)
+                .and_then(|c| c.as_any().downcast_ref::<StringArray>())
+        };
+        let number = |name| {
+            batch
+                .column_by_name(name)
+                .and_then(|c| c.as_any().downcast_ref::<Float64Array>())
+        };
+        let (status, check, hardest) = (text("status"), text("check"), text("hardest"));
+        let (solve_us, rating) = (number("solve_us"), number("rating"));
+        let guesses = batch
+            .column_by_name("guesses")
+            .and_then(|c| c.as_any().downcast_ref::<UInt64Array>());
+        let status = status.ok_or_else(|| ParquetError::General("no status column".into()))?;
+        for row in 0..batch.num_rows() {
+            let status: Status = status
+                .value(row)
+                .parse()
+                .map_err(|_| ParquetError::General("a status that is none".into()))?;
+            let us = solve_us.filter(|c| c.is_valid(row)).map(|c| c.value(row));
+            tally.mark(Mark {
+                status,
+                mismatch: text_at(check, row) == Some("mismatch"),
+                solve_ns: us.map_or(0, |us| (us * 1000.0).round() as u64),
+                guesses: guesses
+                    .filter(|c| c.is_valid(row))
+                    .map_or(0, |c| c.value(row)),
+                side: 0,
+            });
+            if let Some(r) = rating.filter(|c| c.is_valid(row)) {
+                let tenths = (r.value(row) * 10.0).round() as u16;
+                let hardest = text_at(hardest, row).unwrap_or_default().to_string();
+                tally.ratings.add(tenths, hardest.into());
+            }
+        }
+    }
+    Ok(tally)
+}
+
+/// The text at `row` of `column`, when it has the column and the value
+/// is not null.
+fn text_at(column: Option<&StringArray>, row: usize) -> Option<&str> {
+    column.filter(|c| c.is_valid(row)).map(|c| c.value(row))
+}
+
 fn cut_and_complete(mut file: &File, footing: Footing) -> io::Result<(u64, usize)> {
     let len = file.metadata()?.len();
     // The bytes in the file are the first `len` of those written, in order:
@@ -103,22 +176,34 @@ fn cut_and_complete(mut file: &File, footing: Footing) -> io::Result<(u64, usize
         .count()
         .min(footing.groups.len());
     let magic = MAGIC.len() as u64;
-    let cut = match whole {
-        0 => magic,
-        n => footing.ends[n - 1],
-    };
-    let groups: Vec<RowGroupMetaData> = footing.groups.into_iter().take(whole).collect();
-    let rows: i64 = groups.iter().map(RowGroupMetaData::num_rows).sum();
-    let footer = footer(footing.schema, &footing.props, groups, rows).map_err(io::Error::other)?;
-    file.set_len(cut)?;
     if len < magic {
+        file.set_len(0)?;
         file.seek(SeekFrom::Start(0))?;
         file.write_all(MAGIC)?;
     }
-    file.seek(SeekFrom::Start(cut))?;
-    file.write_all(&footer)?;
-    file.flush()?;
-    Ok((u64::try_from(rows).unwrap_or(0), whole))
+    // The last group may leave no room for the footer (a file size limit
+    // it only just fits): then one group fewer, down to none.
+    let mut last = None;
+    for kept in (0..=whole).rev() {
+        let cut = match kept {
+            0 => magic,
+            n => footing.ends[n - 1],
+        };
+        let groups = footing.groups[..kept].to_vec();
+        let rows: i64 = groups.iter().map(RowGroupMetaData::num_rows).sum();
+        let footer = footer(Arc::clone(&footing.schema), &footing.props, groups, rows)
+            .map_err(io::Error::other)?;
+        let written = file
+            .set_len(cut)
+            .and_then(|()| file.seek(SeekFrom::Start(cut)))
+            .and_then(|_| file.write_all(&footer))
+            .and_then(|()| file.flush());
+        match written {
+            Ok(()) => return Ok((u64::try_from(rows).unwrap_or(0), kept)),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| io::Error::other("no footer written")))
 }
 
 /// The footer of a file of `groups` (`rows` rows in all): its metadata,
