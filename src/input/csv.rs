@@ -291,7 +291,7 @@ impl CsvRules {
         let solution = if self.cols.solution_by_name {
             match self.cols.solution.and_then(|i| rec.get(i)) {
                 Some(f) if !f.is_empty() => {
-                    let grid = field::complete(f);
+                    let grid = field::complete(f).or_else(|| field::complete_values(f));
                     if grid.is_none() {
                         solution_error = Some(field::not_a_solution(f));
                     }

@@ -26,6 +26,25 @@ pub fn complete(field: &[u8]) -> Option<Grid> {
         .and_then(Grid::complete_from_line)
 }
 
+/// The field as a complete 9x9 grid written as 81 numbers `1`-`9`
+/// separated by commas or whitespace (`4,8,3,9,...`), the solution of a
+/// puzzle written either way; asked only of a field [`complete`] refuses.
+pub fn complete_values(field: &[u8]) -> Option<Grid> {
+    let mut cells = [0u8; CELLS];
+    let mut n = 0;
+    for token in field
+        .split(|&b| b == b',' || b.is_ascii_whitespace())
+        .filter(|t| !t.is_empty())
+    {
+        let [b] = token else { return None };
+        *cells.get_mut(n)? = *b;
+        n += 1;
+    }
+    (n == CELLS)
+        .then(|| Grid::complete_from_line(&cells))
+        .flatten()
+}
+
 /// The status a field names (an expected-status column), as
 /// [`Status`]'s `FromStr` reads it: any case, spaces around it. The names
 /// are ASCII, so they are matched on the bytes, without the UTF-8 check and

@@ -11,7 +11,7 @@
 use sudoku_core::grid::Grid;
 use sudoku_core::sizes::{self, Shape, SizedGrid, Symbols, SymbolsError};
 
-use super::Record;
+use super::{field, Record};
 
 /// How records of other sizes are read: `--symbols` and `--box`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -219,6 +219,17 @@ pub fn is_puzzle(field: &[u8], options: &SizeOptions) -> bool {
             .is_ok_and(|read| !read.grid.is_complete())
 }
 
+/// True for a grid read as a 9x9 in the digits `1`-`9` with 3x3 boxes,
+/// which [`as_nine`] makes a 9x9 puzzle.
+fn nine_digit_grid(shape: Shape, symbols: &Symbols) -> bool {
+    shape.side() == 9
+        && shape.box_rows() == 3
+        && matches!(
+            symbols.label(9).as_str(),
+            "1-9" | "123456789" | "numbers 1-9"
+        )
+}
+
 /// The 9x9 puzzle (and its given solution) of a record read as a grid of
 /// another size that is a 9x9 in the digits `1`-`9` with the usual 3x3
 /// boxes (`0,0,3,0,2,...`, [`looks_sized`]): the 9x9 readers' record, so
@@ -226,12 +237,7 @@ pub fn is_puzzle(field: &[u8], options: &SizeOptions) -> bool {
 /// `None` for any other record (numbered from 0, another alphabet, other
 /// boxes).
 pub fn as_nine(record: &SizedRecord) -> Option<(Grid, Option<Grid>)> {
-    let shape = record.puzzle.shape();
-    let digits = matches!(
-        record.symbols.label(9).as_str(),
-        "1-9" | "123456789" | "numbers 1-9"
-    );
-    if shape.side() != 9 || shape.box_rows() != 3 || !digits {
+    if !nine_digit_grid(record.puzzle.shape(), &record.symbols) {
         return None;
     }
     let grid = |g: &SizedGrid| Grid::from_cells(<[u8; 81]>::try_from(g.cells()).ok()?);
@@ -330,6 +336,15 @@ pub fn read(
             Ok(_) => {
                 solution_error = Some("given solution is not a grid: it has blanks".to_string());
                 None
+            }
+            // A 9x9 of digits written as numbers, its solution as 81
+            // characters (or the other way round).
+            Err(_)
+                if nine_digit_grid(read.grid.shape(), &read.symbols)
+                    && field::complete(s).is_some() =>
+            {
+                let grid = field::complete(s)?;
+                SizedGrid::from_cells(read.grid.shape(), grid.cells().to_vec())
             }
             Err(e) => {
                 solution_error = Some(format!("given solution is not a {side}x{side} grid: {e}"));

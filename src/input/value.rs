@@ -76,6 +76,7 @@ pub fn solution(value: &Value<'_>) -> Result<Option<Grid>, String> {
         Value::Text(t) => {
             let t = t.trim_ascii();
             field::complete(t)
+                .or_else(|| field::complete_values(t))
                 .map(Some)
                 .ok_or_else(|| field::not_a_solution(t))
         }
@@ -245,7 +246,14 @@ pub fn sized(
     let (solution, bad_solution) = match solution.and_then(|s| sized_field(s, options, numbering)) {
         Some(Ok((text, _))) => (Some(text), None),
         Some(Err(why)) => (None, Some(format!("given solution is not a grid: {why}"))),
-        None => (None, None),
+        // A string of no grid's shape is still the given solution, and
+        // says why it is none (or is a 9x9 written as 81 characters).
+        None => match solution {
+            Some(Value::Text(t)) if !t.trim_ascii().is_empty() => {
+                (Some(t.trim_ascii().to_vec()), None)
+            }
+            _ => (None, None),
+        },
     };
     let options = match numbering {
         Some(numbering) => SizeOptions {
