@@ -327,7 +327,11 @@ impl LineRules {
                 _ => None,
             };
             if let Some(i) = found {
-                let solution = fields.get(i + 1).filter(|f| is_sized(f)).copied();
+                // A 9x9's solution may be written as 81 characters beside
+                // its numbers ([`sized::read`] takes it).
+                let grid =
+                    |f: &&(usize, usize)| is_sized(f) || field::complete(&line[f.0..f.1]).is_some();
+                let solution = fields.get(i + 1).filter(grid).copied();
                 return Some((fields[i], solution));
             }
         }

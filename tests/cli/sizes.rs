@@ -739,6 +739,7 @@ fn nine_by_nine_number_lists_read_as_a_field_a_string_and_beside_a_solution() {
         ),
         ("line.txt", format!("{p} {s}\n")),
         // Numbers beside 81 characters, either way round.
+        ("m.txt", format!("7 {p} {solution}\n")),
         ("m.csv", format!("puzzle,solution\n\"{p}\",{solution}\n")),
         (
             "m.jsonl",
