@@ -375,12 +375,14 @@ pub struct ReadOptions {
 }
 
 /// What [`InputError::GridFile`] adds for rows of `side` cells that are
-/// also a whole one-line grid (16 cells: a 4x4): each line may be a
-/// puzzle of its own.
+/// also a whole one-line grid with boxes (16 cells: a 4x4; not 25 cells,
+/// since a 5x5 has none): each line may be a puzzle of its own.
 fn one_line_hint(side: usize) -> String {
     match sudoku_core::sizes::side_of(side) {
-        Some(n) => format!(", or --format lines if each line is a {n}x{n} puzzle"),
-        None => String::new(),
+        Some(n) if sudoku_core::sizes::Shape::usual(n).is_ok() => {
+            format!(", or --format lines if each line is a {n}x{n} puzzle")
+        }
+        _ => String::new(),
     }
 }
 
