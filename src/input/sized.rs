@@ -200,13 +200,14 @@ pub fn looks_sized(field: &[u8]) -> bool {
     sizes::side_of(field.len()).is_some_and(|n| n != 9)
 }
 
-/// True for 81 one-digit numbers separated by commas or whitespace
-/// (`0,0,3,0,2,...`: a 9x9 puzzle with `0` blanks).
+/// True for 81 one-digit numbers or blanks separated by commas or
+/// whitespace (`0,0,3,0,2,...`, `.,.,3,.,2,...`: a 9x9 puzzle with `0` or
+/// `.`, `-`, `_`, `+` blanks).
 fn nine_digits(field: &[u8]) -> bool {
     field
         .split(|&b| b == b',' || b.is_ascii_whitespace())
         .filter(|t| !t.is_empty())
-        .all(|t| matches!(t, [b'0'..=b'9']))
+        .all(|t| matches!(t, [b'0'..=b'9' | b'.' | b'-' | b'_' | b'+']))
 }
 
 /// True for a field that is a puzzle of another size (or a 9x9 one the
@@ -386,11 +387,13 @@ mod tests {
         let nine = |first: &str, rest: &str| format!("{first},{}", vec![rest; 80].join(","));
         assert!(looks_sized(nine("3", "-1").as_bytes()));
         assert!(!looks_sized(nine("9", "-1").as_bytes()));
-        // As results write such a puzzle: `.` blanks and a 0; without a 0
-        // (or with a 9) it is numbered from 1.
-        assert!(looks_sized(nine("0", ".").as_bytes()));
-        assert!(!looks_sized(nine("3", ".").as_bytes()));
-        assert!(!looks_sized(nine("9", ".").as_bytes()));
+        // `.` blanks among one-digit numbers: numbered from 0 with a 0 (as
+        // results write such a puzzle), else from 1; either is read.
+        for (first, from_zero) in [("0", true), ("3", false), ("9", false)] {
+            let field = nine(first, ".");
+            assert!(looks_sized(field.as_bytes()), "{first}");
+            assert_eq!(nine_from_zero(field.as_bytes()), from_zero, "{first}");
+        }
         // Its solution shows no blank: it has the puzzle's shape.
         let (puzzle, solution) = (nine("0", "."), nine("3", "0"));
         assert!(same_list_shape(puzzle.as_bytes(), solution.as_bytes()));

@@ -726,8 +726,11 @@ fn nine_by_nine_number_lists_read_as_a_field_a_string_and_beside_a_solution() {
         values.join(sep)
     };
     let (p, s) = (numbers(puzzle, ","), numbers(solution, ","));
+    let dotted: Vec<String> = puzzle.chars().map(String::from).collect();
     let inputs = [
         ("q.csv", format!("puzzle,solution\n\"{p}\",\"{s}\"\n")),
+        // `.` blanks among the numbers (malformed before).
+        ("d.csv", format!("puzzle\n\"{}\"\n", dotted.join(","))),
         ("n.csv", format!("\"{p}\"\n")),
         (
             "j.jsonl",
@@ -759,7 +762,7 @@ fn nine_by_nine_number_lists_read_as_a_field_a_string_and_beside_a_solution() {
             "{name}"
         );
         assert_eq!(&rows[0].solution, solution, "{name}");
-        let check = if matches!(name, "n.csv" | "sp.jsonl") {
+        let check = if matches!(name, "n.csv" | "sp.jsonl" | "d.csv") {
             ""
         } else {
             "ok"
