@@ -946,6 +946,20 @@ impl Sink {
         }
     }
 
+    /// The regular file the bytes go to; `None` for stdout and devices,
+    /// which hold nothing a failure could leave cut short.
+    pub(crate) fn regular_file(&self) -> Option<&File> {
+        let file = match self {
+            Sink::File(file) => file,
+            Sink::Gzip(encoder) => encoder.get_ref(),
+            Sink::Zstd(encoder) => encoder.get_ref(),
+            Sink::Stdout(_) => return None,
+        };
+        file.metadata()
+            .is_ok_and(|meta| meta.is_file())
+            .then_some(file)
+    }
+
     /// True when the bytes are compressed on their way.
     #[cfg(feature = "cli")]
     pub(crate) fn compressed(&self) -> bool {
@@ -1377,15 +1391,7 @@ impl ResultsWriter {
         else {
             return None;
         };
-        let file = match sink {
-            Sink::File(file) => file,
-            Sink::Zstd(encoder) => encoder.get_ref(),
-            Sink::Gzip(encoder) => encoder.get_ref(),
-            Sink::Stdout(_) => return None,
-        };
-        if !file.metadata().is_ok_and(|meta| meta.is_file()) {
-            return None;
-        }
+        sink.regular_file()?;
         let path = path.display();
         Some(match (compression, self.cut_rows) {
             (Compression::Zstd, _) => zstd_note(&path),

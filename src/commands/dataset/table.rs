@@ -107,15 +107,7 @@ impl TableWriter {
     /// What the file holds after a failure to write it; `None` for stdout
     /// and devices.
     fn cut_note(&self) -> Option<String> {
-        let file = match self.csv.get_ref() {
-            Sink::File(file) => file,
-            Sink::Gzip(encoder) => encoder.get_ref(),
-            Sink::Zstd(encoder) => encoder.get_ref(),
-            Sink::Stdout(_) => return None,
-        };
-        if !file.metadata().is_ok_and(|meta| meta.is_file()) {
-            return None;
-        }
+        self.csv.get_ref().regular_file()?;
         let path = self.destination.name().display();
         Some(match self.csv.get_ref().compressed() {
             true => format!("{path} holds a compressed stream cut short"),
