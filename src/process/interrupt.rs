@@ -169,29 +169,41 @@ impl SignalGuard {
     /// The operating system refused to install a handler.
     pub fn install() -> io::Result<(SignalGuard, Interrupt)> {
         let mut registry = REGISTRY.lock().unwrap_or_else(PoisonError::into_inner);
+        // The run is on before its handlers are installed, and each signal's
+        // flag is set before its default action is made conditional: a
+        // signal that comes while they are installed stops the run, where
+        // one that came between the first handler and the run's start met
+        // the handlers idle and ended the process (by SIGTERM, not with
+        // 143: seen by a test on a loaded machine).
+        let was_idle = IDLE.swap(false, Ordering::SeqCst);
         let registry = match registry.as_mut() {
-            Some(registry) => registry,
+            Some(registry) => {
+                if registry.guards == 0 {
+                    registry.raised.store(0, Ordering::SeqCst);
+                }
+                registry
+            }
             None => {
                 let raised = Arc::new(AtomicUsize::new(0));
-                for signal in Signal::ALL {
+                let registered = Signal::ALL.iter().try_for_each(|signal| {
                     let number = signal.number();
-                    // Registered first, so it runs first: outside a run the
-                    // default action ends the process before the flag is set.
-                    signal_hook::flag::register_conditional_default(number, &IDLE)?;
                     signal_hook::flag::register_usize(
                         number,
                         Arc::clone(&raised),
                         number.unsigned_abs() as usize,
                     )?;
+                    // Outside a run (after the last guard) this ends the
+                    // process, the flag set or not.
+                    signal_hook::flag::register_conditional_default(number, &IDLE).map(drop)
+                });
+                if let Err(e) = registered {
+                    IDLE.store(was_idle, Ordering::SeqCst);
+                    return Err(e);
                 }
                 registry.insert(Registry { raised, guards: 0 })
             }
         };
-        if registry.guards == 0 {
-            registry.raised.store(0, Ordering::SeqCst);
-        }
         registry.guards += 1;
-        IDLE.store(false, Ordering::SeqCst);
         let interrupt = Interrupt {
             raised: Arc::clone(&registry.raised),
         };
