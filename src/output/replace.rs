@@ -1,5 +1,6 @@
-//! Output files created anew rather than truncated, and files written
-//! whole or not at all ([`write_whole`]).
+//! Output files created anew rather than truncated, files written whole
+//! or not at all ([`write_whole`]), and where a file written whole under a
+//! temporary name goes first ([`staged`]).
 //!
 //! Truncating an existing results file in place costs twice on ext4, the
 //! file system of most Linux machines: the `open` itself frees the old
@@ -66,6 +67,55 @@ fn replace(path: &Path) -> Option<File> {
     Some(file)
 }
 
+/// Where a file that is to appear at `path` whole or not at all is
+/// written first: `(temporary, target)`, a temporary name beside the file
+/// `path` names, ending in `.{tag}-PID.partial`, that is renamed over
+/// `target` once complete. `target` is `path`, or the file a symbolic link
+/// `path` leads to (the link stays). `None` when a rename would not put the
+/// contents where readers of `path` look, so the file is written in place
+/// ([`create`]): a named pipe, a device (`/dev/null`: a rename would put a
+/// regular file in its place), a file of several links (the other names
+/// would keep the old contents), a link that leads nowhere.
+pub(crate) fn staged(path: &Path, tag: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    use std::ffi::OsString;
+    use std::fs;
+
+    let target = match fs::symlink_metadata(path) {
+        Err(e) if e.kind() == io::ErrorKind::NotFound => path.to_path_buf(),
+        Err(_) => return None,
+        Ok(meta) => {
+            let target = match meta.file_type().is_symlink() {
+                true => fs::canonicalize(path).ok()?,
+                false => path.to_path_buf(),
+            };
+            let meta = fs::metadata(&target).ok()?;
+            if !meta.is_file() || !single_link(&meta) {
+                return None;
+            }
+            target
+        }
+    };
+    // Built from the name's bytes, whatever they are.
+    let mut name = OsString::from(".");
+    name.push(target.file_name()?);
+    name.push(format!(".{tag}-{}.partial", std::process::id()));
+    Some((target.with_file_name(name), target))
+}
+
+/// Whether the file has one name (always, where links are not counted).
+fn single_link(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        meta.nlink() == 1
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        true
+    }
+}
+
 /// Writes `bytes` as the whole of the file `path`, created or truncated
 /// (as [`std::fs::write`] does: for pages and exports, written whole at
 /// once); a regular file that cannot be written whole (a full disk) is
@@ -93,6 +143,39 @@ mod tests {
 
     fn write(path: &Path, text: &str) {
         create(path).unwrap().write_all(text.as_bytes()).unwrap();
+    }
+
+    #[test]
+    fn files_staged_whole_go_where_a_rename_reaches_their_readers() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let pid = std::process::id();
+        let temporary = dir.path().join(format!(".r.csv.merge-{pid}.partial"));
+        // Absent, and a regular file of one name: beside it, over it.
+        assert_eq!(
+            staged(&path, "merge"),
+            Some((temporary.clone(), path.clone()))
+        );
+        fs::write(&path, "old\n").unwrap();
+        assert_eq!(staged(&path, "merge"), Some((temporary, path.clone())));
+        // A link: beside its target, over the target.
+        let link = dir.path().join("link.csv");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let target = fs::canonicalize(&path).unwrap();
+        let beside = target.with_file_name(format!(".r.csv.merge-{pid}.partial"));
+        assert_eq!(staged(&link, "merge"), Some((beside, target)));
+        // Written in place: a file of two names, a link to nothing, a
+        // device, a named pipe.
+        fs::hard_link(&path, dir.path().join("other.csv")).unwrap();
+        assert_eq!(staged(&path, "merge"), None);
+        let dangling = dir.path().join("dangling.csv");
+        std::os::unix::fs::symlink(dir.path().join("nowhere"), &dangling).unwrap();
+        assert_eq!(staged(&dangling, "merge"), None);
+        assert_eq!(staged(Path::new("/dev/null"), "merge"), None);
+        let fifo = dir.path().join("pipe");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.is_ok_and(|status| status.success()));
+        assert_eq!(staged(&fifo, "merge"), None);
     }
 
     #[test]

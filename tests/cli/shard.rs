@@ -264,6 +264,75 @@ fn merged_shards_equal_a_single_run_and_merging_one_file_copies_it_byte_for_byte
     assert_eq!(read(&other), read(&merged));
 }
 
+/// `merge` writes a file under a temporary name and renames it over `-o`
+/// only where that puts the rows where readers of `-o` look: a named pipe
+/// got nothing (the merge put a regular file in its place, and the reader
+/// waited forever; as root, `-o /dev/null` replaced the device), a symbolic
+/// link became a regular file, and a file's other names kept its old rows.
+#[test]
+#[cfg(unix)]
+fn merge_into_a_pipe_a_link_or_a_file_of_two_names_writes_where_they_lead() {
+    use std::os::unix::fs::FileTypeExt;
+
+    let s = Scratch::new();
+    full_and_shards(&s);
+    let parts = [
+        s.path("shard1.csv"),
+        s.path("shard2.csv"),
+        s.path("shard3.csv"),
+    ];
+    let merge_into = |out: &str| {
+        let mut args: Vec<&str> = parts.iter().map(String::as_str).collect();
+        args.extend(["-o", out]);
+        let output = merge(&args);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+    };
+    let whole = without_timing(&read(&s.path("full.csv")));
+
+    let fifo = s.path("pipe.csv");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read_to_string(fifo).expect("the pipe reads"))
+    };
+    merge_into(&fifo);
+    // Checked first: a reader of a replaced pipe would wait forever.
+    let kind = std::fs::symlink_metadata(&fifo)
+        .expect("still there")
+        .file_type();
+    assert!(kind.is_fifo(), "the pipe was replaced: {kind:?}");
+    assert_eq!(
+        without_timing(&reader.join().expect("the reader ends")),
+        whole
+    );
+
+    let target = s.file("target.csv", b"old\n");
+    let link = s.path("link.csv");
+    std::os::unix::fs::symlink(&target, &link).expect("a link");
+    merge_into(&link);
+    let kind = std::fs::symlink_metadata(&link)
+        .expect("still there")
+        .file_type();
+    assert!(kind.is_symlink(), "the link was replaced: {kind:?}");
+    assert_eq!(without_timing(&read(&target)), whole);
+
+    let first = s.file("first.csv", b"old\n");
+    let second = s.path("second.csv");
+    std::fs::hard_link(&first, &second).expect("a second name");
+    merge_into(&second);
+    assert_eq!(without_timing(&read(&first)), whole);
+    let names = std::fs::read_dir(s.path(""))
+        .expect("the scratch folder")
+        .filter_map(|entry| entry.ok())
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".partial"))
+        .count();
+    assert_eq!(names, 0, "a temporary file was left");
+}
+
 #[test]
 fn shards_of_a_run_given_an_input_twice_merge_into_the_whole_run() {
     let s = Scratch::new();

@@ -22,6 +22,8 @@
 //!   count per distinct solve time, for exact percentiles).
 //! - The merged file is written beside `-o` under a temporary name and
 //!   renamed when complete: a merge that fails leaves no partial output.
+//!   Where a rename would replace rather than fill `-o` (a named pipe, a
+//!   device, a file of several names) it is written in place.
 //!
 //! `--summary-json` writes the summary of merged results rows (see
 //! [`summary`]).
@@ -32,7 +34,6 @@ pub mod summary;
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::ffi::OsString;
 use std::fs::File;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
@@ -47,7 +48,7 @@ use crate::input::{self, same_input, InputError, Record, SizedRecord};
 use crate::output::format::require_csv;
 use crate::output::read_back::{file_column, parse_row, Columns, RecordReader, Row};
 use crate::output::stats::Tally;
-use crate::output::{file_name, Compression, Destination, Sink};
+use crate::output::{file_name, replace, Compression, Destination, Sink};
 use crate::process::file_guard::FileGuard;
 use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 
@@ -63,8 +64,9 @@ pub struct MergeArgs {
 
     /// The merged results file (`-` for stdout); a name ending in `.gz` or
     /// `.zst` is written compressed. Written under a temporary name and
-    /// renamed at the end, so a failed merge leaves nothing behind (stdout
-    /// gets the rows as they come).
+    /// renamed at the end, so a failed merge leaves nothing behind (stdout,
+    /// a named pipe, a device or a file of several names gets the rows as
+    /// they come).
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
 
@@ -120,15 +122,20 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
     // (a part on a pipe): the merge runs on a thread of its own, and a
     // signal removes its temporary file and ends the process.
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
-    let temporary = Output::temporary_for(&args.output);
+    let staging = match Destination::from_arg(Some(&args.output)) {
+        Destination::Stdout => None,
+        Destination::File { path, .. } => replace::staged(&path, "merge"),
+    };
     let work = {
-        let (args, interrupt) = (args.clone(), interrupt.clone());
-        move || merge(&args, &interrupt)
+        let (args, interrupt, staging) = (args.clone(), interrupt.clone(), staging.clone());
+        move || merge(&args, staging, &interrupt)
     };
     match interrupt.wait_for("merge", work) {
         Ok(Ok(merged)) => merged,
         Ok(Err(signal)) => {
-            let _ = std::fs::remove_file(&temporary);
+            if let Some((temporary, _)) = &staging {
+                let _ = std::fs::remove_file(temporary);
+            }
             Ok(stopped(signal))
         }
         Err(e) => Err(Error::Threads {
@@ -140,7 +147,11 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
 
 /// The merge itself (see [`run`]), stopping early when `interrupt` is
 /// raised.
-fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
+fn merge(
+    args: &MergeArgs,
+    staging: Option<(PathBuf, PathBuf)>,
+    interrupt: &Interrupt,
+) -> Result<Verdict, Error> {
     require_csv("merge writes", Some(&args.output)).map_err(Error::Usage)?;
     // One file named twice would have every record in two files: say so.
     for (i, path) in args.results.iter().enumerate() {
@@ -279,7 +290,7 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
     } else {
         Some(Expected::open(&args.inputs, &args.layout)?)
     };
-    let mut out = Output::create(&args.output)?;
+    let mut out = Output::create(&args.output, staging)?;
     let outcome = (|| -> Result<Merged, Error> {
         out.write(&header)?;
         let mut merged = Merged::default();
@@ -375,7 +386,7 @@ fn merge(args: &MergeArgs, interrupt: &Interrupt) -> Result<Verdict, Error> {
     let rated = columns.is_some_and(|c| c.rating.is_some());
     let timed = columns.is_some_and(|c| c.solved.is_some());
     let summary = MergedSummary::new(inputs, &merged.tally, &merged.times, facts, rated, timed);
-    out.finish(&args.output)?;
+    out.finish()?;
     if let Some(path) = &args.summary_json {
         write_summary(path, &summary)?;
     }
@@ -851,14 +862,17 @@ impl Expected {
     }
 }
 
-/// The merged results file, written under a temporary name beside it,
-/// which is removed when the output is dropped unfinished (a failure, a
-/// signal): a merge leaves its whole output or nothing.
+/// The merged results file, written under a temporary name beside it
+/// ([`replace::staged`]), which is removed when the output is dropped
+/// unfinished (a failure, a signal): a merge leaves its whole output or
+/// nothing. Stdout, a pipe, a device or a file of several links is written
+/// in place.
 struct Output {
     /// `None` once finished.
     csv: Option<csv::Writer<Sink>>,
-    /// `None` for stdout.
-    temporary: Option<PathBuf>,
+    /// The temporary name and the file it is renamed over; `None` when
+    /// written in place.
+    staging: Option<(PathBuf, PathBuf)>,
     /// The name in messages: `-o`'s, whatever the temporary name.
     name: PathBuf,
 }
@@ -867,7 +881,7 @@ impl Drop for Output {
     fn drop(&mut self) {
         if let Some(csv) = self.csv.take() {
             drop(csv);
-            if let Some(temporary) = &self.temporary {
+            if let Some((temporary, _)) = &self.staging {
                 // Best effort: the merge already failed with its own error.
                 let _ = std::fs::remove_file(temporary);
             }
@@ -876,25 +890,19 @@ impl Drop for Output {
 }
 
 impl Output {
-    /// The temporary name the merge into `path` is written under.
-    fn temporary_for(path: &Path) -> PathBuf {
-        // Built from the name's bytes, whatever they are.
-        let mut name = OsString::from(".");
-        name.push(path.file_name().unwrap_or_default());
-        name.push(format!(".merge-{}.partial", std::process::id()));
-        path.with_file_name(name)
-    }
-
-    fn create(path: &Path) -> Result<Output, Error> {
-        let (sink, temporary) = match Destination::from_arg(Some(path)) {
-            Destination::Stdout => (Sink::Stdout(io::stdout()), None),
-            Destination::File { .. } => {
-                let temporary = Output::temporary_for(path);
-                let file =
-                    File::create(&temporary).map_err(|e| Error::write("results", path, e))?;
-                let sink = Sink::to_file(file, Compression::of_name(path))
-                    .map_err(|e| Error::write("results", path, e))?;
-                (sink, Some(temporary))
+    /// Opens the output: `staging` from [`replace::staged`], or `None` to
+    /// write `path` in place.
+    fn create(path: &Path, staging: Option<(PathBuf, PathBuf)>) -> Result<Output, Error> {
+        let destination = Destination::from_arg(Some(path));
+        let sink = match (&destination, &staging) {
+            (Destination::Stdout, _) => Sink::Stdout(io::stdout()),
+            (Destination::File { .. }, Some((temporary, _))) => {
+                let file = File::create(temporary).map_err(|e| Error::write("results", path, e))?;
+                Sink::to_file(file, Compression::of_name(path))
+                    .map_err(|e| Error::write("results", path, e))?
+            }
+            (Destination::File { .. }, None) => {
+                Sink::create(&destination).map_err(|e| Error::write("results", path, e))?
             }
         };
         Ok(Output {
@@ -903,8 +911,8 @@ impl Output {
                     .has_headers(false)
                     .from_writer(sink),
             ),
-            temporary,
-            name: Destination::from_arg(Some(path)).name().to_path_buf(),
+            staging,
+            name: destination.name().to_path_buf(),
         })
     }
 
@@ -912,7 +920,7 @@ impl Output {
     /// is left as it was.
     fn error(&self, e: io::Error) -> Error {
         let error = Error::write("results", &self.name, e);
-        match self.temporary {
+        match self.staging {
             Some(_) => error.noting(&format!(
                 "{} is left as it was (a merge writes it whole or not at all)",
                 self.name.display()
@@ -932,23 +940,23 @@ impl Output {
     }
 
     /// Completes the file and gives it its name.
-    fn finish(mut self, path: &Path) -> Result<(), Error> {
+    fn finish(mut self) -> Result<(), Error> {
         let Some(csv) = self.csv.take() else {
             return Ok(());
         };
-        let temporary = self.temporary.take();
+        let staging = self.staging.take();
         let done = (|| {
             csv.into_inner().map_err(|e| e.into_error())?.finish()?;
-            match &temporary {
-                Some(temporary) => std::fs::rename(temporary, path),
+            match &staging {
+                Some((temporary, target)) => std::fs::rename(temporary, target),
                 None => Ok(()),
             }
         })();
         if let Err(e) = done {
-            if let Some(temporary) = &temporary {
+            if let Some((temporary, _)) = &staging {
                 let _ = std::fs::remove_file(temporary);
             }
-            self.temporary = temporary;
+            self.staging = staging;
             return Err(self.error(e));
         }
         Ok(())
