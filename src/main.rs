@@ -11,6 +11,7 @@ use sudoku_batch::error::exit_code;
 
 fn main() -> ExitCode {
     sudoku_batch::process::memory::keep_freed_memory();
+    sudoku_batch::process::interrupt::fail_writes_past_size_limit();
     let result = command_line::run(Cli::parse());
     if let Err(e) = &result {
         if !e.is_quiet() {

@@ -6,6 +6,9 @@
 //!
 //! Outside a run (before [`SignalGuard::install`] or after every guard is
 //! dropped) the two signals keep their default action: they end the process.
+//!
+//! SIGXFSZ, which a file size limit (`ulimit -f`) sends on a write past it,
+//! is ignored for the whole process ([`fail_writes_past_size_limit`]).
 
 use std::io;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -15,6 +18,22 @@ use std::thread;
 use std::time::Duration;
 
 use signal_hook::consts::{SIGINT, SIGTERM};
+
+/// Makes a write past the file size limit (`ulimit -f`, `RLIMIT_FSIZE`)
+/// fail with `EFBIG` instead of ending the process by SIGXFSZ, whose default
+/// action killed it (exit 153) without a message, leaving a Parquet file
+/// without its footer and a summary empty: so the run ends as on a full
+/// disk, with one message, exit 2, and a readable file (see solve.md, "When
+/// the results cannot be written"). Call it first thing in `main`, before
+/// other threads start; elsewhere than Unix it does nothing.
+pub fn fail_writes_past_size_limit() {
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to "ignore" installs no
+    // handler; no other thread runs yet to race on it.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
 
 /// How often a thread waiting for work looks at the interrupt flag.
 pub const POLL: Duration = Duration::from_millis(50);

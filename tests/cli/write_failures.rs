@@ -1,7 +1,7 @@
 //! Runs whose results cannot be written whole (a full disk): made to fail
 //! at a given size without root by a file size limit (`ulimit -f`, in
-//! 512-byte blocks, with SIGXFSZ ignored so that write(2) returns EFBIG),
-//! or by `/dev/full`. Each must exit 2 with one message naming the file,
+//! 512-byte blocks: the binary ignores SIGXFSZ itself, so that write(2)
+//! returns EFBIG), or by `/dev/full`. Each must exit 2 with one message naming the file,
 //! the cause and what the file holds; a summary must not pass for a whole
 //! run's; a Parquet file keeps its row groups written whole, readable.
 
@@ -15,12 +15,13 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use crate::common::{code, repo, stderr, Scratch};
 
 /// Runs `sudoku-batch ARGS` with files limited to `blocks` 512-byte
-/// blocks.
+/// blocks, from a shell as a user's: SIGXFSZ at its default action, which
+/// ended the process (exit 153, no message) until the binary ignored it.
 fn limited(blocks: u32, args: &[&str]) -> Output {
     let bin = assert_cmd::cargo::cargo_bin("sudoku-batch");
     std::process::Command::new("sh")
         .arg("-c")
-        .arg(format!("trap '' XFSZ; ulimit -f {blocks}; exec \"$@\""))
+        .arg(format!("trap - XFSZ; ulimit -f {blocks}; exec \"$@\""))
         .arg("sh")
         .arg(bin)
         .args(args)
