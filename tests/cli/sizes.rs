@@ -236,7 +236,9 @@ fn canon_and_augment_refuse_other_sizes_by_name_with_exit_2() {
     text.push_str(&std::fs::read_to_string(repo("data/sizes/16x16_1-9A-G_dots.txt")).unwrap());
     let file = scratch.file("16x16_1-9A-G_dots.txt", text.as_bytes());
     for (command, extra) in [("canon", &[][..]), ("augment", &["--copies", "2"][..])] {
-        let out = scratch.path(&format!("{command}.csv"));
+        // A named file is looked through before the output is touched: a
+        // previous table stays (it was replaced, then removed).
+        let out = scratch.file(&format!("{command}.csv"), b"the previous table\n");
         let output = bin()
             .arg(command)
             .arg(&file)
@@ -250,6 +252,26 @@ fn canon_and_augment_refuse_other_sizes_by_name_with_exit_2() {
             message.contains("16x16_1-9A-G_dots.txt:4: a 16x16 grid")
                 && message.contains(&format!("{command} takes 9x9 grids only")),
             "{command}: {message}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "the previous table\n",
+            "{command}: the output was touched"
+        );
+        // Stdin is read once: the run stops at the record, its partial
+        // table removed.
+        let output = bin()
+            .arg(command)
+            .args(extra)
+            .args(["-o", &out, "--quiet"])
+            .write_stdin(text.as_bytes())
+            .output()
+            .unwrap();
+        assert_eq!(code(&output), 2, "{command}: {}", stderr(&output));
+        assert!(
+            stderr(&output).contains("-:4: a 16x16 grid"),
+            "{command}: {}",
+            stderr(&output)
         );
         assert!(
             !std::path::Path::new(&out).exists(),

@@ -172,15 +172,14 @@ fn augment(
     copies: u32,
     keep_original: bool,
 ) -> Augmented {
+    let other_side = super::other_side(&record);
     let Record {
         line,
         puzzle,
         solution: given,
-        sized,
         kept,
         ..
     } = record;
-    let other_side = sized.map(|s| s.puzzle.side());
     let out = |copies, note| Augmented {
         input,
         line,
@@ -248,6 +247,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
     refuse_overwriting(&settings.output, &inputs)?;
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
     let opened = Opened::open(&inputs, &args.layout, &args.keep.keep())?;
+    super::refuse_other_sizes("augment", &inputs, &names, &args.layout, &interrupt)?;
     let several = inputs.len() > 1;
     // As `solve` writes them, which `merge` reads back.
     let files: Vec<String> = names.iter().map(|n| file_field(n).into_owned()).collect();

@@ -194,12 +194,9 @@ struct Canoned {
 }
 
 fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> Canoned {
+    let other_side = super::other_side(&record);
     let Record {
-        line,
-        puzzle,
-        sized,
-        kept,
-        ..
+        line, puzzle, kept, ..
     } = record;
     let at = Position { input, line };
     let grid = match puzzle {
@@ -209,7 +206,7 @@ fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> 
                 at,
                 puzzle: None,
                 form: Err(message),
-                other_side: sized.map(|s| s.puzzle.side()),
+                other_side,
                 kept,
             }
         }
@@ -272,6 +269,14 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
     let against_inputs = Opened::open(&args.against, &args.layout, &Keep::Nothing)?;
     let main_inputs = Opened::open(&inputs, &args.layout, &args.keep.keep())?;
+    super::refuse_other_sizes(
+        "canon",
+        &args.against,
+        &against_names,
+        &args.layout,
+        &interrupt,
+    )?;
+    super::refuse_other_sizes("canon", &inputs, &names, &args.layout, &interrupt)?;
     let several = inputs.len() > 1;
     // As `solve` writes them: a name like a formula gets a `'` in front.
     let files: Vec<String> = names.iter().map(|n| file_field(n).into_owned()).collect();

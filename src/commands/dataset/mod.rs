@@ -47,6 +47,58 @@ pub fn other_size(command: &str, name: &str, line: u64, side: usize) -> Error {
     ))
 }
 
+/// The side of `record`'s grid when it is a grid of another size than
+/// 9x9, which `canon` and `augment` refuse ([`other_size`]); `None` for a
+/// 9x9 record, malformed or not.
+pub fn other_side(record: &Record) -> Option<usize> {
+    match (&record.puzzle, &record.sized) {
+        (Err(_), Some(sized)) => Some(sized.puzzle.side()),
+        _ => None,
+    }
+}
+
+/// Refuses, before anything is written, a `canon` or `augment` run whose
+/// inputs hold a record of another size than 9x9: the first one, as
+/// [`other_size`] names it, so that a refused run leaves the output file as
+/// it was (the run itself stopped at that record, after the output had
+/// replaced the previous one). Only inputs that are all regular files are
+/// read here, once more (stdin and pipes can be read only once: the run
+/// stops at such a record, as before); a read error or a signal ends the
+/// look early and is left to the run.
+///
+/// # Errors
+/// [`Error::Usage`] naming the record; [`Error::Input`] when an input
+/// cannot be opened again.
+pub fn refuse_other_sizes(
+    command: &str,
+    paths: &[PathBuf],
+    names: &[String],
+    layout: &LayoutArgs,
+    interrupt: &Interrupt,
+) -> Result<(), Error> {
+    if !paths
+        .iter()
+        .all(|path| std::fs::metadata(path).is_ok_and(|meta| meta.is_file()))
+    {
+        return Ok(());
+    }
+    let options = layout.read_options(None);
+    for (path, name) in paths.iter().zip(names) {
+        for record in input::open_path(path)?.records(&options)? {
+            if interrupt.is_raised() {
+                return Ok(());
+            }
+            let Ok(record) = record else {
+                return Ok(());
+            };
+            if let Some(side) = other_side(&record) {
+                return Err(other_size(command, name, record.line, side));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Items per chunk handed to the thread pool.
 pub const CHUNK_ITEMS: usize = 1024;
 
