@@ -220,6 +220,23 @@ pub enum ResumeError {
         /// The header this run writes.
         expected: String,
     },
+    /// The first row of JSON Lines results has other keys than the rows
+    /// this run writes.
+    #[error(
+        "{path}: line {line}: the row's keys are `{found}`, but this run writes `{expected}`; \
+         --resume continues a results file written by `solve` with the same inputs and the \
+         same --keep or --keep-all"
+    )]
+    Keys {
+        /// The results file.
+        path: PathBuf,
+        /// The row's line in the results file.
+        line: u64,
+        /// Its keys, in order, shortened.
+        found: String,
+        /// The keys this run writes, in order.
+        expected: String,
+    },
     /// A complete row is not a results row.
     #[error("{path}: line {line}: not a results row: {cause}")]
     BadRow {

@@ -1126,16 +1126,22 @@ impl ResultsWriter {
         Ok(writer)
     }
 
-    /// Continues the CSV results file `path` (`--resume`), plain or, for a
+    /// Continues the results file `path` (`--resume`) in `format`, CSV
+    /// (with commas) or JSON Lines, plain or, for a
     /// `.gz` name, gzip members: keeps its first `keep` bytes (the header
     /// and the complete rows, or complete members), and appends after them;
-    /// writes the header when `keep` is 0. The rest (a row cut short) is
+    /// writes the CSV header when `keep` is 0. The rest (a row cut short) is
     /// dropped when the first row is appended: until then the file is left
     /// as it was.
     ///
     /// # Errors
     /// As for [`ResultsWriter::create`].
-    pub fn append(path: &Path, shape: &Shape, keep: u64) -> Result<ResultsWriter, Error> {
+    pub fn append(
+        path: &Path,
+        format: OutputFormat,
+        shape: &Shape,
+        keep: u64,
+    ) -> Result<ResultsWriter, Error> {
         let error = |e| Error::write("results", path, e);
         let mut file = OpenOptions::new()
             .write(true)
@@ -1153,18 +1159,26 @@ impl ResultsWriter {
             path: path.to_path_buf(),
             compression,
         };
-        let csv = CsvRows::new(shape, b',');
         let mut header = Vec::new();
-        if keep == 0 {
-            csv.header(&mut header);
-        }
-        let rows = GzipMembers::around(Arc::new(csv), compression);
+        let rows: Arc<dyn RowFormat> = match format {
+            OutputFormat::Jsonl => Arc::new(JsonlRows::new(shape)),
+            // CSV: Parquet is never resumed (see `Config::output_format`).
+            _ => {
+                let csv = CsvRows::new(shape, b',');
+                if keep == 0 {
+                    csv.header(&mut header);
+                }
+                Arc::new(csv)
+            }
+        };
+        let rows = GzipMembers::around(rows, compression);
         // A file with kept rows is a valid gzip file as it is: a run that
         // appends nothing (interrupted, or every record kept) leaves it so,
         // without an empty member.
         let mut writer =
             ResultsWriter::start(Sink::File(file), rows, &destination, &header, keep == 0)?;
         writer.cut_at = (len > keep).then_some(keep);
+        writer.csv = format == OutputFormat::Csv;
         Ok(writer)
     }
 

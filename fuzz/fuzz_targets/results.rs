@@ -18,7 +18,8 @@
 //!   or refuse the file.
 //! - JSON Lines and Parquet: read back as input with `--keep-all`, every
 //!   column of every row holds what the CSV holds (same values, same
-//!   order); `merge` and `check --baseline` refuse them.
+//!   order); `merge` and `check --baseline` refuse them. JSON Lines, whole
+//!   and cut at any byte: `resume::scan` keeps exactly its complete lines.
 #![no_main]
 
 use std::io::Read;
@@ -361,6 +362,32 @@ fn check_baseline(path: &Path, results: &[PuzzleResult], names: &[String], compl
 
 /// Reads JSON Lines or Parquet results back as input with `--keep-all`:
 /// every column's text equals the CSV's.
+/// JSON Lines results `whole` at `path`, whole and cut at `cut`:
+/// `resume::scan` keeps every complete line (a row each) and their bytes.
+fn check_jsonl_scan(path: &Path, whole: &[u8], cut: usize, names: &[String], header: &[String]) {
+    for end in [whole.len(), cut] {
+        std::fs::write(path, &whole[..end]).expect("cut");
+        let complete = whole[..end]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |at| at + 1);
+        let rows = whole[..complete].iter().filter(|&&b| b == b'\n').count();
+        let kept = sudoku_batch::job::resume::scan(
+            path,
+            OutputFormat::Jsonl,
+            names,
+            header,
+            RatingColumns::None,
+        )
+        .expect("resume of JSON Lines results");
+        assert_eq!(
+            (kept.len, kept.rows),
+            (complete as u64, rows as u64),
+            "resume of JSON Lines cut at {end}"
+        );
+    }
+}
+
 fn check_as_input(path: &Path, results: &[PuzzleResult], shape: &Shape, blank: Blank) {
     let input = sudoku_batch::input::open_path(path).expect("open");
     let options = ReadOptions {
@@ -455,6 +482,10 @@ fuzz_target!(|case: Case| {
 
     if matches!(case.output, Output::Jsonl | Output::Parquet) {
         check_as_input(&path, &results, &shape, blank);
+        if case.output == Output::Jsonl {
+            let cut = whole.len() * usize::from(case.cut) / 65535;
+            check_jsonl_scan(&path, &whole, cut, &names, &shape.column_names());
+        }
         assert!(
             Baseline::open(&path, &names).is_err(),
             "baseline took {:?}",
@@ -473,8 +504,14 @@ fuzz_target!(|case: Case| {
     check_baseline(&path, &results, &names, true);
     let header = shape.column_names();
     if case.output != Output::CsvZst {
-        let kept = sudoku_batch::job::resume::scan(&path, &names, &header, RatingColumns::None)
-            .expect("resume whole");
+        let kept = sudoku_batch::job::resume::scan(
+            &path,
+            OutputFormat::Csv,
+            &names,
+            &header,
+            RatingColumns::None,
+        )
+        .expect("resume whole");
         assert_eq!(kept.rows, results.len() as u64, "resume of a whole file");
         assert_eq!(
             kept.len,
@@ -516,7 +553,13 @@ fuzz_target!(|case: Case| {
             row_ends.iter().filter(|&&end| end <= cut).count()
         }
     };
-    match sudoku_batch::job::resume::scan(&path, &names, &header, RatingColumns::None) {
+    match sudoku_batch::job::resume::scan(
+        &path,
+        OutputFormat::Csv,
+        &names,
+        &header,
+        RatingColumns::None,
+    ) {
         Ok(kept) => {
             assert_eq!(
                 kept.rows as usize, complete_rows,

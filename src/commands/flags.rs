@@ -151,8 +151,8 @@ pub struct SolveArgs {
     /// unfinished (interrupted, killed): its complete rows are kept (a row cut
     /// short is dropped) and checked against the inputs, those records are
     /// skipped and the rest appended. The summary, and `--limit`, cover the
-    /// whole file. For CSV, plain or `.gz` (a `.gz` file is kept up to its
-    /// last complete gzip member); not for stdout, `.zst`, JSON Lines or
+    /// whole file. For CSV and JSON Lines, plain or `.gz` (a `.gz` file is
+    /// kept up to its last complete gzip member); not for stdout, `.zst` or
     /// Parquet.
     #[arg(long, requires = "output", help_heading = RUN)]
     pub resume: bool,

@@ -164,7 +164,7 @@ fn run_opened(
     // added once they are all matched (see `resume::Matching::finish`).
     let (mut writer, kept_rows, limit) = match (&resume, &config.output) {
         (Some((done, _)), Destination::File { path, .. }) => (
-            ResultsWriter::append(path, &shape, done.len)?,
+            ResultsWriter::append(path, done.format, &shape, done.len)?,
             done.rows,
             config.limit.map(|n| n.saturating_sub(done.rows)),
         ),
@@ -376,7 +376,7 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
     };
     let (sources, resume) = match &config.output {
         Destination::File { path, .. } if config.resume => {
-            let done = resume::scan(path, &names, &shape.column_names(), config.rating)?;
+            let done = resume::scan(path, format, &names, &shape.column_names(), config.rating)?;
             // The previous run's summary, where this run writes its own,
             // tells the options it ran with.
             if let Some(Destination::File { path: summary, .. }) = &config.summary_json {

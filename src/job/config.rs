@@ -72,7 +72,8 @@ pub struct Config {
     pub output_delimiter: u8,
     /// The blank of the results' `puzzle` column.
     pub blank: Blank,
-    /// Continue the results file (`--resume`): always a plain file.
+    /// Continue the results file (`--resume`): always a file, CSV or JSON
+    /// Lines, plain or gzip.
     pub resume: bool,
     /// Where the JSON summary goes, if anywhere.
     pub summary_json: Option<Destination>,
@@ -143,7 +144,8 @@ impl Config {
     ///
     /// # Errors
     /// [`Error::Usage`] when the name says no format, for Parquet in a `.gz`
-    /// or `.zst` name, for `--resume` of anything but plain CSV with commas,
+    /// or `.zst` name, for `--resume` of anything but a CSV (with commas)
+    /// or JSON Lines file, plain or gzip,
     /// and for a delimiter other than a comma in any format but CSV.
     pub fn output_format(&self) -> Result<OutputFormat, Error> {
         let path = match &self.output {
@@ -168,14 +170,15 @@ impl Config {
                 Destination::File { path, compression } if *compression == Compression::Zstd => {
                     return Err(Error::Usage(format!(
                         "--resume cannot continue a zstd file ({}): a cut-off zstd stream \
-                         cannot be appended to; write plain CSV or .csv.gz to resume",
+                         cannot be appended to; write plain or .gz results to resume",
                         path.display()
                     )))
                 }
-                Destination::File { path, .. } if format != OutputFormat::Csv => {
+                Destination::File { path, .. } if format == OutputFormat::Parquet => {
                     return Err(Error::Usage(format!(
-                        "--resume continues CSV results only, and {} is {format}: a {format} \
-                         file cannot be continued; write plain CSV (.csv) to resume",
+                        "--resume continues CSV and JSON Lines results only, and {} is {format}: \
+                         a {format} file cannot be continued; write CSV (.csv) or JSON Lines \
+                         (.jsonl) to resume",
                         path.display()
                     )))
                 }
@@ -231,7 +234,7 @@ impl Config {
     /// the results), when the summary and the results name the same file,
     /// when `--solutions` is given with several inputs, and when the output
     /// is refused by [`Config::output_format`] (an unknown extension,
-    /// `--resume` of anything but a plain CSV file);
+    /// `--resume` of anything but a CSV or JSON Lines file);
     /// [`crate::input::InputError::SameName`] for two inputs that would
     /// have the same name in rows and messages.
     #[cfg(feature = "cli")]
@@ -472,16 +475,17 @@ mod tests {
     }
 
     #[test]
-    fn resume_needs_a_csv_output_file_plain_or_gzip() {
+    fn resume_needs_a_csv_or_json_lines_output_file_plain_or_gzip() {
         for args in [
             &["--resume", "-o", "-"][..],
             &["--resume", "-o", "r.csv.zst"],
-            &["--resume", "-o", "r.jsonl.gz"],
+            &["--resume", "-o", "r.jsonl.zst"],
+            &["--resume", "-o", "r.parquet"],
         ] {
             let err = config(args, TERMINAL).unwrap_err();
             assert!(err.to_string().contains("--resume"), "{err}");
         }
-        for name in ["r.csv", "r.csv.gz"] {
+        for name in ["r.csv", "r.csv.gz", "r.jsonl", "r.ndjson", "r.jsonl.gz"] {
             assert!(config(&["--resume", "-o", name], TERMINAL).unwrap().resume);
         }
     }

@@ -1,13 +1,15 @@
-//! `--resume`: continue a results CSV that an earlier run left unfinished
-//! (interrupted, killed, out of disk), plain or gzip-compressed.
+//! `--resume`: continue a results file that an earlier run left unfinished
+//! (interrupted, killed, out of disk): CSV or JSON Lines, plain or
+//! gzip-compressed.
 //!
 //! Two steps, both streaming, so a results file of any length is resumed in
 //! bounded memory:
 //!
 //! 1. [`scan`] reads the file before the run: it keeps the complete rows (a
 //!    last row without its newline was cut short and is dropped), counts
-//!    them and checks that the header is the run's, without parsing the
-//!    rows. A `.gz` file is kept up to the end of its last complete gzip
+//!    them and checks that the header (of JSON Lines, the first row's keys)
+//!    is the run's, without parsing the rows. A `.gz` file is kept up to
+//!    the end of its last complete gzip
 //!    member: the results are written a member per chunk of whole rows (see
 //!    `output::members`), so a member cut short is dropped as a cut row is.
 //! 2. [`skip_kept`] wraps the inputs' record streams: the kept rows are
@@ -23,7 +25,8 @@
 //!
 //! The rows are parsed once, while they are matched: parsing them in
 //! [`scan`] as well made resuming a finished run of easy puzzles take
-//! longer than solving them again.
+//! longer than solving them again. A JSON Lines row is laid out as the CSV
+//! record of the same row ([`json_fields`]) and parsed as CSV rows are.
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
@@ -37,9 +40,9 @@ use sudoku_core::solver::{Mode, SolverKind, Status};
 use crate::input::{InputError, Record, RecordBatch, RecordStream, SizedRecord};
 use crate::job::pipeline::Source;
 use crate::output::rating::RatingColumns;
-use crate::output::read_back::{parse_row, read_sized, Columns, Row};
+use crate::output::read_back::{json_fields, parse_row, read_sized, Columns, JsonMembers, Row};
 use crate::output::stats::Tally;
-use crate::output::{Blank, Compression};
+use crate::output::{Blank, Compression, OutputFormat};
 
 pub use crate::error::ResumeError;
 
@@ -48,16 +51,19 @@ pub use crate::error::ResumeError;
 pub struct Kept {
     /// The results file.
     pub path: PathBuf,
+    /// Its format: CSV or JSON Lines.
+    pub format: OutputFormat,
     /// Length in bytes of its complete lines, header included: appending
     /// starts here (anything after is a row cut short, and is dropped). 0
-    /// when the file is missing, empty, or has no complete header.
+    /// when the file is missing, empty, or has no complete header (of JSON
+    /// Lines, no complete row).
     pub len: u64,
     /// Complete rows after the header.
     pub rows: u64,
     /// Where the rows' fields are: after a `file` column with several
     /// inputs, and followed by the kept columns (`--keep`).
     columns: Columns,
-    /// The header this run writes.
+    /// The header this run writes: of JSON Lines, every row's keys.
     header: Vec<String>,
 }
 
@@ -65,6 +71,11 @@ impl Kept {
     /// True when the file is gzip-compressed (a `.gz` name).
     fn gzip(&self) -> bool {
         Compression::of_name(&self.path) == Compression::Gzip
+    }
+
+    /// True for JSON Lines results.
+    fn jsonl(&self) -> bool {
+        self.format == OutputFormat::Jsonl
     }
 
     /// The kept part of the file (its first `len` bytes), as text.
@@ -76,15 +87,23 @@ impl Kept {
             Box::new(bytes)
         })
     }
+
+    /// The kept rows, read from the start of the file.
+    fn rows(&self) -> io::Result<RowReader<Box<dyn Read + Send>>> {
+        Ok(RowReader::new(self.open()?, self))
+    }
 }
 
 /// Bytes read at a time when looking for the end of the last record.
 const READ_BLOCK: usize = 64 * 1024;
 
-/// Reads the results file at `path` written for inputs named `names`, whose
+/// Reads the results file at `path` in `format` (CSV or JSON Lines)
+/// written for inputs named `names`, whose
 /// header this run writes as `header` (with the kept columns, `--keep`, and
-/// the `rating` columns of `rate` or `solve --rate`): the
-/// length of its complete rows and their count, with its header checked. A
+/// the `rating` columns of `rate` or `solve --rate`; of JSON Lines, the
+/// keys of every row): the
+/// length of its complete rows and their count, with its header (the first
+/// JSON Lines row's keys) checked. A
 /// missing file is an empty one. The rows themselves are checked when they
 /// are matched (see [`skip_kept`]). Always reads the whole file: the length
 /// it finds is where the file is cut before rows are appended, so it is
@@ -93,11 +112,14 @@ const READ_BLOCK: usize = 64 * 1024;
 /// # Errors
 /// [`ResumeError::Read`], [`ResumeError::Header`] (a header other than the
 /// one this run would write, e.g. one input now and several then),
+/// [`ResumeError::Keys`] (likewise, the keys of a JSON Lines row), a
+/// first JSON Lines row that is no JSON object ([`ResumeError::BadRow`]),
 /// [`ResumeError::BadRow`] for a `.gz` file with a gzip member that ends
 /// inside a row (not written by `solve`, which writes whole rows per
 /// member: nothing could be appended after that row).
 pub fn scan(
     path: &Path,
+    format: OutputFormat,
     names: &[String],
     header: &[String],
     rating: RatingColumns,
@@ -108,6 +130,7 @@ pub fn scan(
     columns.len = header.len();
     let mut kept = Kept {
         path: path.to_path_buf(),
+        format,
         len: 0,
         rows: 0,
         columns,
@@ -122,21 +145,20 @@ pub fn scan(
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(kept),
         Err(e) => return Err(read_error(e)),
     };
+    let json = kept.jsonl();
     let complete = if kept.gzip() {
-        complete_members(&mut file)
+        complete_members(&mut file, json)
     } else {
-        complete_records(&mut file)
+        complete_records(&mut file, json)
     }
     .map_err(read_error)?;
     if complete.records == 0 && complete.torn_row.is_none() {
         return Ok(kept);
     }
     kept.len = complete.len;
-    kept.rows = complete.records.saturating_sub(1);
-    let mut rows = RowReader::new(kept.open().map_err(read_error)?, path, &kept.columns);
-    if let Some(header) = rows.header()? {
-        check_header(path, &header, &kept.header)?;
-    }
+    // JSON Lines has no header: every record is a row.
+    kept.rows = complete.records.saturating_sub(u64::from(!json));
+    kept.rows().map_err(read_error)?.check_columns()?;
     match complete.torn_row {
         Some(line) => Err(ResumeError::BadRow {
             path: path.to_path_buf(),
@@ -166,9 +188,12 @@ struct Complete {
 /// inside such a name must not look complete). A doubled quote inside a
 /// quoted field flips the state twice, so counting quotes tells inside
 /// from outside. A blank line (empty, or a lone `\r`) ends no record, as
-/// the CSV reader skips it.
+/// the CSV reader skips it. In JSON Lines every newline ends a line (a
+/// string holds its newlines and quotes escaped).
 #[derive(Default)]
 struct RecordEnds {
+    /// The text is JSON Lines, not CSV.
+    json: bool,
     /// Bytes fed so far.
     offset: u64,
     /// The last byte fed.
@@ -183,30 +208,46 @@ struct RecordEnds {
 }
 
 impl RecordEnds {
+    fn new(json: bool) -> RecordEnds {
+        RecordEnds {
+            json,
+            ..RecordEnds::default()
+        }
+    }
+
     fn feed(&mut self, bytes: &[u8]) {
-        for i in memchr::memchr2_iter(b'"', b'\n', bytes) {
-            if bytes[i] == b'"' {
-                self.quoted = !self.quoted;
-                continue;
+        if self.json {
+            for i in memchr::memchr_iter(b'\n', bytes) {
+                self.line_end(bytes, i);
             }
-            if self.quoted {
-                continue;
+        } else {
+            for i in memchr::memchr2_iter(b'"', b'\n', bytes) {
+                if bytes[i] == b'"' {
+                    self.quoted = !self.quoted;
+                } else if !self.quoted {
+                    self.line_end(bytes, i);
+                }
             }
-            let at = self.offset + i as u64;
-            let before = match i {
-                0 => self.last_byte,
-                _ => bytes[i - 1],
-            };
-            let blank = at == self.last_end || (at == self.last_end + 1 && before == b'\r');
-            if !blank {
-                self.records += 1;
-            }
-            self.last_end = at + 1;
         }
         if let Some(&last) = bytes.last() {
             self.last_byte = last;
         }
         self.offset += bytes.len() as u64;
+    }
+
+    /// A line ends at `bytes[i]` (a newline outside quotes), bytes fed
+    /// before `bytes` aside: it ends a record unless it is blank.
+    fn line_end(&mut self, bytes: &[u8], i: usize) {
+        let at = self.offset + i as u64;
+        let before = match i {
+            0 => self.last_byte,
+            _ => bytes[i - 1],
+        };
+        let blank = at == self.last_end || (at == self.last_end + 1 && before == b'\r');
+        if !blank {
+            self.records += 1;
+        }
+        self.last_end = at + 1;
     }
 
     /// True when the bytes fed end with a complete record.
@@ -226,11 +267,12 @@ impl io::Write for RecordEnds {
     }
 }
 
-/// The complete records of the plain CSV `file`: up to the last newline
-/// outside a quoted field. Reads the file once, forward, in blocks.
-fn complete_records(file: &mut File) -> io::Result<Complete> {
+/// The complete records of the plain CSV (or, when `json`, JSON Lines)
+/// `file`: up to the last newline outside a quoted field. Reads the file
+/// once, forward, in blocks.
+fn complete_records(file: &mut File, json: bool) -> io::Result<Complete> {
     let mut block = vec![0u8; READ_BLOCK];
-    let mut ends = RecordEnds::default();
+    let mut ends = RecordEnds::new(json);
     loop {
         let n = match file.read(&mut block) {
             Ok(0) => break,
@@ -247,15 +289,16 @@ fn complete_records(file: &mut File) -> io::Result<Complete> {
     })
 }
 
-/// The complete records of the gzip `file`: those of its complete members,
+/// The complete records of the gzip `file` (CSV, or JSON Lines when
+/// `json`): those of its complete members,
 /// up to the first member cut short or damaged, or to the first whose text
 /// ends inside a record ([`Complete::torn_row`]).
-fn complete_members(file: &mut File) -> io::Result<Complete> {
+fn complete_members(file: &mut File, json: bool) -> io::Result<Complete> {
     let mut bytes = Counted {
         inner: BufReader::with_capacity(READ_BLOCK, file),
         read: 0,
     };
-    let mut ends = RecordEnds::default();
+    let mut ends = RecordEnds::new(json);
     let mut complete = Complete::default();
     while !bytes.fill_buf()?.is_empty() {
         let mut member = flate2::bufread::GzDecoder::new(&mut bytes);
@@ -325,12 +368,17 @@ fn check_header(
         .map(String::from_utf8_lossy)
         .collect::<Vec<_>>()
         .join(",");
-    let found: String = found.chars().take(80).collect();
     Err(ResumeError::Header {
         path: path.to_path_buf(),
-        found: found.escape_debug().to_string(),
+        found: shortened(&found),
         expected: expected.join(","),
     })
+}
+
+/// A header found, as a message shows it: its first 80 characters, escaped.
+fn shortened(found: &str) -> String {
+    let found: String = found.chars().take(80).collect();
+    found.escape_debug().to_string()
 }
 
 /// The options of this run that a kept row shows: a row written under
@@ -638,45 +686,149 @@ fn describe(file: Option<&str>, line: u64, puzzle: Option<String>) -> String {
     }
 }
 
-/// Reads the rows of a results file, one reused record at a time.
+/// Reads the rows of a results file, one reused record at a time: a CSV
+/// record, or a JSON Lines row laid out as the CSV record of the same row
+/// ([`json_fields`]).
 struct RowReader<R> {
-    csv: csv::Reader<R>,
+    rows: Rows<R>,
     record: csv::ByteRecord,
+    /// The line of the record last read.
+    line: u64,
     path: PathBuf,
     columns: Columns,
+    /// The header this run writes: of JSON Lines, every row's keys.
+    header: Vec<String>,
+}
+
+/// Where a [`RowReader`] reads its records.
+enum Rows<R> {
+    Csv(csv::Reader<R>),
+    Jsonl {
+        lines: BufReader<R>,
+        /// The line last read, its line end included.
+        text: Vec<u8>,
+    },
 }
 
 impl<R: Read> RowReader<R> {
-    fn new(bytes: R, path: &Path, columns: &Columns) -> RowReader<R> {
+    /// Reads the rows of `kept` in `bytes`, its text from the start.
+    fn new(bytes: R, kept: &Kept) -> RowReader<R> {
+        let rows = if kept.jsonl() {
+            Rows::Jsonl {
+                lines: BufReader::with_capacity(READ_BLOCK, bytes),
+                text: Vec::new(),
+            }
+        } else {
+            Rows::Csv(
+                csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .flexible(true)
+                    .from_reader(bytes),
+            )
+        };
         RowReader {
-            csv: csv::ReaderBuilder::new()
-                .has_headers(false)
-                .flexible(true)
-                .from_reader(bytes),
+            rows,
             record: csv::ByteRecord::new(),
-            path: path.to_path_buf(),
-            columns: columns.clone(),
+            line: 0,
+            path: kept.path.clone(),
+            columns: kept.columns.clone(),
+            header: kept.header.clone(),
         }
     }
 
-    /// The line of the record last read.
-    fn line(&self) -> u64 {
-        self.record.position().map_or(0, |p| p.line())
+    fn bad_row(&self, line: u64, cause: String) -> ResumeError {
+        ResumeError::BadRow {
+            path: self.path.clone(),
+            line,
+            cause,
+        }
     }
 
+    /// Reads the next record; `false` at the end.
     fn read(&mut self) -> Result<bool, ResumeError> {
-        self.csv
-            .read_byte_record(&mut self.record)
-            .map_err(|e| ResumeError::BadRow {
-                path: self.path.clone(),
-                line: e.position().map_or(0, |p| p.line()),
-                cause: e.to_string(),
-            })
+        if !self.read_line()? {
+            return Ok(false);
+        }
+        if let Rows::Jsonl { text, .. } = &self.rows {
+            if let Err(cause) = json_fields(text, &self.header, self.columns.file, &mut self.record)
+            {
+                return Err(self.bad_row(self.line, cause));
+            }
+        }
+        Ok(true)
     }
 
-    /// The header, or `None` for a file with no complete line.
-    fn header(&mut self) -> Result<Option<csv::ByteRecord>, ResumeError> {
-        Ok(self.read()?.then(|| self.record.clone()))
+    /// Reads the next CSV record, or the next JSON Lines line that is not
+    /// blank (not parsed yet); `false` at the end.
+    fn read_line(&mut self) -> Result<bool, ResumeError> {
+        match &mut self.rows {
+            Rows::Csv(csv) => match csv.read_byte_record(&mut self.record) {
+                Ok(more) => {
+                    self.line = self.record.position().map_or(0, |p| p.line());
+                    Ok(more)
+                }
+                Err(e) => Err(self.bad_row(e.position().map_or(0, |p| p.line()), e.to_string())),
+            },
+            Rows::Jsonl { lines, text } => loop {
+                text.clear();
+                match lines.read_until(b'\n', text) {
+                    Ok(0) => return Ok(false),
+                    Ok(_) => {}
+                    Err(source) => {
+                        return Err(ResumeError::Read {
+                            path: self.path.clone(),
+                            source,
+                        })
+                    }
+                }
+                self.line += 1;
+                // A blank line is no row (see `RecordEnds`).
+                if !matches!(&text[..], b"\n" | b"\r\n") {
+                    return Ok(true);
+                }
+            },
+        }
+    }
+
+    /// Checks the header (of JSON Lines, the first row's keys) against
+    /// the one this run writes; a file with no complete line passes.
+    fn check_columns(&mut self) -> Result<(), ResumeError> {
+        if !self.read_line()? {
+            return Ok(());
+        }
+        let path = &self.path;
+        match &self.rows {
+            Rows::Csv(_) => check_header(path, &self.record, &self.header),
+            Rows::Jsonl { text, .. } => {
+                let members = JsonMembers::parse(text).map_err(|cause| ResumeError::BadRow {
+                    path: path.clone(),
+                    line: self.line,
+                    cause,
+                })?;
+                let mut found: Vec<&str> = members.keys().collect();
+                let mut expected: Vec<&str> = self.header.iter().map(String::as_str).collect();
+                found.sort_unstable();
+                expected.sort_unstable();
+                if found == expected {
+                    return Ok(());
+                }
+                let found: String = members.keys().collect::<Vec<_>>().join(",");
+                Err(ResumeError::Keys {
+                    path: path.clone(),
+                    line: self.line,
+                    found: shortened(&found),
+                    expected: self.header.join(","),
+                })
+            }
+        }
+    }
+
+    /// Skips the header (JSON Lines has none).
+    fn skip_header(&mut self) -> Result<(), ResumeError> {
+        match self.rows {
+            Rows::Csv(_) => self.read_line().map(drop),
+            Rows::Jsonl { .. } => Ok(()),
+        }
     }
 
     /// The next row, with its line in the results file.
@@ -684,14 +836,10 @@ impl<R: Read> RowReader<R> {
         if !self.read()? {
             return Ok(None);
         }
-        let line = self.line();
+        let line = self.line;
         parse_row(&self.record, &self.columns)
             .map(|row| Some((line, row)))
-            .map_err(|cause| ResumeError::BadRow {
-                path: self.path.clone(),
-                line,
-                cause,
-            })
+            .map_err(|cause| self.bad_row(line, cause))
     }
 }
 
@@ -1014,12 +1162,11 @@ pub fn skip_kept(
 ) -> Result<(Vec<Source>, Matching), ResumeError> {
     let mut rows = None;
     if kept.rows > 0 {
-        let bytes = kept.open().map_err(|source| ResumeError::Read {
+        let mut reader = kept.rows().map_err(|source| ResumeError::Read {
             path: kept.path.clone(),
             source,
         })?;
-        let mut reader = RowReader::new(bytes, &kept.path, &kept.columns);
-        reader.header()?;
+        reader.skip_header()?;
         rows = Some(RowFeed::start(reader)?);
     }
     let matcher = Arc::new(Mutex::new(Matcher {
@@ -1227,7 +1374,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, names, &header(names), RatingColumns::None).unwrap();
+        let kept = scan(
+            &path,
+            OutputFormat::Csv,
+            names,
+            &header(names),
+            RatingColumns::None,
+        )
+        .unwrap();
         let (sources, matching) = skip_kept(&kept, names, sources, options()).unwrap();
         let passed = sources
             .into_iter()
@@ -1244,7 +1398,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
+        let kept = scan(
+            &path,
+            OutputFormat::Csv,
+            &names(1),
+            &header(&names(1)),
+            RatingColumns::None,
+        )
+        .unwrap();
         assert_eq!(kept.len, complete.len() as u64);
         assert_eq!(kept.rows, 2);
     }
@@ -1272,7 +1433,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
+        let kept = scan(
+            &path,
+            OutputFormat::Csv,
+            &names(1),
+            &header(&names(1)),
+            RatingColumns::None,
+        )
+        .unwrap();
         for (interrupted, puzzles) in [(false, 3), (true, 0)] {
             // The run ends before reading a record: --limit, or a signal.
             let input = vec![record(1, Some(P))];
@@ -1283,10 +1451,105 @@ mod tests {
         }
         let bad = format!("{HEADER}{}1,x,solved,,,,,\n", row(1, Some(P)));
         std::fs::write(&path, bad).unwrap();
-        let kept = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
+        let kept = scan(
+            &path,
+            OutputFormat::Csv,
+            &names(1),
+            &header(&names(1)),
+            RatingColumns::None,
+        )
+        .unwrap();
         let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])], options()).unwrap();
         let err = matching.finish(false).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
+    }
+
+    /// [`row`] as JSON Lines.
+    fn json_row(line: u64, puzzle: Option<&str>) -> String {
+        match puzzle {
+            Some(p) => {
+                format!(
+                    r#"{{"line":{line},"puzzle":"{}","status":"unsolvable","solution":null,"guesses":3,"solve_us":12.5,"check":null,"message":null}}"#,
+                    dotted(p)
+                ) + "\n"
+            }
+            None => {
+                format!(
+                    r#"{{"line":{line},"puzzle":null,"status":"malformed","solution":null,"guesses":null,"solve_us":null,"check":null,"message":"3 cells, expected 81"}}"#
+                ) + "\n"
+            }
+        }
+    }
+
+    #[test]
+    fn json_lines_rows_are_kept_whole_matched_and_tallied() {
+        let complete = format!("{}\n{}", json_row(1, Some(P)), json_row(3, None));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.jsonl");
+        let scan_jsonl = || {
+            scan(
+                &path,
+                OutputFormat::Jsonl,
+                &names(1),
+                &header(&names(1)),
+                RatingColumns::None,
+            )
+        };
+        // No header: every complete line but a blank one is a row, and a
+        // last row cut short (even after a quote) is dropped.
+        for cut in [13, 30, 120] {
+            let torn = &json_row(4, Some(Q))[..cut];
+            std::fs::write(&path, format!("{complete}{torn}")).unwrap();
+            let kept = scan_jsonl().unwrap();
+            assert_eq!((kept.len, kept.rows), (complete.len() as u64, 2), "{torn}");
+        }
+        let input = vec![record(1, Some(P)), record(3, None), record(4, Some(Q))];
+        let (sources, matching) = skip_kept(
+            &scan_jsonl().unwrap(),
+            &names(1),
+            vec![source(input)],
+            options(),
+        )
+        .unwrap();
+        let passed: Vec<u64> = sources
+            .into_iter()
+            .flat_map(|s| s.records.map(|r| r.unwrap().line))
+            .collect();
+        assert_eq!(passed, [4]);
+        let tally = matching.finish(false).unwrap();
+        assert_eq!(tally.count(Status::Unsolvable), 1);
+        assert_eq!(tally.count(Status::Malformed), 1);
+        assert_eq!((tally.guesses, tally.solve_ns), (3, 12_500));
+
+        // Another run's keys are refused at the first row, before the run;
+        // a later row without them when it is matched (line 3: the blank
+        // line counts).
+        std::fs::write(&path, complete.replace("\"check\":null,", "")).unwrap();
+        let err = scan_jsonl().unwrap_err();
+        assert!(matches!(err, ResumeError::Keys { line: 1, .. }), "{err}");
+        assert!(err.to_string().contains("the same --keep"), "{err}");
+        let second = json_row(3, None).replace("\"check\":null,", "");
+        std::fs::write(&path, format!("{}\n{second}", json_row(1, Some(P)))).unwrap();
+        let kept = scan_jsonl().unwrap();
+        let input = vec![record(1, Some(P)), record(3, None)];
+        let (_, matching) = skip_kept(&kept, &names(1), vec![source(input)], options()).unwrap();
+        let err = matching.finish(false).unwrap_err();
+        assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
+        assert!(err.to_string().contains("no `check` key"), "{err}");
+
+        // A gzip member ending inside a line: nothing can follow it.
+        let path = dir.path().join("r.jsonl.gz");
+        let rows = format!("{}{}", json_row(1, Some(P)), json_row(3, None));
+        std::fs::write(&path, gzip(&rows[..rows.len() - 9])).unwrap();
+        let err = scan(
+            &path,
+            OutputFormat::Jsonl,
+            &names(1),
+            &header(&names(1)),
+            RatingColumns::None,
+        )
+        .unwrap_err();
+        assert!(matches!(err, ResumeError::BadRow { line: 2, .. }), "{err}");
     }
 
     #[test]
@@ -1295,7 +1558,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
+        let kept = scan(
+            &path,
+            OutputFormat::Csv,
+            &names(1),
+            &header(&names(1)),
+            RatingColumns::None,
+        )
+        .unwrap();
         assert_eq!((kept.len, kept.rows), (text.len() as u64, 2));
     }
 
@@ -1305,12 +1575,26 @@ mod tests {
         let path = dir.path().join("r.csv.gz");
         // Another CSV gzipped whole, without a last newline: not results.
         std::fs::write(&path, gzip("quizzes,solutions\n1,2\n3,4")).unwrap();
-        let err = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap_err();
+        let err = scan(
+            &path,
+            OutputFormat::Csv,
+            &names(1),
+            &header(&names(1)),
+            RatingColumns::None,
+        )
+        .unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         // Results gzipped by hand after a row was cut short.
         let torn = format!("{HEADER}{}{}", row(1, Some(P)), &row(2, Some(Q))[..30]);
         std::fs::write(&path, gzip(&torn)).unwrap();
-        let err = scan(&path, &names(1), &header(&names(1)), RatingColumns::None).unwrap_err();
+        let err = scan(
+            &path,
+            OutputFormat::Csv,
+            &names(1),
+            &header(&names(1)),
+            RatingColumns::None,
+        )
+        .unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
     }
 
@@ -1330,7 +1614,14 @@ mod tests {
         for torn in ["\"a\n", "\"a\n\"\"b", "\"a\n\"\"b\"\".txt\",4"] {
             std::fs::write(&path, format!("{complete}{torn}")).unwrap();
             let names = vec![name.to_string(), "b.txt".to_string()];
-            let kept = scan(&path, &names, &header(&names), RatingColumns::None).unwrap();
+            let kept = scan(
+                &path,
+                OutputFormat::Csv,
+                &names,
+                &header(&names),
+                RatingColumns::None,
+            )
+            .unwrap();
             assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
             assert_eq!(kept.rows, 2, "{torn:?}");
         }
@@ -1344,7 +1635,7 @@ mod tests {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("r.csv.gz");
             std::fs::write(&path, bytes).unwrap();
-            let found = complete_members(&mut File::open(&path).unwrap()).unwrap();
+            let found = complete_members(&mut File::open(&path).unwrap(), false).unwrap();
             (found.len, found.records, found.torn_row)
         };
         let len = |members: &[&Vec<u8>]| members.iter().map(|m| m.len() as u64).sum::<u64>();
@@ -1369,6 +1660,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let missing = scan(
             &dir.path().join("no.csv"),
+            OutputFormat::Csv,
             &names(1),
             &header(&names(1)),
             RatingColumns::None,
@@ -1377,7 +1669,14 @@ mod tests {
         assert_eq!((missing.len, missing.rows), (0, 0));
         let cut = dir.path().join("cut.csv");
         std::fs::write(&cut, &HEADER[..10]).unwrap();
-        let kept = scan(&cut, &names(1), &header(&names(1)), RatingColumns::None).unwrap();
+        let kept = scan(
+            &cut,
+            OutputFormat::Csv,
+            &names(1),
+            &header(&names(1)),
+            RatingColumns::None,
+        )
+        .unwrap();
         assert_eq!((kept.len, kept.rows), (0, 0));
     }
 
@@ -1386,7 +1685,14 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, format!("{HEADER}{}", row(1, Some(P)))).unwrap();
-        let err = scan(&path, &names(2), &header(&names(2)), RatingColumns::None).unwrap_err();
+        let err = scan(
+            &path,
+            OutputFormat::Csv,
+            &names(2),
+            &header(&names(2)),
+            RatingColumns::None,
+        )
+        .unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         for bad in [
             "1,,solved,,,,,\n".to_string(),

@@ -1,10 +1,16 @@
-//! Reading a results CSV back (the rows [`crate::output`] writes): the
+//! Reading results back (the rows [`crate::output`] writes): the
 //! header's columns found by name, and each row as a [`PuzzleResult`] with
-//! its `file` value. `--resume` reads its results file this way, and
-//! `merge` the shards' results.
+//! its `file` value. `--resume` reads its results file this way (CSV, or
+//! JSON Lines, whose objects [`json_fields`] lays out as the CSV's
+//! records), and `merge` the shards' results.
 
+use std::borrow::Cow;
+use std::fmt;
 use std::io::Read;
 use std::str::FromStr;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde_json::value::RawValue;
 
 use sudoku_core::grid::{Grid, CELLS};
 use sudoku_core::sizes::{self, Shape, SizedGrid, Symbols};
@@ -13,7 +19,7 @@ use sudoku_core::solver::Status;
 use crate::input::sized::{looks_sized, same_list_shape};
 use crate::output::rating::{RatingColumns, RowRating, APPENDED_COLUMNS, RATE_COLUMNS};
 use crate::output::result::{Check, PuzzleResult};
-use crate::output::{file_name, COLUMNS, FILE_COLUMN};
+use crate::output::{file_field, file_name, COLUMNS, FILE_COLUMN};
 
 /// Where each results column is in a header: `solve`'s (with `solve
 /// --rate`'s `rating,hardest` after them) or `rate`'s.
@@ -326,6 +332,137 @@ impl<R: Read> Read for LastByte<R> {
     }
 }
 
+/// The members of one JSON object, in order: each key with its value as
+/// written.
+pub struct JsonMembers<'a>(pub Vec<(Cow<'a, str>, &'a RawValue)>);
+
+impl<'a> JsonMembers<'a> {
+    /// Parses `line` (one line of JSON Lines) as a JSON object.
+    ///
+    /// # Errors
+    /// Why it is not one.
+    pub fn parse(line: &'a [u8]) -> Result<JsonMembers<'a>, String> {
+        serde_json::from_slice(line).map_err(|e| format!("not a JSON object: {e}"))
+    }
+
+    /// The keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.0.iter().map(|(key, _)| key.as_ref())
+    }
+}
+
+impl<'de> Deserialize<'de> for JsonMembers<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<JsonMembers<'de>, D::Error> {
+        struct ObjectVisitor;
+
+        impl<'de> Visitor<'de> for ObjectVisitor {
+            type Value = JsonMembers<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+
+            fn visit_map<A: MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<JsonMembers<'de>, A::Error> {
+                let mut members = Vec::with_capacity(map.size_hint().unwrap_or(12));
+                while let Some((Text(key), value)) = map.next_entry::<Text<'de>, &'de RawValue>()? {
+                    members.push((key, value));
+                }
+                Ok(JsonMembers(members))
+            }
+        }
+
+        d.deserialize_map(ObjectVisitor)
+    }
+}
+
+/// A JSON string's text, borrowed from the line when it holds no escape.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Text<'de>, D::Error> {
+        struct TextVisitor;
+
+        impl<'de> Visitor<'de> for TextVisitor {
+            type Value = Text<'de>;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON string")
+            }
+
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+        }
+
+        d.deserialize_str(TextVisitor)
+    }
+}
+
+/// Lays out a JSON Lines results row, `line` (one line of the file), as
+/// the CSV record of the same row, into `record`, so that [`parse_row`]
+/// reads it as it reads CSV: the values of the keys `names` (the CSV
+/// header's columns), found by name, in that order, each as the CSV field
+/// holds it: a string's text, a number (or `true`, `false`, a list, an
+/// object) as written, `null` as an empty field, and the `file` value (the
+/// field at `file`) with the `'` the CSV puts before a name like a formula
+/// ([`file_field`]), which [`parse_row`] takes off again.
+///
+/// # Errors
+/// A message saying what is wrong: not a JSON object, a key of `names`
+/// missing, or a key that is not among them.
+pub fn json_fields(
+    line: &[u8],
+    names: &[String],
+    file: Option<usize>,
+    record: &mut csv::ByteRecord,
+) -> Result<(), String> {
+    let members = JsonMembers::parse(line)?;
+    record.clear();
+    for (i, name) in names.iter().enumerate() {
+        // The keys come in the header's order, as they are written.
+        let value = match members.0.get(i) {
+            Some((key, value)) if key == name => value,
+            _ => match members.0.iter().find(|(key, _)| key == name) {
+                Some((_, value)) => value,
+                None => return Err(format!("no `{}` key", name.escape_debug())),
+            },
+        };
+        let raw = value.get();
+        match raw.as_bytes().first() {
+            Some(b'"') => {
+                let text = serde_json::from_str::<Text<'_>>(raw)
+                    .map_or(Cow::Borrowed(raw), |Text(text)| text);
+                match file {
+                    Some(at) if at == i => record.push_field(file_field(&text).as_bytes()),
+                    _ => record.push_field(text.as_bytes()),
+                }
+            }
+            Some(b'n') => record.push_field(b""),
+            _ => record.push_field(raw.as_bytes()),
+        }
+    }
+    if members.0.len() != names.len() {
+        let extra = members
+            .keys()
+            .find(|key| !names.iter().any(|name| name == key));
+        return Err(match extra {
+            Some(key) => format!(
+                "a `{}` key, which is no column of this run's results",
+                key.escape_debug()
+            ),
+            None => "a key given twice".into(),
+        });
+    }
+    Ok(())
+}
+
 /// Parses one results row laid out as `columns` says.
 ///
 /// # Errors
@@ -629,6 +766,106 @@ mod tests {
         assert_eq!(cut(whole.find("1,").unwrap() + 4), (2, CUT_SHORT.into()));
         for end in ["1,2\r", "1,2\r\n", "1,2\n\n", "1,\"2\"\n"] {
             assert_eq!(read_all(&format!("a,b\n{end}")), Ok(2), "{end:?}");
+        }
+    }
+
+    /// Writes `results` in `shape` as CSV and as JSON Lines, and reads each
+    /// JSON Lines row back as the CSV record it lays out.
+    fn both_ways(shape: &crate::output::Shape, results: &[PuzzleResult]) -> Vec<(Row, Row)> {
+        use crate::output::{CsvRows, JsonlRows, RowFormat};
+        let csv = CsvRows::new(shape, b',');
+        let jsonl = JsonlRows::new(shape);
+        let names = shape.column_names();
+        let columns = Columns::find(&record(&names.join(","))).unwrap();
+        results
+            .iter()
+            .map(|result| {
+                let (mut csv_text, mut json_text) = (Vec::new(), Vec::new());
+                csv.csv_row(result, &mut csv_text);
+                jsonl.row(result, &mut json_text);
+                let from_csv = parse_row(
+                    &record(std::str::from_utf8(&csv_text).unwrap().trim_end()),
+                    &columns,
+                )
+                .unwrap();
+                let mut fields = csv::ByteRecord::new();
+                json_fields(&json_text, &names, columns.file, &mut fields).unwrap();
+                (from_csv, parse_row(&fields, &columns).unwrap())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_json_lines_row_reads_back_as_its_csv_row() {
+        use crate::kept::{KeptColumn, KeptValue};
+        use crate::output::result::Check;
+        use crate::output::Shape;
+        use sudoku_core::grid::Grid;
+        let shape = Shape {
+            files: Some(vec!["=a.txt".into(), "b \"2\".txt".into()]),
+            kept: vec![KeptColumn::text("note"), KeptColumn::text("line")],
+            ..Shape::default()
+        };
+        let solved = PuzzleResult {
+            input: 0,
+            line: 7,
+            puzzle: Some(Grid::parse(P.as_bytes()).unwrap()),
+            status: Status::Unsolvable,
+            solution: None,
+            guesses: Some(12),
+            solve_ns: Some(12_345),
+            check: Some(Check::Mismatch),
+            message: Some("why \"not\"\n".into()),
+            expected: None,
+            kept: vec![KeptValue::Text("a, \"b\"".into()), KeptValue::Int(4)],
+            sized: None,
+            rating: None,
+        };
+        let malformed = PuzzleResult {
+            input: 1,
+            line: 9,
+            puzzle: None,
+            status: Status::Malformed,
+            guesses: None,
+            solve_ns: None,
+            check: None,
+            message: Some("=3 cells".into()),
+            kept: vec![KeptValue::Null, KeptValue::Float(2.5)],
+            ..solved.clone()
+        };
+        let rows = both_ways(&shape, &[solved, malformed]);
+        for (from_csv, from_json) in &rows {
+            assert_eq!(from_json, from_csv);
+        }
+        assert_eq!(rows[0].1.file.as_deref(), Some("=a.txt"));
+        assert_eq!(rows[1].1.result.message.as_deref(), Some("'=3 cells"));
+    }
+
+    #[test]
+    fn a_json_lines_row_needs_every_key_of_the_run_and_no_other() {
+        let names: Vec<String> = COLUMNS.iter().map(|c| c.to_string()).collect();
+        let mut fields = csv::ByteRecord::new();
+        let row = format!(
+            r#"{{"line":3,"puzzle":"{P}","status":"solved","solution":null,"guesses":0,"solve_us":1.5,"check":null,"message":null}}"#
+        );
+        json_fields(row.as_bytes(), &names, None, &mut fields).unwrap();
+        assert_eq!(fields.len(), names.len());
+        // The keys are found by name, in any order.
+        let reordered = row
+            .replace(r#""line":3,"#, "")
+            .replace('}', r#","line":3}"#);
+        let mut again = csv::ByteRecord::new();
+        json_fields(reordered.as_bytes(), &names, None, &mut again).unwrap();
+        assert_eq!(again, fields);
+        for (bad, why) in [
+            (row.replace(r#""check":null,"#, ""), "no `check` key"),
+            (row.replace('}', r#","note":1}"#), "a `note` key"),
+            (row.replace('}', r#","line":4}"#), "a key given twice"),
+            (format!("[{row}]"), "not a JSON object"),
+            (row[..row.len() - 1].to_string(), "not a JSON object"),
+        ] {
+            let err = json_fields(bad.as_bytes(), &names, None, &mut fields).unwrap_err();
+            assert!(err.contains(why), "{bad}: {err}");
         }
     }
 

@@ -23,6 +23,7 @@ mod mismatch;
 mod pipeline;
 mod rate;
 mod reader;
+mod resume_jsonl;
 mod robust;
 mod round2;
 mod round3;
