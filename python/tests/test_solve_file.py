@@ -46,6 +46,42 @@ def test_solve_file_options(tmp_path):
     assert csv_summary["solved"] == csv_summary["puzzles"] > 0
 
 
+def without_timing(text):
+    """JSON Lines results with every `solve_us` value masked."""
+    rows = [json.loads(line) for line in text.splitlines()]
+    for row in rows:
+        row["solve_us"] = None
+    return rows
+
+
+@pytest.mark.parametrize("name", ["results.jsonl", "results.csv"])
+def test_solve_file_resumes_a_results_file_cut_short(tmp_path, name):
+    source = DATA / "kaggle1m_10000.csv"
+    full = tmp_path / f"full-{name}"
+    whole = sudoku_batch.solve_file(source, full, limit=300, threads=2)
+    output = tmp_path / name
+    sudoku_batch.solve_file(source, output, limit=120, threads=2)
+    # The kept rows and the next one cut short, as a killed run leaves it.
+    kept = output.read_bytes()
+    output.write_bytes(kept + full.read_bytes()[len(kept) :][:50])
+    summary = sudoku_batch.solve_file(source, output, limit=300, resume=True, threads=2)
+    assert summary["puzzles"] == whole["puzzles"] == 300
+    assert summary["solved"] == 300
+    if name.endswith(".jsonl"):
+        assert without_timing(output.read_text()) == without_timing(full.read_text())
+    else:
+
+        def drop(rows):
+            return [{**row, "solve_us": ""} for row in rows]
+
+        assert drop(read_rows(output)) == drop(read_rows(full))
+    # Another run's file (other inputs) is refused and left as it was.
+    before = output.read_bytes()
+    with pytest.raises(ValueError, match="does not match the inputs"):
+        sudoku_batch.solve_file(DATA / "top95.txt", output, resume=True, threads=2)
+    assert output.read_bytes() == before
+
+
 def test_solve_file_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="missing.txt"):
         sudoku_batch.solve_file(tmp_path / "missing.txt", tmp_path / "out.csv")
