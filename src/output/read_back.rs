@@ -437,8 +437,13 @@ pub fn json_fields(
         let raw = value.get();
         match raw.as_bytes().first() {
             Some(b'"') => {
-                let text = serde_json::from_str::<Text<'_>>(raw)
-                    .map_or(Cow::Borrowed(raw), |Text(text)| text);
+                // A string without escapes is its text between its quotes
+                // (a grid, a status): read again only one with escapes.
+                let text = match raw.get(1..raw.len() - 1) {
+                    Some(inner) if !inner.contains('\\') => Cow::Borrowed(inner),
+                    _ => serde_json::from_str::<Text<'_>>(raw)
+                        .map_or(Cow::Borrowed(raw), |Text(text)| text),
+                };
                 match file {
                     Some(at) if at == i => record.push_field(file_field(&text).as_bytes()),
                     _ => record.push_field(text.as_bytes()),
