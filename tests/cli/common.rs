@@ -187,6 +187,25 @@ pub fn without_timing(csv_text: &str) -> String {
     String::from_utf8(writer.into_inner().expect("in memory")).expect("UTF-8")
 }
 
+/// JSON Lines results with every `"solve_us":NUMBER` written as null, for
+/// comparing runs.
+pub fn without_json_timing(text: &str) -> String {
+    const KEY: &str = "\"solve_us\":";
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(KEY) {
+        let (before, after) = rest.split_at(at + KEY.len());
+        out.push_str(before);
+        let end = after
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(after.len());
+        out.push_str(if end == 0 { "" } else { "null" });
+        rest = &after[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// A temporary directory holding files written by a test.
 pub struct Scratch {
     dir: tempfile::TempDir,

@@ -7,7 +7,7 @@
 //! bytes (the columns, their order, the statuses, solutions, guess counts,
 //! checks and messages, CSV quoting and JSON layout).
 
-use crate::common::{code, repo, solve};
+use crate::common::{code, repo, solve, without_json_timing};
 
 /// The shipped 9x9 corpora: text lines, CSV, JSON Lines and Parquet.
 const CORPORA: [&str; 11] = [
@@ -44,24 +44,6 @@ fn blank_csv_times(text: &str) -> String {
         out.push(fields.join(","));
     }
     out.join("\n")
-}
-
-/// JSON Lines results with every `"solve_us":NUMBER` written as null.
-fn blank_json_times(text: &str) -> String {
-    const KEY: &str = "\"solve_us\":";
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(KEY) {
-        let (before, after) = rest.split_at(at + KEY.len());
-        out.push_str(before);
-        let end = after
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(after.len());
-        out.push_str(if end == 0 { "" } else { "null" });
-        rest = &after[end..];
-    }
-    out.push_str(rest);
-    out
 }
 
 /// Solves the first 40 records of `corpus` with `extra` options into
@@ -112,7 +94,7 @@ fn csv_unique_rows_are_the_bytes_written_before_sizes() {
 fn jsonl_first_rows_are_the_bytes_written_before_sizes() {
     for corpus in CORPORA {
         let stem = corpus.rsplit_once('.').map_or(corpus, |(stem, _)| stem);
-        let got = blank_json_times(&results(corpus, &["--first"], "results.jsonl"));
+        let got = without_json_timing(&results(corpus, &["--first"], "results.jsonl"));
         let want = golden(&format!("{stem}.first.jsonl"));
         assert!(got == want, "{corpus}: {}", first_difference(&got, &want));
     }
@@ -129,7 +111,7 @@ fn blanking_touches_the_times_only() {
     );
     let json = "{\"guesses\":3,\"solve_us\":12.5,\"check\":\"ok\"}\n{\"solve_us\":null}\n";
     assert_eq!(
-        blank_json_times(json),
+        without_json_timing(json),
         "{\"guesses\":3,\"solve_us\":null,\"check\":\"ok\"}\n{\"solve_us\":null}\n"
     );
 }

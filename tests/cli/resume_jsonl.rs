@@ -12,22 +12,6 @@ const P: &str = "016400000200009000400000062070230100100000003003087040960000005
 /// A 17-clue puzzle with one solution.
 const Q: &str = "000007004000006003860200000509082000640000080000000700000000042010030000703000009";
 
-/// JSON Lines results with every `solve_us` value masked: the one field
-/// that differs between two runs.
-fn without_timing(text: &str) -> String {
-    const KEY: &str = "\"solve_us\":";
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(KEY) {
-        let (before, after) = rest.split_at(at + KEY.len());
-        out.push_str(before);
-        out.push('_');
-        rest = &after[after.find([',', '}']).unwrap_or(after.len())..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// `n` records, every fifth malformed, every fifth another puzzle.
 fn records(n: usize) -> String {
     (0..n)
@@ -66,7 +50,10 @@ fn json_lines_stopped_by_limit_resume_to_the_uninterrupted_file() {
             1,
         );
         let whole = read_output(&full);
-        assert_eq!(without_timing(&read_output(&out)), without_timing(&whole));
+        assert_eq!(
+            without_json_timing(&read_output(&out)),
+            without_json_timing(&whole)
+        );
         let json = summary(&json);
         assert_eq!(json["puzzles"], 40, "the summary covers the whole file");
         assert_eq!(json["malformed"], 8);
@@ -116,8 +103,8 @@ fn json_lines_cut_at_random_bytes_resume_to_the_uninterrupted_file() {
         let output = solve_here(&["-o", &out, "--resume"]);
         assert_eq!(code(&output), 1, "cut at {cut}: {}", stderr(&output));
         assert_eq!(
-            without_timing(&read_output(&out)),
-            without_timing(&String::from_utf8_lossy(&whole)),
+            without_json_timing(&read_output(&out)),
+            without_json_timing(&String::from_utf8_lossy(&whole)),
             "cut at {cut}"
         );
     }
@@ -141,8 +128,8 @@ fn gzip_json_lines_resume_from_their_last_complete_member() {
         1,
     );
     assert_eq!(
-        without_timing(&read_output(&out)),
-        without_timing(&read_output(&full))
+        without_json_timing(&read_output(&out)),
+        without_json_timing(&read_output(&full))
     );
     assert_eq!(summary(&json)["puzzles"], 4500);
 
@@ -181,8 +168,8 @@ fn json_lines_with_kept_columns_resume_and_without_them_are_refused() {
         let resumed = run(with(&out, &["--resume"]));
         assert_eq!(code(&resumed), 0, "{keep:?}: {}", stderr(&resumed));
         assert_eq!(
-            without_timing(&read_output(&out)),
-            without_timing(&whole),
+            without_json_timing(&read_output(&out)),
+            without_json_timing(&whole),
             "{keep:?}"
         );
 
@@ -242,8 +229,8 @@ fn json_lines_of_other_grid_sizes_resume() {
         let resumed = with(&out, &["--resume"]);
         assert_eq!(code(&resumed), expected, "{input}: {}", stderr(&resumed));
         assert_eq!(
-            without_timing(&read_output(&out)),
-            without_timing(&whole),
+            without_json_timing(&read_output(&out)),
+            without_json_timing(&whole),
             "{input}"
         );
         if !blanks_differ {
