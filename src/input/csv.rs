@@ -291,7 +291,7 @@ impl CsvRules {
         let solution = if self.cols.solution_by_name {
             match self.cols.solution.and_then(|i| rec.get(i)) {
                 Some(f) if !f.is_empty() => {
-                    let grid = field::complete(f).or_else(|| field::complete_values(f));
+                    let grid = field::solution(f);
                     if grid.is_none() {
                         solution_error = Some(field::not_a_solution(f));
                     }
@@ -300,7 +300,7 @@ impl CsvRules {
                 _ => None,
             }
         } else {
-            rec.iter().skip(at + 1).find_map(field::complete)
+            rec.iter().skip(at + 1).find_map(field::solution)
         };
         let expected = self
             .cols
@@ -312,7 +312,7 @@ impl CsvRules {
                 let given = if self.cols.solution_by_name {
                     self.cols.solution.and_then(|i| rec.get(i))
                 } else {
-                    rec.get(at + 1).filter(|s| sized::looks_sized(s))
+                    rec.get(at + 1).filter(|s| sized::solution_like(s))
                 };
                 let mut record = Record {
                     expected,

@@ -45,6 +45,16 @@ pub fn complete_values(field: &[u8]) -> Option<Grid> {
         .flatten()
 }
 
+/// A field after the puzzle as its given solution, when it is a complete
+/// 9x9 grid written either way: 81 characters ([`complete`]) or 81
+/// numbers `1`-`9` separated by commas or whitespace
+/// ([`complete_values`]). The one rule of text lines and of CSV records
+/// without a named solution column.
+#[inline]
+pub fn solution(field: &[u8]) -> Option<Grid> {
+    complete(field).or_else(|| complete_values(field))
+}
+
 /// The status a field names (an expected-status column), as
 /// [`Status`]'s `FromStr` reads it: any case, spaces around it. The names
 /// are ASCII, so they are matched on the bytes, without the UTF-8 check and

@@ -1,7 +1,7 @@
 //! Plain text: one puzzle per line, its fields split by one rule per
 //! file ([`FieldRule`]), chosen on the first record.
 
-use sudoku_core::grid::Grid;
+use sudoku_core::grid::{Grid, CELLS};
 
 use super::field;
 use super::frame::MAX_RECORD;
@@ -135,33 +135,45 @@ fn split_on(line: &[u8], sep: fn(u8) -> bool, fields: &mut Vec<(usize, usize)>) 
     }
 }
 
-/// A line of 81 one-character values separated by commas or spaces
-/// (`0,0,3,0,2,...`, `4 . . . 8 . 5 ...`): a 9x9 puzzle written as the
-/// one-line grids of other sizes are.
-fn nine_values(line: &[u8]) -> Option<Grid> {
-    let mut cells = [0u8; 81];
-    let mut n = 0;
-    for t in line.split(|&b| is_separator(b)).filter(|t| !t.is_empty()) {
-        let [b] = t else {
-            return None;
-        };
-        *cells.get_mut(n)? = *b;
-        n += 1;
+/// The two halves of `line[start..end]` when it is an even count of
+/// values separated by whitespace (or commas): a puzzle and its solution
+/// each written as values separated by spaces (`4 . . 8 ... 4 1 3 8 ...`),
+/// which no field rule tells apart, as two CSV fields are.
+fn halves(line: &[u8], start: usize, end: usize) -> Option<(Span, Span)> {
+    let mut values = Vec::new();
+    split(&line[start..end], &mut values);
+    let values: Vec<Span> = values
+        .iter()
+        .map(|&(s, e)| (start + s, start + e))
+        .collect();
+    if values.len() < 32 || values.len() % 2 != 0 {
+        return None;
     }
-    if n == 81 {
-        field::puzzle(&cells)
-    } else {
-        None
-    }
+    let half = values.len() / 2;
+    let first = (values[0].0, values[half - 1].1);
+    let second = (values[half].0, values[values.len() - 1].1);
+    Some((first, second))
 }
 
 /// True for a line that is a JSON string, list or object
-/// (`"3.....1.......32"`, `[0, 6, 0, ...]`), as a line of JSON Lines is.
+/// (`"3.....1.......32"`, `[0, 6, 0, ...]`), as a line of JSON Lines is;
+/// not a CSV record of quoted fields (`"0164...","a note"`).
 fn is_json(line: &[u8]) -> bool {
     matches!(
         line.trim_ascii(),
         [b'"', .., b'"'] | [b'[', .., b']'] | [b'{', .., b'}']
-    )
+    ) && serde_json::from_slice::<serde::de::IgnoredAny>(line).is_ok()
+}
+
+/// True for a line that is a CSV record with a field in double quotes
+/// beside a `,` or `;` (`"0164...","a note"`, `1,".,1,6,4,...",316...`),
+/// and no JSON list or object.
+pub fn quoted_csv(line: &[u8]) -> bool {
+    let line = line.trim_ascii();
+    !matches!(line.first(), Some(b'[' | b'{'))
+        && line
+            .windows(2)
+            .any(|w| matches!(w, [b',' | b';', b'"'] | [b'"', b',' | b';']))
 }
 
 /// Why a line of numbers is no grid, when their count is no grid's
@@ -180,6 +192,60 @@ fn wrong_count(line: &[u8], fields: &mut Vec<(usize, usize)>) -> Option<String> 
 /// A field's place in its line: `start..end`.
 type Span = (usize, usize);
 
+/// The solution a line gives after its puzzle: none, the grid, or why
+/// what stands there is none (a record's `solution_error`).
+pub type Given = Result<Option<Grid>, String>;
+
+/// The given solution of a line whose 9x9 puzzle is field `at` of
+/// `fields`, by the rule of CSV fields ([`field::solution`]): a later
+/// field that is a complete grid of 81 characters or 81 numbers; else the
+/// rest of the line when it is 81 numbers (`<puzzle> 3 1 6 4 ...`,
+/// `<puzzle>,3,1,6,4,...`: the field rule cut the list into one field per
+/// number). A list of 16 or more integers where the solution would be that
+/// is no complete grid is named, as a CSV's solution column is, rather
+/// than passed over unchecked.
+fn given(line: &[u8], fields: &[Span], at: usize) -> Given {
+    let later = fields.get(at + 1..).unwrap_or_default();
+    if let Some(grid) = later
+        .iter()
+        .find_map(|&(s, e)| field::solution(&line[s..e]))
+    {
+        return Ok(Some(grid));
+    }
+    let Some(&(next, next_end)) = later.first() else {
+        return Ok(None);
+    };
+    let rest = line[next..].trim_ascii();
+    if let Some(grid) = field::complete_values(rest) {
+        return Ok(Some(grid));
+    }
+    let next_field = &line[next..next_end];
+    let list = if next_field.contains(&b',') {
+        next_field
+    } else {
+        rest
+    };
+    let values = || {
+        list.split(|&b| b == b',' || b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+    };
+    let integers = values().all(|t| {
+        std::str::from_utf8(t)
+            .ok()
+            .is_some_and(|t| t.parse::<i64>().is_ok())
+    });
+    if !integers || values().count() < 16 {
+        return Ok(None);
+    }
+    // 81 one-digit values: named as the 81 characters they write (`it
+    // has blanks`, the bad character's cell).
+    let cells: Vec<u8> = values().filter_map(|t| t.first().copied()).collect();
+    if values().all(|t| t.len() == 1) && cells.len() == CELLS {
+        return Err(field::not_a_solution(&cells));
+    }
+    Err(field::not_a_solution(list))
+}
+
 /// What one line holds.
 // Returned and matched at once, never kept: boxing the record to shrink
 // `Skip` would cost an allocation per line instead.
@@ -189,13 +255,13 @@ pub enum Line {
     /// Nothing to report: blank, comment or header.
     Skip,
     /// A record: the puzzle or why there is none, and a given solution.
-    Record(Result<Grid, String>, Option<Grid>),
+    Record(Result<Grid, String>, Given),
 }
 
 /// What a line that is not blank or a comment holds, judged on its own.
 enum Judged {
     /// A puzzle, and a given solution.
-    Found(Grid, Option<Grid>),
+    Found(Grid, Given),
     /// Text with nothing like a puzzle: a header, if before the first
     /// record.
     Text,
@@ -253,7 +319,9 @@ impl LineRules {
     /// grid of another size ([`LineRules::sized`]); and a line that stays
     /// `malformed` and is JSON (JSON Lines whose first line is no object,
     /// read as text lines under `auto`) gets the hint
-    /// to read it as JSON Lines.
+    /// to read it as JSON Lines, one that is a CSV record with quoted
+    /// fields ([`quoted_csv`], in a `.txt` file) the hint to read it as
+    /// CSV.
     pub fn refused(&self, line: &[u8], fields: &mut Vec<(usize, usize)>, record: &mut Record) {
         if let Some(read) = self.sized(line, fields) {
             record.set_sized(read);
@@ -261,6 +329,8 @@ impl LineRules {
         if let (Err(why), None) = (&mut record.puzzle, &record.sized) {
             if is_json(line) {
                 why.push_str(" (the line is JSON: for JSON Lines, give --format jsonl)");
+            } else if quoted_csv(line) {
+                why.push_str(" (looks like CSV: give --format csv)");
             }
         }
     }
@@ -294,7 +364,9 @@ impl LineRules {
     /// values separated by commas or spaces). Without `--column`, when the
     /// first field is none, the only other field that is an incomplete
     /// grid is the puzzle, as for 9x9 ones (`<id> <puzzle> <rating>`, a
-    /// CSV's `id,puzzle,solution,size` read as text lines).
+    /// CSV's `id,puzzle,solution,size` read as text lines); else, without
+    /// `--column`, a line of 2 * n * n values is a puzzle and its solution
+    /// ([`halves`]).
     fn sized_field(
         &self,
         line: &[u8],
@@ -327,23 +399,31 @@ impl LineRules {
                 _ => None,
             };
             if let Some(i) = found {
-                // A 9x9's solution may be written as 81 characters beside
-                // its numbers ([`sized::read`] takes it).
-                let grid =
-                    |f: &&(usize, usize)| is_sized(f) || field::complete(&line[f.0..f.1]).is_some();
+                let grid = |f: &&(usize, usize)| sized::solution_like(&line[f.0..f.1]);
                 let solution = fields.get(i + 1).filter(grid).copied();
                 return Some((fields[i], solution));
             }
         }
         let (s, e) = trimmed(line, 0, line.len());
-        (at == 0 && is_sized(&(s, e))).then_some(((s, e), None))
+        if at != 0 {
+            return None;
+        }
+        if is_sized(&(s, e)) {
+            return Some(((s, e), None));
+        }
+        halves(line, s, e)
+            .filter(|(puzzle, solution)| {
+                is_sized(puzzle) && sized::solution_like(&line[solution.0..solution.1])
+            })
+            .map(|(puzzle, solution)| (puzzle, Some(solution)))
     }
 
     /// True when some part of the line could be a record of another size
-    /// under the options ([`sized::could_be_record`]): then it is never a
-    /// header.
+    /// under the options ([`sized::could_be_record`]), or is one in all but
+    /// its length ([`sized::damaged_grid`]): then it is never a header,
+    /// however damaged, but a `malformed` record.
     fn sized_like(&self, line: &[u8]) -> bool {
-        let could = |f: &[u8]| sized::could_be_record(f, &self.sizes);
+        let could = |f: &[u8]| sized::could_be_record(f, &self.sizes) || sized::damaged_grid(f);
         let mut fields = Vec::new();
         split(line, &mut fields);
         if fields.iter().any(|&(s, e)| could(&line[s..e])) {
@@ -464,7 +544,7 @@ impl LineRules {
         if let Some(why) = self.too_long_line(line, &mut fields) {
             self.fields = fields;
             self.seen_record = true;
-            return Ok(Line::Record(Err(why), None));
+            return Ok(Line::Record(Err(why), Ok(None)));
         }
         // Before the first record, each line is split by the rule it shows;
         // the first record's rule is the file's.
@@ -503,7 +583,7 @@ impl LineRules {
             }
             Judged::Bad(message) => {
                 self.seen_record = true;
-                Ok(Line::Record(Err(message), None))
+                Ok(Line::Record(Err(message), Ok(None)))
             }
         };
         self.fields = fields;
@@ -517,14 +597,14 @@ impl LineRules {
         &self,
         line: &[u8],
         fields: &mut Vec<(usize, usize)>,
-    ) -> (Result<Grid, String>, Option<Grid>) {
+    ) -> (Result<Grid, String>, Given) {
         if let Some(why) = self.too_long_line(line, fields) {
-            return (Err(why), None);
+            return (Err(why), Ok(None));
         }
         match self.judge(line, self.field_rule(), fields, false) {
             Judged::Found(grid, solution) => (Ok(grid), solution),
-            Judged::Bad(message) => (Err(message), None),
-            Judged::Text => (Err(field::error(line.trim_ascii())), None),
+            Judged::Bad(message) => (Err(message), Ok(None)),
+            Judged::Text => (Err(field::error(line.trim_ascii())), Ok(None)),
         }
     }
 
@@ -564,13 +644,7 @@ impl LineRules {
             }
         }
         if let Some((at, grid)) = found {
-            let solution = (at + 1..fields.len()).find_map(|i| get(i).and_then(field::complete));
-            return Judged::Found(grid, solution);
-        }
-        if self.column.is_none() {
-            if let Some(grid) = nine_values(line) {
-                return Judged::Found(grid, None);
-            }
+            return Judged::Found(grid, given(line, fields, at));
         }
         let evidence = (0..fields.len()).find(|&i| get(i).is_some_and(field::looks_like_puzzle));
         // A puzzle the field rules miss: 81 characters (or bytes) with

@@ -81,7 +81,7 @@ impl<R: BufRead> LinesReader<R> {
                     }
                     let mut record = Record {
                         kept: self.rules.kept_values(bytes, &mut Vec::new()),
-                        ..Record::new(frame.line, puzzle, solution)
+                        ..Record::of_line(frame.line, puzzle, solution)
                     };
                     if record.puzzle.is_err() {
                         self.rules.refused(bytes, &mut Vec::new(), &mut record);
@@ -133,12 +133,12 @@ mod tests {
     fn ok(line: &str, solution: Option<&str>) -> Line {
         Line::Record(
             Ok(Grid::parse(line.as_bytes()).unwrap()),
-            solution.map(|s| Grid::parse(s.as_bytes()).unwrap()),
+            Ok(solution.map(|s| Grid::parse(s.as_bytes()).unwrap())),
         )
     }
 
     fn bad(message: &str) -> Line {
-        Line::Record(Err(message.to_string()), None)
+        Line::Record(Err(message.to_string()), Ok(None))
     }
 
     /// The fields of `line` by `rule`, as text.
@@ -354,7 +354,10 @@ mod tests {
     fn a_record_of_any_size_is_never_a_header() {
         let sized = |r: &mut LineRules, line: &str| {
             let got = run(r, line);
-            assert!(matches!(got, Line::Record(Err(_), None)), "{line}: {got:?}");
+            assert!(
+                matches!(got, Line::Record(Err(_), Ok(None))),
+                "{line}: {got:?}"
+            );
             r.sized(line.as_bytes(), &mut Vec::new())
                 .map(|(read, _)| read.map(|s| s.puzzle.side()))
         };
@@ -380,10 +383,12 @@ mod tests {
             sized(&mut r, &format!("x{}", &".".repeat(35))),
             Some(Err(_))
         ));
+        // A 9x9 written as values is read by the field reader (which makes
+        // it the 9x9 puzzle it writes), as a CSV field is.
         let mut r = LineRules::new(None);
         let values = P.as_bytes().iter().map(|b| char::from(*b).to_string());
         let values: Vec<String> = values.collect();
-        assert_eq!(run(&mut r, &values.join(",")), ok(P, None));
+        assert_eq!(sized(&mut r, &values.join(",")), Some(Ok(9)));
         // Headers stay headers, unless every line is a record.
         let mut r = LineRules::new(None);
         assert_eq!(run(&mut r, "difficulty_range"), Line::Skip);

@@ -186,6 +186,19 @@ impl Record {
         }
     }
 
+    /// A record of a text line: its puzzle, and the solution it gives or
+    /// why what stands there is none ([`lines::Given`]).
+    pub fn of_line(line: u64, puzzle: Result<Grid, String>, given: lines::Given) -> Record {
+        let (solution, solution_error) = match given {
+            Ok(solution) => (solution, None),
+            Err(why) => (None, Some(why)),
+        };
+        Record {
+            solution_error,
+            ..Record::new(line, puzzle, solution)
+        }
+    }
+
     /// The side of the record's grid (9 for a 9x9 puzzle), as a bit of a
     /// set of sides (bit n for n x n); 0 for a malformed record.
     pub fn side_bit(&self) -> u128 {

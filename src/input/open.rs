@@ -344,6 +344,8 @@ impl Input {
             Format::Auto => {
                 let (prefix, detected) =
                     sniff(&mut source).map_err(|e| InputError::io(&name, e))?;
+                // Stdin is `-`.
+                let quoted_csv = name == "-" && starts_quoted_csv(&prefix);
                 source = Box::new(Cursor::new(prefix).chain(source));
                 if let Detected::Grid { line, side } = detected {
                     return Err(InputError::GridFile {
@@ -352,7 +354,11 @@ impl Input {
                         side,
                     });
                 }
-                format_by_name(&name)
+                if quoted_csv {
+                    Format::Csv
+                } else {
+                    format_by_name(&name)
+                }
             }
             format => format,
         };
@@ -687,6 +693,19 @@ fn peek(source: &mut Source, n: usize) -> io::Result<Vec<u8>> {
         source.consume(take);
     }
     Ok(prefix)
+}
+
+/// True when `prefix`, the start of stdin, is a CSV with quoted fields:
+/// one of its first two lines that are not blank or comments is a CSV
+/// record with a field in quotes ([`super::lines::quoted_csv`]). Such a
+/// stdin is read as CSV, as the same file named `.csv` is: as text lines,
+/// a quoted field's quotes and commas were read as part of the puzzle.
+fn starts_quoted_csv(prefix: &[u8]) -> bool {
+    prefix
+        .split(|&b| b == b'\n')
+        .filter(|line| !super::lines::is_skipped(line))
+        .take(2)
+        .any(super::lines::quoted_csv)
 }
 
 /// Reads the start of `source` until it can tell whether it is a grid file.

@@ -61,14 +61,14 @@ impl Parser {
                 if puzzle.is_err() {
                     let mut record = Record {
                         kept,
-                        ..Record::new(line, puzzle, solution)
+                        ..Record::of_line(line, puzzle, solution)
                     };
                     rules.refused(bytes, &mut scratch.fields, &mut record);
                     return record;
                 }
                 Record {
                     kept,
-                    ..Record::new(line, puzzle, solution)
+                    ..Record::of_line(line, puzzle, solution)
                 }
             }
             Parser::Csv(rules) => match rules.split(&mut scratch.csv, bytes) {

@@ -210,6 +210,15 @@ fn nine_digits(field: &[u8]) -> bool {
         .all(|t| matches!(t, [b'0'..=b'9' | b'.' | b'-' | b'_' | b'+']))
 }
 
+/// True for a field after a puzzle read as a grid of another size (or a
+/// 9x9 one the 9x9 reader cannot take) that is its given solution by its
+/// shape: a grid by [`looks_sized`], or a complete 9x9 grid of 81
+/// characters beside a 9x9 written as numbers ([`read`] takes either).
+/// The one rule of CSV fields and text lines.
+pub fn solution_like(field: &[u8]) -> bool {
+    looks_sized(field) || field::complete(field).is_some()
+}
+
 /// True for a field that is a puzzle of another size (or a 9x9 one the
 /// 9x9 reader cannot take) by its shape ([`looks_sized`]) and reads as one
 /// under `options`, with a blank: what the 9x9 readers ask of a field
@@ -316,6 +325,27 @@ pub fn could_be_record(field: &[u8], options: &SizeOptions) -> bool {
     cells.iter().filter(blank).count() * 2 >= cells.len()
 }
 
+/// True for a field that is a one-line grid in all but its length, at
+/// any size: one the field reader names by its size
+/// ([`field::other_size_length`]: `255 cells, expected 256 (a 16x16
+/// grid)`), or 12 or more letters, digits and blanks (`.`, `0`, `-`, `_`,
+/// `+`) within a tenth of n * n long for a side n of 4 to 64 (a cell or
+/// more short or over), half or more of them blanks. Such a field, however
+/// damaged, is a `malformed` record, never a header (a file name such as
+/// `sudoku-10000.csv` has fewer blanks).
+pub fn damaged_grid(field: &[u8]) -> bool {
+    if field::other_size_length(field).is_some() {
+        return true;
+    }
+    let len = field.len();
+    let near = (4..=sizes::MAX_SIDE).any(|n| (n * n).abs_diff(len) <= (n * n / 10).max(1));
+    let blank = |b: &&u8| b"0.-_+".contains(b);
+    len >= 12
+        && near
+        && field.iter().all(|b| b.is_ascii_alphanumeric() || blank(&b))
+        && field.iter().filter(blank).count() * 2 >= len
+}
+
 /// Reads a field that [`looks_sized`] as a grid of its size, with the
 /// given solution field if any: the record, or the message for a
 /// `malformed` one (naming `--symbols` where it helps). The second value
@@ -406,6 +436,24 @@ mod tests {
         let (puzzle, solution) = as_nine(&read.unwrap()).unwrap();
         assert_eq!(puzzle.to_line(), format!("3{}", ".".repeat(80)));
         assert_eq!(solution, None);
+    }
+
+    #[test]
+    fn damaged_grids_of_any_size_are_told_from_header_words() {
+        let sixteen = "6E.F..B8..D..5..".repeat(16);
+        for len in [254, 255] {
+            assert!(damaged_grid(&sixteen.as_bytes()[..len]), "{len}");
+        }
+        assert!(damaged_grid(format!("{sixteen}X").as_bytes()));
+        assert!(damaged_grid(&[b'.'; 80]));
+        for header in [
+            "quizzes",
+            "sudoku-10000.csv",
+            "puzzle_solution",
+            "difficultyrating",
+        ] {
+            assert!(!damaged_grid(header.as_bytes()), "{header}");
+        }
     }
 
     #[test]

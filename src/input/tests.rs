@@ -617,3 +617,50 @@ fn a_json_string_with_a_lone_surrogate_is_kept_marked_not_lost() {
     let why = records[0].solution_error.as_deref().unwrap_or_default();
     assert!(why.contains("not a grid"), "{why}");
 }
+
+/// Each puzzle and solution a record of `read` from a `.txt` name, as a
+/// line (the two separated by a space), and from a `.csv` name as two
+/// quoted fields under a `puzzle,solution` header: the same records (the
+/// lines are numbered alike).
+fn line_and_field(records: &[(&str, &str)]) -> Vec<Record> {
+    let mut lines = String::from("puzzle solution\n");
+    let mut csv = String::from("puzzle,solution\n");
+    for (puzzle, solution) in records {
+        lines.push_str(&format!("{puzzle} {solution}\n"));
+        csv.push_str(&format!("\"{puzzle}\",\"{solution}\"\n"));
+    }
+    let from_lines = read("in.txt", &lines);
+    let from_fields = read("in.csv", &csv);
+    assert_eq!(from_lines, from_fields);
+    from_lines
+}
+
+#[test]
+fn a_line_finds_its_puzzle_and_solution_as_csv_fields_do() {
+    let number = |c: u8, shift: i8| match c {
+        b'1'..=b'9' => ((c - b'0') as i8 + shift).to_string(),
+        _ => ".".to_string(),
+    };
+    let list = |cells: &str, shift: i8, sep: &str| {
+        let values: Vec<String> = cells.bytes().map(|c| number(c, shift)).collect();
+        values.join(sep)
+    };
+    // Numbered from 0 with `.` blanks: its `0` givens are givens.
+    let zero_based = list(P, -1, ",");
+    let records = line_and_field(&[(&zero_based, "")]);
+    let sized = records[0].sized.as_ref().expect("read in numbers0");
+    assert_eq!(sized.symbols.format(&sized.puzzle, b'.'), zero_based);
+    // A solution written as numbers after an 81-character puzzle, by
+    // commas or spaces, right or wrong.
+    let wrong = format!("{}2", &S[..80]);
+    for sep in [",", " "] {
+        let records = line_and_field(&[(P, &list(S, 0, sep))]);
+        assert_eq!(records[0].solution, Some(grid(S)));
+        let records = line_and_field(&[(P, &list(&wrong, 0, sep))]);
+        assert_eq!(records[0].solution, Some(grid(&wrong)));
+    }
+    // A puzzle and its solution as values separated by spaces.
+    let records = line_and_field(&[(&list(P, 0, " "), &list(S, 0, " "))]);
+    assert_eq!(records[0].puzzle, Ok(grid(P)));
+    assert_eq!(records[0].solution, Some(grid(S)));
+}

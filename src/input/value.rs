@@ -75,8 +75,7 @@ pub fn solution(value: &Value<'_>) -> Result<Option<Grid>, String> {
         Value::Text(t) if t.trim_ascii().is_empty() => Ok(None),
         Value::Text(t) => {
             let t = t.trim_ascii();
-            field::complete(t)
-                .or_else(|| field::complete_values(t))
+            field::solution(t)
                 .map(Some)
                 .ok_or_else(|| field::not_a_solution(t))
         }

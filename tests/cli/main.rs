@@ -19,6 +19,7 @@ mod help;
 mod identity;
 mod keep_types;
 mod kept;
+mod line_fields;
 mod mismatch;
 mod pipeline;
 mod rate;
