@@ -133,12 +133,15 @@ mod tests {
     fn ok(line: &str, solution: Option<&str>) -> Line {
         Line::Record(
             Ok(Grid::parse(line.as_bytes()).unwrap()),
-            Ok(solution.map(|s| Grid::parse(s.as_bytes()).unwrap())),
+            Given {
+                solution: solution.map(|s| Grid::parse(s.as_bytes()).unwrap()),
+                error: None,
+            },
         )
     }
 
     fn bad(message: &str) -> Line {
-        Line::Record(Err(message.to_string()), Ok(None))
+        Line::Record(Err(message.to_string()), Given::default())
     }
 
     /// The fields of `line` by `rule`, as text.
@@ -355,7 +358,7 @@ mod tests {
         let sized = |r: &mut LineRules, line: &str| {
             let got = run(r, line);
             assert!(
-                matches!(got, Line::Record(Err(_), Ok(None))),
+                matches!(&got, Line::Record(Err(_), given) if *given == Given::default()),
                 "{line}: {got:?}"
             );
             r.sized(line.as_bytes(), &mut Vec::new())

@@ -188,14 +188,11 @@ impl Record {
 
     /// A record of a text line: its puzzle, and the solution it gives or
     /// why what stands there is none ([`lines::Given`]).
+    #[inline]
     pub fn of_line(line: u64, puzzle: Result<Grid, String>, given: lines::Given) -> Record {
-        let (solution, solution_error) = match given {
-            Ok(solution) => (solution, None),
-            Err(why) => (None, Some(why)),
-        };
         Record {
-            solution_error,
-            ..Record::new(line, puzzle, solution)
+            solution_error: given.error.map(String::from),
+            ..Record::new(line, puzzle, given.solution)
         }
     }
 

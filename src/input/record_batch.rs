@@ -56,19 +56,24 @@ impl Parser {
             // then changed, it was copied whole (288 bytes, through
             // `memcpy`).
             Parser::Lines(rules) => {
-                let (puzzle, solution) = rules.record(bytes, &mut scratch.fields);
+                let (puzzle, given) = rules.record(bytes, &mut scratch.fields);
                 let kept = rules.kept_values(bytes, &mut scratch.fields);
                 if puzzle.is_err() {
                     let mut record = Record {
                         kept,
-                        ..Record::of_line(line, puzzle, solution)
+                        ..Record::of_line(line, puzzle, given)
                     };
                     rules.refused(bytes, &mut scratch.fields, &mut record);
                     return record;
                 }
                 Record {
+                    line,
+                    puzzle,
+                    solution: given.solution,
+                    solution_error: given.error.map(String::from),
+                    expected: None,
                     kept,
-                    ..Record::of_line(line, puzzle, solution)
+                    sized: None,
                 }
             }
             Parser::Csv(rules) => match rules.split(&mut scratch.csv, bytes) {
