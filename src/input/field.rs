@@ -26,10 +26,10 @@ pub fn complete(field: &[u8]) -> Option<Grid> {
         .and_then(Grid::complete_from_line)
 }
 
-/// The field as a complete 9x9 grid written as 81 numbers `1`-`9`
-/// separated by commas or whitespace (`4,8,3,9,...`), the solution of a
-/// puzzle written either way; asked only of a field [`complete`] refuses.
-pub fn complete_values(field: &[u8]) -> Option<Grid> {
+/// The field as a 9x9 grid written as 81 one-character values separated
+/// by commas or whitespace (`4,8,3,9,...`, `4 . . 8 ...`): its 81 cells, for
+/// [`Grid`]'s readers.
+fn values(field: &[u8]) -> Option<[u8; CELLS]> {
     let mut cells = [0u8; CELLS];
     let mut n = 0;
     for token in field
@@ -40,16 +40,22 @@ pub fn complete_values(field: &[u8]) -> Option<Grid> {
         *cells.get_mut(n)? = *b;
         n += 1;
     }
-    (n == CELLS)
-        .then(|| Grid::complete_from_line(&cells))
-        .flatten()
+    (n == CELLS).then_some(cells)
+}
+
+/// The field as a complete 9x9 grid written as 81 numbers `1`-`9`
+/// separated by commas or whitespace (`4,8,3,9,...`), the solution of a
+/// puzzle written either way; asked only of a field [`complete`] refuses.
+pub fn complete_values(field: &[u8]) -> Option<Grid> {
+    values(field).and_then(|cells| Grid::complete_from_line(&cells))
 }
 
 /// A field after the puzzle as its given solution, when it is a complete
 /// 9x9 grid written either way: 81 characters ([`complete`]) or 81
 /// numbers `1`-`9` separated by commas or whitespace
-/// ([`complete_values`]). The one rule of text lines and of CSV records
-/// without a named solution column.
+/// ([`complete_values`]). The one rule of text lines, of CSV records
+/// (a solution column or a later field), of JSON strings and of
+/// `--solutions`; [`solution_error`] says why a field is none.
 #[inline]
 pub fn solution(field: &[u8]) -> Option<Grid> {
     complete(field).or_else(|| complete_values(field))
@@ -195,15 +201,22 @@ pub fn is_text(bytes: &[u8]) -> bool {
 }
 
 /// Why `field`, given as a solution, is not one: `given solution is not a
-/// grid: ` and the parser's reason (`80 cells, expected 81`, a bad
-/// character, `it has blanks`).
+/// grid: ` and [`solution_error`]'s reason.
 pub fn not_a_solution(field: &[u8]) -> String {
-    let why = if puzzle(field).is_some() {
+    format!("given solution is not a grid: {}", solution_error(field))
+}
+
+/// Why `field` is no complete 9x9 grid: `it has blanks` for a puzzle
+/// (written as 81 characters or as 81 values), else the parser's reason
+/// (`80 cells, expected 81`, a bad character, `80 values, expected 81 (a
+/// 9x9 grid)`).
+pub fn solution_error(field: &[u8]) -> String {
+    let puzzle_values = || values(field).and_then(|cells| Grid::from_line(&cells));
+    if puzzle(field).is_some() || puzzle_values().is_some() {
         "it has blanks".to_string()
     } else {
         error(field)
-    };
-    format!("given solution is not a grid: {why}")
+    }
 }
 
 /// Why `field` is not a 9x9 puzzle, in the parser's words (for a field that
@@ -416,6 +429,42 @@ mod tests {
                     .collect::<Vec<u8>>()
             ),
             "bad character 'x' at position 80"
+        );
+    }
+
+    #[test]
+    fn a_solution_is_read_as_characters_or_numbers_and_says_why_not() {
+        const S: &str =
+            "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+        let values = |s: &str, sep: &str| s.chars().map(String::from).collect::<Vec<_>>().join(sep);
+        let read = |field: &str| {
+            solution(field.as_bytes()).ok_or_else(|| solution_error(field.as_bytes()))
+        };
+        let want = Grid::parse(S.as_bytes()).unwrap();
+        for field in [
+            S.to_string(),
+            values(S, ","),
+            values(S, " "),
+            values(S, ", "),
+        ] {
+            assert_eq!(read(&field), Ok(want), "{field}");
+        }
+        let blank = format!("{}0", &S[..80]);
+        for field in [
+            blank.replace('0', "."),
+            values(&blank, ","),
+            values(&blank, " "),
+        ] {
+            assert_eq!(read(&field), Err("it has blanks".into()), "{field}");
+        }
+        assert_eq!(
+            read(&values(&S[1..], ",")),
+            Err("80 values, expected 81 (a 9x9 grid)".into())
+        );
+        assert_eq!(read(&S[1..]), Err("80 cells, expected 81".into()));
+        assert_eq!(
+            not_a_solution(values(&blank, ",").as_bytes()),
+            "given solution is not a grid: it has blanks"
         );
     }
 

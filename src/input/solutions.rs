@@ -151,7 +151,11 @@ impl<R: BufRead> SolutionsReader<R> {
                     self.take_header();
                     continue;
                 }
-                self.record.get(self.column).unwrap_or_default().to_vec()
+                if self.spread() {
+                    self.framer.bytes().trim_ascii().to_vec()
+                } else {
+                    self.record.get(self.column).unwrap_or_default().to_vec()
+                }
             } else {
                 let bytes = self.framer.bytes();
                 split(bytes, &mut self.fields);
@@ -173,6 +177,7 @@ impl<R: BufRead> SolutionsReader<R> {
                 let chosen = fields
                     .clone()
                     .find(|f| field::complete(f).is_some())
+                    .or_else(|| values_field(bytes))
                     .or_else(|| fields.clone().find(likely))
                     .or_else(|| fields.next());
                 chosen.unwrap_or_default().to_vec()
@@ -183,8 +188,8 @@ impl<R: BufRead> SolutionsReader<R> {
             }
             return given(
                 Some(
-                    field::complete(&value)
-                        .ok_or_else(|| not_a_grid(line, &solution_error(&value))),
+                    field::solution(&value)
+                        .ok_or_else(|| not_a_grid(line, &field::solution_error(&value))),
                 ),
                 &value,
             );
@@ -202,9 +207,20 @@ impl<R: BufRead> SolutionsReader<R> {
         matches!(reader.read_byte_record(&mut self.record), Ok(true))
     }
 
-    /// A first CSV record with no field that looks like a grid.
+    /// True when the current CSV record is one grid's values, each a field
+    /// of its own (`3,1,6,4,...` not quoted, as numpy's `savetxt` writes a
+    /// grid): 16 or more fields (a 4x4's cells), each one or two
+    /// characters (a digit, a letter, a number up to 64, `-1`). The
+    /// solution is then the whole line, as a quoted field of it would be.
+    fn spread(&self) -> bool {
+        self.record.len() >= 16 && self.record.iter().all(|f| (1..=2).contains(&f.len()))
+    }
+
+    /// A first CSV record with no field that looks like a grid, and that
+    /// is not one grid's values ([`SolutionsReader::spread`]).
     fn is_header(&self) -> bool {
         field::is_text(self.framer.bytes())
+            && !self.spread()
             && !self
                 .record
                 .iter()
@@ -226,13 +242,29 @@ impl<R: BufRead> SolutionsReader<R> {
     }
 }
 
-/// Why a value is not a complete grid: the parser's words, or blanks.
-fn solution_error(value: &[u8]) -> String {
-    if field::puzzle(value).is_some() {
-        "it has blanks".into()
-    } else {
-        field::error(value)
-    }
+/// True for text that is one grid's values separated by commas or
+/// whitespace: 16 or more (a 4x4's count), as a one-line grid of any size
+/// is written, and as a solution column takes a 9x9's (`3,1,6,4,...`).
+fn grid_of_values(text: &[u8]) -> bool {
+    text.iter().any(|&b| b == b',' || b.is_ascii_whitespace())
+        && text
+            .split(|&b| b == b',' || b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+            .count()
+            >= 16
+}
+
+/// The part of a text line of the solutions file that is a grid written
+/// as values ([`grid_of_values`]): a field between whitespace that is
+/// one (`id 3,1,6,4,...`), else the whole line (`3 1 6 4 ...`). The field
+/// rules split such a line into its values, and none of them is a grid.
+fn values_field(line: &[u8]) -> Option<&[u8]> {
+    let mut fields = line
+        .split(u8::is_ascii_whitespace)
+        .filter(|f| f.contains(&b','));
+    fields
+        .find(|f| grid_of_values(f))
+        .or_else(|| Some(line.trim_ascii()).filter(|l| grid_of_values(l)))
 }
 
 /// The message of a solutions record that is not a grid, naming its line.
@@ -288,6 +320,39 @@ mod tests {
                     ))
                 ),
             ]
+        );
+    }
+
+    #[test]
+    fn a_nine_by_nine_solution_is_read_as_numbers_as_a_column_reads_it() {
+        let values = |sep: &str| S.chars().map(String::from).collect::<Vec<_>>().join(sep);
+        let ok = |line| (line, Some(Ok(S.to_string())));
+        // A line of numbers, a field of them after an id or a puzzle.
+        let text = format!(
+            "{}\n{}\nid {}\n{} {}\n",
+            values(","),
+            values(" "),
+            values(","),
+            S.replace('3', "."),
+            values(",")
+        );
+        assert_eq!(read(&text, false), [ok(1), ok(2), ok(3), ok(4)]);
+        // CSV: a quoted field, or the numbers not quoted, from the first
+        // line (no header) or after one.
+        let csv = format!("{}\n\"{}\"\n", values(","), values(","));
+        assert_eq!(read(&csv, true), [ok(1), ok(2)]);
+        let csv = format!("solution\n{}\n", values(","));
+        assert_eq!(read(&csv, true), [ok(2)]);
+        // Not a grid: said of the whole line, not of its first number.
+        let short = format!("{}\n", &values(",")[2..]);
+        assert_eq!(
+            read(&short, false),
+            [(
+                1,
+                Some(Err(
+                    "solutions file line 1: not a grid: 80 values, expected 81 (a 9x9 grid)".into()
+                ))
+            )]
         );
     }
 

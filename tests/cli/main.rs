@@ -21,6 +21,7 @@ mod keep_types;
 mod kept;
 mod line_fields;
 mod mismatch;
+mod notations;
 mod pipeline;
 mod rate;
 mod reader;
