@@ -1,7 +1,11 @@
 //! A notation the solver takes is taken by every other reader and command
 //! (trial 55): a solutions file reads a 9x9 solution in every notation a
 //! solution column takes (81 characters, 81 numbers; numbered from 0 for
-//! a puzzle numbered from 0).
+//! a puzzle numbered from 0), and `canon` and `augment` take a 9x9
+//! numbered from 0 (`-1` blanks) as any 9x9, writing it back in its
+//! numbering; a `--box` they cannot honour is refused, not ignored.
+
+use std::collections::HashMap;
 
 use crate::common::*;
 
@@ -121,4 +125,114 @@ fn a_solutions_file_reads_a_solution_numbered_from_zero_as_its_column_does() {
         .collect();
     let file = s.file("both.csv", format!("puzzle,solution\n{csv}").as_bytes());
     assert_eq!(checks(&[&file], 1), want);
+}
+
+/// Runs a data-set command and returns its exit code and its rows.
+fn table(args: &[&str]) -> (i32, Vec<HashMap<String, String>>, String) {
+    let output = bin().args(args).arg("--quiet").output().unwrap();
+    let (_, rows) = csv_table(&stdout(&output));
+    (code(&output), rows, stderr(&output))
+}
+
+#[test]
+fn canon_and_augment_take_a_nine_by_nine_numbered_from_zero_and_write_it_so() {
+    let s = Scratch::new();
+    let from_zero = numbers(P, ",", true);
+    let zero = s.file("zero.txt", format!("{from_zero}\n").as_bytes());
+    let one = s.file("one.txt", format!("{P}\n").as_bytes());
+    // `solve` writes the puzzle of such a record from 0, `.` blanks.
+    let written = rows(&stdout(&solve(&[&zero])))[0].puzzle.clone();
+    assert!(written.starts_with(".,0,5,3,"), "{written}");
+
+    // canon: the same form as the puzzle numbered from 1 (a form is the
+    // same under any relabelling), the puzzle as `solve` writes it.
+    let (code_zero, zero_rows, why) = table(&["canon", &zero]);
+    assert_eq!(code_zero, 0, "{why}");
+    let (_, one_rows, _) = table(&["canon", &one]);
+    assert_eq!(zero_rows[0]["puzzle"], written);
+    assert_eq!(zero_rows[0]["canonical"], one_rows[0]["canonical"]);
+    // So the two notations of one puzzle are duplicates, and a leak.
+    let (code_both, both, why) = table(&["canon", &one, &zero]);
+    assert_eq!(code_both, 0, "{why}");
+    assert!(both[1]["duplicate_of"].ends_with("one.txt:1"), "{both:?}");
+    let (code_leak, leak, _) = table(&["canon", &zero, "--against", &one]);
+    assert_eq!(code_leak, 1);
+    assert!(leak[0]["against"].ends_with("one.txt:1"), "{leak:?}");
+    // From stdin (read once, not looked through before the run) too.
+    let output = bin()
+        .args(["canon", "-", "--quiet"])
+        .write_stdin(format!("{from_zero}\n"))
+        .output()
+        .unwrap();
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(csv_table(&stdout(&output)).1, zero_rows);
+    // A JSON Lines list numbered from 0 too.
+    let list = format!("{{\"puzzle\":[{from_zero}]}}\n");
+    let jsonl = s.file("zero.jsonl", list.as_bytes());
+    let (code_list, list_rows, why) = table(&["canon", &jsonl]);
+    assert_eq!(code_list, 0, "{why}");
+    assert_eq!(list_rows[0]["canonical"], one_rows[0]["canonical"]);
+
+    // augment: each copy is the copy of the puzzle numbered from 1, written
+    // from 0; the given solution (numbered from 0) is used.
+    let given = s.file(
+        "given.csv",
+        format!(
+            "puzzle,solution\n\"{from_zero}\",\"{}\"\n",
+            numbers(S, ",", true)
+        )
+        .as_bytes(),
+    );
+    let (code_zero, zero_rows, why) = table(&["augment", &given, "-n", "3", "--keep-original"]);
+    assert_eq!(code_zero, 0, "{why}");
+    // Copies depend on the line: the puzzle from 1 on the same line.
+    let one_csv = s.file("one.csv", format!("puzzle\n{P}\n").as_bytes());
+    let (_, one_rows, _) = table(&["augment", &one_csv, "-n", "3", "--keep-original"]);
+    assert_eq!(zero_rows.len(), 4);
+    for (zero, one) in zero_rows.iter().zip(&one_rows) {
+        assert_eq!(zero["status"], "solved");
+        assert_eq!(zero["message"], "", "the given solution fits");
+        assert_eq!(zero["transform"], one["transform"]);
+        assert_eq!(
+            zero["puzzle"],
+            numbers(&one["puzzle"], ",", true).replace("-1", ".")
+        );
+        assert_eq!(zero["solution"], numbers(&one["solution"], ",", true));
+    }
+    assert_eq!(zero_rows[0]["puzzle"], written);
+}
+
+#[test]
+fn canon_and_augment_refuse_a_box_they_cannot_honour() {
+    let s = Scratch::new();
+    let one = s.file("one.txt", format!("{P}\n").as_bytes());
+    for (command, extra) in [("canon", &[][..]), ("augment", &["-n", "1"][..])] {
+        for shape in ["1x9", "9x1"] {
+            let output = bin()
+                .arg(command)
+                .arg(&one)
+                .args(extra)
+                .args(["--box", shape, "--quiet"])
+                .output()
+                .unwrap();
+            assert_eq!(code(&output), 2, "{command} --box {shape}");
+            assert_eq!(
+                stderr(&output),
+                format!(
+                    "sudoku-batch: error: --box {shape}: {command} takes 9x9 grids with 3x3 \
+                     boxes only (`solve` and `generate` take any boxes)\n"
+                )
+            );
+            assert!(stdout(&output).is_empty(), "no table is begun");
+        }
+        // 3x3 boxes are what they take.
+        let output = bin()
+            .arg(command)
+            .arg(&one)
+            .args(extra)
+            .args(["--box", "3x3", "--quiet"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&output), 0, "{command}: {}", stderr(&output));
+    }
 }

@@ -23,12 +23,13 @@ use rand::SeedableRng;
 use rand_xorshift::XorShiftRng;
 use serde::Serialize;
 use sudoku_core::grid::Grid;
+use sudoku_core::sizes::Shape;
 use sudoku_core::solver::{FastSolver, Limits, Mode, Solver, Status};
 use sudoku_core::transform::Transform;
 
 use super::{
-    input_paths, kept_fields, rate, refuse_overwriting, run_ordered, thousands, threads, Opened,
-    RunArgs, TableWriter, Tagged,
+    input_paths, kept_fields, rate, refuse_overwriting, run_ordered, thousands, threads, Nine,
+    Notation, Opened, RunArgs, TableWriter, Tagged,
 };
 use crate::commands::flags::{KeepArgs, LayoutArgs};
 use crate::error::{Error, Verdict};
@@ -110,10 +111,11 @@ struct Augmented {
     line: u64,
     /// The copies to make, or the status and message of a record not
     /// augmented.
-    copies: Result<Copies, (Status, Option<Grid>, String)>,
+    copies: Result<Copies, (Status, Option<String>, String)>,
     note: Option<String>,
-    /// The side of a grid of another size than 9x9, which stops the run.
-    other_side: Option<usize>,
+    /// The shape of a grid of another size than 9x9 (or of a 9x9 with
+    /// other boxes), which stops the run.
+    other: Option<Shape>,
     /// The record's kept values, in each of its rows.
     kept: Vec<KeptValue>,
 }
@@ -124,6 +126,8 @@ struct Augmented {
 struct Copies {
     puzzle: Grid,
     solution: Grid,
+    /// How the record's grids, and so its copies, are written.
+    notation: Notation,
     /// The copy numbers: from 0 (the original) or 1, to `-n`.
     numbers: std::ops::RangeInclusive<u32>,
 }
@@ -172,25 +176,30 @@ fn augment(
     copies: u32,
     keep_original: bool,
 ) -> Augmented {
-    let other_side = super::other_side(&record);
     let Record {
         line,
         puzzle,
         solution: given,
+        sized,
         kept,
         ..
     } = record;
-    let out = |copies, note| Augmented {
+    let out = |copies, note, other| Augmented {
         input,
         line,
         copies,
         note,
-        other_side,
+        other,
         kept,
     };
-    let puzzle = match puzzle {
-        Ok(grid) => grid,
-        Err(message) => return out(Err((Status::Malformed, None, message)), None),
+    let (puzzle, given, notation) = match Nine::of(puzzle, given, sized) {
+        Nine::Grids(puzzle, given, notation) => (puzzle, given, notation),
+        Nine::Malformed(message) => {
+            return out(Err((Status::Malformed, None, message)), None, None)
+        }
+        Nine::Other(shape, message) => {
+            return out(Err((Status::Malformed, None, message)), None, Some(shape))
+        }
     };
     let mut note = None;
     let solution = match given {
@@ -208,7 +217,8 @@ fn augment(
                         Status::Unsolvable => "no solution: not augmented".into(),
                         _ => outcome.message.unwrap_or_else(|| "not augmented".into()),
                     };
-                    return out(Err((status, Some(puzzle), message)), note);
+                    let puzzle = notation.write(&puzzle);
+                    return out(Err((status, Some(puzzle), message)), note, None);
                 }
             }
         }
@@ -216,9 +226,10 @@ fn augment(
     let copies = Copies {
         puzzle,
         solution,
+        notation,
         numbers: u32::from(!keep_original)..=copies,
     };
-    out(Ok(copies), note)
+    out(Ok(copies), note, None)
 }
 
 /// How many copies of one record are written between two looks at the
@@ -242,6 +253,7 @@ struct Tally {
 /// cannot be written.
 pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
     let settings = args.run.settings()?;
+    super::refuse_nine_boxes("augment", &args.layout)?;
     let started = Instant::now();
     let (inputs, names) = input_paths(&args.inputs, &[])?;
     refuse_overwriting(&settings.output, &inputs)?;
@@ -276,12 +288,12 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
         |solver, item| Some(augment(solver, item, copies, keep)),
         |chunk| {
             for done in chunk {
-                if let Some(side) = done.other_side {
+                if let Some(shape) = done.other {
                     return Err(super::other_size(
                         "augment",
                         &names[done.input],
                         done.line,
-                        side,
+                        shape,
                     ));
                 }
                 tally.records += 1;
@@ -302,8 +314,8 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
                                 file,
                                 line: done.line,
                                 copy: Some(c.copy),
-                                puzzle: Some(c.puzzle.to_line()),
-                                solution: Some(c.solution.to_line()),
+                                puzzle: Some(list.notation.write(&c.puzzle)),
+                                solution: Some(list.notation.write(&c.solution)),
                                 transform: Some(c.transform.to_string()),
                                 status: Status::Solved,
                                 message: done.note.clone(),
@@ -320,7 +332,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
                             file,
                             line: done.line,
                             copy: None,
-                            puzzle: puzzle.map(|p| p.to_line()),
+                            puzzle,
                             solution: None,
                             transform: None,
                             status,

@@ -29,10 +29,11 @@ use clap::Args;
 use serde::Serialize;
 use sudoku_core::grid::Grid;
 use sudoku_core::minlex::{form_line, Canonicalizer};
+use sudoku_core::sizes::Shape;
 
 use super::{
-    input_paths, kept_fields, rate, refuse_overwriting, run_ordered, thousands, threads, Opened,
-    RunArgs, TableWriter,
+    input_paths, kept_fields, rate, refuse_overwriting, run_ordered, thousands, threads, Nine,
+    Opened, RunArgs, TableWriter,
 };
 use crate::commands::flags::{KeepArgs, LayoutArgs};
 use crate::error::{Error, Verdict};
@@ -184,29 +185,43 @@ impl Forms {
 /// One canonicalised record.
 struct Canoned {
     at: Position,
-    puzzle: Option<Grid>,
+    /// The puzzle as the `puzzle` column writes it ([`Notation`]).
+    puzzle: Option<String>,
     /// The form and its hash, or the message saying why there is none.
     form: Result<(Grid, u128), String>,
-    /// The side of a grid of another size than 9x9, which stops the run.
-    other_side: Option<usize>,
+    /// The shape of a grid of another size than 9x9 (or of a 9x9 with
+    /// other boxes), which stops the run.
+    other: Option<Shape>,
     /// The record's kept values.
     kept: Vec<KeptValue>,
 }
 
 fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> Canoned {
-    let other_side = super::other_side(&record);
     let Record {
-        line, puzzle, kept, ..
+        line,
+        puzzle,
+        sized,
+        kept,
+        ..
     } = record;
     let at = Position { input, line };
-    let grid = match puzzle {
-        Ok(grid) => grid,
-        Err(message) => {
+    let (grid, notation) = match Nine::of(puzzle, None, sized) {
+        Nine::Grids(grid, _, notation) => (grid, notation),
+        Nine::Malformed(message) => {
             return Canoned {
                 at,
                 puzzle: None,
                 form: Err(message),
-                other_side,
+                other: None,
+                kept,
+            }
+        }
+        Nine::Other(shape, message) => {
+            return Canoned {
+                at,
+                puzzle: None,
+                form: Err(message),
+                other: Some(shape),
                 kept,
             }
         }
@@ -220,9 +235,9 @@ fn canonicalise(canon: &mut Canonicalizer, (input, record): (usize, Record)) -> 
     };
     Canoned {
         at,
-        puzzle: Some(grid),
+        puzzle: Some(notation.write(&grid)),
         form,
-        other_side: None,
+        other: None,
         kept,
     }
 }
@@ -261,6 +276,7 @@ struct Tally {
 /// written.
 pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
     let settings = args.run.settings()?;
+    super::refuse_nine_boxes("canon", &args.layout)?;
     let started = Instant::now();
     let (inputs, mut names) = input_paths(&args.inputs, &args.against)?;
     let against_names = names.split_off(inputs.len());
@@ -312,9 +328,9 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
         |canon, item| Some(canonicalise(canon, item)),
         |chunk| {
             for done in chunk {
-                if let Some(side) = done.other_side {
+                if let Some(shape) = done.other {
                     let name = &against_names[done.at.input];
-                    return Err(super::other_size("canon", name, done.at.line, side));
+                    return Err(super::other_size("canon", name, done.at.line, shape));
                 }
                 tally.against_records += 1;
                 match done.form {
@@ -339,9 +355,9 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
                 |canon, item| Some(canonicalise(canon, item)),
                 |chunk| {
                     for done in chunk {
-                        if let Some(side) = done.other_side {
+                        if let Some(shape) = done.other {
                             let name = &names[done.at.input];
-                            return Err(super::other_size("canon", name, done.at.line, side));
+                            return Err(super::other_size("canon", name, done.at.line, shape));
                         }
                         let file = several.then(|| files[done.at.input].as_str());
                         let name = |at: Position| match several {
@@ -354,7 +370,7 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
                         let mut row = Row {
                             file,
                             line: done.at.line,
-                            puzzle: done.puzzle.map(|g| g.to_line()),
+                            puzzle: done.puzzle,
                             canonical: None,
                             duplicate_of: None,
                             against: None,

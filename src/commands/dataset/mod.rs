@@ -23,9 +23,12 @@ use std::thread;
 
 use clap::Args;
 use rayon::prelude::*;
+use sudoku_core::grid::Grid;
+use sudoku_core::sizes::{Shape, SizedGrid, Symbols};
 
 use crate::commands::flags::{LayoutArgs, ProgressArg};
 use crate::error::Error;
+use crate::input::sized::{self, SizedRecord};
 use crate::input::{self, InputError, Keep, ReadOptions, Record};
 use crate::job::config::Environment;
 use crate::kept::{KeptColumn, KeptValue};
@@ -38,21 +41,119 @@ use crate::process::interrupt::{Interrupt, Signal, POLL};
 pub use table::TableWriter;
 
 /// The error of `canon` and `augment` on a record of another size than
-/// 9x9 (issue 33): their symmetries and canonical forms are 9x9 ones, so
-/// the run stops, exit 2, naming the record (`NAME:LINE`) and its size.
-pub fn other_size(command: &str, name: &str, line: u64, side: usize) -> Error {
-    Error::Usage(format!(
-        "{name}:{line}: a {side}x{side} grid: {command} takes 9x9 grids only \
-         (`solve` and `generate` take every size)"
-    ))
+/// 9x9 (issue 33), or a 9x9 with other boxes than 3x3 (`--box 1x9`):
+/// their symmetries and canonical forms are those of 9x9 grids with 3x3
+/// boxes, so the run stops, exit 2, naming the record (`NAME:LINE`) and
+/// its size or boxes.
+pub fn other_size(command: &str, name: &str, line: u64, shape: Shape) -> Error {
+    let side = shape.side();
+    let message = if side == 9 {
+        format!(
+            "{name}:{line}: a 9x9 grid with {shape} boxes: {command} takes 9x9 grids with 3x3 \
+             boxes only (`solve` and `generate` take any boxes)"
+        )
+    } else {
+        format!(
+            "{name}:{line}: a {side}x{side} grid: {command} takes 9x9 grids only \
+             (`solve` and `generate` take every size)"
+        )
+    };
+    Error::Usage(message)
 }
 
-/// The side of `record`'s grid when it is a grid of another size than
-/// 9x9, which `canon` and `augment` refuse ([`other_size`]); `None` for a
-/// 9x9 record, malformed or not.
-pub fn other_side(record: &Record) -> Option<usize> {
+/// Refuses `--box` for 9x9 grids with other boxes than 3x3 (`1x9`, `9x1`)
+/// given to `command` (`canon`, `augment`), whose symmetries are those of
+/// 3x3 boxes: every 9x9 record would otherwise be taken with 3x3 boxes,
+/// the option ignored.
+///
+/// # Errors
+/// [`Error::Usage`] naming the option.
+pub fn refuse_nine_boxes(command: &str, layout: &LayoutArgs) -> Result<(), Error> {
+    match layout
+        .box_shape
+        .filter(|s| s.side() == 9 && s.box_rows() != 3)
+    {
+        Some(shape) => Err(Error::Usage(format!(
+            "--box {shape}: {command} takes 9x9 grids with 3x3 boxes only (`solve` and \
+             `generate` take any boxes)"
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// How `canon` and `augment` write a record's 9x9 grids back: as 81
+/// characters (`.` blanks), or, for a 9x9 read in another alphabet (numbered
+/// from 0: `3,-1,-1,7,...`), in that alphabet, as `solve` writes its
+/// puzzle and solution (`.,2,...,0,...`).
+#[derive(Clone, Debug)]
+pub enum Notation {
+    /// 81 characters, `.` blanks.
+    Line,
+    /// The record's alphabet, with its grid's shape.
+    Alphabet(Shape, Symbols),
+}
+
+impl Notation {
+    /// `grid` written in this notation.
+    pub fn write(&self, grid: &Grid) -> String {
+        match self {
+            Notation::Line => grid.to_line(),
+            Notation::Alphabet(shape, symbols) => {
+                match SizedGrid::from_cells(*shape, grid.cells().to_vec()) {
+                    Some(sized) => symbols.format(&sized, b'.'),
+                    None => grid.to_line(),
+                }
+            }
+        }
+    }
+}
+
+/// A record's 9x9 grid for `canon` and `augment`.
+// Returned and matched at once, never kept: boxing the grids to shrink the
+// other variants would cost an allocation per record instead.
+#[allow(clippy::large_enum_variant)]
+pub enum Nine {
+    /// The puzzle, the given solution, and how they are written back.
+    Grids(Grid, Option<Grid>, Notation),
+    /// Why the record holds no puzzle (a `malformed` row).
+    Malformed(String),
+    /// The shape of a grid of another size, or of a 9x9 with other boxes,
+    /// and the record's message for it: the run stops ([`other_size`]).
+    Other(Shape, String),
+}
+
+impl Nine {
+    /// The 9x9 grid of `record`'s puzzle and given solution: a 9x9 record,
+    /// or one read as a grid of another size that is a 9x9 with 3x3 boxes
+    /// in another alphabet ([`sized::nine_grids`]: numbered from 0), which
+    /// is taken as any 9x9 is and written back in its alphabet.
+    pub fn of(
+        puzzle: Result<Grid, String>,
+        solution: Option<Grid>,
+        sized: Option<Box<SizedRecord>>,
+    ) -> Nine {
+        match (puzzle, sized) {
+            (Ok(grid), _) => Nine::Grids(grid, solution, Notation::Line),
+            (Err(why), Some(record)) => match sized::nine_grids(&record) {
+                Some((grid, solution)) => {
+                    let notation = Notation::Alphabet(record.puzzle.shape(), record.symbols);
+                    Nine::Grids(grid, solution, notation)
+                }
+                None => Nine::Other(record.puzzle.shape(), why),
+            },
+            (Err(why), None) => Nine::Malformed(why),
+        }
+    }
+}
+
+/// The shape of `record`'s grid when `canon` and `augment` cannot take
+/// it: a grid of another size than 9x9, or a 9x9 with other boxes than 3x3
+/// (a 9x9 in another alphabet they take); `None` for a 9x9 record,
+/// malformed or not. The look before the run ([`refuse_other_sizes`])
+/// asks it; the run asks [`Nine::of`], by the same [`sized::nine_grids`].
+pub fn other_shape(record: &Record) -> Option<Shape> {
     match (&record.puzzle, &record.sized) {
-        (Err(_), Some(sized)) => Some(sized.puzzle.side()),
+        (Err(_), Some(sized)) if sized::nine_grids(sized).is_none() => Some(sized.puzzle.shape()),
         _ => None,
     }
 }
@@ -91,8 +192,8 @@ pub fn refuse_other_sizes(
             let Ok(record) = record else {
                 return Ok(());
             };
-            if let Some(side) = other_side(&record) {
-                return Err(other_size(command, name, record.line, side));
+            if let Some(shape) = other_shape(&record) {
+                return Err(other_size(command, name, record.line, shape));
             }
         }
     }
