@@ -60,6 +60,7 @@ fn solve(
     shape: Option<&str>,
     rate: bool,
 ) -> PyResult<Vec<ArrowBatch>> {
+    simd_level()?;
     let sizes = size_options(symbols, shape)?;
     let options = BatchOptions {
         threads,
@@ -91,6 +92,7 @@ fn rate(
     symbols: Option<&str>,
     shape: Option<&str>,
 ) -> PyResult<Vec<ArrowBatch>> {
+    simd_level()?;
     let sizes = size_options(symbols, shape)?;
     let options = BatchOptions {
         threads,
@@ -100,6 +102,17 @@ fn rate(
         rate: true,
     };
     solve_parts(py, parts, &options, &sizes, results::rate_to_arrow, "rate")
+}
+
+/// Refuses a `SUDOKU_BATCH_SIMD` that names no level, or one this CPU
+/// lacks, with the command line's message (`SUDOKU_BATCH_SIMD=AVX2:
+/// unknown level; the levels are scalar, avx2 and avx512`), as the command
+/// line does, so a measurement never names a level it did not use. The
+/// variable is read once per process, at the first call.
+fn simd_level() -> PyResult<()> {
+    sudoku_core::solver::Simd::chosen()
+        .map(drop)
+        .map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// How grids of other sizes than 9x9 are read: `symbols` as `--symbols`
@@ -200,6 +213,7 @@ fn solve_file(
     summary_json: Option<PathBuf>,
     summary_html: Option<PathBuf>,
 ) -> PyResult<String> {
+    simd_level()?;
     if inputs.is_empty() {
         return Err(PyValueError::new_err("inputs: give at least one file"));
     }

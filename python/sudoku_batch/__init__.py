@@ -168,7 +168,10 @@ def solve(
         type.
     ValueError
         An option is out of range (an unknown mode, ``threads=0``, a
-        ``symbols`` or ``box`` the command line would refuse).
+        ``symbols`` or ``box`` the command line would refuse); or the
+        environment variable ``SUDOKU_BATCH_SIMD`` names no level
+        (``scalar``, ``avx2``, ``avx512``) or one this CPU lacks, with the
+        command line's message (read once per process, at the first call).
     KeyboardInterrupt
         Ctrl-C while solving; the solver threads stop promptly.
     """
@@ -356,7 +359,8 @@ def solve_file(
         Options that do not fit (``threads=0``, an unknown format, an output
         that is an input, a results file that cannot be resumed, a
         ``symbols``, ``box`` or ``keep_types`` the command line would
-        refuse).
+        refuse); a ``SUDOKU_BATCH_SIMD`` that cannot be used, as for
+        :func:`solve`.
     TypeError
         An option has the wrong type.
     KeyboardInterrupt
