@@ -277,7 +277,11 @@ impl CsvRules {
         }
         let Some(at) = self.cols.puzzle else {
             let message = "no field looks like a puzzle".into();
-            return self.with_kept(Record::new(line, Err(message), None), rec);
+            let mut record = self.with_kept(Record::new(line, Err(message), None), rec);
+            if let Some(grid) = spread_grid(rec) {
+                record.set_sized(sized::read(&grid, None, &self.sizes));
+            }
+            return record;
         };
         let puzzle = match rec.get(at) {
             Some(f) => field::puzzle(f).ok_or_else(|| field::error(f)),
@@ -387,6 +391,34 @@ impl CsvRules {
             .map(|&i| rec.raw(i).map_or(KeptValue::Null, keep::text))
             .collect()
     }
+}
+
+/// True for a record of `count` fields that is one grid written a value
+/// to a field (`0,0,3,0,2,...` not quoted, as numpy's `savetxt` writes a
+/// grid, or a table of one column per cell): n*n fields for a side n of 4
+/// to 64, each one or two characters (a digit, a letter, a blank, a number
+/// up to 64, `-1`). Such a record is never a header, and is read as that
+/// grid ([`spread_grid`]); so is a solutions file's.
+pub fn is_spread<'a>(count: usize, mut fields: impl Iterator<Item = &'a [u8]>) -> bool {
+    count >= 16
+        && sudoku_core::sizes::side_of(count).is_some()
+        && fields.all(|f| (1..=2).contains(&f.len()))
+}
+
+/// The values of a record that [`is_spread`], joined by commas as the
+/// field [`sized::read`] takes.
+pub fn spread_grid(rec: &Fields<'_>) -> Option<Vec<u8>> {
+    if !is_spread(rec.len(), rec.iter()) {
+        return None;
+    }
+    let mut grid = Vec::with_capacity(rec.len() * 3);
+    for (i, f) in rec.iter().enumerate() {
+        if i > 0 {
+            grid.push(b',');
+        }
+        grid.extend_from_slice(f);
+    }
+    Some(grid)
 }
 
 #[cfg(test)]

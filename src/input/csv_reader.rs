@@ -71,8 +71,9 @@ impl<R: BufRead> CsvReader<R> {
     }
 
     /// Takes the first record as a header when none of its fields looks
-    /// like a puzzle, or could be a grid of another size. Returns whether
-    /// it was one.
+    /// like a puzzle, or could be a grid of another size, and it is no grid
+    /// written a value to a field ([`spread_grid`]). Returns
+    /// whether it was one.
     fn header(
         rules: &mut CsvRules,
         name: &str,
@@ -83,7 +84,8 @@ impl<R: BufRead> CsvReader<R> {
             field::looks_like_puzzle(f)
                 || field::near_puzzle(f)
                 || super::sized::could_be_record(f, &rules.sizes)
-        }) || !text
+        }) || spread_grid(rec).is_some()
+            || !text
         {
             if let Some(Column::Name(column)) = &rules.column {
                 return Err(InputError::NoHeader {

@@ -17,7 +17,7 @@ use csv::{ByteRecord, ReaderBuilder, Trim};
 use sudoku_core::grid::Grid;
 use sudoku_core::sizes::{self, SizedGrid, Symbols};
 
-use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES};
+use super::csv::{is_spread, PUZZLE_NAMES, SOLUTION_NAMES};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, split, too_long};
@@ -208,12 +208,11 @@ impl<R: BufRead> SolutionsReader<R> {
     }
 
     /// True when the current CSV record is one grid's values, each a field
-    /// of its own (`3,1,6,4,...` not quoted, as numpy's `savetxt` writes a
-    /// grid): 16 or more fields (a 4x4's cells), each one or two
-    /// characters (a digit, a letter, a number up to 64, `-1`). The
-    /// solution is then the whole line, as a quoted field of it would be.
+    /// of its own, as the input's CSV reader reads such a record
+    /// ([`is_spread`]): the solution is then the whole line, as a
+    /// quoted field of it would be.
     fn spread(&self) -> bool {
-        self.record.len() >= 16 && self.record.iter().all(|f| (1..=2).contains(&f.len()))
+        is_spread(self.record.len(), self.record.iter())
     }
 
     /// A first CSV record with no field that looks like a grid, and that

@@ -127,6 +127,42 @@ fn a_solutions_file_reads_a_solution_numbered_from_zero_as_its_column_does() {
     assert_eq!(checks(&[&file], 1), want);
 }
 
+#[test]
+fn a_csv_of_grids_written_a_value_to_a_field_is_read_and_no_line_is_a_header() {
+    let s = Scratch::new();
+    let solved = |file: &str, lines: &[u64]| {
+        let got = rows(&stdout(&solve(&[file])));
+        let read: Vec<(u64, &str)> = got.iter().map(|r| (r.line, r.status.as_str())).collect();
+        let want: Vec<(u64, &str)> = lines.iter().map(|&l| (l, "solved")).collect();
+        assert_eq!(read, want, "{file}");
+        got
+    };
+    // From 1 with 0 blanks: the 81-character puzzle, from line 1 on (the
+    // first line was taken for a header, the others had no puzzle).
+    let one = format!("{}\n", numbers(P, ",", false)).repeat(3);
+    let got = solved(&s.file("one.csv", one.as_bytes()), &[1, 2, 3]);
+    assert!(got.iter().all(|r| r.puzzle == P && r.solution == S));
+    // From 0 with -1 blanks: written from 0, as a quoted field is.
+    let zero = format!("{}\n", numbers(P, ",", true)).repeat(2);
+    let got = solved(&s.file("zero.csv", zero.as_bytes()), &[1, 2]);
+    assert!(got[0].puzzle.starts_with(".,0,5,3,"), "{}", got[0].puzzle);
+    // A table of one column per cell, under its header.
+    let names: Vec<String> = (1..=81)
+        .map(|i| format!("r{}c{}", (i - 1) / 9 + 1, (i - 1) % 9 + 1))
+        .collect();
+    let wide = format!("{}\n{}", names.join(","), one);
+    solved(&s.file("wide.csv", wide.as_bytes()), &[2, 3, 4]);
+    // A 4x4, as every size: the row of the same values quoted.
+    let four = "3,1,0,2,2,0,0,0,0,2,1,0,0,3,2,0";
+    let got = solved(&s.file("four.csv", format!("{four}\n").as_bytes()), &[1]);
+    let quoted = s.file("quoted.csv", format!("puzzle\n\"{four}\"\n").as_bytes());
+    let want = rows(&stdout(&solve(&[&quoted])));
+    assert_eq!(
+        (&got[0].puzzle, &got[0].solution),
+        (&want[0].puzzle, &want[0].solution)
+    );
+}
+
 /// Runs a data-set command and returns its exit code and its rows.
 fn table(args: &[&str]) -> (i32, Vec<HashMap<String, String>>, String) {
     let output = bin().args(args).arg("--quiet").output().unwrap();
