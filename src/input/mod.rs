@@ -187,7 +187,7 @@ impl Record {
     }
 
     /// A record of a text line: its puzzle, and the solution it gives or
-    /// why what stands there is none ([`lines::Given`]).
+    /// why what stands there is none (a `lines::Given`).
     #[inline]
     pub fn of_line(line: u64, puzzle: Result<Grid, String>, given: lines::Given) -> Record {
         Record {

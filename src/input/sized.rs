@@ -340,7 +340,7 @@ pub fn could_be_record(field: &[u8], options: &SizeOptions) -> bool {
 
 /// True for a field that is a one-line grid in all but its length, at
 /// any size: one the field reader names by its size
-/// ([`field::other_size_length`]: `255 cells, expected 256 (a 16x16
+/// (`field::other_size_length`: `255 cells, expected 256 (a 16x16
 /// grid)`), or 12 or more letters, digits and blanks (`.`, `0`, `-`, `_`,
 /// `+`) within a tenth of n * n long for a side n of 4 to 64 (a cell or
 /// more short or over), half or more of them blanks. Such a field, however
