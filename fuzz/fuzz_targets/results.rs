@@ -18,8 +18,10 @@
 //!   or refuse the file.
 //! - JSON Lines and Parquet: read back as input with `--keep-all`, every
 //!   column of every row holds what the CSV holds (same values, same
-//!   order); `merge` and `check --baseline` refuse them. JSON Lines, whole
-//!   and cut at any byte: `resume::scan` keeps exactly its complete lines.
+//!   order); `merge` and `check --baseline` refuse Parquet. JSON Lines,
+//!   whole and cut at any byte: `resume::scan` keeps exactly its complete
+//!   lines, and the merge reader (`RecordReader::jsonl`) and `check
+//!   --baseline` read it as they read CSV, whole and cut.
 #![no_main]
 
 use std::io::Read;
@@ -248,8 +250,9 @@ fn read_back(result: &PuzzleResult) -> PuzzleResult {
     }
 }
 
-/// Reads a results CSV (any compression) as `merge` does: the rows it
-/// gives, in order, each with its fields, until its end or its first error.
+/// Reads results (CSV in any compression, or JSON Lines by name) as
+/// `merge` does: the rows it gives, in order, each with its fields, until
+/// its end or its first error.
 fn merge_rows(
     path: &Path,
 ) -> (
@@ -261,9 +264,15 @@ fn merge_rows(
         Ok((_, source)) => source,
         Err(e) => return (rows, Some(e.to_string())),
     };
-    let mut reader = RecordReader::new(source);
+    let jsonl = path.extension().is_some_and(|e| e == "jsonl");
+    let mut reader = match jsonl {
+        true => RecordReader::jsonl(source),
+        false => RecordReader::new(source),
+    };
     match reader.read() {
         Ok(true) => {}
+        // JSON Lines of no row: no header either.
+        Ok(false) if jsonl => return (rows, None),
         Ok(false) => return (rows, Some("empty".into())),
         Err((line, e)) => return (rows, Some(format!("line {line}: {e}"))),
     }
@@ -480,12 +489,20 @@ fuzz_target!(|case: Case| {
     writer.finish().expect("finish");
     let whole = std::fs::read(&path).expect("read back");
 
-    if matches!(case.output, Output::Jsonl | Output::Parquet) {
+    if case.output == Output::Jsonl {
         check_as_input(&path, &results, &shape, blank);
-        if case.output == Output::Jsonl {
-            let cut = whole.len() * usize::from(case.cut) / 65535;
-            check_jsonl_scan(&path, &whole, cut, &names, &shape.column_names());
-        }
+        let cut = whole.len() * usize::from(case.cut) / 65535;
+        check_jsonl_scan(&path, &whole, cut, &names, &shape.column_names());
+        std::fs::write(&path, &whole).expect("whole");
+        check_merge(&path, &results, &shape, true);
+        check_baseline(&path, &results, &names, true);
+        std::fs::write(&path, &whole[..cut]).expect("cut");
+        check_merge(&path, &results, &shape, cut == whole.len());
+        check_baseline(&path, &results, &names, cut == whole.len());
+        return;
+    }
+    if case.output == Output::Parquet {
+        check_as_input(&path, &results, &shape, blank);
         assert!(
             Baseline::open(&path, &names).is_err(),
             "baseline took {:?}",

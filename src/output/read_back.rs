@@ -230,13 +230,61 @@ pub fn read_sized(field: &str, symbols: &Symbols, shape: Shape) -> Option<SizedG
         .filter(|grid| grid.shape() == shape)
 }
 
-/// Reads the records of a results CSV, header included, one reused record
-/// at a time; any number of fields per record (rows are checked against
-/// the header by [`parse_row`]). A last record without its line end is
-/// refused (see [`LastByte`]).
+/// Reads the records of a results file, header included, one reused record
+/// at a time: a CSV's records, or JSON Lines rows laid out as the CSV
+/// records of the same rows ([`json_fields`]) after a header of the first
+/// row's keys, so that one reader of CSV records reads both. Any number of
+/// fields per CSV record (rows are checked against the header by
+/// [`parse_row`]; a JSON Lines row has the first row's keys or is refused).
+/// A last record without its line end is refused (see [`LastByte`]).
 pub struct RecordReader<R> {
-    csv: csv::Reader<LastByte<R>>,
+    source: RecordSource<R>,
     record: csv::ByteRecord,
+}
+
+/// Where a [`RecordReader`] reads its records.
+enum RecordSource<R> {
+    Csv(csv::Reader<LastByte<R>>),
+    Jsonl(JsonlRecords<R>),
+}
+
+/// The state of a [`RecordReader`] of JSON Lines.
+struct JsonlRecords<R> {
+    lines: std::io::BufReader<R>,
+    /// The line last read, its line end included.
+    text: Vec<u8>,
+    /// Its line in the file.
+    line: u64,
+    /// The first row's keys, once read: every row's.
+    names: Option<Vec<String>>,
+    /// Where `file` is among them.
+    file: Option<usize>,
+    /// The first row is read (its keys given as the header) and not given
+    /// yet.
+    pending: bool,
+}
+
+impl<R: Read> JsonlRecords<R> {
+    /// Reads the next line that is not blank, refusing one without its
+    /// line end; `false` at the end.
+    fn next_line(&mut self) -> Result<bool, (u64, String)> {
+        loop {
+            self.text.clear();
+            let n = std::io::BufRead::read_until(&mut self.lines, b'\n', &mut self.text)
+                .map_err(|e| (self.line + 1, e.to_string()))?;
+            if n == 0 {
+                return Ok(false);
+            }
+            self.line += 1;
+            if self.text.last() != Some(&b'\n') {
+                return Err((self.line, CUT_SHORT.into()));
+            }
+            // A blank line is no row.
+            if !matches!(&self.text[..], b"\n" | b"\r\n") {
+                return Ok(true);
+            }
+        }
+    }
 }
 
 impl<R: Read> RecordReader<R> {
@@ -244,10 +292,30 @@ impl<R: Read> RecordReader<R> {
     /// first record read.
     pub fn new(bytes: R) -> RecordReader<R> {
         RecordReader {
-            csv: csv::ReaderBuilder::new()
-                .has_headers(false)
-                .flexible(true)
-                .from_reader(LastByte::new(bytes)),
+            source: RecordSource::Csv(
+                csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .flexible(true)
+                    .from_reader(LastByte::new(bytes)),
+            ),
+            record: csv::ByteRecord::new(),
+        }
+    }
+
+    /// Reads `bytes` as JSON Lines results: the first record read is the
+    /// header (the first row's keys, in order), the next ones the rows
+    /// laid out as CSV records, the first row among them. A file with no
+    /// row has no header either.
+    pub fn jsonl(bytes: R) -> RecordReader<R> {
+        RecordReader {
+            source: RecordSource::Jsonl(JsonlRecords {
+                lines: std::io::BufReader::with_capacity(64 * 1024, bytes),
+                text: Vec::new(),
+                line: 0,
+                names: None,
+                file: None,
+                pending: false,
+            }),
             record: csv::ByteRecord::new(),
         }
     }
@@ -255,17 +323,47 @@ impl<R: Read> RecordReader<R> {
     /// Reads the next record; `false` at the end.
     ///
     /// # Errors
-    /// The line where the CSV could not be read, and why; a last record
-    /// without its line end ([`CUT_SHORT`]).
+    /// The line where the file could not be read, and why: not CSV, a
+    /// JSON Lines row that is no object or has other keys than the first
+    /// row, a last record without its line end ([`CUT_SHORT`]).
     pub fn read(&mut self) -> Result<bool, (u64, String)> {
-        let more = self
-            .csv
-            .read_byte_record(&mut self.record)
-            .map_err(|e| (e.position().map_or(0, |p| p.line()), e.to_string()))?;
-        if more && self.csv.get_ref().cut_short(self.csv.position().byte()) {
-            return Err((self.line(), CUT_SHORT.into()));
+        match &mut self.source {
+            RecordSource::Csv(csv) => {
+                let more = csv
+                    .read_byte_record(&mut self.record)
+                    .map_err(|e| (e.position().map_or(0, |p| p.line()), e.to_string()))?;
+                if more && csv.get_ref().cut_short(csv.position().byte()) {
+                    return Err((self.line(), CUT_SHORT.into()));
+                }
+                Ok(more)
+            }
+            RecordSource::Jsonl(rows) => {
+                if rows.pending {
+                    rows.pending = false;
+                } else if !rows.next_line()? {
+                    return Ok(false);
+                }
+                let at = rows.line;
+                match &rows.names {
+                    Some(names) => json_fields(&rows.text, names, rows.file, &mut self.record)
+                        .map_err(|cause| (at, cause))?,
+                    None => {
+                        let members = JsonMembers::parse(&rows.text).map_err(|e| (at, e))?;
+                        let names: Vec<String> = members.keys().map(str::to_string).collect();
+                        drop(members);
+                        let line = names.iter().position(|name| name == "line");
+                        rows.file = line.and_then(|line| file_column(&names, line));
+                        self.record.clear();
+                        for name in &names {
+                            self.record.push_field(name.as_bytes());
+                        }
+                        rows.names = Some(names);
+                        rows.pending = true;
+                    }
+                }
+                Ok(true)
+            }
         }
-        Ok(more)
     }
 
     /// The record last read.
@@ -275,7 +373,24 @@ impl<R: Read> RecordReader<R> {
 
     /// The line in the file where the record last read starts.
     pub fn line(&self) -> u64 {
-        self.record.position().map_or(0, |p| p.line())
+        match &self.source {
+            RecordSource::Csv(_) => self.record.position().map_or(0, |p| p.line()),
+            RecordSource::Jsonl(rows) => rows.line,
+        }
+    }
+
+    /// True when the file is JSON Lines.
+    pub fn is_jsonl(&self) -> bool {
+        matches!(self.source, RecordSource::Jsonl(_))
+    }
+
+    /// Of JSON Lines, the row last read as written (its line end
+    /// included); `None` for CSV, and for the header.
+    pub fn jsonl_text(&self) -> Option<&[u8]> {
+        match &self.source {
+            RecordSource::Jsonl(rows) if !rows.pending && rows.names.is_some() => Some(&rows.text),
+            _ => None,
+        }
     }
 }
 
@@ -655,6 +770,48 @@ mod tests {
         let mut reader = RecordReader::new(line.as_bytes());
         assert!(reader.read().unwrap());
         reader.record().clone()
+    }
+
+    #[test]
+    fn json_lines_read_as_a_header_of_the_first_row_keys_and_csv_records() {
+        let text = format!(
+            "{{\"file\":\"=a.txt\",\"line\":3,\"puzzle\":\"{P}\",\"guesses\":null}}\n\n\
+             {{\"puzzle\":\"{P}\",\"file\":\"b\\u0022.txt\",\"line\":7,\"guesses\":2}}\n"
+        );
+        let mut reader = RecordReader::jsonl(text.as_bytes());
+        let mut read = vec![];
+        while reader.read().unwrap() {
+            let fields: Vec<String> = reader
+                .record()
+                .iter()
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect();
+            read.push((reader.line(), fields, reader.jsonl_text().is_some()));
+        }
+        let fields = |f: [&str; 4]| f.map(str::to_string).to_vec();
+        assert_eq!(
+            read,
+            vec![
+                (1, fields(["file", "line", "puzzle", "guesses"]), false),
+                (1, fields(["'=a.txt", "3", P, ""]), true),
+                (3, fields(["b\".txt", "7", P, "2"]), true),
+            ]
+        );
+
+        let cut = "{\"line\":1}\n{\"line\":2}";
+        let mut reader = RecordReader::jsonl(cut.as_bytes());
+        assert!(reader.read().unwrap() && reader.read().unwrap());
+        assert_eq!(reader.read(), Err((2, CUT_SHORT.to_string())));
+
+        let other_keys = "{\"line\":1}\n{\"line\":2,\"x\":1}\n";
+        let mut reader = RecordReader::jsonl(other_keys.as_bytes());
+        assert!(reader.read().unwrap() && reader.read().unwrap());
+        let (line, cause) = reader.read().unwrap_err();
+        assert_eq!(line, 2);
+        assert!(cause.contains("`x`"), "{cause}");
+
+        let mut empty = RecordReader::jsonl(&b"\n"[..]);
+        assert_eq!(empty.read(), Ok(false));
     }
 
     #[test]

@@ -20,6 +20,7 @@ mod identity;
 mod keep_types;
 mod kept;
 mod line_fields;
+mod merge_jsonl;
 mod mismatch;
 mod notations;
 mod pipeline;

@@ -647,14 +647,16 @@ fn augment_shards_merge_into_the_whole_run_byte_for_byte() {
 }
 
 #[test]
-fn merge_writes_csv_and_refuses_a_name_saying_another_format() {
+fn merge_writes_csv_or_json_lines_and_refuses_a_name_saying_another_format() {
     let s = Scratch::new();
     solve_to(&s.path("r.csv"), &[]);
     let target = s.path("m.parquet");
     let out = merge(&[&s.path("r.csv"), "-o", &target]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("merge writes CSV, but -o"),
+        stderr(&out).contains(&format!(
+            "merge writes CSV or JSON Lines, but -o {target} names Parquet"
+        )),
         "{}",
         stderr(&out)
     );

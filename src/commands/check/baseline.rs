@@ -1,9 +1,13 @@
 //! `check --baseline FILE`: an earlier run to compare with. A file holding
-//! a JSON object is a summary (`--summary-json`); anything else is a
-//! results CSV (`-o`), plain, gzip- or zstd-compressed (by name or
-//! content). Parquet and JSON Lines results are refused by name.
+//! a JSON object is a summary (`--summary-json`); a `.jsonl` or `.ndjson`
+//! name, or a first line that is an object with a `line` key or followed by
+//! more, is JSON Lines results; anything else is a results CSV (`-o`).
+//! Each plain, gzip- or zstd-compressed (by name or content). Parquet
+//! results are refused by name.
 //!
-//! A results CSV is read as a stream beside the run, never whole: its rows
+//! Results are read as a stream beside the run, never whole, JSON Lines
+//! rows laid out as the CSV records of the same rows
+//! ([`RecordReader::jsonl`]): its rows
 //! are matched on (`file`, `line`) with the run's results, which come in
 //! input order, so the baseline's rows must come in that order too (as
 //! `solve` and `check` write them: inputs in command-line order, lines
@@ -12,7 +16,7 @@
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::io::{BufRead, Read};
+use std::io::{self, BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use sudoku_core::grid::Grid;
@@ -24,7 +28,7 @@ use crate::input::same_input;
 use crate::input::sized::looks_sized;
 use crate::job::shard::Shard;
 use crate::output::file_name;
-use crate::output::read_back::{file_column, read_sized, LastByte, SizedFields, CUT_SHORT};
+use crate::output::read_back::{file_column, read_sized, RecordReader, SizedFields};
 use crate::output::result::PuzzleResult;
 use crate::output::stats::Summary;
 
@@ -48,16 +52,17 @@ impl Baseline {
             path: path.to_path_buf(),
             message,
         };
-        let wanted = "--baseline reads a results CSV (plain, gzip or zstd) or a --summary-json";
+        let wanted = "--baseline reads results, CSV or JSON Lines (plain, gzip or zstd), or a \
+                      --summary-json";
         let (name, mut reader) = crate::input::open_table(path, wanted).map_err(|e| match e {
             crate::input::InputError::WrongKind { found, .. } => {
                 error(format!("{found}, and {wanted}"))
             }
             other => error(other.to_string()),
         })?;
-        let jsonl = |found: &str| error(format!("{found}, and {wanted}"));
         if crate::input::jsonl_name(&name) {
-            return Err(jsonl("a JSON Lines file (by its name)"));
+            return RowsBaseline::new(path, RecordReader::jsonl(reader), inputs)
+                .map(|rows| Baseline::Rows(Box::new(rows)));
         }
         let start = reader.fill_buf().map_err(|e| error(e.to_string()))?;
         let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
@@ -69,11 +74,18 @@ impl Baseline {
                 .read_until(b'\n', &mut first)
                 .map_err(|e| error(e.to_string()))?;
             let line = first.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(&first);
-            if serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line).is_ok() {
-                let mut rest = [0u8; 1];
-                let more = reader.read(&mut rest).map_err(|e| error(e.to_string()))?;
-                if more > 0 {
-                    return Err(jsonl("JSON Lines results (an object per line)"));
+            if let Ok(object) =
+                serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(line)
+            {
+                let more = !reader
+                    .fill_buf()
+                    .map_err(|e| error(e.to_string()))?
+                    .is_empty();
+                if more || object.contains_key("line") {
+                    let rows: Box<dyn BufRead + Send> =
+                        Box::new(io::Cursor::new(first).chain(reader));
+                    return RowsBaseline::new(path, RecordReader::jsonl(rows), inputs)
+                        .map(|rows| Baseline::Rows(Box::new(rows)));
                 }
             }
             let mut text = String::from_utf8(first).map_err(|e| error(e.to_string()))?;
@@ -84,7 +96,8 @@ impl Baseline {
                 .map(Baseline::Summary)
                 .map_err(error);
         }
-        RowsBaseline::new(path, reader, inputs).map(|rows| Baseline::Rows(Box::new(rows)))
+        RowsBaseline::new(path, RecordReader::new(reader), inputs)
+            .map(|rows| Baseline::Rows(Box::new(rows)))
     }
 }
 
@@ -269,8 +282,9 @@ struct Row {
 /// A results CSV baseline, read row by row beside the run.
 pub struct RowsBaseline {
     path: PathBuf,
-    reader: csv::Reader<LastByte<Box<dyn BufRead + Send>>>,
-    record: csv::StringRecord,
+    reader: RecordReader<Box<dyn BufRead + Send>>,
+    /// Fields in the header: every row has as many.
+    fields: usize,
     /// Indices of `file` (if any) and of [`NEEDED`].
     file: Option<usize>,
     columns: [usize; 5],
@@ -296,48 +310,59 @@ pub struct RowsBaseline {
 impl RowsBaseline {
     fn new(
         path: &Path,
-        reader: Box<dyn BufRead + Send>,
+        mut reader: RecordReader<Box<dyn BufRead + Send>>,
         inputs: &[String],
     ) -> Result<RowsBaseline, Error> {
         let error = |message: String| Error::Baseline {
             path: path.to_path_buf(),
             message,
         };
-        let mut reader = csv::ReaderBuilder::new()
-            .has_headers(true)
-            .flexible(false)
-            .from_reader(LastByte::new(reader));
-        let header = reader
-            .headers()
-            .map_err(|e| error(format!("not a results CSV: {e}")))?
-            .clone();
+        let kind = if reader.is_jsonl() {
+            "not JSON Lines results"
+        } else {
+            "not a results CSV"
+        };
+        // A JSON Lines file with no row (a run of no records) has no keys.
+        let header = match reader.read() {
+            Ok(true) => reader.record().clone(),
+            Ok(false) => csv::ByteRecord::new(),
+            Err((line, e)) => return Err(error(format!("{kind}: line {line}: {e}"))),
+        };
         let names: Vec<&str> = header
             .iter()
-            .map(|h| h.trim().trim_start_matches('\u{feff}'))
+            .map(|h| {
+                std::str::from_utf8(h)
+                    .unwrap_or_default()
+                    .trim()
+                    .trim_start_matches('\u{feff}')
+            })
             .collect();
         let find = |name: &str| names.iter().position(|h| *h == name);
+        // Nothing to compare, and no columns to find.
+        let no_rows = reader.is_jsonl() && header.is_empty();
         let mut columns = [0; 5];
-        for (slot, name) in columns.iter_mut().zip(NEEDED) {
+        for (slot, name) in columns.iter_mut().zip(NEEDED).filter(|_| !no_rows) {
             *slot = find(name).ok_or_else(|| {
-                let shown: Vec<&str> = header.iter().take(10).collect();
+                let shown: Vec<&str> = names.iter().take(10).copied().collect();
                 error(format!(
-                    "not a results CSV: no `{name}` column (the header is `{}`)",
+                    "{kind}: no `{name}` column (the header is `{}`)",
                     shown.join(",")
                 ))
             })?;
         }
         // NEEDED starts with `line`.
         let file = file_column(&names, columns[0]);
-        if file.is_none() && inputs.len() > 1 {
+        if file.is_none() && inputs.len() > 1 && !no_rows {
             return Err(error(format!(
                 "the baseline has no `file` column, so it is for one input, and this run has {}",
                 inputs.len()
             )));
         }
+        let fields = names.len();
         Ok(RowsBaseline {
             path: path.to_path_buf(),
             reader,
-            record: csv::StringRecord::new(),
+            fields,
             file,
             columns,
             inputs: inputs.to_vec(),
@@ -379,22 +404,23 @@ impl RowsBaseline {
     fn read(&mut self) -> Result<Option<Row>, Error> {
         let more = self
             .reader
-            .read_record(&mut self.record)
-            .map_err(|e| self.error(format!("not a results CSV: {e}")))?;
+            .read()
+            .map_err(|(line, e)| self.error(format!("line {line}: {e}")))?;
         if !more {
             return Ok(None);
         }
-        let at = self.record.position().map_or(0, |p| p.line());
-        if self
-            .reader
-            .get_ref()
-            .cut_short(self.reader.position().byte())
-        {
-            return Err(self.error(format!("line {at}: {CUT_SHORT}")));
+        let at = self.reader.line();
+        let found = self.reader.record().len();
+        if found != self.fields {
+            return Err(self.error(format!(
+                "line {at}: {}, the header has {}",
+                crate::process::words::count(found as u64, "field", "fields"),
+                self.fields
+            )));
         }
         let key = self.key_of(at)?;
         self.placed = Some(key);
-        let field = |i: usize| self.record.get(i).unwrap_or("").trim();
+        let field = |i: usize| self.field(i).trim();
         let bad = |what: &str, value: &str| self.error(format!("line {at}: bad {what} `{value}`"));
         let [_, puzzle, status, solution, guesses] = self.columns.map(field);
         let grid = |what: &str, text: &str| {
@@ -445,7 +471,7 @@ impl RowsBaseline {
     /// given twice has its name twice, and the row is of the first of them
     /// it can follow in run order.
     fn key_of(&self, at: u64) -> Result<(usize, u64), Error> {
-        let field = |i: usize| self.record.get(i).unwrap_or("").trim();
+        let field = |i: usize| self.field(i).trim();
         let line = field(self.columns[0]);
         let line: u64 = line
             .parse()
@@ -454,7 +480,7 @@ impl RowsBaseline {
             return Ok((0, line));
         };
         // The name exactly as written: an input may be named ` a.txt`.
-        let name = file_name(self.record.get(i).unwrap_or(""));
+        let name = file_name(self.field(i));
         let named = self.inputs_named(name);
         if named.is_empty() {
             return Err(self.error(format!(
@@ -489,6 +515,12 @@ impl RowsBaseline {
              ascending, each once), as `solve -o` writes them, or the baseline's run was \
              given `{name}` more often than this one"
         )))
+    }
+
+    /// Field `i` of the row last read; empty when it is not UTF-8 (the
+    /// fields compared hold numbers, grids, statuses and names).
+    fn field(&self, i: usize) -> &str {
+        std::str::from_utf8(self.reader.record().get(i).unwrap_or_default()).unwrap_or_default()
     }
 
     /// The inputs of this run the baseline's `name` is of: those of the
@@ -722,9 +754,56 @@ mod tests {
         let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
         RowsBaseline::new(
             Path::new("base.csv"),
-            Box::new(Cursor::new(text.as_bytes().to_vec())),
+            RecordReader::new(Box::new(Cursor::new(text.as_bytes().to_vec()))),
             &inputs,
         )
+    }
+
+    fn jsonl_rows(text: &str, inputs: &[&str]) -> Result<RowsBaseline, Error> {
+        let inputs: Vec<String> = inputs.iter().map(|s| s.to_string()).collect();
+        RowsBaseline::new(
+            Path::new("base.jsonl"),
+            RecordReader::jsonl(Box::new(Cursor::new(text.as_bytes().to_vec()))),
+            &inputs,
+        )
+    }
+
+    #[test]
+    fn a_json_lines_baseline_is_compared_as_the_same_rows_in_csv() {
+        let row = |line: u64, status: &str, guesses: u64| {
+            format!(
+                "{{\"file\":\"b.txt\",\"line\":{line},\"puzzle\":\"{PUZZLE}\",\
+                 \"status\":\"{status}\",\"solution\":null,\"guesses\":{guesses},\
+                 \"solve_us\":1.0,\"check\":null,\"message\":null}}\n"
+            )
+        };
+        let text = format!("{}{}", row(1, "multiple", 3), row(2, "multiple", 4));
+        let mut report = Report::new();
+        let mut base = jsonl_rows(&text, &["a.txt", "b.txt"]).unwrap();
+        base.compare(&result(1, 1, Status::Multiple, 3), &mut report)
+            .unwrap();
+        base.compare(&result(1, 2, Status::Unsolvable, 4), &mut report)
+            .unwrap();
+        assert_eq!(base.finish(false, &mut report).unwrap(), 2);
+        let text = report.render(2, "rows");
+        assert!(
+            text.contains("b.txt:2: status changed from the baseline: multiple -> unsolvable"),
+            "{text}"
+        );
+
+        let cut = &row(1, "multiple", 3)[..40];
+        let err = jsonl_rows(cut, &["b.txt"]).err().unwrap().to_string();
+        assert!(
+            err.contains("line 1: the last row has no line end"),
+            "{err}"
+        );
+        // A run of no records: an empty file, every result not in it.
+        let mut empty = jsonl_rows("", &["b.txt"]).unwrap();
+        let mut report = Report::new();
+        empty
+            .compare(&result(0, 1, Status::Solved, 0), &mut report)
+            .unwrap();
+        assert_eq!(report.total(), 1);
     }
 
     fn result(input: usize, line: u64, status: Status, guesses: u64) -> PuzzleResult {

@@ -5,7 +5,13 @@
 //! - Any CSV table sudoku-batch writes per record merges: the results CSV
 //!   of `solve` and `check`, and tables such as `augment`'s, whose rows are
 //!   ordered by `file` (with several inputs), `line` and, when a record has
-//!   several rows, `copy`.
+//!   several rows, `copy`; and JSON Lines results, each row read as the CSV
+//!   record of the same row ([`RecordReader::jsonl`]).
+//! - `-o`'s name chooses the format written, as `solve`'s does: CSV, or
+//!   JSON Lines (`.jsonl`, `.ndjson`) from JSON Lines parts only, every row
+//!   as its part wrote it. CSV parts with a JSON Lines `-o` are refused by
+//!   name; JSON Lines parts merge into CSV too, mixed with CSV parts or
+//!   not. A JSON Lines part with no row (an empty file) adds nothing.
 //! - Rows come out in input order: inputs in `--inputs` order when given,
 //!   else in the order their names first appear in the files (see
 //!   [`order`]); then by line (and copy). Every row is written as it was
@@ -45,7 +51,7 @@ use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::commands::flags::LayoutArgs;
 use crate::error::{Error, Verdict};
 use crate::input::{self, same_input, InputError, Record, SizedRecord};
-use crate::output::format::require_csv;
+use crate::output::format::{choose, OutputFormat};
 use crate::output::read_back::{file_column, parse_row, Columns, RecordReader, Row};
 use crate::output::stats::Tally;
 use crate::output::{file_name, replace, Compression, Destination, Sink};
@@ -56,14 +62,15 @@ use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 #[derive(Clone, Debug, Args)]
 #[command(group(clap::ArgGroup::new("whole").args(["inputs", "summaries"]).multiple(true)))]
 pub struct MergeArgs {
-    /// The files to merge, in any order: the shards' results CSV (as `solve
-    /// -o` writes them) or other per-record tables (`augment`), plain, gzip
-    /// or zstd (by name or content).
+    /// The files to merge, in any order: the shards' results, CSV or JSON
+    /// Lines (as `solve -o` writes them), or other per-record CSV tables
+    /// (`augment`), plain, gzip or zstd (by name or content).
     #[arg(value_name = "RESULTS", required = true)]
     pub results: Vec<PathBuf>,
 
-    /// The merged results file (`-` for stdout); a name ending in `.gz` or
-    /// `.zst` is written compressed. Written under a temporary name and
+    /// The merged results file (`-` for stdout): JSON Lines for a `.jsonl`
+    /// or `.ndjson` name (of JSON Lines results only), else CSV; a name
+    /// ending in `.gz` or `.zst` is written compressed. Written under a temporary name and
     /// renamed at the end, so a failed merge leaves nothing behind (stdout,
     /// a named pipe, a device or a file of several names gets the rows as
     /// they come).
@@ -152,7 +159,7 @@ fn merge(
     staging: Option<(PathBuf, PathBuf)>,
     interrupt: &Interrupt,
 ) -> Result<Verdict, Error> {
-    require_csv("merge writes", Some(&args.output)).map_err(Error::Usage)?;
+    let format = output_format(&args.output)?;
     // One file named twice would have every record in two files: say so.
     for (i, path) in args.results.iter().enumerate() {
         if args.results[..i].contains(path) {
@@ -201,12 +208,29 @@ fn merge(
              --allow-missing merges what there is"
         )));
     }
-    let mut parts = args
-        .results
-        .iter()
-        .map(|path| Part::open(path))
-        .collect::<Result<Vec<_>, Error>>()?;
-    let header = parts[0].header.clone();
+    let mut parts = vec![];
+    for path in &args.results {
+        let part = Part::open(path)?;
+        if format == OutputFormat::Jsonl && !part.reader.is_jsonl() {
+            return Err(Error::Usage(format!(
+                "{} is CSV, and merge writes JSON Lines (-o {}) from JSON Lines results only: \
+                 give -o a .csv name to merge the shards into CSV",
+                path.display(),
+                args.output.display()
+            )));
+        }
+        // A JSON Lines shard with no row is an empty file: no header, and
+        // nothing to merge.
+        if !part.empty {
+            parts.push(part);
+        }
+    }
+    let Some(first) = parts.first() else {
+        return Err(Error::Merge(
+            "every results file is empty (JSON Lines without a row): nothing to merge".into(),
+        ));
+    };
+    let header = first.header.clone();
     for part in &parts[1..] {
         if part.header != header {
             return Err(Error::Merge(format!(
@@ -290,9 +314,9 @@ fn merge(
     } else {
         Some(Expected::open(&args.inputs, &args.layout)?)
     };
-    let mut out = Output::create(&args.output, staging)?;
+    let mut out = Output::create(&args.output, format, staging)?;
     let outcome = (|| -> Result<Merged, Error> {
-        out.write(&header)?;
+        out.write_header(&header)?;
         let mut merged = Merged::default();
         let mut heap = BinaryHeap::new();
         for (i, part) in parts.iter_mut().enumerate() {
@@ -328,7 +352,7 @@ fn merge(
             }
             last = Some((record, i));
             let part = &parts[i];
-            out.write(part.reader.record())?;
+            out.write(&part.reader)?;
             merged.rows += 1;
             if let Some(row) = &part.row {
                 merged.tally.add(&row.result);
@@ -534,24 +558,46 @@ struct Part {
     /// The row last read, parsed, when the file is a results CSV.
     row: Option<Row>,
     last: Option<RowKey>,
+    /// JSON Lines without a row: no header, no rows.
+    empty: bool,
 }
 
 /// Opens a results file for reading, as inputs are opened: plain, gzip or
-/// zstd (by name or content); Parquet and JSON Lines are refused by name,
-/// other bytes by their header (`merge` joins the CSV tables it writes,
-/// whose kept values may hold any bytes: see [`input::open_table`]).
-fn open_results(path: &Path) -> Result<Box<dyn Read>, Error> {
-    let wanted = "merge reads the CSV results and tables sudoku-batch writes (plain, gzip or \
-                  zstd): write the shards as CSV to merge them";
+/// zstd (by name or content); CSV, or JSON Lines (by name, or a first line
+/// that starts an object) read as the CSV records of the same rows
+/// ([`RecordReader::jsonl`]). Parquet is refused by name, other bytes by
+/// their header (`merge` joins the CSV tables it writes, whose kept values
+/// may hold any bytes: see [`input::open_table`]).
+fn open_results(path: &Path) -> Result<RecordReader<Box<dyn Read>>, Error> {
+    let wanted = "merge reads the CSV and JSON Lines results and the CSV tables sudoku-batch \
+                  writes (plain, gzip or zstd)";
     let (name, mut reader) = input::open_table(path, wanted).map_err(|e| match e {
         InputError::WrongKind { found, .. } => merge_error(path, format!("{found}, and {wanted}")),
         other => merge_error(path, other),
     })?;
     let start = reader.fill_buf().map_err(|e| merge_error(path, e))?;
-    if input::jsonl_name(&name) || start.starts_with(b"{") {
-        return Err(merge_error(path, format!("JSON Lines, and {wanted}")));
+    Ok(if input::jsonl_name(&name) || start.starts_with(b"{") {
+        RecordReader::jsonl(Box::new(reader))
+    } else {
+        RecordReader::new(Box::new(reader))
+    })
+}
+
+/// The format `merge` writes to `output`, chosen by its name as `solve`
+/// chooses it: CSV, or JSON Lines (from JSON Lines results).
+///
+/// # Errors
+/// [`Error::Usage`] for a name that says Parquet, or no format.
+fn output_format(output: &Path) -> Result<OutputFormat, Error> {
+    match choose(Some(output), None) {
+        Ok(OutputFormat::Parquet) => Err(Error::Usage(format!(
+            "merge writes CSV or JSON Lines, but -o {} names Parquet; give a .csv or .jsonl \
+             name (.gz or .zst after it compresses it)",
+            output.display()
+        ))),
+        Ok(format) => Ok(format),
+        Err(e) => Err(Error::Usage(format!("merge writes CSV or JSON Lines: {e}"))),
     }
-    Ok(Box::new(reader))
 }
 
 fn read_error(path: &Path, (line, cause): (u64, String)) -> Error {
@@ -560,12 +606,20 @@ fn read_error(path: &Path, (line, cause): (u64, String)) -> Error {
 
 impl Part {
     fn open(path: &Path) -> Result<Part, Error> {
-        let mut reader = RecordReader::new(open_results(path)?);
-        if !reader.read().map_err(|e| read_error(path, e))? {
+        let mut reader = open_results(path)?;
+        let empty = !reader.read().map_err(|e| read_error(path, e))?;
+        if empty && !reader.is_jsonl() {
             return Err(merge_error(path, "empty: not a results file"));
         }
         let header = reader.record().clone();
-        let keys = KeyColumns::find(&header).map_err(|e| merge_error(path, e))?;
+        let keys = match empty {
+            true => KeyColumns {
+                file: None,
+                line: 0,
+                copy: None,
+            },
+            false => KeyColumns::find(&header).map_err(|e| merge_error(path, e))?,
+        };
         Ok(Part {
             path: path.to_path_buf(),
             reader,
@@ -574,6 +628,7 @@ impl Part {
             keys,
             row: None,
             last: None,
+            empty,
         })
     }
 
@@ -637,7 +692,7 @@ fn file_sequence(
     keys: &KeyColumns,
     interrupt: &Interrupt,
 ) -> Result<Vec<String>, Error> {
-    let mut reader = RecordReader::new(open_results(path)?);
+    let mut reader = open_results(path)?;
     reader.read().map_err(|e| read_error(path, e))?;
     let Some(file) = keys.file else {
         return Ok(vec![]);
@@ -869,7 +924,7 @@ impl Expected {
 /// in place.
 struct Output {
     /// `None` once finished.
-    csv: Option<csv::Writer<Sink>>,
+    rows: Option<Rows>,
     /// The temporary name and the file it is renamed over; `None` when
     /// written in place.
     staging: Option<(PathBuf, PathBuf)>,
@@ -877,10 +932,19 @@ struct Output {
     name: PathBuf,
 }
 
+/// How the merged rows are written.
+enum Rows {
+    /// CSV records: the header, then each row's record (of a JSON Lines
+    /// part, its row laid out as the CSV record).
+    Csv(Box<csv::Writer<Sink>>),
+    /// JSON Lines: each row as its part wrote it.
+    Jsonl(io::BufWriter<Sink>),
+}
+
 impl Drop for Output {
     fn drop(&mut self) {
-        if let Some(csv) = self.csv.take() {
-            drop(csv);
+        if let Some(rows) = self.rows.take() {
+            drop(rows);
             if let Some((temporary, _)) = &self.staging {
                 // Best effort: the merge already failed with its own error.
                 let _ = std::fs::remove_file(temporary);
@@ -890,9 +954,13 @@ impl Drop for Output {
 }
 
 impl Output {
-    /// Opens the output: `staging` from [`replace::staged`], or `None` to
-    /// write `path` in place.
-    fn create(path: &Path, staging: Option<(PathBuf, PathBuf)>) -> Result<Output, Error> {
+    /// Opens the output, written in `format`: `staging` from
+    /// [`replace::staged`], or `None` to write `path` in place.
+    fn create(
+        path: &Path,
+        format: OutputFormat,
+        staging: Option<(PathBuf, PathBuf)>,
+    ) -> Result<Output, Error> {
         let destination = Destination::from_arg(Some(path));
         let sink = match (&destination, &staging) {
             (Destination::Stdout, _) => Sink::Stdout(io::stdout()),
@@ -905,12 +973,16 @@ impl Output {
                 Sink::create(&destination).map_err(|e| Error::write("results", path, e))?
             }
         };
-        Ok(Output {
-            csv: Some(
+        let rows = match format {
+            OutputFormat::Jsonl => Rows::Jsonl(io::BufWriter::new(sink)),
+            _ => Rows::Csv(Box::new(
                 csv::WriterBuilder::new()
                     .has_headers(false)
                     .from_writer(sink),
-            ),
+            )),
+        };
+        Ok(Output {
+            rows: Some(rows),
             staging,
             name: destination.name().to_path_buf(),
         })
@@ -929,24 +1001,41 @@ impl Output {
         }
     }
 
-    fn write(&mut self, record: &csv::ByteRecord) -> Result<(), Error> {
-        let Some(csv) = &mut self.csv else {
+    /// Writes the header of CSV (JSON Lines has none).
+    fn write_header(&mut self, header: &csv::ByteRecord) -> Result<(), Error> {
+        let Some(Rows::Csv(csv)) = &mut self.rows else {
             return Ok(());
         };
-        match csv.write_byte_record(record) {
+        match csv.write_byte_record(header) {
             Ok(()) => Ok(()),
             Err(e) => Err(self.error(e.into())),
         }
     }
 
+    /// Writes the row `reader` read last: its CSV record, or its JSON
+    /// Lines text as read.
+    fn write<R: Read>(&mut self, reader: &RecordReader<R>) -> Result<(), Error> {
+        let done = match &mut self.rows {
+            None => return Ok(()),
+            Some(Rows::Csv(csv)) => csv.write_byte_record(reader.record()).map_err(Into::into),
+            // Only JSON Lines parts merge into JSON Lines (see `merge`).
+            Some(Rows::Jsonl(lines)) => lines.write_all(reader.jsonl_text().unwrap_or_default()),
+        };
+        done.map_err(|e| self.error(e))
+    }
+
     /// Completes the file and gives it its name.
     fn finish(mut self) -> Result<(), Error> {
-        let Some(csv) = self.csv.take() else {
+        let Some(rows) = self.rows.take() else {
             return Ok(());
         };
         let staging = self.staging.take();
         let done = (|| {
-            csv.into_inner().map_err(|e| e.into_error())?.finish()?;
+            let sink = match rows {
+                Rows::Csv(csv) => csv.into_inner().map_err(|e| e.into_error())?,
+                Rows::Jsonl(lines) => lines.into_inner().map_err(|e| e.into_error())?,
+            };
+            sink.finish()?;
             match &staging {
                 Some((temporary, target)) => std::fs::rename(temporary, target),
                 None => Ok(()),
