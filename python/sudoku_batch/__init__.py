@@ -335,7 +335,8 @@ def solve_file(
         the records whose 0-based number across all inputs is K-1 modulo N,
         keeping their ``file`` and ``line``; ``limit`` counts the records
         of the whole inputs. ``sudoku-batch merge`` joins the shards'
-        results.
+        results, CSV or JSON Lines (``.jsonl`` shards merge into the
+        whole run's ``.jsonl``, or into its CSV).
     summary_json
         Also write the summary JSON to this file (``--summary-json``;
         ``"-"`` is standard output, when ``output`` is a file).

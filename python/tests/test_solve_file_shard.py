@@ -58,6 +58,29 @@ def test_the_shards_merge_into_the_single_run(tmp_path):
     assert without_time(read_rows(merged)) == without_time(read_rows(whole))
 
 
+def untimed_text(path) -> str:
+    """JSON Lines results' text with every `solve_us` value null."""
+    return re.sub(r'"solve_us":[0-9.]+', '"solve_us":null', path.read_text())
+
+
+def test_json_lines_shards_merge_into_the_single_run(tmp_path):
+    """Shards written as JSON Lines (Hugging Face's format) merge into the
+    single run's JSON Lines, row for row as written, and into its CSV."""
+    whole, whole_csv = tmp_path / "whole.jsonl", tmp_path / "whole.csv"
+    sudoku_batch.solve_file(KAGGLE, whole, limit=20)
+    sudoku_batch.solve_file(KAGGLE, whole_csv, limit=20)
+    parts = []
+    for k in (1, 2, 3):
+        parts.append(tmp_path / f"part{k}.jsonl.gz")
+        sudoku_batch.solve_file(KAGGLE, parts[-1], limit=20, shard=(k, 3))
+    merged = tmp_path / "merged.jsonl"
+    run_cli("merge", *map(str, parts), "-o", str(merged))
+    assert untimed_text(merged) == untimed_text(whole)
+    merged_csv = tmp_path / "merged.csv"
+    run_cli("merge", *map(str, parts), "-o", str(merged_csv))
+    assert without_time(read_rows(merged_csv)) == without_time(read_rows(whole_csv))
+
+
 def test_summary_json_is_the_returned_summary_as_the_cli_writes_it(tmp_path):
     path = tmp_path / "summary.json"
     summary = sudoku_batch.solve_file(KAGGLE, tmp_path / "r.csv", limit=25, summary_json=path)
