@@ -3,46 +3,8 @@
 //! into the single run's JSON Lines or CSV, and a JSON Lines baseline is
 //! compared as the same rows in CSV are.
 
-use std::process::Output;
-
-use crate::common::{code, read_output, stderr, without_timing, Scratch};
-
-/// Five inputs, as in `shard.rs`: malformed lines, puzzles with several
-/// solutions, with none, Norvig's top95, and invalid puzzles.
-const CORPUS: [&str; 5] = [
-    "tests/cases/10-wrong-length.txt",
-    "tests/cases/05-multiple-solutions.txt",
-    "tests/cases/04-no-solution.txt",
-    "data/top95.txt",
-    "tests/cases/02-duplicate-givens.txt",
-];
-
-/// Statuses the corpus holds besides `solved`.
-const ALLOW: &str = "multiple,unsolvable,invalid,malformed";
-
-/// Runs `sudoku-batch SUBCOMMAND ARGS --quiet` in the crate root, so that
-/// the `file` member holds the relative names above.
-fn run(subcommand: &str, args: &[&str]) -> Output {
-    let mut cmd = crate::common::bin();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
-        .arg(subcommand)
-        .args(args)
-        .arg("--quiet");
-    if subcommand != "merge" {
-        cmd.args(["--progress", "never"]);
-    }
-    cmd.output().expect("the binary runs")
-}
-
-/// Solves the corpus into `out` with `extra` options; not every puzzle is
-/// solvable: exit 1.
-fn solve_to(out: &str, extra: &[&str]) {
-    let mut args: Vec<&str> = CORPUS.to_vec();
-    args.extend(["-o", out]);
-    args.extend(extra);
-    let output = run("solve", &args);
-    assert_eq!(code(&output), 1, "{}", stderr(&output));
-}
+use crate::common::{code, read_output, stderr, without_json_timing, without_timing, Scratch};
+use crate::shard::{run, solve_to, ALLOW, CORPUS};
 
 /// Merges `args` (the parts, then options); exit 0.
 fn merged(args: &[&str]) {
@@ -50,27 +12,9 @@ fn merged(args: &[&str]) {
     assert_eq!(code(&output), 0, "{}", stderr(&output));
 }
 
-/// JSON Lines results with every `"solve_us":NUMBER` written as null.
-fn blank_json_times(text: &str) -> String {
-    const KEY: &str = "\"solve_us\":";
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(at) = rest.find(KEY) {
-        let (before, after) = rest.split_at(at + KEY.len());
-        out.push_str(before);
-        let end = after
-            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .unwrap_or(after.len());
-        out.push_str(if end == 0 { "" } else { "null" });
-        rest = &after[end..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// A JSON Lines results file's text (`.gz` decompressed), times blanked.
 fn jsonl(path: &str) -> String {
-    blank_json_times(&read_output(path))
+    without_json_timing(&read_output(path))
 }
 
 /// A CSV results file's text (`.gz` decompressed), times blanked.

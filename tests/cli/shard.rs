@@ -7,7 +7,7 @@ use crate::common::{self, code, stderr, stdout, without_timing, Scratch};
 
 /// Five inputs, in this order: malformed lines, puzzles with several
 /// solutions, with none, Norvig's top95, and invalid puzzles.
-const CORPUS: [&str; 5] = [
+pub(crate) const CORPUS: [&str; 5] = [
     "tests/cases/10-wrong-length.txt",
     "tests/cases/05-multiple-solutions.txt",
     "tests/cases/04-no-solution.txt",
@@ -16,11 +16,11 @@ const CORPUS: [&str; 5] = [
 ];
 
 /// Statuses the corpus holds besides `solved`.
-const ALLOW: &str = "multiple,unsolvable,invalid,malformed";
+pub(crate) const ALLOW: &str = "multiple,unsolvable,invalid,malformed";
 
 /// Runs `sudoku-batch SUBCOMMAND ARGS --quiet` in the crate root, so that
 /// the `file` column holds the relative names above.
-fn run(subcommand: &str, args: &[&str]) -> Output {
+pub(crate) fn run(subcommand: &str, args: &[&str]) -> Output {
     let mut cmd = common::bin();
     cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg(subcommand)
@@ -32,7 +32,8 @@ fn run(subcommand: &str, args: &[&str]) -> Output {
     cmd.output().expect("the binary runs")
 }
 
-fn solve_to(out: &str, extra: &[&str]) {
+/// Solves the corpus into `out` with `extra` options.
+pub(crate) fn solve_to(out: &str, extra: &[&str]) {
     let mut args: Vec<&str> = CORPUS.to_vec();
     args.extend(["-o", out]);
     args.extend(extra);
