@@ -396,13 +396,23 @@ impl CsvRules {
 /// True for a record of `count` fields that is one grid written a value
 /// to a field (`0,0,3,0,2,...` not quoted, as numpy's `savetxt` writes a
 /// grid, or a table of one column per cell): n*n fields for a side n of 4
-/// to 64, each one or two characters (a digit, a letter, a blank, a number
-/// up to 64, `-1`). Such a record is never a header, and is read as that
-/// grid ([`spread_grid`]); so is a solutions file's.
+/// to 64, each a cell of such a grid: one character (a digit, a letter, a
+/// blank), or a number from -1 to n. Such a record is never a header, and
+/// is read as that grid ([`spread_grid`]); so is a solutions file's. A
+/// header that numbers the columns (`0,1,...,80`, as pandas writes an
+/// array's) holds numbers above n: a header still.
 pub fn is_spread<'a>(count: usize, mut fields: impl Iterator<Item = &'a [u8]>) -> bool {
-    count >= 16
-        && sudoku_core::sizes::side_of(count).is_some()
-        && fields.all(|f| (1..=2).contains(&f.len()))
+    let Some(side) = sudoku_core::sizes::side_of(count).filter(|_| count >= 16) else {
+        return false;
+    };
+    fields.all(|f| {
+        f.len() == 1
+            || (f.len() == 2
+                && std::str::from_utf8(f)
+                    .ok()
+                    .and_then(|text| text.parse::<i64>().ok())
+                    .is_some_and(|value| (-1..=side as i64).contains(&value)))
+    })
 }
 
 /// The values of a record that [`is_spread`], joined by commas as the
@@ -429,6 +439,25 @@ mod tests {
         "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3..";
     const SOLUTION: &str =
         "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
+
+    #[test]
+    fn a_spread_grid_holds_cells_of_its_size_only() {
+        let spread =
+            |text: &str| is_spread(text.split(',').count(), text.split(',').map(str::as_bytes));
+        let nine = ["0"; 81].join(",");
+        assert!(spread(&nine));
+        assert!(spread(&nine.replacen('0', "-1", 3)));
+        // Column numbers (pandas' header of an array): 10 and up are no
+        // 9x9 cell, but 16 is a 16x16's.
+        let numbered: Vec<String> = (0..81).map(|i| i.to_string()).collect();
+        assert!(!spread(&numbered.join(",")));
+        let sixteen = ["16"; 256].join(",");
+        assert!(spread(&sixteen));
+        assert!(!spread(&sixteen.replacen("16", "17", 1)));
+        // Not a square, or fewer than 16 fields.
+        assert!(!spread("1,2,3,4,5,6,7,8,9"));
+        assert!(!spread(&["1"; 80].join(",")));
+    }
 
     fn rules(cols: Columns, delimiter: u8) -> CsvRules {
         CsvRules {

@@ -152,6 +152,12 @@ fn a_csv_of_grids_written_a_value_to_a_field_is_read_and_no_line_is_a_header() {
         .collect();
     let wide = format!("{}\n{}", names.join(","), one);
     solved(&s.file("wide.csv", wide.as_bytes()), &[2, 3, 4]);
+    // pandas' header of an array's columns, numbered 0 to 80: a header
+    // (it was read as a grid, `malformed`, exit 1), numbers above 9 being
+    // no 9x9 cells.
+    let numbered: Vec<String> = (0..81).map(|i| i.to_string()).collect();
+    let pandas = format!("{}\n{}", numbered.join(","), one);
+    solved(&s.file("pandas.csv", pandas.as_bytes()), &[2, 3, 4]);
     // A 4x4, as every size: the row of the same values quoted.
     let four = "3,1,0,2,2,0,0,0,0,2,1,0,0,3,2,0";
     let got = solved(&s.file("four.csv", format!("{four}\n").as_bytes()), &[1]);
