@@ -1326,6 +1326,12 @@ mod tests {
         .column_names()
     }
 
+    /// [`scan`] of the results at `path` in `format` of a run over inputs
+    /// `names`, with [`header`]'s columns and no ratings.
+    fn scan_as(path: &Path, format: OutputFormat, names: &[String]) -> Result<Kept, ResumeError> {
+        scan(path, format, names, &header(names), RatingColumns::None)
+    }
+
     /// `text` as one gzip member.
     fn gzip(text: &str) -> Vec<u8> {
         use std::io::Write;
@@ -1374,14 +1380,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(
-            &path,
-            OutputFormat::Csv,
-            names,
-            &header(names),
-            RatingColumns::None,
-        )
-        .unwrap();
+        let kept = scan_as(&path, OutputFormat::Csv, names).unwrap();
         let (sources, matching) = skip_kept(&kept, names, sources, options()).unwrap();
         let passed = sources
             .into_iter()
@@ -1398,14 +1397,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(
-            &path,
-            OutputFormat::Csv,
-            &names(1),
-            &header(&names(1)),
-            RatingColumns::None,
-        )
-        .unwrap();
+        let kept = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap();
         assert_eq!(kept.len, complete.len() as u64);
         assert_eq!(kept.rows, 2);
     }
@@ -1433,14 +1425,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, text).unwrap();
-        let kept = scan(
-            &path,
-            OutputFormat::Csv,
-            &names(1),
-            &header(&names(1)),
-            RatingColumns::None,
-        )
-        .unwrap();
+        let kept = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap();
         for (interrupted, puzzles) in [(false, 3), (true, 0)] {
             // The run ends before reading a record: --limit, or a signal.
             let input = vec![record(1, Some(P))];
@@ -1451,14 +1436,7 @@ mod tests {
         }
         let bad = format!("{HEADER}{}1,x,solved,,,,,\n", row(1, Some(P)));
         std::fs::write(&path, bad).unwrap();
-        let kept = scan(
-            &path,
-            OutputFormat::Csv,
-            &names(1),
-            &header(&names(1)),
-            RatingColumns::None,
-        )
-        .unwrap();
+        let kept = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap();
         let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])], options()).unwrap();
         let err = matching.finish(false).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
@@ -1486,15 +1464,7 @@ mod tests {
         let complete = format!("{}\n{}", json_row(1, Some(P)), json_row(3, None));
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.jsonl");
-        let scan_jsonl = || {
-            scan(
-                &path,
-                OutputFormat::Jsonl,
-                &names(1),
-                &header(&names(1)),
-                RatingColumns::None,
-            )
-        };
+        let scan_jsonl = || scan_as(&path, OutputFormat::Jsonl, &names(1));
         // No header: every complete line but a blank one is a row, and a
         // last row cut short (even after a quote) is dropped.
         for cut in [13, 30, 120] {
@@ -1541,14 +1511,7 @@ mod tests {
         let path = dir.path().join("r.jsonl.gz");
         let rows = format!("{}{}", json_row(1, Some(P)), json_row(3, None));
         std::fs::write(&path, gzip(&rows[..rows.len() - 9])).unwrap();
-        let err = scan(
-            &path,
-            OutputFormat::Jsonl,
-            &names(1),
-            &header(&names(1)),
-            RatingColumns::None,
-        )
-        .unwrap_err();
+        let err = scan_as(&path, OutputFormat::Jsonl, &names(1)).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 2, .. }), "{err}");
     }
 
@@ -1558,14 +1521,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, &text).unwrap();
-        let kept = scan(
-            &path,
-            OutputFormat::Csv,
-            &names(1),
-            &header(&names(1)),
-            RatingColumns::None,
-        )
-        .unwrap();
+        let kept = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap();
         assert_eq!((kept.len, kept.rows), (text.len() as u64, 2));
     }
 
@@ -1575,26 +1531,12 @@ mod tests {
         let path = dir.path().join("r.csv.gz");
         // Another CSV gzipped whole, without a last newline: not results.
         std::fs::write(&path, gzip("quizzes,solutions\n1,2\n3,4")).unwrap();
-        let err = scan(
-            &path,
-            OutputFormat::Csv,
-            &names(1),
-            &header(&names(1)),
-            RatingColumns::None,
-        )
-        .unwrap_err();
+        let err = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         // Results gzipped by hand after a row was cut short.
         let torn = format!("{HEADER}{}{}", row(1, Some(P)), &row(2, Some(Q))[..30]);
         std::fs::write(&path, gzip(&torn)).unwrap();
-        let err = scan(
-            &path,
-            OutputFormat::Csv,
-            &names(1),
-            &header(&names(1)),
-            RatingColumns::None,
-        )
-        .unwrap_err();
+        let err = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap_err();
         assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
     }
 
@@ -1614,14 +1556,7 @@ mod tests {
         for torn in ["\"a\n", "\"a\n\"\"b", "\"a\n\"\"b\"\".txt\",4"] {
             std::fs::write(&path, format!("{complete}{torn}")).unwrap();
             let names = vec![name.to_string(), "b.txt".to_string()];
-            let kept = scan(
-                &path,
-                OutputFormat::Csv,
-                &names,
-                &header(&names),
-                RatingColumns::None,
-            )
-            .unwrap();
+            let kept = scan_as(&path, OutputFormat::Csv, &names).unwrap();
             assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
             assert_eq!(kept.rows, 2, "{torn:?}");
         }
@@ -1658,25 +1593,11 @@ mod tests {
     #[test]
     fn a_missing_or_headless_file_keeps_nothing() {
         let dir = tempfile::tempdir().unwrap();
-        let missing = scan(
-            &dir.path().join("no.csv"),
-            OutputFormat::Csv,
-            &names(1),
-            &header(&names(1)),
-            RatingColumns::None,
-        )
-        .unwrap();
+        let missing = scan_as(&dir.path().join("no.csv"), OutputFormat::Csv, &names(1)).unwrap();
         assert_eq!((missing.len, missing.rows), (0, 0));
         let cut = dir.path().join("cut.csv");
         std::fs::write(&cut, &HEADER[..10]).unwrap();
-        let kept = scan(
-            &cut,
-            OutputFormat::Csv,
-            &names(1),
-            &header(&names(1)),
-            RatingColumns::None,
-        )
-        .unwrap();
+        let kept = scan_as(&cut, OutputFormat::Csv, &names(1)).unwrap();
         assert_eq!((kept.len, kept.rows), (0, 0));
     }
 
@@ -1685,14 +1606,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("r.csv");
         std::fs::write(&path, format!("{HEADER}{}", row(1, Some(P)))).unwrap();
-        let err = scan(
-            &path,
-            OutputFormat::Csv,
-            &names(2),
-            &header(&names(2)),
-            RatingColumns::None,
-        )
-        .unwrap_err();
+        let err = scan_as(&path, OutputFormat::Csv, &names(2)).unwrap_err();
         assert!(matches!(err, ResumeError::Header { .. }), "{err}");
         for bad in [
             "1,,solved,,,,,\n".to_string(),
