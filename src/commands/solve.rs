@@ -429,7 +429,7 @@ fn refuse_unfit(config: &Config, read: &input::ReadOptions) -> Result<bool, Erro
     if sizes.shape.is_none() && sizes.symbols.is_none() {
         return Ok(true);
     }
-    if !inputs_read_twice(config) {
+    if !input::read_twice(&config.input_paths) {
         return Ok(false);
     }
     let (mut sides, mut records) = (0u128, 0u64);
@@ -491,7 +491,7 @@ fn refuse_unfit_types(
     maps: &[Option<Vec<Option<usize>>>],
     types: &input::KeptTypes,
 ) -> Result<(), Error> {
-    if !inputs_read_twice(config) {
+    if !input::read_twice(&config.input_paths) {
         return Ok(());
     }
     let mut fit = input::KeptFit::new(types.clone());
@@ -515,15 +515,6 @@ fn refuse_unfit_types(
         Some(why) => Err(Error::Input(input::InputError::NotApplicable(why))),
         None => Ok(()),
     }
-}
-
-/// Whether every input is a regular file, which the checks before the run
-/// can read once more (stdin and pipes can be read only once).
-fn inputs_read_twice(config: &Config) -> bool {
-    config
-        .input_paths
-        .iter()
-        .all(|path| std::fs::metadata(path).is_ok_and(|m| m.is_file()))
 }
 
 /// The records of the input file at `path` read once more, for a check

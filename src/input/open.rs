@@ -127,6 +127,14 @@ pub fn open(path: &str) -> Result<Input, InputError> {
     open_path(Path::new(path))
 }
 
+/// Whether every input of `paths` is a regular file, which a check before
+/// the run can read once more (stdin and pipes can be read only once).
+pub fn read_twice(paths: &[PathBuf]) -> bool {
+    paths
+        .iter()
+        .all(|path| std::fs::metadata(path).is_ok_and(|meta| meta.is_file()))
+}
+
 /// [`open`] for any name the operating system accepts, UTF-8 or not: the
 /// input is named by [`super::input_name`] (`\u{FFFD}` for bytes that are
 /// not UTF-8) in records, messages and the results' `file` column.

@@ -177,10 +177,7 @@ pub fn refuse_other_sizes(
     layout: &LayoutArgs,
     interrupt: &Interrupt,
 ) -> Result<(), Error> {
-    if !paths
-        .iter()
-        .all(|path| std::fs::metadata(path).is_ok_and(|meta| meta.is_file()))
-    {
+    if !input::read_twice(paths) {
         return Ok(());
     }
     let options = layout.read_options(None);
