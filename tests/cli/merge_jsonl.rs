@@ -218,3 +218,69 @@ fn a_json_lines_baseline_passes_the_same_run_and_names_a_changed_record() {
     );
     assert_eq!((exit, message), check(&base_csv), "as with a CSV baseline");
 }
+
+#[test]
+fn json_lines_shards_without_a_row_merge_into_the_single_run_of_no_row() {
+    let s = Scratch::new();
+    let input = s.file("none.csv", b"puzzle\n");
+    let solve = |out: &str, summary: &str, extra: &[&str]| {
+        let mut args = vec![input.as_str(), "-o", out, "--summary-json", summary];
+        args.extend(extra);
+        let output = run("solve", &args);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+    };
+    let (whole, whole_json) = (s.path("whole.jsonl"), s.path("whole.json"));
+    solve(&whole, &whole_json, &[]);
+    let (mut parts, mut summaries) = (vec![], vec![]);
+    for k in 1..=3 {
+        let (part, summary) = (
+            s.path(&format!("r{k}.jsonl")),
+            s.path(&format!("r{k}.json")),
+        );
+        solve(&part, &summary, &["--shard", &format!("{k}/3")]);
+        assert_eq!(read_output(&part), "");
+        parts.push(part);
+        summaries.push(summary);
+    }
+    let (out, out_json) = (s.path("m.jsonl"), s.path("m.json"));
+    let mut args: Vec<&str> = parts.iter().map(String::as_str).collect();
+    args.extend(["-o", &out, "--summary-json", &out_json, "--summaries"]);
+    args.extend(summaries.iter().map(String::as_str));
+    merged(&args);
+    assert_eq!(read_output(&out), read_output(&whole));
+    let summary = |path: &str| -> serde_json::Value {
+        let json: serde_json::Value = serde_json::from_str(&read_output(path)).unwrap();
+        [
+            "puzzles", "solved", "solve_us", "guesses", "ratings", "error",
+        ]
+        .iter()
+        .map(|key| (key.to_string(), json[key].clone()))
+        .collect()
+    };
+    assert_eq!(summary(&out_json), summary(&whole_json));
+
+    // Into CSV there is no header to write: refused by name, nothing written.
+    let out_csv = s.path("m.csv");
+    let output = run("merge", &[&parts[0], &parts[1], &parts[2], "-o", &out_csv]);
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("give -o a .jsonl name"),
+        "{}",
+        stderr(&output)
+    );
+    assert!(!std::path::Path::new(&out_csv).exists());
+
+    // Inputs with records the shards have no row for are missing rows.
+    let output = run(
+        "merge",
+        &[
+            &parts[0], &parts[1], &parts[2], "-o", &out, "--inputs", CORPUS[3],
+        ],
+    );
+    assert_eq!(code(&output), 2, "{}", stderr(&output));
+    assert!(
+        stderr(&output).contains("no file has a row for"),
+        "{}",
+        stderr(&output)
+    );
+}

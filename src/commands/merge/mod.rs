@@ -225,13 +225,19 @@ fn merge(
             parts.push(part);
         }
     }
-    let Some(first) = parts.first() else {
-        return Err(Error::Merge(
-            "every results file is empty (JSON Lines without a row): nothing to merge".into(),
-        ));
-    };
-    let header = first.header.clone();
-    for part in &parts[1..] {
+    // Shards that are all JSON Lines without a row (the shards of an input
+    // with no records, or more shards than records) merge into the JSON
+    // Lines of no row one run writes; they name no columns, so no CSV
+    // header can be written for them.
+    if parts.is_empty() && format != OutputFormat::Jsonl {
+        return Err(Error::Merge(format!(
+            "every results file is JSON Lines without a row, which names no columns: nothing \
+             gives {} a CSV header; give -o a .jsonl name to merge them into JSON Lines",
+            args.output.display()
+        )));
+    }
+    let header = parts.first().map(|p| p.header.clone()).unwrap_or_default();
+    for part in parts.iter().skip(1) {
         if part.header != header {
             return Err(Error::Merge(format!(
                 "{} and {} have different headers: the outputs of one run have the same columns",
@@ -240,7 +246,7 @@ fn merge(
             )));
         }
     }
-    let results = parts[0].results.is_some();
+    let results = parts.first().is_none_or(|p| p.results.is_some());
     if !results && (args.summary_json.is_some() || !summaries.is_empty()) {
         return Err(Error::Merge(format!(
             "{} is not a results CSV (no `status`, `guesses` or `solve_us` column): a summary \
@@ -248,9 +254,9 @@ fn merge(
             parts[0].path.display()
         )));
     }
-    let with_file = parts[0].keys.file.is_some();
+    let with_file = parts.first().is_some_and(|p| p.keys.file.is_some());
     let names = if !args.inputs.is_empty() {
-        if !with_file && args.inputs.len() > 1 {
+        if !with_file && !parts.is_empty() && args.inputs.len() > 1 {
             return Err(Error::Merge(format!(
                 "the rows have no `file` column, so they are of one input, and --inputs gives {}",
                 args.inputs.len()
@@ -406,9 +412,20 @@ fn merge(
         (Some(_), Some(s)) if args.inputs.is_empty() => s.inputs.clone(),
         _ => names.clone(),
     };
-    let columns = parts[0].results.as_ref();
-    let rated = columns.is_some_and(|c| c.rating.is_some());
-    let timed = columns.is_some_and(|c| c.solved.is_some());
+    // The rows' columns say whether they were rated and timed; shards of no
+    // row (JSON Lines) leave it to their summaries.
+    let (rated, timed) = match parts.first() {
+        Some(first) => {
+            let columns = first.results.as_ref();
+            (
+                columns.is_some_and(|c| c.rating.is_some()),
+                columns.is_some_and(|c| c.solved.is_some()),
+            )
+        }
+        None => summaries
+            .first()
+            .map_or((false, false), |s| (s.rated, s.timed)),
+    };
     let summary = MergedSummary::new(inputs, &merged.tally, &merged.times, facts, rated, timed);
     out.finish()?;
     if let Some(path) = &args.summary_json {

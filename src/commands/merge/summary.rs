@@ -85,6 +85,10 @@ pub struct ShardSummary {
     pub options: Option<RunOptions>,
     /// Why the run failed, if it did.
     pub error: Option<String>,
+    /// True when the run timed its puzzles (its `solve_us` is not `null`).
+    pub timed: bool,
+    /// True when the run rated its puzzles (its `ratings` is not `null`).
+    pub rated: bool,
 }
 
 impl ShardSummary {
@@ -141,6 +145,8 @@ impl ShardSummary {
                 .get("error")
                 .and_then(|v| v.as_str())
                 .map(str::to_string),
+            timed: json.get("solve_us").is_some_and(|v| !v.is_null()),
+            rated: json.get("ratings").is_some_and(|v| !v.is_null()),
         })
     }
 }
@@ -500,6 +506,8 @@ mod tests {
             interrupted: false,
             options: None,
             error: None,
+            timed: true,
+            rated: false,
         }
     }
 
