@@ -235,7 +235,12 @@ fn canon_and_augment_refuse_other_sizes_by_name_with_exit_2() {
     text.truncate(82 * 3);
     text.push_str(&std::fs::read_to_string(repo("data/sizes/16x16_1-9A-G_dots.txt")).unwrap());
     let file = scratch.file("16x16_1-9A-G_dots.txt", text.as_bytes());
-    for (command, extra) in [("canon", &[][..]), ("augment", &["--copies", "2"][..])] {
+    // Rows a 9x9 puzzle gets: its form, or two copies.
+    let runs = [
+        ("canon", &[][..], 1),
+        ("augment", &["--copies", "2"][..], 2),
+    ];
+    for (command, extra, rows) in runs {
         // A named file is looked through before the output is touched: a
         // previous table stays (it was replaced, then removed).
         let out = scratch.file(&format!("{command}.csv"), b"the previous table\n");
@@ -259,7 +264,8 @@ fn canon_and_augment_refuse_other_sizes_by_name_with_exit_2() {
             "{command}: the output was touched"
         );
         // Stdin is read once: the run stops at the record, its partial
-        // table removed.
+        // table (written under a temporary name) removed and the previous
+        // one left as it was.
         let output = bin()
             .arg(command)
             .args(extra)
@@ -273,10 +279,28 @@ fn canon_and_augment_refuse_other_sizes_by_name_with_exit_2() {
             "{command}: {}",
             stderr(&output)
         );
-        assert!(
-            !std::path::Path::new(&out).exists(),
-            "{command}: a partial table is left"
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            "the previous table\n",
+            "{command}: the output was touched"
         );
+        let left: Vec<_> = std::fs::read_dir(scratch.path(""))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.ends_with(".partial"))
+            .collect();
+        assert!(left.is_empty(), "{command}: temporary files left: {left:?}");
+        // Stdin of 9x9 grids only: the table takes the file's place.
+        let output = bin()
+            .arg(command)
+            .args(extra)
+            .args(["-o", &out, "--quiet"])
+            .write_stdin(&text.as_bytes()[..82 * 3])
+            .output()
+            .unwrap();
+        assert_eq!(code(&output), 0, "{command}: {}", stderr(&output));
+        let table = std::fs::read_to_string(&out).unwrap();
+        assert_eq!(table.lines().count(), 1 + 3 * rows, "{command}: {table}");
     }
 }
 

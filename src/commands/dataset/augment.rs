@@ -29,7 +29,7 @@ use sudoku_core::transform::Transform;
 
 use super::{
     input_paths, kept_fields, rate, refuse_overwriting, run_ordered, thousands, threads, Nine,
-    Notation, Opened, RunArgs, TableWriter, Tagged,
+    Notation, Opened, RunArgs, Tagged,
 };
 use crate::commands::flags::{KeepArgs, LayoutArgs};
 use crate::error::{Error, Verdict};
@@ -265,7 +265,7 @@ pub fn run(args: &AugmentArgs) -> Result<Verdict, Error> {
     let files: Vec<String> = names.iter().map(|n| file_field(n).into_owned()).collect();
     let header = opened.header(several, &COLUMNS);
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut writer = TableWriter::create(&settings.output, &header)?;
+    let mut writer = super::sized_table(&settings.output, &header, &inputs)?;
     let progress = Progress::start(
         &ProgressOptions {
             total_bytes: opened.size,

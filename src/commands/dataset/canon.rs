@@ -33,7 +33,7 @@ use sudoku_core::sizes::Shape;
 
 use super::{
     input_paths, kept_fields, rate, refuse_overwriting, run_ordered, thousands, threads, Nine,
-    Opened, RunArgs, TableWriter,
+    Opened, RunArgs,
 };
 use crate::commands::flags::{KeepArgs, LayoutArgs};
 use crate::error::{Error, Verdict};
@@ -298,7 +298,7 @@ pub fn run(args: &CanonArgs) -> Result<Verdict, Error> {
     let files: Vec<String> = names.iter().map(|n| file_field(n).into_owned()).collect();
     let header = main_inputs.header(several, &COLUMNS);
     let header: Vec<&str> = header.iter().map(String::as_str).collect();
-    let mut writer = TableWriter::create(&settings.output, &header)?;
+    let mut writer = super::sized_table(&settings.output, &header, &all)?;
     let progress = Progress::start(
         &ProgressOptions {
             total_bytes: against_inputs

@@ -197,6 +197,26 @@ pub fn refuse_other_sizes(
     Ok(())
 }
 
+/// The table of a `canon` or `augment` run over the inputs `paths`: when
+/// they can all be read twice, [`refuse_other_sizes`] has looked through
+/// them and the table is written in place; else (stdin, a pipe) a record
+/// of another size may still refuse the run part way, so it is written
+/// under a temporary name ([`TableWriter::create_staged`]) that such a
+/// refusal removes, leaving the output file as it was.
+///
+/// # Errors
+/// As for [`TableWriter::create`].
+pub fn sized_table(
+    output: &Destination,
+    header: &[&str],
+    paths: &[PathBuf],
+) -> Result<TableWriter, Error> {
+    match input::read_twice(paths) {
+        true => TableWriter::create(output, header),
+        false => TableWriter::create_staged(output, header),
+    }
+}
+
 /// Items per chunk handed to the thread pool.
 pub const CHUNK_ITEMS: usize = 1024;
 

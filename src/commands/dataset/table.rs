@@ -2,10 +2,12 @@
 //! or a gzip file (`.gz`). The data-set subcommands write their rows here.
 
 use std::io;
+use std::path::PathBuf;
 
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::output::replace;
 use crate::output::Destination;
 use crate::output::Sink;
 
@@ -13,6 +15,10 @@ use crate::output::Sink;
 pub struct TableWriter {
     csv: csv::Writer<Sink>,
     destination: Destination,
+    /// The temporary name written and the file it is renamed over when
+    /// finished ([`TableWriter::create_staged`]); `None` when written in
+    /// place.
+    staging: Option<(PathBuf, PathBuf)>,
 }
 
 impl TableWriter {
@@ -26,12 +32,47 @@ impl TableWriter {
     pub fn create(destination: &Destination, header: &[&str]) -> Result<TableWriter, Error> {
         let sink = Sink::create(destination)
             .map_err(|e| Error::write("results", destination.name(), e))?;
+        TableWriter::start(sink, destination, None, header)
+    }
+
+    /// As [`TableWriter::create`], but a file that can be renamed over
+    /// ([`replace::staged`]) is written under a temporary name beside it,
+    /// which [`TableWriter::finish`] renames over it (after a failure to
+    /// write too, so that it holds the rows written) and
+    /// [`TableWriter::discard`] removes, leaving the file as it was. For a
+    /// run from stdin or a pipe, which may be refused part way (see
+    /// [`TableWriter::discard`]); stdout, a pipe and a device are written
+    /// in place. A run killed (SIGKILL) leaves the temporary file.
+    ///
+    /// # Errors
+    /// As for [`TableWriter::create`].
+    pub fn create_staged(destination: &Destination, header: &[&str]) -> Result<TableWriter, Error> {
+        let Destination::File { path, compression } = destination else {
+            return TableWriter::create(destination, header);
+        };
+        let Some(staging) = replace::staged(path, "table") else {
+            return TableWriter::create(destination, header);
+        };
+        let sink = std::fs::File::create(&staging.0)
+            .and_then(|file| Sink::to_file(file, *compression))
+            .map_err(|e| Error::write("results", path, e))?;
+        TableWriter::start(sink, destination, Some(staging), header)
+    }
+
+    /// The writer of `sink`, its header written and handed on.
+    fn start(
+        sink: Sink,
+        destination: &Destination,
+        staging: Option<(PathBuf, PathBuf)>,
+        header: &[&str],
+    ) -> Result<TableWriter, Error> {
         let mut writer = TableWriter {
             csv: csv::WriterBuilder::new()
                 .has_headers(false)
                 .buffer_capacity(1 << 16)
                 .from_writer(sink),
             destination: destination.clone(),
+            staging,
         };
         writer
             .csv
@@ -63,20 +104,30 @@ impl TableWriter {
             .map_err(|e| Error::write("results", self.destination.name(), e))
     }
 
-    /// Flushes everything and ends the compressed stream.
+    /// Flushes everything and ends the compressed stream; a table written
+    /// under a temporary name is renamed over the file, even after a
+    /// failure to write it, so that the file holds the rows written (as one
+    /// written in place does).
     ///
     /// # Errors
     /// As for [`TableWriter::create`].
-    pub fn finish(mut self) -> Result<(), Error> {
-        let name = self.destination.name().to_path_buf();
-        self.csv
-            .flush()
-            .map_err(|e| Error::write("results", name.clone(), e))?;
-        let sink = self
-            .csv
-            .into_inner()
-            .map_err(|e| Error::write("results", name.clone(), e.into_error()))?;
-        sink.finish().map_err(|e| Error::write("results", name, e))
+    pub fn finish(self) -> Result<(), Error> {
+        let TableWriter {
+            mut csv,
+            destination,
+            staging,
+        } = self;
+        let written = csv.flush().and_then(|()| {
+            let sink = csv.into_inner().map_err(|e| e.into_error())?;
+            sink.finish()
+        });
+        let renamed = match &staging {
+            Some((temporary, target)) => std::fs::rename(temporary, target),
+            None => Ok(()),
+        };
+        written
+            .and(renamed)
+            .map_err(|e| Error::write("results", destination.name(), e))
     }
 
     /// Finishes the table after a run that ended with `ending`: the rows
@@ -121,10 +172,17 @@ impl TableWriter {
     /// take (`canon` and `augment` on a grid of another size): the file is
     /// removed, so that no table of part of the inputs is left to pass for
     /// the whole (`merge` leaves none either). Stdout, a device and a
-    /// symbolic link are left as they are.
+    /// symbolic link are left as they are. A table written under a
+    /// temporary name ([`TableWriter::create_staged`]) is removed instead,
+    /// and the file left as it was before the run.
     pub fn discard(self) {
         let destination = self.destination.clone();
+        let staging = self.staging.clone();
         drop(self);
+        if let Some((temporary, _)) = staging {
+            let _ = std::fs::remove_file(temporary);
+            return;
+        }
         if let Destination::File { path, .. } = destination {
             if std::fs::symlink_metadata(&path).is_ok_and(|meta| meta.is_file()) {
                 let _ = std::fs::remove_file(&path);
