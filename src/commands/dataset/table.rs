@@ -36,7 +36,7 @@ impl TableWriter {
     }
 
     /// As [`TableWriter::create`], but a file that can be renamed over
-    /// ([`replace::staged`]) is written under a temporary name beside it,
+    /// (`output::replace::staged`) is written under a temporary name beside it,
     /// which [`TableWriter::finish`] renames over it (after a failure to
     /// write too, so that it holds the rows written) and
     /// [`TableWriter::discard`] removes, leaving the file as it was. For a
