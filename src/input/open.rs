@@ -352,8 +352,9 @@ impl Input {
             Format::Auto => {
                 let (prefix, detected) =
                     sniff(&mut source).map_err(|e| InputError::io(&name, e))?;
-                // Stdin is `-`.
-                let quoted_csv = name == "-" && starts_quoted_csv(&prefix);
+                // A name that says no format: stdin (`-`), `.txt`, none.
+                let quoted_csv =
+                    format_by_name(&name) == Format::Lines && starts_quoted_csv(&prefix);
                 source = Box::new(Cursor::new(prefix).chain(source));
                 if let Detected::Grid { line, side } = detected {
                     return Err(InputError::GridFile {
@@ -703,11 +704,12 @@ fn peek(source: &mut Source, n: usize) -> io::Result<Vec<u8>> {
     Ok(prefix)
 }
 
-/// True when `prefix`, the start of stdin, is a CSV with quoted fields:
-/// one of its first two lines that are not blank or comments is a CSV
-/// record with a field in quotes ([`super::lines::quoted_csv`]). Such a
-/// stdin is read as CSV, as the same file named `.csv` is: as text lines,
-/// a quoted field's quotes and commas were read as part of the puzzle.
+/// True when `prefix`, the start of an input whose name says no format
+/// (stdin, `.txt`), is a CSV with quoted fields: one of its first two
+/// lines that are not blank or comments is a CSV record with a field in
+/// quotes ([`super::lines::quoted_csv`]). Such an input is read as CSV, as
+/// the same file named `.csv` is: as text lines, a quoted field's quotes
+/// and commas were read as part of the puzzle.
 fn starts_quoted_csv(prefix: &[u8]) -> bool {
     prefix
         .split(|&b| b == b'\n')

@@ -3,7 +3,8 @@
 //! F1-3): the puzzle and its given solution are found in a line's fields
 //! by the field reader's rules, in every notation a CSV field takes; a
 //! damaged grid of any size on a first line is `malformed`, never a header;
-//! a quoted CSV from stdin gives the rows of the same file named `.csv`.
+//! a quoted CSV from stdin or a `.txt` gives the rows of the same file
+//! named `.csv`.
 //! The last test reads every record of `data/` and `data/sizes` both ways.
 
 use std::collections::HashMap;
@@ -190,7 +191,7 @@ fn a_damaged_sixteen_by_sixteen_on_the_first_line_is_malformed_not_a_header() {
 }
 
 #[test]
-fn a_quoted_csv_from_stdin_gives_the_rows_of_the_file_named_csv() {
+fn a_quoted_csv_from_stdin_or_a_txt_gives_the_rows_of_the_file_named_csv() {
     // F1-3: quotes around a puzzle, a comma in a note, a note over two
     // lines.
     let path = case("13-quotes.csv");
@@ -221,17 +222,29 @@ fn a_quoted_csv_from_stdin_gives_the_rows_of_the_file_named_csv() {
         ),
         (P, "solved", "ok")
     );
-    // Quoted fields in a `.txt` name, read as text lines: the message
-    // names CSV, not JSON.
-    let txt = scratch.file("quoted.txt", format!("\"{P}x\",\"a note\"\n").as_bytes());
+    // The same bytes in a file whose name says no format (`.txt`, none)
+    // give the same rows as the file named `.csv`.
+    let csv_rows = without_timing(&stdout(&file));
+    let bytes = std::fs::read(&path).unwrap();
+    for name in ["quotes.txt", "quotes"] {
+        let output = solve(&[&scratch.file(name, &bytes)]);
+        assert_eq!(code(&output), 0, "{name}: {}", stderr(&output));
+        assert_eq!(without_timing(&stdout(&output)), csv_rows, "{name}");
+    }
+    // A quoted CSV line further down a text file (after two lines of
+    // puzzles) is no puzzle: the message names CSV, not JSON.
+    let txt = scratch.file(
+        "quoted.txt",
+        format!("{P}\n{P}\n\"{P}x\",\"a note\"\n").as_bytes(),
+    );
     let output = solve(&[&txt]);
     let rows = rows(&stdout(&output));
     assert!(
-        rows[0]
+        rows[2]
             .message
             .ends_with("(looks like CSV: give --format csv)"),
         "{}",
-        rows[0].message
+        rows[2].message
     );
 }
 
