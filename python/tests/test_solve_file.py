@@ -235,3 +235,42 @@ def test_the_formats_page_reads_kept_columns_named_like_dates_as_written(tmp_pat
     kept = frame[["created_at", "date", "finish_time", "modified"]].astype(object)
     kept = kept.where(kept.notna(), None).values.tolist()
     assert kept == [[1700000000, "2024-01-05", "12:30", 7], [None, "2023-12-31", "08:15", None]]
+
+
+def test_solve_file_reads_pandas_default_csv_of_an_array(tmp_path):
+    """pandas' ``DataFrame(array).to_csv(path)`` writes its index first
+    (``,0,1,...,80``): each row is the index and one grid, at every size,
+    numbered from 1 (0 blanks) or from 0 (-1 blanks)."""
+    np = pytest.importorskip("numpy")
+    pd = pytest.importorskip("pandas")
+    puzzle = "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3.."
+    solution = "864371259325849761971265843436192587198657432257483916689734125713528694542916378"
+    cells = np.array([[0 if c == "." else int(c) for c in puzzle]] * 3)
+    frame = tmp_path / "frame.csv"
+    pd.DataFrame(cells).to_csv(frame)
+    assert frame.read_text().startswith(",0,1,2,")
+    output = tmp_path / "results.csv"
+    summary = sudoku_batch.solve_file(frame, output, keep=1)
+    assert summary["solved"] == 3 and summary["malformed"] == 0
+    rows = read_rows(output)
+    assert [(r["line"], r["puzzle"], r["solution"], r[""]) for r in rows] == [
+        (str(line), puzzle, solution, str(line - 2)) for line in (2, 3, 4)
+    ]
+    # Read back and written again: `Unnamed: 0`, a second index column.
+    again = tmp_path / "again.csv"
+    pd.read_csv(frame).to_csv(again)
+    assert again.read_text().startswith(",Unnamed: 0,0,1,")
+    summary = sudoku_batch.solve_file(again, tmp_path / "again-results.csv")
+    assert summary["solved"] == 3
+    # Numbered from 0, and a 4x4: solved as the same grid in one field.
+    zero = tmp_path / "zero.csv"
+    pd.DataFrame(np.where(cells == 0, -1, cells - 1)).to_csv(zero)
+    summary = sudoku_batch.solve_file(zero, tmp_path / "zero-results.csv")
+    assert summary["solved"] == 3
+    four = tmp_path / "four.csv"
+    pd.DataFrame([[3, 1, 0, 2, 2, 0, 0, 0, 0, 2, 1, 0, 0, 3, 2, 0]]).to_csv(four)
+    sudoku_batch.solve_file(four, tmp_path / "four-results.csv")
+    assert read_rows(tmp_path / "four-results.csv")[0]["solution"] == (
+        "3,1,4,2,2,4,3,1,4,2,1,3,1,3,2,4"
+    )
+

@@ -68,6 +68,11 @@ pub(super) struct Columns {
     pub(super) header_fields: Option<usize>,
     /// 0-based kept fields (`--keep`).
     pub(super) kept: Vec<usize>,
+    /// 0-based field of the first cell of a grid written a value to a
+    /// field under a header that numbers its cells ([`numbered_cells`]),
+    /// when no column is named the puzzle: the grid is that field and the
+    /// rest of the record, the fields before it the index.
+    pub(super) cells: Option<usize>,
 }
 
 /// The fields of one CSV record: ranges into a buffer, each field whole
@@ -236,7 +241,7 @@ impl CsvRules {
     /// Finds the puzzle column in the first data record when no header
     /// named it.
     pub(super) fn settle(&mut self, rec: &Fields<'_>) {
-        if self.cols.puzzle.is_none() {
+        if self.cols.puzzle.is_none() && self.cols.cells.is_none() {
             self.cols.puzzle = match &self.column {
                 Some(Column::Index(n)) => Some(n.saturating_sub(1)),
                 _ => rec.iter().position(|f| {
@@ -276,6 +281,9 @@ impl CsvRules {
             }
         }
         let Some(at) = self.cols.puzzle else {
+            if let Some(first) = self.cols.cells {
+                return self.numbered_grid(line, rec, first);
+            }
             let message = "no field looks like a puzzle".into();
             let mut record = self.with_kept(Record::new(line, Err(message), None), rec);
             if let Some(grid) = spread_grid(rec) {
@@ -371,6 +379,37 @@ impl CsvRules {
         Some((puzzle, given.then_some(solution)))
     }
 
+    /// The record of a grid written a value to a field from field `first`
+    /// on, under a header that numbers its cells ([`numbered_cells`]):
+    /// those values read as one grid of any size, as the same values in
+    /// one field are, with the solution and status columns the header
+    /// names and the kept fields (the index among them when asked).
+    fn numbered_grid(&self, line: u64, rec: &Fields<'_>, first: usize) -> Record {
+        let mut grid = Vec::with_capacity(rec.len() * 3);
+        for (i, f) in rec.iter().enumerate().skip(first) {
+            if i > first {
+                grid.push(b',');
+            }
+            grid.extend_from_slice(f);
+        }
+        let given = self.cols.solution.and_then(|i| rec.get(i));
+        let mut record = Record {
+            expected: self
+                .cols
+                .status
+                .and_then(|i| rec.get(i))
+                .and_then(field::status),
+            kept: self.kept(rec),
+            ..Record::new(line, Err("no field looks like a puzzle".into()), None)
+        };
+        record.set_sized(sized::read(
+            &grid,
+            given.filter(|g| !g.is_empty()),
+            &self.sizes,
+        ));
+        record
+    }
+
     /// `record` (one that is not a puzzle) with the record's kept fields.
     fn with_kept(&self, record: Record, rec: &Fields<'_>) -> Record {
         Record {
@@ -413,6 +452,22 @@ pub fn is_spread<'a>(count: usize, mut fields: impl Iterator<Item = &'a [u8]>) -
                     .and_then(|text| text.parse::<i64>().ok())
                     .is_some_and(|value| (-1..=side as i64).contains(&value)))
     })
+}
+
+/// The 0-based position of the first cell when a header's names end in
+/// the cells of one grid numbered from 0 (`0,1,...,80`: n*n names for a
+/// side n of 4 to 64, as pandas names an array's columns), after any
+/// others, the index (`,0,1,...,80` as pandas' `to_csv` writes an array
+/// with its unnamed index; `,Unnamed: 0,0,1,...` a frame read back and
+/// written again). `None` for any other header.
+pub fn numbered_cells(names: &[String]) -> Option<usize> {
+    let count = names.last()?.parse::<usize>().ok()?.checked_add(1)?;
+    let first = names.len().checked_sub(count)?;
+    let numbered = names[first..]
+        .iter()
+        .enumerate()
+        .all(|(i, name)| *name == i.to_string());
+    (numbered && count >= 16 && sudoku_core::sizes::side_of(count).is_some()).then_some(first)
 }
 
 /// The values of a record that [`is_spread`], joined by commas as the
@@ -459,6 +514,33 @@ mod tests {
         assert!(!spread(&["1"; 80].join(",")));
     }
 
+    #[test]
+    fn a_header_numbering_a_grids_cells_ends_in_them() {
+        let names = |index: &[&str], cells: usize| -> Vec<String> {
+            let mut all: Vec<String> = index.iter().map(|n| n.to_string()).collect();
+            all.extend((0..cells).map(|i| i.to_string()));
+            all
+        };
+        // pandas' array: no index, its unnamed index, a frame read back
+        // and written again; every size.
+        assert_eq!(numbered_cells(&names(&[], 81)), Some(0));
+        assert_eq!(numbered_cells(&names(&[""], 81)), Some(1));
+        assert_eq!(numbered_cells(&names(&["", "Unnamed: 0"], 81)), Some(2));
+        assert_eq!(numbered_cells(&names(&["id"], 16)), Some(1));
+        assert_eq!(numbered_cells(&names(&[""], 256)), Some(1));
+        // Not a grid's count, too few, out of order, or not last.
+        assert_eq!(numbered_cells(&names(&[""], 82)), None);
+        assert_eq!(numbered_cells(&names(&[""], 9)), None);
+        let mut swapped = names(&[""], 81);
+        swapped.swap(3, 4);
+        assert_eq!(numbered_cells(&swapped), None);
+        let mut rated = names(&[""], 81);
+        rated.push("rating".into());
+        assert_eq!(numbered_cells(&rated), None);
+        assert_eq!(numbered_cells(&["puzzle".to_string()]), None);
+        assert_eq!(numbered_cells(&[]), None);
+    }
+
     fn rules(cols: Columns, delimiter: u8) -> CsvRules {
         CsvRules {
             column: None,
@@ -491,6 +573,7 @@ mod tests {
                             solution_by_name,
                             header_fields,
                             kept: kept.clone(),
+                            cells: None,
                         };
                         all.push(rules(cols, delimiter));
                     }

@@ -124,6 +124,9 @@ impl<R: BufRead> CsvReader<R> {
             Some(Column::Index(n)) => Some(n.saturating_sub(1)),
             None => find(&PUZZLE_NAMES),
         };
+        if rules.cols.puzzle.is_none() {
+            rules.cols.cells = numbered_cells(&names);
+        }
         rules.cols.solution = find(&SOLUTION_NAMES);
         rules.cols.status = find(&[STATUS_NAME]);
         rules.cols.solution_by_name = rules.cols.puzzle.is_some() || rules.cols.solution.is_some();

@@ -17,7 +17,7 @@ use csv::{ByteRecord, ReaderBuilder, Trim};
 use sudoku_core::grid::Grid;
 use sudoku_core::sizes::{self, SizedGrid, Symbols};
 
-use super::csv::{is_spread, PUZZLE_NAMES, SOLUTION_NAMES};
+use super::csv::{is_spread, numbered_cells, PUZZLE_NAMES, SOLUTION_NAMES};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, split, too_long};
@@ -77,6 +77,10 @@ pub struct SolutionsReader<R> {
     started: bool,
     /// CSV: the 0-based solution field, from the header.
     column: usize,
+    /// CSV: the 0-based field of the first cell of a grid written a value
+    /// to a field under a header that numbers its cells
+    /// ([`numbered_cells`]); the fields before it are the index.
+    cells: Option<usize>,
     record: ByteRecord,
     fields: Vec<(usize, usize)>,
 }
@@ -94,6 +98,7 @@ impl<R: BufRead> SolutionsReader<R> {
             path: path.to_path_buf(),
             started: false,
             column: 0,
+            cells: None,
             record: ByteRecord::new(),
             fields: Vec::new(),
         }
@@ -151,7 +156,10 @@ impl<R: BufRead> SolutionsReader<R> {
                     self.take_header();
                     continue;
                 }
-                if self.spread() {
+                if let Some(first) = self.cells {
+                    let values: Vec<&[u8]> = self.record.iter().skip(first).collect();
+                    values.join(&b',')
+                } else if self.spread() {
                     self.framer.bytes().trim_ascii().to_vec()
                 } else {
                     self.record.get(self.column).unwrap_or_default().to_vec()
@@ -227,16 +235,24 @@ impl<R: BufRead> SolutionsReader<R> {
     }
 
     /// The solution column: a solution name, else a puzzle name, else the
-    /// first field.
+    /// cells a header numbers ([`numbered_cells`]: pandas' header of an
+    /// array), else the first field.
     fn take_header(&mut self) {
         let find = |names: &[&str]| {
             self.record
                 .iter()
                 .position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes())))
         };
-        self.column = find(&SOLUTION_NAMES)
-            .or_else(|| find(&PUZZLE_NAMES))
-            .unwrap_or(0);
+        let named = find(&SOLUTION_NAMES).or_else(|| find(&PUZZLE_NAMES));
+        if named.is_none() {
+            let names: Vec<String> = self
+                .record
+                .iter()
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect();
+            self.cells = numbered_cells(&names);
+        }
+        self.column = named.unwrap_or(0);
         self.started = true;
     }
 }

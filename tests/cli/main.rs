@@ -23,6 +23,7 @@ mod line_fields;
 mod merge_jsonl;
 mod mismatch;
 mod notations;
+mod pandas_csv;
 mod pipeline;
 mod rate;
 mod reader;
