@@ -274,3 +274,30 @@ def test_solve_file_reads_pandas_default_csv_of_an_array(tmp_path):
         "3,1,4,2,2,4,3,1,4,2,1,3,1,3,2,4"
     )
 
+
+def test_solve_file_results_numbered_from_zero_read_back_as_written(tmp_path):
+    """A puzzle numbered from 0 with no `0` given is written with `-1`
+    blanks, so the results read back in the same numbering: as the next
+    run's input the rows are the same and every check is ok."""
+    given = "..43..2.9.....9..1.7..6..43..6..2.8719...74......83...6.....1....3..869..4291.3.."
+    solved = "864371259325849761971265843436192587198657432257483916689734125713528694542916378"
+    # From 0 with `5` as 0: no 0 among the givens.
+    label = {"5": "0", "6": "5", "7": "6", "8": "7", "9": "8"}
+
+    def from_zero(grid):
+        return ",".join("-1" if c == "." else label.get(c, c) for c in grid)
+
+    source = tmp_path / "zero.csv"
+    source.write_text(f'puzzle,solution\n"{from_zero(given)}","{from_zero(solved)}"\n')
+    first = tmp_path / "first.csv"
+    sudoku_batch.solve_file(source, first)
+    written = read_rows(first)
+    assert written[0]["puzzle"] == from_zero(given)
+    assert (written[0]["status"], written[0]["check"]) == ("solved", "ok")
+    second = tmp_path / "second.csv"
+    summary = sudoku_batch.solve_file(first, second)
+    assert summary["mismatches"] == 0
+    read_back = read_rows(second)
+    assert [(r["puzzle"], r["solution"], r["check"]) for r in read_back] == [
+        (written[0]["puzzle"], written[0]["solution"], "ok")
+    ]

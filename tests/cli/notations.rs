@@ -278,3 +278,122 @@ fn canon_and_augment_refuse_a_box_they_cannot_honour() {
         assert_eq!(code(&output), 0, "{command}: {}", stderr(&output));
     }
 }
+
+/// `P` with its `5` givens left out: unique still, with 8 distinct givens.
+const NO_FIVE: &str =
+    "..43..2.9.....9..1.7..6..43..6..2.8719...74......83...6.....1....3..869..4291.3..";
+/// Its solution.
+const NO_FIVE_SOLVED: &str =
+    "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
+
+/// `grid` (`.` blank) numbered from 0 with `5` as `0` (1-4 kept, 6-9 one
+/// less): written so, a puzzle without `5` has no `0` given.
+fn five_as_zero(grid: &str) -> String {
+    let cells: Vec<String> = grid
+        .bytes()
+        .map(|b| match b {
+            b'.' => "-1".to_string(),
+            b'5' => "0".to_string(),
+            b'1'..=b'4' => char::from(b).to_string(),
+            _ => (b - b'1').to_string(),
+        })
+        .collect();
+    cells.join(",")
+}
+
+/// The puzzle, status, solution and check of each row of results `text`,
+/// after the line.
+fn results(text: &str) -> Vec<(String, String, String, String)> {
+    csv_table(text)
+        .1
+        .into_iter()
+        .map(|r| {
+            let field = |name: &str| r[name].clone();
+            (
+                field("puzzle"),
+                field("status"),
+                field("solution"),
+                field("check"),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn results_numbered_from_zero_read_back_as_they_were_written() {
+    let s = Scratch::new();
+    // Puzzles numbered from 0 with and without a `0` given (a 9x9 and a
+    // 4x4: its givens 3, 1 and 2, so from 0 the same), with solutions,
+    // and one from 1.
+    let four = "3,1,-1,2,2,-1,-1,-1,-1,2,1,-1,-1,3,2,-1";
+    let four_solved = "3,1,0,2,2,0,3,1,0,2,1,3,1,3,2,0";
+    let input = format!(
+        "puzzle,solution\n\"{}\",\"{}\"\n\"{}\",\"{}\"\n\"{four}\",\"{four_solved}\"\n{P},{S}\n",
+        five_as_zero(NO_FIVE),
+        five_as_zero(NO_FIVE_SOLVED),
+        numbers(P, ",", true),
+        numbers(S, ",", true),
+    );
+    let input = s.file("zero.csv", input.as_bytes());
+    let first = s.path("first.csv");
+    let output = solve(&[&input, "-o", &first]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let written = read_output(&first);
+    let first_rows = results(&written);
+    assert!(
+        first_rows.iter().all(|r| r.1 == "solved" && r.3 == "ok"),
+        "{first_rows:?}"
+    );
+    // No `0` given: `-1` blanks, the one sign of the numbering (`.`
+    // blanks read back from 1, and the solution, from 0, had blanks).
+    assert_eq!(first_rows[0].0, five_as_zero(NO_FIVE));
+    assert_eq!(first_rows[2].0, four);
+    // A `0` given: `.` blanks, as before; from 1: 81 characters.
+    assert!(first_rows[1].0.starts_with(".,0,5,3,"), "{first_rows:?}");
+    assert_eq!(first_rows[3].0, P);
+
+    // The results as the next run's input: the same rows, every check ok.
+    let second = s.path("second.csv");
+    let output = solve(&[&first, "-o", &second]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let second_rows = results(&read_output(&second));
+    let checked: Vec<_> = first_rows
+        .iter()
+        .map(|r| (r.0.clone(), r.1.clone(), r.2.clone(), "ok".to_string()))
+        .collect();
+    assert_eq!(second_rows, checked);
+
+    // augment's copies of a puzzle of 8 distinct givens numbered from 0:
+    // about one in 9 has no `0` given. Each reads back, its solution ok.
+    let given = s.file(
+        "given.csv",
+        format!(
+            "puzzle,solution\n\"{}\",\"{}\"\n",
+            numbers(NO_FIVE, ",", true),
+            numbers(NO_FIVE_SOLVED, ",", true)
+        )
+        .as_bytes(),
+    );
+    let copies = s.path("copies.csv");
+    let output = bin()
+        .args(["augment", &given, "-n", "40", "-o", &copies, "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let (_, copy_rows) = csv_table(&read_output(&copies));
+    let zero_less = copy_rows
+        .iter()
+        .filter(|r| !r["puzzle"].split(',').any(|v| v == "0"))
+        .count();
+    assert!(zero_less > 0, "a copy with no 0 given");
+    let output = solve(&[&copies]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let read_back = results(&stdout(&output));
+    assert_eq!(read_back.len(), 40);
+    for (copy, row) in copy_rows.iter().zip(&read_back) {
+        assert_eq!(
+            (&row.0, &row.2, row.3.as_str()),
+            (&copy["puzzle"], &copy["solution"], "ok")
+        );
+    }
+}

@@ -276,17 +276,22 @@ impl Symbols {
     /// The grid written in this alphabet: one character per cell and
     /// `blank` for blanks, or for numbers comma-separated values with `0`
     /// for blanks (numbers from 0: `blank` for blanks, a `0` blank written
-    /// `.`, since `0` is a symbol there).
+    /// `.`, since `0` is a symbol there; `-1` when no `0` is given, since
+    /// numbers with `.` blanks and no `0` read back as numbered from 1).
     pub fn format(&self, grid: &SizedGrid, blank: u8) -> String {
         match self {
             Symbols::Numbers | Symbols::ZeroNumbers => {
                 // Numbers from 0 write a blank as `blank` (`.` for a `0`
-                // blank, `0` being a symbol); numbers from 1 write `0`.
+                // blank, `0` being a symbol), or as `-1` in a grid with
+                // no `0` (value 1) given, the one sign of its numbering
+                // then; numbers from 1 write `0`.
                 let zero_based = *self == Symbols::ZeroNumbers;
-                let blank = if blank == b'0' {
-                    '.'
+                let blank = if zero_based && !grid.cells().contains(&1) {
+                    "-1".to_string()
+                } else if blank == b'0' {
+                    ".".to_string()
                 } else {
-                    char::from(blank)
+                    char::from(blank).to_string()
                 };
                 let mut text = String::with_capacity(grid.cells().len() * 3);
                 for (i, &v) in grid.cells().iter().enumerate() {
@@ -294,7 +299,7 @@ impl Symbols {
                         text.push(',');
                     }
                     match v {
-                        0 if zero_based => text.push(blank),
+                        0 if zero_based => text.push_str(&blank),
                         v => text.push_str(&(v - u8::from(zero_based)).to_string()),
                     }
                 }
@@ -603,6 +608,13 @@ mod tests {
             read.symbols.format(&read.grid, b'.'),
             "3,.,.,0,.,.,.,.,.,.,.,.,.,.,.,."
         );
+        // Written back from 0 with no `0` given, its blanks are `-1`, the
+        // one sign of its numbering (`.` blanks would read from 1).
+        let zero_less = "3,1,2,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1";
+        let read_back = super::read(zero_less.as_bytes(), None, None).unwrap();
+        for blank in [b'.', b'0', b'-'] {
+            assert_eq!(read_back.symbols.format(&read_back.grid, blank), zero_less);
+        }
         // A value outside the alphabet is refused, naming it.
         assert_eq!(
             found("0,1,2,4,.,.,.,.,.,.,.,.,.,.,.,."),
