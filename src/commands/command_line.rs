@@ -4,8 +4,6 @@
 //! library's other front ends (the Python package) call those modules
 //! directly.
 
-use std::io::IsTerminal;
-
 use clap::{Parser, Subcommand};
 
 use crate::commands::flags::SolveArgs;
@@ -119,7 +117,7 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
         Command::Solve(args) => {
             clock::calibrate_early();
             let config = Config::from_args(&args)?;
-            say_when_reading_a_terminal(&config);
+            solve::say_when_reading_a_terminal(&config);
             solve::run(&config).map(|(verdict, _)| verdict)
         }
         Command::Rate(args) => {
@@ -138,24 +136,6 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
         Command::Canon(args) => dataset::canon::run(&args),
         Command::Augment(args) => dataset::augment::run(&args),
         Command::Merge(args) => merge::run(&args),
-    }
-}
-
-/// What `solve` and `check` say on stderr before reading puzzles from
-/// stdin when it is a terminal (no input named, or `-`): without it, a run
-/// waiting for typed lines looks like one that hangs. Not with `--quiet`.
-pub fn stdin_hint(config: &Config, stdin_is_terminal: bool) -> Option<&'static str> {
-    (stdin_is_terminal && config.human_summary && config.inputs.iter().any(|name| name == "-"))
-        .then_some(
-            "sudoku-batch: reading puzzles from stdin (the terminal), one per line; \
-             Ctrl-D ends the input",
-        )
-}
-
-/// Writes [`stdin_hint`]'s line when it applies.
-pub fn say_when_reading_a_terminal(config: &Config) {
-    if let Some(hint) = stdin_hint(config, std::io::stdin().is_terminal()) {
-        crate::stderrln!("{hint}");
     }
 }
 
@@ -192,12 +172,12 @@ mod tests {
             cores: 2,
         };
         let config = |args: &[&str]| Config::with_environment(&solve_args(args), env).unwrap();
-        let hint = stdin_hint(&config(&[]), true).unwrap();
+        let hint = solve::stdin_hint(&config(&[]), true).unwrap();
         assert!(hint.contains("stdin") && hint.contains("Ctrl-D"), "{hint}");
-        assert!(stdin_hint(&config(&["a.txt", "-"]), true).is_some());
-        assert_eq!(stdin_hint(&config(&[]), false), None);
-        assert_eq!(stdin_hint(&config(&["--quiet"]), true), None);
-        assert_eq!(stdin_hint(&config(&["a.txt"]), true), None);
+        assert!(solve::stdin_hint(&config(&["a.txt", "-"]), true).is_some());
+        assert_eq!(solve::stdin_hint(&config(&[]), false), None);
+        assert_eq!(solve::stdin_hint(&config(&["--quiet"]), true), None);
+        assert_eq!(solve::stdin_hint(&config(&["a.txt"]), true), None);
     }
 
     #[test]

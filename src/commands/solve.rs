@@ -3,7 +3,7 @@
 //! the summaries.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
@@ -742,5 +742,23 @@ impl SummaryFile {
                 written.map_err(|e| Error::write("summary", destination.name(), e))
             }
         }
+    }
+}
+
+/// What `solve` and `check` say on stderr before reading puzzles from
+/// stdin when it is a terminal (no input named, or `-`): without it, a run
+/// waiting for typed lines looks like one that hangs. Not with `--quiet`.
+pub fn stdin_hint(config: &Config, stdin_is_terminal: bool) -> Option<&'static str> {
+    (stdin_is_terminal && config.human_summary && config.inputs.iter().any(|name| name == "-"))
+        .then_some(
+            "sudoku-batch: reading puzzles from stdin (the terminal), one per line; \
+             Ctrl-D ends the input",
+        )
+}
+
+/// Writes [`stdin_hint`]'s line when it applies.
+pub fn say_when_reading_a_terminal(config: &Config) {
+    if let Some(hint) = stdin_hint(config, std::io::stdin().is_terminal()) {
+        crate::stderrln!("{hint}");
     }
 }

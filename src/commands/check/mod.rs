@@ -144,7 +144,7 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
         ));
     }
     let mut config = Config::from_args(&args.solve)?;
-    crate::commands::command_line::say_when_reading_a_terminal(&config);
+    solve::say_when_reading_a_terminal(&config);
     // `check ... | head`: every record is still verified.
     config.finish_when_stdout_closes = true;
     let mut guard = config.file_guard();
