@@ -1,13 +1,11 @@
 //! A grid of any shape: n * n cells, 0 blank and 1..=n a symbol's value.
 
-use std::fmt;
-
 use super::shape::Shape;
-use super::symbols::Symbols;
 use crate::grid::UnitKind;
 
 /// A grid of any [`Shape`]: n * n cell values in row-major order, 0 for a
-/// blank and 1..=n for the value of a symbol (see [`Symbols`]).
+/// blank and 1..=n for the value of a symbol (see
+/// [`Symbols`](super::symbols::Symbols), which also writes it).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct SizedGrid {
     shape: Shape,
@@ -26,21 +24,6 @@ pub struct SizedConflict {
     /// The first two cells holding the value (row-major indices), in unit
     /// order.
     pub cells: (usize, usize),
-}
-
-impl SizedConflict {
-    /// The conflict in words with the grid's symbols, as
-    /// `K twice in row 3: r3c2, r3c9` (1-based rows and columns).
-    pub fn describe(&self, shape: Shape, symbols: &Symbols) -> String {
-        format!(
-            "{} twice in {} {}: {}, {}",
-            symbols.name_of(self.value),
-            self.kind,
-            self.index + 1,
-            cell_name(shape, self.cells.0),
-            cell_name(shape, self.cells.1)
-        )
-    }
 }
 
 /// A cell's name, `r3c12` (1-based row and column).
@@ -153,12 +136,5 @@ impl SizedGrid {
                 .iter()
                 .zip(&self.cells)
                 .all(|(&p, &s)| p == 0 || p == s)
-    }
-}
-
-impl fmt::Display for SizedGrid {
-    /// The values as comma-separated numbers, 0 for blanks.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&Symbols::Numbers.format(self, b'0'))
     }
 }

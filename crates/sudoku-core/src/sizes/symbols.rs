@@ -21,7 +21,7 @@ use std::fmt;
 
 use thiserror::Error;
 
-use super::grid::SizedGrid;
+use super::grid::{cell_name, SizedConflict, SizedGrid};
 use super::shape::{Shape, ShapeError, MAX_SIDE};
 
 /// The blank characters other than `0`.
@@ -570,6 +570,28 @@ fn read_chars(
     }
     let grid = SizedGrid::from_cells(shape, cells).ok_or(SymbolsError::CellCount(chars.len()))?;
     Ok(Read { grid, symbols })
+}
+
+impl SizedConflict {
+    /// The conflict in words with the grid's symbols, as
+    /// `K twice in row 3: r3c2, r3c9` (1-based rows and columns).
+    pub fn describe(&self, shape: Shape, symbols: &Symbols) -> String {
+        format!(
+            "{} twice in {} {}: {}, {}",
+            symbols.name_of(self.value),
+            self.kind,
+            self.index + 1,
+            cell_name(shape, self.cells.0),
+            cell_name(shape, self.cells.1)
+        )
+    }
+}
+
+impl fmt::Display for SizedGrid {
+    /// The values as comma-separated numbers, 0 for blanks.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&Symbols::Numbers.format(self, b'0'))
+    }
 }
 
 #[cfg(test)]
