@@ -353,8 +353,8 @@ impl Input {
                 let (prefix, detected) =
                     sniff(&mut source).map_err(|e| InputError::io(&name, e))?;
                 // A name that says no format: stdin (`-`), `.txt`, none.
-                let quoted_csv =
-                    format_by_name(&name) == Format::Lines && starts_quoted_csv(&prefix);
+                let quoted_csv = format_by_name(&name) == Format::Lines
+                    && (starts_quoted_csv(&prefix) || starts_numbered_header(&prefix));
                 source = Box::new(Cursor::new(prefix).chain(source));
                 if let Detected::Grid { line, side } = detected {
                     return Err(InputError::GridFile {
@@ -716,6 +716,27 @@ fn starts_quoted_csv(prefix: &[u8]) -> bool {
         .filter(|line| !super::lines::is_skipped(line))
         .take(2)
         .any(super::lines::quoted_csv)
+}
+
+/// True when `prefix`, the start of an input whose name says no format,
+/// begins with a CSV header whose names end in one grid's cells numbered
+/// from 0 (`,0,1,...,80`, as pandas writes an array: see
+/// [`super::csv::numbered_cells`]). Such an input is read as CSV, as the
+/// file named `.csv` is: as text lines, its index and cells were 82
+/// values.
+fn starts_numbered_header(prefix: &[u8]) -> bool {
+    let Some(line) = prefix
+        .split(|&b| b == b'\n')
+        .find(|line| !super::lines::is_skipped(line))
+    else {
+        return false;
+    };
+    let names: Vec<String> = line
+        .trim_ascii()
+        .split(|&b| b == b',')
+        .map(|name| String::from_utf8_lossy(name.trim_ascii()).into_owned())
+        .collect();
+    super::csv::numbered_cells(&names).is_some()
 }
 
 /// Reads the start of `source` until it can tell whether it is a grid file.

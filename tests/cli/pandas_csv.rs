@@ -223,3 +223,30 @@ fn other_frame_writers_and_a_solutions_file_from_pandas_are_read() {
         "{got:?}"
     );
 }
+
+#[test]
+fn a_pandas_csv_from_stdin_or_a_txt_gives_the_rows_of_the_file_named_csv() {
+    let s = Scratch::new();
+    let four = pandas(&[""], &[FOUR.to_vec(), FOUR.to_vec()]);
+    let nine = pandas(&["", "Unnamed: 0"], &[values(P), from_zero(&values(P))]);
+    for (i, frame) in [four, nine].iter().enumerate() {
+        let named = bin()
+            .args(["solve", &s.file(&format!("f{i}.csv"), frame.as_bytes())])
+            .output()
+            .unwrap();
+        assert_eq!(code(&named), 0, "{}", stderr(&named));
+        let rows = without_timing(&stdout(&named));
+        let stdin = bin()
+            .args(["solve", "-"])
+            .write_stdin(frame.as_bytes())
+            .output()
+            .unwrap();
+        assert_eq!(without_timing(&stdout(&stdin)), rows, "stdin");
+        for name in [format!("f{i}.txt"), format!("f{i}")] {
+            let file = s.file(&name, frame.as_bytes());
+            let output = bin().args(["solve", &file]).output().unwrap();
+            assert_eq!(code(&output), 0, "{name}: {}", stderr(&output));
+            assert_eq!(without_timing(&stdout(&output)), rows, "{name}");
+        }
+    }
+}
