@@ -362,7 +362,21 @@ fn merge_stopped_by_sigint_or_sigterm_exits_130_or_143_and_leaves_nothing() {
             .stderr(std::process::Stdio::piped())
             .spawn()
             .unwrap();
-        std::thread::sleep(std::time::Duration::from_millis(700));
+        // Its temporary file shows that it has read the part's first rows
+        // (its signal handlers are installed before): then it waits.
+        let started = std::time::Instant::now();
+        let partial = |dir: &Scratch| {
+            fs::read_dir(dir.path("")).unwrap().any(|e| {
+                e.unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".partial")
+            })
+        };
+        while !partial(&s) && started.elapsed() < std::time::Duration::from_secs(20) {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        assert!(partial(&s), "SIG{signal}: the merge made no temporary file");
         let sent = std::process::Command::new("kill")
             .args([format!("-{signal}"), merge.id().to_string()])
             .status()
