@@ -206,6 +206,30 @@ pub enum ResumeError {
         /// The cause.
         source: io::Error,
     },
+    /// A Parquet results file that cannot be continued: no footer (the run
+    /// that wrote it was killed outright), or not Parquet at all.
+    #[error(
+        "{path} cannot be resumed: {cause}; it is left as it was (a run stopped by Ctrl-C, \
+         SIGTERM or a full disk leaves a readable file; one killed outright leaves none)"
+    )]
+    Unreadable {
+        /// The results file.
+        path: PathBuf,
+        /// Why it cannot be read.
+        cause: String,
+    },
+    /// A Parquet results file's columns, or their types, are not those
+    /// this run writes.
+    #[error(
+        "{path}: {why}; --resume continues a results file written by `solve` with the same \
+         inputs and the same --keep, --keep-all and --keep-types"
+    )]
+    Schema {
+        /// The results file.
+        path: PathBuf,
+        /// What differs.
+        why: String,
+    },
     /// Its first line is not the header this run writes.
     #[error(
         "{path}: line 1: the header is `{found}`, but this run writes `{expected}`; \
@@ -223,40 +247,40 @@ pub enum ResumeError {
     /// The first row of JSON Lines results has other keys than the rows
     /// this run writes.
     #[error(
-        "{path}: line {line}: the row's keys are `{found}`, but this run writes `{expected}`; \
+        "{path}: {at}: the row's keys are `{found}`, but this run writes `{expected}`; \
          --resume continues a results file written by `solve` with the same inputs and the \
          same --keep or --keep-all"
     )]
     Keys {
         /// The results file.
         path: PathBuf,
-        /// The row's line in the results file.
-        line: u64,
+        /// The row's place in the results file.
+        at: RowAt,
         /// Its keys, in order, shortened.
         found: String,
         /// The keys this run writes, in order.
         expected: String,
     },
     /// A complete row is not a results row.
-    #[error("{path}: line {line}: not a results row: {cause}")]
+    #[error("{path}: {at}: not a results row: {cause}")]
     BadRow {
         /// The results file.
         path: PathBuf,
-        /// The row's line in the results file.
-        line: u64,
+        /// The row's place in the results file.
+        at: RowAt,
         /// What is wrong.
         cause: String,
     },
     /// A kept row differs from the input record at its place.
     #[error(
-        "{path}: line {line} does not match the inputs: the row has {row}, \
+        "{path}: {at} does not match the inputs: the row has {row}, \
          but the inputs have {record} there; --resume needs the inputs of the run that wrote it"
     )]
     Mismatch {
         /// The results file.
         path: PathBuf,
-        /// The row's line in the results file.
-        line: u64,
+        /// The row's place in the results file.
+        at: RowAt,
         /// The row, described.
         row: String,
         /// The input record at its place, described.
@@ -273,22 +297,43 @@ pub enum ResumeError {
     Options {
         /// The results file.
         path: PathBuf,
-        /// Where it shows: `line N`, or the summary file.
+        /// Where it shows: `line N` (`row N` of Parquet), or the summary
+        /// file.
         at: String,
         /// What differs.
         why: String,
     },
     /// The inputs end before the kept rows do.
     #[error(
-        "{path}: line {line} has {row}, but the inputs end before it; \
+        "{path}: {at} has {row}, but the inputs end before it; \
          --resume needs the inputs of the run that wrote it"
     )]
     InputShort {
         /// The results file.
         path: PathBuf,
-        /// The first row left over, its line in the results file.
-        line: u64,
+        /// The first row left over, its place in the results file.
+        at: RowAt,
         /// The row, described.
         row: String,
     },
+}
+
+/// Where a row is in a results file, as a message names it: its line
+/// (CSV, JSON Lines) or, in Parquet, which has no lines, its row number
+/// (from 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RowAt {
+    /// A line of a text file (a CSV header is line 1).
+    Line(u64),
+    /// A row of a Parquet file (the first is row 1).
+    Row(u64),
+}
+
+impl std::fmt::Display for RowAt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RowAt::Line(n) => write!(f, "line {n}"),
+            RowAt::Row(n) => write!(f, "row {n}"),
+        }
+    }
 }

@@ -1066,6 +1066,38 @@ pub struct ResultsWriter {
     cut_rows: Option<(u64, bool)>,
     /// The rows are CSV (a line end in quotes is inside a field).
     csv: bool,
+    /// `--resume` of Parquet: the file written under a temporary name,
+    /// renamed over the file it continues when the writer ends.
+    staged: Option<Staged>,
+}
+
+/// A Parquet results file continued under a temporary name
+/// ([`ResultsWriter::continue_parquet`]).
+struct Staged {
+    temporary: PathBuf,
+    /// The file it continues, and replaces when it ends.
+    target: PathBuf,
+    /// The rows of that file: a temporary file that holds fewer (a write
+    /// that failed while they were copied) never replaces it.
+    kept_rows: u64,
+}
+
+impl Staged {
+    /// Puts the temporary file in the place of the one it continues.
+    fn rename(&self) -> io::Result<()> {
+        std::fs::rename(&self.temporary, &self.target)
+    }
+
+    /// Removes the temporary file, leaving the one it continues as it was;
+    /// says so, for a message.
+    fn remove(&self) -> String {
+        let _ = std::fs::remove_file(&self.temporary);
+        format!(
+            "{} is left as it was, with its {}",
+            self.target.display(),
+            words::count(self.kept_rows, "row", "rows")
+        )
+    }
 }
 
 impl ResultsWriter {
@@ -1114,6 +1146,7 @@ impl ResultsWriter {
                     cut_at: None,
                     cut_rows: None,
                     csv: false,
+                    staged: None,
                 });
             }
         };
@@ -1162,7 +1195,7 @@ impl ResultsWriter {
         let mut header = Vec::new();
         let rows: Arc<dyn RowFormat> = match format {
             OutputFormat::Jsonl => Arc::new(JsonlRows::new(shape)),
-            // CSV: Parquet is never resumed (see `Config::output_format`).
+            // CSV: Parquet is continued by `ResultsWriter::continue_parquet`.
             _ => {
                 let csv = CsvRows::new(shape, b',');
                 if keep == 0 {
@@ -1180,6 +1213,85 @@ impl ResultsWriter {
         writer.cut_at = (len > keep).then_some(keep);
         writer.csv = format == OutputFormat::Csv;
         Ok(writer)
+    }
+
+    /// Continues the Parquet results file `path` (`--resume`), whose
+    /// footer is `metadata` and whose columns are `shape`'s (see
+    /// [`parquet::schema_difference`]): the continued file is written beside
+    /// it, under a temporary name (`.NAME.resume.partial`, written over
+    /// when a killed run left one), its row groups copied first as they are,
+    /// and the rows of this run after them. When the writer ends (also
+    /// after an interrupt, or a failed write once the file is given its
+    /// footer: see [`ResultsWriter::finish_after`]), the temporary file is
+    /// renamed over `path`; until then `path` is left as it was, so a run
+    /// killed outright loses nothing. [`ResultsWriter::leave_unchanged`]
+    /// removes it instead.
+    ///
+    /// # Errors
+    /// [`Error::Write`] when the file cannot be read, the temporary file
+    /// cannot be created or the row groups cannot be copied (the temporary
+    /// file is removed then), [`Error::Usage`] for a file that a rename
+    /// cannot replace (a device, a named pipe, a file of several links).
+    pub fn continue_parquet(
+        path: &Path,
+        shape: &Shape,
+        metadata: &::parquet::file::metadata::ParquetMetaData,
+    ) -> Result<ResultsWriter, Error> {
+        let error = |e| Error::write("results", path, e);
+        let (temporary, target) = replace::resumed(path).ok_or_else(|| {
+            Error::Usage(format!(
+                "--resume continues a Parquet file by writing it anew beside it and renaming it \
+                 over the old one, and {} cannot be replaced so (a device, a named pipe or a \
+                 file of several links)",
+                path.display()
+            ))
+        })?;
+        let old = File::open(&target).map_err(error)?;
+        let file = File::create(&temporary).map_err(error)?;
+        if let Ok(meta) = old.metadata() {
+            let _ = file.set_permissions(meta.permissions());
+        }
+        let rows =
+            ParquetRows::continued(Sink::File(file), shape, &old, metadata).map_err(|e| {
+                let _ = std::fs::remove_file(&temporary);
+                parquet_error(e, path)
+            })?;
+        Ok(ResultsWriter {
+            body: Body::Parquet(Box::new(rows)),
+            destination: Destination::File {
+                path: path.to_path_buf(),
+                compression: Compression::None,
+            },
+            closed: false,
+            cut_at: None,
+            cut_rows: None,
+            csv: false,
+            staged: Some(Staged {
+                temporary,
+                target,
+                kept_rows: u64::try_from(metadata.file_metadata().num_rows()).unwrap_or(0),
+            }),
+        })
+    }
+
+    /// Ends the writer leaving the results file as it was before the run:
+    /// for a resumed run refused once its rows were matched against the
+    /// inputs (nothing is appended then). A continued Parquet file's
+    /// temporary file is removed; a text file, appended nothing, is
+    /// finished as [`ResultsWriter::finish`] does.
+    pub fn leave_unchanged(self) {
+        match self.staged {
+            Some(staged) => {
+                if let Body::Parquet(rows) = self.body {
+                    // Its thread joined before the file is removed.
+                    let _ = rows.finish();
+                }
+                staged.remove();
+            }
+            None => {
+                let _ = self.finish();
+            }
+        }
     }
 
     /// A text writer that starts with `header` (none when empty), on a
@@ -1207,6 +1319,7 @@ impl ResultsWriter {
             cut_at: None,
             cut_rows: None,
             csv: true,
+            staged: None,
         };
         if !header.is_empty() {
             match writer.write_text(&header) {
@@ -1446,7 +1559,10 @@ impl ResultsWriter {
                 sink
             }
             Body::Parquet(rows) => rows.finish().map_err(|(e, salvaged)| {
-                let note = salvaged_note(name, &salvaged);
+                let note = match &self.staged {
+                    Some(staged) => settle(staged, &salvaged),
+                    None => salvaged_note(name, &salvaged),
+                };
                 // The rows the file holds, for the summary.
                 let tally = match salvaged {
                     Salvaged::Groups { .. } => parquet::recount(name).ok().map(Box::new),
@@ -1460,9 +1576,19 @@ impl ResultsWriter {
         }
         let zstd = matches!(sink, Sink::Zstd(_));
         sink.finish().map_err(|e| {
-            let note = zstd.then(|| zstd_note(&name.display()));
+            let note = match &self.staged {
+                Some(staged) => Some(staged.remove()),
+                None => zstd.then(|| zstd_note(&name.display())),
+            };
             failed(Error::write("results", name, e), note, None)
-        })
+        })?;
+        match &self.staged {
+            Some(staged) => staged.rename().map_err(|e| {
+                let note = staged.remove();
+                failed(Error::write("results", name, e), Some(note), None)
+            }),
+            None => Ok(()),
+        }
     }
 
     /// Remembers a closed stdout, so that later writes stop at once.
@@ -1486,6 +1612,21 @@ struct Failed {
 /// What a `.zst` results file `path` holds after a failed write.
 fn zstd_note(path: &std::path::Display<'_>) -> String {
     format!("{path} holds a zstd stream cut short (`zstd -dc` reads the rows before the cut)")
+}
+
+/// What a continued Parquet file (`staged`) becomes after a failed write
+/// that left it `salvaged`, said as [`salvaged_note`] says it: renamed over
+/// the file it continues when it holds every row of that file (the row
+/// groups copied, and maybe some of this run's), else removed, the file
+/// it continues left as it was.
+fn settle(staged: &Staged, salvaged: &Salvaged) -> Option<String> {
+    match salvaged {
+        Salvaged::Groups { rows, .. } if *rows >= staged.kept_rows => match staged.rename() {
+            Ok(()) => salvaged_note(&staged.target, salvaged),
+            Err(_) => Some(staged.remove()),
+        },
+        _ => Some(staged.remove()),
+    }
 }
 
 /// What the Parquet results file `path` holds after a failed write, as

@@ -163,11 +163,19 @@ fn run_opened(
     // The tally is this run's rows; with --resume, the kept rows' tally is
     // added once they are all matched (see `resume::Matching::finish`).
     let (mut writer, kept_rows, limit) = match (&resume, &config.output) {
-        (Some((done, _)), Destination::File { path, .. }) => (
-            ResultsWriter::append(path, done.format, &shape, done.len)?,
-            done.rows,
-            config.limit.map(|n| n.saturating_sub(done.rows)),
-        ),
+        (Some((done, _)), Destination::File { path, .. })
+            if done.format != OutputFormat::Parquet || done.parquet.is_some() =>
+        {
+            let writer = match &done.parquet {
+                Some(metadata) => ResultsWriter::continue_parquet(path, &shape, metadata)?,
+                None => ResultsWriter::append(path, done.format, &shape, done.len)?,
+            };
+            (
+                writer,
+                done.rows,
+                config.limit.map(|n| n.saturating_sub(done.rows)),
+            )
+        }
         _ => {
             let created =
                 ResultsWriter::create(&config.output, format, &shape, config.output_delimiter);
@@ -242,6 +250,22 @@ fn run_opened(
             return Err(e);
         }
     };
+    let interrupted = match ending {
+        Ending::Finished => interrupt.signal(),
+        Ending::Interrupted(signal) => Some(signal),
+    };
+    // Before the results are ended: a resumed run refused here appended
+    // nothing, and a continued Parquet file must not replace the old one.
+    let kept_tally = match &resume {
+        Some((_, matching)) => match matching.finish(interrupted.is_some()) {
+            Ok(kept) => Some(kept),
+            Err(e) => {
+                writer.leave_unchanged();
+                return Err(e.into());
+            }
+        },
+        None => None,
+    };
     if let Err(failed) = writer.finish_counted() {
         match *failed {
             (Error::BrokenPipe, _) if config.finish_when_stdout_closes => stdout_closed = true,
@@ -260,12 +284,8 @@ fn run_opened(
             crate::process::words::noun(tally.puzzles, "was", "were")
         );
     }
-    let interrupted = match ending {
-        Ending::Finished => interrupt.signal(),
-        Ending::Interrupted(signal) => Some(signal),
-    };
-    if let Some((_, matching)) = &resume {
-        tally.merge(&matching.finish(interrupted.is_some())?);
+    if let Some(kept) = kept_tally {
+        tally.merge(&kept);
     }
     // Inputs read once (a pipe) could not be checked before the run: only a
     // run that read every record knows that none fits.
@@ -376,7 +396,10 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
     };
     let (sources, resume) = match &config.output {
         Destination::File { path, .. } if config.resume => {
-            let done = resume::scan(path, format, &names, &shape.column_names(), config.rating)?;
+            let done = match format {
+                OutputFormat::Parquet => resume::scan_parquet(path, &names, &shape, config.rating)?,
+                _ => resume::scan(path, format, &names, &shape.column_names(), config.rating)?,
+            };
             // The previous run's summary, where this run writes its own,
             // tells the options it ran with.
             if let Some(Destination::File { path: summary, .. }) = &config.summary_json {

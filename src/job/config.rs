@@ -144,8 +144,8 @@ impl Config {
     ///
     /// # Errors
     /// [`Error::Usage`] when the name says no format, for Parquet in a `.gz`
-    /// or `.zst` name, for `--resume` of anything but a CSV (with commas)
-    /// or JSON Lines file, plain or gzip,
+    /// or `.zst` name, for `--resume` of anything but a CSV (with commas),
+    /// JSON Lines (plain or gzip) or Parquet file,
     /// and for a delimiter other than a comma in any format but CSV.
     pub fn output_format(&self) -> Result<OutputFormat, Error> {
         let path = match &self.output {
@@ -171,14 +171,6 @@ impl Config {
                     return Err(Error::Usage(format!(
                         "--resume cannot continue a zstd file ({}): a cut-off zstd stream \
                          cannot be appended to; write plain or .gz results to resume",
-                        path.display()
-                    )))
-                }
-                Destination::File { path, .. } if format == OutputFormat::Parquet => {
-                    return Err(Error::Usage(format!(
-                        "--resume continues CSV and JSON Lines results only, and {} is {format}: \
-                         a {format} file cannot be continued; write CSV (.csv) or JSON Lines \
-                         (.jsonl) to resume",
                         path.display()
                     )))
                 }
@@ -475,17 +467,23 @@ mod tests {
     }
 
     #[test]
-    fn resume_needs_a_csv_or_json_lines_output_file_plain_or_gzip() {
+    fn resume_needs_a_csv_json_lines_or_parquet_output_file_not_zstd() {
         for args in [
             &["--resume", "-o", "-"][..],
             &["--resume", "-o", "r.csv.zst"],
             &["--resume", "-o", "r.jsonl.zst"],
-            &["--resume", "-o", "r.parquet"],
         ] {
             let err = config(args, TERMINAL).unwrap_err();
             assert!(err.to_string().contains("--resume"), "{err}");
         }
-        for name in ["r.csv", "r.csv.gz", "r.jsonl", "r.ndjson", "r.jsonl.gz"] {
+        for name in [
+            "r.csv",
+            "r.csv.gz",
+            "r.jsonl",
+            "r.ndjson",
+            "r.jsonl.gz",
+            "r.parquet",
+        ] {
             assert!(config(&["--resume", "-o", name], TERMINAL).unwrap().resume);
         }
     }

@@ -34,24 +34,27 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 
+use ::parquet::file::metadata::ParquetMetaData;
 use sudoku_core::sizes::{Shape, SizedGrid};
 use sudoku_core::solver::{Mode, SolverKind, Status};
 
 use crate::input::{InputError, Record, RecordBatch, RecordStream, SizedRecord};
 use crate::job::pipeline::Source;
 use crate::output::rating::RatingColumns;
-use crate::output::read_back::{json_fields, parse_row, read_sized, Columns, JsonMembers, Row};
+use crate::output::read_back::{
+    json_fields, parse_row, read_sized, Columns, JsonMembers, ParquetRecords, Row,
+};
 use crate::output::stats::Tally;
 use crate::output::{Blank, Compression, OutputFormat};
 
-pub use crate::error::ResumeError;
+pub use crate::error::{ResumeError, RowAt};
 
 /// What [`scan`] found in a results file.
 #[derive(Clone, Debug)]
 pub struct Kept {
     /// The results file.
     pub path: PathBuf,
-    /// Its format: CSV or JSON Lines.
+    /// Its format: CSV, JSON Lines or Parquet.
     pub format: OutputFormat,
     /// Length in bytes of its complete lines, header included: appending
     /// starts here (anything after is a row cut short, and is dropped). 0
@@ -65,6 +68,11 @@ pub struct Kept {
     columns: Columns,
     /// The header this run writes: of JSON Lines, every row's keys.
     header: Vec<String>,
+    /// Of a Parquet file, its footer (`None` when the file is missing or
+    /// empty): the file is continued under another name
+    /// ([`crate::output::ResultsWriter::continue_parquet`]), not appended
+    /// to, and `len` is 0.
+    pub parquet: Option<Arc<ParquetMetaData>>,
 }
 
 impl Kept {
@@ -89,8 +97,38 @@ impl Kept {
     }
 
     /// The kept rows, read from the start of the file.
-    fn rows(&self) -> io::Result<RowReader<Box<dyn Read + Send>>> {
-        Ok(RowReader::new(self.open()?, self))
+    fn rows(&self) -> Result<RowReader<Box<dyn Read + Send>>, ResumeError> {
+        let read_error = |source| ResumeError::Read {
+            path: self.path.clone(),
+            source,
+        };
+        let Some(metadata) = &self.parquet else {
+            return Ok(RowReader::new(self.open().map_err(read_error)?, self));
+        };
+        // The columns `parse_row` reads; the kept ones are not read.
+        let columns = &self.columns;
+        let mut read = vec![
+            columns.line,
+            columns.puzzle,
+            columns.status,
+            columns.message,
+        ];
+        read.extend(columns.file);
+        read.extend(columns.solved.iter().flatten());
+        read.extend(
+            columns
+                .rating
+                .iter()
+                .flat_map(|r| [Some(r.rating), Some(r.hardest), r.steps])
+                .flatten(),
+        );
+        let file = File::open(&self.path).map_err(read_error)?;
+        let records = ParquetRecords::new(file, Arc::clone(metadata), &read, columns.file)
+            .map_err(|cause| ResumeError::Unreadable {
+                path: self.path.clone(),
+                cause,
+            })?;
+        Ok(RowReader::with_rows(Rows::Parquet(records), self))
     }
 }
 
@@ -135,6 +173,7 @@ pub fn scan(
         rows: 0,
         columns,
         header: header.to_vec(),
+        parquet: None,
     };
     let read_error = |source| ResumeError::Read {
         path: path.to_path_buf(),
@@ -158,17 +197,77 @@ pub fn scan(
     kept.len = complete.len;
     // JSON Lines has no header: every record is a row.
     kept.rows = complete.records.saturating_sub(u64::from(!json));
-    kept.rows().map_err(read_error)?.check_columns()?;
+    kept.rows()?.check_columns()?;
     match complete.torn_row {
         Some(line) => Err(ResumeError::BadRow {
             path: path.to_path_buf(),
-            line,
+            at: RowAt::Line(line),
             cause: "a gzip member ends inside this row, so no row can follow it (solve writes \
                     whole rows per member); decompress the file to resume it"
                 .into(),
         }),
         None => Ok(kept),
     }
+}
+
+/// [`scan`] of the Parquet results file at `path` written for inputs named
+/// `names`, whose rows this run writes as `shape` says: its footer read,
+/// and its columns checked to be the run's, with their types (the kept
+/// columns' too: `--keep`, `--keep-types`), so that its row groups can be
+/// copied into the continued file. Every row in it is kept: a file cut
+/// short by a full disk or a file size limit was given the footer of its
+/// row groups written whole (`output/parquet/salvage.rs`). A missing or
+/// empty file is an empty one.
+///
+/// # Errors
+/// [`ResumeError::Unreadable`] for a file with no footer (the run that
+/// wrote it was killed outright) or that is not Parquet,
+/// [`ResumeError::Schema`] for other columns or types,
+/// [`ResumeError::Read`].
+pub fn scan_parquet(
+    path: &Path,
+    names: &[String],
+    shape: &crate::output::Shape,
+    rating: RatingColumns,
+) -> Result<Kept, ResumeError> {
+    let header = shape.column_names();
+    let mut columns = Columns::written(names.len() > 1, rating);
+    columns.len = header.len();
+    let mut kept = Kept {
+        path: path.to_path_buf(),
+        format: OutputFormat::Parquet,
+        len: 0,
+        rows: 0,
+        columns,
+        header,
+        parquet: None,
+    };
+    let file = match File::open(path) {
+        Ok(file) => file,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(kept),
+        Err(source) => {
+            return Err(ResumeError::Read {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let unreadable = |cause| ResumeError::Unreadable {
+        path: path.to_path_buf(),
+        cause,
+    };
+    let Some(metadata) = crate::output::parquet::footer(&file).map_err(unreadable)? else {
+        return Ok(kept);
+    };
+    if let Some(why) = crate::output::parquet::schema_difference(&metadata, shape) {
+        return Err(ResumeError::Schema {
+            path: path.to_path_buf(),
+            why,
+        });
+    }
+    kept.rows = u64::try_from(metadata.file_metadata().num_rows()).unwrap_or(0);
+    kept.parquet = Some(metadata);
+    Ok(kept)
 }
 
 /// The complete records at the start of a results file.
@@ -687,12 +786,12 @@ fn describe(file: Option<&str>, line: u64, puzzle: Option<String>) -> String {
 }
 
 /// Reads the rows of a results file, one reused record at a time: a CSV
-/// record, or a JSON Lines row laid out as the CSV record of the same row
-/// ([`json_fields`]).
+/// record, or a JSON Lines or Parquet row laid out as the CSV record of the
+/// same row ([`json_fields`], [`ParquetRecords`]).
 struct RowReader<R> {
     rows: Rows<R>,
     record: csv::ByteRecord,
-    /// The line of the record last read.
+    /// The line of the record last read (of Parquet, its row).
     line: u64,
     path: PathBuf,
     columns: Columns,
@@ -708,6 +807,9 @@ enum Rows<R> {
         /// The line last read, its line end included.
         text: Vec<u8>,
     },
+    /// A Parquet file's rows (no header: its columns are checked by
+    /// [`scan_parquet`]).
+    Parquet(ParquetRecords),
 }
 
 impl<R: Read> RowReader<R> {
@@ -726,6 +828,11 @@ impl<R: Read> RowReader<R> {
                     .from_reader(bytes),
             )
         };
+        RowReader::with_rows(rows, kept)
+    }
+
+    /// Reads the rows of `kept` from `rows`.
+    fn with_rows(rows: Rows<R>, kept: &Kept) -> RowReader<R> {
         RowReader {
             rows,
             record: csv::ByteRecord::new(),
@@ -736,10 +843,18 @@ impl<R: Read> RowReader<R> {
         }
     }
 
+    /// Where the record at `line` is, as a message names it.
+    fn at(&self, line: u64) -> RowAt {
+        match self.rows {
+            Rows::Parquet(_) => RowAt::Row(line),
+            _ => RowAt::Line(line),
+        }
+    }
+
     fn bad_row(&self, line: u64, cause: String) -> ResumeError {
         ResumeError::BadRow {
             path: self.path.clone(),
-            line,
+            at: self.at(line),
             cause,
         }
     }
@@ -787,6 +902,11 @@ impl<R: Read> RowReader<R> {
                     return Ok(true);
                 }
             },
+            Rows::Parquet(records) => {
+                let read = records.read(&mut self.record);
+                self.line = records.rows();
+                read.map_err(|cause| self.bad_row(self.line + 1, cause))
+            }
         }
     }
 
@@ -797,12 +917,14 @@ impl<R: Read> RowReader<R> {
             return Ok(());
         }
         let path = &self.path;
+        let at = self.at(self.line);
         match &self.rows {
             Rows::Csv(_) => check_header(path, &self.record, &self.header),
+            Rows::Parquet(_) => Ok(()),
             Rows::Jsonl { text, .. } => {
                 let members = JsonMembers::parse(text).map_err(|cause| ResumeError::BadRow {
                     path: path.clone(),
-                    line: self.line,
+                    at,
                     cause,
                 })?;
                 let mut found: Vec<&str> = members.keys().collect();
@@ -815,7 +937,7 @@ impl<R: Read> RowReader<R> {
                 let found: String = members.keys().collect::<Vec<_>>().join(",");
                 Err(ResumeError::Keys {
                     path: path.clone(),
-                    line: self.line,
+                    at,
                     found: shortened(&found),
                     expected: self.header.join(","),
                 })
@@ -823,22 +945,22 @@ impl<R: Read> RowReader<R> {
         }
     }
 
-    /// Skips the header (JSON Lines has none).
+    /// Skips the header (JSON Lines and Parquet have none).
     fn skip_header(&mut self) -> Result<(), ResumeError> {
         match self.rows {
             Rows::Csv(_) => self.read_line().map(drop),
-            Rows::Jsonl { .. } => Ok(()),
+            Rows::Jsonl { .. } | Rows::Parquet(_) => Ok(()),
         }
     }
 
-    /// The next row, with its line in the results file.
-    fn next_row(&mut self) -> Result<Option<(u64, Row)>, ResumeError> {
+    /// The next row, with its place in the results file.
+    fn next_row(&mut self) -> Result<Option<(RowAt, Row)>, ResumeError> {
         if !self.read()? {
             return Ok(None);
         }
         let line = self.line;
         parse_row(&self.record, &self.columns)
-            .map(|row| Some((line, row)))
+            .map(|row| Some((self.at(line), row)))
             .map_err(|cause| self.bad_row(line, cause))
     }
 }
@@ -856,8 +978,8 @@ const FEED_BATCHES: usize = 4;
 /// work on the reader thread. The thread ends at the last row, at the
 /// first bad one, or when the feed is dropped.
 struct RowFeed {
-    batches: Receiver<Result<Vec<(u64, Row)>, ResumeError>>,
-    batch: std::vec::IntoIter<(u64, Row)>,
+    batches: Receiver<Result<Vec<(RowAt, Row)>, ResumeError>>,
+    batch: std::vec::IntoIter<(RowAt, Row)>,
     /// The thread, joined once it has sent everything: a panic there is
     /// passed on, not taken for the end of the rows.
     thread: Option<std::thread::JoinHandle<()>>,
@@ -902,8 +1024,8 @@ impl RowFeed {
         })
     }
 
-    /// The next kept row, with its line in the results file.
-    fn next_row(&mut self) -> Result<Option<(u64, Row)>, ResumeError> {
+    /// The next kept row, with its place in the results file.
+    fn next_row(&mut self) -> Result<Option<(RowAt, Row)>, ResumeError> {
         loop {
             if let Some(row) = self.batch.next() {
                 return Ok(Some(row));
@@ -930,8 +1052,8 @@ struct Matcher {
     /// What the kept rows must show of this run's options.
     options: RowOptions,
     rows: Option<RowFeed>,
-    /// The next kept row, read but not matched yet, with its line.
-    next: Option<(u64, Row)>,
+    /// The next kept row, read but not matched yet, with its place.
+    next: Option<(RowAt, Row)>,
     /// The input names, to place rows with a `file` column.
     names: Vec<String>,
     /// The input of the last row matched.
@@ -1046,12 +1168,12 @@ impl Matcher {
                 })
                 .and_then(|()| self.options.solution_fits(record, row));
             if let Err(why) = checked {
-                let Some((line, _)) = self.next.take() else {
+                let Some((at, _)) = self.next.take() else {
                     return false;
                 };
                 self.fail(ResumeError::Options {
                     path: self.path.clone(),
-                    at: format!("line {line}"),
+                    at: at.to_string(),
                     why,
                 });
                 return false;
@@ -1080,12 +1202,12 @@ impl Matcher {
 
     /// The next kept row differs from `record` (described).
     fn mismatch(&mut self, record: String) -> Step {
-        let Some((line, row)) = self.next.take() else {
+        let Some((at, row)) = self.next.take() else {
             return Step::Stop;
         };
         self.fail(ResumeError::Mismatch {
             path: self.path.clone(),
-            line,
+            at,
             row: describe_row(&row),
             record,
         })
@@ -1093,12 +1215,12 @@ impl Matcher {
 
     /// The inputs ended before the next kept row.
     fn short(&mut self) -> Step {
-        let Some((line, row)) = self.next.take() else {
+        let Some((at, row)) = self.next.take() else {
             return Step::Stop;
         };
         self.fail(ResumeError::InputShort {
             path: self.path.clone(),
-            line,
+            at,
             row: describe_row(&row),
         })
     }
@@ -1162,10 +1284,7 @@ pub fn skip_kept(
 ) -> Result<(Vec<Source>, Matching), ResumeError> {
     let mut rows = None;
     if kept.rows > 0 {
-        let mut reader = kept.rows().map_err(|source| ResumeError::Read {
-            path: kept.path.clone(),
-            source,
-        })?;
+        let mut reader = kept.rows()?;
         reader.skip_header()?;
         rows = Some(RowFeed::start(reader)?);
     }
@@ -1439,7 +1558,16 @@ mod tests {
         let kept = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap();
         let (_, matching) = skip_kept(&kept, &names(1), vec![source(vec![])], options()).unwrap();
         let err = matching.finish(false).unwrap_err();
-        assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                ResumeError::BadRow {
+                    at: RowAt::Line(3),
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
 
     /// [`row`] as JSON Lines.
@@ -1496,7 +1624,16 @@ mod tests {
         // line counts).
         std::fs::write(&path, complete.replace("\"check\":null,", "")).unwrap();
         let err = scan_jsonl().unwrap_err();
-        assert!(matches!(err, ResumeError::Keys { line: 1, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                ResumeError::Keys {
+                    at: RowAt::Line(1),
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(err.to_string().contains("the same --keep"), "{err}");
         let second = json_row(3, None).replace("\"check\":null,", "");
         std::fs::write(&path, format!("{}\n{second}", json_row(1, Some(P)))).unwrap();
@@ -1504,7 +1641,16 @@ mod tests {
         let input = vec![record(1, Some(P)), record(3, None)];
         let (_, matching) = skip_kept(&kept, &names(1), vec![source(input)], options()).unwrap();
         let err = matching.finish(false).unwrap_err();
-        assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                ResumeError::BadRow {
+                    at: RowAt::Line(3),
+                    ..
+                }
+            ),
+            "{err}"
+        );
         assert!(err.to_string().contains("no `check` key"), "{err}");
 
         // A gzip member ending inside a line: nothing can follow it.
@@ -1512,7 +1658,16 @@ mod tests {
         let rows = format!("{}{}", json_row(1, Some(P)), json_row(3, None));
         std::fs::write(&path, gzip(&rows[..rows.len() - 9])).unwrap();
         let err = scan_as(&path, OutputFormat::Jsonl, &names(1)).unwrap_err();
-        assert!(matches!(err, ResumeError::BadRow { line: 2, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                ResumeError::BadRow {
+                    at: RowAt::Line(2),
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
 
     #[test]
@@ -1537,7 +1692,16 @@ mod tests {
         let torn = format!("{HEADER}{}{}", row(1, Some(P)), &row(2, Some(Q))[..30]);
         std::fs::write(&path, gzip(&torn)).unwrap();
         let err = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap_err();
-        assert!(matches!(err, ResumeError::BadRow { line: 3, .. }), "{err}");
+        assert!(
+            matches!(
+                err,
+                ResumeError::BadRow {
+                    at: RowAt::Line(3),
+                    ..
+                }
+            ),
+            "{err}"
+        );
     }
 
     #[test]
@@ -1621,7 +1785,13 @@ mod tests {
             assert!(passed.is_empty(), "{bad}");
             let err = verdict.unwrap_err();
             assert!(
-                matches!(err, ResumeError::BadRow { line: 3, .. }),
+                matches!(
+                    err,
+                    ResumeError::BadRow {
+                        at: RowAt::Line(3),
+                        ..
+                    }
+                ),
                 "{bad}: {err}"
             );
         }
@@ -1663,7 +1833,7 @@ mod tests {
         assert!(passed.is_empty());
         let err = verdict.unwrap_err();
         assert!(
-            matches!(err, ResumeError::BadRow { line, .. } if line == bad_line + 1),
+            matches!(err, ResumeError::BadRow { at, .. } if at == RowAt::Line(bad_line + 1)),
             "{err}"
         );
     }
@@ -1677,7 +1847,13 @@ mod tests {
             assert!(passed.is_empty(), "{second:?}");
             let err = verdict.unwrap_err();
             assert!(
-                matches!(err, ResumeError::Mismatch { line: 3, .. }),
+                matches!(
+                    err,
+                    ResumeError::Mismatch {
+                        at: RowAt::Line(3),
+                        ..
+                    }
+                ),
                 "{err}"
             );
         }
@@ -1690,7 +1866,13 @@ mod tests {
         assert!(passed.is_empty());
         let err = verdict.unwrap_err();
         assert!(
-            matches!(err, ResumeError::InputShort { line: 3, .. }),
+            matches!(
+                err,
+                ResumeError::InputShort {
+                    at: RowAt::Line(3),
+                    ..
+                }
+            ),
             "{err}"
         );
         assert!(

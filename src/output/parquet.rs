@@ -84,11 +84,13 @@ use sudoku_core::solver::Status;
 
 use super::Sink;
 
+mod continued;
 mod deltas;
 mod grids;
 mod names;
 mod salvage;
 
+pub(crate) use continued::{footer, schema_difference};
 use deltas::DeltaPages;
 use grids::{column_chunk, GridPage, GridPages, Paged};
 use names::NamePages;
@@ -227,17 +229,18 @@ type Broken = (ParquetError, Written);
 impl FileThread {
     /// Starts writing the row groups of `schema`'s columns to `file`, the
     /// columns at `grids` from their pages.
+    /// `ends` are where the row groups already in `file` end.
     fn start(
         mut file: FileWriter,
         schema: &SchemaRef,
         grids: Vec<PagedColumn>,
+        mut ends: Vec<u64>,
     ) -> Result<FileThread, ParquetError> {
         let (queue, finished) = sync_channel::<Finished>(0);
         let width = schema.fields().len();
         let thread = std::thread::Builder::new()
             .name("parquet-file".into())
             .spawn(move || {
-                let mut ends = Vec::new();
                 for (group, pages) in finished {
                     if let Err(e) = write_group(&mut file, width, &grids, group, &pages) {
                         return Err(Box::new((e, Written { file, ends })));
@@ -410,6 +413,32 @@ impl ParquetRows {
     /// # Errors
     /// The writer cannot start.
     pub(crate) fn create(sink: Sink, shape: &Shape) -> Result<ParquetRows, ParquetError> {
+        ParquetRows::start(sink, shape, None)
+    }
+
+    /// Starts a Parquet file of `shape`'s columns on `sink` (a new file)
+    /// that continues the Parquet file `old`, whose footer is `metadata`
+    /// and whose columns are `shape`'s ([`schema_difference`]): its row
+    /// groups are copied first, as they are (`continued.rs`), and the
+    /// rows written after them.
+    ///
+    /// # Errors
+    /// The writer cannot start, or a row group cannot be copied.
+    pub(crate) fn continued(
+        sink: Sink,
+        shape: &Shape,
+        old: &std::fs::File,
+        metadata: &::parquet::file::metadata::ParquetMetaData,
+    ) -> Result<ParquetRows, ParquetError> {
+        ParquetRows::start(sink, shape, Some((old, metadata)))
+    }
+
+    /// [`ParquetRows::create`], after the row groups of `old` when given.
+    fn start(
+        sink: Sink,
+        shape: &Shape,
+        old: Option<(&std::fs::File, &::parquet::file::metadata::ParquetMetaData)>,
+    ) -> Result<ParquetRows, ParquetError> {
         let schema = Arc::new(schema(shape));
         let props = WriterProperties::builder()
             .set_compression(Compression::ZSTD(ZstdLevel::default()))
@@ -424,8 +453,14 @@ impl ParquetRows {
             _ => None,
         };
         let sink = BufWriter::with_capacity(FILE_BUFFER, sink);
-        let (file, factory) = ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props.build()))?
-            .into_serialized_writer()?;
+        let (mut file, factory) =
+            ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props.build()))?
+                .into_serialized_writer()?;
+        let ends = match old {
+            Some((old, metadata)) => continued::copy_row_groups(&mut file, old, metadata)?,
+            None => Vec::new(),
+        };
+        let groups = ends.len();
         let descriptors = file.schema_descr();
         let mut leaves = vec![0; schema.fields().len()];
         for leaf in 0..descriptors.num_columns() {
@@ -448,7 +483,7 @@ impl ParquetRows {
             })
             .collect();
         Ok(ParquetRows {
-            file: FileThread::start(file, &schema, grids.clone())?,
+            file: FileThread::start(file, &schema, grids.clone(), ends)?,
             spare,
             factory,
             group: None,
@@ -456,7 +491,7 @@ impl ParquetRows {
             grids,
             leaves,
             group_rows: 0,
-            groups: 0,
+            groups,
             table: Arc::new(TableColumns {
                 files: shape.files.clone(),
                 kept: shape.kept.iter().map(|c| c.data_type.clone()).collect(),

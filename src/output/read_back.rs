@@ -583,6 +583,166 @@ pub fn json_fields(
     Ok(())
 }
 
+/// Rows of a Parquet results file read at a time.
+const PARQUET_BATCH_ROWS: usize = 8192;
+
+/// Reads the rows of a Parquet results file, a batch of rows at a time
+/// (row group by row group, never the whole file), each laid out as the
+/// CSV record of the same row, so that [`parse_row`] reads it as it reads
+/// CSV: a field per column of the file, in order; a string as its text
+/// (the `file` value with the `'` of [`file_field`]), an unsigned integer
+/// as its digits, a double (`solve_us`, `rating`) with one decimal, as
+/// the CSV writes them, and a null as an empty field. Only the columns
+/// asked for are read: the others (kept input columns, which
+/// [`parse_row`] passes over) are empty fields.
+pub struct ParquetRecords {
+    batches: parquet::arrow::arrow_reader::ParquetRecordBatchReader,
+    /// The batch being read, and its next row.
+    batch: Option<(arrow_array::RecordBatch, usize)>,
+    /// For each field of a record (each column of the file): where its
+    /// column is among a batch's, `None` for a column not read.
+    fields: Vec<Option<usize>>,
+    /// The `file` column's field.
+    file: Option<usize>,
+    /// Rows read so far.
+    rows: u64,
+    /// A number or a decimal, as its field holds it.
+    text: String,
+}
+
+impl ParquetRecords {
+    /// Reads the Parquet file `file`, whose footer is `metadata`, reading
+    /// the columns at `read` (positions among the file's columns); the
+    /// `file` column is at `file`.
+    ///
+    /// # Errors
+    /// The file's columns cannot be read as Arrow's.
+    pub fn new(
+        file: std::fs::File,
+        metadata: std::sync::Arc<parquet::file::metadata::ParquetMetaData>,
+        read: &[usize],
+        file_column: Option<usize>,
+    ) -> Result<ParquetRecords, String> {
+        use parquet::arrow::arrow_reader::{
+            ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
+        };
+        let reader = ArrowReaderMetadata::try_new(metadata, ArrowReaderOptions::new())
+            .map_err(|e| e.to_string())?;
+        let width = reader.schema().fields().len();
+        let mut roots: Vec<usize> = read.iter().copied().filter(|&i| i < width).collect();
+        roots.sort_unstable();
+        roots.dedup();
+        let mask = parquet::arrow::ProjectionMask::roots(reader.parquet_schema(), roots.clone());
+        let batches = ParquetRecordBatchReaderBuilder::new_with_metadata(file, reader)
+            .with_projection(mask)
+            .with_batch_size(PARQUET_BATCH_ROWS)
+            .build()
+            .map_err(|e| e.to_string())?;
+        let fields = (0..width)
+            .map(|i| roots.iter().position(|&root| root == i))
+            .collect();
+        Ok(ParquetRecords {
+            batches,
+            batch: None,
+            fields,
+            file: file_column,
+            rows: 0,
+            text: String::new(),
+        })
+    }
+
+    /// Reads the next row into `record`; `false` after the last.
+    ///
+    /// # Errors
+    /// The file cannot be read (the row it stopped at is
+    /// [`ParquetRecords::rows`] + 1), or a column holds a type no results
+    /// column has.
+    pub fn read(&mut self, record: &mut csv::ByteRecord) -> Result<bool, String> {
+        let (batch, row) = loop {
+            match &mut self.batch {
+                Some((batch, next)) if *next < batch.num_rows() => {
+                    *next += 1;
+                    break (&*batch, *next - 1);
+                }
+                _ => match self.batches.next() {
+                    None => return Ok(false),
+                    Some(batch) => self.batch = Some((batch.map_err(|e| e.to_string())?, 0)),
+                },
+            }
+        };
+        record.clear();
+        for (field, column) in self.fields.iter().enumerate() {
+            let Some(array) = column.map(|c| batch.column(c)) else {
+                record.push_field(b"");
+                continue;
+            };
+            push_parquet_value(
+                array.as_ref(),
+                row,
+                self.file == Some(field),
+                &mut self.text,
+                record,
+            )?;
+        }
+        self.rows += 1;
+        Ok(true)
+    }
+
+    /// Rows read so far: the row last read is row `rows()` (from 1).
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+}
+
+/// Pushes the value at `row` of `array`, a column of a Parquet results
+/// file, as the CSV field of the same value ([`ParquetRecords`]); `file`
+/// when it is the `file` column.
+fn push_parquet_value(
+    array: &dyn arrow_array::Array,
+    row: usize,
+    file: bool,
+    text: &mut String,
+    record: &mut csv::ByteRecord,
+) -> Result<(), String> {
+    use arrow_array::cast::AsArray;
+    use arrow_array::types::{Float64Type, UInt64Type};
+    use arrow_schema::DataType;
+    use std::fmt::Write;
+
+    if array.is_null(row) {
+        record.push_field(b"");
+        return Ok(());
+    }
+    text.clear();
+    match array.data_type() {
+        DataType::Utf8 => {
+            let value = array.as_string::<i32>().value(row);
+            match file {
+                true => record.push_field(file_field(value).as_bytes()),
+                false => record.push_field(value.as_bytes()),
+            }
+            return Ok(());
+        }
+        DataType::UInt64 => {
+            let _ = write!(text, "{}", array.as_primitive::<UInt64Type>().value(row));
+        }
+        DataType::Float64 => {
+            let _ = write!(
+                text,
+                "{:.1}",
+                array.as_primitive::<Float64Type>().value(row)
+            );
+        }
+        other => {
+            return Err(format!(
+                "a column of type {other}, which no results column has"
+            ))
+        }
+    }
+    record.push_field(text.as_bytes());
+    Ok(())
+}
+
 /// Parses one results row laid out as `columns` says.
 ///
 /// # Errors

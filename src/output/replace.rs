@@ -77,6 +77,20 @@ fn replace(path: &Path) -> Option<File> {
 /// regular file in its place), a file of several links (the other names
 /// would keep the old contents), a link that leads nowhere.
 pub(crate) fn staged(path: &Path, tag: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    beside(path, &format!(".{tag}-{}.partial", std::process::id()))
+}
+
+/// Where the continuation of the results file `path` is written
+/// (`--resume` of Parquet): as [`staged`], under a name without the
+/// process's id, `.NAME.resume.partial`, so that the file a resumed run
+/// killed outright leaves there is the one the next resume writes over
+/// (and renames, or removes, when it ends).
+pub(crate) fn resumed(path: &Path) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    beside(path, ".resume.partial")
+}
+
+/// [`staged`] with the temporary name's `suffix`.
+fn beside(path: &Path, suffix: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
     use std::ffi::OsString;
     use std::fs;
 
@@ -98,7 +112,7 @@ pub(crate) fn staged(path: &Path, tag: &str) -> Option<(std::path::PathBuf, std:
     // Built from the name's bytes, whatever they are.
     let mut name = OsString::from(".");
     name.push(target.file_name()?);
-    name.push(format!(".{tag}-{}.partial", std::process::id()));
+    name.push(suffix);
     Some((target.with_file_name(name), target))
 }
 

@@ -448,10 +448,10 @@ fn output_delimiter_separates_csv_fields_and_only_csv() {
 }
 
 #[test]
-fn resume_is_refused_for_parquet_and_zstd() {
+fn resume_is_refused_for_zstd() {
     let scratch = Scratch::new();
     let input = input(&scratch);
-    for name in ["r.parquet", "r.csv.zst", "r.jsonl.zst"] {
+    for name in ["r.csv.zst", "r.jsonl.zst"] {
         let out = scratch.path(name);
         let output = solve(&[&input, "-o", &out, "--resume"]);
         assert_eq!(code(&output), 2, "{name}");

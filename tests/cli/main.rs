@@ -28,6 +28,7 @@ mod pipeline;
 mod rate;
 mod reader;
 mod resume_jsonl;
+mod resume_parquet;
 mod robust;
 mod round2;
 mod round3;

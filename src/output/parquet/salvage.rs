@@ -31,7 +31,7 @@ use crate::output::stats::{Mark, Tally};
 use sudoku_core::solver::Status;
 
 /// The bytes a Parquet file starts and ends with.
-const MAGIC: &[u8; 4] = b"PAR1";
+pub(super) const MAGIC: &[u8; 4] = b"PAR1";
 
 /// What a Parquet results file holds after a write to it failed.
 #[derive(Debug)]
