@@ -1251,11 +1251,13 @@ impl ResultsWriter {
         if let Ok(meta) = old.metadata() {
             let _ = file.set_permissions(meta.permissions());
         }
-        let rows =
-            ParquetRows::continued(Sink::File(file), shape, &old, metadata).map_err(|e| {
-                let _ = std::fs::remove_file(&temporary);
-                parquet_error(e, path)
-            })?;
+        let staged = Staged {
+            temporary,
+            target,
+            kept_rows: u64::try_from(metadata.file_metadata().num_rows()).unwrap_or(0),
+        };
+        let rows = ParquetRows::continued(Sink::File(file), shape, &old, metadata)
+            .map_err(|e| parquet_error(e, path).noting(&staged.remove()))?;
         Ok(ResultsWriter {
             body: Body::Parquet(Box::new(rows)),
             destination: Destination::File {
@@ -1266,11 +1268,7 @@ impl ResultsWriter {
             cut_at: None,
             cut_rows: None,
             csv: false,
-            staged: Some(Staged {
-                temporary,
-                target,
-                kept_rows: u64::try_from(metadata.file_metadata().num_rows()).unwrap_or(0),
-            }),
+            staged: Some(staged),
         })
     }
 

@@ -196,6 +196,50 @@ fn parquet_results_cut_short_keep_their_whole_row_groups_readable() {
 }
 
 #[test]
+fn a_resumed_parquet_file_cut_short_keeps_every_old_row_and_resumes_again() {
+    let s = Scratch::new();
+    // 70,000 easy records; the first run keeps one row group of 32,768.
+    let kaggle = std::fs::read_to_string(repo("data/kaggle1m_10000.csv")).unwrap();
+    let (header, rows) = kaggle.split_once('\n').unwrap();
+    let input = s.file("k.csv", format!("{header}\n{}", rows.repeat(7)).as_bytes());
+    let (out, json) = (s.path("r.parquet"), s.path("s.json"));
+    let args = ["solve", &input, "-o", &out, "--quiet"];
+    error_line(&limited(13_000, &args), &out);
+    let before = std::fs::read(&out).unwrap();
+    let temporary = s.path(".r.parquet.resume.partial");
+
+    // No room for even the old row group beside it: the old file is left.
+    let resume = [&args[..], &["--resume", "--summary-json", &json]].concat();
+    let message = error_line(&limited(4_000, &resume), &out);
+    assert!(
+        message.ends_with(&format!("{out} is left as it was, with its 32768 rows")),
+        "{message}"
+    );
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    assert!(!std::path::Path::new(&temporary).exists());
+
+    // Room for the old group and part of the next: the continued file, cut
+    // after its groups written whole (the old one), replaces the old.
+    let message = error_line(&limited(13_000, &resume), &out);
+    assert!(
+        message.ends_with(&format!(
+            "{out} holds its first 32768 rows, readable (cut after the 1 row group written \
+             whole before the failure, and given their footer)"
+        )),
+        "{message}"
+    );
+    assert_eq!(parquet_rows(&out), 32_768);
+    assert_eq!(summary(&json)["puzzles"], 32_768);
+    assert!(!std::path::Path::new(&temporary).exists());
+
+    // Room for them all.
+    let output = limited(60_000, &resume);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(parquet_rows(&out), 70_000);
+    assert_eq!(summary(&json)["puzzles"], 70_000);
+}
+
+#[test]
 fn a_device_that_is_full_gets_no_word_on_what_it_holds() {
     let output = crate::common::solve(&[
         &repo("data/top95.txt"),
