@@ -1558,7 +1558,7 @@ impl ResultsWriter {
             }
             Body::Parquet(rows) => rows.finish().map_err(|(e, salvaged)| {
                 let note = match &self.staged {
-                    Some(staged) => settle(staged, &salvaged),
+                    Some(staged) => settle(name, staged, &salvaged),
                     None => salvaged_note(name, &salvaged),
                 };
                 // The rows the file holds, for the summary.
@@ -1612,15 +1612,15 @@ fn zstd_note(path: &std::path::Display<'_>) -> String {
     format!("{path} holds a zstd stream cut short (`zstd -dc` reads the rows before the cut)")
 }
 
-/// What a continued Parquet file (`staged`) becomes after a failed write
-/// that left it `salvaged`, said as [`salvaged_note`] says it: renamed over
-/// the file it continues when it holds every row of that file (the row
-/// groups copied, and maybe some of this run's), else removed, the file
-/// it continues left as it was.
-fn settle(staged: &Staged, salvaged: &Salvaged) -> Option<String> {
+/// What a continued Parquet file (`staged`) of the results file `path`
+/// becomes after a failed write that left it `salvaged`, said as
+/// [`salvaged_note`] says it: renamed over the file it continues when it
+/// holds every row of that file (the row groups copied, and maybe some of
+/// this run's), else removed, the file it continues left as it was.
+fn settle(path: &Path, staged: &Staged, salvaged: &Salvaged) -> Option<String> {
     match salvaged {
         Salvaged::Groups { rows, .. } if *rows >= staged.kept_rows => match staged.rename() {
-            Ok(()) => salvaged_note(&staged.target, salvaged),
+            Ok(()) => salvaged_note(path, salvaged),
             Err(_) => Some(staged.remove()),
         },
         _ => Some(staged.remove()),

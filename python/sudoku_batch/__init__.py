@@ -296,8 +296,8 @@ def solve_file(
     limit
         Stop after this many records.
     resume
-        Continue a results file that an interrupted run left (CSV or JSON
-        Lines, not compressed).
+        Continue a results file that an interrupted run left (CSV, JSON
+        Lines or Parquet, not compressed).
     keep
         Input columns copied into every results row, after the results
         columns: header names or 1-based numbers (one, or a list).

@@ -82,6 +82,33 @@ def test_solve_file_resumes_a_results_file_cut_short(tmp_path, name):
     assert output.read_bytes() == before
 
 
+def test_solve_file_resumes_a_parquet_results_file(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    source = DATA / "kaggle1m_10000.csv"
+    full = tmp_path / "full.parquet"
+    sudoku_batch.solve_file(source, full, threads=2, keep="solutions")
+    output = tmp_path / "results.parquet"
+    # Stopped after 4,000 rows (as an interrupt leaves it: a readable file).
+    sudoku_batch.solve_file(source, output, limit=4000, threads=2, keep="solutions")
+    assert pq.read_metadata(output).num_rows == 4000
+    summary = sudoku_batch.solve_file(
+        source, output, resume=True, threads=2, keep="solutions"
+    )
+    assert summary["puzzles"] == summary["solved"] == 10000
+    resumed = pq.read_table(output)
+    expected = pq.read_table(full)
+    assert resumed.schema == expected.schema
+    assert resumed.drop_columns(["solve_us"]).equals(expected.drop_columns(["solve_us"]))
+    assert not (tmp_path / ".results.parquet.resume.partial").exists()
+    # A file without its footer (a run killed outright) is refused by name
+    # and left as it was.
+    cut = tmp_path / "cut.parquet"
+    cut.write_bytes(full.read_bytes()[:100_000])
+    with pytest.raises(ValueError, match="cut.parquet cannot be resumed: it has no Parquet footer"):
+        sudoku_batch.solve_file(source, cut, resume=True, threads=2, keep="solutions")
+    assert cut.read_bytes() == full.read_bytes()[:100_000]
+
+
 def test_solve_file_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="missing.txt"):
         sudoku_batch.solve_file(tmp_path / "missing.txt", tmp_path / "out.csv")

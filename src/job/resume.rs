@@ -1,6 +1,6 @@
 //! `--resume`: continue a results file that an earlier run left unfinished
 //! (interrupted, killed, out of disk): CSV or JSON Lines, plain or
-//! gzip-compressed.
+//! gzip-compressed, or Parquet.
 //!
 //! Two steps, both streaming, so a results file of any length is resumed in
 //! bounded memory:
@@ -22,6 +22,12 @@
 //!    [`ResumeError::Mismatch`] (or
 //!    [`ResumeError::InputShort`], [`ResumeError::BadRow`]) before anything
 //!    is appended.
+//!
+//! A Parquet file is scanned by [`scan_parquet`] (its footer, and its
+//! columns checked with their types) and its rows read back by
+//! [`ParquetRecords`], each laid out as the CSV record of the same row and
+//! matched as above; it is continued under another name, not appended to
+//! ([`crate::output::ResultsWriter::continue_parquet`]).
 //!
 //! The rows are parsed once, while they are matched: parsing them in
 //! [`scan`] as well made resuming a finished run of easy puzzles take
