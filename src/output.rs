@@ -1216,8 +1216,8 @@ impl ResultsWriter {
     }
 
     /// Continues the Parquet results file `path` (`--resume`), whose
-    /// footer is `metadata` and whose columns are `shape`'s (see
-    /// [`parquet::schema_difference`]): the continued file is written beside
+    /// footer is `metadata` and whose columns are `shape`'s (checked by
+    /// `resume::scan_parquet`): the continued file is written beside
     /// it, under a temporary name (`.NAME.resume.partial`, written over
     /// when a killed run left one), its row groups copied first as they are,
     /// and the rows of this run after them. When the writer ends (also
