@@ -1,8 +1,9 @@
 //! Reading results back (the rows [`crate::output`] writes): the
 //! header's columns found by name, and each row as a [`PuzzleResult`] with
-//! its `file` value. `--resume` reads its results file this way (CSV, or
+//! its `file` value. `--resume` reads its results file this way (CSV;
 //! JSON Lines, whose objects [`json_fields`] lays out as the CSV's
-//! records), and `merge` the shards' results.
+//! records; Parquet, whose rows [`ParquetRecords`] lays out so), and
+//! `merge` the shards' results.
 
 use std::borrow::Cow;
 use std::fmt;
