@@ -1183,6 +1183,10 @@ impl ResultsWriter {
             .open(path)
             .map_err(error)?;
         let len = file.metadata().map_err(error)?.len();
+        // Nothing kept (an empty file, or one cut inside its header or
+        // first row): the file is emptied now and its header written, so
+        // there is nothing left to cut when the first row comes (a cut at
+        // 0 then would leave the header's bytes a hole of zeros).
         if keep == 0 {
             file.set_len(0).map_err(error)?;
         }
@@ -1210,7 +1214,7 @@ impl ResultsWriter {
         // without an empty member.
         let mut writer =
             ResultsWriter::start(Sink::File(file), rows, &destination, &header, keep == 0)?;
-        writer.cut_at = (len > keep).then_some(keep);
+        writer.cut_at = (keep > 0 && len > keep).then_some(keep);
         writer.csv = format == OutputFormat::Csv;
         Ok(writer)
     }

@@ -529,6 +529,41 @@ fn resume_cuts_a_half_written_row_and_appends_the_rest() {
 }
 
 #[test]
+fn resume_of_a_file_cut_inside_its_header_writes_it_again() {
+    // trial56 F0-2: the header's bytes were left a hole of zeros.
+    let scratch = Scratch::new();
+    let (input, full) = input_and_full_run(&scratch, 5);
+    let text = read_output(&full);
+    let header = text.find('\n').unwrap() + 1;
+    for cut in 0..=header + 3 {
+        let out = scratch.file("r.csv", &text.as_bytes()[..cut]);
+        let output = solve(&[&input, "-o", &out, "--resume"]);
+        assert_eq!(code(&output), 1, "cut at {cut}: {}", stderr(&output));
+        assert_eq!(
+            without_timing(&read_output(&out)),
+            without_timing(&text),
+            "cut at {cut}"
+        );
+    }
+    // `rate`'s header likewise.
+    let rated = scratch.path("rated.csv");
+    let rate = |args: &[&str]| {
+        bin()
+            .arg("rate")
+            .args(args)
+            .arg("--quiet")
+            .output()
+            .unwrap()
+    };
+    assert_eq!(code(&rate(&[&input, "-o", &rated])), 1);
+    let text = read_output(&rated);
+    let out = scratch.file("rc.csv", &text.as_bytes()[..20]);
+    let output = rate(&[&input, "-o", &out, "--resume"]);
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert_eq!(read_output(&out), text);
+}
+
+#[test]
 fn resume_continues_an_input_given_twice_in_its_second_turn() {
     let scratch = Scratch::new();
     let (input, _) = input_and_full_run(&scratch, 10);
