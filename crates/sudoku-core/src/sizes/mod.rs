@@ -8,11 +8,14 @@
 //!   ([`Symbols`], [`read`]), and writing grids back in them;
 //! - [`solver`]: the fast solver ([`SizedSolver`]) and the naive reference
 //!   ([`ReferenceSolver`]);
+//! - [`nine`]: 9x9 grids with 3x3 boxes in another alphabet (numbered from
+//!   0), solved by the 9x9 engines ([`solve_as_nine`]);
 //! - [`generator`]: puzzles with one solution.
 //!
 //! 9x9 records keep the 9x9 model and its engine ([`crate::grid`],
-//! [`crate::solver`]); this module serves every other size (and 9x9 grids
-//! when asked, as in tests).
+//! [`crate::solver`]), and so do 9x9 grids with 3x3 boxes written in
+//! another alphabet ([`nine`]); this module's solvers serve every other
+//! size and shape (and 9x9 grids when asked, as in tests).
 //!
 //! ```
 //! use sudoku_core::sizes::{read, SizedSearcher, SizedSolver};
@@ -27,6 +30,7 @@
 
 pub mod generator;
 pub mod grid;
+pub mod nine;
 pub mod shape;
 pub mod solver;
 pub mod symbols;
@@ -35,6 +39,7 @@ mod tests;
 
 pub use generator::{SizedGenerated, SizedGenerator};
 pub use grid::{SizedConflict, SizedGrid};
+pub use nine::{nine_grid, solve_as_nine};
 pub use shape::{Geometry, Shape, ShapeError, MAX_SIDE};
 pub use solver::{ReferenceSolver, SizedOutcome, SizedSearch, SizedSearcher, SizedSolver};
 pub use symbols::{read, side_of, Read, Symbols, SymbolsError};

@@ -114,6 +114,13 @@ impl Shape {
         self.box_rows() * self.box_cols()
     }
 
+    /// True for the 9x9 grid with 3x3 boxes: the grid of the 9x9 model
+    /// ([`crate::grid::Grid`]) and its engines, whatever alphabet it is
+    /// written in (see [`super::solve_as_nine`]).
+    pub fn is_nine(self) -> bool {
+        (self.box_rows, self.box_cols) == (3, 3)
+    }
+
     /// Cells of the grid, n * n.
     pub fn cells(self) -> usize {
         self.side() * self.side()

@@ -21,7 +21,7 @@
 
 use std::sync::Arc;
 
-use super::grid::SizedGrid;
+use super::grid::{SizedConflict, SizedGrid};
 use super::shape::{Geometry, Shape};
 use super::symbols::Symbols;
 use crate::solver::{LimitClock, Limits, Mode, Status};
@@ -72,14 +72,28 @@ pub trait SizedSearcher: Send {
         limits: &Limits,
     ) -> SizedOutcome {
         if let Some(conflict) = grid.first_conflict() {
-            return SizedOutcome {
-                status: Status::Invalid,
-                solution: None,
-                guesses: 0,
-                message: Some(conflict.describe(grid.shape(), symbols)),
-            };
+            return SizedOutcome::invalid(&conflict, grid.shape(), symbols);
         }
-        let search = self.search(grid, mode, limits);
+        SizedOutcome::from_search(self.search(grid, mode, limits), symbols, mode)
+    }
+}
+
+impl SizedOutcome {
+    /// The outcome for a grid whose repeated given is `conflict`, named
+    /// with `symbols`.
+    pub fn invalid(conflict: &SizedConflict, shape: Shape, symbols: &Symbols) -> SizedOutcome {
+        SizedOutcome {
+            status: Status::Invalid,
+            solution: None,
+            guesses: 0,
+            message: Some(conflict.describe(shape, symbols)),
+        }
+    }
+
+    /// Classifies a search's result: `multiple` (the evidence named with
+    /// `symbols`), `solved`, `timeout` or `unsolvable`, as
+    /// [`crate::solver::Outcome::from_search`] does for 9x9 grids.
+    pub fn from_search(search: SizedSearch, symbols: &Symbols, mode: Mode) -> SizedOutcome {
         let status = match (search.solutions, &search.stopped) {
             (2.., _) => Status::Multiple,
             (1, None) => Status::Solved,

@@ -209,3 +209,51 @@ fn a_time_limit_stops_the_first_propagation_not_only_the_guesses() {
         assert_eq!(outcome.guesses, 0, "{side}");
     }
 }
+
+#[test]
+fn only_a_nine_by_nine_with_three_by_three_boxes_is_solved_as_nine() {
+    let mut solver = crate::solver::SolverKind::Fast.build();
+    let limits = Limits::default();
+    let symbols = Symbols::ZeroNumbers;
+    for (rows, cols) in [(1, 9), (9, 1), (4, 4)] {
+        let shape = Shape::new(rows, cols).unwrap();
+        let grid = SizedGrid::empty(shape);
+        assert_eq!(nine_grid(&grid), None, "{shape}");
+        let outcome = solve_as_nine(solver.as_mut(), &grid, &symbols, Mode::First, &limits);
+        assert_eq!(outcome, None, "{shape}");
+    }
+    // A conflict named from 0 as the solver of every size names it.
+    let shape = Shape::new(3, 3).unwrap();
+    let mut twice = SizedGrid::empty(shape);
+    twice.set(3, 5);
+    twice.set(30, 5);
+    let nine = solve_as_nine(solver.as_mut(), &twice, &symbols, Mode::Unique, &limits).unwrap();
+    let sized = SizedSolver::new().solve(&twice, &symbols, Mode::Unique, &limits);
+    assert_eq!(
+        nine.message.as_deref(),
+        Some("4 twice in column 4: r1c4, r4c4")
+    );
+    assert_eq!((nine.status, nine.message), (sized.status, sized.message));
+    // The 9x9 engine's evidence of two solutions, its values from 0.
+    let empty = SizedGrid::empty(shape);
+    let nine = solve_as_nine(solver.as_mut(), &empty, &symbols, Mode::Unique, &limits).unwrap();
+    let digits = solver.solve(
+        &crate::grid::Grid::from_cells([0; 81]).unwrap(),
+        Mode::Unique,
+        &limits,
+    );
+    let from_zero: Vec<String> = digits
+        .message
+        .unwrap()
+        .split(' ')
+        .enumerate()
+        .map(|(i, word)| match (i, word.parse::<u8>()) {
+            (2 | 7, Ok(digit)) => (digit - 1).to_string(),
+            _ => word.to_string(),
+        })
+        .collect();
+    assert_eq!(
+        (nine.status, nine.guesses, nine.message),
+        (digits.status, digits.guesses, Some(from_zero.join(" ")))
+    );
+}
