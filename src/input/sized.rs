@@ -255,17 +255,13 @@ pub fn as_nine(record: &SizedRecord) -> Option<(Grid, Option<Grid>)> {
 
 /// The 9x9 puzzle (and its given solution) of a record read as a grid of
 /// another size that is a 9x9 with the usual 3x3 boxes, in any alphabet
-/// (numbered from 0: `3,-1,-1,7,...`): its cells as a [`Grid`], for
-/// `canon` and `augment`, which write them back in the record's alphabet.
-/// `None` for another size or other boxes.
+/// (numbered from 0: `3,-1,-1,7,...`): its cells as a [`Grid`]
+/// ([`sizes::nine_grid`], the mapping `solve` solves such a record by),
+/// for `canon`, `augment` and `bench`; the first two write them back in
+/// the record's alphabet. `None` for another size or other boxes.
 pub fn nine_grids(record: &SizedRecord) -> Option<(Grid, Option<Grid>)> {
-    let shape = record.puzzle.shape();
-    if (shape.box_rows(), shape.box_cols()) != (3, 3) {
-        return None;
-    }
-    let grid = |g: &SizedGrid| Grid::from_cells(<[u8; 81]>::try_from(g.cells()).ok()?);
-    let puzzle = grid(&record.puzzle)?;
-    Some((puzzle, record.solution.as_ref().and_then(grid)))
+    let puzzle = sizes::nine_grid(&record.puzzle)?;
+    Some((puzzle, record.solution.as_ref().and_then(sizes::nine_grid)))
 }
 
 /// True for two fields that are value lists of one length (commas or

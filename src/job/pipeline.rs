@@ -43,7 +43,7 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread::{self, Thread};
 
 use sudoku_core::grid::Grid;
-use sudoku_core::sizes::{ReferenceSolver, Shape, SizedSearcher, SizedSolver};
+use sudoku_core::sizes::{solve_as_nine, ReferenceSolver, Shape, SizedSearcher, SizedSolver};
 use sudoku_core::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
 
 use super::difference::Difference;
@@ -1408,7 +1408,7 @@ pub fn solve_record(
     let grid = match record.puzzle {
         Ok(grid) => grid,
         Err(_) if record.sized.is_some() => {
-            return solve_sized(solver.name(), input, record, mode, limits);
+            return solve_sized(solver, input, record, mode, limits);
         }
         Err(message) => {
             return PuzzleResult {
@@ -1589,11 +1589,15 @@ thread_local! {
     static SIZED: RefCell<SizedSolver> = RefCell::new(SizedSolver::new());
 }
 
-/// [`solve_record`] for a grid of another size than 9x9: the same
-/// statuses, guesses, timing and check, with the fast sized solver, or the
-/// reference one when the run asks for the `naive` solver.
+/// [`solve_record`] for a grid read in another alphabet than the digits
+/// `1`-`9` or of another size than 9x9: the same statuses, guesses,
+/// timing and check. A 9x9 grid with 3x3 boxes (numbered from 0:
+/// `3,-1,-1,7,...`) is solved by the run's 9x9 `solver`, as the same
+/// puzzle written in digits is ([`solve_as_nine`]); any other by the fast
+/// solver of every size, or the reference one when the run asks for the
+/// `naive` solver. Messages name values in the record's alphabet.
 fn solve_sized(
-    solver: &str,
+    solver: &mut dyn Solver,
     input: usize,
     record: Record,
     mode: Mode,
@@ -1602,20 +1606,21 @@ fn solve_sized(
     let Some(sized) = record.sized else {
         unreachable!("solve_sized is called for sized records")
     };
-    let naive = solver == SolverKind::Naive.name();
+    let nine = sized.puzzle.shape().is_nine();
+    let naive = solver.name() == SolverKind::Naive.name();
     // The grid's geometry is the solver's, built once per worker and
     // shape, off the puzzle's clock (its time and its `--timeout-ms`).
-    if !naive {
+    if !naive && !nine {
         SIZED.with(|s| s.borrow_mut().prepare(sized.puzzle.shape()));
     }
     let stopwatch = Stopwatch::start();
-    let outcome = if naive {
-        ReferenceSolver::new().solve(&sized.puzzle, &sized.symbols, mode, limits)
-    } else {
-        SIZED.with(|s| {
+    let outcome = match solve_as_nine(solver, &sized.puzzle, &sized.symbols, mode, limits) {
+        Some(outcome) => outcome,
+        None if naive => ReferenceSolver::new().solve(&sized.puzzle, &sized.symbols, mode, limits),
+        None => SIZED.with(|s| {
             s.borrow_mut()
                 .solve(&sized.puzzle, &sized.symbols, mode, limits)
-        })
+        }),
     };
     let solve_ns = stopwatch.elapsed_ns();
     let mut message = outcome.message;
@@ -1653,8 +1658,10 @@ mod tests {
     use std::path::PathBuf;
 
     use sudoku_core::grid::Grid;
+    use sudoku_core::sizes::{SizedGenerator, SizedGrid, Symbols};
 
     use super::*;
+    use crate::input::SizedRecord;
 
     const PUZZLE: &[u8] =
         b"016400000200009000400000062070230100100000003003087040960000005000800007000006820";
@@ -1996,6 +2003,106 @@ mod tests {
             Some("given solution is not a grid: 80 cells, expected 81")
         );
         assert!(junk.is_failure());
+    }
+
+    /// `message`, a 9x9 row's message, with the values it names written in
+    /// `symbols`: every word that is a digit 1-9, alone or before a comma
+    /// (`invalid`'s `5 twice`, `multiple`'s `is 4 ... and 7`, a
+    /// mismatch's `given 5, solved 8`); rows, columns and counts are never
+    /// so written (`row 1:`, `r1c2`, `(1 cell differs)`).
+    fn relabelled(message: &str, symbols: &Symbols) -> String {
+        let words: Vec<String> = message
+            .split(' ')
+            .map(|word| match word.as_bytes() {
+                [d @ b'1'..=b'9'] => symbols.name_of(d - b'0'),
+                [d @ b'1'..=b'9', b','] => format!("{},", symbols.name_of(d - b'0')),
+                _ => word.to_string(),
+            })
+            .collect();
+        words.join(" ")
+    }
+
+    /// The alphabets other than the digits `1`-`9` a 9x9 may be written in.
+    fn alphabet(which: usize) -> Symbols {
+        match which {
+            0 => Symbols::ZeroNumbers,
+            1 => Symbols::ZeroDigitsLetters { lower: false },
+            2 => Symbols::Letters { lower: true },
+            _ => Symbols::Chars(b"ZYXWVUTSR".to_vec()),
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(96))]
+
+        /// Any 9x9 grid written in another alphabet (numbered from 0, as
+        /// 0-based data sets write it) is solved by the run's 9x9 solver
+        /// as the same grid written in digits: the same status, guesses
+        /// and check, the solution's cells the same, and every value the
+        /// messages name written in its alphabet.
+        #[test]
+        fn a_nine_by_nine_in_another_alphabet_is_solved_as_in_digits(
+            seed in proptest::prelude::any::<u64>(),
+            keep in proptest::collection::vec(0u8..100, 81),
+            kept in 15u8..90,
+            noise in proptest::collection::vec((0usize..81, 0u8..=9), 0..3),
+            given in 0u8..3,
+            which in 0usize..4,
+            naive in proptest::prelude::any::<bool>(),
+            first in proptest::prelude::any::<bool>(),
+        ) {
+            let shape = Shape::new(3, 3).unwrap();
+            let solution = SizedGenerator::new(shape)
+                .generate(seed, 0, false, &|| false)
+                .unwrap()
+                .solution;
+            let mut cells: Vec<u8> = solution
+                .cells()
+                .iter()
+                .zip(&keep)
+                .map(|(&v, &k)| if k < kept { v } else { 0 })
+                .collect();
+            for &(cell, value) in &noise {
+                cells[cell] = value;
+            }
+            // None, the solution, or a solution of another puzzle.
+            let given = match given {
+                0 => None,
+                1 => Some(solution.clone()),
+                _ => {
+                    let mut other = solution.cells().to_vec();
+                    other.rotate_left(9);
+                    Some(SizedGrid::from_cells(shape, other).unwrap())
+                }
+            };
+            let nine = |g: &SizedGrid| Grid::from_cells(g.cells().try_into().unwrap()).unwrap();
+            let puzzle = SizedGrid::from_cells(shape, cells).unwrap();
+            let symbols = alphabet(which);
+            let digits = Record::new(1, Ok(nine(&puzzle)), given.as_ref().map(nine));
+            let mut other = Record::new(1, Err(String::new()), None);
+            other.set_sized((
+                Ok(SizedRecord { puzzle, symbols: symbols.clone(), solution: given }),
+                None,
+            ));
+            let kind = if naive { SolverKind::Naive } else { SolverKind::Fast };
+            let mode = if first { Mode::First } else { Mode::Unique };
+            let limits = Limits { max_guesses: Some(20_000), timeout: None };
+            let mut solver = kind.build();
+            let want = solve_record(solver.as_mut(), 0, digits, mode, &limits);
+            let got = solve_record(solver.as_mut(), 0, other, mode, &limits);
+            proptest::prop_assert_eq!(got.status, want.status);
+            proptest::prop_assert_eq!(got.guesses, want.guesses);
+            proptest::prop_assert_eq!(got.check, want.check);
+            let sized = got.sized.unwrap();
+            proptest::prop_assert_eq!(
+                sized.solution.as_ref().map(|s| s.cells().to_vec()),
+                want.solution.map(|s| s.cells().to_vec())
+            );
+            proptest::prop_assert_eq!(
+                got.message,
+                want.message.map(|m| relabelled(&m, &symbols))
+            );
+        }
     }
 
     /// Chunks go back to the reader two at a time while half the window or

@@ -12,8 +12,9 @@
 
 use std::time::{Duration, Instant};
 
-use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::grid::Grid;
 use sudoku_core::rate;
+use sudoku_core::sizes;
 use sudoku_core::solver::{Limits, Mode, Solver, Status};
 
 use crate::output::rating::{self, RowRating};
@@ -38,11 +39,7 @@ pub fn rate_result(
     let puzzle = match (&result.sized, result.puzzle) {
         (Some(sized), _) => {
             let shape = sized.puzzle.shape();
-            let nine = <[u8; CELLS]>::try_from(sized.puzzle.cells())
-                .ok()
-                .filter(|_| (shape.box_rows(), shape.box_cols()) == (3, 3))
-                .and_then(Grid::from_cells);
-            match nine {
+            match sizes::nine_grid(&sized.puzzle) {
                 Some(grid) => grid,
                 None => {
                     let why = match shape.side() {
@@ -63,23 +60,20 @@ pub fn rate_result(
         .map(|limit| Instant::now() + limit.saturating_sub(spent));
     if mode == Mode::First {
         let left = deadline.map(|d| d.saturating_duration_since(Instant::now()));
-        let unique = solver.solve(
-            &puzzle,
-            Mode::Unique,
-            &Limits {
-                max_guesses: limits.max_guesses,
-                timeout: left,
-            },
-        );
-        match unique.status {
+        let limits = Limits {
+            max_guesses: limits.max_guesses,
+            timeout: left,
+        };
+        let (status, message) = unique(result, &puzzle, solver, &limits);
+        match status {
             Status::Multiple => {
                 not_solved(result, Status::Multiple);
-                result.message = Some(rating::several_message(unique.message.as_deref()));
+                result.message = Some(rating::several_message(message.as_deref()));
                 return;
             }
             Status::Timeout => {
                 not_solved(result, Status::Timeout);
-                let why = unique.message.unwrap_or_default();
+                let why = message.unwrap_or_default();
                 result.message = Some(format!(
                     "{why} checking that it has one solution, which a rating needs"
                 ));
@@ -101,6 +95,28 @@ pub fn rate_result(
     match RowRating::of(&r) {
         Some(rated) => result.rating = Some(rated),
         None => rating::add_message(&mut result.message, &rating::beyond_message(&r)),
+    }
+}
+
+/// The status and message of `puzzle`, `result`'s 9x9 puzzle, solved by
+/// `solver` in unique mode within `limits`: its evidence of several
+/// solutions names digits as the row does, in the record's alphabet for
+/// a 9x9 read in another one (numbered from 0).
+fn unique(
+    result: &PuzzleResult,
+    puzzle: &Grid,
+    solver: &mut dyn Solver,
+    limits: &Limits,
+) -> (Status, Option<String>) {
+    let sized = result.sized.as_deref().and_then(|sized| {
+        sizes::solve_as_nine(solver, &sized.puzzle, &sized.symbols, Mode::Unique, limits)
+    });
+    match sized {
+        Some(outcome) => (outcome.status, outcome.message),
+        None => {
+            let outcome = solver.solve(puzzle, Mode::Unique, limits);
+            (outcome.status, outcome.message)
+        }
     }
 }
 

@@ -22,6 +22,7 @@ mod kept;
 mod line_fields;
 mod merge_jsonl;
 mod mismatch;
+mod nine_from_zero;
 mod notations;
 mod pandas_csv;
 mod pipeline;

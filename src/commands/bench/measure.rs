@@ -159,10 +159,13 @@ impl Measurement {
 /// A data set's puzzles of one size, as the solvers take them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Puzzles {
-    /// 9x9 grids, for the 9x9 engines.
+    /// 9x9 grids with 3x3 boxes, for the 9x9 engines, in whatever
+    /// alphabet they were written (numbered from 0 too, as `solve` solves
+    /// them).
     Nine(Vec<Grid>),
-    /// Grids of one other size, for the solvers of every size
-    /// ([`SizedSolver`] for `fast`, [`ReferenceSolver`] for `naive`).
+    /// Grids of one other size (or 9x9 grids with other boxes, `--box
+    /// 1x9`), for the solvers of every size ([`SizedSolver`] for `fast`,
+    /// [`ReferenceSolver`] for `naive`).
     Sized(Vec<SizedGrid>),
 }
 
