@@ -18,9 +18,7 @@ use arrow_schema::DataType;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use sudoku_batch::input::SizeOptions;
-use sudoku_batch::job::in_memory::{
-    is_sized_count, puzzle_cells, puzzle_text, sized_cells, Puzzle,
-};
+use sudoku_batch::job::in_memory::{is_sized_count, nine_cells, puzzle_text, sized_cells, Puzzle};
 use sudoku_core::grid::CELLS;
 
 /// The message of a missing value (a null, `None`).
@@ -192,7 +190,10 @@ fn list_puzzle(values: &dyn Array, start: usize, len: usize, sizes: &SizeOptions
     } else {
         read_ints(values, start, &mut cells, 1)
     };
-    Puzzle::Nine(read.and_then(|()| puzzle_cells(cells.into_iter())))
+    match read {
+        Ok(()) => nine_cells(&cells, sizes),
+        Err(message) => Puzzle::Nine(Err(message)),
+    }
 }
 
 /// Reads `side` lists of `side` integers of the list array `values` from
@@ -338,7 +339,7 @@ fn sequence_puzzle(item: &Bound<'_, PyAny>, sizes: &SizeOptions) -> Puzzle {
     if is_sized_count(values.len()) {
         Puzzle::Sized(sized_cells(&values, sizes))
     } else {
-        Puzzle::Nine(puzzle_cells(values.into_iter()))
+        nine_cells(&values, sizes)
     }
 }
 

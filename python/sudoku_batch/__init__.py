@@ -107,8 +107,10 @@ def solve(
     puzzles
         One column of puzzles, each 81 cells of digits ``1``-``9`` and
         blanks (``.``, ``0``, ``_`` or ``-``), surrounding whitespace
-        ignored, or 81 integers (0 blank) as one list or as 9 lists of 9
-        (the shapes the command line reads from Parquet and JSON Lines).
+        ignored, or 81 integers (0 blank; or numbered from 0 with ``-1``
+        blanks, as 0-based data sets write them, the solution then written
+        from 0 too) as one list or as 9 lists of 9 (the shapes the command
+        line reads from Parquet and JSON Lines).
         Grids of other sizes (4x4 to 64x64) as the command line reads
         them: n*n characters (``1-9A-G`` or letters for 16x16, ...) or n*n
         values separated by commas or spaces, or n*n integers (0 blank)

@@ -5,6 +5,7 @@ cell (rows, columns, boxes, givens kept), and against the CLI's rows."""
 
 from __future__ import annotations
 
+import json
 import math
 import re
 
@@ -225,3 +226,28 @@ def test_polars_series_and_the_frame_helpers_take_every_size():
         assert list(out["status"]) == ["solved", "solved"]
         assert out["solution"][0] == FOUR_SOLUTION
         assert_solves(SIX_3X2, out["solution"][1], rows=3)
+
+
+def test_a_nine_by_nine_numbered_from_zero_is_solved_as_in_digits(tmp_path):
+    """A 9x9 numbered from 0 (`-1` blanks), as a list of integers (flat,
+    nested, a NumPy array: they were `malformed`) or as text, in memory or
+    in a file, is solved by the 9x9 solver as the same puzzle written 1-9:
+    the same statuses and guesses (the solver of other sizes solved it,
+    with other guess counts), the solution written from 0."""
+    puzzles = (DATA / "forum_hardest_2000.txt").read_text().split()[:6]
+    lists = [[-1 if c == "." else int(c) - 1 for c in p] for p in puzzles]
+    text = [",".join(map(str, cells)) for cells in lists]
+    want = sudoku_batch.solve(puzzles).to_pylist()
+    from_zero = [",".join(str(int(c) - 1) for c in w["solution"]) for w in want]
+    path = tmp_path / "zero.txt"
+    path.write_text("".join(f"{t}\n" for t in text))
+    output = tmp_path / "zero.jsonl"
+    sudoku_batch.solve_file(path, output, threads=1)
+    in_file = [json.loads(line) for line in output.read_text().splitlines()]
+    nested = [[cells[r * 9 : r * 9 + 9] for r in range(9)] for cells in lists]
+    in_memory = [sudoku_batch.solve(p).to_pylist() for p in (lists, nested, np.array(lists), text)]
+    for got in [*in_memory, in_file]:
+        assert [(g["status"], g["guesses"]) for g in got] == [
+            (w["status"], w["guesses"]) for w in want
+        ]
+        assert [g["solution"] for g in got] == from_zero

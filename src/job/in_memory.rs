@@ -254,6 +254,21 @@ pub fn sized_cells(values: &[i64], sizes: &SizeOptions) -> Result<SizedRecord, S
     sized_input::read(&field, None, &sizes.numbers(values, side)).0
 }
 
+/// Classifies the cell values of a 9x9 grid as a list in a data frame
+/// holds them: numbered from 0 (81 integers from -1 to 8 holding a `-1`
+/// blank, or any under `--symbols numbers0`: [`sized_input::numbered_from_zero`])
+/// as the `solve` subcommand reads such a list from Parquet or JSON Lines,
+/// a grid in the `numbers0` alphabet ([`sized_cells`]: solved by the 9x9
+/// solver, written back from 0); else 0 blank and 1..=9 a digit, or the
+/// message of [`puzzle_cells`].
+pub fn nine_cells(values: &[i64], sizes: &SizeOptions) -> Puzzle {
+    if values.len() == CELLS && sized_input::numbered_from_zero(values, 9, sizes) {
+        Puzzle::Sized(sized_cells(values, sizes))
+    } else {
+        Puzzle::Nine(puzzle_cells(values.iter().copied()))
+    }
+}
+
 /// True when `count` cells make a grid of another size than 9x9 (n * n for
 /// n from 4 to 64 but 9).
 pub fn is_sized_count(count: usize) -> bool {
@@ -388,6 +403,33 @@ mod tests {
         assert_eq!(
             puzzle_cells(bad.into_iter()).unwrap_err(),
             "value -1 at position 5"
+        );
+    }
+
+    #[test]
+    fn cell_lists_of_a_nine_by_nine_numbered_from_zero_are_read_from_zero() {
+        let grid = Grid::parse(PUZZLE).unwrap();
+        let from_zero: Vec<i64> = grid.cells().iter().map(|&v| i64::from(v) - 1).collect();
+        let sizes = SizeOptions::default();
+        let Puzzle::Sized(Ok(read)) = nine_cells(&from_zero, &sizes) else {
+            panic!("a 9x9 numbered from 0")
+        };
+        assert_eq!(read.symbols, Symbols::ZeroNumbers);
+        assert_eq!(read.puzzle.cells(), grid.cells());
+        let from_one: Vec<i64> = grid.cells().iter().map(|&v| i64::from(v)).collect();
+        assert_eq!(nine_cells(&from_one, &sizes), Puzzle::Nine(Ok(grid)));
+        // `numbers` says from 1: a -1 is then no cell value.
+        let numbers = SizeOptions {
+            symbols: Some(Symbols::Numbers),
+            shape: None,
+        };
+        assert_eq!(
+            nine_cells(&from_zero, &numbers),
+            Puzzle::Nine(Err("value -1 at position 1".into()))
+        );
+        assert_eq!(
+            nine_cells(&from_zero[1..], &sizes),
+            Puzzle::Nine(Err("80 cells, expected 81".into()))
         );
     }
 
