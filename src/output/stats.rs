@@ -36,6 +36,10 @@ pub struct Tally {
     pub guesses: u64,
     /// Searched puzzles that needed no guess.
     pub no_guess: u64,
+    /// Searched rows whose solve time and guesses are not known (rows of
+    /// `rate`, which writes neither, kept by `--resume`): their times and
+    /// guesses are not in the sums, which the summary then leaves `null`.
+    pub untimed: u64,
     /// The sides of the records read as grids: bit n for n x n (malformed
     /// records have none), to tell whether `--box` and `--symbols` fit any.
     pub sides: u128,
@@ -62,6 +66,7 @@ impl Tally {
             max_solve_ns: 0,
             guesses: 0,
             no_guess: 0,
+            untimed: 0,
             sides: 0,
             times: TimeCounts::default(),
             ratings: RatingTally::default(),
@@ -87,6 +92,7 @@ impl Tally {
         self.max_solve_ns = 0;
         self.guesses = 0;
         self.no_guess = 0;
+        self.untimed = 0;
         self.sides = 0;
         self.times.clear();
         self.ratings = RatingTally::default();
@@ -123,6 +129,10 @@ impl Tally {
         if mark.status == Status::Malformed {
             return None;
         }
+        if !mark.timed {
+            self.untimed += 1;
+            return None;
+        }
         let ns = mark.solve_ns;
         self.solve_ns += ns;
         self.max_solve_ns = self.max_solve_ns.max(ns);
@@ -151,6 +161,7 @@ impl Tally {
         self.max_solve_ns = self.max_solve_ns.max(other.max_solve_ns);
         self.guesses += other.guesses;
         self.no_guess += other.no_guess;
+        self.untimed += other.untimed;
         self.sides |= other.sides;
         self.times.add(&other.times);
         self.ratings.merge(&other.ratings);
@@ -350,6 +361,9 @@ pub struct Mark {
     pub guesses: u64,
     /// Its grid's side (9 for 9x9); 0 when malformed.
     pub side: u8,
+    /// Its solve time and guesses are known (false for a row that records
+    /// neither: `rate`'s, read back).
+    pub timed: bool,
 }
 
 impl Mark {
@@ -373,6 +387,7 @@ impl Mark {
             solve_ns: fields.solve_ns.unwrap_or(0),
             guesses: fields.guesses.unwrap_or(0),
             side: if fields.puzzle.is_some() { 9 } else { 0 },
+            timed: fields.solve_ns.is_some(),
         }
     }
 }
@@ -521,12 +536,13 @@ pub struct Summary {
     pub wall_s: f64,
     /// `puzzles / wall_s`.
     pub puzzles_per_s: f64,
-    /// Sum of the solve times, seconds.
-    pub solve_cpu_s: f64,
+    /// Sum of the solve times, seconds; `None` (`null`) when some rows'
+    /// times are not known ([`Tally::untimed`]), as for the two below.
+    pub solve_cpu_s: Option<f64>,
     /// Per-puzzle solve times, microseconds.
-    pub solve_us: SolveTimes,
+    pub solve_us: Option<SolveTimes>,
     /// Guesses.
-    pub guesses: Guesses,
+    pub guesses: Option<Guesses>,
     /// Solver threads.
     pub threads: usize,
     /// The solver (`fast`, `naive`).
@@ -553,6 +569,10 @@ pub struct Summary {
     pub shard_of: Option<u64>,
 }
 
+/// Why a summary has no solve times or guesses ([`Tally::untimed`]).
+pub const UNTIMED: &str = "not known: the rows kept by --resume record neither (rate writes no \
+                           guesses or solve_us column)";
+
 impl Summary {
     /// The summary of `tally` over the run `info`.
     pub fn new(tally: &Tally, info: RunInfo) -> Summary {
@@ -568,6 +588,7 @@ impl Summary {
         let us = |ns: u64| ns as f64 / 1e3;
         let solve_cpu_s = tally.solve_ns as f64 / 1e9;
         let [p50, p90, p99] = tally.solve_ns_at([0.5, 0.9, 0.99]);
+        let timed = tally.untimed == 0;
         Summary {
             version: env!("CARGO_PKG_VERSION").to_string(),
             inputs: info.inputs,
@@ -585,19 +606,19 @@ impl Summary {
             } else {
                 0.0
             },
-            solve_cpu_s,
-            solve_us: SolveTimes {
+            solve_cpu_s: timed.then_some(solve_cpu_s),
+            solve_us: timed.then(|| SolveTimes {
                 mean: per_searched(solve_cpu_s * 1e6),
                 p50: us(p50),
                 p90: us(p90),
                 p99: us(p99),
                 max: us(tally.max_solve_ns),
-            },
-            guesses: Guesses {
+            }),
+            guesses: timed.then(|| Guesses {
                 total: tally.guesses,
                 mean: per_searched(tally.guesses as f64),
                 no_guess_pct: per_searched(tally.no_guess as f64 * 100.0),
-            },
+            }),
             threads: info.threads,
             solver: info.solver,
             mode: info.mode,
@@ -649,18 +670,22 @@ impl fmt::Display for Summary {
             self.timeout,
             self.mismatches
         )?;
-        let t = &self.solve_us;
-        writeln!(
-            f,
-            "  solve time: mean {:.1} us, p50 {:.1}, p90 {:.1}, p99 {:.1}, max {:.1} us; \
-             {:.3} s of solver time",
-            t.mean, t.p50, t.p90, t.p99, t.max, self.solve_cpu_s
-        )?;
-        writeln!(
-            f,
-            "  guesses: {} in all, {:.2} per puzzle, {:.1}% of puzzles needed none",
-            self.guesses.total, self.guesses.mean, self.guesses.no_guess_pct
-        )?;
+        match (&self.solve_us, self.solve_cpu_s, &self.guesses) {
+            (Some(t), Some(cpu_s), Some(guesses)) => {
+                writeln!(
+                    f,
+                    "  solve time: mean {:.1} us, p50 {:.1}, p90 {:.1}, p99 {:.1}, max {:.1} \
+                     us; {cpu_s:.3} s of solver time",
+                    t.mean, t.p50, t.p90, t.p99, t.max
+                )?;
+                writeln!(
+                    f,
+                    "  guesses: {} in all, {:.2} per puzzle, {:.1}% of puzzles needed none",
+                    guesses.total, guesses.mean, guesses.no_guess_pct
+                )?;
+            }
+            _ => writeln!(f, "  solve time, guesses: {UNTIMED}")?,
+        }
         match &self.ratings {
             Some(ratings) => write!(f, "{ratings}"),
             None => Ok(()),
@@ -767,20 +792,37 @@ mod tests {
         ];
         let s = Summary::new(&Tally::of(&rows), info());
         assert_eq!((s.puzzles, s.solved, s.malformed), (3, 2, 1));
-        assert_eq!(s.solve_us.mean, 2.0);
-        assert_eq!(s.solve_us.max, 3.0);
-        assert_eq!((s.solve_us.p50, s.solve_us.p99), (1.0, 3.0));
-        assert_eq!(s.solve_cpu_s, 4e-6);
+        let (t, guesses) = (s.solve_us.unwrap(), s.guesses.unwrap());
+        assert_eq!(t.mean, 2.0);
+        assert_eq!(t.max, 3.0);
+        assert_eq!((t.p50, t.p99), (1.0, 3.0));
+        assert_eq!(s.solve_cpu_s, Some(4e-6));
         assert_eq!(s.puzzles_per_s, 6.0);
-        assert_eq!((s.guesses.total, s.guesses.mean), (4, 2.0));
-        assert_eq!(s.guesses.no_guess_pct, 50.0);
+        assert_eq!((guesses.total, guesses.mean), (4, 2.0));
+        assert_eq!(guesses.no_guess_pct, 50.0);
+    }
+
+    #[test]
+    fn rows_without_times_leave_the_times_and_guesses_unknown() {
+        // `rate`'s rows kept by --resume carry no solve time or guesses.
+        let mut kept = row(Status::Solved, 0, 0);
+        (kept.solve_ns, kept.guesses) = (None, None);
+        let mut tally = Tally::of(&[row(Status::Solved, 1_000, 2), kept]);
+        assert_eq!((tally.puzzles, tally.untimed), (2, 1));
+        let s = Summary::new(&tally, info());
+        assert!(s.solve_us.is_none() && s.solve_cpu_s.is_none() && s.guesses.is_none());
+        let json: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
+        assert!(json["solve_us"].is_null() && json["guesses"].is_null());
+        assert!(s.to_string().contains("solve time, guesses: not known"));
+        tally.merge(&Tally::of(&[row(Status::Solved, 1_000, 2)]));
+        assert_eq!(tally.untimed, 1);
     }
 
     #[test]
     fn an_empty_run_has_zeros_not_nan() {
         let s = Summary::new(&Tally::new(), info());
-        assert_eq!(s.solve_us.mean, 0.0);
-        assert_eq!(s.guesses.no_guess_pct, 0.0);
+        assert_eq!(s.solve_us.as_ref().unwrap().mean, 0.0);
+        assert_eq!(s.guesses.as_ref().unwrap().no_guess_pct, 0.0);
         assert!(Tally::new().all_solved());
         assert!(s.to_json().contains("\"mean\": 0.0"));
     }

@@ -84,6 +84,62 @@ fn rate_resume_appends_the_rest_byte_identical_to_a_whole_run() {
 }
 
 #[test]
+fn rate_resume_leaves_the_times_and_guesses_it_cannot_know_null() {
+    // trial56 F1-1: the kept rows, which carry neither, were counted as 0
+    // guesses and 0 us.
+    let scratch = Scratch::new();
+    let input = misc(&scratch);
+    let (whole, whole_json) = (scratch.path("whole.csv"), scratch.path("whole.json"));
+    let output = run(
+        "rate",
+        &[&input, "-o", &whole, "--summary-json", &whole_json],
+    );
+    assert_eq!(code(&output), 1);
+    let summary =
+        |path: &str| -> serde_json::Value { serde_json::from_str(&read_output(path)).unwrap() };
+    assert!(summary(&whole_json)["guesses"]["total"].as_u64().unwrap() > 0);
+    let full = read_output(&whole);
+    let (resumed, json) = (
+        scratch.file("resumed.csv", cut(&full, 6, 0).as_bytes()),
+        scratch.path("resumed.json"),
+    );
+    let output = bin()
+        .args([
+            "rate",
+            &input,
+            "-o",
+            &resumed,
+            "--resume",
+            "--summary-json",
+            &json,
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(code(&output), 1, "{}", stderr(&output));
+    assert_eq!(read_output(&resumed), full);
+    let (whole, resumed) = (summary(&whole_json), summary(&json));
+    for key in ["guesses", "solve_us", "solve_cpu_s"] {
+        assert!(resumed[key].is_null(), "{key}: {}", resumed[key]);
+    }
+    for key in ["puzzles", "solved", "invalid", "ratings"] {
+        assert_eq!(resumed[key], whole[key], "{key}");
+    }
+    assert!(
+        stderr(&output).contains("solve time, guesses: not known"),
+        "{}",
+        stderr(&output)
+    );
+    // Nothing kept: the run's own figures.
+    let fresh = scratch.file("fresh.csv", b"");
+    let output = run(
+        "rate",
+        &[&input, "-o", &fresh, "--resume", "--summary-json", &json],
+    );
+    assert_eq!(code(&output), 1);
+    assert_eq!(summary(&json)["guesses"], whole["guesses"]);
+}
+
+#[test]
 fn rate_resume_refuses_a_file_of_another_limit_or_another_table() {
     let scratch = Scratch::new();
     let input = scratch.file("hard.txt", HARD.as_bytes());

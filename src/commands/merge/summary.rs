@@ -425,14 +425,14 @@ impl MergedSummary {
             mismatches: run.mismatches,
             wall_s,
             puzzles_per_s: wall_s.map(|w| if w > 0.0 { run.puzzles as f64 / w } else { 0.0 }),
-            solve_cpu_s: timed.then_some(run.solve_cpu_s),
-            solve_us: timed.then(|| SolveTimes {
+            solve_cpu_s: run.solve_cpu_s.filter(|_| timed),
+            solve_us: run.solve_us.filter(|_| timed).map(|t| SolveTimes {
                 p50: us(times.at(0.5)),
                 p90: us(times.at(0.9)),
                 p99: us(times.at(0.99)),
-                ..run.solve_us
+                ..t
             }),
-            guesses: timed.then_some(run.guesses),
+            guesses: run.guesses.filter(|_| timed),
             threads: facts.as_ref().map(|f| f.threads),
             solver: facts.as_ref().map(|f| f.solver.clone()),
             mode: facts.as_ref().map(|f| f.mode.clone()),

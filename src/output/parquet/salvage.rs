@@ -148,6 +148,7 @@ pub(crate) fn recount(path: &Path) -> Result<Tally, ParquetError> {
                     .filter(|c| c.is_valid(row))
                     .map_or(0, |c| c.value(row)),
                 side: 0,
+                timed: us.is_some(),
             });
             if let Some(r) = rating.filter(|c| c.is_valid(row)) {
                 let tenths = (r.value(row) * 10.0).round() as u16;

@@ -92,23 +92,30 @@ pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
              decade), as each puzzle was timed in the run.",
         );
     }
-    let t = &summary.solve_us;
-    page.table(
-        &["mean", "p50", "p90", "p99", "max", "solver time"],
-        &[vec![
-            format!("{:.1} us", t.mean),
-            format!("{:.1} us", t.p50),
-            format!("{:.1} us", t.p90),
-            format!("{:.1} us", t.p99),
-            format!("{:.1} us", t.max),
-            format!("{:.3} s", summary.solve_cpu_s),
-        ]],
-        &[0, 1, 2, 3, 4, 5],
-    );
-    page.paragraph(&format!(
-        "Guesses: {} in all, {:.2} per puzzle; {:.1} % of the puzzles needed none.",
-        summary.guesses.total, summary.guesses.mean, summary.guesses.no_guess_pct
-    ));
+    match (&summary.solve_us, summary.solve_cpu_s, &summary.guesses) {
+        (Some(t), Some(cpu_s), Some(guesses)) => {
+            page.table(
+                &["mean", "p50", "p90", "p99", "max", "solver time"],
+                &[vec![
+                    format!("{:.1} us", t.mean),
+                    format!("{:.1} us", t.p50),
+                    format!("{:.1} us", t.p90),
+                    format!("{:.1} us", t.p99),
+                    format!("{:.1} us", t.max),
+                    format!("{cpu_s:.3} s"),
+                ]],
+                &[0, 1, 2, 3, 4, 5],
+            );
+            page.paragraph(&format!(
+                "Guesses: {} in all, {:.2} per puzzle; {:.1} % of the puzzles needed none.",
+                guesses.total, guesses.mean, guesses.no_guess_pct
+            ));
+        }
+        _ => page.paragraph(&format!(
+            "Solve times and guesses: {}.",
+            crate::output::stats::UNTIMED
+        )),
+    }
     Ok(page.render())
 }
 
