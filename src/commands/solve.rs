@@ -6,7 +6,7 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, IsTerminal, Write};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::error::{Error, Verdict};
 use crate::input;
@@ -19,6 +19,7 @@ use crate::output::progress::{Progress, ProgressOptions};
 use crate::output::rating::RatingColumns;
 use crate::output::stats::{RunInfo, RunOptions, Summary, Tally};
 use crate::output::{Destination, OutputFormat, ResultsWriter, Shape};
+use crate::process::clock;
 use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 
 /// Runs `solve` with `config`: every input is opened (and its layout
@@ -621,6 +622,9 @@ fn report(
     }
     if config.human_summary {
         crate::stderr!("{summary}");
+        if let Some(warning) = busy_machine(config.resume, &summary, clock::process_cpu()) {
+            crate::stderrln!("sudoku-batch: warning: {warning}");
+        }
     }
     let verdict = if let Some(signal) = interrupted {
         Verdict::Interrupted(signal)
@@ -630,6 +634,28 @@ fn report(
         Verdict::Failures
     };
     Ok((verdict, summary))
+}
+
+/// Seconds by which the solve times must exceed the CPU time used before
+/// [`busy_machine`] speaks: a short run's figures (a test's, an example's)
+/// say little, and runs a benchmarker reads take seconds.
+const BUSY_MARGIN_S: f64 = 0.5;
+
+/// Why the solve times of `summary` overstate the work, when they do: they
+/// are clock time on each worker's thread, so on a machine busy with other
+/// work they count the waits for a core, and their sum then exceeds the CPU
+/// time the whole process used (`cpu`), which it never does on a quiet one
+/// (the process also reads, writes and starts). A `resumed` run's figures
+/// cover rows of earlier runs: not compared.
+fn busy_machine(resumed: bool, summary: &Summary, cpu: Option<Duration>) -> Option<String> {
+    let (solve_s, cpu_s) = (summary.solve_cpu_s?, cpu?.as_secs_f64());
+    (!resumed && solve_s > 1.5 * cpu_s + BUSY_MARGIN_S).then(|| {
+        format!(
+            "the solve times add up to {solve_s:.3} s, and the process used {cpu_s:.3} s of CPU: \
+             the machine was busy, and each puzzle's solve_us (its clock time on its thread) \
+             counts the waits for a core, as do solve_cpu_s and the percentiles"
+        )
+    })
 }
 
 /// The run as its summary describes it.
@@ -783,5 +809,58 @@ pub fn stdin_hint(config: &Config, stdin_is_terminal: bool) -> Option<&'static s
 pub fn say_when_reading_a_terminal(config: &Config) {
     if let Some(hint) = stdin_hint(config, std::io::stdin().is_terminal()) {
         crate::stderrln!("{hint}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use sudoku_core::solver::{Mode, SolverKind};
+
+    /// A summary whose solve times add up to `solve_s` seconds.
+    fn summary(solve_s: f64) -> Summary {
+        let mut summary = Summary::new(
+            &Tally::new(),
+            RunInfo {
+                inputs: vec!["a.txt".into()],
+                wall: Duration::from_secs(1),
+                threads: 2,
+                solver: SolverKind::Fast,
+                mode: Mode::Unique,
+                interrupted: false,
+                options: RunOptions::default(),
+                rated: false,
+            },
+        );
+        summary.solve_cpu_s = Some(solve_s);
+        summary
+    }
+
+    #[test]
+    fn solve_times_beyond_the_cpu_used_say_the_machine_was_busy() {
+        let cpu = |s: f64| Some(Duration::from_secs_f64(s));
+        let warning = busy_machine(false, &summary(11.97), cpu(1.43)).unwrap();
+        assert!(
+            warning.contains("11.970 s") && warning.contains("1.430 s") && warning.contains("busy"),
+            "{warning}"
+        );
+        // A quiet machine: the solve times are part of the CPU used.
+        assert_eq!(busy_machine(false, &summary(1.2), cpu(1.43)), None);
+        // Short runs: a margin.
+        assert_eq!(busy_machine(false, &summary(0.46), cpu(0.07)), None);
+        // Resumed (rows of earlier runs), untimed, or no CPU time to compare.
+        assert_eq!(busy_machine(true, &summary(11.97), cpu(1.43)), None);
+        let mut untimed = summary(11.97);
+        untimed.solve_cpu_s = None;
+        assert_eq!(busy_machine(false, &untimed, cpu(1.43)), None);
+        assert_eq!(busy_machine(false, &summary(11.97), None), None);
+        // The process's own CPU time is read, and grows.
+        let before = clock::process_cpu().unwrap();
+        let mut x = 0u64;
+        for i in 0..20_000_000u64 {
+            x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(i));
+        }
+        assert!(clock::process_cpu().unwrap() > before, "{x}");
     }
 }

@@ -219,6 +219,32 @@ mod counter {
     }
 }
 
+/// CPU time the process has used so far, user and system, all threads;
+/// `None` where it cannot be read. Beside the solve times (clock time on
+/// each worker's thread) it tells a busy machine: there the threads wait
+/// for a core while the clock runs.
+pub fn process_cpu() -> Option<Duration> {
+    #[cfg(unix)]
+    {
+        let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+        // SAFETY: `usage` is a valid, writable rusage for the call to fill.
+        if unsafe { libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr()) } != 0 {
+            return None;
+        }
+        // SAFETY: getrusage returned 0, so it filled `usage`.
+        let usage = unsafe { usage.assume_init() };
+        let time = |t: libc::timeval| -> Option<Duration> {
+            let micros = u32::try_from(t.tv_usec).ok()?;
+            Some(Duration::new(t.tv_sec.try_into().ok()?, micros * 1_000))
+        };
+        Some(time(usage.ru_utime)? + time(usage.ru_stime)?)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
