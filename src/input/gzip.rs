@@ -17,6 +17,10 @@ pub struct GzipMembers<R: BufRead> {
     member: Option<GzDecoder<R>>,
     /// The members read to their end so far.
     members: u64,
+    /// Decompressed bytes handed out so far, and where the member being
+    /// read began among them.
+    out: u64,
+    member_start: u64,
     /// Whether the bytes after the last member do not start as a gzip
     /// member does (with its two magic bytes).
     foreign: bool,
@@ -42,6 +46,8 @@ impl<R: BufRead> GzipMembers<R> {
         GzipMembers {
             member: Some(GzDecoder::new(src)),
             members: 0,
+            out: 0,
+            member_start: 0,
             foreign: false,
             name: name.to_string(),
             warn,
@@ -56,10 +62,12 @@ impl<R: BufRead> Read for GzipMembers<R> {
                 return Ok(0);
             };
             let n = member.read(buf).map_err(|e| self.explain(e))?;
+            self.out += n as u64;
             if n > 0 || buf.is_empty() {
                 return Ok(n);
             }
             self.members += 1;
+            self.member_start = self.out;
             // The member is over: what follows it?
             let Some(member) = self.member.take() else {
                 return Ok(0);
@@ -94,13 +102,29 @@ impl<R: BufRead> Read for GzipMembers<R> {
 
 impl<R: BufRead> GzipMembers<R> {
     /// Says where in the gzip data `e` struck: bytes after the last member
-    /// that are no gzip member, or a member cut short or damaged.
+    /// that are no gzip member, or a member cut short or damaged. Damaged
+    /// data (not a member merely cut short) may have been decompressed
+    /// into garbage before the damage showed (a member's checksum is
+    /// checked at its end): the message says which records may hold it.
     fn explain(&self, e: io::Error) -> io::Error {
         let members = self.members;
         let why = if self.foreign {
             format!("the bytes after gzip member {members} are not another gzip member ({e})")
+        } else if e.kind() == io::ErrorKind::UnexpectedEof {
+            format!("gzip member {} is cut short ({e})", members + 1)
         } else {
-            format!("gzip member {} is cut short or damaged ({e})", members + 1)
+            let suspect = match members {
+                0 => "every record read from this input".to_string(),
+                _ => format!(
+                    "the records read from it (after the first {} decompressed bytes)",
+                    self.member_start
+                ),
+            };
+            format!(
+                "gzip member {} is damaged ({e}): gzip checks a member's data only at its end, \
+                 so {suspect} may hold damaged data, and its rows are not to be trusted",
+                members + 1
+            )
         };
         io::Error::new(e.kind(), why)
     }
@@ -213,8 +237,7 @@ mod tests {
             data.extend(&second[..keep]);
             let err = read(&data).unwrap_err();
             assert!(
-                err.to_string()
-                    .starts_with("gzip member 2 is cut short or damaged"),
+                err.to_string().starts_with("gzip member 2 is cut short ("),
                 "{keep}: {err}"
             );
         }
@@ -223,6 +246,34 @@ mod tests {
         assert!(
             err.to_string().starts_with("gzip member 1 is cut short"),
             "{err}"
+        );
+    }
+
+    #[test]
+    fn a_damaged_member_says_which_records_may_hold_damaged_data() {
+        // The trailer's checksum changed: the data decompresses, and is
+        // found wrong only at the member's end.
+        let mut first = gz(&b"one\n".repeat(50));
+        let crc = first.len() - 8;
+        first[crc] ^= 0xff;
+        let err = read(&first).unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.starts_with("gzip member 1 is damaged (")
+                && message.contains("every record read from this input may hold damaged data"),
+            "{message}"
+        );
+        let mut data = gz(b"one\n");
+        let mut second = gz(b"two\n");
+        let crc = second.len() - 8;
+        second[crc] ^= 0xff;
+        data.extend(second);
+        let message = read(&data).unwrap_err().to_string();
+        assert!(
+            message.starts_with("gzip member 2 is damaged (")
+                && message
+                    .contains("the records read from it (after the first 4 decompressed bytes)"),
+            "{message}"
         );
     }
 }
