@@ -223,7 +223,7 @@ impl Config {
     /// # Errors
     /// [`Error::Usage`] when `-j` is 0 or above [`MAX_THREADS`], when stdin is named twice, when
     /// `--summary-json -` is given without `-o FILE` (stdout already carries
-    /// the results), when the summary and the results name the same file,
+    /// the results), when `--summary-html` names stdout,
     /// when `--solutions` is given with several inputs, and when the output
     /// is refused by [`Config::output_format`] (an unknown extension,
     /// `--resume` of anything but a CSV or JSON Lines file);
@@ -258,33 +258,20 @@ impl Config {
             .summary_json
             .as_deref()
             .map(|p| Destination::from_arg(Some(p)));
-        match (&summary_json, &output) {
-            (Some(Destination::Stdout), Destination::Stdout) => {
-                return Err(Error::Usage(
-                    "--summary-json - needs -o FILE: stdout already carries the results CSV".into(),
-                ))
-            }
-            (Some(Destination::File { path: s, .. }), Destination::File { path: o, .. })
-                if s == o =>
-            {
-                return Err(Error::Usage(format!(
-                    "--summary-json and -o both name {}",
-                    s.display()
-                )))
-            }
-            _ => {}
+        // Two outputs that are one file, by any name, are refused by
+        // `file_guard` before anything is written; this one says how to
+        // mend it.
+        if let (Some(Destination::Stdout), Destination::Stdout) = (&summary_json, &output) {
+            return Err(Error::Usage(
+                "--summary-json - needs -o FILE: stdout already carries the results CSV".into(),
+            ));
         }
-        if let Some(html) = &args.summary_html {
-            let taken = |d: &Option<Destination>| matches!(d, Some(Destination::File { path, .. }) if path == html);
-            if html.as_os_str() == STDIO {
-                return Err(Error::Usage("--summary-html needs a file name".into()));
-            }
-            if taken(&Some(output.clone())) || taken(&summary_json) {
-                return Err(Error::Usage(format!(
-                    "--summary-html names {}, which another output also names",
-                    html.display()
-                )));
-            }
+        if args
+            .summary_html
+            .as_ref()
+            .is_some_and(|html| html.as_os_str() == STDIO)
+        {
+            return Err(Error::Usage("--summary-html needs a file name".into()));
         }
         let progress = match (args.progress, env.stderr_is_terminal) {
             (ProgressArg::Never, _) | (ProgressArg::Auto, false) => Draw::Off,
@@ -456,12 +443,36 @@ mod tests {
         for args in [
             &["-j", "0"][..],
             &["-", "-"],
-            &["-o", "x.csv", "--summary-json", "x.csv"],
             &["a.txt", "b.txt", "--solutions", "s.txt"],
+            &["--summary-html", "-", "-o", "r.csv"],
         ] {
             assert!(
                 matches!(config(args, TERMINAL), Err(Error::Usage(_))),
                 "{args:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_outputs_that_are_one_file_are_refused_by_the_file_guard() {
+        for args in [
+            &["-o", "x.csv", "--summary-json", "x.csv"][..],
+            &["-o", "x.csv", "--summary-json", "./x.csv"],
+            &["-o", "r.csv", "--summary-html", "r.csv"],
+            &[
+                "-o",
+                "r.csv",
+                "--summary-json",
+                "s.json",
+                "--summary-html",
+                "./s.json",
+            ],
+        ] {
+            let c = config(args, TERMINAL).unwrap();
+            let err = c.file_guard().check().unwrap_err();
+            assert!(
+                err.to_string().contains("are the same file"),
+                "{args:?}: {err}"
             );
         }
     }

@@ -9,8 +9,17 @@
 //! writes (`-o`, stdout, `--summary-json`, exports, ...) and calls
 //! [`FileGuard::check`] before opening any output. Only regular files are
 //! compared: devices such as `/dev/null` and pipes may be named on both
-//! sides. A file that does not exist yet cannot be an input. Two outputs
-//! that are one file are refused too: the second would overwrite the first.
+//! sides. A file that does not exist yet cannot be an input (every
+//! subcommand opens its inputs before it creates an output, so a missing
+//! input fails as missing).
+//!
+//! Two outputs that are one file are refused too, since one would
+//! overwrite or mix into the other; they are compared by what they will
+//! be: an existing file by identity, a name that does not exist yet by
+//! where it will be created (its directory resolved, a symbolic link that
+//! leads nowhere followed to the name it leads to), so `-o r.csv
+//! --summary-html ./r.csv` is refused before either is there; and `-`
+//! (stdout) named twice, whatever stdout is.
 
 use std::fs::{self, File, Metadata};
 use std::io;
@@ -36,8 +45,11 @@ pub enum GuardError {
         /// The input's name as given (`-` for stdin).
         input: String,
     },
-    /// Two outputs are one file.
-    #[error("{first_role} {first} and {second_role} {second} are the same file")]
+    /// Two outputs are one file (or both stdout).
+    #[error(
+        "{first_role} {first} and {second_role} {second} are the same file: one output would \
+         overwrite or mix into the other; give each its own file; nothing was written"
+    )]
     SameOutput {
         /// The first output's flag.
         first_role: String,
@@ -74,7 +86,8 @@ impl Entry {
         }
     }
 
-    /// The file's identity, when it is an existing regular file.
+    /// The file's identity, when it is an existing regular file: what an
+    /// input is compared by.
     fn identity(&self) -> Option<Identity> {
         let meta = match &self.target {
             Target::Path(path) => fs::metadata(path).ok(),
@@ -83,6 +96,55 @@ impl Entry {
         }?;
         meta.is_file().then(|| Identity::of(&meta, &self.target))
     }
+
+    /// The file an output will be, for comparing outputs with each other:
+    /// its [`identity`](Entry::identity) when it is an existing regular
+    /// file, else for a name where it will be created
+    /// ([`Identity::Created`]) and for stdout that stream
+    /// ([`Identity::Stdout`]). `None` for devices, pipes and names that
+    /// cannot be created (their directory is missing): writing such a name
+    /// twice overwrites no file, or fails before anything is written.
+    fn destination(&self) -> Option<Identity> {
+        match &self.target {
+            Target::Path(path) => match fs::metadata(path) {
+                Ok(meta) => meta.is_file().then(|| Identity::of(&meta, &self.target)),
+                Err(_) => to_be_created(path).map(Identity::Created),
+            },
+            Target::Stdin => self.identity(),
+            Target::Stdout => Some(self.identity().unwrap_or(Identity::Stdout)),
+        }
+    }
+}
+
+/// Symbolic links followed from a name that does not exist, at most, as
+/// Linux's `open` follows at most 40 (`ELOOP`).
+const MAX_LINKS: usize = 40;
+
+/// Where writing `path`, a name that does not exist yet, creates the file:
+/// a symbolic link that leads nowhere is followed to the name it leads to
+/// (relative to the link's directory), then the directory is resolved
+/// ([`fs::canonicalize`]: `.`, `..` and links taken as the system takes
+/// them) and the file name joined to it. `None` when the directory does
+/// not exist, the name ends in `..`, or the links go round.
+fn to_be_created(path: &Path) -> Option<PathBuf> {
+    let mut path = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::read_link(&path) {
+            Ok(target) => {
+                let directory = path.parent().unwrap_or(Path::new(""));
+                path = directory.join(target);
+            }
+            Err(_) => {
+                let name = path.file_name()?;
+                let directory = match path.parent() {
+                    Some(directory) if !directory.as_os_str().is_empty() => directory,
+                    _ => Path::new("."),
+                };
+                return Some(fs::canonicalize(directory).ok()?.join(name));
+            }
+        }
+    }
+    None
 }
 
 /// The reads and writes of one run, compared before anything is written.
@@ -130,8 +192,9 @@ impl FileGuard {
         self
     }
 
-    /// Compares every output with every input, and the outputs with each
-    /// other, by identity. Reads metadata only: never opens, creates or
+    /// Compares every output with every input by identity, and the
+    /// outputs with each other by what they will be (see the module docs).
+    /// Reads metadata and symbolic links only: never opens, creates or
     /// reads a file, so it cannot block on a FIFO.
     ///
     /// # Errors
@@ -145,7 +208,7 @@ impl FileGuard {
             .collect();
         let mut writes: Vec<(&Entry, Identity)> = Vec::new();
         for output in &self.writes {
-            let Some(id) = output.identity() else {
+            let Some(id) = output.destination() else {
                 continue;
             };
             if let Some((input, _)) = reads.iter().find(|(_, r)| *r == id) {
@@ -179,6 +242,12 @@ enum Identity {
     /// Elsewhere: the canonical path (stdin and stdout cannot be told).
     #[cfg(not(unix))]
     Canonical(Option<PathBuf>),
+    /// An output not there yet: the path it will be created at (see
+    /// [`to_be_created`]).
+    Created(PathBuf),
+    /// Standard output that is not a regular file (a pipe, a terminal,
+    /// `/dev/null`): every output named `-` goes to it.
+    Stdout,
 }
 
 impl Identity {
@@ -279,5 +348,65 @@ mod tests {
             .check()
             .unwrap_err();
         assert!(matches!(err, GuardError::SameOutput { .. }), "{err}");
+    }
+
+    /// Two outputs named alike and under other spellings of one name.
+    fn same_output(first: impl AsRef<Path>, second: impl AsRef<Path>) -> bool {
+        let err = FileGuard::new()
+            .writes("-o", first)
+            .writes("--summary-json", second)
+            .check();
+        matches!(err, Err(GuardError::SameOutput { .. }))
+    }
+
+    #[test]
+    fn two_outputs_not_there_yet_are_compared_by_where_they_will_be() {
+        let dir = scratch();
+        let out = dir.path().join("out.csv");
+        assert!(same_output(&out, &out));
+        assert!(same_output(&out, dir.path().join(".").join("out.csv")));
+        let sub = dir.path().join("sub");
+        fs::create_dir(&sub).unwrap();
+        assert!(same_output(&out, sub.join("..").join("out.csv")));
+        assert!(!same_output(&out, dir.path().join("other.csv")));
+        assert!(!same_output(&out, sub.join("out.csv")));
+        // Neither was created.
+        assert!(!out.exists());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_are_followed_to_the_file_they_will_create() {
+        let dir = scratch();
+        let out = dir.path().join("out.csv");
+        let dangling = dir.path().join("dangling.csv");
+        std::os::unix::fs::symlink("out.csv", &dangling).unwrap();
+        assert!(same_output(&out, &dangling));
+        let chained = dir.path().join("chained.csv");
+        std::os::unix::fs::symlink(&dangling, &chained).unwrap();
+        assert!(same_output(&chained, &out));
+        // A linked directory: the same directory by another path.
+        let linked = dir.path().join("linked");
+        std::os::unix::fs::symlink(".", &linked).unwrap();
+        assert!(same_output(&out, linked.join("out.csv")));
+        // Links that go round create nothing: not compared.
+        let round = dir.path().join("round.csv");
+        std::os::unix::fs::symlink("round.csv", &round).unwrap();
+        assert!(!same_output(&round, &out));
+        assert!(!out.exists());
+    }
+
+    #[test]
+    fn stdout_named_twice_is_refused_whatever_it_is() {
+        assert!(same_output("-", "-"));
+        let dir = scratch();
+        assert!(!same_output("-", dir.path().join("out.csv")));
+    }
+
+    #[test]
+    fn a_name_in_a_missing_directory_is_not_compared() {
+        let dir = scratch();
+        let out = dir.path().join("missing").join("out.csv");
+        assert!(!same_output(&out, &out));
     }
 }

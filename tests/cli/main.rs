@@ -41,5 +41,6 @@ mod round4_zero_lists;
 mod shard;
 mod sizes;
 mod solve;
+mod two_outputs;
 mod wording;
 mod write_failures;

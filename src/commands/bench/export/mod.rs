@@ -107,30 +107,22 @@ pub struct Exports {
 
 impl Exports {
     /// The exports named by `flags` (a format and its flag's value, if
-    /// given).
-    ///
-    /// # Errors
-    /// [`Error::Usage`] when two exports name stdout or the same file.
-    pub fn new(flags: &[(ExportFormat, Option<&Path>)]) -> Result<Exports, Error> {
-        let mut targets: Vec<(ExportFormat, Target)> = Vec::new();
-        for &(format, path) in flags {
-            let Some(path) = path else { continue };
-            let target = if path.as_os_str() == "-" {
-                Target::Stdout
-            } else {
-                Target::File(path.to_path_buf())
-            };
-            if let Some((other, _)) = targets.iter().find(|(_, t)| *t == target) {
-                return Err(Error::Usage(format!(
-                    "{} and {} both write to {}",
-                    other.flag(),
-                    format.flag(),
-                    path.display()
-                )));
-            }
-            targets.push((format, target));
-        }
-        Ok(Exports { targets })
+    /// given). Two that are one file, or both stdout, are refused by the
+    /// [`FileGuard`] they are [registered](Exports::register) with.
+    pub fn new(flags: &[(ExportFormat, Option<&Path>)]) -> Exports {
+        let targets = flags
+            .iter()
+            .filter_map(|&(format, path)| {
+                let path = path?;
+                let target = if path.as_os_str() == "-" {
+                    Target::Stdout
+                } else {
+                    Target::File(path.to_path_buf())
+                };
+                Some((format, target))
+            })
+            .collect();
+        Exports { targets }
     }
 
     /// Registers every export with `guard`, under its flag, so that no
@@ -474,22 +466,25 @@ pub(crate) mod tests {
     #[test]
     fn exports_refuse_two_outputs_to_one_place() {
         let csv = Path::new("out.csv");
-        assert!(
-            Exports::new(&[(ExportFormat::Csv, Some(csv)), (ExportFormat::Json, None)]).is_ok()
-        );
-        for (a, b) in [("-", "-"), ("x", "x")] {
-            let err = Exports::new(&[
+        let mut guard = FileGuard::new();
+        Exports::new(&[(ExportFormat::Csv, Some(csv)), (ExportFormat::Json, None)])
+            .register(&mut guard);
+        assert!(guard.check().is_ok());
+        for (a, b) in [("-", "-"), ("x", "x"), ("x", "./x")] {
+            let mut guard = FileGuard::new();
+            Exports::new(&[
                 (ExportFormat::Csv, Some(Path::new(a))),
                 (ExportFormat::Markdown, Some(Path::new(b))),
             ])
-            .unwrap_err();
+            .register(&mut guard);
+            let err = guard.check().unwrap_err();
             assert!(
-                err.to_string()
-                    .contains("--export-csv and --export-markdown"),
+                err.to_string().contains("--export-csv")
+                    && err.to_string().contains("--export-markdown"),
                 "{err}"
             );
         }
-        let stdout = Exports::new(&[(ExportFormat::Json, Some(Path::new("-")))]).unwrap();
+        let stdout = Exports::new(&[(ExportFormat::Json, Some(Path::new("-")))]);
         assert!(stdout.uses_stdout());
     }
 }
