@@ -987,6 +987,19 @@ impl Write for Sink {
     }
 }
 
+/// The [`io::Error`] behind a failed CSV write, so that a closed stdout
+/// stays [`io::ErrorKind::BrokenPipe`] (which ends a run quietly, exit 0:
+/// [`Error::BrokenPipe`]) instead of an error that wraps it.
+#[cfg(feature = "cli")]
+pub(crate) fn csv_write_error(e: csv::Error) -> io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(io) => io,
+        // Rows are written as plain strings and bytes: only the writing
+        // itself can fail.
+        kind => io::Error::other(format!("{kind:?}")),
+    }
+}
+
 /// Writes every byte of `pieces`, in order, in as few system calls as
 /// the file takes (`writev`).
 ///

@@ -64,7 +64,8 @@ pub enum Command {
     /// Merge the results files of the shards of a run (`--shard K/N`) into
     /// the one a single run would write, in input order, and its summary.
     ///
-    /// Exit codes: 0 when the merge is written, 2 on usage and I/O errors,
+    /// Exit codes: 0 when the merge is written (or stdout is a pipe its
+    /// reader closed, `| head`), 2 on usage and I/O errors,
     /// results that overlap or, with `--inputs`, miss a record, or with
     /// `--summaries`, of a shard a signal stopped (both unless
     /// `--allow-missing`).

@@ -1,9 +1,11 @@
-//! Trial 56, F0-1: two outputs of one run that are one file are refused
-//! before anything is written, whether the file is there yet or not and
-//! however it is named.
+//! Trial 56, F0-1 and F2-5: two outputs of one run that are one file are
+//! refused before anything is written, whether the file is there yet or
+//! not and however it is named; and `merge` into a closed stdout ends
+//! quietly with exit 0, as every other subcommand does.
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::process::Command;
 
 use crate::common::*;
 
@@ -229,5 +231,60 @@ fn an_input_not_there_is_missing_even_when_an_output_names_it() {
         assert_eq!(code(&output), 2, "{args:?}: {err}");
         assert!(err.contains("No such file"), "{args:?}: {err}");
         assert_eq!(snapshot(Path::new(&dir.path(""))), before, "{args:?}");
+    }
+}
+
+#[test]
+fn every_subcommand_ends_as_documented_on_a_closed_stdout() {
+    // `merge -o - | head -1` was exit 2, "writing results to -: Broken
+    // pipe": the CSV writer's error hid the closed pipe.
+    let dir = Scratch::new();
+    let puzzles = repo("data/17_clue_10000.txt");
+    for k in 1..=2 {
+        let shard = format!("{k}/2");
+        let out = dir.path(&format!("k{k}.csv"));
+        let output = solve(&[&puzzles, "--shard", &shard, "-o", &out]);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+    }
+    let (k1, k2) = (dir.path("k1.csv"), dir.path("k2.csv"));
+    let top95 = repo("data/top95.txt");
+    let bench = |export: &'static str| {
+        let mut args = vec!["bench", top95.as_str(), "-j", "1", "--runs", "1"];
+        args.extend(["--time-s", "0.1", "--warmup-s", "0.1", "--quiet"]);
+        if !export.is_empty() {
+            args.extend([export, "-"]);
+        }
+        args
+    };
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["merge", &k1, &k2, "-o", "-"],
+        vec!["merge", &k1, &k2, "-o", "-", "--quiet"],
+        vec!["solve", &puzzles, "--quiet"],
+        vec!["rate", &top95, "--quiet"],
+        vec!["check", &puzzles, "--quiet"],
+        vec!["generate", "-n", "50", "--quiet"],
+        vec!["canon", &puzzles, "--quiet"],
+        vec!["augment", &puzzles, "-n", "2", "--quiet"],
+        bench(""),
+        bench("--export-csv"),
+        bench("--export-json"),
+        bench("--export-markdown"),
+        bench("--export-html"),
+    ];
+    for args in &cases {
+        // A pipe whose reader is gone before the first row.
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let output = Command::new(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+            .args(args)
+            .stdout(writer)
+            .output()
+            .expect("the binary runs");
+        let err = stderr(&output);
+        assert_eq!(code(&output), 0, "{args:?}: {err}");
+        assert!(
+            !err.contains("error") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
     }
 }

@@ -1,7 +1,6 @@
 //! A CSV table of serde rows written to a [`Destination`]: stdout, a file,
 //! or a gzip file (`.gz`). The data-set subcommands write their rows here.
 
-use std::io;
 use std::path::PathBuf;
 
 use serde::Serialize;
@@ -191,11 +190,10 @@ impl TableWriter {
     }
 
     fn error(&self, e: csv::Error) -> Error {
-        let source = match e.into_kind() {
-            csv::ErrorKind::Io(io) => io,
-            // Rows are plain strings and numbers: serializing cannot fail.
-            kind => io::Error::other(format!("{kind:?}")),
-        };
-        Error::write("results", self.destination.name(), source)
+        Error::write(
+            "results",
+            self.destination.name(),
+            crate::output::csv_write_error(e),
+        )
     }
 }

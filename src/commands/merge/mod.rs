@@ -54,7 +54,7 @@ use crate::input::{self, same_input, InputError, Record, SizedRecord};
 use crate::output::format::{choose, OutputFormat};
 use crate::output::read_back::{file_column, parse_row, Columns, RecordReader, Row};
 use crate::output::stats::Tally;
-use crate::output::{file_name, replace, Compression, Destination, Sink};
+use crate::output::{csv_write_error, file_name, replace, Compression, Destination, Sink};
 use crate::process::file_guard::FileGuard;
 use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 
@@ -118,12 +118,14 @@ const SHOWN: usize = 10;
 ///
 /// # Errors
 /// [`Error::Guard`] when `-o` or `--summary-json` is a file the merge
-/// reads, by any name;
+/// reads, by any name, or they are one file (or both `-`);
 /// [`Error::Merge`] when a results file or summary cannot be read or does
 /// not fit the others, records overlap, or (with `--inputs`) a record has no
 /// row or a row no record; [`Error::Input`] when an input cannot be read,
 /// or two `--inputs` would have the same name in rows;
-/// [`Error::Write`] when the output cannot be written.
+/// [`Error::Write`] when the output cannot be written;
+/// [`Error::BrokenPipe`] (exit 0, no message) when `-o -` goes to a pipe
+/// its reader closed.
 pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
     // SIGINT and SIGTERM stop the merge at once, even while a read blocks
     // (a part on a pipe): the merge runs on a thread of its own, and a
@@ -1025,7 +1027,7 @@ impl Output {
         };
         match csv.write_byte_record(header) {
             Ok(()) => Ok(()),
-            Err(e) => Err(self.error(e.into())),
+            Err(e) => Err(self.error(csv_write_error(e))),
         }
     }
 
@@ -1034,7 +1036,9 @@ impl Output {
     fn write<R: Read>(&mut self, reader: &RecordReader<R>) -> Result<(), Error> {
         let done = match &mut self.rows {
             None => return Ok(()),
-            Some(Rows::Csv(csv)) => csv.write_byte_record(reader.record()).map_err(Into::into),
+            Some(Rows::Csv(csv)) => csv
+                .write_byte_record(reader.record())
+                .map_err(csv_write_error),
             // Only JSON Lines parts merge into JSON Lines (see `merge`).
             Some(Rows::Jsonl(lines)) => lines.write_all(reader.jsonl_text().unwrap_or_default()),
         };
