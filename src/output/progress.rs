@@ -8,11 +8,11 @@
 //! 100 % before the end.
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
+use indicatif::{HumanDuration, ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
 /// How often the display is redrawn, at most, per second.
 const REDRAW_HZ: u8 = 8;
@@ -54,8 +54,11 @@ pub struct Progress {
     bytes_read: Vec<Arc<AtomicU64>>,
     total_bytes: Option<u64>,
     kept: u64,
-    /// No chunk of this run shown yet.
-    first: AtomicBool,
+    /// When and at which byte this run's pace starts to count for the
+    /// ETA: the start, or after `--resume` the first chunk shown (which
+    /// jumps over the kept rows' bytes, read at another pace); `None`
+    /// until then.
+    since: Mutex<Option<(Instant, u64)>>,
     start: Instant,
 }
 
@@ -88,7 +91,7 @@ impl Progress {
             bytes_read,
             total_bytes: options.total_bytes,
             kept: options.kept,
-            first: AtomicBool::new(true),
+            since: Mutex::new((options.kept == 0).then(|| (Instant::now(), 0))),
             start: Instant::now(),
         };
         if let Some(bar) = &progress.bar {
@@ -125,20 +128,31 @@ impl Progress {
         } else {
             0.0
         };
-        bar.set_message(format!(
-            "{}, {rate:.0}/s",
-            crate::process::words::count(puzzles, "puzzle", "puzzles")
-        ));
         let position = match self.total_bytes {
             Some(total) => bytes_read.min(total.saturating_sub(1)),
             None => bytes_read,
         };
+        let eta = self.total_bytes.and_then(|total| self.eta(position, total));
+        bar.set_message(format!(
+            "{}, {rate:.0}/s{}",
+            crate::process::words::count(puzzles, "puzzle", "puzzles"),
+            eta.map(|eta| format!(", ETA {:#}", HumanDuration(eta)))
+                .unwrap_or_default()
+        ));
         bar.set_position(position);
-        if self.first.swap(false, Ordering::Relaxed) && self.kept > 0 {
-            // The first chunk after --resume jumps over the kept rows' bytes:
-            // the estimate starts from there.
-            bar.reset_eta();
-        }
+    }
+
+    /// The time left at this run's pace so far, at byte `position` of
+    /// `total`: `None` until this run has gone forward. Computed here, not
+    /// by indicatif's estimator, which took the jump over the kept rows'
+    /// bytes after `--resume` for this run's pace (an ETA of 0 s to the
+    /// end).
+    fn eta(&self, position: u64, total: u64) -> Option<Duration> {
+        let mut since = self.since.lock().unwrap_or_else(|e| e.into_inner());
+        let (at, from) = *since.get_or_insert((Instant::now(), position));
+        let done = position.checked_sub(from).filter(|&done| done > 0)?;
+        let left = total.saturating_sub(position) as f64;
+        Some(at.elapsed().mul_f64(left / done as f64))
     }
 
     /// A bar counting items towards `total` (puzzles to make, say) instead
@@ -169,7 +183,7 @@ impl Progress {
             bytes_read: Vec::new(),
             total_bytes: None,
             kept: 0,
-            first: AtomicBool::new(false),
+            since: Mutex::new(None),
             start: Instant::now(),
         }
     }
@@ -194,9 +208,9 @@ impl Progress {
 fn style(sized: bool, color: bool) -> ProgressStyle {
     let template = match (sized, color) {
         (true, true) => {
-            "{spinner:.green} {elapsed_precise} [{bar:30.cyan/blue}] {percent:>3}% {msg}, ETA {eta}"
+            "{spinner:.green} {elapsed_precise} [{bar:30.cyan/blue}] {percent:>3}% {msg}"
         }
-        (true, false) => "{spinner} {elapsed_precise} [{bar:30}] {percent:>3}% {msg}, ETA {eta}",
+        (true, false) => "{spinner} {elapsed_precise} [{bar:30}] {percent:>3}% {msg}",
         (false, true) => "{spinner:.green} {elapsed_precise} {bytes} read, {msg}",
         (false, false) => "{spinner} {elapsed_precise} {bytes} read, {msg}",
     };
@@ -301,6 +315,30 @@ mod tests {
         counters[1].store(200, Ordering::Relaxed);
         progress.update(42);
         assert_eq!(progress.bar.as_ref().unwrap().position(), 500);
+        progress.finish();
+    }
+
+    #[test]
+    fn the_eta_after_resume_is_this_runs_pace_over_the_bytes_left() {
+        // trial56 F2-3: the jump over the kept rows' bytes was taken for
+        // this run's pace, an ETA of 0 s all along.
+        let progress = hidden(Some(1000), 500);
+        let bar = progress.bar.as_ref().unwrap();
+        progress.update_to(500, 600);
+        assert_eq!(bar.message(), "500 puzzles, 0/s", "no pace yet");
+        std::thread::sleep(Duration::from_millis(200));
+        progress.update_to(520, 700);
+        // 100 bytes in 0.2 s, 300 left: about 0.6 s.
+        let message = bar.message();
+        let eta = message.split(", ETA ").nth(1).unwrap();
+        assert!(["0s", "1s"].contains(&eta), "{message}");
+        progress.finish();
+        // A fresh run counts from its start.
+        let progress = hidden(Some(1000), 0);
+        std::thread::sleep(Duration::from_millis(100));
+        progress.update_to(10, 100);
+        let message = progress.bar.as_ref().unwrap().message();
+        assert!(message.contains(", ETA "), "{message}");
         progress.finish();
     }
 
