@@ -435,19 +435,21 @@ impl Marks {
     }
 }
 
-/// Solve time statistics over the searched puzzles, in microseconds.
+/// Solve time statistics over the searched puzzles, in microseconds; each
+/// `None` (`null`) when no puzzle was searched: a figure not measured is
+/// not 0.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SolveTimes {
     /// Exact mean: `solve_cpu_s` x 1e6 / searched puzzles.
-    pub mean: f64,
+    pub mean: Option<f64>,
     /// Median (from the histogram, 3 significant figures).
-    pub p50: f64,
+    pub p50: Option<f64>,
     /// 90th percentile.
-    pub p90: f64,
+    pub p90: Option<f64>,
     /// 99th percentile.
-    pub p99: f64,
+    pub p99: Option<f64>,
     /// Exact maximum.
-    pub max: f64,
+    pub max: Option<f64>,
 }
 
 /// Guess statistics over the searched puzzles.
@@ -455,11 +457,17 @@ pub struct SolveTimes {
 pub struct Guesses {
     /// Sum of guesses.
     pub total: u64,
-    /// Guesses per searched puzzle.
-    pub mean: f64,
-    /// Share of searched puzzles solved without a guess, percent.
-    pub no_guess_pct: f64,
+    /// Guesses per searched puzzle; `None` when none was searched.
+    pub mean: Option<f64>,
+    /// Share of searched puzzles solved without a guess, percent; `None`
+    /// when none was searched.
+    pub no_guess_pct: Option<f64>,
 }
+
+/// What the summaries say for the per-puzzle figures of a run that
+/// searched no puzzle (every record malformed, or none): they are `null`
+/// in the JSON.
+pub const NONE_SEARCHED: &str = "no puzzle was searched";
 
 /// The options a run's rows depend on beside the solver and the mode, as
 /// its summary records them (key `options`), so that `merge` and
@@ -509,7 +517,8 @@ pub struct RunInfo {
 
 /// The summary of a run: plain data, written as JSON with exactly these
 /// keys, all always present. Means and percentiles are over the searched
-/// puzzles (every status but `malformed`); they are 0 when there are none.
+/// puzzles (every status but `malformed`); they are `null` when there are
+/// none.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
     /// The sudoku-batch version.
@@ -578,14 +587,8 @@ impl Summary {
     pub fn new(tally: &Tally, info: RunInfo) -> Summary {
         let wall_s = info.wall.as_secs_f64();
         let searched = tally.searched();
-        let per_searched = |x: f64| {
-            if searched == 0 {
-                0.0
-            } else {
-                x / searched as f64
-            }
-        };
-        let us = |ns: u64| ns as f64 / 1e3;
+        let per_searched = |x: f64| (searched > 0).then(|| x / searched as f64);
+        let us = |ns: u64| (searched > 0).then(|| ns as f64 / 1e3);
         let solve_cpu_s = tally.solve_ns as f64 / 1e9;
         let [p50, p90, p99] = tally.solve_ns_at([0.5, 0.9, 0.99]);
         let timed = tally.untimed == 0;
@@ -671,18 +674,27 @@ impl fmt::Display for Summary {
             self.mismatches
         )?;
         match (&self.solve_us, self.solve_cpu_s, &self.guesses) {
-            (Some(t), Some(cpu_s), Some(guesses)) => {
-                writeln!(
-                    f,
-                    "  solve time: mean {:.1} us, p50 {:.1}, p90 {:.1}, p99 {:.1}, max {:.1} \
-                     us; {cpu_s:.3} s of solver time",
-                    t.mean, t.p50, t.p90, t.p99, t.max
-                )?;
-                writeln!(
-                    f,
-                    "  guesses: {} in all, {:.2} per puzzle, {:.1}% of puzzles needed none",
-                    guesses.total, guesses.mean, guesses.no_guess_pct
-                )?;
+            (Some(t), Some(cpu_s), Some(g)) => {
+                match (t.mean, t.p50, t.p90, t.p99, t.max) {
+                    (Some(mean), Some(p50), Some(p90), Some(p99), Some(max)) => writeln!(
+                        f,
+                        "  solve time: mean {mean:.1} us, p50 {p50:.1}, p90 {p90:.1}, p99 \
+                         {p99:.1}, max {max:.1} us; {cpu_s:.3} s of solver time"
+                    )?,
+                    _ => writeln!(
+                        f,
+                        "  solve time: {NONE_SEARCHED}; {cpu_s:.3} s of solver time"
+                    )?,
+                }
+                match (g.mean, g.no_guess_pct) {
+                    (Some(mean), Some(none)) => writeln!(
+                        f,
+                        "  guesses: {} in all, {mean:.2} per puzzle, {none:.1}% of puzzles \
+                         needed none",
+                        g.total
+                    )?,
+                    _ => writeln!(f, "  guesses: {} in all; {NONE_SEARCHED}", g.total)?,
+                }
             }
             _ => writeln!(f, "  solve time, guesses: {UNTIMED}")?,
         }
@@ -793,13 +805,13 @@ mod tests {
         let s = Summary::new(&Tally::of(&rows), info());
         assert_eq!((s.puzzles, s.solved, s.malformed), (3, 2, 1));
         let (t, guesses) = (s.solve_us.unwrap(), s.guesses.unwrap());
-        assert_eq!(t.mean, 2.0);
-        assert_eq!(t.max, 3.0);
-        assert_eq!((t.p50, t.p99), (1.0, 3.0));
+        assert_eq!(t.mean, Some(2.0));
+        assert_eq!(t.max, Some(3.0));
+        assert_eq!((t.p50, t.p99), (Some(1.0), Some(3.0)));
         assert_eq!(s.solve_cpu_s, Some(4e-6));
         assert_eq!(s.puzzles_per_s, 6.0);
-        assert_eq!((guesses.total, guesses.mean), (4, 2.0));
-        assert_eq!(guesses.no_guess_pct, 50.0);
+        assert_eq!((guesses.total, guesses.mean), (4, Some(2.0)));
+        assert_eq!(guesses.no_guess_pct, Some(50.0));
     }
 
     #[test]
@@ -818,13 +830,32 @@ mod tests {
         assert_eq!(tally.untimed, 1);
     }
 
+    /// A figure not measured is `null`, never 0 (a trial found 0.0 us and
+    /// 0.0 % for a run of malformed records only).
     #[test]
-    fn an_empty_run_has_zeros_not_nan() {
-        let s = Summary::new(&Tally::new(), info());
-        assert_eq!(s.solve_us.as_ref().unwrap().mean, 0.0);
-        assert_eq!(s.guesses.as_ref().unwrap().no_guess_pct, 0.0);
+    fn a_run_that_searched_nothing_has_nulls_not_zeros() {
+        let malformed = Tally::of(&[row(Status::Malformed, 0, 0)]);
+        for tally in [Tally::new(), malformed] {
+            let s = Summary::new(&tally, info());
+            let (t, guesses) = (s.solve_us.clone().unwrap(), s.guesses.clone().unwrap());
+            assert_eq!((t.mean, t.p99), (None, None));
+            assert_eq!((guesses.total, guesses.mean), (0, None));
+            assert_eq!(guesses.no_guess_pct, None);
+            let json: serde_json::Value = serde_json::from_str(&s.to_json()).unwrap();
+            assert!(json["solve_us"]["max"].is_null(), "{json}");
+            assert!(json["guesses"]["no_guess_pct"].is_null(), "{json}");
+            assert_eq!(json["guesses"]["total"], 0);
+            let text = s.to_string();
+            assert!(
+                text.contains("  solve time: no puzzle was searched; 0.000 s of solver time"),
+                "{text}"
+            );
+            assert!(
+                text.contains("  guesses: 0 in all; no puzzle was searched"),
+                "{text}"
+            );
+        }
         assert!(Tally::new().all_solved());
-        assert!(s.to_json().contains("\"mean\": 0.0"));
     }
 
     #[test]

@@ -426,10 +426,11 @@ impl MergedSummary {
             wall_s,
             puzzles_per_s: wall_s.map(|w| if w > 0.0 { run.puzzles as f64 / w } else { 0.0 }),
             solve_cpu_s: run.solve_cpu_s.filter(|_| timed),
+            // `null` figures (no row searched) stay `null`.
             solve_us: run.solve_us.filter(|_| timed).map(|t| SolveTimes {
-                p50: us(times.at(0.5)),
-                p90: us(times.at(0.9)),
-                p99: us(times.at(0.99)),
+                p50: t.p50.map(|_| us(times.at(0.5))),
+                p90: t.p90.map(|_| us(times.at(0.9))),
+                p99: t.p99.map(|_| us(times.at(0.99))),
                 ..t
             }),
             guesses: run.guesses.filter(|_| timed),

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use super::{bar_chart, distribution_chart, Bar, Distribution, Page, Palette, PlotError, Scale};
 use crate::error::Error;
-use crate::output::stats::{Summary, Tally};
+use crate::output::stats::{Summary, Tally, NONE_SEARCHED};
 
 /// The page for a run's `summary` and `tally`.
 ///
@@ -82,34 +82,48 @@ pub fn page(summary: &Summary, tally: &Tally) -> Result<String, PlotError> {
 
     page.heading("Solve times");
     let times = tally.solve_times();
-    if times.is_empty() {
-        page.paragraph("No puzzle was searched.");
-    } else {
-        let name = summary.inputs.join(", ");
-        page.figure(
-            &distribution_chart(&[Distribution::of(&name, &times)], &Palette::default())?,
-            "Share of the searched puzzles per solve time (logarithmic, ten buckets a \
-             decade), as each puzzle was timed in the run.",
-        );
-    }
-    match (&summary.solve_us, summary.solve_cpu_s, &summary.guesses) {
-        (Some(t), Some(cpu_s), Some(guesses)) => {
-            page.table(
-                &["mean", "p50", "p90", "p99", "max", "solver time"],
-                &[vec![
-                    format!("{:.1} us", t.mean),
-                    format!("{:.1} us", t.p50),
-                    format!("{:.1} us", t.p90),
-                    format!("{:.1} us", t.p99),
-                    format!("{:.1} us", t.max),
-                    format!("{cpu_s:.3} s"),
-                ]],
-                &[0, 1, 2, 3, 4, 5],
-            );
-            page.paragraph(&format!(
-                "Guesses: {} in all, {:.2} per puzzle; {:.1} % of the puzzles needed none.",
-                guesses.total, guesses.mean, guesses.no_guess_pct
-            ));
+    let figures = summary
+        .solve_us
+        .as_ref()
+        .map(|t| (t.mean, t.p50, t.p90, t.p99, t.max));
+    match (figures, summary.solve_cpu_s, &summary.guesses) {
+        (Some(figures), Some(cpu_s), Some(g)) => {
+            if let (Some(mean), Some(p50), Some(p90), Some(p99), Some(max)) = figures {
+                if !times.is_empty() {
+                    let name = summary.inputs.join(", ");
+                    page.figure(
+                        &distribution_chart(
+                            &[Distribution::of(&name, &times)],
+                            &Palette::default(),
+                        )?,
+                        "Share of the searched puzzles per solve time (logarithmic, ten \
+                         buckets a decade), as each puzzle was timed in the run.",
+                    );
+                }
+                page.table(
+                    &["mean", "p50", "p90", "p99", "max", "solver time"],
+                    &[vec![
+                        format!("{mean:.1} us"),
+                        format!("{p50:.1} us"),
+                        format!("{p90:.1} us"),
+                        format!("{p99:.1} us"),
+                        format!("{max:.1} us"),
+                        format!("{cpu_s:.3} s"),
+                    ]],
+                    &[0, 1, 2, 3, 4, 5],
+                );
+            } else {
+                // The figures are `null` in the JSON summary: none is shown.
+                page.paragraph("No puzzle was searched: no solve time was measured.");
+            }
+            page.paragraph(&match (g.mean, g.no_guess_pct) {
+                (Some(mean), Some(none)) => format!(
+                    "Guesses: {} in all, {mean:.2} per puzzle; {none:.1} % of the puzzles \
+                     needed none.",
+                    g.total
+                ),
+                _ => format!("Guesses: {} in all; {NONE_SEARCHED}.", g.total),
+            });
         }
         _ => page.paragraph(&format!(
             "Solve times and guesses: {}.",

@@ -153,10 +153,8 @@ fn bar(row: &BenchRow) -> Bar {
         label.push_str(&row.mode);
     }
     label.push_str(&format!("  -j {}", row.threads));
-    if row.given_up() {
-        label.push_str(" (given up!)");
-    } else if row.flagged() {
-        label.push_str(" (wrong answers!)");
+    if let Some(what) = flag_label(row) {
+        label.push_str(&format!(" ({what}!)"));
     }
     Bar {
         label,
@@ -167,6 +165,20 @@ fn bar(row: &BenchRow) -> Bar {
         text: format!("{}/s", super::rate(row.puzzles_per_s)),
         flagged: row.flagged(),
     }
+}
+
+/// What a flagged row's bar label says happened: puzzles given up, wrong
+/// answers, puzzles without one, or both; `None` for a row not flagged.
+fn flag_label(row: &BenchRow) -> Option<&'static str> {
+    let (wrong, missing) = (row.wrong.unwrap_or(0) > 0, row.missing.unwrap_or(0) > 0);
+    Some(match () {
+        _ if row.given_up() => "given up",
+        _ if wrong && missing => "wrong and missing answers",
+        _ if wrong => "wrong answers",
+        _ if missing => "missing answers",
+        _ if row.flagged() => "no answers",
+        _ => return None,
+    })
 }
 
 /// One curve per data set, solver and mode measured at two thread counts
@@ -228,6 +240,20 @@ mod tests {
         assert!(html.contains("ideal (speedup = threads)"));
         assert!(html.contains("class=\"warn\""));
         assert!(!html.contains("<script"));
+    }
+
+    /// A trial found a solver that answered 8 puzzles with nothing (no
+    /// wrong answer) labelled `(wrong answers!)`.
+    #[test]
+    fn a_flagged_bar_says_what_happened() {
+        let mut row = external_row();
+        assert!(bar(&row).label.ends_with("-j 1 (wrong answers!)"));
+        row.missing = Some(8);
+        assert!(bar(&row).label.ends_with(" (wrong and missing answers!)"));
+        row.wrong = Some(0);
+        assert!(bar(&row).label.ends_with(" (missing answers!)"));
+        row.missing = Some(0);
+        assert!(!bar(&row).label.contains('('), "{}", bar(&row).label);
     }
 
     #[test]
