@@ -244,6 +244,22 @@ pub enum ResumeError {
         /// The header this run writes.
         expected: String,
     },
+    /// Its header is the one this run writes with another delimiter
+    /// between the names: one run was given `--output-delimiter`, or
+    /// another.
+    #[error(
+        "{path}: line 1: its fields are separated by {found}, and this run writes them \
+         separated by {ours}; --resume continues a results file with the --output-delimiter \
+         of the run that wrote it"
+    )]
+    Delimiter {
+        /// The results file.
+        path: PathBuf,
+        /// Its delimiter, named.
+        found: String,
+        /// This run's, named.
+        ours: String,
+    },
     /// The first row of JSON Lines results has other keys than the rows
     /// this run writes.
     #[error(

@@ -1173,7 +1173,7 @@ impl ResultsWriter {
     }
 
     /// Continues the results file `path` (`--resume`) in `format`, CSV
-    /// (with commas) or JSON Lines, plain or, for a
+    /// (its fields separated by `delimiter`) or JSON Lines, plain or, for a
     /// `.gz` name, gzip members: keeps its first `keep` bytes (the header
     /// and the complete rows, or complete members), and appends after them;
     /// writes the CSV header when `keep` is 0. The rest (a row cut short) is
@@ -1187,6 +1187,7 @@ impl ResultsWriter {
         format: OutputFormat,
         shape: &Shape,
         keep: u64,
+        delimiter: u8,
     ) -> Result<ResultsWriter, Error> {
         let error = |e| Error::write("results", path, e);
         let mut file = OpenOptions::new()
@@ -1214,7 +1215,7 @@ impl ResultsWriter {
             OutputFormat::Jsonl => Arc::new(JsonlRows::new(shape)),
             // CSV: Parquet is continued by `ResultsWriter::continue_parquet`.
             _ => {
-                let csv = CsvRows::new(shape, b',');
+                let csv = CsvRows::new(shape, delimiter);
                 if keep == 0 {
                     csv.header(&mut header);
                 }

@@ -387,6 +387,7 @@ fn check_jsonl_scan(path: &Path, whole: &[u8], cut: usize, names: &[String], hea
             names,
             header,
             RatingColumns::None,
+            b',',
         )
         .expect("resume of JSON Lines results");
         assert_eq!(
@@ -527,6 +528,7 @@ fuzz_target!(|case: Case| {
             &names,
             &header,
             RatingColumns::None,
+            b',',
         )
         .expect("resume whole");
         assert_eq!(kept.rows, results.len() as u64, "resume of a whole file");
@@ -576,6 +578,7 @@ fuzz_target!(|case: Case| {
         &names,
         &header,
         RatingColumns::None,
+        b',',
     ) {
         Ok(kept) => {
             assert_eq!(

@@ -169,7 +169,13 @@ fn run_opened(
         {
             let writer = match &done.parquet {
                 Some(metadata) => ResultsWriter::continue_parquet(path, &shape, metadata)?,
-                None => ResultsWriter::append(path, done.format, &shape, done.len)?,
+                None => ResultsWriter::append(
+                    path,
+                    done.format,
+                    &shape,
+                    done.len,
+                    config.output_delimiter,
+                )?,
             };
             (
                 writer,
@@ -399,7 +405,14 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         Destination::File { path, .. } if config.resume => {
             let done = match format {
                 OutputFormat::Parquet => resume::scan_parquet(path, &names, &shape, config.rating)?,
-                _ => resume::scan(path, format, &names, &shape.column_names(), config.rating)?,
+                _ => resume::scan(
+                    path,
+                    format,
+                    &names,
+                    &shape.column_names(),
+                    config.rating,
+                    config.output_delimiter,
+                )?,
             };
             // The previous run's summary, where this run writes its own,
             // tells the options it ran with.

@@ -174,13 +174,6 @@ impl Config {
                         path.display()
                     )))
                 }
-                Destination::File { .. } if self.output_delimiter != b',' => {
-                    return Err(Error::Usage(
-                        "--resume continues comma-separated results only; leave out \
-                         --output-delimiter to resume"
-                            .into(),
-                    ))
-                }
                 Destination::File { .. } => {}
             }
         }

@@ -41,14 +41,16 @@ use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use ::parquet::file::metadata::ParquetMetaData;
-use sudoku_core::sizes::{Shape, SizedGrid};
+use sudoku_core::grid::UnitKind;
+use sudoku_core::sizes::{Shape, SizedGrid, Symbols};
 use sudoku_core::solver::{Mode, SolverKind, Status};
 
 use crate::input::{InputError, Record, RecordBatch, RecordStream, SizedRecord};
 use crate::job::pipeline::Source;
 use crate::output::rating::RatingColumns;
 use crate::output::read_back::{
-    json_fields, parse_row, read_sized, Columns, JsonMembers, ParquetRecords, Row,
+    delimiter_name, header_delimiter, json_fields, parse_row, read_sized, Columns, JsonMembers,
+    ParquetRecords, Row,
 };
 use crate::output::stats::Tally;
 use crate::output::{Blank, Compression, OutputFormat};
@@ -74,6 +76,9 @@ pub struct Kept {
     columns: Columns,
     /// The header this run writes: of JSON Lines, every row's keys.
     header: Vec<String>,
+    /// The field delimiter of CSV (`--output-delimiter`): the run that
+    /// wrote the file must have written this one.
+    delimiter: u8,
     /// Of a Parquet file, its footer (`None` when the file is missing or
     /// empty): the file is continued under another name
     /// ([`crate::output::ResultsWriter::continue_parquet`]), not appended
@@ -167,6 +172,7 @@ pub fn scan(
     names: &[String],
     header: &[String],
     rating: RatingColumns,
+    delimiter: u8,
 ) -> Result<Kept, ResumeError> {
     // The results columns come first (`rate`'s own, or `solve`'s with
     // `solve --rate`'s after them); kept columns may follow them.
@@ -179,6 +185,7 @@ pub fn scan(
         rows: 0,
         columns,
         header: header.to_vec(),
+        delimiter,
         parquet: None,
     };
     let read_error = |source| ResumeError::Read {
@@ -246,6 +253,7 @@ pub fn scan_parquet(
         rows: 0,
         columns,
         header,
+        delimiter: b',',
         parquet: None,
     };
     let file = match File::open(path) {
@@ -460,13 +468,37 @@ impl<R: BufRead> BufRead for Counted<R> {
     }
 }
 
+/// Checks that the header `found` (read with `delimiter` between its
+/// fields) is the one this run writes, `expected`.
+///
+/// # Errors
+/// [`ResumeError::Delimiter`] when it is, with another delimiter between
+/// the names (`--output-delimiter` given to one run and not the other),
+/// else [`ResumeError::Header`].
 fn check_header(
     path: &Path,
     found: &csv::ByteRecord,
     expected: &[String],
+    delimiter: u8,
 ) -> Result<(), ResumeError> {
     if found.iter().eq(expected.iter().map(|c| c.as_bytes())) {
         return Ok(());
+    }
+    // The header's line as written: its names need no quotes.
+    let line = found.iter().collect::<Vec<_>>().join(&delimiter);
+    if let Some(other) = std::str::from_utf8(&line).ok().and_then(|line| {
+        let other = header_delimiter(line.as_bytes());
+        (other != delimiter
+            && line
+                .split(char::from(other))
+                .eq(expected.iter().map(String::as_str)))
+        .then_some(other)
+    }) {
+        return Err(ResumeError::Delimiter {
+            path: path.to_path_buf(),
+            found: delimiter_name(other),
+            ours: delimiter_name(delimiter),
+        });
     }
     let found = found
         .iter()
@@ -518,45 +550,70 @@ impl RowOptions {
     /// summary tells those (see [`check_summary`]).
     ///
     /// # Errors
-    /// What the solution breaks.
-    pub fn solution_fits(&self, record: &Record, row: &Row) -> Result<(), String> {
+    /// What the solution breaks: [`Unfit::Options`] when it is a solution
+    /// of other boxes or written in another alphabet, [`Unfit::Damaged`]
+    /// when it is no solution of its puzzle whatever the boxes (it changes
+    /// a given, or repeats a value in a row or column).
+    pub fn solution_fits(&self, record: &Record, row: &Row) -> Result<(), Unfit> {
         if row.result.status != Status::Solved {
             return Ok(());
         }
-        let another = "the file was written with another --box";
         match (&record.sized, &row.sized, &row.result.solution) {
             (Some(sized), Some(kept), _) => {
                 let Some(text) = &kept.solution else {
                     return Ok(());
                 };
                 let shape = sized.puzzle.shape();
-                match read_sized(text, &sized.symbols, shape) {
-                    None => Err(format!(
+                let Some(solution) = read_sized(text, &sized.symbols, shape) else {
+                    return Err(Unfit::Options(format!(
                         "its solution is not written in this run's alphabet ({}): the file was \
                          written with another --symbols",
                         sized.symbols.label(shape.side())
+                    )));
+                };
+                if let Some(cell) = given_changed(sized.puzzle.cells(), solution.cells()) {
+                    return Err(Unfit::Damaged(damaged(format!(
+                        "it changes the given at {}",
+                        cell_name(shape.side(), cell)
+                    ))));
+                }
+                match solution.first_conflict() {
+                    Some(c) => Err(broken(
+                        c.kind,
+                        c.describe(shape, &sized.symbols),
+                        &shape.to_string(),
                     )),
-                    Some(solution) if solution.first_conflict().is_some() => Err(format!(
-                        "its solution breaks this run's {shape} boxes: {another}"
-                    )),
-                    Some(_) => Ok(()),
+                    None => Ok(()),
                 }
             }
             (None, None, Some(solution)) => {
-                let (broken, shape) = match self.nine_boxes {
-                    Some(shape) => (
-                        SizedGrid::from_cells(shape, solution.cells().to_vec())
-                            .is_some_and(|g| g.first_conflict().is_some()),
-                        shape.to_string(),
-                    ),
-                    None => (solution.first_conflict().is_some(), "3x3".to_string()),
+                if let Some(cell) = row
+                    .result
+                    .puzzle
+                    .and_then(|puzzle| given_changed(puzzle.cells(), solution.cells()))
+                {
+                    return Err(Unfit::Damaged(damaged(format!(
+                        "it changes the given at {}",
+                        cell_name(9, cell)
+                    ))));
+                }
+                let conflict = match self.nine_boxes {
+                    Some(shape) => SizedGrid::from_cells(shape, solution.cells().to_vec())
+                        .and_then(|g| g.first_conflict())
+                        .map(|c| {
+                            (
+                                c.kind,
+                                c.describe(shape, &Symbols::DigitsLetters { lower: false }),
+                                shape.to_string(),
+                            )
+                        }),
+                    None => solution
+                        .first_conflict()
+                        .map(|c| (c.kind, c.to_string(), "3x3".to_string())),
                 };
-                if broken {
-                    Err(format!(
-                        "its solution breaks this run's {shape} boxes: {another}"
-                    ))
-                } else {
-                    Ok(())
+                match conflict {
+                    Some((kind, what, shape)) => Err(broken(kind, what, &shape)),
+                    None => Ok(()),
                 }
             }
             _ => Ok(()),
@@ -625,6 +682,56 @@ impl RowOptions {
         }
         Ok(())
     }
+}
+
+/// Why a kept `solved` row's solution cannot be continued
+/// ([`RowOptions::solution_fits`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unfit {
+    /// The row was written under other options (`--box`, `--symbols`).
+    Options(String),
+    /// The solution is no solution of its puzzle with any boxes: the row
+    /// was changed after it was written.
+    Damaged(String),
+}
+
+/// Why a kept `solved` row whose solution repeats a value (`what`, in a
+/// unit of `kind`) is refused: a repeat in a box of this run's `shape`
+/// alone, rows and columns whole, is a solution of other boxes (the file
+/// was written with another `--box`); one in a row or column is no
+/// solution with any boxes (the row was damaged).
+fn broken(kind: UnitKind, what: String, shape: &str) -> Unfit {
+    match kind {
+        UnitKind::Box => Unfit::Options(format!(
+            "its solution breaks this run's {shape} boxes ({what}), its rows and columns \
+             whole: the file was written with another --box"
+        )),
+        UnitKind::Row | UnitKind::Column => Unfit::Damaged(damaged(what)),
+    }
+}
+
+/// A kept `solved` row whose solution is no solution of its puzzle
+/// whatever the boxes (`why`): the row was changed after the run wrote it.
+fn damaged(why: String) -> String {
+    format!(
+        "its solution is no solution of its puzzle with any boxes ({why}): the row was \
+         changed after sudoku-batch wrote it"
+    )
+}
+
+/// The first cell given in `puzzle` that `solution` holds another value
+/// in (cells in row-major order, 0 a blank).
+fn given_changed(puzzle: &[u8], solution: &[u8]) -> Option<usize> {
+    puzzle
+        .iter()
+        .zip(solution)
+        .position(|(&given, &value)| given != 0 && given != value)
+}
+
+/// A cell's name, `r3c12`, by its row-major index in a grid of `side`
+/// cells a side.
+fn cell_name(side: usize, cell: usize) -> String {
+    format!("r{}c{}", cell / side + 1, cell % side + 1)
 }
 
 fn show(limit: Option<u64>) -> String {
@@ -803,6 +910,8 @@ struct RowReader<R> {
     columns: Columns,
     /// The header this run writes: of JSON Lines, every row's keys.
     header: Vec<String>,
+    /// The field delimiter of CSV.
+    delimiter: u8,
 }
 
 /// Where a [`RowReader`] reads its records.
@@ -831,6 +940,7 @@ impl<R: Read> RowReader<R> {
                 csv::ReaderBuilder::new()
                     .has_headers(false)
                     .flexible(true)
+                    .delimiter(kept.delimiter)
                     .from_reader(bytes),
             )
         };
@@ -846,6 +956,7 @@ impl<R: Read> RowReader<R> {
             path: kept.path.clone(),
             columns: kept.columns.clone(),
             header: kept.header.clone(),
+            delimiter: kept.delimiter,
         }
     }
 
@@ -888,7 +999,12 @@ impl<R: Read> RowReader<R> {
                     self.line = self.record.position().map_or(0, |p| p.line());
                     Ok(more)
                 }
-                Err(e) => Err(self.bad_row(e.position().map_or(0, |p| p.line()), e.to_string())),
+                // An error of the bytes (no position of its own) is in the
+                // record being read.
+                Err(e) => {
+                    let line = e.position().map_or(csv.position().line(), |p| p.line());
+                    Err(self.bad_row(line, e.to_string()))
+                }
             },
             Rows::Jsonl { lines, text } => loop {
                 text.clear();
@@ -925,7 +1041,7 @@ impl<R: Read> RowReader<R> {
         let path = &self.path;
         let at = self.at(self.line);
         match &self.rows {
-            Rows::Csv(_) => check_header(path, &self.record, &self.header),
+            Rows::Csv(_) => check_header(path, &self.record, &self.header, self.delimiter),
             Rows::Parquet(_) => Ok(()),
             Rows::Jsonl { text, .. } => {
                 let members = JsonMembers::parse(text).map_err(|cause| ResumeError::BadRow {
@@ -1172,15 +1288,20 @@ impl Matcher {
                     (Some(sized), Some(kept)) => same_text(&kept.puzzle, sized, self.options.blank),
                     _ => Ok(()),
                 })
+                .map_err(Unfit::Options)
                 .and_then(|()| self.options.solution_fits(record, row));
-            if let Err(why) = checked {
+            if let Err(unfit) = checked {
                 let Some((at, _)) = self.next.take() else {
                     return false;
                 };
-                self.fail(ResumeError::Options {
-                    path: self.path.clone(),
-                    at: at.to_string(),
-                    why,
+                let path = self.path.clone();
+                self.fail(match unfit {
+                    Unfit::Options(why) => ResumeError::Options {
+                        path,
+                        at: at.to_string(),
+                        why,
+                    },
+                    Unfit::Damaged(cause) => ResumeError::BadRow { path, at, cause },
                 });
                 return false;
             }
@@ -1454,7 +1575,14 @@ mod tests {
     /// [`scan`] of the results at `path` in `format` of a run over inputs
     /// `names`, with [`header`]'s columns and no ratings.
     fn scan_as(path: &Path, format: OutputFormat, names: &[String]) -> Result<Kept, ResumeError> {
-        scan(path, format, names, &header(names), RatingColumns::None)
+        scan(
+            path,
+            format,
+            names,
+            &header(names),
+            RatingColumns::None,
+            b',',
+        )
     }
 
     /// `text` as one gzip member.
@@ -1513,6 +1641,21 @@ mod tests {
             .flat_map(|(i, s)| s.records.map(move |r| (i, r.unwrap().line)))
             .collect();
         (passed, kept.rows, matching.finish(false))
+    }
+
+    /// A trial's damaged solution (its first digit changed) was blamed on
+    /// "another --box", which no run was given.
+    #[test]
+    fn a_broken_solution_is_damage_unless_only_a_box_breaks() {
+        let row = |kind| broken(kind, "9 twice in row 1: r1c1, r1c6".into(), "3x3");
+        assert!(
+            matches!(row(UnitKind::Row), Unfit::Damaged(why) if why.contains("with any boxes"))
+        );
+        assert!(matches!(row(UnitKind::Column), Unfit::Damaged(_)));
+        assert!(matches!(row(UnitKind::Box), Unfit::Options(why) if why.contains("another --box")));
+        assert_eq!(given_changed(&[0, 3, 0], &[1, 3, 2]), None);
+        assert_eq!(given_changed(&[0, 3, 5], &[1, 4, 5]), Some(1));
+        assert_eq!(cell_name(9, 10), "r2c2");
     }
 
     #[test]

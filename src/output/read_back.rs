@@ -241,6 +241,8 @@ pub fn read_sized(field: &str, symbols: &Symbols, shape: Shape) -> Option<SizedG
 pub struct RecordReader<R> {
     source: RecordSource<R>,
     record: csv::ByteRecord,
+    /// The field delimiter of CSV; `None` for JSON Lines.
+    delimiter: Option<u8>,
 }
 
 /// Where a [`RecordReader`] reads its records.
@@ -289,17 +291,25 @@ impl<R: Read> JsonlRecords<R> {
 }
 
 impl<R: Read> RecordReader<R> {
-    /// Reads `bytes` as CSV with no header handling: the header is the
-    /// first record read.
+    /// Reads `bytes` as comma-separated CSV with no header handling: the
+    /// header is the first record read.
     pub fn new(bytes: R) -> RecordReader<R> {
+        RecordReader::delimited(bytes, b',')
+    }
+
+    /// Reads `bytes` as CSV whose fields `delimiter` separates (see
+    /// [`header_delimiter`]), as [`RecordReader::new`] reads them.
+    pub fn delimited(bytes: R, delimiter: u8) -> RecordReader<R> {
         RecordReader {
             source: RecordSource::Csv(
                 csv::ReaderBuilder::new()
                     .has_headers(false)
                     .flexible(true)
+                    .delimiter(delimiter)
                     .from_reader(LastByte::new(bytes)),
             ),
             record: csv::ByteRecord::new(),
+            delimiter: Some(delimiter),
         }
     }
 
@@ -318,6 +328,7 @@ impl<R: Read> RecordReader<R> {
                 pending: false,
             }),
             record: csv::ByteRecord::new(),
+            delimiter: None,
         }
     }
 
@@ -330,11 +341,24 @@ impl<R: Read> RecordReader<R> {
     pub fn read(&mut self) -> Result<bool, (u64, String)> {
         match &mut self.source {
             RecordSource::Csv(csv) => {
-                let more = csv
-                    .read_byte_record(&mut self.record)
-                    .map_err(|e| (e.position().map_or(0, |p| p.line()), e.to_string()))?;
+                // An error of the bytes themselves (a gzip member cut short
+                // or damaged) has no position of its own: it is in the
+                // record being read, on the line after those read whole.
+                let more = csv.read_byte_record(&mut self.record).map_err(|e| {
+                    let line = e.position().map_or(csv.position().line(), |p| p.line());
+                    (line, e.to_string())
+                })?;
                 if more && csv.get_ref().cut_short(csv.position().byte()) {
-                    return Err((self.line(), CUT_SHORT.into()));
+                    // The reader's line is past a last line end.
+                    let last = csv.get_ref().last == Some(b'\n');
+                    let start = self.record.position().map_or(0, |p| p.line());
+                    let end = csv.position().line() - u64::from(last);
+                    // A row whose quote is never closed takes in every
+                    // line after it: it is not the last row cut short.
+                    if csv.get_ref().quoted && end > start {
+                        return Err((start, unclosed_quote(end)));
+                    }
+                    return Err((start, CUT_SHORT.into()));
                 }
                 Ok(more)
             }
@@ -380,6 +404,11 @@ impl<R: Read> RecordReader<R> {
         }
     }
 
+    /// The field delimiter of CSV; `None` for JSON Lines.
+    pub fn delimiter(&self) -> Option<u8> {
+        self.delimiter
+    }
+
     /// True when the file is JSON Lines.
     pub fn is_jsonl(&self) -> bool {
         matches!(self.source, RecordSource::Jsonl(_))
@@ -395,12 +424,50 @@ impl<R: Read> RecordReader<R> {
     }
 }
 
+/// The field delimiter of a CSV table sudoku-batch wrote, told by the
+/// start of its header (`start`, the file's first bytes): its first column
+/// is `file` or `line`, and the byte after that name is the delimiter
+/// (`--output-delimiter`: a comma unless given, a tab, `;`, ...). A comma
+/// when the header starts otherwise (then it is no table the tool wrote,
+/// and the columns looked for are not found).
+pub fn header_delimiter(start: &[u8]) -> u8 {
+    let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
+    [&b"file"[..], b"line"]
+        .iter()
+        .find_map(|name| start.strip_prefix(*name))
+        .and_then(|rest| rest.first().copied())
+        .filter(|&b| crate::output::check_delimiter(char::from(b)).is_ok())
+        .unwrap_or(b',')
+}
+
+/// A delimiter as messages name it: `tab`, or the character in quotes
+/// (`` `;` ``), or `comma`.
+pub fn delimiter_name(delimiter: u8) -> String {
+    match delimiter {
+        b'\t' => "tab".into(),
+        b',' => "comma".into(),
+        b' ' => "space".into(),
+        other => format!("`{}`", char::from(other)),
+    }
+}
+
 /// Why a last record without its line end is refused: every row a results
 /// file holds ends with one, so the file was cut short, and the record may
 /// be a row cut inside its last field (a message or a kept value cut short
 /// would read as a valid row).
 pub const CUT_SHORT: &str = "the last row has no line end: the file was cut short inside it \
                              (every row sudoku-batch writes ends with one)";
+
+/// Why a record whose quoted field runs from its line `start` to the end of
+/// the file, at line `end`, is refused: a quote in it opens a field that no
+/// quote closes, so the lines after it read as that field's text.
+pub fn unclosed_quote(end: u64) -> String {
+    format!(
+        "a quote opens a field in this row and no quote closes it up to the end of the file \
+         (line {end}): every line after it reads as that field's text (a stray `\"` in this \
+         row, or a file cut short inside a quoted field)"
+    )
+}
 
 /// A reader that remembers how many bytes it gave, the last of them, and
 /// whether they end inside a quoted field, so that a CSV reader over it can
@@ -1090,6 +1157,36 @@ mod tests {
         for end in ["1,2\r", "1,2\r\n", "1,2\n\n", "1,\"2\"\n"] {
             assert_eq!(read_all(&format!("a,b\n{end}")), Ok(2), "{end:?}");
         }
+    }
+
+    /// A stray quote in a row (a trial's `sed`) takes in every line after
+    /// it: named at the row that opens it, not as a last row cut short.
+    #[test]
+    fn a_quote_never_closed_is_named_at_its_row() {
+        let text = "line,status,message\n1,solved,\n2,\"solved,\n3,solved,\n4,solved,\n";
+        let mut reader = RecordReader::new(text.as_bytes());
+        assert_eq!(reader.read(), Ok(true));
+        assert_eq!(reader.read(), Ok(true));
+        assert_eq!(reader.read(), Err((3, unclosed_quote(5))));
+    }
+
+    #[test]
+    fn the_delimiter_is_told_by_the_header() {
+        assert_eq!(header_delimiter(b"line\tpuzzle\tstatus"), b'\t');
+        assert_eq!(header_delimiter(b"\xEF\xBB\xBFfile;line;puzzle"), b';');
+        assert_eq!(header_delimiter(b"line,puzzle"), b',');
+        // No table the tool wrote: the columns looked for are not found.
+        assert_eq!(header_delimiter(b"puzzle\tsolution"), b',');
+        assert_eq!(header_delimiter(b"lines,x"), b',');
+        assert_eq!(header_delimiter(b"line"), b',');
+        let text = "line\tmessage\n1\t\"a\tb\"\n";
+        let mut reader = RecordReader::delimited(text.as_bytes(), b'\t');
+        assert_eq!(reader.delimiter(), Some(b'\t'));
+        assert_eq!(reader.read(), Ok(true));
+        assert_eq!(reader.read(), Ok(true));
+        assert_eq!(reader.record().get(1), Some(&b"a\tb"[..]));
+        assert_eq!(delimiter_name(b'\t'), "tab");
+        assert_eq!(delimiter_name(b';'), "`;`");
     }
 
     /// Writes `results` in `shape` as CSV and as JSON Lines, and reads each

@@ -28,7 +28,10 @@ use crate::input::same_input;
 use crate::input::sized::looks_sized;
 use crate::job::shard::Shard;
 use crate::output::file_name;
-use crate::output::read_back::{file_column, read_sized, RecordReader, SizedFields};
+use crate::output::rating::RowRating;
+use crate::output::read_back::{
+    file_column, header_delimiter, read_sized, RecordReader, SizedFields,
+};
 use crate::output::result::PuzzleResult;
 use crate::output::stats::Summary;
 
@@ -66,6 +69,9 @@ impl Baseline {
         }
         let start = reader.fill_buf().map_err(|e| error(e.to_string()))?;
         let start = start.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(start);
+        // Results written with --output-delimiter (a tab, `;`) say so in
+        // their header.
+        let delimiter = header_delimiter(start);
         if start.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
             // A summary is one object; a first line that is a whole object
             // is a row of JSON Lines results.
@@ -96,7 +102,7 @@ impl Baseline {
                 .map(Baseline::Summary)
                 .map_err(error);
         }
-        RowsBaseline::new(path, RecordReader::new(reader), inputs)
+        RowsBaseline::new(path, RecordReader::delimited(reader, delimiter), inputs)
             .map(|rows| Baseline::Rows(Box::new(rows)))
     }
 }
@@ -279,6 +285,9 @@ struct Row {
     /// The puzzle and solution fields of a grid of another size than 9x9
     /// (`puzzle` and `solution` are then `None`).
     sized: Option<SizedFields>,
+    /// The `rating` and `hardest` fields, read when ratings are compared
+    /// (see [`RowsBaseline::compare_ratings`]); `None` when empty.
+    rating: Option<RowRating>,
 }
 
 /// A results CSV baseline, read row by row beside the run.
@@ -290,6 +299,11 @@ pub struct RowsBaseline {
     /// Indices of `file` (if any) and of [`NEEDED`].
     file: Option<usize>,
     columns: [usize; 5],
+    /// The `rating` and `hardest` columns (`solve --rate`'s, right after
+    /// `message`), when the baseline has them.
+    rating: Option<[usize; 2]>,
+    /// Ratings are compared: the baseline and this run both have them.
+    compare_ratings: bool,
     inputs: Vec<String>,
     /// The inputs of each name in the baseline.
     aliases: RefCell<HashMap<String, Vec<usize>>>,
@@ -361,12 +375,21 @@ impl RowsBaseline {
             )));
         }
         let fields = names.len();
+        // As `solve --rate` writes them: right after `message` (a kept
+        // input column may have either name).
+        let rating = find("message").and_then(|message| {
+            let at = |i: usize, name: &str| names.get(i) == Some(&name);
+            (at(message + 1, "rating") && at(message + 2, "hardest"))
+                .then_some([message + 1, message + 2])
+        });
         Ok(RowsBaseline {
             path: path.to_path_buf(),
             reader,
             fields,
             file,
             columns,
+            rating,
+            compare_ratings: false,
             inputs: inputs.to_vec(),
             aliases: RefCell::default(),
             next: None,
@@ -378,6 +401,31 @@ impl RowsBaseline {
             timeout_guesses: None,
             shard: None,
         })
+    }
+
+    /// Compares ratings (the `rating` and `hardest` columns) when this run
+    /// rates (`check --rate`) and the baseline has them, as status,
+    /// solution and guesses are compared. When only one of the two has
+    /// ratings, they are not compared, and the note returned says so (for
+    /// the report: the rest is compared as usual).
+    pub fn compare_ratings(&mut self, run_rates: bool) -> Option<String> {
+        // A JSON Lines baseline with no row names no columns.
+        let no_rows = self.reader.is_jsonl() && self.fields == 0;
+        self.compare_ratings = run_rates && self.rating.is_some();
+        match (run_rates, self.rating.is_some()) {
+            _ if no_rows => None,
+            (true, false) => Some(
+                "the baseline has no ratings (made without --rate): ratings are not compared; \
+                 remake it with --rate to compare them"
+                    .into(),
+            ),
+            (false, true) => Some(
+                "the baseline has ratings (made with --rate) and this run rates nothing: \
+                 ratings are not compared; add --rate to compare them"
+                    .into(),
+            ),
+            _ => None,
+        }
     }
 
     /// Compares only `shard`'s rows: each result with the baseline's row
@@ -446,9 +494,15 @@ impl RowsBaseline {
                 grid(what, text)
             }
         };
+        let rating = match self.rating.filter(|_| self.compare_ratings) {
+            Some([rating, hardest]) => RowRating::parse(field(rating), field(hardest), None)
+                .map_err(|e| self.error(format!("line {at}: {e}")))?,
+            None => None,
+        };
         let row = Row {
             key,
             at,
+            rating,
             puzzle: nine("puzzle", puzzle)?,
             status: status.parse().map_err(|_| bad("status", status))?,
             solution: nine("solution", solution)?,
@@ -659,6 +713,15 @@ impl RowsBaseline {
                 },
             );
         }
+        if self.compare_ratings && row.status == result.status && !same_rating(row, result) {
+            report.push(
+                place(),
+                Problem::RatingChanged {
+                    old: row.rating.clone(),
+                    new: result.rating.clone(),
+                },
+            );
+        }
         if row.guesses != result.guesses {
             report.push(
                 place(),
@@ -738,6 +801,15 @@ impl RowsBaseline {
              --max-guesses and --timeout-ms?{stop}",
             self.timeouts_answered
         ))
+    }
+}
+
+/// True when the baseline `row`'s rating is `result`'s: the same rating
+/// and hardest technique (the row does not hold the steps).
+fn same_rating(row: &Row, result: &PuzzleResult) -> bool {
+    match (&row.rating, &result.rating) {
+        (Some(old), Some(new)) => old.tenths == new.tenths && old.hardest == new.hardest,
+        (old, new) => old.is_none() && new.is_none(),
     }
 }
 
@@ -1138,6 +1210,53 @@ mod tests {
             .unwrap_err();
         assert!(err.to_string().contains("`b.txt` is not an input"), "{err}");
         assert!(err.to_string().contains("the same path"), "{err}");
+    }
+
+    /// A trial's rater regression (2.6 Pointing made 9.9) passed `check
+    /// --rate`: ratings are compared when both sides have them.
+    #[test]
+    fn ratings_are_compared_when_both_sides_have_them() {
+        let header = HEADER.replace("message\n", "message,rating,hardest\n");
+        let text = format!(
+            "{header}2,{PUZZLE},solved,,0,1.0,,,2.6,Pointing\n3,{PUZZLE},solved,,0,1.0,,,,\n"
+        );
+        let rated = |tenths: u16, hardest: &'static str| {
+            let mut r = result(0, 2, Status::Solved, 0);
+            r.rating = Some(RowRating {
+                tenths,
+                hardest: hardest.into(),
+                steps: 12,
+            });
+            r
+        };
+        let mut base = rows(&text, &["a.txt"]).unwrap();
+        assert_eq!(base.compare_ratings(true), None);
+        let mut report = Report::new();
+        base.compare(&rated(26, "Pointing"), &mut report).unwrap();
+        assert_eq!(report.total(), 0, "the steps are not in the row");
+        let mut unrated = rated(26, "Pointing");
+        unrated.line = 3;
+        base.compare(&unrated, &mut report).unwrap();
+        let lines: Vec<String> = report.shown().iter().map(|f| f.to_string()).collect();
+        assert_eq!(
+            lines,
+            ["a.txt:3: rating changed from the baseline: (none) -> 2.6 Pointing"]
+        );
+
+        let mut base = rows(&text, &["a.txt"]).unwrap();
+        assert!(base
+            .compare_ratings(false)
+            .unwrap()
+            .contains("this run rates nothing"));
+        let mut report = Report::new();
+        base.compare(&rated(99, "Nishio"), &mut report).unwrap();
+        assert_eq!(report.total(), 0, "not compared");
+        let mut plain = rows(&format!("{HEADER}2,{PUZZLE},solved,,0,1.0,,\n"), &["a.txt"]).unwrap();
+        assert!(plain
+            .compare_ratings(true)
+            .unwrap()
+            .contains("the baseline has no ratings"));
+        assert_eq!(plain.compare_ratings(false), None);
     }
 
     #[test]

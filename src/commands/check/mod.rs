@@ -32,6 +32,7 @@ use crate::commands::flags::SolveArgs;
 use crate::commands::solve;
 use crate::error::{Error, Verdict};
 use crate::job::config::Config;
+use crate::output::rating::RatingColumns;
 use crate::output::result::{Check, PuzzleResult};
 
 /// The options of `check`: those of `solve` (but `--resume`, hidden from
@@ -163,6 +164,12 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
     if let (Some(Baseline::Rows(rows)), Some(shard)) = (&mut baseline, config.shard) {
         rows.set_shard(shard);
     }
+    let mut report = Report::new();
+    if let Some(Baseline::Rows(rows)) = &mut baseline {
+        if let Some(note) = rows.compare_ratings(config.rating != RatingColumns::None) {
+            report.note(note);
+        }
+    }
     let summary_only = |flag: &str| {
         Error::Usage(format!(
             "{flag} compares totals: it needs a --baseline written by --summary-json"
@@ -181,7 +188,6 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
         _ => {}
     }
 
-    let mut report = Report::new();
     let names = config.inputs.clone();
     let (verdict, summary) = solve::run_observed(&config, |batch| {
         for result in batch.results() {

@@ -10,6 +10,7 @@ use sudoku_core::sizes::{SizedGrid, Symbols};
 use sudoku_core::solver::Status;
 
 use crate::job::difference::Difference;
+use crate::output::rating::RowRating;
 use crate::output::result::PuzzleResult;
 
 /// Failures listed in full; the rest are counted.
@@ -63,6 +64,14 @@ pub enum Problem {
         old: Option<u64>,
         /// This run's.
         new: Option<u64>,
+    },
+    /// The rating or the hardest technique differs from the baseline's
+    /// (both have rating columns: `solve --rate`, `check --rate`).
+    RatingChanged {
+        /// The baseline's (`None`: empty, not rated).
+        old: Option<RowRating>,
+        /// This run's.
+        new: Option<RowRating>,
     },
     /// This run has a record the baseline has no row for.
     NotInBaseline,
@@ -173,6 +182,16 @@ fn grid(g: &Option<Solution>) -> String {
         .map_or_else(|| "(none)".to_string(), Solution::to_string)
 }
 
+/// A rating as a report names it: `7.2 Nishio Forcing Chains`, `0.0` for
+/// a grid with no blank (no technique), `(none)` when not rated.
+fn rating(r: &Option<RowRating>) -> String {
+    match r {
+        None => "(none)".to_string(),
+        Some(r) if r.hardest.is_empty() => r.to_decimal(),
+        Some(r) => format!("{} {}", r.to_decimal(), r.hardest),
+    }
+}
+
 fn count(n: &Option<u64>) -> String {
     n.map_or_else(|| "(none)".to_string(), |n| n.to_string())
 }
@@ -228,6 +247,12 @@ impl fmt::Display for Problem {
                 "guesses changed from the baseline: {} -> {}",
                 count(old),
                 count(new)
+            ),
+            Problem::RatingChanged { old, new } => write!(
+                f,
+                "rating changed from the baseline: {} -> {}",
+                rating(old),
+                rating(new)
             ),
             Problem::NotInBaseline => f.write_str("a record the baseline has no row for"),
             Problem::NotInRun { old } => write!(

@@ -52,7 +52,9 @@ use crate::commands::flags::LayoutArgs;
 use crate::error::{Error, Verdict};
 use crate::input::{self, same_input, InputError, Record, SizedRecord};
 use crate::output::format::{choose, OutputFormat};
-use crate::output::read_back::{file_column, parse_row, Columns, RecordReader, Row};
+use crate::output::read_back::{
+    delimiter_name, file_column, header_delimiter, parse_row, Columns, RecordReader, Row,
+};
 use crate::output::stats::Tally;
 use crate::output::{csv_write_error, file_name, replace, Compression, Destination, Sink};
 use crate::process::file_guard::FileGuard;
@@ -238,6 +240,23 @@ fn merge(
             args.output.display()
         )));
     }
+    // CSV parts are written with the delimiter they were read with: the
+    // parts of one run have one.
+    let delimiters: Vec<(u8, &Path)> = parts
+        .iter()
+        .filter_map(|p| p.reader.delimiter().map(|d| (d, p.path.as_path())))
+        .collect();
+    let delimiter = delimiters.first().map_or(b',', |&(d, _)| d);
+    if let Some(&(other, b)) = delimiters.iter().find(|(d, _)| *d != delimiter) {
+        return Err(Error::Merge(format!(
+            "{} separates its fields with {} and {} with {}: the outputs of one run have one \
+             delimiter (--output-delimiter)",
+            delimiters[0].1.display(),
+            delimiter_name(delimiter),
+            b.display(),
+            delimiter_name(other)
+        )));
+    }
     let header = parts.first().map(|p| p.header.clone()).unwrap_or_default();
     for part in parts.iter().skip(1) {
         if part.header != header {
@@ -322,7 +341,7 @@ fn merge(
     } else {
         Some(Expected::open(&args.inputs, &args.layout)?)
     };
-    let mut out = Output::create(&args.output, format, staging)?;
+    let mut out = Output::create(&args.output, format, delimiter, staging)?;
     let outcome = (|| -> Result<Merged, Error> {
         out.write_header(&header)?;
         let mut merged = Merged::default();
@@ -598,7 +617,10 @@ fn open_results(path: &Path) -> Result<RecordReader<Box<dyn Read>>, Error> {
     Ok(if input::jsonl_name(&name) || start.starts_with(b"{") {
         RecordReader::jsonl(Box::new(reader))
     } else {
-        RecordReader::new(Box::new(reader))
+        // Results written with --output-delimiter (a tab, `;`) say so in
+        // their header.
+        let delimiter = header_delimiter(start);
+        RecordReader::delimited(Box::new(reader), delimiter)
     })
 }
 
@@ -973,11 +995,13 @@ impl Drop for Output {
 }
 
 impl Output {
-    /// Opens the output, written in `format`: `staging` from
-    /// [`replace::staged`], or `None` to write `path` in place.
+    /// Opens the output, written in `format` (CSV's fields separated by
+    /// `delimiter`): `staging` from [`replace::staged`], or `None` to write
+    /// `path` in place.
     fn create(
         path: &Path,
         format: OutputFormat,
+        delimiter: u8,
         staging: Option<(PathBuf, PathBuf)>,
     ) -> Result<Output, Error> {
         let destination = Destination::from_arg(Some(path));
@@ -997,6 +1021,7 @@ impl Output {
             _ => Rows::Csv(Box::new(
                 csv::WriterBuilder::new()
                     .has_headers(false)
+                    .delimiter(delimiter)
                     .from_writer(sink),
             )),
         };
