@@ -10,6 +10,7 @@ mod common;
 mod bench;
 mod cases;
 mod check;
+mod ci_edges;
 mod dataset;
 mod dataset_columns;
 mod doc_examples;
