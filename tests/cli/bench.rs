@@ -755,3 +755,37 @@ fn malformed_records_left_out_are_named_under_quiet() {
              on line 3: 5 cells, expected 81",
     ));
 }
+
+#[test]
+fn box_one_by_nine_is_timed_as_solve_solves_it() {
+    // `--box 1x9` makes 9x9 records grids of rows-as-boxes in `solve`;
+    // bench timed them with 3x3 boxes (0 guesses where solve needs 33-35).
+    let scratch = crate::common::Scratch::new();
+    let top: String =
+        std::fs::read_to_string(format!("{}/data/top95.txt", env!("CARGO_MANIFEST_DIR")))
+            .unwrap()
+            .lines()
+            .take(3)
+            .map(|l| format!("{l}\n"))
+            .collect();
+    let file = scratch.file("three.txt", top.as_bytes());
+    let solved = Command::cargo_bin("sudoku-batch")
+        .unwrap()
+        .args(["solve", &file, "--box", "1x9", "--quiet"])
+        .output()
+        .unwrap();
+    let (_, rows) = crate::common::csv_table(&String::from_utf8_lossy(&solved.stdout));
+    let guesses: f64 = rows
+        .iter()
+        .map(|r| r["guesses"].parse::<f64>().unwrap())
+        .sum::<f64>()
+        / rows.len() as f64;
+    assert!(guesses > 0.0, "{rows:?}");
+    let rows = json_rows(&[&file, "--box", "1x9", "--solver", "fast", "-j", "1"]);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(
+        rows[0]["guesses_per_puzzle"].as_f64(),
+        Some(guesses),
+        "{rows:?}"
+    );
+}

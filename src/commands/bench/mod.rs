@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Args;
 use sudoku_core::grid::Grid;
+use sudoku_core::sizes::Shape;
 use sudoku_core::solver::{Mode, Simd, SolverKind, SIMD_ENV};
 
 use crate::commands::flags::{solver_parser, LayoutArgs};
@@ -310,11 +311,18 @@ pub struct Dataset {
 
 impl Dataset {
     /// Reads every record of an input (at most `limit`), keeping
-    /// the puzzles by size and counting the malformed records.
+    /// the puzzles by size and counting the malformed records. A 9x9 record
+    /// is a grid of `nine_boxes` when `--box` gives 9x9 grids other boxes
+    /// than 3x3 ([`input::SizeOptions::nine_boxes`]), timed on the engine
+    /// for other shapes, as `solve` solves it.
     ///
     /// # Errors
     /// [`Error::Input`] when the input cannot be read.
-    pub fn load(records: input::Records, limit: Option<u64>) -> Result<Dataset, Error> {
+    pub fn load(
+        records: input::Records,
+        limit: Option<u64>,
+        nine_boxes: Option<Shape>,
+    ) -> Result<Dataset, Error> {
         let start = Instant::now();
         let name = records.name().to_string();
         let mut sets: Vec<Puzzles> = Vec::new();
@@ -322,7 +330,10 @@ impl Dataset {
         let mut first_skipped = None;
         for record in records.take(usize::try_from(limit.unwrap_or(u64::MAX)).unwrap_or(usize::MAX))
         {
-            let record = record?;
+            let mut record = record?;
+            if let Some(shape) = nine_boxes {
+                sized::with_boxes(&mut record, shape);
+            }
             // A 9x9 with 3x3 boxes in another alphabet (numbered from 0) is
             // timed on the 9x9 engines, as `solve` solves it.
             let nine = match (record.puzzle, record.sized) {
@@ -460,7 +471,7 @@ pub fn run(args: &BenchArgs) -> Result<Verdict, Error> {
     }
     let mut datasets = Vec::with_capacity(opened.len());
     for records in opened {
-        let dataset = Dataset::load(records, config.limit)?;
+        let dataset = Dataset::load(records, config.limit, config.read.sizes.nine_boxes())?;
         let skipped = match dataset.skipped {
             0 => String::new(),
             n => format!(" ({n} malformed {} skipped)", noun(n, "record", "records")),
