@@ -829,23 +829,9 @@ pub fn say_when_reading_a_terminal(config: &Config) {
 mod tests {
     use super::*;
 
-    use sudoku_core::solver::{Mode, SolverKind};
-
     /// A summary whose solve times add up to `solve_s` seconds.
     fn summary(solve_s: f64) -> Summary {
-        let mut summary = Summary::new(
-            &Tally::new(),
-            RunInfo {
-                inputs: vec!["a.txt".into()],
-                wall: Duration::from_secs(1),
-                threads: 2,
-                solver: SolverKind::Fast,
-                mode: Mode::Unique,
-                interrupted: false,
-                options: RunOptions::default(),
-                rated: false,
-            },
-        );
+        let mut summary = Summary::new(&Tally::new(), RunInfo::example());
         summary.solve_cpu_s = Some(solve_s);
         summary
     }

@@ -515,6 +515,23 @@ pub struct RunInfo {
     pub rated: bool,
 }
 
+#[cfg(test)]
+impl RunInfo {
+    /// A run of two threads over `a.txt` for 0.5 s, for tests.
+    pub(crate) fn example() -> RunInfo {
+        RunInfo {
+            inputs: vec!["a.txt".into()],
+            wall: Duration::from_millis(500),
+            threads: 2,
+            solver: SolverKind::Fast,
+            mode: Mode::Unique,
+            interrupted: false,
+            options: RunOptions::default(),
+            rated: false,
+        }
+    }
+}
+
 /// The summary of a run: plain data, written as JSON with exactly these
 /// keys, all always present. Means and percentiles are over the searched
 /// puzzles (every status but `malformed`); they are `null` when there are
@@ -772,16 +789,7 @@ mod tests {
     }
 
     fn info() -> RunInfo {
-        RunInfo {
-            inputs: vec!["a.txt".into()],
-            wall: Duration::from_millis(500),
-            threads: 2,
-            solver: SolverKind::Fast,
-            mode: Mode::Unique,
-            interrupted: false,
-            options: RunOptions::default(),
-            rated: false,
-        }
+        RunInfo::example()
     }
 
     #[test]
