@@ -50,22 +50,24 @@ fn setup() -> Scratch {
     dir
 }
 
+/// A short `bench` of `in.txt`, the rest of its command line.
+const BENCH: [&str; 11] = [
+    "bench",
+    "in.txt",
+    "-j",
+    "1",
+    "--runs",
+    "1",
+    "--time-s",
+    "0.1",
+    "--warmup-s",
+    "0.1",
+    "--quiet",
+];
+
 #[test]
 fn two_outputs_that_are_one_file_are_refused_before_either_is_written() {
     let dir = setup();
-    let bench = [
-        "bench",
-        "in.txt",
-        "-j",
-        "1",
-        "--runs",
-        "1",
-        "--time-s",
-        "0.1",
-        "--warmup-s",
-        "0.1",
-        "--quiet",
-    ];
     // Each subcommand with two of its outputs; the rest of its command line.
     let pairs: Vec<(&[&str], &str, &str)> = vec![
         (&["solve", "in.txt", "--quiet"], "-o", "--summary-json"),
@@ -88,10 +90,10 @@ fn two_outputs_that_are_one_file_are_refused_before_either_is_written() {
             "-o",
             "--summary-json",
         ),
-        (&bench, "--export-csv", "--export-json"),
-        (&bench, "--export-csv", "--export-markdown"),
-        (&bench, "--export-json", "--export-html"),
-        (&bench, "--export-markdown", "--export-html"),
+        (&BENCH, "--export-csv", "--export-json"),
+        (&BENCH, "--export-csv", "--export-markdown"),
+        (&BENCH, "--export-json", "--export-html"),
+        (&BENCH, "--export-markdown", "--export-html"),
     ];
     let absolute = dir.path("out.csv");
     // Other names of `out.csv`, which is not there yet.
@@ -133,19 +135,6 @@ fn two_outputs_that_are_one_file_are_refused_before_either_is_written() {
 #[test]
 fn stdout_named_by_two_outputs_is_refused_before_either_is_written() {
     let dir = setup();
-    let bench = [
-        "bench",
-        "in.txt",
-        "-j",
-        "1",
-        "--runs",
-        "1",
-        "--time-s",
-        "0.1",
-        "--warmup-s",
-        "0.1",
-        "--quiet",
-    ];
     // `merge -o - --summary-json -` wrote the JSON after the rows, exit 0.
     let cases: Vec<(&[&str], &str, &str)> = vec![
         (&["solve", "in.txt", "--quiet"], "-o", "--summary-json"),
@@ -156,8 +145,8 @@ fn stdout_named_by_two_outputs_is_refused_before_either_is_written() {
             "-o",
             "--summary-json",
         ),
-        (&bench, "--export-csv", "--export-json"),
-        (&bench, "--export-markdown", "--export-html"),
+        (&BENCH, "--export-csv", "--export-json"),
+        (&BENCH, "--export-markdown", "--export-html"),
     ];
     let before = snapshot(Path::new(&dir.path("")));
     for (rest, first, second) in &cases {
