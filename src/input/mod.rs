@@ -137,7 +137,8 @@ pub use self::jsonl::{JsonRules, KeyScan, MAX_KEYS};
 pub use self::keep::{kept_types, layout, Keep, KeptFit, KeptLayout, KeptTypes};
 pub use self::name::{input_name, input_names, same_input};
 pub use self::open::{
-    jsonl_name, open, open_path, open_table, open_text, read_twice, Input, Records, Source,
+    jsonl_name, open, open_path, open_results, open_table, open_text, read_twice, Input, Records,
+    Results, Source,
 };
 pub use self::record_batch::{
     Parsed, Parser, PlainRecord, RecordBatch, RecordStream, Scratch, FILL_BYTES,

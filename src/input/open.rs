@@ -581,6 +581,37 @@ fn open_kind(path: &Path, wanted: &str, judge: bool) -> Result<(String, Source),
     Ok((name, source))
 }
 
+/// A results file [`open_results`] opened.
+pub enum Results {
+    /// CSV or JSON Lines: the bytes to read, decompressed.
+    Text(Source),
+    /// A plain Parquet file (by content), read by its footer at its end.
+    Parquet(File),
+}
+
+/// Opens a results file as [`open_table`] does, but gives a plain Parquet
+/// file (one that starts with `PAR1`) as its file, to be read as Parquet
+/// results ([`crate::output::read_back::RecordReader::parquet`]).
+///
+/// # Errors
+/// [`InputError::Io`] when it cannot be read; [`InputError::WrongKind`]
+/// for Parquet that is compressed or not a file (stdin, a pipe): its
+/// footer, at its end, is read first, so it is read from a plain file.
+pub fn open_results(path: &Path, wanted: &str) -> Result<(String, Results), InputError> {
+    let (name, mut source, file) = open_path(path)?.decoded(false)?;
+    if head(&mut source).map_err(|e| InputError::io(&name, e))? != PARQUET_MAGIC {
+        return Ok((name, Results::Text(source)));
+    }
+    match file.filter(|file| file.metadata().is_ok_and(|m| m.is_file())) {
+        Some(file) => Ok((name, Results::Parquet(file))),
+        None => Err(InputError::WrongKind {
+            path: name.into(),
+            found: "Parquet that is compressed or not a plain file (stdin, a pipe)".into(),
+            wanted: format!("{wanted}; Parquet results are read from a plain file"),
+        }),
+    }
+}
+
 /// True when a name says JSON Lines (`.jsonl`, `.ndjson`, past a `.gz` or
 /// `.zst` ending).
 pub fn jsonl_name(name: &str) -> bool {

@@ -234,14 +234,16 @@ pub fn read_sized(field: &str, symbols: &Symbols, shape: Shape) -> Option<SizedG
 /// Reads the records of a results file, header included, one reused record
 /// at a time: a CSV's records, or JSON Lines rows laid out as the CSV
 /// records of the same rows ([`json_fields`]) after a header of the first
-/// row's keys, so that one reader of CSV records reads both. Any number of
+/// row's keys, or Parquet rows laid out so ([`ParquetRecords`]) after a
+/// header of its column names, so that one reader of CSV records reads
+/// them all. Any number of
 /// fields per CSV record (rows are checked against the header by
 /// [`parse_row`]; a JSON Lines row has the first row's keys or is refused).
 /// A last record without its line end is refused (see [`LastByte`]).
 pub struct RecordReader<R> {
     source: RecordSource<R>,
     record: csv::ByteRecord,
-    /// The field delimiter of CSV; `None` for JSON Lines.
+    /// The field delimiter of CSV; `None` for JSON Lines and Parquet.
     delimiter: Option<u8>,
 }
 
@@ -249,6 +251,9 @@ pub struct RecordReader<R> {
 enum RecordSource<R> {
     Csv(csv::Reader<LastByte<R>>),
     Jsonl(JsonlRecords<R>),
+    /// A Parquet file's rows, after its column names given as the header
+    /// (`None` once given).
+    Parquet(ParquetRecords, Option<Vec<String>>),
 }
 
 /// The state of a [`RecordReader`] of JSON Lines.
@@ -332,14 +337,72 @@ impl<R: Read> RecordReader<R> {
         }
     }
 
+    /// Reads the Parquet results file `file`: the first record read is
+    /// the header (its column names, in order), the next ones its rows laid
+    /// out as CSV records ([`ParquetRecords`]). Only the results columns
+    /// named in `read` are read (`file` only when it is the `file` column,
+    /// before `line`): the others are empty fields, so a kept input column
+    /// of any type (after the results columns, whatever its name) is passed
+    /// over.
+    ///
+    /// # Errors
+    /// Why the file cannot be read as Parquet: not Parquet, no footer,
+    /// columns that cannot be read as Arrow's.
+    pub fn parquet(file: std::fs::File, read: &[&str]) -> Result<RecordReader<R>, String> {
+        let metadata = crate::output::parquet::footer(&file)?
+            .ok_or("it is empty, not a Parquet file (it does not start with PAR1)")?;
+        let names: Vec<String> = parquet::arrow::parquet_to_arrow_schema(
+            metadata.file_metadata().schema_descr(),
+            metadata.file_metadata().key_value_metadata(),
+        )
+        .map_err(|e| format!("its columns cannot be read as Arrow's ({e})"))?
+        .fields()
+        .iter()
+        .map(|field| field.name().clone())
+        .collect();
+        let line = names.iter().position(|name| name == "line");
+        let file_at = line.and_then(|line| file_column(&names, line));
+        let mut header = csv::ByteRecord::new();
+        for name in &names {
+            header.push_field(name.as_bytes());
+        }
+        // The kept input columns follow the results columns.
+        let results_end = Columns::find(&header).map_or(names.len(), |c| c.results_end());
+        let columns: Vec<usize> = read
+            .iter()
+            .filter(|name| **name != FILE_COLUMN)
+            .filter_map(|wanted| names[..results_end].iter().position(|name| name == wanted))
+            .chain(file_at.filter(|_| read.contains(&FILE_COLUMN)))
+            .collect();
+        let records = ParquetRecords::new(file, metadata, &columns, file_at)?;
+        Ok(RecordReader {
+            source: RecordSource::Parquet(records, Some(names)),
+            record: csv::ByteRecord::new(),
+            delimiter: None,
+        })
+    }
+
     /// Reads the next record; `false` at the end.
     ///
     /// # Errors
-    /// The line where the file could not be read, and why: not CSV, a
-    /// JSON Lines row that is no object or has other keys than the first
-    /// row, a last record without its line end ([`CUT_SHORT`]).
+    /// The line (of Parquet, the row) where the file could not be read,
+    /// and why: not CSV, a JSON Lines row that is no object or has other
+    /// keys than the first row, a last record without its line end
+    /// ([`CUT_SHORT`]), a Parquet column of a type no results column has.
     pub fn read(&mut self) -> Result<bool, (u64, String)> {
         match &mut self.source {
+            RecordSource::Parquet(rows, header) => match header.take() {
+                Some(names) => {
+                    self.record.clear();
+                    for name in &names {
+                        self.record.push_field(name.as_bytes());
+                    }
+                    Ok(true)
+                }
+                None => rows
+                    .read(&mut self.record)
+                    .map_err(|cause| (rows.rows() + 1, cause)),
+            },
             RecordSource::Csv(csv) => {
                 // An error of the bytes themselves (a gzip member cut short
                 // or damaged) has no position of its own: it is in the
@@ -396,15 +459,26 @@ impl<R: Read> RecordReader<R> {
         &self.record
     }
 
-    /// The line in the file where the record last read starts.
+    /// The line in the file where the record last read starts; of
+    /// Parquet, its row (from 1; the header is row 0).
     pub fn line(&self) -> u64 {
         match &self.source {
             RecordSource::Csv(_) => self.record.position().map_or(0, |p| p.line()),
             RecordSource::Jsonl(rows) => rows.line,
+            RecordSource::Parquet(rows, _) => rows.rows(),
         }
     }
 
-    /// The field delimiter of CSV; `None` for JSON Lines.
+    /// Where line `n` ([`RecordReader::line`]) is, as a message names it:
+    /// `line n`, or `row n` of Parquet.
+    pub fn place(&self, n: u64) -> String {
+        match self.source {
+            RecordSource::Parquet(..) => format!("row {n}"),
+            _ => format!("line {n}"),
+        }
+    }
+
+    /// The field delimiter of CSV; `None` for JSON Lines and Parquet.
     pub fn delimiter(&self) -> Option<u8> {
         self.delimiter
     }
@@ -412,6 +486,11 @@ impl<R: Read> RecordReader<R> {
     /// True when the file is JSON Lines.
     pub fn is_jsonl(&self) -> bool {
         matches!(self.source, RecordSource::Jsonl(_))
+    }
+
+    /// True when the file is Parquet.
+    pub fn is_parquet(&self) -> bool {
+        matches!(self.source, RecordSource::Parquet(..))
     }
 
     /// Of JSON Lines, the row last read as written (its line end
@@ -1040,6 +1119,56 @@ mod tests {
 
         let mut empty = RecordReader::jsonl(&b"\n"[..]);
         assert_eq!(empty.read(), Ok(false));
+    }
+
+    #[test]
+    fn parquet_rows_read_as_a_header_of_its_columns_and_csv_records() {
+        use arrow_array::{ArrayRef, Float64Array, Int64Array, StringArray, UInt64Array};
+        use std::sync::Arc;
+        let columns: Vec<(&str, ArrayRef)> = vec![
+            ("file", Arc::new(StringArray::from(vec!["=a.txt", "b.txt"]))),
+            ("line", Arc::new(UInt64Array::from(vec![3, 7]))),
+            ("puzzle", Arc::new(StringArray::from(vec![Some(P), None]))),
+            ("solve_us", Arc::new(Float64Array::from(vec![12.5, 2.0]))),
+            ("guesses", Arc::new(UInt64Array::from(vec![Some(2), None]))),
+            ("rating", Arc::new(Int64Array::from(vec![-1, 5]))),
+        ];
+        let batch = arrow_array::RecordBatch::try_from_iter(columns).unwrap();
+        let mut file = tempfile::tempfile().unwrap();
+        let mut writer =
+            parquet::arrow::ArrowWriter::try_new(&mut file, batch.schema(), None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        let read = |names: &[&str]| {
+            let file = file.try_clone().unwrap();
+            let mut reader = RecordReader::<&[u8]>::parquet(file, names).unwrap();
+            let mut records = vec![];
+            while reader.read().unwrap() {
+                let fields: Vec<String> = reader
+                    .record()
+                    .iter()
+                    .map(|f| String::from_utf8_lossy(f).into_owned())
+                    .collect();
+                records.push((reader.place(reader.line()), fields.join("|")));
+            }
+            records
+        };
+        let place = |n: &str, fields: &str| (n.to_string(), fields.to_string());
+        // The kept `rating` (Int64, no results column's type) is not read.
+        assert_eq!(
+            read(&["file", "line", "puzzle", "solve_us", "guesses"]),
+            vec![
+                place("row 0", "file|line|puzzle|solve_us|guesses|rating"),
+                place("row 1", &format!("'=a.txt|3|{P}|12.5|2|")),
+                place("row 2", "b.txt|7||2.0||"),
+            ]
+        );
+        assert_eq!(read(&["line"])[1], place("row 1", "|3||||"));
+        let mut all = RecordReader::<&[u8]>::parquet(file, &["rating"]).unwrap();
+        assert!(all.read().unwrap());
+        let (row, cause) = all.read().unwrap_err();
+        assert_eq!(row, 1);
+        assert!(cause.contains("type Int64"), "{cause}");
     }
 
     #[test]

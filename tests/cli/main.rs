@@ -22,6 +22,7 @@ mod keep_types;
 mod kept;
 mod line_fields;
 mod merge_jsonl;
+mod merge_parquet;
 mod mismatch;
 mod nine_from_zero;
 mod notations;

@@ -2,12 +2,12 @@
 //! a JSON object is a summary (`--summary-json`); a `.jsonl` or `.ndjson`
 //! name, or a first line that is an object with a `line` key or followed by
 //! more, is JSON Lines results; anything else is a results CSV (`-o`).
-//! Each plain, gzip- or zstd-compressed (by name or content). Parquet
-//! results are refused by name.
+//! Each plain, gzip- or zstd-compressed (by name or content). A plain
+//! file that starts with `PAR1` is Parquet results.
 //!
 //! Results are read as a stream beside the run, never whole, JSON Lines
-//! rows laid out as the CSV records of the same rows
-//! ([`RecordReader::jsonl`]): its rows
+//! and Parquet rows laid out as the CSV records of the same rows
+//! ([`RecordReader::jsonl`], [`RecordReader::parquet`]): its rows
 //! are matched on (`file`, `line`) with the run's results, which come in
 //! input order, so the baseline's rows must come in that order too (as
 //! `solve` and `check` write them: inputs in command-line order, lines
@@ -24,8 +24,8 @@ use sudoku_core::solver::{Mode, SolverKind, Status};
 
 use super::report::{threads_differ, Place, Problem, Report, Solution};
 use crate::error::Error;
-use crate::input::same_input;
 use crate::input::sized::looks_sized;
+use crate::input::{same_input, Results};
 use crate::job::shard::Shard;
 use crate::output::file_name;
 use crate::output::rating::RowRating;
@@ -55,14 +55,23 @@ impl Baseline {
             path: path.to_path_buf(),
             message,
         };
-        let wanted = "--baseline reads results, CSV or JSON Lines (plain, gzip or zstd), or a \
-                      --summary-json";
-        let (name, mut reader) = crate::input::open_table(path, wanted).map_err(|e| match e {
-            crate::input::InputError::WrongKind { found, .. } => {
+        let wanted = "--baseline reads results, CSV or JSON Lines (plain, gzip or zstd) or \
+                      Parquet, or a --summary-json";
+        let (name, opened) = crate::input::open_results(path, wanted).map_err(|e| match e {
+            crate::input::InputError::WrongKind { found, wanted, .. } => {
                 error(format!("{found}, and {wanted}"))
             }
             other => error(other.to_string()),
         })?;
+        let mut reader = match opened {
+            Results::Text(reader) => reader,
+            Results::Parquet(file) => {
+                let reader = RecordReader::parquet(file, &PARQUET_READ)
+                    .map_err(|e| error(format!("not Parquet results: {e}")))?;
+                return RowsBaseline::new(path, reader, inputs)
+                    .map(|rows| Baseline::Rows(Box::new(rows)));
+            }
+        };
         if crate::input::jsonl_name(&name) {
             return RowsBaseline::new(path, RecordReader::jsonl(reader), inputs)
                 .map(|rows| Baseline::Rows(Box::new(rows)));
@@ -271,12 +280,19 @@ impl SummaryBaseline {
 /// The results columns a baseline must have (and `file`, optional).
 const NEEDED: [&str; 5] = ["line", "puzzle", "status", "solution", "guesses"];
 
+/// The columns of a Parquet baseline read: [`NEEDED`], `file`, `rating`
+/// and `hardest`, the ones compared (kept input columns are not, as in a
+/// CSV baseline).
+const PARQUET_READ: [&str; 8] = [
+    "file", "line", "puzzle", "status", "solution", "guesses", "rating", "hardest",
+];
+
 /// One baseline row, as compared.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Row {
     /// (input index, line): the matching key, in run order.
     key: (usize, u64),
-    /// The row's own line in the baseline file, for messages.
+    /// The row's own line in the baseline file (of Parquet, its row), for messages.
     at: u64,
     puzzle: Option<Grid>,
     status: Status,
@@ -335,6 +351,8 @@ impl RowsBaseline {
         };
         let kind = if reader.is_jsonl() {
             "not JSON Lines results"
+        } else if reader.is_parquet() {
+            "not Parquet results"
         } else {
             "not a results CSV"
         };
@@ -342,7 +360,7 @@ impl RowsBaseline {
         let header = match reader.read() {
             Ok(true) => reader.record().clone(),
             Ok(false) => csv::ByteRecord::new(),
-            Err((line, e)) => return Err(error(format!("{kind}: line {line}: {e}"))),
+            Err((line, e)) => return Err(error(format!("{kind}: {}: {e}", reader.place(line)))),
         };
         let names: Vec<&str> = header
             .iter()
@@ -455,15 +473,16 @@ impl RowsBaseline {
         let more = self
             .reader
             .read()
-            .map_err(|(line, e)| self.error(format!("line {line}: {e}")))?;
+            .map_err(|(line, e)| self.error(format!("{}: {e}", self.reader.place(line))))?;
         if !more {
             return Ok(None);
         }
         let at = self.reader.line();
+        let place = self.reader.place(at);
         let found = self.reader.record().len();
         if found != self.fields {
             return Err(self.error(format!(
-                "line {at}: {}, the header has {}",
+                "{place}: {}, the header has {}",
                 crate::process::words::count(found as u64, "field", "fields"),
                 self.fields
             )));
@@ -471,7 +490,7 @@ impl RowsBaseline {
         let key = self.key_of(at)?;
         self.placed = Some(key);
         let field = |i: usize| self.field(i).trim();
-        let bad = |what: &str, value: &str| self.error(format!("line {at}: bad {what} `{value}`"));
+        let bad = |what: &str, value: &str| self.error(format!("{place}: bad {what} `{value}`"));
         let [_, puzzle, status, solution, guesses] = self.columns.map(field);
         let grid = |what: &str, text: &str| {
             if text.is_empty() {
@@ -515,7 +534,7 @@ impl RowsBaseline {
         };
         if self.last.is_some_and(|last| last >= row.key) {
             return Err(self.error(format!(
-                "line {at}: rows are not in run order (inputs in command-line order, lines \
+                "{place}: rows are not in run order (inputs in command-line order, lines \
                  ascending, each once), as `solve -o` writes them"
             )));
         }
@@ -527,11 +546,12 @@ impl RowsBaseline {
     /// given twice has its name twice, and the row is of the first of them
     /// it can follow in run order.
     fn key_of(&self, at: u64) -> Result<(usize, u64), Error> {
+        let at = self.reader.place(at);
         let field = |i: usize| self.field(i).trim();
         let line = field(self.columns[0]);
         let line: u64 = line
             .parse()
-            .map_err(|_| self.error(format!("line {at}: bad line `{line}`")))?;
+            .map_err(|_| self.error(format!("{at}: bad line `{line}`")))?;
         let Some(i) = self.file else {
             return Ok((0, line));
         };
@@ -540,7 +560,7 @@ impl RowsBaseline {
         let named = self.inputs_named(name);
         if named.is_empty() {
             return Err(self.error(format!(
-                "line {at}: file `{name}` is not an input of this run ({}): the baseline \
+                "{at}: file `{name}` is not an input of this run ({}): the baseline \
                  names each input as its run was given it; give the same files (the same \
                  paths, or other names of the same files)",
                 self.inputs.join(", ")
@@ -560,14 +580,14 @@ impl RowsBaseline {
             .filter(|(last, _)| named.iter().all(|j| j < last))
         {
             return Err(self.error(format!(
-                "line {at}: the baseline has rows of `{name}` after rows of `{}`, and this \
+                "{at}: the baseline has rows of `{name}` after rows of `{}`, and this \
                  run was given them in the other order: give the inputs in the baseline's \
                  order",
                 self.inputs[last]
             )));
         }
         Err(self.error(format!(
-            "line {at}: rows are not in run order (inputs in command-line order, lines \
+            "{at}: rows are not in run order (inputs in command-line order, lines \
              ascending, each once), as `solve -o` writes them, or the baseline's run was \
              given `{name}` more often than this one"
         )))
@@ -662,9 +682,9 @@ impl RowsBaseline {
                 (None, None) => "(malformed)".into(),
             };
             return Err(self.error(format!(
-                "line {}: the puzzle for {}:{} differs from this run's (baseline {}, this run \
+                "{}: the puzzle for {}:{} differs from this run's (baseline {}, this run \
                  {}): the baseline is for other inputs",
-                row.at,
+                self.reader.place(row.at),
                 self.inputs[row.key.0],
                 row.key.1,
                 show(row.puzzle, row.sized.as_ref().map(|s| s.puzzle.clone())),

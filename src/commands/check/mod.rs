@@ -50,8 +50,8 @@ pub struct CheckArgs {
     pub allow: Vec<Status>,
 
     /// An earlier run to compare with: a `--summary-json` file (a JSON
-    /// object), or a results CSV (`-o`, `.gz` allowed) matched on (`file`,
-    /// `line`).
+    /// object), or its results (`-o`: CSV or JSON Lines, `.gz` allowed, or
+    /// Parquet) matched on (`file`, `line`).
     #[arg(long, value_name = "FILE")]
     pub baseline: Option<PathBuf>,
 
