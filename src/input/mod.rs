@@ -112,7 +112,7 @@ mod lines;
 mod lines_reader;
 mod name;
 mod open;
-mod parquet;
+pub(crate) mod parquet;
 mod parquet_file;
 mod parquet_reader;
 mod record_batch;

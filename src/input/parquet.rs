@@ -97,7 +97,7 @@ fn entry<K: ArrowDictionaryKeyType>(dict: &DictionaryArray<K>, row: usize) -> Va
 /// 64-bit floats, text and bytes as such, any other type (dates, times,
 /// decimals, 16- and 32-bit floats, lists, structs, ...) as a one-row slice
 /// of its column (see [`crate::kept`]).
-fn kept_at(array: &dyn Array, row: usize) -> KeptValue {
+pub(crate) fn kept_at(array: &dyn Array, row: usize) -> KeptValue {
     if array.is_null(row) {
         return KeptValue::Null;
     }

@@ -339,16 +339,19 @@ impl<R: Read> RecordReader<R> {
 
     /// Reads the Parquet results file `file`: the first record read is
     /// the header (its column names, in order), the next ones its rows laid
-    /// out as CSV records ([`ParquetRecords`]). Only the results columns
-    /// named in `read` are read (`file` only when it is the `file` column,
-    /// before `line`): the others are empty fields, so a kept input column
-    /// of any type (after the results columns, whatever its name) is passed
-    /// over.
+    /// out as CSV records ([`ParquetRecords`]). With `read`, only the
+    /// results columns named there are read (`file` only when it is the
+    /// `file` column, before `line`): the others are empty fields, so a
+    /// kept input column of any type (after the results columns, whatever
+    /// its name) is passed over. Without, every column is read, the kept
+    /// input columns as CSV writes them ([`KeptValue::text`]).
     ///
     /// # Errors
     /// Why the file cannot be read as Parquet: not Parquet, no footer,
     /// columns that cannot be read as Arrow's.
-    pub fn parquet(file: std::fs::File, read: &[&str]) -> Result<RecordReader<R>, String> {
+    ///
+    /// [`KeptValue::text`]: crate::kept::KeptValue::text
+    pub fn parquet(file: std::fs::File, read: Option<&[&str]>) -> Result<RecordReader<R>, String> {
         let metadata = crate::output::parquet::footer(&file)?
             .ok_or("it is empty, not a Parquet file (it does not start with PAR1)")?;
         let names: Vec<String> = parquet::arrow::parquet_to_arrow_schema(
@@ -368,13 +371,17 @@ impl<R: Read> RecordReader<R> {
         }
         // The kept input columns follow the results columns.
         let results_end = Columns::find(&header).map_or(names.len(), |c| c.results_end());
-        let columns: Vec<usize> = read
-            .iter()
-            .filter(|name| **name != FILE_COLUMN)
-            .filter_map(|wanted| names[..results_end].iter().position(|name| name == wanted))
-            .chain(file_at.filter(|_| read.contains(&FILE_COLUMN)))
-            .collect();
-        let records = ParquetRecords::new(file, metadata, &columns, file_at)?;
+        let columns: Vec<usize> = match read {
+            Some(read) => read
+                .iter()
+                .filter(|name| **name != FILE_COLUMN)
+                .filter_map(|wanted| names[..results_end].iter().position(|name| name == wanted))
+                .chain(file_at.filter(|_| read.contains(&FILE_COLUMN)))
+                .collect(),
+            None => (0..names.len()).collect(),
+        };
+        let mut records = ParquetRecords::new(file, metadata, &columns, file_at)?;
+        records.kept_from = results_end;
         Ok(RecordReader {
             source: RecordSource::Parquet(records, Some(names)),
             record: csv::ByteRecord::new(),
@@ -739,9 +746,13 @@ const PARQUET_BATCH_ROWS: usize = 8192;
 /// CSV: a field per column of the file, in order; a string as its text
 /// (the `file` value with the `'` of [`file_field`]), an unsigned integer
 /// as its digits, a double (`solve_us`, `rating`) with one decimal, as
-/// the CSV writes them, and a null as an empty field. Only the columns
-/// asked for are read: the others (kept input columns, which
-/// [`parse_row`] passes over) are empty fields.
+/// the CSV writes them, and a null as an empty field; a kept input column
+/// (from [`ParquetRecords::kept_from`] on) holds any type, each value as
+/// CSV writes it ([`KeptValue::text`]). Only the columns asked for are
+/// read: the others (kept input columns, which [`parse_row`] passes over)
+/// are empty fields.
+///
+/// [`KeptValue::text`]: crate::kept::KeptValue::text
 pub struct ParquetRecords {
     batches: parquet::arrow::arrow_reader::ParquetRecordBatchReader,
     /// The batch being read, and its next row.
@@ -751,6 +762,10 @@ pub struct ParquetRecords {
     fields: Vec<Option<usize>>,
     /// The `file` column's field.
     file: Option<usize>,
+    /// The first kept input column (one past the results columns): it and
+    /// the columns after it are read as kept values. The file's width
+    /// unless set.
+    pub kept_from: usize,
     /// Rows read so far.
     rows: u64,
     /// A number or a decimal, as its field holds it.
@@ -793,6 +808,7 @@ impl ParquetRecords {
             batch: None,
             fields,
             file: file_column,
+            kept_from: width,
             rows: 0,
             text: String::new(),
         })
@@ -823,6 +839,11 @@ impl ParquetRecords {
                 record.push_field(b"");
                 continue;
             };
+            if field >= self.kept_from {
+                let value = crate::input::parquet::kept_at(array.as_ref(), row);
+                record.push_field(value.text().as_bytes());
+                continue;
+            }
             push_parquet_value(
                 array.as_ref(),
                 row,
@@ -1141,7 +1162,7 @@ mod tests {
         writer.close().unwrap();
         let read = |names: &[&str]| {
             let file = file.try_clone().unwrap();
-            let mut reader = RecordReader::<&[u8]>::parquet(file, names).unwrap();
+            let mut reader = RecordReader::<&[u8]>::parquet(file, Some(names)).unwrap();
             let mut records = vec![];
             while reader.read().unwrap() {
                 let fields: Vec<String> = reader
@@ -1164,11 +1185,65 @@ mod tests {
             ]
         );
         assert_eq!(read(&["line"])[1], place("row 1", "|3||||"));
-        let mut all = RecordReader::<&[u8]>::parquet(file, &["rating"]).unwrap();
+        let mut all = RecordReader::<&[u8]>::parquet(file, Some(&["rating"])).unwrap();
         assert!(all.read().unwrap());
         let (row, cause) = all.read().unwrap_err();
         assert_eq!(row, 1);
         assert!(cause.contains("type Int64"), "{cause}");
+    }
+
+    #[test]
+    fn parquet_kept_columns_read_as_csv_writes_them() {
+        use arrow_array::{ArrayRef, BooleanArray, Float64Array, Int64Array};
+        use arrow_array::{StringArray, UInt64Array};
+        use std::sync::Arc;
+        let text = |v: Vec<Option<&str>>| -> ArrayRef { Arc::new(StringArray::from(v)) };
+        let columns: Vec<(&str, ArrayRef)> = vec![
+            ("line", Arc::new(UInt64Array::from(vec![2]))),
+            ("puzzle", text(vec![Some(P)])),
+            ("status", text(vec![Some("unsolvable")])),
+            ("solution", text(vec![None])),
+            ("guesses", Arc::new(UInt64Array::from(vec![4]))),
+            ("solve_us", Arc::new(Float64Array::from(vec![1.5]))),
+            ("check", text(vec![None])),
+            ("message", text(vec![None])),
+            ("score", Arc::new(Float64Array::from(vec![2.5]))),
+            ("n", Arc::new(Int64Array::from(vec![-3]))),
+            ("ok", Arc::new(BooleanArray::from(vec![true]))),
+            ("file", text(vec![Some("=x")])),
+        ];
+        let batch = arrow_array::RecordBatch::try_from_iter(columns).unwrap();
+        let mut file = tempfile::tempfile().unwrap();
+        let mut writer =
+            parquet::arrow::ArrowWriter::try_new(&mut file, batch.schema(), None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+        let mut reader = RecordReader::<&[u8]>::parquet(file, None).unwrap();
+        assert!(reader.read().unwrap() && reader.read().unwrap());
+        let fields: Vec<&str> = reader
+            .record()
+            .iter()
+            .map(|f| std::str::from_utf8(f).unwrap())
+            .collect();
+        // A kept `file` is a value as written, not the `file` column.
+        assert_eq!(
+            fields,
+            [
+                "2",
+                P,
+                "unsolvable",
+                "",
+                "4",
+                "1.5",
+                "",
+                "",
+                "2.5",
+                "-3",
+                "true",
+                "=x"
+            ]
+        );
+        assert!(!reader.read().unwrap());
     }
 
     #[test]

@@ -1,7 +1,10 @@
-//! `check --baseline` of Parquet results, run as the binary: a Parquet
-//! baseline (`solve -o r.parquet`) passes the run that wrote it and names a
-//! changed record exactly as the same rows in CSV do, kept input columns of
-//! any type passed over as a CSV baseline passes over its own.
+//! `check --baseline` and `merge` of Parquet results, run as the binary: a
+//! Parquet baseline (`solve -o r.parquet`) passes the run that wrote it and
+//! names a changed record exactly as the same rows in CSV do, kept input
+//! columns of any type passed over as a CSV baseline passes over its own;
+//! Parquet shards (`solve --shard K/N -o rK.parquet`) merge into the single
+//! run's CSV, typed kept columns included; into JSON Lines or Parquet they
+//! are refused by name.
 
 use std::fs::File;
 use std::sync::Arc;
@@ -11,7 +14,7 @@ use arrow_array::types::UInt64Type;
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::common::{code, read_output, stderr, Scratch};
+use crate::common::{code, read_output, stderr, without_timing, Scratch};
 use crate::shard::{run, solve_to, ALLOW, CORPUS};
 
 /// Every row of a Parquet file, as one batch.
@@ -188,4 +191,187 @@ fn a_parquet_baseline_with_typed_kept_columns_compares_as_its_csv() {
     assert_eq!(same.0, 0, "{}", same.1);
     assert!(!same.1.contains("not compared"), "{}", same.1);
     assert_eq!(same, check(&rated_csv, &flags));
+}
+
+/// Merges `args` (the parts, then options); exit 0.
+fn merged(args: &[&str]) {
+    let output = run("merge", args);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+}
+
+/// A CSV results file's text, times blanked.
+fn csv(path: &str) -> String {
+    without_timing(&read_output(path))
+}
+
+#[test]
+fn three_parquet_shards_merge_into_the_single_run_as_csv() {
+    let s = Scratch::new();
+    let (whole_csv, whole_json) = (s.path("whole.csv"), s.path("whole.json"));
+    solve_to(&whole_csv, &["--summary-json", &whole_json]);
+    let mut parts = vec![];
+    let mut summaries = vec![];
+    for k in 1..=3 {
+        let (part, summary) = (
+            s.path(&format!("r{k}.parquet")),
+            s.path(&format!("s{k}.json")),
+        );
+        solve_to(
+            &part,
+            &["--shard", &format!("{k}/3"), "--summary-json", &summary],
+        );
+        parts.push(part);
+        summaries.push(summary);
+    }
+    // In any order, with the shards' summaries: the single run's CSV and
+    // summary counts.
+    let (out, out_json) = (s.path("m.csv"), s.path("m.json"));
+    let mut args: Vec<&str> = parts.iter().rev().map(String::as_str).collect();
+    args.extend(["-o", &out, "--summary-json", &out_json, "--summaries"]);
+    args.extend(summaries.iter().map(String::as_str));
+    merged(&args);
+    assert_eq!(csv(&out), csv(&whole_csv));
+    let counts = |path: &str| {
+        let json: serde_json::Value = serde_json::from_str(&read_output(path)).unwrap();
+        [
+            "puzzles",
+            "solved",
+            "multiple",
+            "unsolvable",
+            "invalid",
+            "malformed",
+        ]
+        .map(|key| json[key].as_u64().unwrap())
+    };
+    assert_eq!(counts(&out_json), counts(&whole_json));
+
+    // Mixed with a CSV shard, into gzip CSV.
+    let csv_part = s.path("r2.csv");
+    solve_to(&csv_part, &["--shard", "2/3"]);
+    let out_gz = s.path("m.csv.gz");
+    merged(&[&parts[0], &csv_part, &parts[2], "-o", &out_gz]);
+    assert_eq!(csv(&out_gz), csv(&whole_csv));
+
+    // Not into JSON Lines nor Parquet: refused by name, nothing written.
+    let out_jsonl = s.path("m.jsonl");
+    let refused = run(
+        "merge",
+        &[&parts[0], &parts[1], &parts[2], "-o", &out_jsonl],
+    );
+    assert_eq!(code(&refused), 2, "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains(&format!(
+            "{} is Parquet, and merge writes JSON Lines (-o {out_jsonl}) from JSON Lines \
+             results only",
+            parts[0]
+        )),
+        "{}",
+        stderr(&refused)
+    );
+    let out_parquet = s.path("m.parquet");
+    let refused = run(
+        "merge",
+        &[&parts[0], &parts[1], &parts[2], "-o", &out_parquet],
+    );
+    assert_eq!(code(&refused), 2, "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains(&format!(
+            "merge writes CSV or JSON Lines, but -o {out_parquet} names Parquet"
+        )),
+        "{}",
+        stderr(&refused)
+    );
+    for out in [&out_jsonl, &out_parquet] {
+        assert!(!std::path::Path::new(out).exists());
+    }
+    // Compressed Parquet is refused by name.
+    let gz = s.path("r1.parquet.gz");
+    std::fs::write(&gz, gzip(&std::fs::read(&parts[0]).unwrap())).unwrap();
+    let refused = run("merge", &[&gz, &parts[1], &parts[2], "-o", &out]);
+    assert_eq!(code(&refused), 2, "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains("Parquet that is compressed or not a plain file"),
+        "{}",
+        stderr(&refused)
+    );
+}
+
+/// `bytes` gzip-compressed.
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+#[test]
+fn parquet_shards_with_typed_kept_columns_merge_into_the_single_run_csv() {
+    let s = Scratch::new();
+    // The first puzzle of top95.
+    let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let text: String = std::iter::once("quizzes,rating,score,note\n".to_string())
+        .chain((0..20).map(|i| format!("{p},{i},{i}.25,\"=a, \"\"b\"\" {i}\"\n")))
+        .collect();
+    let input = s.file("in.csv", text.as_bytes());
+    let solve = |out: &str, extra: &[&str]| {
+        let mut args = vec![input.as_str(), "-o", out, "--keep", "rating,score,note"];
+        args.extend(["--keep-types", "rating=int64,score=float64"]);
+        args.extend(extra);
+        let output = run("solve", &args);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+    };
+    let whole_csv = s.path("whole.csv");
+    solve(&whole_csv, &[]);
+    assert!(read_output(&whole_csv).contains(",3,3.25,\"=a, \"\"b\"\" 3\""));
+    let parts: Vec<String> = (1..=3)
+        .map(|k| {
+            let part = s.path(&format!("r{k}.parquet"));
+            solve(&part, &["--shard", &format!("{k}/3")]);
+            part
+        })
+        .collect();
+    let out = s.path("m.csv");
+    merged(&[&parts[2], &parts[0], &parts[1], "-o", &out]);
+    assert_eq!(csv(&out), csv(&whole_csv));
+}
+
+#[test]
+fn json_numbers_kept_from_json_lines_come_back_from_parquet_shards_in_their_shortest_form() {
+    let s = Scratch::new();
+    let p = "4.....8.5.3..........7......2.....6.....8.4......1.......6.3.7.5..2.....1.4......";
+    let text: String = (0..6)
+        .map(|i| {
+            format!(
+                "{{\"puzzle\":\"{p}\",\"score\":1.50,\"e\":1e3,\"big\":12345678901234567890123,\
+                 \"n\":{i},\"flag\":true,\"obj\":{{\"a\": [1, \"x\"]}}}}\n"
+            )
+        })
+        .collect();
+    let input = s.file("in.jsonl", text.as_bytes());
+    let solve = |out: &str, extra: &[&str]| {
+        let mut args = vec![input.as_str(), "-o", out, "--keep-all"];
+        args.extend(extra);
+        let output = run("solve", &args);
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+    };
+    let whole_csv = s.path("whole.csv");
+    solve(&whole_csv, &[]);
+    let parts: Vec<String> = (1..=2)
+        .map(|k| {
+            let part = s.path(&format!("r{k}.parquet"));
+            solve(&part, &["--shard", &format!("{k}/2")]);
+            part
+        })
+        .collect();
+    let out = s.path("m.csv");
+    merged(&[&parts[0], &parts[1], "-o", &out]);
+    // Parquet holds the two float columns as doubles: their values, not
+    // the digits the input wrote. Everything else is as the CSV.
+    let whole = csv(&whole_csv);
+    assert!(
+        whole.contains(",1.50,1e3,12345678901234567890123,"),
+        "{whole}"
+    );
+    let shortest = whole.replace(",1.50,1e3,", ",1.5,1000.0,");
+    assert_eq!(csv(&out), shortest);
 }

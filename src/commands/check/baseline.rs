@@ -66,7 +66,7 @@ impl Baseline {
         let mut reader = match opened {
             Results::Text(reader) => reader,
             Results::Parquet(file) => {
-                let reader = RecordReader::parquet(file, &PARQUET_READ)
+                let reader = RecordReader::parquet(file, Some(&PARQUET_READ))
                     .map_err(|e| error(format!("not Parquet results: {e}")))?;
                 return RowsBaseline::new(path, reader, inputs)
                     .map(|rows| Baseline::Rows(Box::new(rows)));

@@ -5,13 +5,16 @@
 //! - Any CSV table sudoku-batch writes per record merges: the results CSV
 //!   of `solve` and `check`, and tables such as `augment`'s, whose rows are
 //!   ordered by `file` (with several inputs), `line` and, when a record has
-//!   several rows, `copy`; and JSON Lines results, each row read as the CSV
-//!   record of the same row ([`RecordReader::jsonl`]).
+//!   several rows, `copy`; and JSON Lines and Parquet results, each row
+//!   read as the CSV record of the same row ([`RecordReader::jsonl`],
+//!   [`RecordReader::parquet`]: a kept value of Parquet as CSV writes its
+//!   type, so a JSON number kept from JSON Lines input comes back as its
+//!   value's shortest digits).
 //! - `-o`'s name chooses the format written, as `solve`'s does: CSV, or
 //!   JSON Lines (`.jsonl`, `.ndjson`) from JSON Lines parts only, every row
-//!   as its part wrote it. CSV parts with a JSON Lines `-o` are refused by
-//!   name; JSON Lines parts merge into CSV too, mixed with CSV parts or
-//!   not. A JSON Lines part with no row (an empty file) adds nothing.
+//!   as its part wrote it. CSV and Parquet parts with a JSON Lines `-o` are
+//!   refused by name; JSON Lines and Parquet parts merge into CSV, mixed
+//!   with CSV parts or not. Parquet is not written. A JSON Lines part with no row (an empty file) adds nothing.
 //! - Rows come out in input order: inputs in `--inputs` order when given,
 //!   else in the order their names first appear in the files (see
 //!   [`order`]); then by line (and copy). Every row is written as it was
@@ -65,13 +68,15 @@ use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 #[command(group(clap::ArgGroup::new("whole").args(["inputs", "summaries"]).multiple(true)))]
 pub struct MergeArgs {
     /// The files to merge, in any order: the shards' results, CSV or JSON
-    /// Lines (as `solve -o` writes them), or other per-record CSV tables
-    /// (`augment`), plain, gzip or zstd (by name or content).
+    /// Lines (as `solve -o` writes them; plain, gzip or zstd, by name or
+    /// content) or Parquet (a plain file), or other per-record CSV tables
+    /// (`augment`).
     #[arg(value_name = "RESULTS", required = true)]
     pub results: Vec<PathBuf>,
 
     /// The merged results file (`-` for stdout): JSON Lines for a `.jsonl`
-    /// or `.ndjson` name (of JSON Lines results only), else CSV; a name
+    /// or `.ndjson` name (of JSON Lines results only), else CSV (Parquet
+    /// is not written); a name
     /// ending in `.gz` or `.zst` is written compressed. Written under a temporary name and
     /// renamed at the end, so a failed merge leaves nothing behind (stdout,
     /// a named pipe, a device or a file of several names gets the rows as
@@ -216,9 +221,14 @@ fn merge(
     for path in &args.results {
         let part = Part::open(path)?;
         if format == OutputFormat::Jsonl && !part.reader.is_jsonl() {
+            let kind = if part.reader.is_parquet() {
+                "Parquet"
+            } else {
+                "CSV"
+            };
             return Err(Error::Usage(format!(
-                "{} is CSV, and merge writes JSON Lines (-o {}) from JSON Lines results only: \
-                 give -o a .csv name to merge the shards into CSV",
+                "{} is {kind}, and merge writes JSON Lines (-o {}) from JSON Lines results \
+                 only: give -o a .csv name to merge the shards into CSV",
                 path.display(),
                 args.output.display()
             )));
@@ -603,16 +613,27 @@ struct Part {
 /// Opens a results file for reading, as inputs are opened: plain, gzip or
 /// zstd (by name or content); CSV, or JSON Lines (by name, or a first line
 /// that starts an object) read as the CSV records of the same rows
-/// ([`RecordReader::jsonl`]). Parquet is refused by name, other bytes by
-/// their header (`merge` joins the CSV tables it writes, whose kept values
-/// may hold any bytes: see [`input::open_table`]).
-fn open_results(path: &Path) -> Result<RecordReader<Box<dyn Read>>, Error> {
-    let wanted = "merge reads the CSV and JSON Lines results and the CSV tables sudoku-batch \
-                  writes (plain, gzip or zstd)";
-    let (name, mut reader) = input::open_table(path, wanted).map_err(|e| match e {
-        InputError::WrongKind { found, .. } => merge_error(path, format!("{found}, and {wanted}")),
+/// ([`RecordReader::jsonl`]), or a plain Parquet file (by content) read so
+/// ([`RecordReader::parquet`]): every column, or only those of `read`.
+/// Compressed Parquet is refused by name, other bytes by their header
+/// (`merge` joins the CSV tables it writes, whose kept values may hold any
+/// bytes: see [`input::open_table`]).
+fn open_results(path: &Path, read: Option<&[&str]>) -> Result<RecordReader<Box<dyn Read>>, Error> {
+    let wanted = "merge reads the CSV, JSON Lines and Parquet results and the CSV tables \
+                  sudoku-batch writes (plain, gzip or zstd; Parquet plain)";
+    let (name, opened) = input::open_results(path, wanted).map_err(|e| match e {
+        InputError::WrongKind { found, wanted, .. } => {
+            merge_error(path, format!("{found}, and {wanted}"))
+        }
         other => merge_error(path, other),
     })?;
+    let mut reader = match opened {
+        input::Results::Text(reader) => reader,
+        input::Results::Parquet(file) => {
+            return RecordReader::parquet(file, read)
+                .map_err(|e| merge_error(path, format!("not Parquet results: {e}")));
+        }
+    };
     let start = reader.fill_buf().map_err(|e| merge_error(path, e))?;
     Ok(if input::jsonl_name(&name) || start.starts_with(b"{") {
         RecordReader::jsonl(Box::new(reader))
@@ -641,14 +662,24 @@ fn output_format(output: &Path) -> Result<OutputFormat, Error> {
     }
 }
 
-fn read_error(path: &Path, (line, cause): (u64, String)) -> Error {
-    Error::Merge(format!("{}: line {line}: {cause}", path.display()))
+/// A row of the file at `path` that `reader` could not read (at `line`,
+/// of Parquet its row).
+fn read_error<R: Read>(
+    path: &Path,
+    reader: &RecordReader<R>,
+    (line, cause): (u64, String),
+) -> Error {
+    Error::Merge(format!(
+        "{}: {}: {cause}",
+        path.display(),
+        reader.place(line)
+    ))
 }
 
 impl Part {
     fn open(path: &Path) -> Result<Part, Error> {
-        let mut reader = open_results(path)?;
-        let empty = !reader.read().map_err(|e| read_error(path, e))?;
+        let mut reader = open_results(path, None)?;
+        let empty = !reader.read().map_err(|e| read_error(path, &reader, e))?;
         if empty && !reader.is_jsonl() {
             return Err(merge_error(path, "empty: not a results file"));
         }
@@ -679,11 +710,15 @@ impl Part {
         rank: &impl Fn(Option<&[u8]>, (u64, u64), Option<RowKey>) -> Result<usize, String>,
     ) -> Result<Option<RowKey>, Error> {
         self.row = None;
-        if !self.reader.read().map_err(|e| read_error(&self.path, e))? {
+        if !self
+            .reader
+            .read()
+            .map_err(|e| read_error(&self.path, &self.reader, e))?
+        {
             return Ok(None);
         }
         let at = self.reader.line();
-        let bad = |cause: String| read_error(&self.path, (at, cause));
+        let bad = |cause: String| read_error(&self.path, &self.reader, (at, cause));
         let record = self.reader.record();
         if record.len() != self.header.len() {
             return Err(bad(format!(
@@ -733,14 +768,15 @@ fn file_sequence(
     keys: &KeyColumns,
     interrupt: &Interrupt,
 ) -> Result<Vec<String>, Error> {
-    let mut reader = open_results(path)?;
-    reader.read().map_err(|e| read_error(path, e))?;
+    // Only the key columns of Parquet are read.
+    let mut reader = open_results(path, Some(&["file", "line", "copy"]))?;
+    reader.read().map_err(|e| read_error(path, &reader, e))?;
     let Some(file) = keys.file else {
         return Ok(vec![]);
     };
     let mut names: Vec<String> = vec![];
     let mut last_line = 0;
-    while reader.read().map_err(|e| read_error(path, e))? {
+    while reader.read().map_err(|e| read_error(path, &reader, e))? {
         if interrupt.is_raised() {
             break;
         }
