@@ -406,6 +406,16 @@ impl RowFormat for TableColumns {
     }
 }
 
+/// How sudoku-batch writes Parquet results: zstd pages, row groups of
+/// [`ROW_GROUP_ROWS`], its name as the writer.
+pub(crate) fn properties() -> parquet::file::properties::WriterPropertiesBuilder {
+    WriterProperties::builder()
+        .set_compression(Compression::ZSTD(ZstdLevel::default()))
+        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
+        .set_data_page_size_limit(PAGE_BYTES)
+        .set_created_by(format!("sudoku-batch {}", env!("CARGO_PKG_VERSION")))
+}
+
 impl ParquetRows {
     /// Starts a Parquet file of `shape`'s columns on `sink` (a plain file
     /// or stdout).
@@ -440,11 +450,7 @@ impl ParquetRows {
         old: Option<(&std::fs::File, &::parquet::file::metadata::ParquetMetaData)>,
     ) -> Result<ParquetRows, ParquetError> {
         let schema = Arc::new(schema(shape));
-        let props = WriterProperties::builder()
-            .set_compression(Compression::ZSTD(ZstdLevel::default()))
-            .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
-            .set_data_page_size_limit(PAGE_BYTES)
-            .set_created_by(format!("sudoku-batch {}", env!("CARGO_PKG_VERSION")));
+        let props = properties();
         // The file writer and the column writers' factory of an
         // `ArrowWriter`: its file metadata (the Arrow schema included), with
         // the columns encoded here.

@@ -500,6 +500,14 @@ impl<R: Read> RecordReader<R> {
         matches!(self.source, RecordSource::Parquet(..))
     }
 
+    /// Of Parquet, its rows and columns; `None` for CSV and JSON Lines.
+    pub fn parquet_records(&self) -> Option<&ParquetRecords> {
+        match &self.source {
+            RecordSource::Parquet(rows, _) => Some(rows),
+            _ => None,
+        }
+    }
+
     /// Of JSON Lines, the row last read as written (its line end
     /// included); `None` for CSV, and for the header.
     pub fn jsonl_text(&self) -> Option<&[u8]> {
@@ -766,6 +774,8 @@ pub struct ParquetRecords {
     /// the columns after it are read as kept values. The file's width
     /// unless set.
     pub kept_from: usize,
+    /// The file's columns, with their types.
+    schema: arrow_schema::SchemaRef,
     /// Rows read so far.
     rows: u64,
     /// A number or a decimal, as its field holds it.
@@ -790,7 +800,8 @@ impl ParquetRecords {
         };
         let reader = ArrowReaderMetadata::try_new(metadata, ArrowReaderOptions::new())
             .map_err(|e| e.to_string())?;
-        let width = reader.schema().fields().len();
+        let schema = std::sync::Arc::clone(reader.schema());
+        let width = schema.fields().len();
         let mut roots: Vec<usize> = read.iter().copied().filter(|&i| i < width).collect();
         roots.sort_unstable();
         roots.dedup();
@@ -809,6 +820,7 @@ impl ParquetRecords {
             fields,
             file: file_column,
             kept_from: width,
+            schema,
             rows: 0,
             text: String::new(),
         })
@@ -859,6 +871,19 @@ impl ParquetRecords {
     /// Rows read so far: the row last read is row `rows()` (from 1).
     pub fn rows(&self) -> u64 {
         self.rows
+    }
+
+    /// The file's columns, with their types.
+    pub fn schema(&self) -> &arrow_schema::SchemaRef {
+        &self.schema
+    }
+
+    /// The row last read, as a batch of one row of the columns read (a
+    /// slice of the batch read, sharing its buffers).
+    pub fn last_row(&self) -> Option<arrow_array::RecordBatch> {
+        let (batch, next) = self.batch.as_ref()?;
+        let row = next.checked_sub(1)?;
+        Some(batch.slice(row, 1))
     }
 }
 

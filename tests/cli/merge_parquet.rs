@@ -3,8 +3,9 @@
 //! names a changed record exactly as the same rows in CSV do, kept input
 //! columns of any type passed over as a CSV baseline passes over its own;
 //! Parquet shards (`solve --shard K/N -o rK.parquet`) merge into the single
-//! run's CSV, typed kept columns included; into JSON Lines or Parquet they
-//! are refused by name.
+//! run's CSV, typed kept columns included, and into its Parquet (the same
+//! columns, types and values, `solve_us` aside); into JSON Lines they are
+//! refused by name.
 
 use std::fs::File;
 use std::sync::Arc;
@@ -252,7 +253,27 @@ fn three_parquet_shards_merge_into_the_single_run_as_csv() {
     merged(&[&parts[0], &csv_part, &parts[2], "-o", &out_gz]);
     assert_eq!(csv(&out_gz), csv(&whole_csv));
 
-    // Not into JSON Lines nor Parquet: refused by name, nothing written.
+    // Into Parquet: the single run's Parquet, `solve_us` aside.
+    let (whole_parquet, out_parquet) = (s.path("whole.parquet"), s.path("m.parquet"));
+    solve_to(&whole_parquet, &[]);
+    merged(&[&parts[1], &parts[2], &parts[0], "-o", &out_parquet]);
+    assert_same_parquet(&out_parquet, &whole_parquet);
+    // Not from CSV parts.
+    let refused = run(
+        "merge",
+        &[&parts[0], &csv_part, &parts[2], "-o", &out_parquet],
+    );
+    assert_eq!(code(&refused), 2, "{}", stderr(&refused));
+    assert!(
+        stderr(&refused).contains(&format!(
+            "{csv_part} is CSV, and merge writes Parquet (-o {out_parquet}) from Parquet \
+             results only"
+        )),
+        "{}",
+        stderr(&refused)
+    );
+
+    // Not into JSON Lines: refused by name, nothing written.
     let out_jsonl = s.path("m.jsonl");
     let refused = run(
         "merge",
@@ -268,22 +289,7 @@ fn three_parquet_shards_merge_into_the_single_run_as_csv() {
         "{}",
         stderr(&refused)
     );
-    let out_parquet = s.path("m.parquet");
-    let refused = run(
-        "merge",
-        &[&parts[0], &parts[1], &parts[2], "-o", &out_parquet],
-    );
-    assert_eq!(code(&refused), 2, "{}", stderr(&refused));
-    assert!(
-        stderr(&refused).contains(&format!(
-            "merge writes CSV or JSON Lines, but -o {out_parquet} names Parquet"
-        )),
-        "{}",
-        stderr(&refused)
-    );
-    for out in [&out_jsonl, &out_parquet] {
-        assert!(!std::path::Path::new(out).exists());
-    }
+    assert!(!std::path::Path::new(&out_jsonl).exists());
     // Compressed Parquet is refused by name.
     let gz = s.path("r1.parquet.gz");
     std::fs::write(&gz, gzip(&std::fs::read(&parts[0]).unwrap())).unwrap();
@@ -294,6 +300,20 @@ fn three_parquet_shards_merge_into_the_single_run_as_csv() {
         "{}",
         stderr(&refused)
     );
+}
+
+/// The Parquet results at `a` and `b` hold the same columns, with their
+/// types, and the same values, `solve_us` aside (as pyarrow compares
+/// tables: row groups apart).
+fn assert_same_parquet(a: &str, b: &str) {
+    let (a, b) = (parquet(a), parquet(b));
+    assert_eq!(a.schema(), b.schema());
+    assert_eq!(a.num_rows(), b.num_rows());
+    for (i, field) in a.schema().fields().iter().enumerate() {
+        if field.name() != "solve_us" {
+            assert_eq!(a.column(i), b.column(i), "column {}", field.name());
+        }
+    }
 }
 
 /// `bytes` gzip-compressed.
@@ -333,6 +353,16 @@ fn parquet_shards_with_typed_kept_columns_merge_into_the_single_run_csv() {
     let out = s.path("m.csv");
     merged(&[&parts[2], &parts[0], &parts[1], "-o", &out]);
     assert_eq!(csv(&out), csv(&whole_csv));
+    // Into Parquet: the kept columns keep their types.
+    let (whole, out) = (s.path("whole.parquet"), s.path("m.parquet"));
+    solve(&whole, &[]);
+    merged(&[&parts[2], &parts[0], &parts[1], "-o", &out]);
+    assert_same_parquet(&out, &whole);
+    let kept = parquet(&out);
+    assert_eq!(
+        kept.schema().field_with_name("rating").unwrap().data_type(),
+        &arrow_schema::DataType::Int64
+    );
 }
 
 #[test]

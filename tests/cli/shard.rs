@@ -648,7 +648,7 @@ fn augment_shards_merge_into_the_whole_run_byte_for_byte() {
 }
 
 #[test]
-fn merge_writes_csv_or_json_lines_and_refuses_a_name_saying_another_format() {
+fn merge_writes_parquet_from_parquet_shards_only() {
     let s = Scratch::new();
     solve_to(&s.path("r.csv"), &[]);
     let target = s.path("m.parquet");
@@ -656,7 +656,8 @@ fn merge_writes_csv_or_json_lines_and_refuses_a_name_saying_another_format() {
     assert_eq!(code(&out), 2, "{}", stderr(&out));
     assert!(
         stderr(&out).contains(&format!(
-            "merge writes CSV or JSON Lines, but -o {target} names Parquet"
+            "{} is CSV, and merge writes Parquet (-o {target}) from Parquet results only",
+            s.path("r.csv")
         )),
         "{}",
         stderr(&out)

@@ -12,14 +12,17 @@
 //!   value's shortest digits).
 //! - `-o`'s name chooses the format written, as `solve`'s does: CSV, or
 //!   JSON Lines (`.jsonl`, `.ndjson`) from JSON Lines parts only, every row
-//!   as its part wrote it. CSV and Parquet parts with a JSON Lines `-o` are
-//!   refused by name; JSON Lines and Parquet parts merge into CSV, mixed
-//!   with CSV parts or not. Parquet is not written. A JSON Lines part with no row (an empty file) adds nothing.
+//!   as its part wrote it, or Parquet from Parquet parts only, every row as
+//!   its part holds it (in the parts' columns and types, written with
+//!   `solve`'s Parquet settings). Other parts with a JSON Lines or Parquet
+//!   `-o` are refused by name; JSON Lines and Parquet parts merge into CSV,
+//!   mixed with CSV parts or not. A JSON Lines part with no row (an empty file) adds nothing.
 //! - Rows come out in input order: inputs in `--inputs` order when given,
 //!   else in the order their names first appear in the files (see
 //!   [`order`]); then by line (and copy). Every row is written as it was
 //!   read (the header too), so the merge of N shards is byte-identical to a
-//!   single run's output (the `solve_us` column aside).
+//!   single run's output (the `solve_us` column aside; of Parquet, the same
+//!   columns, types and values, written by Arrow's writer).
 //! - A record with rows in more than one file is refused (exit 2, naming
 //!   them): each record belongs to one shard.
 //! - With `--inputs`, the inputs are read (not solved) and every record
@@ -46,6 +49,7 @@ use std::collections::{BinaryHeap, HashMap};
 use std::fs::File;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::Args;
 use sudoku_core::grid::Grid;
@@ -75,8 +79,8 @@ pub struct MergeArgs {
     pub results: Vec<PathBuf>,
 
     /// The merged results file (`-` for stdout): JSON Lines for a `.jsonl`
-    /// or `.ndjson` name (of JSON Lines results only), else CSV (Parquet
-    /// is not written); a name
+    /// or `.ndjson` name (of JSON Lines results only), Parquet for a
+    /// `.parquet` name (of Parquet results only), else CSV; a name
     /// ending in `.gz` or `.zst` is written compressed. Written under a temporary name and
     /// renamed at the end, so a failed merge leaves nothing behind (stdout,
     /// a named pipe, a device or a file of several names gets the rows as
@@ -233,6 +237,20 @@ fn merge(
                 args.output.display()
             )));
         }
+        if format == OutputFormat::Parquet && !part.reader.is_parquet() {
+            let kind = if part.reader.is_jsonl() {
+                "JSON Lines"
+            } else {
+                "CSV"
+            };
+            return Err(Error::Usage(format!(
+                "{} is {kind}, and merge writes Parquet (-o {}) from Parquet results only (a \
+                 kept column's type is Parquet's to tell): give -o a .csv name to merge the \
+                 shards into CSV",
+                path.display(),
+                args.output.display()
+            )));
+        }
         // A JSON Lines shard with no row is an empty file: no header, and
         // nothing to merge.
         if !part.empty {
@@ -272,6 +290,27 @@ fn merge(
         if part.header != header {
             return Err(Error::Merge(format!(
                 "{} and {} have different headers: the outputs of one run have the same columns",
+                parts[0].path.display(),
+                part.path.display()
+            )));
+        }
+    }
+    // Parquet parts merge into Parquet as their rows are: their columns'
+    // types must be the same too.
+    let schema = parts
+        .first()
+        .and_then(|part| part.reader.parquet_records())
+        .map(|rows| Arc::clone(rows.schema()));
+    if format == OutputFormat::Parquet {
+        let other = parts.iter().skip(1).find(|part| {
+            part.reader
+                .parquet_records()
+                .is_none_or(|rows| Some(rows.schema()) != schema.as_ref())
+        });
+        if let Some(part) = other {
+            return Err(Error::Merge(format!(
+                "{} and {} have columns of different types: the outputs of one run have the \
+                 same",
                 parts[0].path.display(),
                 part.path.display()
             )));
@@ -351,7 +390,7 @@ fn merge(
     } else {
         Some(Expected::open(&args.inputs, &args.layout)?)
     };
-    let mut out = Output::create(&args.output, format, delimiter, staging)?;
+    let mut out = Output::create(&args.output, format, delimiter, schema, staging)?;
     let outcome = (|| -> Result<Merged, Error> {
         out.write_header(&header)?;
         let mut merged = Merged::default();
@@ -646,20 +685,14 @@ fn open_results(path: &Path, read: Option<&[&str]>) -> Result<RecordReader<Box<d
 }
 
 /// The format `merge` writes to `output`, chosen by its name as `solve`
-/// chooses it: CSV, or JSON Lines (from JSON Lines results).
+/// chooses it: CSV, JSON Lines (from JSON Lines results) or Parquet (from
+/// Parquet results).
 ///
 /// # Errors
-/// [`Error::Usage`] for a name that says Parquet, or no format.
+/// [`Error::Usage`] for a name that says no format.
 fn output_format(output: &Path) -> Result<OutputFormat, Error> {
-    match choose(Some(output), None) {
-        Ok(OutputFormat::Parquet) => Err(Error::Usage(format!(
-            "merge writes CSV or JSON Lines, but -o {} names Parquet; give a .csv or .jsonl \
-             name (.gz or .zst after it compresses it)",
-            output.display()
-        ))),
-        Ok(format) => Ok(format),
-        Err(e) => Err(Error::Usage(format!("merge writes CSV or JSON Lines: {e}"))),
-    }
+    choose(Some(output), None)
+        .map_err(|e| Error::Usage(format!("merge writes CSV, JSON Lines or Parquet: {e}")))
 }
 
 /// A row of the file at `path` that `reader` could not read (at `line`,
@@ -1016,6 +1049,34 @@ enum Rows {
     Csv(Box<csv::Writer<Sink>>),
     /// JSON Lines: each row as its part wrote it.
     Jsonl(io::BufWriter<Sink>),
+    /// Parquet: each row as its part holds it, a row group at a time.
+    Parquet(Box<ParquetRows>),
+}
+
+/// Rows of Parquet parts written as Parquet: each a one-row slice of the
+/// batch its part read, put together into batches written with the
+/// properties of `solve`'s Parquet, in the parts' columns (a run's).
+struct ParquetRows {
+    writer: parquet::arrow::ArrowWriter<io::BufWriter<Sink>>,
+    schema: arrow_schema::SchemaRef,
+    /// The rows not written yet.
+    rows: Vec<arrow_array::RecordBatch>,
+}
+
+/// Rows put together into one batch written.
+const PARQUET_BATCH_ROWS: usize = 8192;
+
+impl ParquetRows {
+    /// Writes the rows held, if any.
+    fn flush(&mut self) -> io::Result<()> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        let batch = arrow_select::concat::concat_batches(&self.schema, &self.rows)
+            .map_err(io::Error::other)?;
+        self.rows.clear();
+        self.writer.write(&batch).map_err(io::Error::other)
+    }
 }
 
 impl Drop for Output {
@@ -1038,6 +1099,7 @@ impl Output {
         path: &Path,
         format: OutputFormat,
         delimiter: u8,
+        schema: Option<arrow_schema::SchemaRef>,
         staging: Option<(PathBuf, PathBuf)>,
     ) -> Result<Output, Error> {
         let destination = Destination::from_arg(Some(path));
@@ -1052,8 +1114,20 @@ impl Output {
                 Sink::create(&destination).map_err(|e| Error::write("results", path, e))?
             }
         };
-        let rows = match format {
-            OutputFormat::Jsonl => Rows::Jsonl(io::BufWriter::new(sink)),
+        let rows = match (format, schema) {
+            (OutputFormat::Jsonl, _) => Rows::Jsonl(io::BufWriter::new(sink)),
+            (OutputFormat::Parquet, Some(schema)) => {
+                let props = crate::output::parquet::properties().build();
+                let sink = io::BufWriter::with_capacity(1 << 20, sink);
+                let writer =
+                    parquet::arrow::ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props))
+                        .map_err(|e| Error::write("results", path, io::Error::other(e)))?;
+                Rows::Parquet(Box::new(ParquetRows {
+                    writer,
+                    schema,
+                    rows: Vec::with_capacity(PARQUET_BATCH_ROWS),
+                }))
+            }
             _ => Rows::Csv(Box::new(
                 csv::WriterBuilder::new()
                     .has_headers(false)
@@ -1102,6 +1176,15 @@ impl Output {
                 .map_err(csv_write_error),
             // Only JSON Lines parts merge into JSON Lines (see `merge`).
             Some(Rows::Jsonl(lines)) => lines.write_all(reader.jsonl_text().unwrap_or_default()),
+            // Likewise Parquet.
+            Some(Rows::Parquet(parquet)) => {
+                let row = reader.parquet_records().and_then(|rows| rows.last_row());
+                parquet.rows.extend(row);
+                match parquet.rows.len() >= PARQUET_BATCH_ROWS {
+                    true => parquet.flush(),
+                    false => Ok(()),
+                }
+            }
         };
         done.map_err(|e| self.error(e))
     }
@@ -1116,6 +1199,11 @@ impl Output {
             let sink = match rows {
                 Rows::Csv(csv) => csv.into_inner().map_err(|e| e.into_error())?,
                 Rows::Jsonl(lines) => lines.into_inner().map_err(|e| e.into_error())?,
+                Rows::Parquet(mut parquet) => {
+                    parquet.flush()?;
+                    let file = parquet.writer.into_inner().map_err(io::Error::other)?;
+                    file.into_inner().map_err(|e| e.into_error())?
+                }
             };
             sink.finish()?;
             match &staging {
