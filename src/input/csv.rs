@@ -390,7 +390,7 @@ impl CsvRules {
             if i > first {
                 grid.push(b',');
             }
-            grid.extend_from_slice(f);
+            grid.extend_from_slice(frame_cell(f));
         }
         let given = self.cols.solution.and_then(|i| rec.get(i));
         let mut record = Record {
@@ -454,6 +454,31 @@ pub fn is_spread<'a>(count: usize, mut fields: impl Iterator<Item = &'a [u8]>) -
     })
 }
 
+/// A cell as a data frame writes it under a header that numbers the
+/// cells ([`numbered_cells`]): a missing value (pandas' `NaN` or `<NA>`,
+/// the usual way a frame holds a blank) is an empty field, read as a blank
+/// (`.`); a whole number of a float column (`4.0`, as pandas writes every
+/// value of a column with a `NaN`) is read as that number (`4`).
+fn frame_cell(f: &[u8]) -> &[u8] {
+    if f.is_empty() {
+        return b".";
+    }
+    match f.strip_suffix(b".0") {
+        Some(whole)
+            if !whole.is_empty()
+                && whole
+                    .strip_prefix(b"-")
+                    .unwrap_or(whole)
+                    .iter()
+                    .all(u8::is_ascii_digit)
+                && whole != b"-" =>
+        {
+            whole
+        }
+        _ => f,
+    }
+}
+
 /// The 0-based position of the first cell when a header's names end in
 /// the cells of one grid numbered from 0 (`0,1,...,80`: n*n names for a
 /// side n of 4 to 64, as pandas names an array's columns), after any
@@ -494,6 +519,23 @@ mod tests {
         "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3..";
     const SOLUTION: &str =
         "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
+
+    #[test]
+    fn a_frames_missing_value_is_a_blank_and_its_whole_floats_are_numbers() {
+        for (cell, read) in [
+            ("", "."),
+            ("4.0", "4"),
+            ("-1.0", "-1"),
+            ("10.0", "10"),
+            ("4", "4"),
+            ("4.5", "4.5"),
+            (".0", ".0"),
+            ("-.0", "-.0"),
+            ("x.0", "x.0"),
+        ] {
+            assert_eq!(frame_cell(cell.as_bytes()), read.as_bytes(), "{cell:?}");
+        }
+    }
 
     #[test]
     fn a_spread_grid_holds_cells_of_its_size_only() {

@@ -250,3 +250,37 @@ fn a_pandas_csv_from_stdin_or_a_txt_gives_the_rows_of_the_file_named_csv() {
         }
     }
 }
+
+#[test]
+fn a_frame_with_missing_values_reads_them_as_blanks() {
+    // trial56b F2-2: pandas writes a frame's blanks (NaN, <NA>) as empty
+    // fields, and every value of a float column as `4.0`; each row was
+    // malformed ("35 cells: not a square grid").
+    let s = Scratch::new();
+    let nine = values(P);
+    let plain = pandas(&[""], &[nine.clone(), nine.clone()]);
+    let masked = |cell: &i64, float: bool| match (*cell, float) {
+        (0, _) => String::new(),
+        (v, true) => format!("{v}.0"),
+        (v, false) => v.to_string(),
+    };
+    let mut frames = vec![];
+    for float in [false, true] {
+        let mut text = plain.lines().next().unwrap().to_string() + "\n";
+        for i in 0..2 {
+            let cells: Vec<String> = nine.iter().map(|c| masked(c, float)).collect();
+            text.push_str(&format!("{i},{}\n", cells.join(",")));
+        }
+        frames.push(text);
+    }
+    let want = solved(&s.file("plain.csv", plain.as_bytes()), &[]);
+    for (i, frame) in frames.iter().enumerate() {
+        let rows = solved(&s.file(&format!("masked{i}.csv"), frame.as_bytes()), &[]);
+        let cells = |rows: &[std::collections::HashMap<String, String>]| -> Vec<(String, String)> {
+            rows.iter()
+                .map(|r| (r["puzzle"].clone(), r["solution"].clone()))
+                .collect()
+        };
+        assert_eq!(cells(&rows), cells(&want), "{frame}");
+    }
+}
