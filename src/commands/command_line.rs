@@ -91,7 +91,8 @@ pub enum Command {
     /// Exit codes: 0 when every record was canonicalised and nothing leaked,
     /// 1 when a record was malformed or invalid or an --against record
     /// matched, 2 on usage and I/O errors and on a grid of another size than
-    /// 9x9 (the output file is then removed), 130/143 on SIGINT/SIGTERM.
+    /// 9x9 (the output file is then left as it was), 130/143 on
+    /// SIGINT/SIGTERM.
     Canon(dataset::canon::CanonArgs),
     /// K random equivalent copies of every record, with their solutions.
     ///
@@ -101,7 +102,7 @@ pub enum Command {
     ///
     /// Exit codes: 0 when no record was malformed, 1 otherwise, 2 on usage
     /// and I/O errors and on a grid of another size than 9x9 (the output
-    /// file is then removed), 130/143 on SIGINT/SIGTERM.
+    /// file is then left as it was), 130/143 on SIGINT/SIGTERM.
     Augment(dataset::augment::AugmentArgs),
 }
 
