@@ -7,7 +7,7 @@ use crate::common::{code, read_output, stderr, without_json_timing, without_timi
 use crate::shard::{run, solve_to, ALLOW, CORPUS};
 
 /// Merges `args` (the parts, then options); exit 0.
-fn merged(args: &[&str]) {
+pub(crate) fn merged(args: &[&str]) {
     let output = run("merge", args);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
 }
@@ -18,8 +18,43 @@ fn jsonl(path: &str) -> String {
 }
 
 /// A CSV results file's text (`.gz` decompressed), times blanked.
-fn csv(path: &str) -> String {
+pub(crate) fn csv(path: &str) -> String {
     without_timing(&read_output(path))
+}
+
+/// The corpus solved in three shards as `rK.EXT` (Parquet, JSON Lines,
+/// CSV by `ext`), each with its summary `sK.json`: the parts and the
+/// summaries.
+pub(crate) fn shards(s: &Scratch, ext: &str) -> (Vec<String>, Vec<String>) {
+    let mut parts = vec![];
+    let mut summaries = vec![];
+    for k in 1..=3 {
+        let (part, summary) = (
+            s.path(&format!("r{k}.{ext}")),
+            s.path(&format!("s{k}.json")),
+        );
+        solve_to(
+            &part,
+            &["--shard", &format!("{k}/3"), "--summary-json", &summary],
+        );
+        parts.push(part);
+        summaries.push(summary);
+    }
+    (parts, summaries)
+}
+
+/// The record and status counts of the summary at `path`.
+pub(crate) fn counts(path: &str) -> [u64; 6] {
+    let json: serde_json::Value = serde_json::from_str(&read_output(path)).unwrap();
+    [
+        "puzzles",
+        "solved",
+        "multiple",
+        "unsolvable",
+        "invalid",
+        "malformed",
+    ]
+    .map(|key| json[key].as_u64().unwrap())
 }
 
 #[test]
@@ -32,20 +67,7 @@ fn three_json_lines_shards_merge_into_the_single_run_as_json_lines_or_csv() {
     );
     solve_to(&whole, &["--summary-json", &whole_json]);
     solve_to(&whole_csv, &[]);
-    let mut parts = vec![];
-    let mut summaries = vec![];
-    for k in 1..=3 {
-        let (part, summary) = (
-            s.path(&format!("r{k}.jsonl")),
-            s.path(&format!("s{k}.json")),
-        );
-        solve_to(
-            &part,
-            &["--shard", &format!("{k}/3"), "--summary-json", &summary],
-        );
-        parts.push(part);
-        summaries.push(summary);
-    }
+    let (parts, summaries) = shards(&s, "jsonl");
     assert!(read_output(&parts[0]).lines().count() > 30);
     // In any order, with the shards' summaries.
     let (out, out_csv, out_json) = (s.path("m.jsonl"), s.path("m.csv"), s.path("m.json"));
@@ -54,18 +76,6 @@ fn three_json_lines_shards_merge_into_the_single_run_as_json_lines_or_csv() {
     args.extend(summaries.iter().map(String::as_str));
     merged(&args);
     assert_eq!(jsonl(&out), jsonl(&whole));
-    let counts = |path: &str| {
-        let json: serde_json::Value = serde_json::from_str(&read_output(path)).unwrap();
-        [
-            "puzzles",
-            "solved",
-            "multiple",
-            "unsolvable",
-            "invalid",
-            "malformed",
-        ]
-        .map(|key| json[key].as_u64().unwrap())
-    };
     assert_eq!(counts(&out_json), counts(&whole_json));
 
     // Into CSV: the single run's CSV.

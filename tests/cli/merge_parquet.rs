@@ -15,7 +15,8 @@ use arrow_array::types::UInt64Type;
 use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::common::{code, read_output, stderr, without_timing, Scratch};
+use crate::common::{code, read_output, stderr, Scratch};
+use crate::merge_jsonl::{counts, csv, merged, shards};
 use crate::shard::{run, solve_to, ALLOW, CORPUS};
 
 /// Every row of a Parquet file, as one batch.
@@ -194,36 +195,12 @@ fn a_parquet_baseline_with_typed_kept_columns_compares_as_its_csv() {
     assert_eq!(same, check(&rated_csv, &flags));
 }
 
-/// Merges `args` (the parts, then options); exit 0.
-fn merged(args: &[&str]) {
-    let output = run("merge", args);
-    assert_eq!(code(&output), 0, "{}", stderr(&output));
-}
-
-/// A CSV results file's text, times blanked.
-fn csv(path: &str) -> String {
-    without_timing(&read_output(path))
-}
-
 #[test]
 fn three_parquet_shards_merge_into_the_single_run_as_csv() {
     let s = Scratch::new();
     let (whole_csv, whole_json) = (s.path("whole.csv"), s.path("whole.json"));
     solve_to(&whole_csv, &["--summary-json", &whole_json]);
-    let mut parts = vec![];
-    let mut summaries = vec![];
-    for k in 1..=3 {
-        let (part, summary) = (
-            s.path(&format!("r{k}.parquet")),
-            s.path(&format!("s{k}.json")),
-        );
-        solve_to(
-            &part,
-            &["--shard", &format!("{k}/3"), "--summary-json", &summary],
-        );
-        parts.push(part);
-        summaries.push(summary);
-    }
+    let (parts, summaries) = shards(&s, "parquet");
     // In any order, with the shards' summaries: the single run's CSV and
     // summary counts.
     let (out, out_json) = (s.path("m.csv"), s.path("m.json"));
@@ -232,18 +209,6 @@ fn three_parquet_shards_merge_into_the_single_run_as_csv() {
     args.extend(summaries.iter().map(String::as_str));
     merged(&args);
     assert_eq!(csv(&out), csv(&whole_csv));
-    let counts = |path: &str| {
-        let json: serde_json::Value = serde_json::from_str(&read_output(path)).unwrap();
-        [
-            "puzzles",
-            "solved",
-            "multiple",
-            "unsolvable",
-            "invalid",
-            "malformed",
-        ]
-        .map(|key| json[key].as_u64().unwrap())
-    };
     assert_eq!(counts(&out_json), counts(&whole_json));
 
     // Mixed with a CSV shard, into gzip CSV.
