@@ -500,6 +500,16 @@ impl<R: Read> RecordReader<R> {
         matches!(self.source, RecordSource::Parquet(..))
     }
 
+    /// The file's format as messages name it: `CSV`, `JSON Lines` or
+    /// `Parquet`.
+    pub fn format_name(&self) -> &'static str {
+        match self.source {
+            RecordSource::Parquet(..) => "Parquet",
+            RecordSource::Jsonl(_) => "JSON Lines",
+            RecordSource::Csv(_) => "CSV",
+        }
+    }
+
     /// Of Parquet, its rows and columns; `None` for CSV and JSON Lines.
     pub fn parquet_records(&self) -> Option<&ParquetRecords> {
         match &self.source {

@@ -224,12 +224,8 @@ fn merge(
     let mut parts = vec![];
     for path in &args.results {
         let part = Part::open(path)?;
+        let kind = part.reader.format_name();
         if format == OutputFormat::Jsonl && !part.reader.is_jsonl() {
-            let kind = if part.reader.is_parquet() {
-                "Parquet"
-            } else {
-                "CSV"
-            };
             return Err(Error::Usage(format!(
                 "{} is {kind}, and merge writes JSON Lines (-o {}) from JSON Lines results \
                  only: give -o a .csv name to merge the shards into CSV",
@@ -238,11 +234,6 @@ fn merge(
             )));
         }
         if format == OutputFormat::Parquet && !part.reader.is_parquet() {
-            let kind = if part.reader.is_jsonl() {
-                "JSON Lines"
-            } else {
-                "CSV"
-            };
             return Err(Error::Usage(format!(
                 "{} is {kind}, and merge writes Parquet (-o {}) from Parquet results only (a \
                  kept column's type is Parquet's to tell): give -o a .csv name to merge the \
