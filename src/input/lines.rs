@@ -189,6 +189,10 @@ fn wrong_count(line: &[u8], fields: &mut Vec<(usize, usize)>) -> Option<String> 
     }
 }
 
+/// How sudoku-core's messages for a grid of symbols it cannot read end
+/// ([`sudoku_core::sizes::SymbolsError`]).
+const SYMBOLS_HINT: &str = " (give --symbols)";
+
 /// A field's place in its line: `start..end`.
 type Span = (usize, usize);
 
@@ -354,11 +358,19 @@ impl LineRules {
             record.set_sized(read);
         }
         if let (Err(why), None) = (&mut record.puzzle, &record.sized) {
-            if is_json(line) {
-                why.push_str(" (the line is JSON: for JSON Lines, give --format jsonl)");
+            let hint = if is_json(line) {
+                " (the line is JSON: for JSON Lines, give --format jsonl)"
             } else if quoted_csv(line) {
-                why.push_str(" (looks like CSV: give --format csv)");
+                " (looks like CSV: give --format csv)"
+            } else {
+                return;
+            };
+            // The line is another format, so `--symbols` (the advice for a
+            // grid of other symbols) is not what helps: the hint replaces it.
+            if let Some(cut) = why.strip_suffix(SYMBOLS_HINT).map(str::len) {
+                why.truncate(cut);
             }
+            why.push_str(hint);
         }
     }
 

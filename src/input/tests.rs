@@ -239,6 +239,22 @@ fn mangled_spreadsheet_csv() {
 }
 
 #[test]
+fn a_line_of_another_format_gets_its_hint_not_the_symbols_one() {
+    // A quoted CSV record in a text file (the proptest below found this
+    // one): `--symbols` would not help, `--format csv` would.
+    let data = b"4.30021E+784.30021E+78\",\"\n";
+    let got = read_with("x.txt", data, &options(Format::Lines)).unwrap();
+    assert_eq!(
+        brief(&got),
+        vec![bad(
+            1,
+            "'4.30021E+784.300...' at position 1 is no symbol of one character per cell \
+             (looks like CSV: give --format csv)"
+        )]
+    );
+}
+
+#[test]
 fn other_sizes_one_line() {
     let data = format!(
         "{}\n{}\n\nVery Hard\n",
