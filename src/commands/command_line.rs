@@ -9,7 +9,6 @@ use clap::{Parser, Subcommand};
 use crate::commands::flags::SolveArgs;
 use crate::commands::{bench, check, dataset, merge, solve};
 use crate::error::{Error, Verdict};
-use crate::job::config::Config;
 use crate::output::rating::RatingColumns;
 use crate::process::clock;
 
@@ -118,13 +117,13 @@ pub fn run(cli: Cli) -> Result<Verdict, Error> {
     match cli.command {
         Command::Solve(args) => {
             clock::calibrate_early();
-            let config = Config::from_args(&args)?;
+            let config = args.config()?;
             solve::say_when_reading_a_terminal(&config);
             solve::run(&config).map(|(verdict, _)| verdict)
         }
         Command::Rate(args) => {
             clock::calibrate_early();
-            let mut config = Config::from_args(&args)?;
+            let mut config = args.config()?;
             config.rating = RatingColumns::Only;
             config.output_format()?;
             solve::run(&config).map(|(verdict, _)| verdict)
@@ -173,7 +172,7 @@ mod tests {
             no_color: false,
             cores: 2,
         };
-        let config = |args: &[&str]| Config::with_environment(&solve_args(args), env).unwrap();
+        let config = |args: &[&str]| solve_args(args).config_in(env).unwrap();
         let hint = solve::stdin_hint(&config(&[]), true).unwrap();
         assert!(hint.contains("stdin") && hint.contains("Ctrl-D"), "{hint}");
         assert!(solve::stdin_hint(&config(&["a.txt", "-"]), true).is_some());

@@ -1,19 +1,26 @@
 //! The flags of `solve` and the argument groups other subcommands share,
 //! defined with clap's derive API (they also feed `--help`). These are raw
-//! flags; [`crate::job::config`] turns them into a validated
-//! [`crate::job::config::Config`]. The command line as a whole (the subcommands)
+//! flags; [`SolveArgs::config`] turns them into a validated
+//! [`Config`], taking every decision that depends on the machine or the
+//! terminal (the thread count, whether to draw a progress bar, colour)
+//! there, once. The command line as a whole (the subcommands)
 //! is [`crate::commands::command_line`].
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, ValueEnum};
-use sudoku_core::solver::SolverKind;
+use sudoku_core::solver::{Limits, Mode, SolverKind};
 
+use crate::error::Error;
 use crate::input::{Column, Delimiter, Format, Keep, ReadOptions, SizeOptions};
+use crate::job::config::{check_threads, Config, Environment};
 use crate::job::shard::Shard;
 use crate::kept::KeptCast;
-use crate::output::{check_delimiter, Blank, OutputFormat};
+use crate::output::progress::Draw;
+use crate::output::rating::RatingColumns;
+use crate::output::{check_delimiter, Blank, Destination, OutputFormat, STDIO};
 use sudoku_core::sizes::{Shape, ShapeError, Symbols};
 
 /// The options of `solve`, kept in one struct so that other subcommands
@@ -396,5 +403,298 @@ pub fn parse_column(value: &str) -> Result<Column, String> {
         Err("a column name cannot be empty".to_string())
     } else {
         Ok(Column::Name(value.to_string()))
+    }
+}
+
+impl SolveArgs {
+    /// These flags as a run's [`Config`], validated against the current environment.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] for flags that do not fit together; see
+    /// [`SolveArgs::config_in`].
+    pub fn config(&self) -> Result<Config, Error> {
+        self.config_in(Environment::detect())
+    }
+
+    /// These flags as a run's [`Config`], validated against a given environment.
+    ///
+    /// # Errors
+    /// [`Error::Usage`] when `-j` is 0 or above [`MAX_THREADS`](crate::job::config::MAX_THREADS), when stdin is named twice, when
+    /// `--summary-json -` is given without `-o FILE` (stdout already carries
+    /// the results), when `--summary-html` names stdout,
+    /// when `--solutions` is given with several inputs, and when the output
+    /// is refused by [`Config::output_format`] (an unknown extension,
+    /// `--resume` of anything but a CSV or JSON Lines file);
+    /// [`crate::input::InputError::SameName`] for two inputs that would
+    /// have the same name in rows and messages.
+    pub fn config_in(&self, env: Environment) -> Result<Config, Error> {
+        let args = self;
+        let threads = match args.threads {
+            Some(0) => return Err(Error::Usage("-j/--threads must be at least 1".into())),
+            Some(n) => {
+                check_threads(&[n], env.cores)?;
+                n
+            }
+            None => env.cores.max(1),
+        };
+        let input_paths: Vec<PathBuf> = if args.inputs.is_empty() {
+            vec![PathBuf::from(STDIO)]
+        } else {
+            args.inputs.clone()
+        };
+        let inputs = crate::input::input_names(&input_paths)?;
+        if inputs.iter().filter(|p| *p == STDIO).count() > 1 {
+            return Err(Error::Usage("stdin (`-`) can be read only once".into()));
+        }
+        if args.solutions.is_some() && inputs.len() > 1 {
+            return Err(Error::Usage(
+                "--solutions pairs its file with one input; give one input".into(),
+            ));
+        }
+        let output = Destination::from_arg(args.output.as_deref());
+        let summary_json = args
+            .summary_json
+            .as_deref()
+            .map(|p| Destination::from_arg(Some(p)));
+        // Two outputs that are one file, by any name, are refused by
+        // `file_guard` before anything is written; this one says how to
+        // mend it.
+        if let (Some(Destination::Stdout), Destination::Stdout) = (&summary_json, &output) {
+            return Err(Error::Usage(
+                "--summary-json - needs -o FILE: stdout already carries the results CSV".into(),
+            ));
+        }
+        if args
+            .summary_html
+            .as_ref()
+            .is_some_and(|html| html.as_os_str() == STDIO)
+        {
+            return Err(Error::Usage("--summary-html needs a file name".into()));
+        }
+        let progress = match (args.progress, env.stderr_is_terminal) {
+            (ProgressArg::Never, _) | (ProgressArg::Auto, false) => Draw::Off,
+            (ProgressArg::Auto, true) if args.quiet => Draw::Off,
+            (ProgressArg::Auto | ProgressArg::Always, true) => Draw::Terminal,
+            (ProgressArg::Always, false) => Draw::Log,
+        };
+        let config = Config {
+            inputs,
+            input_paths,
+            read: ReadOptions {
+                keep: if args.keep_all {
+                    Keep::All
+                } else if args.keep.is_empty() {
+                    Keep::Nothing
+                } else {
+                    Keep::Columns(args.keep.clone())
+                },
+                ..args.layout.read_options(args.solutions.clone())
+            },
+            keep_types: args.keep_types.clone(),
+            output,
+            output_format: args.output_format,
+            output_delimiter: args.output_delimiter.unwrap_or(b','),
+            blank: args.blank,
+            resume: args.resume,
+            summary_json,
+            summary_html: args.summary_html.clone(),
+            threads,
+            solver: args.solver,
+            mode: if args.first {
+                Mode::First
+            } else {
+                Mode::Unique
+            },
+            limits: Limits {
+                max_guesses: args.max_guesses,
+                timeout: args.timeout_ms.map(Duration::from_millis),
+            },
+            limit: args.limit,
+            shard: args.shard,
+            progress,
+            human_summary: !args.quiet,
+            color: !env.no_color,
+            finish_when_stdout_closes: false,
+            rating: if args.rate {
+                RatingColumns::Appended
+            } else {
+                RatingColumns::None
+            },
+        };
+        config.output_format()?;
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::output::Compression;
+
+    /// `solve`'s flags alone, as the command line parses them.
+    #[derive(Parser)]
+    struct Solve {
+        #[command(flatten)]
+        args: SolveArgs,
+    }
+
+    const TERMINAL: Environment = Environment {
+        stderr_is_terminal: true,
+        no_color: false,
+        cores: 4,
+    };
+
+    fn config(args: &[&str], env: Environment) -> Result<Config, Error> {
+        let solve = Solve::try_parse_from(["solve"].iter().chain(args)).expect("flags parse");
+        solve.args.config_in(env)
+    }
+
+    #[test]
+    fn defaults_read_stdin_and_use_every_core() {
+        let c = config(&[], TERMINAL).unwrap();
+        assert_eq!(c.inputs, ["-"]);
+        assert_eq!(c.output, Destination::Stdout);
+        assert_eq!(c.threads, 4);
+        assert_eq!(c.mode, Mode::Unique);
+        assert_eq!(c.progress, Draw::Terminal);
+        assert!(c.human_summary && c.color);
+    }
+
+    #[test]
+    fn progress_auto_needs_a_terminal_and_no_quiet() {
+        let piped = Environment {
+            stderr_is_terminal: false,
+            ..TERMINAL
+        };
+        let draw = |args: &[&str], env| config(args, env).unwrap().progress;
+        assert_eq!(draw(&[], piped), Draw::Off);
+        assert_eq!(draw(&["--quiet"], TERMINAL), Draw::Off);
+        assert_eq!(draw(&["--progress", "always"], piped), Draw::Log);
+        assert_eq!(
+            draw(&["--progress", "always", "--quiet"], TERMINAL),
+            Draw::Terminal
+        );
+        assert_eq!(draw(&["--progress", "never"], TERMINAL), Draw::Off);
+    }
+
+    #[test]
+    fn gz_output_and_first_mode() {
+        let c = config(&["-o", "r.csv.gz", "--first", "-j", "1"], TERMINAL).unwrap();
+        assert_eq!(
+            c.output,
+            Destination::File {
+                path: "r.csv.gz".into(),
+                compression: Compression::Gzip
+            }
+        );
+        assert_eq!((c.mode, c.threads), (Mode::First, 1));
+    }
+
+    #[test]
+    fn summary_on_stdout_needs_an_output_file() {
+        for args in [
+            &["--summary-json", "-"][..],
+            &["--summary-json", "-", "-o", "-"],
+        ] {
+            let err = config(args, TERMINAL).unwrap_err();
+            assert!(matches!(err, Error::Usage(_)), "{args:?}");
+        }
+        let c = config(&["--summary-json", "-", "-o", "r.csv"], TERMINAL).unwrap();
+        assert_eq!(c.summary_json, Some(Destination::Stdout));
+    }
+
+    #[test]
+    fn usage_errors() {
+        for args in [
+            &["-j", "0"][..],
+            &["-", "-"],
+            &["a.txt", "b.txt", "--solutions", "s.txt"],
+            &["--summary-html", "-", "-o", "r.csv"],
+        ] {
+            assert!(
+                matches!(config(args, TERMINAL), Err(Error::Usage(_))),
+                "{args:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn two_outputs_that_are_one_file_are_refused_by_the_file_guard() {
+        for args in [
+            &["-o", "x.csv", "--summary-json", "x.csv"][..],
+            &["-o", "x.csv", "--summary-json", "./x.csv"],
+            &["-o", "r.csv", "--summary-html", "r.csv"],
+            &[
+                "-o",
+                "r.csv",
+                "--summary-json",
+                "s.json",
+                "--summary-html",
+                "./s.json",
+            ],
+        ] {
+            let c = config(args, TERMINAL).unwrap();
+            let err = c.file_guard().check().unwrap_err();
+            assert!(
+                err.to_string().contains("are the same file"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+
+    #[test]
+    fn resume_needs_a_csv_json_lines_or_parquet_output_file_not_zstd() {
+        for args in [
+            &["--resume", "-o", "-"][..],
+            &["--resume", "-o", "r.csv.zst"],
+            &["--resume", "-o", "r.jsonl.zst"],
+        ] {
+            let err = config(args, TERMINAL).unwrap_err();
+            assert!(err.to_string().contains("--resume"), "{err}");
+        }
+        for name in [
+            "r.csv",
+            "r.csv.gz",
+            "r.jsonl",
+            "r.ndjson",
+            "r.jsonl.gz",
+            "r.parquet",
+        ] {
+            assert!(config(&["--resume", "-o", name], TERMINAL).unwrap().resume);
+        }
+    }
+
+    #[test]
+    fn timeout_ms_becomes_the_time_limit() {
+        let c = config(&["--timeout-ms", "1500"], TERMINAL).unwrap();
+        assert_eq!(c.limits.timeout, Some(Duration::from_millis(1500)));
+        assert_eq!(config(&[], TERMINAL).unwrap().limits.timeout, None);
+    }
+
+    #[test]
+    fn a_library_config_is_quiet_and_otherwise_the_default() {
+        let c = Config::new(vec!["a.txt".into()], Destination::Stdout);
+        let flags = config(&["a.txt", "--quiet"], TERMINAL).unwrap();
+        assert_eq!((c.progress, c.human_summary), (Draw::Off, false));
+        assert_eq!(
+            (c.mode, c.limits, c.limit),
+            (flags.mode, flags.limits, flags.limit)
+        );
+        assert_eq!(
+            (c.read, c.solver, c.resume),
+            (flags.read, flags.solver, flags.resume)
+        );
+        assert!(c.threads >= 1);
+    }
+
+    #[test]
+    fn no_color_is_honoured() {
+        let env = Environment {
+            no_color: true,
+            ..TERMINAL
+        };
+        assert!(!config(&[], env).unwrap().color);
     }
 }

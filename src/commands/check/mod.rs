@@ -31,7 +31,6 @@ use self::report::{Place, Problem, Report, Solution};
 use crate::commands::flags::SolveArgs;
 use crate::commands::solve;
 use crate::error::{Error, Verdict};
-use crate::job::config::Config;
 use crate::output::rating::RatingColumns;
 use crate::output::result::{Check, PuzzleResult};
 
@@ -144,7 +143,7 @@ pub fn run(args: &CheckArgs) -> Result<Verdict, Error> {
             "check verifies every row, so it cannot --resume: run it again from the start".into(),
         ));
     }
-    let mut config = Config::from_args(&args.solve)?;
+    let mut config = args.solve.config()?;
     solve::say_when_reading_a_terminal(&config);
     // `check ... | head`: every record is still verified.
     config.finish_when_stdout_closes = true;
