@@ -3,7 +3,7 @@
 //! Python package and of any other front end that brings its own data.
 //!
 //! Every record goes through the same per-record classification as the
-//! `solve` subcommand ([`crate::job::pipeline::solve_record`]), on a rayon pool of its
+//! `solve` subcommand ([`crate::job::solved::solve_record`]), on a rayon pool of its
 //! own. Records are cut into blocks; each block is solved by one worker,
 //! which then hands the block's results to the caller's `collect` (to turn
 //! them into the caller's columns while still on the worker), and the
@@ -36,8 +36,8 @@ use crate::error::Error;
 use crate::input::sized::{self as sized_input, SizeOptions, SizedRecord};
 use crate::input::{self, Record};
 use crate::job::config::MAX_THREADS;
-use crate::job::pipeline::solve_record;
 use crate::job::rating::rate_result;
+use crate::job::solved::solve_record;
 use crate::output::result::PuzzleResult;
 use crate::process::interrupt::{Interrupt, Signal};
 

@@ -340,7 +340,7 @@ mod tests {
             expected,
             ..crate::input::Record::new(4, Ok(Grid::parse(PUZZLE).unwrap()), None)
         };
-        crate::job::pipeline::solve_record(
+        crate::job::solved::solve_record(
             solver.as_mut(),
             0,
             record,
