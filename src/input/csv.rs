@@ -6,6 +6,7 @@
 //! crate; the crate then parses one record at a time from a small buffer.
 
 use std::io::{self, Read};
+use std::ops::Range;
 
 use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
 use sudoku_core::grid::{Grid, CELLS};
@@ -68,11 +69,11 @@ pub(super) struct Columns {
     pub(super) header_fields: Option<usize>,
     /// 0-based kept fields (`--keep`).
     pub(super) kept: Vec<usize>,
-    /// 0-based field of the first cell of a grid written a value to a
-    /// field under a header that numbers its cells ([`numbered_cells`]),
-    /// when no column is named the puzzle: the grid is that field and the
-    /// rest of the record, the fields before it the index.
-    pub(super) cells: Option<usize>,
+    /// 0-based fields of the cells of a grid written a value to a field
+    /// under a header that numbers its cells ([`numbered_cells`]), when no
+    /// column is named the puzzle: the grid is those fields, the fields
+    /// before them the index, any after them other columns.
+    pub(super) cells: Option<Range<usize>>,
 }
 
 /// The fields of one CSV record: ranges into a buffer, each field whole
@@ -281,8 +282,8 @@ impl CsvRules {
             }
         }
         let Some(at) = self.cols.puzzle else {
-            if let Some(first) = self.cols.cells {
-                return self.numbered_grid(line, rec, first);
+            if let Some(cells) = self.cols.cells.clone() {
+                return self.numbered_grid(line, rec, cells);
             }
             let message = "no field looks like a puzzle".into();
             let mut record = self.with_kept(Record::new(line, Err(message), None), rec);
@@ -379,14 +380,15 @@ impl CsvRules {
         Some((puzzle, given.then_some(solution)))
     }
 
-    /// The record of a grid written a value to a field from field `first`
-    /// on, under a header that numbers its cells ([`numbered_cells`]):
+    /// The record of a grid written a value to a field in fields `cells`,
+    /// under a header that numbers them ([`numbered_cells`]):
     /// those values read as one grid of any size, as the same values in
     /// one field are, with the solution and status columns the header
     /// names and the kept fields (the index among them when asked).
-    fn numbered_grid(&self, line: u64, rec: &Fields<'_>, first: usize) -> Record {
-        let mut grid = Vec::with_capacity(rec.len() * 3);
-        for (i, f) in rec.iter().enumerate().skip(first) {
+    fn numbered_grid(&self, line: u64, rec: &Fields<'_>, cells: Range<usize>) -> Record {
+        let mut grid = Vec::with_capacity(cells.len() * 3);
+        let first = cells.start;
+        for (i, f) in rec.iter().enumerate().take(cells.end).skip(first) {
             if i > first {
                 grid.push(b',');
             }
@@ -479,20 +481,24 @@ fn frame_cell(f: &[u8]) -> &[u8] {
     }
 }
 
-/// The 0-based position of the first cell when a header's names end in
-/// the cells of one grid numbered from 0 (`0,1,...,80`: n*n names for a
-/// side n of 4 to 64, as pandas names an array's columns), after any
-/// others, the index (`,0,1,...,80` as pandas' `to_csv` writes an array
-/// with its unnamed index; `,Unnamed: 0,0,1,...` a frame read back and
-/// written again). `None` for any other header.
-pub fn numbered_cells(names: &[String]) -> Option<usize> {
-    let count = names.last()?.parse::<usize>().ok()?.checked_add(1)?;
-    let first = names.len().checked_sub(count)?;
-    let numbered = names[first..]
+/// The 0-based positions of the cells when a header's names hold the
+/// cells of one grid numbered from 0 (`0,1,...,80`: n*n names for a side n
+/// of 4 to 64, as pandas names an array's columns): after the index
+/// (`,0,1,...,80` as pandas' `to_csv` writes an array with its unnamed
+/// index; `,Unnamed: 0,0,1,...` a frame read back and written again), and
+/// before other columns a frame adds to the array's (`...,80,rating`).
+/// `None` for any other header, and for one whose names from `0` on do
+/// not number a grid's cells (`0,...,81`, or a name `0` twice).
+pub fn numbered_cells(names: &[String]) -> Option<Range<usize>> {
+    let first = names.iter().position(|name| name == "0")?;
+    let count = names[first..]
         .iter()
         .enumerate()
-        .all(|(i, name)| *name == i.to_string());
-    (numbered && count >= 16 && sudoku_core::sizes::side_of(count).is_some()).then_some(first)
+        .take_while(|(i, name)| **name == i.to_string())
+        .count();
+    let cells = first..first + count;
+    let again = names[cells.end..].iter().any(|name| name == "0");
+    (count >= 16 && sudoku_core::sizes::side_of(count).is_some() && !again).then_some(cells)
 }
 
 /// The values of a record that [`is_spread`], joined by commas as the
@@ -557,7 +563,7 @@ mod tests {
     }
 
     #[test]
-    fn a_header_numbering_a_grids_cells_ends_in_them() {
+    fn a_header_numbering_a_grids_cells_names_where_they_are() {
         let names = |index: &[&str], cells: usize| -> Vec<String> {
             let mut all: Vec<String> = index.iter().map(|n| n.to_string()).collect();
             all.extend((0..cells).map(|i| i.to_string()));
@@ -565,20 +571,25 @@ mod tests {
         };
         // pandas' array: no index, its unnamed index, a frame read back
         // and written again; every size.
-        assert_eq!(numbered_cells(&names(&[], 81)), Some(0));
-        assert_eq!(numbered_cells(&names(&[""], 81)), Some(1));
-        assert_eq!(numbered_cells(&names(&["", "Unnamed: 0"], 81)), Some(2));
-        assert_eq!(numbered_cells(&names(&["id"], 16)), Some(1));
-        assert_eq!(numbered_cells(&names(&[""], 256)), Some(1));
+        assert_eq!(numbered_cells(&names(&[], 81)), Some(0..81));
+        assert_eq!(numbered_cells(&names(&[""], 81)), Some(1..82));
+        assert_eq!(numbered_cells(&names(&["", "Unnamed: 0"], 81)), Some(2..83));
+        assert_eq!(numbered_cells(&names(&["id"], 16)), Some(1..17));
+        assert_eq!(numbered_cells(&names(&[""], 256)), Some(1..257));
         // Not a grid's count, too few, out of order, or not last.
         assert_eq!(numbered_cells(&names(&[""], 82)), None);
         assert_eq!(numbered_cells(&names(&[""], 9)), None);
         let mut swapped = names(&[""], 81);
         swapped.swap(3, 4);
         assert_eq!(numbered_cells(&swapped), None);
+        // Other columns of the frame after the cells.
         let mut rated = names(&[""], 81);
-        rated.push("rating".into());
-        assert_eq!(numbered_cells(&rated), None);
+        rated.extend(["rating".into(), "source".into()]);
+        assert_eq!(numbered_cells(&rated), Some(1..82));
+        // The cells of two grids numbered from 0 each: which is the puzzle?
+        let mut twice = names(&[""], 81);
+        twice.extend((0..81).map(|i| i.to_string()));
+        assert_eq!(numbered_cells(&twice), None);
         assert_eq!(numbered_cells(&["puzzle".to_string()]), None);
         assert_eq!(numbered_cells(&[]), None);
     }

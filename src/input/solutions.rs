@@ -77,10 +77,10 @@ pub struct SolutionsReader<R> {
     started: bool,
     /// CSV: the 0-based solution field, from the header.
     column: usize,
-    /// CSV: the 0-based field of the first cell of a grid written a value
+    /// CSV: the 0-based fields of the cells of a grid written a value
     /// to a field under a header that numbers its cells
-    /// ([`numbered_cells`]); the fields before it are the index.
-    cells: Option<usize>,
+    /// ([`numbered_cells`]); the fields before them are the index.
+    cells: Option<std::ops::Range<usize>>,
     record: ByteRecord,
     fields: Vec<(usize, usize)>,
 }
@@ -156,8 +156,13 @@ impl<R: BufRead> SolutionsReader<R> {
                     self.take_header();
                     continue;
                 }
-                if let Some(first) = self.cells {
-                    let values: Vec<&[u8]> = self.record.iter().skip(first).collect();
+                if let Some(cells) = self.cells.clone() {
+                    let values: Vec<&[u8]> = self
+                        .record
+                        .iter()
+                        .take(cells.end)
+                        .skip(cells.start)
+                        .collect();
                     values.join(&b',')
                 } else if self.spread() {
                     self.framer.bytes().trim_ascii().to_vec()

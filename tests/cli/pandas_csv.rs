@@ -4,8 +4,10 @@
 //! `0,5,3,0,...`), and `Unnamed: 0` before it when a frame read back is
 //! written again; such a file was a `malformed` row per grid, exit 1. Its
 //! header numbering the cells reads each row as the index and one grid,
-//! at every size, numbered from 1 or from 0. Without that header 82
-//! numbers are not guessed at (81 cells and a rating look the same).
+//! at every size, numbered from 1 or from 0, and the frame's other
+//! columns after the cells (`...,80,rating`) as columns to keep. Without
+//! that header 82 numbers are not guessed at (81 cells and a rating look
+//! the same).
 
 use crate::common::*;
 
@@ -283,4 +285,41 @@ fn a_frame_with_missing_values_reads_them_as_blanks() {
         };
         assert_eq!(cells(&rows), cells(&want), "{frame}");
     }
+}
+
+#[test]
+fn a_frame_with_columns_after_its_cells_reads_them_as_other_columns() {
+    // `df = DataFrame(cells); df["rating"] = ...; df.to_csv(path)`: the
+    // frame's own columns after the array's (was `no field looks like a
+    // puzzle` on every row).
+    let s = Scratch::new();
+    let nine = values(P);
+    let mut frame = String::new();
+    for (i, line) in pandas(&[""], &[nine.clone(), nine.clone()])
+        .lines()
+        .enumerate()
+    {
+        let extra = if i == 0 {
+            "rating,source"
+        } else {
+            "1.5,\"forum, 2024\""
+        };
+        frame.push_str(&format!("{line},{extra}\n"));
+    }
+    for name in ["rated.csv", "rated.txt"] {
+        let file = s.file(name, frame.as_bytes());
+        let rows = solved(&file, &["--keep", "rating,source"]);
+        assert_eq!(rows.len(), 2, "{name}");
+        assert!(rows.iter().all(|r| r["puzzle"] == P && r["solution"] == S));
+        assert!(rows
+            .iter()
+            .all(|r| r["rating"] == "1.5" && r["source"] == "forum, 2024"));
+    }
+    // Without the index (`to_csv(index=False)`), at 4x4.
+    let four: Vec<String> = FOUR.iter().map(i64::to_string).collect();
+    let names: Vec<String> = (0..16).map(|i| i.to_string()).collect();
+    let text = format!("{},id\n{},7\n", names.join(","), four.join(","));
+    let rows = solved(&s.file("four.csv", text.as_bytes()), &["--keep", "id"]);
+    assert_eq!(rows[0]["id"], "7");
+    assert_eq!(rows[0]["solution"].split(',').count(), 16);
 }
