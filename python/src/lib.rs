@@ -21,7 +21,7 @@ use pyo3::types::PyList;
 use sudoku_batch::error::Error;
 use sudoku_batch::input::{Column, Delimiter, Format, InputError, Keep, ReadOptions, SizeOptions};
 use sudoku_batch::job::config::Config;
-use sudoku_batch::job::in_memory::{BatchOptions, BatchSolver};
+use sudoku_batch::job::in_memory::{unfit, BatchOptions, BatchSolver};
 use sudoku_batch::job::shard::Shard;
 use sudoku_batch::kept::KeptCast;
 use sudoku_batch::output::format::OutputFormat;
@@ -42,12 +42,17 @@ const SIGNAL_POLL: Duration = Duration::from_millis(50);
 /// or a list) and returns the results as batches in input order, each an
 /// object with `__arrow_c_array__` (a struct array of the result columns).
 /// Grids of other sizes than 9x9 are read with `symbols` and `shape` (the
-/// Python `box=`), as `--symbols` and `--box` say. With `rate`, each solved
+/// Python `box=`), as `--symbols` and `--box` say; `box=1x9` or `9x1`
+/// gives 9x9 grids those boxes, and options that fit no puzzle raise
+/// `ValueError` before any is solved, as the command line refuses them,
+/// unless the puzzles are not `whole` (a part of a larger set: a Dask
+/// partition, a batch of a Polars LazyFrame, whose other parts may hold
+/// the grids the options are for). With `rate`, each solved
 /// puzzle is rated and the batches have `solve --rate`'s two more columns.
 #[pyfunction]
 #[pyo3(signature = (
     parts, *, mode = "unique", threads = None, max_guesses = None, symbols = None, shape = None,
-    rate = false,
+    rate = false, whole = true,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
@@ -59,6 +64,7 @@ fn solve(
     symbols: Option<&str>,
     shape: Option<&str>,
     rate: bool,
+    whole: bool,
 ) -> PyResult<Vec<ArrowBatch>> {
     simd_level()?;
     let sizes = size_options(symbols, shape)?;
@@ -71,13 +77,14 @@ fn solve(
             timeout: None,
         },
         rate,
+        nine_boxes: sizes.nine_boxes(),
     };
     let columns = if rate {
         results::rated_to_arrow
     } else {
         results::to_arrow
     };
-    solve_parts(py, parts, &options, &sizes, columns, "solve")
+    solve_parts(py, parts, &options, (&sizes, whole), columns, "solve")
 }
 
 /// Rates the puzzles of `parts` on the Sudoku Explainer scale (each is
@@ -100,8 +107,16 @@ fn rate(
         mode: Mode::Unique,
         limits: Limits::default(),
         rate: true,
+        nine_boxes: sizes.nine_boxes(),
     };
-    solve_parts(py, parts, &options, &sizes, results::rate_to_arrow, "rate")
+    solve_parts(
+        py,
+        parts,
+        &options,
+        (&sizes, true),
+        results::rate_to_arrow,
+        "rate",
+    )
 }
 
 /// Refuses a `SUDOKU_BATCH_SIMD` that names no level, or one this CPU
@@ -133,12 +148,15 @@ fn size_options(symbols: Option<&str>, shape: Option<&str>) -> PyResult<SizeOpti
 /// Solves the puzzles of `parts` (each an object with `__arrow_c_array__`
 /// or a list) under `options` on the library's thread pool, the GIL
 /// released, and turns each block of results into a batch with `columns`,
-/// in input order. Ctrl-C raises `KeyboardInterrupt` naming `function`.
+/// in input order. Grids of other sizes are read with `sizes`, which, when
+/// the puzzles are the whole set (`whole`), must fit one of them
+/// (`ValueError` naming `function`, as the command line refuses them).
+/// Ctrl-C raises `KeyboardInterrupt` naming `function`.
 fn solve_parts(
     py: Python<'_>,
     parts: &Bound<'_, PyList>,
     options: &BatchOptions,
-    sizes: &SizeOptions,
+    (sizes, whole): (&SizeOptions, bool),
     columns: fn(&[PuzzleResult]) -> StructArray,
     function: &str,
 ) -> PyResult<Vec<ArrowBatch>> {
@@ -150,6 +168,16 @@ fn solve_parts(
         })
         .collect::<PyResult<Vec<Part>>>()?;
     let puzzles = Puzzles::new(parts, sizes.clone());
+    let unfit = whole
+        .then(|| unfit(sizes, puzzles.len(), |i| puzzles.puzzle(i)))
+        .flatten();
+    if let Some(why) = unfit {
+        // The command line's words, in the names Python gives the options.
+        let why = why
+            .replace("--box ", "box=")
+            .replace("--symbols ", "symbols=");
+        return Err(PyValueError::new_err(format!("{function}(): {why}")));
+    }
     let solver = BatchSolver::new(options).map_err(to_py_err)?;
     let blocks = interruptible(py, |interrupt| {
         solver.solve_blocks(

@@ -139,8 +139,9 @@ def solve(
         Lists of integers are numbers whatever it says.
     box
         The boxes of grids of side R*C, ``"RxC"`` as ``--box`` (``"3x2"``
-        for 6x6 grids of 3-row boxes); other sides, and ``None``, take the
-        usual boxes.
+        for 6x6 grids of 3-row boxes; ``"1x9"`` or ``"9x1"`` for 9x9 grids
+        whose boxes are rows or columns); other sides, and ``None``, take
+        the usual boxes.
     rate
         Also rate each solved puzzle on the Sudoku Explainer scale, as
         ``solve --rate`` does: ``rating`` and ``hardest`` after ``message``
@@ -170,13 +171,43 @@ def solve(
         type.
     ValueError
         An option is out of range (an unknown mode, ``threads=0``, a
-        ``symbols`` or ``box`` the command line would refuse); or the
+        ``symbols`` or ``box`` the command line would refuse, among them
+        one that fits none of the puzzles: ``box="2x2"`` for 9x9 grids,
+        raised before any is solved); or the
         environment variable ``SUDOKU_BATCH_SIMD`` names no level
         (``scalar``, ``avx2``, ``avx512``) or one this CPU lacks, with the
         command line's message (read once per process, at the first call).
     KeyboardInterrupt
         Ctrl-C while solving; the solver threads stop promptly.
     """
+    return _solve(
+        puzzles,
+        whole=True,
+        mode=mode,
+        threads=threads,
+        max_guesses=max_guesses,
+        symbols=symbols,
+        box=box,
+        rate=rate,
+    )
+
+
+def _solve(
+    puzzles: Any,
+    *,
+    whole: bool,
+    mode: str,
+    threads: Optional[int],
+    max_guesses: Optional[int],
+    symbols: Optional[str],
+    box: Optional[str],
+    rate: bool,
+) -> pa.Table:
+    """:func:`solve` of every puzzle of a set (``whole``), or of one part of
+    a larger set (a Dask partition, a batch of a Polars LazyFrame): then a
+    ``symbols`` or ``box`` that fits none of the part's puzzles is no
+    error, since other parts may hold the grids it is for (as the command
+    line warns of it in one ``--shard``)."""
     _check_options(mode, threads, max_guesses)
     _check_sizes(symbols, box)
     _check_bool("rate", rate)
@@ -189,6 +220,7 @@ def solve(
         symbols=symbols,
         shape=box,
         rate=rate,
+        whole=whole,
     )
     schema = RATED_SCHEMA if rate else SCHEMA
     return pa.Table.from_batches([pa.record_batch(b) for b in batches], schema=schema)

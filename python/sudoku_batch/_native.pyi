@@ -20,8 +20,11 @@ def solve(
     symbols: Optional[str] = None,
     shape: Optional[str] = None,
     rate: bool = False,
+    whole: bool = True,
 ) -> List[ArrowBatch]:
-    """Solves ``parts`` (Arrow arrays and lists) in order; GIL released."""
+    """Solves ``parts`` (Arrow arrays and lists) in order; GIL released.
+    Unless ``whole`` is false (a part of a larger set), ``symbols`` and
+    ``shape`` must fit one of the puzzles (``ValueError``)."""
 
 def rate(
     parts: List[Any],

@@ -49,7 +49,9 @@ def solve(
     ``threads`` is per partition task: with several worker threads per
     process, pass ``threads=1`` (or cores divided by worker threads) so that
     the solver threads do not outnumber the cores. ``symbols`` and ``box``
-    read grids of other sizes than 9x9, as for :func:`sudoku_batch.solve`.
+    read grids of other sizes than 9x9, as for :func:`sudoku_batch.solve`;
+    a partition whose puzzles none of them fits is solved as it reads
+    (the grids they are for may be in other partitions), not refused.
 
     Raises
     ------
@@ -73,5 +75,7 @@ def solve(
     )
     # The empty metadata frame goes through the same helper, so the column
     # checks fail here and the output's dtypes are exactly the partitions'.
-    meta = _pandas.solve(ddf._meta, column, **options)
-    return ddf.map_partitions(_pandas.solve, column, meta=meta, **options)
+    # Each partition is a part of the frame: a `symbols` or `box` that fits
+    # none of its puzzles is for another partition's grids.
+    meta = _pandas._solve(ddf._meta, column, whole=False, **options)
+    return ddf.map_partitions(_pandas._solve, column, meta=meta, whole=False, **options)

@@ -56,6 +56,35 @@ def solve(
     TypeError
         ``df`` is not a pandas DataFrame, or an option has the wrong type.
     """
+    return _solve(
+        df,
+        column,
+        whole=True,
+        mode=mode,
+        threads=threads,
+        max_guesses=max_guesses,
+        prefix=prefix,
+        symbols=symbols,
+        box=box,
+        rate=rate,
+    )
+
+
+def _solve(
+    df: pd.DataFrame,
+    column: str,
+    *,
+    whole: bool,
+    mode: str,
+    threads: Optional[int],
+    max_guesses: Optional[int],
+    prefix: str,
+    symbols: Optional[str],
+    box: Optional[str],
+    rate: bool,
+) -> pd.DataFrame:
+    """:func:`solve` of a whole frame, or of a part of a larger one (not
+    ``whole``: a Dask partition; see :func:`sudoku_batch._solve`)."""
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"df must be a pandas DataFrame, not {type(df).__name__}")
     if not isinstance(column, Hashable):
@@ -64,8 +93,9 @@ def solve(
         raise KeyError(f"no column {column!r} in the frame (columns: {list(df.columns)})")
     sudoku_batch._check_bool("rate", rate)
     names = result_names(df.columns, prefix, rate)
-    table = sudoku_batch.solve(
+    table = sudoku_batch._solve(
         df[column],
+        whole=whole,
         mode=mode,
         threads=threads,
         max_guesses=max_guesses,

@@ -62,7 +62,9 @@ def solve(
     ``hardest`` (as ``solve --rate`` adds them), each name preceded by
     ``prefix``.
 
-    Options as for :func:`sudoku_batch.solve`. The frame's other columns
+    Options as for :func:`sudoku_batch.solve` (a LazyFrame's batches are
+    parts of the column: ``symbols`` or ``box`` that fits none of one
+    batch's puzzles is not refused). The frame's other columns
     keep their dtypes, so the command line's ``--keep-types`` has no
     counterpart here: cast them with ``cast``.
 
@@ -141,8 +143,9 @@ def _solve_series(
     rate: bool,
 ) -> pl.Series:
     """One batch of a LazyFrame's puzzle column, solved, as a struct Series."""
-    table = sudoku_batch.solve(
+    table = sudoku_batch._solve(
         series,
+        whole=False,
         mode=mode,
         threads=threads,
         max_guesses=max_guesses,

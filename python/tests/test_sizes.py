@@ -251,3 +251,64 @@ def test_a_nine_by_nine_numbered_from_zero_is_solved_as_in_digits(tmp_path):
             (w["status"], w["guesses"]) for w in want
         ]
         assert [g["solution"] for g in got] == from_zero
+
+
+def test_box_1x9_gives_nine_by_nines_those_boxes_as_the_cli_does(cli, tmp_path):
+    """`box="1x9"` solves 9x9 puzzles with rows for boxes, as `--box 1x9`
+    does (it was ignored: the usual 3x3 boxes, `solved` where the CLI says
+    `multiple`), in solve(), rate(), the frame helpers and Dask."""
+    import dask.dataframe as dd
+    import polars as pl
+
+    puzzles = (DATA / "forum_hardest_2000.txt").read_text().split()[:12]
+    path = tmp_path / "p.txt"
+    path.write_text("\n".join(puzzles) + "\n")
+    rows = cli(str(path), "--box", "1x9")
+    want = [(r["status"], r["solution"] or None, int(r["guesses"])) for r in rows]
+    assert {status for status, _, _ in want} != {"solved"}
+    usual = sudoku_batch.solve(puzzles).column("status").to_pylist()
+    assert [status for status, _, _ in want] != usual
+    got = sudoku_batch.solve(puzzles, box="1x9").to_pylist()
+    assert [(r["status"], r["solution"], r["guesses"]) for r in got] == want
+    frame = {"p": puzzles}
+    for out in (
+        sudoku_batch.pandas.solve(pd.DataFrame(frame), "p", box="1x9"),
+        sudoku_batch.polars.solve(pl.DataFrame(frame), "p", box="1x9").to_pandas(),
+        sudoku_batch.dask.solve(
+            dd.from_pandas(pd.DataFrame(frame), npartitions=3), "p", box="1x9"
+        ).compute(),
+    ):
+        assert list(out["status"]) == [status for status, _, _ in want]
+    rated = sudoku_batch.rate(puzzles, box="1x9").to_pylist()
+    assert [r["status"] for r in rated] == [status for status, _, _ in want]
+    assert all(r["rating"] is None for r in rated)
+
+
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        ({"box": "2x2"}, "box=2x2 is for 4x4 grids"),
+        ({"box": "3x2"}, "box=3x2 is for 6x6 grids"),
+        ({"symbols": "A-Z"}, "symbols=A-Z fits no record read"),
+    ],
+)
+def test_sizes_that_fit_no_puzzle_raise_before_solving(options, named):
+    """A `box` or `symbols` that fits none of the puzzles raises, as the
+    command line refuses it (it was ignored: every puzzle solved)."""
+    puzzles = (DATA / "forum_hardest_2000.txt").read_text().split()[:3]
+    for function in (sudoku_batch.solve, sudoku_batch.rate):
+        with pytest.raises(ValueError, match=re.escape(named)):
+            function(puzzles, **options)
+    # The same options fit a batch that holds a grid of their kind.
+    assert sudoku_batch.solve(puzzles + [FOUR], box="2x2").num_rows == 4
+
+
+def test_a_partition_that_holds_no_grid_of_the_options_is_solved():
+    """A Dask partition is a part of the frame: `box="3x2"` with the 6x6 in
+    another partition is no error there (each partition was refused)."""
+    import dask.dataframe as dd
+
+    frame = pd.DataFrame({"p": [FOUR, SIX_3X2]})
+    out = sudoku_batch.dask.solve(dd.from_pandas(frame, npartitions=2), "p", box="3x2")
+    assert out.npartitions == 2
+    assert list(out.compute()["status"]) == ["solved", "solved"]

@@ -29,11 +29,11 @@
 
 use rayon::prelude::*;
 use sudoku_core::grid::{Grid, CELLS};
-use sudoku_core::sizes;
+use sudoku_core::sizes::{self, Shape};
 use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::error::Error;
-use crate::input::sized::{self as sized_input, SizeOptions, SizedRecord};
+use crate::input::sized::{self as sized_input, with_boxes, SizeOptions, SizedRecord};
 use crate::input::{self, Record};
 use crate::job::config::MAX_THREADS;
 use crate::job::rating::rate_result;
@@ -59,6 +59,10 @@ pub struct BatchOptions {
     /// Rate every solved puzzle after solving it (see
     /// [`crate::job::rating`]).
     pub rate: bool,
+    /// The boxes of 9x9 grids when not the usual 3x3 ones (`box=1x9`, as
+    /// `--box 1x9`: [`SizeOptions::nine_boxes`]): every 9x9 puzzle is then
+    /// solved with them.
+    pub nine_boxes: Option<Shape>,
 }
 
 /// One record's puzzle as a front end classifies it: a 9x9 grid (the 9x9
@@ -182,7 +186,10 @@ impl BatchSolver {
                             if interrupt.is_raised() {
                                 return None;
                             }
-                            let record = puzzle(i).into().record(i as u64 + 1);
+                            let mut record = puzzle(i).into().record(i as u64 + 1);
+                            if let Some(shape) = options.nine_boxes {
+                                with_boxes(&mut record, shape);
+                            }
                             let mut result = solve_record(
                                 solver.as_mut(),
                                 0,
@@ -210,6 +217,29 @@ impl BatchSolver {
             (None, signal) => Err(signal.unwrap_or(Signal::Interrupt)),
         }
     }
+}
+
+/// Why `sizes` (`symbols=` and `box=`, as `--symbols` and `--box`) fits
+/// none of `count` puzzles, `puzzle(i)` classifying puzzle `i` as for
+/// [`BatchSolver::solve_blocks`]: an option is applied or refused, never
+/// ignored, as [`SizeOptions::unfit`] says for the command line. The
+/// puzzles are classified up to the first that the options fit (the first,
+/// as a rule), so a front end asks before solving any.
+pub fn unfit<Q: Into<Puzzle>>(
+    sizes: &SizeOptions,
+    count: usize,
+    puzzle: impl Fn(usize) -> Q,
+) -> Option<String> {
+    if sizes.shape.is_none() && sizes.symbols.is_none() {
+        return None;
+    }
+    let mut sides = 0u128;
+    for i in 0..count {
+        sides |= puzzle(i).into().record(i as u64 + 1).side_bit();
+        // Fitted (`None`): nothing to refuse, the rest need not be read.
+        sizes.unfit(sides, i as u64 + 1)?;
+    }
+    sizes.unfit(sides, count as u64)
 }
 
 /// Classifies one field holding a puzzle as text: surrounding whitespace is
@@ -371,6 +401,64 @@ mod tests {
         interrupt.raise(Signal::Terminate);
         let outcome = solver.solve_blocks(10, |_| puzzle_field(PUZZLE), |r| r, &interrupt);
         assert_eq!(outcome.unwrap_err(), Signal::Terminate);
+    }
+
+    #[test]
+    fn nine_boxes_solve_every_nine_by_nine_with_them() {
+        // A solved grid with one cell of each row blanked: solved with
+        // either boxes, but as a grid of 1x9 boxes only when asked.
+        let rows: &[u8] =
+            b"123456789456789123789123456234567891567891234891234567345678912678912345912345678";
+        let mut puzzle = rows.to_vec();
+        for cell in [0, 10, 20, 30, 40, 50, 60, 70, 80] {
+            puzzle[cell] = b'.';
+        }
+        let solve = |nine_boxes| {
+            let solver = BatchSolver::new(&BatchOptions {
+                threads: Some(1),
+                nine_boxes,
+                ..BatchOptions::default()
+            })
+            .unwrap();
+            let blocks = solver
+                .solve_blocks(1, |_| puzzle_field(&puzzle), |r| r, &Interrupt::new())
+                .unwrap();
+            blocks.concat().remove(0)
+        };
+        let one_by_nine: Shape = "1x9".parse().unwrap();
+        let boxed = solve(Some(one_by_nine));
+        assert_eq!(boxed.status, Status::Solved);
+        assert_eq!(
+            boxed.sized.as_ref().map(|s| s.puzzle.shape()),
+            Some(one_by_nine)
+        );
+        let usual = solve(None);
+        assert_eq!(usual.status, Status::Solved);
+        assert!(usual.sized.is_none() && usual.solution.is_some());
+    }
+
+    #[test]
+    fn sizes_that_fit_no_puzzle_are_refused_before_solving() {
+        let fields: [&[u8]; 2] = [b"12", PUZZLE];
+        let unfit_with = |symbols: Option<&str>, shape: Option<&str>| {
+            let sizes = SizeOptions {
+                symbols: symbols.map(|s| Symbols::from_name(s).unwrap()),
+                shape: shape.map(|s| s.parse().unwrap()),
+            };
+            unfit(&sizes, fields.len(), |i| puzzle_text(fields[i], &sizes))
+        };
+        assert_eq!(unfit_with(None, None), None);
+        assert_eq!(unfit_with(None, Some("3x3")), None);
+        assert_eq!(unfit_with(None, Some("1x9")), None);
+        let four = unfit_with(None, Some("2x2")).expect("a 4x4 box fits no 9x9");
+        assert!(four.starts_with("--box 2x2 is for 4x4 grids"), "{four}");
+        assert!(four.contains("2 records: 9x9 grids"), "{four}");
+        let letters = unfit_with(Some("A-Z"), None).expect("letters fit no 9x9 of digits");
+        assert!(
+            letters.starts_with("--symbols A-Z fits no record read"),
+            "{letters}"
+        );
+        assert_eq!(unfit_with(Some("1-9A-Z"), None), None);
     }
 
     #[test]
