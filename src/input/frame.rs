@@ -25,8 +25,7 @@ use memchr::{memchr, memchr2, memchr3};
 use crate::process::simd;
 
 /// Longest record kept of text lines and grids, in bytes, not counting its
-/// line terminator. A longer record is `malformed` (`line too long`). Also
-/// how far a CSV quoted field may run past the end of its line.
+/// line terminator. A longer record is `malformed` (`line too long`).
 pub const MAX_RECORD: usize = 4096;
 
 /// Longest record kept of CSV and JSON Lines, whose records carry the
@@ -39,10 +38,6 @@ pub const MAX_TABLE_RECORD: usize = 1 << 20;
 /// 16 KB with `, `) is read whole. Any other line over [`MAX_RECORD`]
 /// bytes is still `line too long (over 4096 bytes)`.
 pub const MAX_SIZED_LINE: usize = 32 * 1024;
-
-/// Bytes a multi-line quoted field may take before it is taken for an
-/// unterminated quote: the text-line cap plus one.
-const QUOTE_SPAN: usize = MAX_RECORD + 1;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -60,6 +55,13 @@ enum Scan {
     Quoted,
     /// Just after a quote inside a quoted field (an end quote or half of `""`).
     AfterQuote,
+    /// A quoted field ran over line ends and its closing quote is followed
+    /// by neither a delimiter, a line end nor another quote: no writer
+    /// closes a field so, so the quote that opened it was a stray one
+    /// (`"abc` left open), closed by chance by a quote lines later. The
+    /// record is then its first line, `malformed` as an unterminated
+    /// quote, rather than everything up to that later quote.
+    Stray,
 }
 
 /// One record found by [`Framer::next`]; its bytes are in [`Framer::bytes`].
@@ -70,8 +72,9 @@ pub struct Frame {
     /// The record was over the framer's cap; only its start is kept.
     pub too_long: bool,
     /// CSV: a quote opened on this record's line is never closed (not by
-    /// the end of the input, nor within [`MAX_RECORD`] bytes): the record is
-    /// that one line, and the next record starts on the next line.
+    /// the end of the input, nor within the framer's cap, nor but by a
+    /// stray quote lines later: see [`Scan::Stray`]): the record is that
+    /// one line, and the next record starts on the next line.
     pub open_quote: bool,
 }
 
@@ -460,19 +463,15 @@ impl<R: Read> Framer<R> {
             }
             // Once over the cap, a record ends at the end of the physical
             // line, quotes or not: a stray quote costs one line, never the
-            // rest of the file. Until then, scan no further than the cap.
+            // rest of the file. Until then, scan no further than the cap,
+            // which is also how far a CSV quoted field may run over line
+            // ends (a long note that pandas quotes is one record, as long
+            // as one on a single line may be).
             let over = total >= keep as u64;
-            // CSV scans the first QUOTE_SPAN bytes apart, so that a quote
-            // still open there is found there.
-            let limit = if self.csv && total < QUOTE_SPAN as u64 {
-                QUOTE_SPAN
-            } else {
-                keep
-            };
             let window = if over {
                 chunk.len()
             } else {
-                chunk.len().min(limit - total as usize)
+                chunk.len().min(keep - total as usize)
             };
             let part = &chunk[..window];
             let end = if self.csv && !over {
@@ -496,10 +495,11 @@ impl<R: Read> Framer<R> {
             let room = keep.saturating_sub(out.len() - base);
             out.extend_from_slice(&chunk[..take.min(room)]);
             total += take as u64;
-            if inner_breaks > 0 && total >= QUOTE_SPAN as u64 {
+            if inner_breaks > 0 && (total >= keep as u64 || state == Scan::Stray) {
                 // A quote ran past its line and on past the span a quoted
-                // field may have (its line end, if found, is read again
-                // after the record's first line).
+                // field may have, or was closed only by a stray quote (its
+                // line end, if found, is read again after the record's
+                // first line).
                 self.consume(take);
                 return Ok(Some(self.unterminated(start, out, base)));
             }
@@ -675,10 +675,15 @@ fn scan_csv(
                     b'"' => *state = Scan::Quoted,
                     b'\n' | b'\r' => return Some(i),
                     b if b == delimiter => *state = Scan::Field { start: true },
+                    _ if *breaks > 0 => {
+                        *state = Scan::Stray;
+                        return None;
+                    }
                     _ => *state = Scan::Field { start: false },
                 }
                 i += 1;
             }
+            Scan::Stray => return None,
         }
     }
     None
@@ -857,6 +862,14 @@ mod tests {
             quoted(b"p,\"multi\nline\"\nq"),
             [shut(1, "p,\"multi\nline\""), shut(3, "q")]
         );
+        // A stray quote closed lines later by a quote that no writer puts
+        // there (followed by a letter): the stray one's line alone.
+        assert_eq!(
+            quoted(b"a,\"stray\nb,c\nd,\"e\"f\n"),
+            [open(1, "a,\"stray"), shut(2, "b,c"), shut(3, "d,\"e\"f")]
+        );
+        // On one line, such a quote is taken as it comes (as csv does).
+        assert_eq!(quoted(b"a,\"e\"f\n"), [shut(1, "a,\"e\"f")]);
     }
 
     #[test]

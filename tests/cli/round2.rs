@@ -463,6 +463,32 @@ fn an_unterminated_quote_costs_its_line_only_and_says_where_it_opened() {
     );
 }
 
+#[test]
+fn a_quoted_note_over_many_lines_is_one_record_up_to_the_records_cap() {
+    // pandas' `to_csv` of a free-text column: a 4.7 KB note of 70 lines,
+    // quoted (it was the quote "unterminated" and 70 rows made of the
+    // note's lines: the span of a quote over lines was 4,096 bytes, though
+    // a CSV record may be 1 MiB).
+    let dir = Scratch::new();
+    let note: Vec<String> = (0..70)
+        .map(|i| format!("paragraph {i} of a long description, as a free-text column holds it"))
+        .collect();
+    let note = note.join("\n");
+    let text = format!("puzzle,note\n{P},short\n{P},\"{note}\"\n{P},end\n");
+    let file = dir.file("notes.csv", text.as_bytes());
+    let out = dir.path("out.csv");
+    let run = bin()
+        .args(["solve", &file, "--keep", "note", "-o", &out, "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(code(&run), 0, "{}", stdout(&run));
+    let (_, rows) = csv_table(&fs::read_to_string(&out).unwrap());
+    let notes: Vec<&str> = rows.iter().map(|r| r["note"].as_str()).collect();
+    assert_eq!(notes, ["short", note.as_str(), "end"]);
+    let lines: Vec<&str> = rows.iter().map(|r| r["line"].as_str()).collect();
+    assert_eq!(lines, ["2", "3", "73"]);
+}
+
 fn messages(rows: &[Row]) -> Vec<(u64, &str, &str)> {
     rows.iter()
         .map(|r| (r.line, r.status.as_str(), r.message.as_str()))
