@@ -31,6 +31,7 @@ pub mod rating;
 pub mod read_back;
 pub(crate) mod replace;
 pub mod result;
+pub(crate) mod staged;
 pub mod stats;
 
 use std::fs::{File, OpenOptions};

@@ -1,12 +1,10 @@
 //! A CSV table of serde rows written to a [`Destination`]: stdout, a file,
 //! or a gzip file (`.gz`). The data-set subcommands write their rows here.
 
-use std::path::PathBuf;
-
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::output::replace;
+use crate::output::staged::StagedFile;
 use crate::output::Destination;
 use crate::output::Sink;
 
@@ -14,10 +12,11 @@ use crate::output::Sink;
 pub struct TableWriter {
     csv: csv::Writer<Sink>,
     destination: Destination,
-    /// The temporary name written and the file it is renamed over when
-    /// finished ([`TableWriter::create_staged`]); `None` when written in
-    /// place.
-    staging: Option<(PathBuf, PathBuf)>,
+    /// The file written under a temporary name and renamed over the
+    /// output when finished ([`TableWriter::create_staged`]); `None` when
+    /// written in place. Declared after `csv`, so that a table dropped
+    /// unfinished drops its writer before the temporary file is removed.
+    staging: Option<StagedFile>,
 }
 
 impl TableWriter {
@@ -35,10 +34,11 @@ impl TableWriter {
     }
 
     /// As [`TableWriter::create`], but a file that can be renamed over
-    /// (`output::replace::staged`) is written under a temporary name beside it,
+    /// is written under a temporary name beside it (`output::staged`),
     /// which [`TableWriter::finish`] renames over it (after a failure to
     /// write too, so that it holds the rows written) and
-    /// [`TableWriter::discard`] removes, leaving the file as it was. For a
+    /// [`TableWriter::discard`] removes, leaving the file as it was (so
+    /// does a table dropped unfinished). For a
     /// run from stdin or a pipe, which may be refused part way (see
     /// [`TableWriter::discard`]); stdout, a pipe and a device are written
     /// in place. A run killed (SIGKILL) leaves the temporary file.
@@ -49,10 +49,11 @@ impl TableWriter {
         let Destination::File { path, compression } = destination else {
             return TableWriter::create(destination, header);
         };
-        let Some(staging) = replace::staged(path, "table") else {
+        let Some(staging) = StagedFile::beside(path, "table") else {
             return TableWriter::create(destination, header);
         };
-        let sink = std::fs::File::create(&staging.0)
+        let sink = staging
+            .create()
             .and_then(|file| Sink::to_file(file, *compression))
             .map_err(|e| Error::write("results", path, e))?;
         TableWriter::start(sink, destination, Some(staging), header)
@@ -62,7 +63,7 @@ impl TableWriter {
     fn start(
         sink: Sink,
         destination: &Destination,
-        staging: Option<(PathBuf, PathBuf)>,
+        staging: Option<StagedFile>,
         header: &[&str],
     ) -> Result<TableWriter, Error> {
         let mut writer = TableWriter {
@@ -120,8 +121,8 @@ impl TableWriter {
             let sink = csv.into_inner().map_err(|e| e.into_error())?;
             sink.finish()
         });
-        let renamed = match &staging {
-            Some((temporary, target)) => std::fs::rename(temporary, target),
+        let renamed = match staging {
+            Some(staging) => staging.commit(),
             None => Ok(()),
         };
         written
@@ -176,10 +177,10 @@ impl TableWriter {
     /// and the file left as it was before the run.
     pub fn discard(self) {
         let destination = self.destination.clone();
-        let staging = self.staging.clone();
+        let staged = self.staging.is_some();
+        // A staged table's temporary file goes with it.
         drop(self);
-        if let Some((temporary, _)) = staging {
-            let _ = std::fs::remove_file(temporary);
+        if staged {
             return;
         }
         if let Destination::File { path, .. } = destination {

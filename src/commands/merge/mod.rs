@@ -46,7 +46,6 @@ pub mod summary;
 use std::cell::RefCell;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
-use std::fs::File;
 use std::io::{self, BufRead, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -62,8 +61,9 @@ use crate::output::format::{choose, OutputFormat};
 use crate::output::read_back::{
     delimiter_name, file_column, header_delimiter, parse_row, Columns, RecordReader, Row,
 };
+use crate::output::staged::StagedFile;
 use crate::output::stats::Tally;
-use crate::output::{csv_write_error, file_name, replace, Compression, Destination, Sink};
+use crate::output::{csv_write_error, file_name, Compression, Destination, Sink};
 use crate::process::file_guard::FileGuard;
 use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 
@@ -144,17 +144,20 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
     let (_signals, interrupt) = SignalGuard::install().map_err(Error::Signals)?;
     let staging = match Destination::from_arg(Some(&args.output)) {
         Destination::Stdout => None,
-        Destination::File { path, .. } => replace::staged(&path, "merge"),
+        Destination::File { path, .. } => StagedFile::beside(&path, "merge"),
     };
+    // The merge thread may be blocked for good when a signal comes: this
+    // one removes the temporary file then.
+    let temporary = staging.as_ref().map(StagedFile::name);
     let work = {
-        let (args, interrupt, staging) = (args.clone(), interrupt.clone(), staging.clone());
+        let (args, interrupt) = (args.clone(), interrupt.clone());
         move || merge(&args, staging, &interrupt)
     };
     match interrupt.wait_for("merge", work) {
         Ok(Ok(merged)) => merged,
         Ok(Err(signal)) => {
-            if let Some((temporary, _)) = &staging {
-                let _ = std::fs::remove_file(temporary);
+            if let Some(temporary) = &temporary {
+                temporary.remove();
             }
             Ok(stopped(signal))
         }
@@ -169,7 +172,7 @@ pub fn run(args: &MergeArgs) -> Result<Verdict, Error> {
 /// raised.
 fn merge(
     args: &MergeArgs,
-    staging: Option<(PathBuf, PathBuf)>,
+    staging: Option<StagedFile>,
     interrupt: &Interrupt,
 ) -> Result<Verdict, Error> {
     let format = output_format(&args.output)?;
@@ -1019,16 +1022,18 @@ impl Expected {
 }
 
 /// The merged results file, written under a temporary name beside it
-/// ([`replace::staged`]), which is removed when the output is dropped
+/// ([`StagedFile`]), which is removed when the output is dropped
 /// unfinished (a failure, a signal): a merge leaves its whole output or
 /// nothing. Stdout, a pipe, a device or a file of several links is written
 /// in place.
 struct Output {
     /// `None` once finished.
     rows: Option<Rows>,
-    /// The temporary name and the file it is renamed over; `None` when
-    /// written in place.
-    staging: Option<(PathBuf, PathBuf)>,
+    /// The file written under a temporary name and renamed over `-o`;
+    /// `None` when written in place. Declared after `rows`, so that an
+    /// output dropped unfinished drops its writer before the temporary
+    /// file is removed.
+    staging: Option<StagedFile>,
     /// The name in messages: `-o`'s, whatever the temporary name.
     name: PathBuf,
 }
@@ -1070,34 +1075,24 @@ impl ParquetRows {
     }
 }
 
-impl Drop for Output {
-    fn drop(&mut self) {
-        if let Some(rows) = self.rows.take() {
-            drop(rows);
-            if let Some((temporary, _)) = &self.staging {
-                // Best effort: the merge already failed with its own error.
-                let _ = std::fs::remove_file(temporary);
-            }
-        }
-    }
-}
-
 impl Output {
     /// Opens the output, written in `format` (CSV's fields separated by
-    /// `delimiter`): `staging` from [`replace::staged`], or `None` to write
-    /// `path` in place.
+    /// `delimiter`): under the temporary name of `staging`, or in place
+    /// when `None`.
     fn create(
         path: &Path,
         format: OutputFormat,
         delimiter: u8,
         schema: Option<arrow_schema::SchemaRef>,
-        staging: Option<(PathBuf, PathBuf)>,
+        staging: Option<StagedFile>,
     ) -> Result<Output, Error> {
         let destination = Destination::from_arg(Some(path));
         let sink = match (&destination, &staging) {
             (Destination::Stdout, _) => Sink::Stdout(io::stdout()),
-            (Destination::File { .. }, Some((temporary, _))) => {
-                let file = File::create(temporary).map_err(|e| Error::write("results", path, e))?;
+            (Destination::File { .. }, Some(staging)) => {
+                let file = staging
+                    .create()
+                    .map_err(|e| Error::write("results", path, e))?;
                 Sink::to_file(file, Compression::of_name(path))
                     .map_err(|e| Error::write("results", path, e))?
             }
@@ -1136,14 +1131,7 @@ impl Output {
     /// A failure to write the merge: named by `-o`, and saying that a file
     /// is left as it was.
     fn error(&self, e: io::Error) -> Error {
-        let error = Error::write("results", &self.name, e);
-        match self.staging {
-            Some(_) => error.noting(&format!(
-                "{} is left as it was (a merge writes it whole or not at all)",
-                self.name.display()
-            )),
-            None => error,
-        }
+        write_error(&self.name, self.staging.is_some(), e)
     }
 
     /// Writes the header of CSV (JSON Lines has none).
@@ -1181,12 +1169,18 @@ impl Output {
     }
 
     /// Completes the file and gives it its name.
-    fn finish(mut self) -> Result<(), Error> {
-        let Some(rows) = self.rows.take() else {
+    fn finish(self) -> Result<(), Error> {
+        let Output {
+            rows,
+            staging,
+            name,
+        } = self;
+        let Some(rows) = rows else {
             return Ok(());
         };
-        let staging = self.staging.take();
-        let done = (|| {
+        let staged = staging.is_some();
+        // A failure drops `staging` unrenamed, which removes its file.
+        let done = (move || {
             let sink = match rows {
                 Rows::Csv(csv) => csv.into_inner().map_err(|e| e.into_error())?,
                 Rows::Jsonl(lines) => lines.into_inner().map_err(|e| e.into_error())?,
@@ -1197,19 +1191,25 @@ impl Output {
                 }
             };
             sink.finish()?;
-            match &staging {
-                Some((temporary, target)) => std::fs::rename(temporary, target),
+            match staging {
+                Some(staging) => staging.commit(),
                 None => Ok(()),
             }
         })();
-        if let Err(e) = done {
-            if let Some((temporary, _)) = &staging {
-                let _ = std::fs::remove_file(temporary);
-            }
-            self.staging = staging;
-            return Err(self.error(e));
-        }
-        Ok(())
+        done.map_err(|e| write_error(&name, staged, e))
+    }
+}
+
+/// A failure to write the merge: named by `-o` (`name`), and saying that
+/// a file written under a temporary name (`staged`) is left as it was.
+fn write_error(name: &Path, staged: bool, e: io::Error) -> Error {
+    let error = Error::write("results", name, e);
+    match staged {
+        true => error.noting(&format!(
+            "{} is left as it was (a merge writes it whole or not at all)",
+            name.display()
+        )),
+        false => error,
     }
 }
 
