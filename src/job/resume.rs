@@ -49,8 +49,8 @@ use crate::input::{InputError, Record, RecordBatch, RecordStream, SizedRecord};
 use crate::job::pipeline::Source;
 use crate::output::rating::RatingColumns;
 use crate::output::read_back::{
-    delimiter_name, header_delimiter, json_fields, parse_row, read_sized, Columns, JsonMembers,
-    ParquetRecords, Row,
+    delimiter_name, header_delimiter, json_fields, parse_row, read_sized, stray_quote, Columns,
+    JsonMembers, ParquetRecords, Row, RowsWithin,
 };
 use crate::output::stats::Tally;
 use crate::output::{Blank, Compression, OutputFormat};
@@ -204,6 +204,20 @@ pub fn scan(
         complete_records(&mut file, json)
     }
     .map_err(read_error)?;
+    if let Some(line) = complete.torn_lines.filter(|_| !json) {
+        let rows = stray_quote_in(&mut file, complete.len, &kept.columns, delimiter)
+            .map_err(read_error)?;
+        if let Some(row) = rows {
+            return Err(ResumeError::BadRow {
+                path: path.to_path_buf(),
+                at: RowAt::Line(line),
+                cause: format!(
+                    "{}; remove the quote, or cut the file before this line, to resume it",
+                    stray_quote(line + row)
+                ),
+            });
+        }
+    }
     if complete.records == 0 && complete.torn_row.is_none() {
         return Ok(kept);
     }
@@ -294,6 +308,11 @@ struct Complete {
     /// In a gzip file, the record a complete member ends inside of (its
     /// 1-based number, header included); `len` then ends with that member.
     torn_row: Option<u64>,
+    /// Of a plain file, the line (from 1) where the bytes after `len`
+    /// start, when they hold a line end (inside a quoted field): a last row
+    /// cut inside a value that spans lines, or a stray quote (see
+    /// [`stray_quote_in`]).
+    torn_lines: Option<u64>,
 }
 
 /// Finds the ends of records in CSV text fed to it in pieces: the newlines
@@ -318,6 +337,10 @@ struct RecordEnds {
     last_end: u64,
     /// Records ended so far.
     records: u64,
+    /// Line ends fed so far, inside quotes too.
+    newlines: u64,
+    /// Line ends up to `last_end`.
+    newlines_at_end: u64,
 }
 
 impl RecordEnds {
@@ -331,14 +354,18 @@ impl RecordEnds {
     fn feed(&mut self, bytes: &[u8]) {
         if self.json {
             for i in memchr::memchr_iter(b'\n', bytes) {
+                self.newlines += 1;
                 self.line_end(bytes, i);
             }
         } else {
             for i in memchr::memchr2_iter(b'"', b'\n', bytes) {
                 if bytes[i] == b'"' {
                     self.quoted = !self.quoted;
-                } else if !self.quoted {
-                    self.line_end(bytes, i);
+                } else {
+                    self.newlines += 1;
+                    if !self.quoted {
+                        self.line_end(bytes, i);
+                    }
                 }
             }
         }
@@ -361,6 +388,13 @@ impl RecordEnds {
             self.records += 1;
         }
         self.last_end = at + 1;
+        self.newlines_at_end = self.newlines;
+    }
+
+    /// The line where the bytes after the last line end outside quotes
+    /// start, when they hold a line end.
+    fn torn_lines(&self) -> Option<u64> {
+        (self.newlines > self.newlines_at_end).then_some(self.newlines_at_end + 1)
     }
 
     /// True when the bytes fed end with a complete record.
@@ -399,7 +433,44 @@ fn complete_records(file: &mut File, json: bool) -> io::Result<Complete> {
         len: ends.last_end,
         records: ends.records,
         torn_row: None,
+        torn_lines: ends.torn_lines(),
     })
+}
+
+/// Of the bytes of the plain CSV `file` after its complete records (from
+/// `len` on), which start with a line whose quote is never closed: the
+/// first whole row after that line ([`RowsWithin`]), as lines after it,
+/// if any. A kill cuts only the last row, so a value cut short there (one
+/// that spans lines) holds no whole row after its first line: a row found
+/// means a stray quote made the rows after it look like that value. Reads
+/// up to the first row found, a line at a time.
+fn stray_quote_in(
+    file: &mut File,
+    len: u64,
+    columns: &Columns,
+    delimiter: u8,
+) -> io::Result<Option<u64>> {
+    use std::io::{Seek, SeekFrom};
+
+    file.seek(SeekFrom::Start(len))?;
+    let mut lines = BufReader::with_capacity(READ_BLOCK, file);
+    let mut line = Vec::new();
+    lines.read_until(b'\n', &mut line)?;
+    let mut within = RowsWithin::after_line(&line, columns, delimiter);
+    let mut after = 0;
+    loop {
+        line.clear();
+        if lines.read_until(b'\n', &mut line)? == 0 {
+            return Ok(None);
+        }
+        after += 1;
+        // A last line without its line end may be cut short.
+        if let Some(text) = line.strip_suffix(b"\n") {
+            if within.is_row(text) {
+                return Ok(Some(after));
+            }
+        }
+    }
 }
 
 /// The complete records of the gzip `file` (CSV, or JSON Lines when
@@ -425,6 +496,7 @@ fn complete_members(file: &mut File, json: bool) -> io::Result<Complete> {
             len: bytes.read,
             records: ends.records,
             torn_row: None,
+            torn_lines: None,
         };
         if !ends.at_end() {
             complete.torn_row = Some(ends.records + 1);
@@ -997,6 +1069,17 @@ impl<R: Read> RowReader<R> {
             Rows::Csv(csv) => match csv.read_byte_record(&mut self.record) {
                 Ok(more) => {
                     self.line = self.record.position().map_or(0, |p| p.line());
+                    // A field opened by a stray quote and closed by a later
+                    // one takes in the rows between.
+                    let within = RowsWithin::in_record(
+                        &self.record,
+                        self.line,
+                        &self.columns,
+                        self.delimiter,
+                    );
+                    if let Some(row) = within.filter(|_| more) {
+                        return Err(self.bad_row(self.line, stray_quote(row)));
+                    }
                     Ok(more)
                 }
                 // An error of the bytes (no position of its own) is in the
@@ -1872,6 +1955,40 @@ mod tests {
             let kept = scan_as(&path, OutputFormat::Csv, &names).unwrap();
             assert_eq!(kept.len, complete.len() as u64, "{torn:?}");
             assert_eq!(kept.rows, 2, "{torn:?}");
+        }
+    }
+
+    #[test]
+    fn a_stray_quote_with_whole_rows_after_it_is_refused_at_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let stray = row(2, Some(Q)).replace(",,\n", ",\"x,\n");
+        let text = format!(
+            "{HEADER}{}{stray}{}{}5,{}",
+            row(1, Some(P)),
+            row(3, None),
+            row(4, Some(P)),
+            &dotted(Q)[..20]
+        );
+        std::fs::write(&path, &text).unwrap();
+        let err = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap_err();
+        assert!(
+            matches!(&err, ResumeError::BadRow { at: RowAt::Line(3), cause, .. }
+                if cause.starts_with(&stray_quote(4))),
+            "{err}"
+        );
+        // Lines after it that are no rows following on: a last row cut
+        // inside a value of several lines.
+        for after in [row(1, Some(P)), "2,3,4\nfree text\n".to_string()] {
+            let complete = format!("{HEADER}{}", row(1, Some(P)));
+            let text = format!("{complete}{stray}{after}");
+            std::fs::write(&path, &text).unwrap();
+            let kept = scan_as(&path, OutputFormat::Csv, &names(1)).unwrap();
+            assert_eq!(
+                (kept.len, kept.rows),
+                (complete.len() as u64, 1),
+                "{after:?}"
+            );
         }
     }
 

@@ -245,6 +245,12 @@ pub struct RecordReader<R> {
     record: csv::ByteRecord,
     /// The field delimiter of CSV; `None` for JSON Lines and Parquet.
     delimiter: Option<u8>,
+    /// Of CSV, the results columns its header names, once read (`None`
+    /// before, and for a header without them): a row whose field took in
+    /// whole rows after it is refused ([`RowsWithin`]).
+    columns: Option<Columns>,
+    /// Of CSV, the header is read.
+    header_read: bool,
 }
 
 /// Where a [`RecordReader`] reads its records.
@@ -315,6 +321,8 @@ impl<R: Read> RecordReader<R> {
             ),
             record: csv::ByteRecord::new(),
             delimiter: Some(delimiter),
+            columns: None,
+            header_read: false,
         }
     }
 
@@ -334,6 +342,8 @@ impl<R: Read> RecordReader<R> {
             }),
             record: csv::ByteRecord::new(),
             delimiter: None,
+            columns: None,
+            header_read: false,
         }
     }
 
@@ -386,6 +396,8 @@ impl<R: Read> RecordReader<R> {
             source: RecordSource::Parquet(records, Some(names)),
             record: csv::ByteRecord::new(),
             delimiter: None,
+            columns: None,
+            header_read: false,
         })
     }
 
@@ -429,6 +441,18 @@ impl<R: Read> RecordReader<R> {
                         return Err((start, unclosed_quote(end)));
                     }
                     return Err((start, CUT_SHORT.into()));
+                }
+                if more && !self.header_read {
+                    self.header_read = true;
+                    self.columns = Columns::find(&self.record).ok();
+                } else if let (true, Some(columns)) = (more, &self.columns) {
+                    let start = self.record.position().map_or(0, |p| p.line());
+                    let delimiter = self.delimiter.unwrap_or(b',');
+                    if let Some(row) =
+                        RowsWithin::in_record(&self.record, start, columns, delimiter)
+                    {
+                        return Err((start, stray_quote(row)));
+                    }
                 }
                 Ok(more)
             }
@@ -570,6 +594,127 @@ pub fn unclosed_quote(end: u64) -> String {
         "a quote opens a field in this row and no quote closes it up to the end of the file \
          (line {end}): every line after it reads as that field's text (a stray `\"` in this \
          row, or a file cut short inside a quoted field)"
+    )
+}
+
+/// Tells the whole rows of a results file that a field opened by a stray
+/// quote took in: a line inside the field (or, in a file whose quote is
+/// never closed, after the line where it opens) that reads on its own as a
+/// row of the header's width ([`parse_row`]) whose `line` follows on from
+/// the row the quote is in (greater, or of another `file`). A kill cuts
+/// only the last row, so such a line means the file was damaged there, not
+/// cut short; a value that legitimately spans lines (a kept value, a file
+/// name) holds no such line.
+pub struct RowsWithin<'a> {
+    columns: &'a Columns,
+    delimiter: u8,
+    /// The `file` and `line` of the row the quote is in, when they are
+    /// before the quote.
+    after: Option<(Option<String>, u64)>,
+    record: csv::ByteRecord,
+}
+
+impl<'a> RowsWithin<'a> {
+    /// Looks for rows following on from `record`, the row whose field
+    /// opened by a quote holds the lines looked at (read as far as its
+    /// fields go: its `line` is empty or no number when the quote is
+    /// before it).
+    pub fn after(record: &csv::ByteRecord, columns: &'a Columns, delimiter: u8) -> RowsWithin<'a> {
+        let field = |i: usize| record.get(i).and_then(|f| std::str::from_utf8(f).ok());
+        let after = field(columns.line)
+            .and_then(|line| line.parse().ok())
+            .map(|line| {
+                (
+                    columns
+                        .file
+                        .and_then(field)
+                        .map(|f| file_name(f).to_string()),
+                    line,
+                )
+            });
+        RowsWithin {
+            columns,
+            delimiter,
+            after,
+            record: csv::ByteRecord::new(),
+        }
+    }
+
+    /// As [`RowsWithin::after`], the row being the first line of `text`
+    /// (where the quote opens), read on its own.
+    pub fn after_line(text: &[u8], columns: &'a Columns, delimiter: u8) -> RowsWithin<'a> {
+        let mut within = RowsWithin::after(&csv::ByteRecord::new(), columns, delimiter);
+        let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+        if within.read(first) {
+            within = RowsWithin::after(&within.record.clone(), columns, delimiter);
+        }
+        within
+    }
+
+    /// Reads `line` (without its line end) as one CSV record.
+    fn read(&mut self, line: &[u8]) -> bool {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        csv::ReaderBuilder::new()
+            .has_headers(false)
+            .flexible(true)
+            .delimiter(self.delimiter)
+            .from_reader(line)
+            .read_byte_record(&mut self.record)
+            .unwrap_or(false)
+    }
+
+    /// True when `line` (a whole line, without its line end) is a row
+    /// following on.
+    pub fn is_row(&mut self, line: &[u8]) -> bool {
+        if !self.read(line) || self.record.len() != self.columns.len {
+            return false;
+        }
+        let Ok(row) = parse_row(&self.record, self.columns) else {
+            return false;
+        };
+        match &self.after {
+            Some((file, line)) => row.file != *file || row.result.line > *line,
+            None => true,
+        }
+    }
+
+    /// In a `record` read whole, whose first line is line `start` of its
+    /// file: the line of the first row a field of it took in (a line of a
+    /// field after its first and before its last), if any.
+    pub fn in_record(
+        record: &csv::ByteRecord,
+        start: u64,
+        columns: &Columns,
+        delimiter: u8,
+    ) -> Option<u64> {
+        let mut within: Option<RowsWithin> = None;
+        let mut line = start;
+        for field in record.iter() {
+            if memchr::memchr(b'\n', field).is_none() {
+                continue;
+            }
+            let within =
+                within.get_or_insert_with(|| RowsWithin::after(record, columns, delimiter));
+            let segments: Vec<&[u8]> = field.split(|&b| b == b'\n').collect();
+            let inner = segments.len().saturating_sub(1);
+            for (i, segment) in segments.iter().enumerate().take(inner).skip(1) {
+                if within.is_row(segment) {
+                    return Some(line + i as u64);
+                }
+            }
+            line += inner as u64;
+        }
+        None
+    }
+}
+
+/// Why a row whose field opened by a quote took in the whole row at line
+/// `row` is refused (see [`RowsWithin`]).
+pub fn stray_quote(row: u64) -> String {
+    format!(
+        "a quote opens a field in this row and takes in line {row} after it, a whole row of \
+         the file: a stray `\"` in this row (a kill cuts only the last row: the file was \
+         damaged here, not cut short)"
     )
 }
 
@@ -1407,6 +1552,45 @@ mod tests {
         assert_eq!(reader.read(), Ok(true));
         assert_eq!(reader.read(), Ok(true));
         assert_eq!(reader.read(), Err((3, unclosed_quote(5))));
+    }
+
+    /// Found by fix57: a quote that opens a field and a later quote that
+    /// closes it made the rows between one row's value, which `merge`
+    /// wrote as one row (exit 0).
+    #[test]
+    fn a_field_that_takes_in_whole_rows_is_refused_at_its_row() {
+        let header = "line,puzzle,status,solution,guesses,solve_us,check,message\n";
+        let row = |line: u64, message: &str| format!("{line},{P},unsolvable,,0,1.0,,{message}\n");
+        let read_all = |text: &str| -> Result<u64, (u64, String)> {
+            let mut reader = RecordReader::new(text.as_bytes());
+            let mut records = 0;
+            while reader.read()? {
+                records += 1;
+            }
+            Ok(records)
+        };
+        let damaged = [
+            row(1, ""),
+            row(2, "\""),
+            row(3, ""),
+            row(4, "x\""),
+            row(5, ""),
+        ]
+        .concat();
+        assert_eq!(
+            read_all(&format!("{header}{damaged}")),
+            Err((3, stray_quote(4)))
+        );
+        // A value of several lines that holds no row following on.
+        for value in [
+            "\"a\nb,c\nd\"",
+            &format!("\"a\n{}\nb\"", row(1, "").trim_end()),
+        ] {
+            let text = format!("{header}{}{}", row(2, value), row(3, ""));
+            assert_eq!(read_all(&text), Ok(3), "{value:?}");
+        }
+        // Not a results table: not looked at.
+        assert_eq!(read_all("a,b\n1,\"2\n3,4\n\"\n"), Ok(2));
     }
 
     #[test]

@@ -43,6 +43,7 @@ mod round4_zero_lists;
 mod shard;
 mod sizes;
 mod solve;
+mod stray_quote;
 mod two_outputs;
 mod wording;
 mod write_failures;
