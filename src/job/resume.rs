@@ -208,12 +208,17 @@ pub fn scan(
         let rows = stray_quote_in(&mut file, complete.len, &kept.columns, delimiter)
             .map_err(read_error)?;
         if let Some(row) = rows {
+            // Quotes in rows after the stray one (a quoted message or kept
+            // value) make the tail start later than it: found from the
+            // start, as CSV.
+            let (line, cause) = first_stray_quote(&mut file, &kept.columns, delimiter)
+                .map_err(read_error)?
+                .unwrap_or_else(|| (line, stray_quote(line + row)));
             return Err(ResumeError::BadRow {
                 path: path.to_path_buf(),
                 at: RowAt::Line(line),
                 cause: format!(
-                    "{}; remove the quote, or cut the file before this line, to resume it",
-                    stray_quote(line + row)
+                    "{cause}; remove the quote, or cut the file before this line, to resume it"
                 ),
             });
         }
@@ -469,6 +474,89 @@ fn stray_quote_in(
             if within.is_row(text) {
                 return Ok(Some(after));
             }
+        }
+    }
+}
+
+/// Where a quote in the plain CSV `file` first breaks what a CSV writer
+/// writes, read from its start (a stray quote having been found by
+/// [`stray_quote_in`]): the line and why. A quote inside a field that does
+/// not start with one; a quoted field that takes in a whole row
+/// ([`RowsWithin`]), or whose closing quote is followed by more text (a
+/// stray quote opened it, and a quote that opened a later field closed
+/// it), named at the line where it opens. `None` when none is found.
+fn first_stray_quote(
+    file: &mut File,
+    columns: &Columns,
+    delimiter: u8,
+) -> io::Result<Option<(u64, String)>> {
+    use std::io::{Seek, SeekFrom};
+
+    /// Where the scan is in the CSV grammar.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum At {
+        FieldStart,
+        Unquoted,
+        Quoted,
+        /// A quote in a quoted field: its end, or the first of two.
+        QuoteInQuoted,
+    }
+    const DAMAGED: &str = "the file was damaged here, not cut short";
+    file.seek(SeekFrom::Start(0))?;
+    let mut lines = BufReader::with_capacity(READ_BLOCK, file);
+    let mut text = Vec::new();
+    let mut at = At::FieldStart;
+    let mut line = 0;
+    // The line where the quoted field being read opens, and the rows it
+    // may take in after it.
+    let mut opened: Option<(u64, RowsWithin)> = None;
+    loop {
+        text.clear();
+        if lines.read_until(b'\n', &mut text)? == 0 {
+            return Ok(None);
+        }
+        line += 1;
+        if let (At::Quoted, Some((open, within))) = (at, opened.as_mut()) {
+            if let Some(whole) = text.strip_suffix(b"\n") {
+                if within.is_row(whole) {
+                    return Ok(Some((*open, stray_quote(line))));
+                }
+            }
+        }
+        for &byte in &text {
+            at = match (at, byte) {
+                (At::FieldStart, b'"') => {
+                    opened = Some((line, RowsWithin::after_line(&text, columns, delimiter)));
+                    At::Quoted
+                }
+                (At::Quoted, b'"') => At::QuoteInQuoted,
+                (At::Quoted, _) => At::Quoted,
+                (At::QuoteInQuoted, b'"') => At::Quoted,
+                (At::QuoteInQuoted, b'\r') => At::QuoteInQuoted,
+                (_, b'\n') => At::FieldStart,
+                (_, d) if d == delimiter => At::FieldStart,
+                (At::Unquoted, b'"') => {
+                    return Ok(Some((
+                        line,
+                        format!(
+                            "a stray `\"` in this row, inside a field that does not start with \
+                             one ({DAMAGED})"
+                        ),
+                    )))
+                }
+                (At::QuoteInQuoted, _) => {
+                    let open = opened.as_ref().map_or(line, |(open, _)| *open);
+                    return Ok(Some((
+                        open,
+                        format!(
+                            "a quote opens a field in this row, and the quote on line {line} \
+                             that closes it is followed by more of the field: a stray `\"` in \
+                             this row ({DAMAGED})"
+                        ),
+                    )));
+                }
+                (At::FieldStart | At::Unquoted, _) => At::Unquoted,
+            };
         }
     }
 }
@@ -1989,6 +2077,45 @@ mod tests {
                 (complete.len() as u64, 1),
                 "{after:?}"
             );
+        }
+    }
+
+    #[test]
+    fn the_first_stray_quote_is_found_from_the_start_as_csv() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r.csv");
+        let columns = Columns::written(false, RatingColumns::None);
+        let columns = Columns {
+            len: HEADER.split(',').count(),
+            ..columns
+        };
+        let first = |text: &str| {
+            std::fs::write(&path, text).unwrap();
+            let found = first_stray_quote(&mut File::open(&path).unwrap(), &columns, b',');
+            found.unwrap()
+        };
+        let (one, three) = (row(1, Some(P)), row(3, None));
+        let stray = |with: &str| row(2, Some(Q)).replace(",,\n", with);
+        assert_eq!(first(&format!("{HEADER}{one}{three}")), None);
+        // Inside a field; opening one that takes in a row; closed, then
+        // more of the field.
+        for (with, cause) in [
+            (
+                ",x\"y,\n",
+                "a stray `\"` in this row, inside a field".to_string(),
+            ),
+            (",\"x,\n", stray_quote(4)),
+            (
+                ",\"x\"y,\n",
+                "a quote opens a field in this row, and the quote on line 3 that \
+                           closes it is followed by more of the field"
+                    .to_string(),
+            ),
+        ] {
+            let text = format!("{HEADER}{one}{}{three}", stray(with));
+            let (line, found) = first(&text).unwrap();
+            assert_eq!(line, 3, "{with:?}");
+            assert!(found.starts_with(&cause), "{with:?}: {found}");
         }
     }
 

@@ -73,19 +73,29 @@ fn resume_refuses_a_stray_quote_with_whole_rows_after_it_and_leaves_the_file() {
         .sum::<usize>()
         + 30;
     let cut = &whole[..cut_at];
-    // The quote opening the message (a quoted field), and inside it.
-    for stray in ["\"", "why \"not"] {
-        let damaged = edit_line(cut, 12, message(stray));
+    let takes_in = "a quote opens a field in this row and takes in line 13 after it, a whole \
+                    row of the file: a stray `\"` in this row (a kill cuts only the last row: \
+                    the file was damaged here, not cut short)";
+    let inside = "a stray `\"` in this row, inside a field that does not start with one (the \
+                  file was damaged here, not cut short)";
+    // The quote opening the message (a quoted field), the same with a
+    // quoted message further on (which closes it for a count of quotes),
+    // and a quote inside the message.
+    let quoted_later = edit_line(cut, 20, message("\"a, b\""));
+    for (text, stray, cause) in [
+        (cut, "\"", takes_in),
+        (&quoted_later, "\"", takes_in),
+        (cut, "why \"not", inside),
+    ] {
+        let damaged = edit_line(text, 12, message(stray));
         std::fs::write(&out, &damaged).unwrap();
         let output = run("solve", &[TOP95, "-o", &out, "--resume", "--quiet"]);
         let err = stderr(&output);
         assert_eq!(code(&output), 2, "{stray}: {err}");
         assert!(
             err.contains(&format!(
-                "{out}: line 12: not a results row: a quote opens a field in this row and takes \
-                 in line 13 after it, a whole row of the file: a stray `\"` in this row (a kill \
-                 cuts only the last row: the file was damaged here, not cut short); remove the \
-                 quote, or cut the file before this line, to resume it"
+                "{out}: line 12: not a results row: {cause}; remove the quote, or cut the file \
+                 before this line, to resume it"
             )),
             "{err}"
         );
@@ -130,6 +140,24 @@ fn a_cut_inside_a_kept_value_of_several_lines_still_resumes_to_the_whole_run() {
             "{inside:?}"
         );
     }
+    // A stray quote in an earlier row's kept value, the file cut as above:
+    // refused at that row, the row after it named.
+    let cut = &whole[..whole.find("first 21\n").unwrap()];
+    let at = cut.find(",plain 4\n").unwrap();
+    let line = cut[..at].matches('\n').count() + 1;
+    let damaged = cut.replacen(",plain 4\n", ",plain \"4\n", 1);
+    std::fs::write(&out, &damaged).unwrap();
+    let output = run("solve", &[&csv, "--keep", "note", "-o", &out, "--resume"]);
+    let err = stderr(&output);
+    assert_eq!(code(&output), 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{out}: line {line}: not a results row: a stray `\"` in this row, inside a field \
+             that does not start with one"
+        )),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), damaged);
 }
 
 #[test]
