@@ -1158,15 +1158,18 @@ impl<R: Read> RowReader<R> {
                 Ok(more) => {
                     self.line = self.record.position().map_or(0, |p| p.line());
                     // A field opened by a stray quote and closed by a later
-                    // one takes in the rows between.
-                    let within = RowsWithin::in_record(
-                        &self.record,
-                        self.line,
-                        &self.columns,
-                        self.delimiter,
-                    );
-                    if let Some(row) = within.filter(|_| more) {
-                        return Err(self.bad_row(self.line, stray_quote(row)));
+                    // one takes in the rows between (looked at in records
+                    // of several lines only).
+                    if more && csv.position().line() > self.line + 1 {
+                        let within = RowsWithin::in_record(
+                            &self.record,
+                            self.line,
+                            &self.columns,
+                            self.delimiter,
+                        );
+                        if let Some(row) = within {
+                            return Err(self.bad_row(self.line, stray_quote(row)));
+                        }
                     }
                     Ok(more)
                 }

@@ -447,6 +447,10 @@ impl<R: Read> RecordReader<R> {
                     self.columns = Columns::find(&self.record).ok();
                 } else if let (true, Some(columns)) = (more, &self.columns) {
                     let start = self.record.position().map_or(0, |p| p.line());
+                    // Records of one line are not looked at.
+                    if csv.position().line() <= start + 1 {
+                        return Ok(more);
+                    }
                     let delimiter = self.delimiter.unwrap_or(b',');
                     if let Some(row) =
                         RowsWithin::in_record(&self.record, start, columns, delimiter)
@@ -687,6 +691,8 @@ impl<'a> RowsWithin<'a> {
         columns: &Columns,
         delimiter: u8,
     ) -> Option<u64> {
+        // Most records span one line: one look at all their fields.
+        memchr::memchr(b'\n', record.as_slice())?;
         let mut within: Option<RowsWithin> = None;
         let mut line = start;
         for field in record.iter() {
