@@ -18,11 +18,14 @@ use arrow_schema::DataType;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
 use sudoku_batch::input::SizeOptions;
-use sudoku_batch::job::in_memory::{is_sized_count, nine_cells, puzzle_text, sized_cells, Puzzle};
+use sudoku_batch::job::in_memory::{
+    is_sized_count, list_count_error, nine_cells, puzzle_text, sized_cells, Puzzle,
+};
 use sudoku_core::grid::CELLS;
 
-/// The message of a missing value (a null, `None`).
-const MISSING: &str = "missing puzzle (null)";
+/// The message of a missing value (an Arrow null), as the command line
+/// words a null puzzle of Parquet or JSON Lines.
+const MISSING: &str = "found null, expected 81 cells or 9 lists of 9";
 
 /// The message of a number where a puzzle should be: a column of puzzles
 /// read as numbers (as CSV readers do with `0`-blank puzzles) has lost its
@@ -176,17 +179,11 @@ fn list_puzzle(values: &dyn Array, start: usize, len: usize, sizes: &SizeOptions
     let mut cells = [0i64; CELLS];
     let read = if nested {
         if len != 9 {
-            return Puzzle::Nine(Err(format!(
-                "{}, expected 81 cells or 9 lists of 9",
-                sudoku_batch::process::words::count(len as u64, "list", "lists")
-            )));
+            return Puzzle::Nine(Err(list_count_error(len)));
         }
         read_rows(values, start, &mut cells, 9)
     } else if len != CELLS {
-        Err(format!(
-            "{}, expected {CELLS}",
-            sudoku_batch::process::words::count(len as u64, "cell", "cells")
-        ))
+        Err(list_count_error(len))
     } else {
         read_ints(values, start, &mut cells, 1)
     };
@@ -251,7 +248,10 @@ fn fill<T: ArrowPrimitiveType>(
     for (k, cell) in out.iter_mut().enumerate() {
         let at = start + k;
         if values.is_null(at) {
-            return Err(format!("null at position {}", first + k));
+            return Err(format!(
+                "item {} is null, expected an integer 0-9",
+                first + k
+            ));
         }
         // A u64 beyond i64 is out of range like any value above 9.
         *cell = values.value(at).to_i64().unwrap_or(i64::MAX);
@@ -384,21 +384,40 @@ fn sequence_cells(item: &Bound<'_, PyAny>) -> Result<Vec<i64>, String> {
         values
     };
     if values.len() != CELLS && !is_sized_count(values.len()) {
-        return Err(format!(
-            "{}, expected {CELLS}",
-            sudoku_batch::process::words::count(values.len() as u64, "cell", "cells")
-        ));
+        return Err(list_count_error(values.len()));
     }
     let mut cells = Vec::with_capacity(values.len());
     for (k, value) in values.iter().enumerate() {
         match value.extract::<i64>() {
             Ok(v) if !value.is_instance_of::<pyo3::types::PyBool>() => cells.push(v),
+            // The command line's words for such an item of a JSON list.
+            _ if value.is_none() => {
+                return Err(format!("item {} is null, expected an integer 0-9", k + 1));
+            }
+            _ if value.is_instance_of::<pyo3::types::PyBool>() => {
+                return Err(format!(
+                    "item {} is {value}, expected an integer 0-9",
+                    k + 1
+                ));
+            }
+            _ if value.is_instance_of::<pyo3::types::PyInt>() => {
+                return Err(format!("item {} is {value}, expected 0-9", k + 1));
+            }
+            _ if value.is_instance_of::<pyo3::types::PyFloat>() => {
+                return Err(format!(
+                    "item {} is a number ({value}), expected an integer 0-9",
+                    k + 1
+                ));
+            }
             _ => {
                 let kind = value
                     .get_type()
                     .name()
                     .map_or_else(|_| "?".to_string(), |n| n.to_string());
-                return Err(format!("a {kind} at position {}, not an integer", k + 1));
+                return Err(format!(
+                    "item {} is a {kind}, expected an integer 0-9",
+                    k + 1
+                ));
             }
         }
     }

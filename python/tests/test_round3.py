@@ -124,10 +124,12 @@ def test_nested_lists_that_are_not_grids_are_malformed_rows_saying_why():
     table = sudoku_batch.solve(pa.array(bad, pa.list_(pa.list_(pa.int64()))))
     assert table.column("status").to_pylist() == ["malformed"] * 5 + ["invalid"]
     messages = table.column("message").to_pylist()
-    assert messages[0] == "8 lists, expected 81 cells or 9 lists of 9"
+    # The command line's words for the same values in Parquet (a row of
+    # the wrong length is named more closely here).
+    assert messages[0] == "found a list of 8 values, expected 81 cells or 9 lists of 9"
     assert messages[1] == "row 4 has 8 cells, expected 9"
-    assert messages[2] == "missing puzzle (null)"
-    assert messages[3] == "null at position 81"
+    assert messages[2] == "found null, expected 81 cells or 9 lists of 9"
+    assert messages[3] == "item 81 is null, expected an integer 0-9"
     assert "10" in messages[4]
     # Python lists say the same.
     listed = sudoku_batch.solve([good[:8], short_row])

@@ -146,8 +146,31 @@ def test_bad_records_are_malformed_rows_and_never_stop_the_batch():
     assert messages[4] == "82 cells, expected 81"
     assert messages[5] == "0 cells, expected 81"
     assert messages[6] == "byte 0xFF at position 1"
-    assert messages[7] == "3 cells, expected 81"
-    assert messages[8] == "value 10 at position 1"
+    assert messages[7] == "found a list of 3 values, expected 81 cells or 9 lists of 9"
+    assert messages[8] == "item 1 is 10, expected 0-9"
+
+
+def test_list_records_get_the_messages_the_cli_gives_them_in_parquet(cli, tmp_path):
+    """python.md promises the CLI's messages: a list puzzle's are those of
+    the same list in a Parquet column (they were Python's own: `value 10 at
+    position 1`, and `a int at position 1, not an integer` for 2**70)."""
+    import pyarrow.parquet as pq
+
+    flat = [int(c) for c in PUZZLE.replace(".", "0")]
+    rows = [flat[:80], None, flat[:5] + [12] + flat[6:], [None] + flat[1:], [-5] + flat[1:]]
+    column = pa.array(rows, pa.list_(pa.int64()))
+    path = tmp_path / "lists.parquet"
+    pq.write_table(pa.table({"puzzle": column}), path)
+    want = [row["message"] for row in cli(str(path))]
+    assert sudoku_batch.solve(column).column("message").to_pylist() == want
+    # A Python None is named as Python names it.
+    got = sudoku_batch.solve(rows).column("message").to_pylist()
+    assert got == want[:1] + ["missing puzzle (None)"] + want[2:]
+    odd = sudoku_batch.solve([[2**70] + flat[1:], [1.5] + flat[1:]]).column("message")
+    assert odd.to_pylist() == [
+        "item 1 is 1180591620717411303424, expected 0-9",
+        "item 1 is a number (1.5), expected an integer 0-9",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -305,25 +305,34 @@ pub fn is_sized_count(count: usize) -> bool {
     sizes::side_of(count).is_some_and(|n| n != 9)
 }
 
+/// Why a list of `count` values is no 9x9 puzzle, in the command line's
+/// words for such a Parquet or JSON Lines value (`found a list of 80
+/// values, expected 81 cells or 9 lists of 9`).
+pub fn list_count_error(count: usize) -> String {
+    format!(
+        "found a list of {}, expected 81 cells or 9 lists of 9",
+        crate::process::words::count(count as u64, "value", "values")
+    )
+}
+
 /// Classifies a puzzle given as cell values (0 blank, 1..=9 a digit), as a
 /// list of 81 integers in a data frame.
 ///
 /// # Errors
-/// A count other than 81 (`80 cells, expected 81`), or the first value
-/// outside 0..=9 (`value 12 at position 5`, positions 1-based).
+/// The messages the command line gives the same list in a Parquet or JSON
+/// Lines record: a count other than 81 (`found a list of 80 values,
+/// expected 81 cells or 9 lists of 9`: [`list_count_error`]), or the first
+/// value outside 0..=9 (`item 5 is 12, expected 0-9`, items 1-based).
 pub fn puzzle_cells(values: impl ExactSizeIterator<Item = i64>) -> Result<Grid, String> {
     if values.len() != CELLS {
-        return Err(format!(
-            "{}, expected {CELLS}",
-            crate::process::words::count(values.len() as u64, "cell", "cells")
-        ));
+        return Err(list_count_error(values.len()));
     }
     let mut cells = [0u8; CELLS];
     for (i, (cell, value)) in cells.iter_mut().zip(values).enumerate() {
         *cell = u8::try_from(value)
             .ok()
             .filter(|&v| v <= 9)
-            .ok_or_else(|| format!("value {value} at position {}", i + 1))?;
+            .ok_or_else(|| format!("item {} is {value}, expected 0-9", i + 1))?;
     }
     Grid::from_cells(cells).ok_or_else(|| "a value above 9".to_string())
 }
@@ -479,18 +488,18 @@ mod tests {
         assert_eq!(puzzle_cells(values.into_iter()), Ok(grid));
         assert_eq!(
             puzzle_cells([1, 2].into_iter()).unwrap_err(),
-            "2 cells, expected 81"
+            "found a list of 2 values, expected 81 cells or 9 lists of 9"
         );
         let mut bad = values;
         bad[4] = 12;
         assert_eq!(
             puzzle_cells(bad.into_iter()).unwrap_err(),
-            "value 12 at position 5"
+            "item 5 is 12, expected 0-9"
         );
         bad[4] = -1;
         assert_eq!(
             puzzle_cells(bad.into_iter()).unwrap_err(),
-            "value -1 at position 5"
+            "item 5 is -1, expected 0-9"
         );
     }
 
@@ -513,11 +522,13 @@ mod tests {
         };
         assert_eq!(
             nine_cells(&from_zero, &numbers),
-            Puzzle::Nine(Err("value -1 at position 1".into()))
+            Puzzle::Nine(Err("item 1 is -1, expected 0-9".into()))
         );
         assert_eq!(
             nine_cells(&from_zero[1..], &sizes),
-            Puzzle::Nine(Err("80 cells, expected 81".into()))
+            Puzzle::Nine(Err(
+                "found a list of 80 values, expected 81 cells or 9 lists of 9".into()
+            ))
         );
     }
 
