@@ -31,6 +31,9 @@ pub mod rating;
 pub mod read_back;
 pub(crate) mod replace;
 pub mod result;
+// Only the subcommands that write a whole file under a temporary name
+// (merge, canon, augment) use it.
+#[cfg(feature = "cli")]
 pub(crate) mod staged;
 pub mod stats;
 

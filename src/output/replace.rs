@@ -76,6 +76,7 @@ fn replace(path: &Path) -> Option<File> {
 /// ([`create`]): a named pipe, a device (`/dev/null`: a rename would put a
 /// regular file in its place), a file of several links (the other names
 /// would keep the old contents), a link that leads nowhere.
+#[cfg(feature = "cli")]
 pub(crate) fn staged(path: &Path, tag: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
     beside(path, &format!(".{tag}-{}.partial", std::process::id()))
 }
