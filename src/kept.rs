@@ -25,7 +25,9 @@
 //!   in UTC with `Z`), a decimal's exact digits, binary as lowercase hex,
 //!   lists, structs and maps as JSON, NaN and the infinities as `NaN`,
 //!   `inf`, `-inf`. Text is written as it is: no spreadsheet formula guard
-//!   (a `'` in front would change the very keys a join needs).
+//!   (a `'` in front would change the very keys a join needs), and a field
+//!   whose bytes are not UTF-8 (a Latin-1 or cp1252 export) is written
+//!   byte for byte ([`KeptValue::NotUtf8`], [`KeptValue::bytes`]).
 //! - **JSON Lines** writes booleans and numbers as JSON (numbers with their
 //!   own digits), text as strings, lists and structs as JSON, and what JSON
 //!   has no type for as a string of the CSV text (dates, times, decimals,
@@ -34,12 +36,21 @@
 //! A null is empty in CSV and `null` in JSON Lines and Parquet; a present
 //! value is never written as null.
 //!
+//! Text that a format cannot hold is the one exception to "copied
+//! exactly": a field that is not UTF-8 ([`KeptValue::NotUtf8`]) in JSON
+//! Lines and Parquet, whose strings are UTF-8, and a JSON string with a
+//! lone surrogate escape ([`KeptValue::LoneSurrogate`]) in CSV and Parquet,
+//! are written with U+FFFD for what cannot be held, and the run says so on
+//! stderr ([`UnfitTexts`], counted in the tally).
+//!
 //! [`PuzzleResult::kept`]: crate::output::result::PuzzleResult::kept
 
 mod cast;
 mod render;
+mod unfit;
 
 pub use cast::{KeptCast, KeptType};
+pub use unfit::UnfitTexts;
 
 use std::borrow::Cow;
 
@@ -112,6 +123,20 @@ pub enum KeptValue {
     Json(String),
     /// Bytes (a Parquet binary value).
     Bytes(Vec<u8>),
+    /// Text whose bytes are not UTF-8, as the input holds them (a CSV or
+    /// text-lines field of a Latin-1 or cp1252 file): CSV writes them
+    /// byte for byte; JSON Lines and Parquet, whose strings are UTF-8,
+    /// with U+FFFD for each sequence that is not.
+    NotUtf8(Vec<u8>),
+    /// A JSON string holding a lone surrogate escape (`"\ud800x"`: valid
+    /// JSON that UTF-8 cannot hold): JSON Lines writes it as written, CSV
+    /// and Parquet its text with U+FFFD for each lone surrogate.
+    LoneSurrogate {
+        /// The string as written, quotes and escapes included.
+        json: String,
+        /// Its text, with U+FFFD for each lone surrogate.
+        text: String,
+    },
     /// Any other Arrow value (a date, time, timestamp, duration, decimal,
     /// 16- or 32-bit float, list, struct, map, ...): a one-row array (a
     /// slice of the input's column, sharing its buffers), of the input
@@ -130,7 +155,12 @@ impl PartialEq for KeptValue {
             (KeptValue::Text(a), KeptValue::Text(b))
             | (KeptValue::Number(a), KeptValue::Number(b))
             | (KeptValue::Json(a), KeptValue::Json(b)) => a == b,
-            (KeptValue::Bytes(a), KeptValue::Bytes(b)) => a == b,
+            (KeptValue::Bytes(a), KeptValue::Bytes(b))
+            | (KeptValue::NotUtf8(a), KeptValue::NotUtf8(b)) => a == b,
+            (
+                KeptValue::LoneSurrogate { json: a, .. },
+                KeptValue::LoneSurrogate { json: b, .. },
+            ) => a == b,
             (KeptValue::Arrow(a), KeptValue::Arrow(b)) => a.to_data() == b.to_data(),
             _ => false,
         }
@@ -140,7 +170,22 @@ impl PartialEq for KeptValue {
 impl Eq for KeptValue {}
 
 impl KeptValue {
-    /// The value as CSV writes it (see the module docs); empty for null.
+    /// The value as CSV writes it (see the module docs): its
+    /// [`KeptValue::text`], or the bytes of text that is not UTF-8 as
+    /// they are.
+    pub fn bytes(&self) -> Cow<'_, [u8]> {
+        match self {
+            KeptValue::NotUtf8(bytes) => Cow::Borrowed(bytes),
+            _ => match self.text() {
+                Cow::Borrowed(text) => Cow::Borrowed(text.as_bytes()),
+                Cow::Owned(text) => Cow::Owned(text.into_bytes()),
+            },
+        }
+    }
+
+    /// The value as text (see the module docs); empty for null; text that
+    /// is not UTF-8 with U+FFFD for each sequence that is not (CSV writes
+    /// its [`KeptValue::bytes`]).
     pub fn text(&self) -> Cow<'_, str> {
         match self {
             KeptValue::Null => Cow::Borrowed(""),
@@ -150,6 +195,8 @@ impl KeptValue {
             KeptValue::Float(v) => Cow::Owned(render::float(*v)),
             KeptValue::Text(t) | KeptValue::Number(t) | KeptValue::Json(t) => Cow::Borrowed(t),
             KeptValue::Bytes(b) => Cow::Owned(render::hex(b)),
+            KeptValue::NotUtf8(bytes) => String::from_utf8_lossy(bytes),
+            KeptValue::LoneSurrogate { text, .. } => Cow::Borrowed(text),
             KeptValue::Arrow(array) => Cow::Owned(render::text(array.as_ref(), 0)),
         }
     }
@@ -166,8 +213,13 @@ impl KeptValue {
                 render::json_float(*v, &mut json);
                 out.extend_from_slice(json.as_bytes());
             }
-            KeptValue::Number(raw) | KeptValue::Json(raw) => out.extend_from_slice(raw.as_bytes()),
+            KeptValue::Number(raw)
+            | KeptValue::Json(raw)
+            | KeptValue::LoneSurrogate { json: raw, .. } => out.extend_from_slice(raw.as_bytes()),
             KeptValue::Text(text) => render::push_json_string(out, text),
+            KeptValue::NotUtf8(bytes) => {
+                render::push_json_string(out, &String::from_utf8_lossy(bytes));
+            }
             KeptValue::Bytes(b) => render::push_json_string(out, &render::hex(b)),
             KeptValue::Arrow(array) => {
                 let mut json = String::new();
@@ -260,5 +312,23 @@ mod tests {
         KeptValue::Float(f64::INFINITY).write_json(&mut json);
         assert_eq!(json, b"\"inf\"");
         assert_eq!(KeptValue::Bytes(vec![0, 0xAB, 0x10]).text(), "00ab10");
+    }
+
+    #[test]
+    fn text_no_format_holds_is_exact_where_one_does() {
+        let latin = KeptValue::NotUtf8(b"caf\xe9".to_vec());
+        assert_eq!(&*latin.bytes(), b"caf\xe9");
+        assert_eq!(latin.text(), "caf\u{fffd}");
+        let mut json = Vec::new();
+        latin.write_json(&mut json);
+        assert_eq!(json, "\"caf\u{fffd}\"".as_bytes());
+        let lone = KeptValue::LoneSurrogate {
+            json: r#""\ud800x""#.into(),
+            text: "\u{fffd}x".into(),
+        };
+        assert_eq!(&*lone.bytes(), "\u{fffd}x".as_bytes());
+        let mut json = Vec::new();
+        lone.write_json(&mut json);
+        assert_eq!(json, br#""\ud800x""#);
     }
 }

@@ -644,12 +644,13 @@ pub fn check_delimiter(delimiter: char) -> Result<u8, String> {
     Ok(byte)
 }
 
-/// Appends a kept value as a CSV field: its text ([`KeptValue::text`]:
-/// empty for null), quoted as needed, and otherwise as it is. No formula
+/// Appends a kept value as a CSV field: its bytes ([`KeptValue::bytes`]:
+/// empty for null, text that is not UTF-8 as the input held it), quoted as
+/// needed, and otherwise as it is. No formula
 /// guard: a `'` in front of `@a1` would make it `'@a1`, another value and
 /// another join key (see [`crate::kept`]).
 fn push_kept(out: &mut Vec<u8>, value: &KeptValue, delimiter: u8) {
-    push_field(out, value.text().as_bytes(), delimiter);
+    push_field(out, &value.bytes(), delimiter);
 }
 
 /// Appends `field`, quoted (quotes doubled) when it holds the delimiter, a

@@ -483,12 +483,21 @@ fn write_jsonl(case: &Case, out: &mut Vec<u8>) -> Vec<Expected> {
                         KeptValue::Text(s.clone())
                     }
                     Extra::Escaped(units) => {
+                        let start = out.len();
                         out.push(b'"');
                         for unit in units {
                             out.extend_from_slice(format!("\\u{unit:04X}").as_bytes());
                         }
                         out.push(b'"');
-                        KeptValue::Text(String::from_utf16_lossy(units))
+                        // A lone surrogate is kept as written, with its
+                        // text for the formats that need one.
+                        match String::from_utf16(units) {
+                            Ok(text) => KeptValue::Text(text),
+                            Err(_) => KeptValue::LoneSurrogate {
+                                json: String::from_utf8_lossy(&out[start..]).into_owned(),
+                                text: String::from_utf16_lossy(units),
+                            },
+                        }
                     }
                     Extra::Int(n) => {
                         out.extend_from_slice(n.to_string().as_bytes());

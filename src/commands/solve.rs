@@ -301,6 +301,10 @@ fn run_opened(
             unfit_after_the_run(config, resume.is_some(), why)?;
         }
     }
+    let kept_columns: Vec<String> = shape.kept.iter().map(|c| c.name.clone()).collect();
+    if let Some(warning) = tally.unfit_texts.warning(format, &names, &kept_columns) {
+        crate::stderrln!("sudoku-batch: warning: {warning}");
+    }
     let (verdict, mut summary) = report(
         config,
         names,

@@ -181,16 +181,21 @@ pub struct JsonRules {
     pub(super) sizes: SizeOptions,
 }
 
-/// A key's value kept as written: a string as its text (a lone surrogate
-/// escape as U+FFFD: see [`lossy_string`]), `null` as null,
+/// A key's value kept as written: a string as its text (one with a lone
+/// surrogate escape as written, with its text for the formats that need
+/// one: see [`lossy_string`]), `null` as null,
 /// `true` and `false` as booleans, a number as its own digits, a list or
 /// an object as its JSON text.
 fn kept_value(raw: &RawValue) -> KeptValue {
     let text = raw.get();
     match text.as_bytes().first() {
-        Some(b'"') => {
-            KeptValue::Text(serde_json::from_str(text).unwrap_or_else(|_| lossy_string(text)))
-        }
+        Some(b'"') => match serde_json::from_str(text) {
+            Ok(string) => KeptValue::Text(string),
+            Err(_) => KeptValue::LoneSurrogate {
+                json: text.into(),
+                text: lossy_string(text),
+            },
+        },
         Some(b'n') => KeptValue::Null,
         Some(b't') => KeptValue::Bool(true),
         Some(b'f') => KeptValue::Bool(false),

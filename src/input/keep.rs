@@ -390,9 +390,13 @@ pub fn text_columns(names: &[String], at: &[usize]) -> Vec<KeptColumn> {
     at.iter().map(|&i| KeptColumn::text(&names[i])).collect()
 }
 
-/// A text field's kept value (invalid UTF-8 replaced).
+/// A text field's kept value: its text, or its bytes as they are when
+/// they are not UTF-8 (CSV results copy them exactly).
 pub fn text(field: &[u8]) -> KeptValue {
-    KeptValue::Text(String::from_utf8_lossy(field).into_owned())
+    match std::str::from_utf8(field) {
+        Ok(text) => KeptValue::Text(text.to_owned()),
+        Err(_) => KeptValue::NotUtf8(field.to_vec()),
+    }
 }
 
 #[cfg(test)]
@@ -498,5 +502,11 @@ mod tests {
         assert_eq!(keep("PUZZLE").resolve(&names, "a.csv").unwrap(), vec![1]);
         let err = keep("iD").resolve(&names, "a.csv").unwrap_err();
         assert!(matches!(err, InputError::AmbiguousColumn { .. }), "{err}");
+    }
+
+    #[test]
+    fn a_field_that_is_not_utf8_is_kept_as_its_bytes() {
+        assert_eq!(text(b"caf\xc3\xa9"), KeptValue::Text("caf\u{e9}".into()));
+        assert_eq!(text(b"caf\xe9"), KeptValue::NotUtf8(b"caf\xe9".to_vec()));
     }
 }

@@ -61,6 +61,10 @@ impl KeptType {
         match (self, value) {
             (_, KeptValue::Null) => Ok(KeptValue::Null),
             (KeptType::String, KeptValue::Text(text)) => Ok(KeptValue::Text(text)),
+            (
+                KeptType::String,
+                value @ (KeptValue::NotUtf8(_) | KeptValue::LoneSurrogate { .. }),
+            ) => Ok(value),
             (KeptType::Int64, KeptValue::Int(v)) => Ok(KeptValue::Int(v)),
             (KeptType::Float64, KeptValue::Float(v)) => Ok(KeptValue::Float(v)),
             (KeptType::Float64, KeptValue::Int(v)) => Ok(KeptValue::Float(v as f64)),

@@ -12,6 +12,7 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 use sudoku_core::solver::{Mode, SolverKind, Status};
 
+use crate::kept::UnfitTexts;
 use crate::output::result::{Check, PuzzleResult, RowFields};
 
 mod times;
@@ -47,6 +48,8 @@ pub struct Tally {
     times: TimeCounts,
     /// The rated rows' ratings (`rate`, `solve --rate`).
     pub ratings: RatingTally,
+    /// Kept values that some results format cannot hold as they are.
+    pub unfit_texts: UnfitTexts,
 }
 
 impl Default for Tally {
@@ -70,6 +73,7 @@ impl Tally {
             sides: 0,
             times: TimeCounts::default(),
             ratings: RatingTally::default(),
+            unfit_texts: UnfitTexts::default(),
         }
     }
 
@@ -96,6 +100,7 @@ impl Tally {
         self.sides = 0;
         self.times.clear();
         self.ratings = RatingTally::default();
+        self.unfit_texts = UnfitTexts::default();
     }
 
     /// Counts one result.
@@ -104,6 +109,8 @@ impl Tally {
         if let Some(r) = &result.rating {
             self.ratings.add(r.tenths, r.hardest.clone());
         }
+        self.unfit_texts
+            .add(result.input, result.line, &result.kept);
     }
 
     /// Counts one result, from what the tally reads of it (its rating
@@ -165,6 +172,7 @@ impl Tally {
         self.sides |= other.sides;
         self.times.add(&other.times);
         self.ratings.merge(&other.ratings);
+        self.unfit_texts.merge(&other.unfit_texts);
     }
 
     /// Rows with `status`.
@@ -421,6 +429,9 @@ impl Marks {
         if let Some(r) = &result.rating {
             self.counts.ratings.add(r.tenths, r.hardest.clone());
         }
+        self.counts
+            .unfit_texts
+            .add(result.input, result.line, &result.kept);
     }
 
     /// Rows counted.

@@ -20,6 +20,7 @@ mod help;
 mod identity;
 mod keep_types;
 mod kept;
+mod kept_bytes;
 mod line_fields;
 mod merge_jsonl;
 mod merge_parquet;
