@@ -192,3 +192,17 @@ fn a_lone_surrogate_stays_as_written_in_json_lines_and_is_named_elsewhere() {
     );
     assert_eq!(last_fields(&csv), [b"\xef\xbf\xbdx".to_vec()]);
 }
+
+#[test]
+fn canon_and_augment_carry_the_bytes_into_their_tables() {
+    let s = Scratch::new();
+    let input = latin_input(&s);
+    let canon = s.path("canon.csv");
+    quietly(&["canon", &input, "--keep", "note", "-o", &canon, "--quiet"]);
+    assert_eq!(last_fields(&canon), NOTES);
+    let augmented = s.path("augmented.csv");
+    quietly(&[
+        "augment", &input, "--keep", "note", "--copies", "1", "-o", &augmented, "--quiet",
+    ]);
+    assert_eq!(last_fields(&augmented), NOTES);
+}

@@ -530,10 +530,20 @@ where
 }
 
 /// A record's kept values as CSV fields, after a table row's own: each
-/// value's text ([`KeptValue::text`], empty for null), as `solve` writes
-/// them in CSV.
-pub fn kept_fields(kept: &[KeptValue]) -> Vec<std::borrow::Cow<'_, str>> {
-    kept.iter().map(KeptValue::text).collect()
+/// value's bytes ([`KeptValue::bytes`]: empty for null, text that is not
+/// UTF-8 as the input held it), as `solve` writes them in CSV.
+pub fn kept_fields(kept: &[KeptValue]) -> Vec<KeptField<'_>> {
+    kept.iter().map(|value| KeptField(value.bytes())).collect()
+}
+
+/// A kept value's CSV field, serialized as its bytes (the CSV writer
+/// copies them as they are).
+pub struct KeptField<'a>(std::borrow::Cow<'a, [u8]>);
+
+impl serde::Serialize for KeptField<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(&self.0)
+    }
 }
 
 /// Formats a count with thousands separators (`12,345`).
