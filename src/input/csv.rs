@@ -11,6 +11,7 @@ use std::ops::Range;
 use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
 use sudoku_core::grid::{Grid, CELLS};
 
+use super::choose::{self, Choice, Seen};
 use super::field;
 use super::keep::{self, Keep};
 use super::sized::{self, SizeOptions};
@@ -239,19 +240,39 @@ impl CsvRules {
         self.cols.puzzle.is_some()
     }
 
-    /// Finds the puzzle column in the first data record when no header
-    /// named it.
-    pub(super) fn settle(&mut self, rec: &Fields<'_>) {
-        if self.cols.puzzle.is_none() && self.cols.cells.is_none() {
-            self.cols.puzzle = match &self.column {
-                Some(Column::Index(n)) => Some(n.saturating_sub(1)),
-                _ => rec.iter().position(|f| {
-                    field::looks_like_puzzle(f)
-                        || field::near_puzzle(f)
-                        || sized::could_be_record(f, &self.sizes)
-                }),
-            };
+    /// Finds the puzzle column in the first data record that shows one
+    /// when no header named it, by [`choose`]: never the header's solution
+    /// or status column, a puzzle before a complete grid. `Err` with the
+    /// columns (complete grids, empty ones) when that record leaves it
+    /// unclear.
+    pub(super) fn settle(&mut self, rec: &Fields<'_>) -> Result<(), (Vec<usize>, Vec<usize>)> {
+        if self.cols.puzzle.is_some() || self.cols.cells.is_some() {
+            return Ok(());
         }
+        if let Some(Column::Index(n)) = &self.column {
+            self.cols.puzzle = Some(n.saturating_sub(1));
+            return Ok(());
+        }
+        let seen: Vec<Seen> = rec
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                if Some(i) == self.cols.solution || Some(i) == self.cols.status {
+                    Seen::Other
+                } else {
+                    let looks = field::looks_like_puzzle(f)
+                        || field::near_puzzle(f)
+                        || sized::could_be_record(f, &self.sizes);
+                    choose::seen_text(f, looks)
+                }
+            })
+            .collect();
+        match choose::choose(&seen) {
+            Choice::Column(i) => self.cols.puzzle = Some(i),
+            Choice::Nothing => {}
+            Choice::Unclear { complete, empty } => return Err((complete, empty)),
+        }
+        Ok(())
     }
 
     /// Resolves `--keep` against the header's names, or `field1`, ... for

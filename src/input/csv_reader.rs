@@ -22,6 +22,8 @@ pub struct CsvReader<R> {
     rules: CsvRules,
     first: bool,
     name: String,
+    /// The header's names, when it has one (for messages).
+    names: Vec<String>,
     /// The rules, shared with the workers, once settled.
     parser: Option<Arc<Parser>>,
 }
@@ -51,6 +53,7 @@ impl<R: BufRead> CsvReader<R> {
             },
             first: true,
             name,
+            names: Vec::new(),
             parser: None,
         }
     }
@@ -169,7 +172,13 @@ impl<R: BufRead> CsvReader<R> {
             };
             if std::mem::replace(&mut self.first, false) {
                 match Self::header(&mut self.rules, &self.name, text, &rec) {
-                    Ok(true) => continue,
+                    Ok(true) => {
+                        self.names = rec
+                            .iter()
+                            .map(|f| String::from_utf8_lossy(f).into_owned())
+                            .collect();
+                        continue;
+                    }
                     Ok(false) => {
                         let names = keep::field_names(rec.len(), &self.rules.keep);
                         if let Err(e) = self.rules.settle_kept(&names, &self.name) {
@@ -179,7 +188,17 @@ impl<R: BufRead> CsvReader<R> {
                     Err(e) => return Some(Err(e)),
                 }
             }
-            self.rules.settle(&rec);
+            if let Err((complete, empty)) = self.rules.settle(&rec) {
+                let name = |i: usize| match self.names.get(i) {
+                    Some(name) => name.clone(),
+                    None => format!("field{}", i + 1),
+                };
+                return Some(Err(InputError::PuzzleColumnUnclear {
+                    path: self.name.clone().into(),
+                    place: format!("line {}", frame.line),
+                    columns: super::choose::describe(&complete, &empty, name),
+                }));
+            }
             return Some(Ok(self.rules.record(frame.line, &rec)));
         }
     }

@@ -2,7 +2,9 @@
 //! like text lines and parsed with `serde_json`.
 //!
 //! A line holding an object is a record whose keys are its columns; the
-//! puzzle key is chosen on the first object (see [`super::Format::Jsonl`]).
+//! puzzle key is chosen on the first object that shows one (see
+//! [`super::Format::Jsonl`]); the solution and status keys are looked up in
+//! every object.
 //! A line holding a string or a list is the puzzle itself. Once the puzzle
 //! key is known, lines are cut raw and parsed on the workers.
 
@@ -16,12 +18,13 @@ use serde_json::value::RawValue;
 use serde_json::Value as Json;
 use sudoku_core::solver::Status;
 
+use super::choose::{self, Choice, Seen};
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::Keep;
 use super::lines::is_skipped;
 use super::value::{self, Value};
-use super::{field, Column, InputError, Record, SizeOptions};
+use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::{KeptColumn, KeptValue};
 
 /// One line's JSON value. An object's keys are kept in their order (for
@@ -150,20 +153,36 @@ fn view(json: &Json) -> Value<'_> {
     }
 }
 
-/// True when a JSON value looks like a puzzle: a string that does, or a
-/// list that looks like a grid of any size
-/// ([`field::looks_like_grid_list`]).
-fn looks_like_puzzle(json: &Json) -> bool {
-    match json {
-        Json::String(s) => field::looks_like_puzzle(s.trim().as_bytes()),
-        Json::Array(items) => {
-            let first_len = match items.first() {
-                Some(Json::Array(inner)) => Some(inner.len()),
-                _ => None,
-            };
-            field::looks_like_grid_list(items.len(), first_len)
-        }
-        _ => false,
+/// The puzzle key of an object (at `line`) by its values, by [`choose`]:
+/// never a key named as a solution or status, a puzzle before a complete
+/// grid; `None` when no value looks like a puzzle.
+///
+/// # Errors
+/// [`InputError::PuzzleColumnUnclear`] when a key holds a complete grid
+/// and another is null or empty.
+fn by_content(
+    entries: &[(String, &RawValue)],
+    line: u64,
+    name: &str,
+) -> Result<Option<String>, InputError> {
+    let seen: Vec<Seen> = entries
+        .iter()
+        .map(|(key, raw)| {
+            if choose::never_puzzle(key) {
+                Seen::Other
+            } else {
+                choose::seen_value(&view(&parse(raw)))
+            }
+        })
+        .collect();
+    match choose::choose(&seen) {
+        Choice::Column(i) => Ok(Some(entries[i].0.clone())),
+        Choice::Nothing => Ok(None),
+        Choice::Unclear { complete, empty } => Err(InputError::PuzzleColumnUnclear {
+            path: name.into(),
+            place: format!("line {line}"),
+            columns: choose::describe(&complete, &empty, |i| entries[i].0.clone()),
+        }),
     }
 }
 
@@ -350,12 +369,19 @@ impl KeyScan {
 }
 
 impl JsonRules {
-    /// Chooses the keys on the first object: `column`, else a puzzle name,
-    /// else the first value that looks like a puzzle.
+    /// Chooses the keys on an object (at `line`): `column`, else a puzzle
+    /// name, else by content ([`by_content`]). The puzzle key stays
+    /// `None` when the object shows none: the next object is asked.
+    ///
+    /// # Errors
+    /// [`InputError::UnknownColumn`] for a `--column` the object lacks;
+    /// [`InputError::PuzzleColumnUnclear`] when its values leave the
+    /// puzzle key unclear.
     pub(super) fn settle(
         &mut self,
         entries: &[(String, &RawValue)],
         column: Option<&Column>,
+        line: u64,
         name: &str,
     ) -> Result<(), InputError> {
         let find = |names: &[&str]| {
@@ -387,16 +413,33 @@ impl JsonRules {
                     })
                 }
             },
-            None => find(&PUZZLE_NAMES).or_else(|| {
-                entries
-                    .iter()
-                    .find(|(_, v)| looks_like_puzzle(&parse(v)))
-                    .map(|(k, _)| k.clone())
-            }),
+            None => match find(&PUZZLE_NAMES) {
+                Some(key) => Some(key),
+                None => by_content(entries, line, name)?,
+            },
         };
         self.solution = find(&SOLUTION_NAMES).filter(|k| Some(k) != self.puzzle.as_ref());
         self.status = find(&[STATUS_NAME]);
         Ok(())
+    }
+
+    /// The raw value of the key `key` chose, else (a record that leaves
+    /// that key out, or `key` is `None`: no record so far had one) of any
+    /// key named one of `names` but the puzzle key: a key left out of the
+    /// first records (as writers leave out a None) is read where it is.
+    fn value<'v>(
+        &self,
+        entries: &[(String, &'v RawValue)],
+        key: &Option<String>,
+        names: &[&str],
+    ) -> Option<&'v RawValue> {
+        let named = |k: &String| {
+            Some(k) != self.puzzle.as_ref() && names.iter().any(|n| k.eq_ignore_ascii_case(n))
+        };
+        key.as_ref()
+            .and_then(|key| entries.iter().find(|(k, _)| k == key))
+            .or_else(|| entries.iter().find(|(k, _)| named(k)))
+            .map(|&(_, v)| v)
     }
 
     /// Turns one line's bytes into a [`Record`].
@@ -442,7 +485,9 @@ impl JsonRules {
             Ok(json) => value::puzzle(&view(json)),
             Err(why) => Err(why.clone()),
         };
-        let solution = get(&self.solution).flatten().map(|raw| parse(raw));
+        let solution = self
+            .value(entries, &self.solution, &SOLUTION_NAMES)
+            .map(parse);
         // Only a record that is no 9x9 puzzle may be a grid of another size.
         let sized = match (&puzzle, &puzzle_json) {
             (Err(_), Ok(json)) => {
@@ -463,8 +508,8 @@ impl JsonRules {
                 }
             }
         }
-        record.expected = get(&self.status)
-            .flatten()
+        record.expected = self
+            .value(entries, &self.status, &[STATUS_NAME])
             .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
             .and_then(|s| s.parse::<Status>().ok());
         record.kept = self

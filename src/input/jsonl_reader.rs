@@ -87,10 +87,11 @@ impl<R: BufRead> JsonlReader<R> {
                 }
             };
             if let Line::Object(entries) = &parsed {
-                if let Err(e) = self.rules.settle(entries, self.column.as_ref(), &self.name) {
+                let column = self.column.as_ref();
+                if let Err(e) = self.rules.settle(entries, column, frame.line, &self.name) {
                     return Some(Err(e));
                 }
-                self.settled = true;
+                self.settled = self.rules.puzzle.is_some();
             }
             return Some(Ok(self.rules.record_of(frame.line, &parsed)));
         }

@@ -668,6 +668,19 @@ impl LineRules {
         let mut ambiguous = None;
         if let Some(c) = chosen {
             if let Some(grid) = get(c).and_then(field::puzzle) {
+                if self.column.is_none() && fields.len() > 1 && grid.is_complete() {
+                    // `<solution> <puzzle>`: a complete grid first and
+                    // exactly one other field an incomplete puzzle, which
+                    // is the puzzle, the grid its given solution, as a
+                    // CSV's column of puzzles is chosen before one of
+                    // complete grids.
+                    let mut others = (1..fields.len())
+                        .filter_map(|i| Some(i).zip(get(i).and_then(field::puzzle)))
+                        .filter(|(_, g)| !g.is_complete());
+                    if let (Some((_, puzzle)), None) = (others.next(), others.next()) {
+                        return Judged::Found(puzzle, Given::grid(grid));
+                    }
+                }
                 found = Some((c, grid));
             } else if self.column.is_none() {
                 // `<id> <puzzle> <rating>`: exactly one other field is an

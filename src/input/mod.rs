@@ -45,9 +45,9 @@
 //!   the first record is a header when none of its
 //!   fields looks like a puzzle (by the same rules as a lines header). The puzzle column is [`ReadOptions::column`],
 //!   else the header's `puzzle`, `quizzes`, `quiz`, `question` or `grid`
-//!   (case-insensitive), else the first field of the first data record that
-//!   looks like a puzzle. The solution column is the header's `solution`,
-//!   `solutions` or `answer`; without a header naming the puzzle or the
+//!   (case-insensitive), else chosen by content (the `choose` rules) on the
+//!   first data record that shows one. The solution column is the header's
+//!   `solution`, `solutions` or `answer`; without a header naming the puzzle or the
 //!   solution, the first field after the puzzle that is a complete grid. A
 //!   `status` column gives [`Record::expected`]; a solution column's value
 //!   that is not a complete grid gives [`Record::solution_error`]. With a
@@ -70,13 +70,14 @@
 //! - **JSON Lines** ([`Format::Jsonl`]): one JSON value per line, framed
 //!   as text lines. An object's puzzle key is [`ReadOptions::column`] (a
 //!   name, or a 1-based position in the first object), else one of
-//!   [`PUZZLE_NAMES`], else the first key of the first object whose value
-//!   looks like a puzzle; [`SOLUTION_NAMES`] and [`STATUS_NAME`] as for
-//!   CSV. A line that is a string or a list is the puzzle itself. A line
+//!   [`PUZZLE_NAMES`], else chosen by content (the `choose` rules) on the
+//!   first object that shows one; [`SOLUTION_NAMES`] and [`STATUS_NAME`] as for
+//!   CSV, looked up in every object (a key left out of the first ones is
+//!   read where it is). A line that is a string or a list is the puzzle itself. A line
 //!   that is not JSON is `malformed` (`not valid JSON: ...`).
 //! - **Parquet** ([`Format::Parquet`]): read one row group at a time, only
 //!   the columns used; columns chosen as for JSON Lines, by the schema's
-//!   top-level names. [`Record::line`] is the 1-based row number. A file
+//!   top-level names (by content on the first rows). [`Record::line`] is the 1-based row number. A file
 //!   that is not seekable (stdin, or compressed) is spooled to an anonymous
 //!   temporary file first.
 //!
@@ -98,6 +99,7 @@
 //! (`line too long (over 4096 bytes)`) and is never held whole in memory. [`Record::line`] is the physical line
 //! where the record starts, counting every line.
 
+mod choose;
 mod csv;
 mod csv_reader;
 mod encoding;
@@ -522,6 +524,21 @@ pub enum InputError {
     /// `--column 0`: columns count from 1.
     #[error("--column 0: columns are numbered from 1")]
     ColumnZero,
+    /// No `--column` and no column named as the puzzle, and the columns'
+    /// values leave unclear which holds the puzzles: one holds complete
+    /// grids where another is empty (see `choose`).
+    #[error(
+        "{path}: {place}: no column is named as the puzzle, and which one holds the puzzles is \
+         unclear: {columns}; give the puzzle column with --column NAME or --column N"
+    )]
+    PuzzleColumnUnclear {
+        /// The input's name.
+        path: PathBuf,
+        /// Where it was seen: `line 2`, `rows 1-1000`.
+        place: String,
+        /// The columns, named as `choose::describe` names them.
+        columns: String,
+    },
     /// A Parquet file that cannot be read (no footer, an unsupported
     /// encoding or compression, a damaged page).
     #[error("{path}: Parquet: {message}")]

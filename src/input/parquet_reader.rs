@@ -22,9 +22,10 @@ use parquet::basic::{Repetition, Type as PhysicalType};
 use parquet::file::metadata::{FileMetaData, ParquetMetaData, ParquetMetaDataBuilder};
 use parquet::schema::types::{SchemaDescriptor, Type};
 
+use super::choose::{self, Choice, Seen};
 use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
-use super::parquet::{looks_like_puzzle, value_at, Table, TableRules};
+use super::parquet::{value_at, Table, TableRules};
 use super::parquet_file::ParquetFile;
 use super::record_batch::RecordBatch as Batch;
 use super::{Column, InputError, Record, SizeOptions};
@@ -56,8 +57,8 @@ pub struct ParquetReader {
 
 impl ParquetReader {
     /// Opens the Parquet `file` (named `name` in errors) and chooses its
-    /// columns: `column`, else a puzzle name, else the first column whose
-    /// first value looks like a puzzle.
+    /// columns: `column`, else a puzzle name, else by content
+    /// ([`by_content`]).
     ///
     /// # Errors
     /// [`InputError::Parquet`] when the file's footer cannot be read;
@@ -104,7 +105,19 @@ impl ParquetReader {
             ),
             None => match find(&PUZZLE_NAMES) {
                 Some(i) => Some(i),
-                None => by_content(&file, &metadata).map_err(error)?,
+                None => match by_content(&file, &metadata, &names).map_err(error)? {
+                    Choice::Column(i) => Some(i),
+                    Choice::Nothing => None,
+                    Choice::Unclear { complete, empty } => {
+                        let rows = metadata.metadata().row_group(0).num_rows();
+                        let last = rows.min(ROWS_LOOKED_AT as i64);
+                        return Err(InputError::PuzzleColumnUnclear {
+                            path: name.into(),
+                            place: format!("rows 1-{last}"),
+                            columns: choose::describe(&complete, &empty, |i| names[i].clone()),
+                        });
+                    }
+                },
             },
         };
         let solution = find(&SOLUTION_NAMES).filter(|&i| Some(i) != puzzle);
@@ -370,26 +383,46 @@ fn as_bytes(metadata: &ParquetMetaData, bytes: &dyn Fn(usize) -> bool) -> Option
     )
 }
 
-/// The first column whose first value looks like a puzzle.
+/// Rows of the first row group [`by_content`] looks at.
+const ROWS_LOOKED_AT: usize = 1000;
+
+/// The puzzle column by what the columns (named `names`) hold in the
+/// first [`ROWS_LOOKED_AT`] rows, by [`choose`]: never a column named as a
+/// solution or status, the first holding a puzzle that is not a complete
+/// grid, else a column of complete grids when no other is null or empty
+/// throughout.
 fn by_content(
     file: &ParquetFile,
     metadata: &ArrowReaderMetadata,
-) -> Result<Option<usize>, parquet::errors::ParquetError> {
+    names: &[String],
+) -> Result<Choice, parquet::errors::ParquetError> {
     if metadata.metadata().num_row_groups() == 0 {
-        return Ok(None);
+        return Ok(Choice::Nothing);
     }
     let mut rows =
         ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata.clone())
             .with_row_groups(vec![0])
-            .with_batch_size(1)
-            .with_limit(1)
+            .with_batch_size(ROWS_LOOKED_AT)
+            .with_limit(ROWS_LOOKED_AT)
             .build()?;
     let Some(batch) = rows.next().transpose()? else {
-        return Ok(None);
+        return Ok(Choice::Nothing);
     };
-    Ok((0..batch.num_columns()).find(|&i| {
-        batch.num_rows() > 0 && looks_like_puzzle(&value_at(batch.column(i).as_ref(), 0))
-    }))
+    if batch.num_rows() == 0 {
+        return Ok(Choice::Nothing);
+    }
+    let seen: Vec<Seen> = (0..batch.num_columns())
+        .map(|i| {
+            if names.get(i).is_some_and(|n| choose::never_puzzle(n)) {
+                return Seen::Other;
+            }
+            let column = batch.column(i).as_ref();
+            (0..batch.num_rows())
+                .map(|row| choose::seen_value(&value_at(column, row)))
+                .fold(Seen::Empty, Seen::and)
+        })
+        .collect();
+    Ok(choose::choose(&seen))
 }
 
 #[cfg(test)]
@@ -647,7 +680,9 @@ mod tests {
             writer.close().unwrap();
             let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
             let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
-            assert_eq!(by_content(&file, &metadata).unwrap(), Some(1), "{how}");
+            let names = ["id".to_string(), "cells".to_string()];
+            let chosen = by_content(&file, &metadata, &names).unwrap();
+            assert_eq!(chosen, Choice::Column(1), "{how}");
         }
     }
 }

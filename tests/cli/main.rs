@@ -29,6 +29,7 @@ mod nine_from_zero;
 mod notations;
 mod pandas_csv;
 mod pipeline;
+mod puzzle_column;
 mod rate;
 mod reader;
 mod resume_jsonl;
