@@ -47,7 +47,7 @@ use sudoku_core::grid::{Grid, CELLS};
 use sudoku_core::solver::Status;
 
 use self::discard::{is_null_device, Discarded};
-pub use self::format::{Compression, OutputFormat};
+pub use self::format::{Compression, OutputFormat, ParquetCompression};
 pub use self::jsonl::JsonlRows;
 use self::members::GzipMembers;
 pub use self::parquet::Columns;
@@ -1121,7 +1121,8 @@ impl Staged {
 impl ResultsWriter {
     /// Creates (or replaces) the destination and starts the table: the
     /// header line of CSV, the magic bytes of Parquet. The rows have the
-    /// columns of `shape`; CSV fields are separated by `delimiter`.
+    /// columns of `shape`; CSV fields are separated by `delimiter`, Parquet
+    /// pages compressed as `parquet` says.
     ///
     /// # Errors
     /// [`Error::Write`] when the file cannot be created or written,
@@ -1131,6 +1132,7 @@ impl ResultsWriter {
         format: OutputFormat,
         shape: &Shape,
         delimiter: u8,
+        parquet: ParquetCompression,
     ) -> Result<ResultsWriter, Error> {
         // gzip text is compressed in members on the workers
         // (`RowFormat::seal`) and written to the file as it is.
@@ -1155,7 +1157,7 @@ impl ResultsWriter {
             // Parquet's magic bytes are buffered: nothing can fail here
             // for a closed stdout, which the first row group finds.
             OutputFormat::Parquet => {
-                let rows = ParquetRows::create(sink, shape)
+                let rows = ParquetRows::create(sink, shape, parquet)
                     .map_err(|e| parquet_error(e, destination.name()))?;
                 return Ok(ResultsWriter {
                     body: Body::Parquet(Box::new(rows)),
@@ -1240,7 +1242,9 @@ impl ResultsWriter {
 
     /// Continues the Parquet results file `path` (`--resume`), whose
     /// footer is `metadata` and whose columns are `shape`'s (checked by
-    /// `resume::scan_parquet`): the continued file is written beside
+    /// `resume::scan_parquet`), the rows of this run compressed as
+    /// `compression` says (the old row groups keep theirs): the continued
+    /// file is written beside
     /// it, under a temporary name (`.NAME.resume.partial`, written over
     /// when a killed run left one), its row groups copied first as they are,
     /// and the rows of this run after them. When the writer ends (also
@@ -1258,6 +1262,7 @@ impl ResultsWriter {
     pub fn continue_parquet(
         path: &Path,
         shape: &Shape,
+        compression: ParquetCompression,
         metadata: &::parquet::file::metadata::ParquetMetaData,
     ) -> Result<ResultsWriter, Error> {
         let error = |e| Error::write("results", path, e);
@@ -1279,7 +1284,7 @@ impl ResultsWriter {
             target,
             kept_rows: u64::try_from(metadata.file_metadata().num_rows()).unwrap_or(0),
         };
-        let rows = ParquetRows::continued(Sink::File(file), shape, &old, metadata)
+        let rows = ParquetRows::continued(Sink::File(file), shape, compression, &old, metadata)
             .map_err(|e| parquet_error(e, path).noting(&staged.remove()))?;
         Ok(ResultsWriter {
             body: Body::Parquet(Box::new(rows)),

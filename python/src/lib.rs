@@ -27,7 +27,7 @@ use sudoku_batch::kept::KeptCast;
 use sudoku_batch::output::format::OutputFormat;
 use sudoku_batch::output::rating::RatingColumns;
 use sudoku_batch::output::result::PuzzleResult;
-use sudoku_batch::output::{check_delimiter, Blank, Compression, Destination};
+use sudoku_batch::output::{check_delimiter, Blank, Compression, Destination, ParquetCompression};
 use sudoku_batch::process::interrupt::{Interrupt, Signal};
 use sudoku_core::sizes::{Shape, Symbols};
 use sudoku_core::solver::{Limits, Mode, SolverKind};
@@ -211,6 +211,7 @@ fn solve_parts(
     resume = false, keep = None, keep_all = false, delimiter = "auto", output_format = None,
     output_delimiter = ",", blank = ".", symbols = None, shape = None, keep_types = None,
     rate = false, shard = None, summary_json = None, summary_html = None,
+    parquet_compression = None,
 ))]
 #[allow(clippy::too_many_arguments)]
 fn solve_file(
@@ -240,6 +241,7 @@ fn solve_file(
     shard: Option<&str>,
     summary_json: Option<PathBuf>,
     summary_html: Option<PathBuf>,
+    parquet_compression: Option<&str>,
 ) -> PyResult<String> {
     simd_level()?;
     if inputs.is_empty() {
@@ -296,6 +298,15 @@ fn solve_file(
             )))
         }
     };
+    let parquet_compression = parquet_compression
+        .map(|name| {
+            ParquetCompression::from_name(name).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "parquet_compression must be 'fast', 'none', 'snappy' or 'zstd', not {name:?}"
+                ))
+            })
+        })
+        .transpose()?;
     let output_delimiter = match output_delimiter.chars().collect::<Vec<_>>()[..] {
         [c] => check_delimiter(c),
         _ => Err("expected one character".to_string()),
@@ -356,6 +367,7 @@ fn solve_file(
     };
     config.output_format = output_format;
     config.output_delimiter = output_delimiter;
+    config.parquet_compression = parquet_compression;
     config.blank = blank;
     config.resume = resume;
     match threads {

@@ -297,6 +297,7 @@ def solve_file(
     shard: Union[str, Tuple[int, int], None] = None,
     summary_json: Union[str, "os.PathLike[str]", None] = None,
     summary_html: Union[str, "os.PathLike[str]", None] = None,
+    parquet_compression: Optional[str] = None,
 ) -> dict:
     """Run the ``sudoku-batch solve`` job: read puzzle files, write the results.
 
@@ -377,6 +378,11 @@ def solve_file(
     summary_html
         Also write the summary as an HTML page to this file
         (``--summary-html``).
+    parquet_compression
+        How Parquet results are compressed (``--parquet-compression``):
+        ``"fast"`` (the default: the columns of every run uncompressed, at
+        the solver's pace, the others zstd), ``"none"``, ``"snappy"`` or
+        ``"zstd"`` (every column). Only for Parquet output.
 
     Returns
     -------
@@ -415,6 +421,7 @@ def solve_file(
     ):
         _check_str(name, value)
     _check_str("output_format", output_format, optional=True)
+    _check_str("parquet_compression", parquet_compression, optional=True)
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     if not isinstance(inputs, Iterable) or isinstance(inputs, (bytes, Mapping)):
@@ -460,6 +467,7 @@ def solve_file(
         shard=_shard(shard),
         summary_json=None if summary_json is None else _path("summary_json", summary_json),
         summary_html=None if summary_html is None else _path("summary_html", summary_html),
+        parquet_compression=parquet_compression,
     )
     return json.loads(summary)
 

@@ -66,5 +66,6 @@ def solve_file(
     shard: Union[str, Tuple[int, int], None] = None,
     summary_json: Optional[_Path] = None,
     summary_html: Optional[_Path] = None,
+    parquet_compression: Optional[str] = None,
 ) -> dict:
     """Run the ``sudoku-batch solve`` job on files; return the summary."""

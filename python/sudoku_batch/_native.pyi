@@ -62,5 +62,6 @@ def solve_file(
     shard: Optional[str] = None,
     summary_json: Optional[str] = None,
     summary_html: Optional[str] = None,
+    parquet_compression: Optional[str] = None,
 ) -> str:
     """Runs the ``solve`` job; returns the summary JSON text."""

@@ -40,6 +40,7 @@ WRONG = {
     "shard": (2.5, r"'K/N' \(str\) or \(K, N\)"),
     "summary_json": (3, r"a path \(str or os.PathLike\)"),
     "summary_html": (b"s.html", r"a path \(str or os.PathLike\)"),
+    "parquet_compression": (1, "a str or None"),
     "prefix": (1, "a str"),
 }
 

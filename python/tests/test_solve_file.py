@@ -113,6 +113,27 @@ def test_solve_file_resumes_a_parquet_results_file(tmp_path):
     assert cut.read_bytes() == full.read_bytes()[:100_000]
 
 
+def test_solve_file_takes_the_parquet_compression_of_the_command_line(tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    source = DATA / "kaggle1m_10000.csv"
+    tables = {}
+    for choice in ("fast", "none", "snappy", "zstd"):
+        output = tmp_path / f"{choice}.parquet"
+        sudoku_batch.solve_file(source, output, threads=2, limit=3000, parquet_compression=choice)
+        group = pq.read_metadata(output).row_group(0)
+        codecs = {group.column(i).compression for i in range(group.num_columns)}
+        assert codecs == {"fast": {"UNCOMPRESSED"}, "none": {"UNCOMPRESSED"}}.get(
+            choice, {choice.upper()}
+        ), choice
+        tables[choice] = pq.read_table(output).drop_columns(["solve_us"])
+    assert all(table.equals(tables["fast"]) for table in tables.values())
+    with pytest.raises(ValueError, match="parquet_compression must be 'fast', 'none', 'snappy'"):
+        sudoku_batch.solve_file(source, tmp_path / "r.parquet", parquet_compression="gzip")
+    with pytest.raises(ValueError, match="--parquet-compression is for Parquet results"):
+        sudoku_batch.solve_file(source, tmp_path / "r.csv", parquet_compression="zstd")
+    assert not (tmp_path / "r.csv").exists()
+
+
 def test_solve_file_errors(tmp_path):
     with pytest.raises(FileNotFoundError, match="missing.txt"):
         sudoku_batch.solve_file(tmp_path / "missing.txt", tmp_path / "out.csv")
@@ -223,7 +244,7 @@ def test_the_guide_names_every_option_of_solve_rate_and_solve_file():
     section = text.split("## Files: `sudoku_batch.solve_file`")[1].split("\n## ")[0]
     parameters = inspect.signature(sudoku_batch.solve_file).parameters.values()
     keywords = [p.name for p in parameters if p.kind is p.KEYWORD_ONLY]
-    assert len(keywords) == 23
+    assert len(keywords) == 24
     assert [k for k in keywords if f"`{k}`" not in section] == []
     # solve and rate: their signatures as written in the guide.
     for function in (sudoku_batch.solve, sudoku_batch.rate):

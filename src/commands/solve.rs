@@ -168,7 +168,12 @@ fn run_opened(
             if done.format != OutputFormat::Parquet || done.parquet.is_some() =>
         {
             let writer = match &done.parquet {
-                Some(metadata) => ResultsWriter::continue_parquet(path, &shape, metadata)?,
+                Some(metadata) => ResultsWriter::continue_parquet(
+                    path,
+                    &shape,
+                    config.parquet_compression.unwrap_or_default(),
+                    metadata,
+                )?,
                 None => ResultsWriter::append(
                     path,
                     done.format,
@@ -184,8 +189,13 @@ fn run_opened(
             )
         }
         _ => {
-            let created =
-                ResultsWriter::create(&config.output, format, &shape, config.output_delimiter);
+            let created = ResultsWriter::create(
+                &config.output,
+                format,
+                &shape,
+                config.output_delimiter,
+                config.parquet_compression.unwrap_or_default(),
+            );
             // Created or cut, even when the header then failed (a full
             // disk); not when it could not be opened at all (no such
             // directory).
@@ -587,7 +597,14 @@ fn stopped_before_start(
             blank: config.blank,
             rating: config.rating,
         };
-        ResultsWriter::create(&config.output, format, &shape, config.output_delimiter)?.finish()?;
+        ResultsWriter::create(
+            &config.output,
+            format,
+            &shape,
+            config.output_delimiter,
+            config.parquet_compression.unwrap_or_default(),
+        )?
+        .finish()?;
     }
     report(
         config,

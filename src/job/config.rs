@@ -14,7 +14,7 @@ use crate::job::shard::Shard;
 use crate::kept::KeptCast;
 use crate::output::progress::Draw;
 use crate::output::rating::RatingColumns;
-use crate::output::{Blank, Compression, Destination, OutputFormat};
+use crate::output::{Blank, Compression, Destination, OutputFormat, ParquetCompression};
 use crate::process::file_guard::FileGuard;
 
 /// The facts about the process's surroundings that flags are resolved
@@ -61,6 +61,10 @@ pub struct Config {
     pub output_format: Option<OutputFormat>,
     /// The field delimiter of CSV results.
     pub output_delimiter: u8,
+    /// How Parquet results are compressed (`--parquet-compression`);
+    /// `None` is the default ([`ParquetCompression::Fast`]) and the only
+    /// setting of other formats.
+    pub parquet_compression: Option<ParquetCompression>,
     /// The blank of the results' `puzzle` column.
     pub blank: Blank,
     /// Continue the results file (`--resume`): always a file, CSV or JSON
@@ -112,6 +116,7 @@ impl Config {
             output,
             output_format: None,
             output_delimiter: b',',
+            parquet_compression: None,
             blank: Blank::Dot,
             resume: false,
             summary_json: None,
@@ -137,7 +142,8 @@ impl Config {
     /// [`Error::Usage`] when the name says no format, for Parquet in a `.gz`
     /// or `.zst` name, for `--resume` of anything but a CSV (with commas),
     /// JSON Lines (plain or gzip) or Parquet file,
-    /// and for a delimiter other than a comma in any format but CSV.
+    /// for a delimiter other than a comma in any format but CSV, and for
+    /// `--parquet-compression` in any format but Parquet.
     pub fn output_format(&self) -> Result<OutputFormat, Error> {
         let path = match &self.output {
             Destination::Stdout => None,
@@ -148,6 +154,12 @@ impl Config {
         if self.output_delimiter != b',' && format != OutputFormat::Csv {
             return Err(Error::Usage(format!(
                 "--output-delimiter is for CSV results; {} names {format} results",
+                self.output.name().display()
+            )));
+        }
+        if self.parquet_compression.is_some() && format != OutputFormat::Parquet {
+            return Err(Error::Usage(format!(
+                "--parquet-compression is for Parquet results; {} names {format} results",
                 self.output.name().display()
             )));
         }

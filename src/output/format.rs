@@ -18,8 +18,8 @@ pub enum OutputFormat {
     /// JSON Lines: one JSON object per row, numbers as JSON numbers and
     /// `null` for an empty field.
     Jsonl,
-    /// Apache Parquet: typed columns, zstd-compressed, written in row
-    /// groups as the run goes.
+    /// Apache Parquet: typed columns, compressed as
+    /// [`ParquetCompression`] says, written in row groups as the run goes.
     Parquet,
 }
 
@@ -77,6 +77,51 @@ impl Compression {
             Some("zst") => Compression::Zstd,
             _ => Compression::None,
         }
+    }
+}
+
+/// How the pages of Parquet results are compressed
+/// (`--parquet-compression`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
+pub enum ParquetCompression {
+    /// The columns every run writes (`line` to `message`: the grids, the
+    /// statuses, the numbers) uncompressed, so that writing keeps the
+    /// solver's pace; the others (`file`, the ratings, kept columns) zstd.
+    #[default]
+    Fast,
+    /// Every column uncompressed.
+    None,
+    /// Every column snappy-compressed.
+    Snappy,
+    /// Every column zstd-compressed (level 1): the smallest file.
+    Zstd,
+}
+
+impl ParquetCompression {
+    /// Every choice, in the order `--help` lists them.
+    pub const ALL: [ParquetCompression; 4] = [
+        ParquetCompression::Fast,
+        ParquetCompression::None,
+        ParquetCompression::Snappy,
+        ParquetCompression::Zstd,
+    ];
+
+    /// The choice's name, as `--parquet-compression` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParquetCompression::Fast => "fast",
+            ParquetCompression::None => "none",
+            ParquetCompression::Snappy => "snappy",
+            ParquetCompression::Zstd => "zstd",
+        }
+    }
+
+    /// The choice named `name` (as [`ParquetCompression::name`] gives it).
+    pub fn from_name(name: &str) -> Option<ParquetCompression> {
+        ParquetCompression::ALL
+            .into_iter()
+            .find(|choice| choice.name() == name)
     }
 }
 

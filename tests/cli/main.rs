@@ -28,6 +28,7 @@ mod mismatch;
 mod nine_from_zero;
 mod notations;
 mod pandas_csv;
+mod parquet_compression;
 mod pipeline;
 mod puzzle_column;
 mod rate;

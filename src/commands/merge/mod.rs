@@ -63,7 +63,9 @@ use crate::output::read_back::{
 };
 use crate::output::staged::StagedFile;
 use crate::output::stats::Tally;
-use crate::output::{csv_write_error, file_name, Compression, Destination, Sink};
+use crate::output::{
+    csv_write_error, file_name, Compression, Destination, ParquetCompression, Sink,
+};
 use crate::process::file_guard::FileGuard;
 use crate::process::interrupt::{Interrupt, Signal, SignalGuard};
 
@@ -116,6 +118,12 @@ pub struct MergeArgs {
     /// merge), with a warning naming the first record or the shard.
     #[arg(long, requires = "whole")]
     pub allow_missing: bool,
+
+    /// How a Parquet merge (`-o NAME.parquet`) is compressed, as `solve
+    /// --parquet-compression` takes it: `fast` (the default), `none`,
+    /// `snappy` or `zstd`. Only for Parquet output.
+    #[arg(long, value_name = "CODEC", value_enum)]
+    pub parquet_compression: Option<ParquetCompression>,
 
     /// No report on stderr (errors and warnings still go there).
     #[arg(long)]
@@ -176,6 +184,12 @@ fn merge(
     interrupt: &Interrupt,
 ) -> Result<Verdict, Error> {
     let format = output_format(&args.output)?;
+    if args.parquet_compression.is_some() && format != OutputFormat::Parquet {
+        return Err(Error::Usage(format!(
+            "--parquet-compression is for Parquet output; {} names {format}",
+            args.output.display()
+        )));
+    }
     // One file named twice would have every record in two files: say so.
     for (i, path) in args.results.iter().enumerate() {
         if args.results[..i].contains(path) {
@@ -384,7 +398,15 @@ fn merge(
     } else {
         Some(Expected::open(&args.inputs, &args.layout)?)
     };
-    let mut out = Output::create(&args.output, format, delimiter, schema, staging)?;
+    let compression = args.parquet_compression.unwrap_or_default();
+    let mut out = Output::create(
+        &args.output,
+        format,
+        delimiter,
+        schema,
+        compression,
+        staging,
+    )?;
     let outcome = (|| -> Result<Merged, Error> {
         out.write_header(&header)?;
         let mut merged = Merged::default();
@@ -1077,13 +1099,14 @@ impl ParquetRows {
 
 impl Output {
     /// Opens the output, written in `format` (CSV's fields separated by
-    /// `delimiter`): under the temporary name of `staging`, or in place
-    /// when `None`.
+    /// `delimiter`, Parquet compressed as `compression` says): under the
+    /// temporary name of `staging`, or in place when `None`.
     fn create(
         path: &Path,
         format: OutputFormat,
         delimiter: u8,
         schema: Option<arrow_schema::SchemaRef>,
+        compression: ParquetCompression,
         staging: Option<StagedFile>,
     ) -> Result<Output, Error> {
         let destination = Destination::from_arg(Some(path));
@@ -1103,7 +1126,7 @@ impl Output {
         let rows = match (format, schema) {
             (OutputFormat::Jsonl, _) => Rows::Jsonl(io::BufWriter::new(sink)),
             (OutputFormat::Parquet, Some(schema)) => {
-                let props = crate::output::parquet::properties().build();
+                let props = crate::output::parquet::properties(compression, &schema);
                 let sink = io::BufWriter::with_capacity(1 << 20, sink);
                 let writer =
                     parquet::arrow::ArrowWriter::try_new(sink, Arc::clone(&schema), Some(props))

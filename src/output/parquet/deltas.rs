@@ -79,6 +79,7 @@ impl DeltaPages {
         let range = least_and_most(&self.values);
         self.pages.push(GridPage {
             body: Bytes::from(body),
+            uncompressed: None,
             rows: self.rows,
             names: 0,
             nulls: self.rows - self.values.len(),

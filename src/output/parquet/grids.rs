@@ -9,8 +9,10 @@
 //! A page is a data page (format v1) of up to [`PAGE_ROWS`] rows: the
 //! definition levels as one bit-packed run of the RLE/bit-packing hybrid
 //! (bit width 1: a null is 0), then the values, PLAIN (each a 4-byte
-//! little-endian length and its bytes), uncompressed and without
-//! statistics, as the module above explains for the grids.
+//! little-endian length and its bytes), without statistics, as the module
+//! above explains for the grids; uncompressed, unless
+//! `--parquet-compression` says otherwise ([`PageCodec`]: the page's body
+//! compressed as one block on the worker, once the page is made).
 
 use std::io::Read;
 
@@ -41,6 +43,9 @@ const HEAD_ROOM: usize = 4 + 2 + PAGE_ROWS / 8;
 #[derive(Clone, Debug)]
 pub(super) struct GridPage {
     pub(super) body: Bytes,
+    /// The body's bytes before it was compressed ([`GridPage::compress`]);
+    /// `None` while it is as made.
+    pub(super) uncompressed: Option<usize>,
     pub(super) rows: usize,
     /// Bit `i` set when the page holds the dictionary's name `i`.
     pub(super) names: u64,
@@ -73,6 +78,71 @@ impl GridPage {
     /// Rows in the page.
     pub(super) fn rows(&self) -> usize {
         self.rows
+    }
+
+    /// Compresses the page's body with `codec` (nothing for
+    /// [`PageCodec::Uncompressed`]).
+    ///
+    /// # Errors
+    /// The compressor failed (never expected).
+    pub(super) fn compress(&mut self, codec: &mut PageCodec) -> Result<(), ParquetError> {
+        if let Some(compressed) = codec.compress(&self.body)? {
+            self.uncompressed = Some(self.body.len());
+            self.body = Bytes::from(compressed);
+        }
+        Ok(())
+    }
+
+    /// The body's bytes before it was compressed.
+    fn size(&self) -> usize {
+        self.uncompressed.unwrap_or(self.body.len())
+    }
+}
+
+/// How the pages made here are compressed: as the chunk's metadata says
+/// ([`PageCodec::compression`]), each page's body (levels and values) as
+/// one block, as a data page v1 holds it; snappy's raw format and a zstd
+/// frame at level 1, as arrow-rs compresses its own pages.
+pub(super) enum PageCodec {
+    /// Written as made.
+    Uncompressed,
+    /// Snappy.
+    Snappy(Box<snap::raw::Encoder>),
+    /// zstd, with its context kept for the pages to come.
+    Zstd(zstd::bulk::Compressor<'static>),
+}
+
+impl PageCodec {
+    /// A codec of `compression` (uncompressed, snappy or zstd).
+    ///
+    /// # Errors
+    /// Another codec, or zstd's context cannot be made.
+    pub(super) fn new(compression: Compression) -> Result<PageCodec, ParquetError> {
+        match compression {
+            Compression::UNCOMPRESSED => Ok(PageCodec::Uncompressed),
+            Compression::SNAPPY => Ok(PageCodec::Snappy(Box::new(snap::raw::Encoder::new()))),
+            Compression::ZSTD(level) => zstd::bulk::Compressor::new(level.compression_level())
+                .map(PageCodec::Zstd)
+                .map_err(|e| ParquetError::External(Box::new(e))),
+            other => Err(ParquetError::General(format!(
+                "pages made here are not written {other}"
+            ))),
+        }
+    }
+
+    /// `body` compressed, or `None` when pages are written uncompressed.
+    fn compress(&mut self, body: &[u8]) -> Result<Option<Vec<u8>>, ParquetError> {
+        match self {
+            PageCodec::Uncompressed => Ok(None),
+            PageCodec::Snappy(encoder) => encoder
+                .compress_vec(body)
+                .map(Some)
+                .map_err(|e| ParquetError::External(Box::new(e))),
+            PageCodec::Zstd(compressor) => compressor
+                .compress(body)
+                .map(Some)
+                .map_err(|e| ParquetError::External(Box::new(e))),
+        }
     }
 }
 
@@ -196,6 +266,7 @@ impl GridPages {
         let values = std::mem::replace(&mut self.values, next);
         self.pages.push(GridPage {
             body: Bytes::from(values).slice(start..),
+            uncompressed: None,
             rows: self.rows,
             names: 0,
             nulls: self.nulls,
@@ -267,14 +338,18 @@ pub(super) struct GridChunk {
 /// [`parquet::file::writer::SerializedRowGroupWriter::append_column`]):
 /// PLAIN pages, or for [`Paged::Names`], the dictionary page of those
 /// names first and pages of their indices ([`super::names`]); with the
-/// chunk's min/max statistics but for text.
+/// chunk's min/max statistics but for text. The pages are compressed with
+/// `compression` already ([`GridPage::compress`]); the dictionary page is
+/// compressed here.
 ///
 /// # Errors
 /// A page of 2 GiB or more, which a page header cannot give the size of
-/// (never expected: [`PAGE_ROWS`] grids of at most 4,096 characters).
+/// (never expected: [`PAGE_ROWS`] grids of at most 4,096 characters), or
+/// a `compression` the pages cannot have ([`PageCodec::new`]).
 pub(super) fn column_chunk<'a>(
     descr: ColumnDescPtr,
     paged: Paged,
+    compression: Compression,
     pages: impl Iterator<Item = &'a GridPage>,
 ) -> Result<(GridChunk, ColumnCloseResult), ParquetError> {
     let names = match paged {
@@ -283,7 +358,9 @@ pub(super) fn column_chunk<'a>(
     };
     let mut pieces = Vec::new();
     let mut rows = 0;
+    // The chunk's bytes as written, and before compression.
     let mut len = 0;
+    let mut size = 0;
     let (mut used, mut nulls) = (0u64, 0);
     let mut range: Option<(f64, f64)> = None;
     let mut ints: Option<(i64, i64)> = None;
@@ -293,10 +370,21 @@ pub(super) fn column_chunk<'a>(
             body.extend_from_slice(&(name.len() as u32).to_le_bytes());
             body.extend_from_slice(name.as_bytes());
         }
-        let header = dictionary_header(body.len(), names.len())?;
-        len += header.len() + body.len();
+        let mut page = GridPage {
+            body: Bytes::from(body),
+            uncompressed: None,
+            rows: 0,
+            names: 0,
+            nulls: 0,
+            range: None,
+            ints: None,
+        };
+        page.compress(&mut PageCodec::new(compression)?)?;
+        let header = dictionary_header(page.size(), page.body.len(), names.len())?;
+        len += header.len() + page.body.len();
+        size += header.len() + page.size();
         pieces.push(Bytes::from(header));
-        pieces.push(Bytes::from(body));
+        pieces.push(page.body);
     }
     let dictionary_len = len;
     let encoding = match paged {
@@ -305,8 +393,9 @@ pub(super) fn column_chunk<'a>(
         Paged::Text | Paged::Doubles => PLAIN,
     };
     for page in pages {
-        let header = header(page.body.len(), page.body.len(), page.rows, encoding)?;
+        let header = header(page.size(), page.body.len(), page.rows, encoding)?;
         len += header.len() + page.body.len();
+        size += header.len() + page.size();
         pieces.push(Bytes::from(header));
         pieces.push(page.body.clone());
         rows += page.rows;
@@ -323,11 +412,12 @@ pub(super) fn column_chunk<'a>(
             *m = (*m).max(most);
         }
     }
-    let size = i64::try_from(len).map_err(|_| too_big(len))?;
+    let written = i64::try_from(len).map_err(|_| too_big(len))?;
+    let size = i64::try_from(size).map_err(|_| too_big(size))?;
     let mut metadata = ColumnChunkMetaData::builder(descr)
-        .set_compression(Compression::UNCOMPRESSED)
+        .set_compression(compression)
         .set_num_values(i64::try_from(rows).map_err(|_| too_big(rows))?)
-        .set_total_compressed_size(size)
+        .set_total_compressed_size(written)
         .set_total_uncompressed_size(size);
     metadata = match paged {
         Paged::Text => metadata
@@ -450,17 +540,22 @@ fn header(
 }
 
 /// The Thrift header of a dictionary page of `values` PLAIN values whose
-/// body is `size` bytes, uncompressed.
+/// body is `compressed` bytes, `size` uncompressed.
 ///
 /// # Errors
-/// `size` or `values` past `i32`.
-fn dictionary_header(size: usize, values: usize) -> Result<Vec<u8>, ParquetError> {
+/// `size`, `compressed` or `values` past `i32`.
+fn dictionary_header(
+    size: usize,
+    compressed: usize,
+    values: usize,
+) -> Result<Vec<u8>, ParquetError> {
     let size = i32::try_from(size).map_err(|_| too_big(size))?;
+    let compressed = i32::try_from(compressed).map_err(|_| too_big(compressed))?;
     let values = i32::try_from(values).map_err(|_| too_big(values))?;
     let mut header = Vec::with_capacity(24);
     // PageHeader: 1 type (DICTIONARY_PAGE, 2), 2 and 3 the sizes,
     // 7 dictionary_page_header (a struct, 12: the id 4 past the last one).
-    for value in [2, size, size] {
+    for value in [2, size, compressed] {
         header.push(NEXT_I32);
         varint(&mut header, value);
     }
@@ -581,9 +676,9 @@ mod tests {
                 encoding: Encoding::PLAIN,
                 is_sorted: false,
             };
-            // A dictionary page's sizes are both its body's (here empty).
-            let ours = dictionary_header(0, rows).unwrap();
-            assert_eq!(ours, theirs(page, 0), "dictionary of {rows}");
+            // Their dictionary page's body is empty too.
+            let ours = dictionary_header(size, 0, rows).unwrap();
+            assert_eq!(ours, theirs(page, size), "dictionary of {rows}");
         }
     }
 
@@ -591,6 +686,7 @@ mod tests {
     fn a_chunk_reads_back_whole_from_any_start() {
         let pages = [GridPage {
             body: Bytes::from_static(b"levels and values"),
+            uncompressed: None,
             rows: 3,
             names: 0,
             nulls: 0,
@@ -612,7 +708,8 @@ mod tests {
                 ColumnPath::from("puzzle"),
             ))
         };
-        let (chunk, close) = column_chunk(descr, Paged::Text, pages.iter()).unwrap();
+        let (chunk, close) =
+            column_chunk(descr, Paged::Text, Compression::UNCOMPRESSED, pages.iter()).unwrap();
         let mut whole = Vec::new();
         chunk.get_read(0).unwrap().read_to_end(&mut whole).unwrap();
         assert_eq!(whole.len() as u64, chunk.len());

@@ -101,6 +101,7 @@ impl NamePages {
         body.extend_from_slice(&self.runs);
         self.pages.push(GridPage {
             body: Bytes::from(body),
+            uncompressed: None,
             rows: self.rows,
             names: self.names,
             nulls: self.nulls,
