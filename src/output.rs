@@ -31,6 +31,7 @@ pub mod rating;
 pub mod read_back;
 pub(crate) mod replace;
 pub mod result;
+mod resumed;
 // Only the subcommands that write a whole file under a temporary name
 // (merge, canon, augment) use it.
 #[cfg(feature = "cli")]
@@ -1245,8 +1246,10 @@ impl ResultsWriter {
     /// `resume::scan_parquet`), the rows of this run compressed as
     /// `compression` says (the old row groups keep theirs): the continued
     /// file is written beside
-    /// it, under a temporary name (`.NAME.resume.partial`, written over
-    /// when a killed run left one), its row groups copied first as they are,
+    /// it, under a temporary name (`.NAME.resume-PID.partial`, locked while
+    /// it is written; what killed resumes left beside it is removed, or
+    /// named in a warning: see `output/resumed.rs`), its row groups copied
+    /// first as they are,
     /// and the rows of this run after them. When the writer ends (also
     /// after an interrupt, or a failed write once the file is given its
     /// footer: see [`ResultsWriter::finish_after`]), the temporary file is
@@ -1266,7 +1269,7 @@ impl ResultsWriter {
         metadata: &::parquet::file::metadata::ParquetMetaData,
     ) -> Result<ResultsWriter, Error> {
         let error = |e| Error::write("results", path, e);
-        let (temporary, target) = replace::resumed(path).ok_or_else(|| {
+        let (temporary, target) = resumed::staged(path).ok_or_else(|| {
             Error::Usage(format!(
                 "--resume continues a Parquet file by writing it anew beside it and renaming it \
                  over the old one, and {} cannot be replaced so (a device, a named pipe or a \
@@ -1276,6 +1279,10 @@ impl ResultsWriter {
         })?;
         let old = File::open(&target).map_err(error)?;
         let file = File::create(&temporary).map_err(error)?;
+        resumed::lock(&file);
+        for leftover in resumed::leftovers(&target, &temporary) {
+            crate::stderrln!("sudoku-batch: warning: {leftover}");
+        }
         if let Ok(meta) = old.metadata() {
             let _ = file.set_permissions(meta.permissions());
         }

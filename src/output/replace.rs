@@ -76,18 +76,8 @@ fn replace(path: &Path) -> Option<File> {
 /// ([`create`]): a named pipe, a device (`/dev/null`: a rename would put a
 /// regular file in its place), a file of several links (the other names
 /// would keep the old contents), a link that leads nowhere.
-#[cfg(feature = "cli")]
 pub(crate) fn staged(path: &Path, tag: &str) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
     beside(path, &format!(".{tag}-{}.partial", std::process::id()))
-}
-
-/// Where the continuation of the results file `path` is written
-/// (`--resume` of Parquet): as [`staged`], under a name without the
-/// process's id, `.NAME.resume.partial`, so that the file a resumed run
-/// killed outright leaves there is the one the next resume writes over
-/// (and renames, or removes, when it ends).
-pub(crate) fn resumed(path: &Path) -> Option<(std::path::PathBuf, std::path::PathBuf)> {
-    beside(path, ".resume.partial")
 }
 
 /// [`staged`] with the temporary name's `suffix`.

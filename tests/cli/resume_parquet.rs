@@ -100,14 +100,23 @@ fn table(path: &str) -> (RecordBatch, usize) {
     (all, groups)
 }
 
+/// The temporary files of resumes of `out` beside it
+/// (`.NAME.resume-PID.partial`), by name.
+pub(crate) fn partials(out: &str) -> Vec<String> {
+    let out = Path::new(out);
+    let start = format!(".{}.resume-", out.file_name().unwrap().to_string_lossy());
+    let mut names: Vec<String> = std::fs::read_dir(out.parent().unwrap())
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.starts_with(&start) && name.ends_with(".partial"))
+        .collect();
+    names.sort();
+    names
+}
+
 /// True when the temporary file of a resume of `out` is there.
 fn partial(out: &str) -> bool {
-    let out = Path::new(out);
-    let name = format!(
-        ".{}.resume.partial",
-        out.file_name().unwrap().to_string_lossy()
-    );
-    out.with_file_name(name).exists()
+    !partials(out).is_empty()
 }
 
 #[test]
@@ -199,11 +208,13 @@ fn a_resume_killed_outright_leaves_the_old_file_whole_and_the_next_one_finishes_
 
     // The resume reads from a pipe that sends 90,000 records and stops:
     // once its temporary file is longer than the old one, SIGKILL.
+    // Its temporary file carries its process id.
     let mut child = spawn(&["-", "--format", "csv", "-o", &out, "--resume"]);
     let mut stdin = child.stdin.take().expect("piped");
     stdin.write_all(header.as_bytes()).unwrap();
     stdin.write_all(rows[..90_000].concat().as_bytes()).unwrap();
-    let temporary = scratch.path(".r.parquet.resume.partial");
+    let killed = format!(".r.parquet.resume-{}.partial", child.id());
+    let temporary = scratch.path(&killed);
     wait_for(&temporary, before.len() as u64 + (2 << 20));
     assert_eq!(signal(&mut child, "KILL"), Some(137));
     drop(stdin);
@@ -212,10 +223,23 @@ fn a_resume_killed_outright_leaves_the_old_file_whole_and_the_next_one_finishes_
         before,
         "the old file is whole"
     );
-    assert!(partial(&out), "the killed run's temporary file is left");
+    assert_eq!(
+        partials(&out),
+        [killed.as_str()],
+        "the killed run's file is left"
+    );
 
-    // The next resume writes over it, and renames it at its end.
-    solved(&[&whole_input, "-o", &out, "--resume"], 0);
+    // The next resume removes it (its process is gone, and so is its
+    // lock), says so, and renames its own file at its end.
+    let said = solved(&[&whole_input, "-o", &out, "--resume"], 0);
+    assert!(
+        said.contains(&format!(
+            "sudoku-batch: warning: removed {temporary}, what a resume of {out} killed \
+             outright left (process {} is gone)",
+            child.id()
+        )),
+        "{said}"
+    );
     assert!(!partial(&out));
     let (resumed, _) = table(&out);
     assert_eq!(resumed, table(&whole).0);

@@ -13,6 +13,7 @@ use std::process::Output;
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::common::{code, repo, stderr, Scratch};
+use crate::resume_parquet::partials;
 
 /// Runs `sudoku-batch ARGS` with files limited to `blocks` 512-byte
 /// blocks, from a shell as a user's: SIGXFSZ at its default action, which
@@ -206,7 +207,6 @@ fn a_resumed_parquet_file_cut_short_keeps_every_old_row_and_resumes_again() {
     let args = ["solve", &input, "-o", &out, "--quiet"];
     error_line(&limited(13_000, &args), &out);
     let before = std::fs::read(&out).unwrap();
-    let temporary = s.path(".r.parquet.resume.partial");
 
     // No room for even the old row group beside it: the old file is left.
     let resume = [&args[..], &["--resume", "--summary-json", &json]].concat();
@@ -216,7 +216,7 @@ fn a_resumed_parquet_file_cut_short_keeps_every_old_row_and_resumes_again() {
         "{message}"
     );
     assert_eq!(std::fs::read(&out).unwrap(), before);
-    assert!(!std::path::Path::new(&temporary).exists());
+    assert_eq!(partials(&out), Vec::<String>::new());
 
     // Room for the old group and part of the next: the continued file, cut
     // after its groups written whole (the old one), replaces the old.
@@ -230,7 +230,7 @@ fn a_resumed_parquet_file_cut_short_keeps_every_old_row_and_resumes_again() {
     );
     assert_eq!(parquet_rows(&out), 32_768);
     assert_eq!(summary(&json)["puzzles"], 32_768);
-    assert!(!std::path::Path::new(&temporary).exists());
+    assert_eq!(partials(&out), Vec::<String>::new());
 
     // Room for them all.
     let output = limited(60_000, &resume);
