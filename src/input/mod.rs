@@ -137,7 +137,7 @@ pub use self::frame::{MAX_RECORD, MAX_SIZED_LINE, MAX_TABLE_RECORD};
 pub use self::gzip::GzipMembers;
 pub use self::jsonl::{JsonRules, KeyScan, MAX_KEYS};
 pub use self::keep::{kept_types, layout, Keep, KeptFit, KeptLayout, KeptTypes};
-pub use self::name::{input_name, input_names, same_input};
+pub use self::name::{input_name, input_names, inputs_of, same_input};
 pub use self::open::{
     jsonl_name, open, open_path, open_results, open_table, open_text, read_twice, Input, Records,
     Results, Source,

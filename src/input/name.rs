@@ -61,6 +61,19 @@ pub fn same_input(a: &str, b: &str) -> bool {
     )
 }
 
+/// The positions among a run's input `names` of the inputs a row's `name`
+/// may be of ([`same_input`]), those named exactly `name` first: a run may
+/// name one file twice (`t.csv ./t.csv`) or two names may be one path
+/// (`/` and `//`), and a row of the second must not be placed at the first
+/// because that one is also the same file.
+pub fn inputs_of(names: &[String], name: &str) -> Vec<usize> {
+    let (mut exact, alias): (Vec<usize>, Vec<usize>) = (0..names.len())
+        .filter(|&i| same_input(&names[i], name))
+        .partition(|&i| names[i] == name);
+    exact.extend(alias);
+    exact
+}
+
 #[cfg(all(test, unix))]
 mod tests {
     use std::ffi::OsStr;
@@ -85,6 +98,11 @@ mod tests {
         assert!(same_input(&absolute, &link.to_string_lossy()));
         // Files that need not exist, by their paths alone.
         assert!(same_input("./data/none.txt", "data//none.txt"));
+        let names = ["//".to_string(), "a".into(), "/".into(), "./a".into()];
+        assert_eq!(inputs_of(&names, "/"), [2, 0]);
+        assert_eq!(inputs_of(&names, "./a"), [3, 1]);
+        assert_eq!(inputs_of(&names, "a"), [1, 3]);
+        assert_eq!(inputs_of(&names, "b"), Vec::<usize>::new());
         assert!(same_input(" a.txt", " a.txt"));
         for (a, b) in [("a.txt", " a.txt"), ("data/a.txt", "a.txt"), ("-", "./-x")] {
             assert!(!same_input(a, b), "{a} {b}");

@@ -25,7 +25,7 @@ use sudoku_core::solver::{Mode, SolverKind, Status};
 use super::report::{threads_differ, Place, Problem, Report, Solution};
 use crate::error::Error;
 use crate::input::sized::looks_sized;
-use crate::input::{same_input, Results};
+use crate::input::{inputs_of, Results};
 use crate::job::shard::Shard;
 use crate::output::file_name;
 use crate::output::rating::RowRating;
@@ -600,17 +600,13 @@ impl RowsBaseline {
     }
 
     /// The inputs of this run the baseline's `name` is of: those of the
-    /// same file ([`same_input`]: the baseline's run may have named it
+    /// same file ([`inputs_of`]: the baseline's run may have named it
     /// `./data/x.txt`, this one `data/x.txt`), looked up once per name.
     fn inputs_named(&self, name: &str) -> Vec<usize> {
         self.aliases
             .borrow_mut()
             .entry(name.to_string())
-            .or_insert_with(|| {
-                (0..self.inputs.len())
-                    .filter(|&j| same_input(&self.inputs[j], name))
-                    .collect()
-            })
+            .or_insert_with(|| inputs_of(&self.inputs, name))
             .clone()
     }
 

@@ -56,7 +56,7 @@ use sudoku_core::grid::Grid;
 use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::commands::flags::LayoutArgs;
 use crate::error::{Error, Verdict};
-use crate::input::{self, same_input, InputError, Record, SizedRecord};
+use crate::input::{self, inputs_of, InputError, Record, SizedRecord};
 use crate::output::format::{choose, OutputFormat};
 use crate::output::read_back::{
     delimiter_name, file_column, header_delimiter, parse_row, Columns, RecordReader, Row,
@@ -369,9 +369,7 @@ fn merge(
         let mut aliases = aliases.borrow_mut();
         let named = aliases.entry(name.to_vec()).or_insert_with(|| {
             let name = file_name(&String::from_utf8_lossy(name)).to_string();
-            (0..names.len())
-                .filter(|&i| same_input(&names[i], &name))
-                .collect()
+            inputs_of(&names, &name)
         });
         let Some(&first) = named.first() else {
             return Err(format!(
