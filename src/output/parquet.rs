@@ -1,7 +1,8 @@
 //! Results as Apache Parquet, with arrow-rs's writer: the CSV's columns,
 //! typed, built from each chunk's results on the solver worker that
 //! finished it ([`RowFormat::columns`]) and written in row groups of about
-//! [`ROW_GROUP_ROWS`] as the run goes, the footer when the writer finishes
+//! [`ROW_GROUP_ROWS`] (fewer when they reach [`ROW_GROUP_BYTES`]: long kept
+//! values) as the run goes, the footer when the writer finishes
 //! (also after an interrupt). The columns of every run (`line` to
 //! `message`) are made into finished pages there too (`grids.rs`,
 //! `names.rs`, `deltas.rs`); the others (`file`, the ratings, kept
@@ -117,6 +118,14 @@ use salvage::{salvage, Footing};
 /// ones.
 pub const ROW_GROUP_ROWS: usize = 32 * 1024;
 
+/// Bytes of a row group's columns (as handed to it: the grids' pages and
+/// the other columns' Arrow values) at which it ends, however few rows it
+/// has (a chunk's rows at most later): kept values of a megabyte a row
+/// would otherwise make [`ROW_GROUP_ROWS`] rows 32 GB, held until written.
+/// 9x9 results without kept columns are about 200 bytes a row, 6.5 MB a
+/// group: they end at [`ROW_GROUP_ROWS`] as before.
+pub const ROW_GROUP_BYTES: usize = 64 << 20;
+
 /// Bytes of a data page at which it is cut (at the end of a mini-batch of
 /// 1,024 values: about 83 KB of grids): a page buffer stays under the
 /// allocator's threshold for mapping fresh memory, so the pages of one row
@@ -195,6 +204,8 @@ pub(crate) struct ParquetRows {
     grid_pages: Vec<Vec<GridPage>>,
     /// Rows in `group`.
     group_rows: usize,
+    /// Bytes of the columns handed to `group` ([`ROW_GROUP_BYTES`]).
+    group_bytes: usize,
     /// Row groups written.
     groups: usize,
     schema: SchemaRef,
@@ -309,6 +320,14 @@ impl FileThread {
             )),
         }
     }
+}
+
+/// Bytes of `column`'s values, of its own rows only when it is a slice
+/// (the whole buffers' size when that cannot be told).
+pub(crate) fn slice_bytes(column: &dyn Array) -> usize {
+    let data = column.to_data();
+    data.get_slice_memory_size()
+        .unwrap_or_else(|_| data.get_buffer_memory_size())
 }
 
 /// The error of a file thread that ended before its last group.
@@ -566,6 +585,7 @@ impl ParquetRows {
             grids,
             leaves,
             group_rows: 0,
+            group_bytes: 0,
             groups,
             table: Arc::new(TableColumns {
                 files: shape.files.clone(),
@@ -585,7 +605,7 @@ impl ParquetRows {
     }
 
     /// Adds one row per result; a row group is written each time
-    /// [`ROW_GROUP_ROWS`] rows are buffered.
+    /// [`ROW_GROUP_ROWS`] rows or [`ROW_GROUP_BYTES`] bytes are buffered.
     ///
     /// # Errors
     /// The rows cannot be encoded or written.
@@ -623,7 +643,8 @@ impl ParquetRows {
     }
 
     /// Adds the rows of `table` a page of grids at a time, a row group
-    /// written each time one reaches [`ROW_GROUP_ROWS`] rows.
+    /// written each time one reaches [`ROW_GROUP_ROWS`] rows or
+    /// [`ROW_GROUP_BYTES`] bytes.
     fn write_table(&mut self, table: &Table) -> Result<(), ParquetError> {
         let Some(first) = table.grids.first() else {
             return Ok(());
@@ -649,13 +670,16 @@ impl ParquetRows {
                 }
             };
             let slices: Vec<ArrayRef> = table.arrays.iter().map(|c| c.slice(start, rows)).collect();
+            self.group_bytes += slices.iter().map(|c| slice_bytes(c)).sum::<usize>();
             group.encode(&slices);
             for (held, pages) in self.grid_pages.iter_mut().zip(&table.grids) {
-                held.extend(pages.get(k).cloned());
+                let page = pages.get(k);
+                self.group_bytes += page.map_or(0, |page| page.body.len());
+                held.extend(page.cloned());
             }
             start += rows;
             self.group_rows += rows;
-            if self.group_rows >= ROW_GROUP_ROWS {
+            if self.group_rows >= ROW_GROUP_ROWS || self.group_bytes >= ROW_GROUP_BYTES {
                 self.close_group()?;
             }
         }
@@ -671,6 +695,7 @@ impl ParquetRows {
         let pages = std::mem::replace(&mut self.grid_pages, pages);
         self.file.write((group, pages))?;
         self.group_rows = 0;
+        self.group_bytes = 0;
         self.groups += 1;
         Ok(())
     }

@@ -1077,13 +1077,35 @@ struct ParquetRows {
     schema: arrow_schema::SchemaRef,
     /// The rows not written yet.
     rows: Vec<arrow_array::RecordBatch>,
+    /// Bytes of their values.
+    bytes: usize,
 }
 
 /// Rows put together into one batch written.
 const PARQUET_BATCH_ROWS: usize = 8192;
 
+/// Bytes of rows at which they are written, however few (long kept values).
+const PARQUET_BATCH_BYTES: usize = 16 << 20;
+
 impl ParquetRows {
-    /// Writes the rows held, if any.
+    /// Holds `row` (a one-row slice), writing the rows held once they are
+    /// [`PARQUET_BATCH_ROWS`] or [`PARQUET_BATCH_BYTES`].
+    fn push(&mut self, row: arrow_array::RecordBatch) -> io::Result<()> {
+        self.bytes += row
+            .columns()
+            .iter()
+            .map(|column| crate::output::parquet::slice_bytes(column))
+            .sum::<usize>();
+        self.rows.push(row);
+        match self.rows.len() >= PARQUET_BATCH_ROWS || self.bytes >= PARQUET_BATCH_BYTES {
+            true => self.flush(),
+            false => Ok(()),
+        }
+    }
+
+    /// Writes the rows held, if any, and ends the row group once it holds
+    /// [`ROW_GROUP_BYTES`](crate::output::parquet::ROW_GROUP_BYTES), as
+    /// `solve` does (the writer's own rule counts rows only).
     fn flush(&mut self) -> io::Result<()> {
         if self.rows.is_empty() {
             return Ok(());
@@ -1091,7 +1113,12 @@ impl ParquetRows {
         let batch = arrow_select::concat::concat_batches(&self.schema, &self.rows)
             .map_err(io::Error::other)?;
         self.rows.clear();
-        self.writer.write(&batch).map_err(io::Error::other)
+        self.bytes = 0;
+        self.writer.write(&batch).map_err(io::Error::other)?;
+        if self.writer.in_progress_size() >= crate::output::parquet::ROW_GROUP_BYTES {
+            self.writer.flush().map_err(io::Error::other)?;
+        }
+        Ok(())
     }
 }
 
@@ -1133,6 +1160,7 @@ impl Output {
                     writer,
                     schema,
                     rows: Vec::with_capacity(PARQUET_BATCH_ROWS),
+                    bytes: 0,
                 }))
             }
             _ => Rows::Csv(Box::new(
@@ -1178,11 +1206,9 @@ impl Output {
             Some(Rows::Jsonl(lines)) => lines.write_all(reader.jsonl_text().unwrap_or_default()),
             // Likewise Parquet.
             Some(Rows::Parquet(parquet)) => {
-                let row = reader.parquet_records().and_then(|rows| rows.last_row());
-                parquet.rows.extend(row);
-                match parquet.rows.len() >= PARQUET_BATCH_ROWS {
-                    true => parquet.flush(),
-                    false => Ok(()),
+                match reader.parquet_records().and_then(|rows| rows.last_row()) {
+                    Some(row) => parquet.push(row),
+                    None => Ok(()),
                 }
             }
         };
