@@ -142,6 +142,7 @@ pub use self::open::{
     jsonl_name, open, open_path, open_results, open_table, open_text, read_twice, Input, Records,
     Results, Source,
 };
+pub(crate) use self::parquet_reader::batch_rows;
 pub use self::record_batch::{
     Parsed, Parser, PlainRecord, RecordBatch, RecordStream, Scratch, FILL_BYTES,
 };

@@ -167,12 +167,21 @@ pub struct Table {
     puzzle: Option<TextColumn>,
     solution: Option<TextColumn>,
     status: Option<TextColumn>,
+    /// Bytes of the batch's arrays a row, on average.
+    row_bytes: usize,
 }
 
 impl Table {
     /// Rows in the batch.
     pub fn num_rows(&self) -> usize {
         self.batch.num_rows()
+    }
+
+    /// Bytes of the batch's arrays that `rows` of its rows take, on
+    /// average: what a [`RecordBatch`](super::RecordBatch) holding them
+    /// counts toward [`FILL_BYTES`](super::FILL_BYTES).
+    pub fn bytes_of(&self, rows: usize) -> usize {
+        self.row_bytes.saturating_mul(rows)
     }
 }
 
@@ -287,6 +296,7 @@ impl TableRules {
             puzzle: column(self.puzzle),
             solution: column(self.solution),
             status: column(self.status),
+            row_bytes: batch.get_array_memory_size() / batch.num_rows().max(1),
             batch,
         }
     }

@@ -19,7 +19,9 @@ use parquet::arrow::arrow_reader::{
 };
 use parquet::arrow::ProjectionMask;
 use parquet::basic::{Repetition, Type as PhysicalType};
-use parquet::file::metadata::{FileMetaData, ParquetMetaData, ParquetMetaDataBuilder};
+use parquet::file::metadata::{
+    FileMetaData, ParquetMetaData, ParquetMetaDataBuilder, RowGroupMetaData,
+};
 use parquet::schema::types::{SchemaDescriptor, Type};
 
 use super::choose::{self, Choice, Seen};
@@ -27,12 +29,31 @@ use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
 use super::parquet::{value_at, Table, TableRules};
 use super::parquet_file::ParquetFile;
-use super::record_batch::RecordBatch as Batch;
+use super::record_batch::{RecordBatch as Batch, FILL_BYTES};
 use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::KeptColumn;
 
-/// Rows per Arrow batch.
+/// Rows per Arrow batch, at most ([`batch_rows`]).
 pub const BATCH_ROWS: usize = 4096;
+
+/// Rows of an Arrow batch read from the row group `group`, of its columns
+/// at `roots` (positions among the file's columns): `most`, fewer when
+/// their values would take more than [`FILL_BYTES`] (by the footer's
+/// uncompressed sizes, on average), at least one. Kept values of a
+/// megabyte a row would otherwise make a batch of [`BATCH_ROWS`] 4 GB.
+pub fn batch_rows(group: &RowGroupMetaData, roots: &[usize], most: usize) -> usize {
+    let schema = group.schema_descr();
+    let bytes: i64 = group
+        .columns()
+        .iter()
+        .enumerate()
+        .filter(|(leaf, _)| roots.contains(&schema.get_column_root_idx(*leaf)))
+        .map(|(_, column)| column.uncompressed_size().max(0))
+        .sum();
+    let rows = group.num_rows().max(1);
+    let row_bytes = usize::try_from(bytes / rows).unwrap_or(usize::MAX).max(1);
+    (FILL_BYTES / row_bytes).clamp(1, most.max(1))
+}
 
 /// Records from a Parquet file.
 pub struct ParquetReader {
@@ -197,10 +218,15 @@ impl ParquetReader {
             self.metadata.clone(),
         );
         let mask = ProjectionMask::roots(builder.parquet_schema(), self.projection.iter().copied());
+        let batch_rows = batch_rows(
+            self.metadata.metadata().row_group(group),
+            &self.projection,
+            BATCH_ROWS,
+        );
         let rows = builder
             .with_row_groups(vec![group])
             .with_projection(mask)
-            .with_batch_size(BATCH_ROWS)
+            .with_batch_size(batch_rows)
             .build()
             .map_err(|e| self.error(e.to_string()))?;
         if let Some(consumed) = &self.consumed {
@@ -231,7 +257,10 @@ impl ParquetReader {
             return Some(Err(e));
         }
         let table = self.batch.as_ref()?;
-        let rows = self.row..table.num_rows().min(self.row + max.max(1));
+        // No more rows than fill the batch's bytes (one at least).
+        let room = FILL_BYTES.saturating_sub(batch.byte_len()) / table.bytes_of(1).max(1);
+        let max = max.min(room).max(1);
+        let rows = self.row..table.num_rows().min(self.row + max);
         batch.push_rows(&self.rules, table, rows.clone(), self.line + 1);
         self.line += rows.len() as u64;
         self.row = rows.end;
@@ -523,6 +552,43 @@ mod tests {
         (0..batch.len())
             .map(|i| batch.record(i, &mut scratch).1)
             .collect()
+    }
+
+    /// The first row group of a file of `rows` rows of a puzzle and a
+    /// note of `note` bytes.
+    fn group_of_notes(rows: usize, note: usize) -> RowGroupMetaData {
+        let text = "n".repeat(note);
+        let puzzle: StringArray = (0..rows).map(|_| Some(P)).collect();
+        let notes: StringArray = (0..rows).map(|_| Some(text.as_str())).collect();
+        let columns: Vec<(&str, ArrayRef)> =
+            vec![("puzzle", Arc::new(puzzle)), ("note", Arc::new(notes))];
+        let batch = RecordBatch::try_from_iter(columns).unwrap();
+        let mut bytes = Vec::new();
+        // Each note's bytes as they are, as distinct notes would be.
+        let props = WriterProperties::builder()
+            .set_dictionary_enabled(false)
+            .build();
+        let mut writer = ArrowWriter::try_new(&mut bytes, batch.schema(), Some(props)).unwrap();
+        writer.write(&batch).unwrap();
+        let metadata = writer.close().unwrap();
+        metadata.row_group(0).clone()
+    }
+
+    #[test]
+    fn batches_of_long_rows_are_cut_by_bytes_and_of_short_ones_by_rows() {
+        let long = group_of_notes(40, 1 << 20);
+        // The note's megabyte a row: 16 rows make 16 MiB.
+        assert_eq!(batch_rows(&long, &[0, 1], BATCH_ROWS), 15);
+        // The puzzles alone are short.
+        assert_eq!(batch_rows(&long, &[0], BATCH_ROWS), BATCH_ROWS);
+        let short = group_of_notes(100, 10);
+        assert_eq!(batch_rows(&short, &[0, 1], BATCH_ROWS), BATCH_ROWS);
+        assert_eq!(batch_rows(&short, &[0, 1], 7), 7);
+        // Never none.
+        assert_eq!(
+            batch_rows(&group_of_notes(2, 20 << 20), &[1], BATCH_ROWS),
+            1
+        );
     }
 
     #[test]

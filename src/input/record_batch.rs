@@ -183,6 +183,9 @@ pub struct RecordBatch {
     /// The Arrow batches that [`Item::Row`]s are rows of, each with the
     /// rules that make its rows records.
     tables: Vec<(Arc<TableRules>, Table)>,
+    /// Bytes of the Arrow batches' arrays that the rows pushed take
+    /// ([`Table::bytes_of`]).
+    row_bytes: usize,
     input: usize,
     /// Kept values every record has (`--keep`): a parsed record with fewer
     /// is padded with nulls.
@@ -316,10 +319,12 @@ impl RecordBatch {
         self.items.len()
     }
 
-    /// Bytes of raw records held: a batch is full at [`FILL_BYTES`] (long
-    /// CSV and JSON Lines records fill it before its record count).
+    /// Bytes of raw records held, and of the Arrow rows pushed: a batch is
+    /// full at [`FILL_BYTES`] (long CSV and JSON Lines records, and
+    /// Parquet rows with long kept values, fill it before its record
+    /// count).
     pub fn byte_len(&self) -> usize {
-        self.bytes.len()
+        self.bytes.len() + self.row_bytes
     }
 
     /// True when the batch holds no record.
@@ -333,6 +338,7 @@ impl RecordBatch {
         self.items.clear();
         self.parsers.clear();
         self.tables.clear();
+        self.row_bytes = 0;
         self.maps.clear();
     }
 
@@ -375,6 +381,7 @@ impl RecordBatch {
         first_line: u64,
     ) {
         let index = self.tables.len();
+        self.row_bytes += table.bytes_of(rows.len());
         self.tables.push((Arc::clone(rules), table.clone()));
         let input = self.input;
         self.items

@@ -906,7 +906,8 @@ pub fn json_fields(
     Ok(())
 }
 
-/// Rows of a Parquet results file read at a time.
+/// Rows of a Parquet results file read at a time, at most (fewer for long
+/// rows: [`batch_rows`](crate::input::batch_rows)).
 const PARQUET_BATCH_ROWS: usize = 8192;
 
 /// Reads the rows of a Parquet results file, a batch of rows at a time
@@ -956,6 +957,7 @@ impl ParquetRecords {
         read: &[usize],
         file_column: Option<usize>,
     ) -> Result<ParquetRecords, String> {
+        use crate::input::batch_rows;
         use parquet::arrow::arrow_reader::{
             ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
         };
@@ -967,9 +969,18 @@ impl ParquetRecords {
         roots.sort_unstable();
         roots.dedup();
         let mask = parquet::arrow::ProjectionMask::roots(reader.parquet_schema(), roots.clone());
+        // Fewer rows a batch for rows of long kept values, by the row group
+        // whose rows are the longest.
+        let batch_rows = reader
+            .metadata()
+            .row_groups()
+            .iter()
+            .map(|group| batch_rows(group, &roots, PARQUET_BATCH_ROWS))
+            .min()
+            .unwrap_or(PARQUET_BATCH_ROWS);
         let batches = ParquetRecordBatchReaderBuilder::new_with_metadata(file, reader)
             .with_projection(mask)
-            .with_batch_size(PARQUET_BATCH_ROWS)
+            .with_batch_size(batch_rows)
             .build()
             .map_err(|e| e.to_string())?;
         let fields = (0..width)
