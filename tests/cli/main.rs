@@ -22,6 +22,7 @@ mod keep_types;
 mod kept;
 mod kept_bytes;
 mod line_fields;
+mod long_kept;
 mod merge_jsonl;
 mod merge_parquet;
 mod mismatch;
