@@ -1079,6 +1079,8 @@ struct ParquetRows {
     rows: Vec<arrow_array::RecordBatch>,
     /// Bytes of their values.
     bytes: usize,
+    /// Bytes of the values written to the row group being filled.
+    group_bytes: usize,
 }
 
 /// Rows put together into one batch written.
@@ -1104,8 +1106,8 @@ impl ParquetRows {
     }
 
     /// Writes the rows held, if any, and ends the row group once it holds
-    /// [`ROW_GROUP_BYTES`](crate::output::parquet::ROW_GROUP_BYTES), as
-    /// `solve` does (the writer's own rule counts rows only).
+    /// [`ROW_GROUP_BYTES`](crate::output::parquet::ROW_GROUP_BYTES) of
+    /// values, as `solve` does (the writer's own rule counts rows only).
     fn flush(&mut self) -> io::Result<()> {
         if self.rows.is_empty() {
             return Ok(());
@@ -1113,10 +1115,15 @@ impl ParquetRows {
         let batch = arrow_select::concat::concat_batches(&self.schema, &self.rows)
             .map_err(io::Error::other)?;
         self.rows.clear();
-        self.bytes = 0;
+        self.group_bytes += std::mem::take(&mut self.bytes);
         self.writer.write(&batch).map_err(io::Error::other)?;
-        if self.writer.in_progress_size() >= crate::output::parquet::ROW_GROUP_BYTES {
+        if self.writer.in_progress_rows() < batch.num_rows() {
+            // The writer ended a group at its row count, within the batch.
+            self.group_bytes = 0;
+        }
+        if self.group_bytes >= crate::output::parquet::ROW_GROUP_BYTES {
             self.writer.flush().map_err(io::Error::other)?;
+            self.group_bytes = 0;
         }
         Ok(())
     }
@@ -1161,6 +1168,7 @@ impl Output {
                     schema,
                     rows: Vec::with_capacity(PARQUET_BATCH_ROWS),
                     bytes: 0,
+                    group_bytes: 0,
                 }))
             }
             _ => Rows::Csv(Box::new(
