@@ -8,34 +8,17 @@
 //! measured.
 
 use std::path::{Path, PathBuf};
-use std::process::Output;
 
 use tempfile::TempDir;
 
-use crate::common::{bin, code, stderr};
+use crate::common::{bin, code, in_dir, run_subcommand, stderr};
 
 const TOP95: &str = "data/top95.txt";
-
-/// `sudoku-batch SUBCOMMAND ARGS`, run from the crate root (`solve` and
-/// `check` without a progress bar); its output whatever the exit code.
-fn run(subcommand: &str, args: &[&str]) -> Output {
-    let mut cmd = bin();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).arg(subcommand);
-    if matches!(subcommand, "solve" | "check") {
-        cmd.args(["--progress", "never"]);
-    }
-    cmd.args(args).output().expect("the binary runs")
-}
-
-/// `path` in `dir`, as an argument.
-fn at(dir: &TempDir, name: &str) -> String {
-    dir.path().join(name).to_string_lossy().into_owned()
-}
 
 /// Runs `solve ARGS --quiet` into `out`, asserting that it solved
 /// everything.
 fn solve_to(out: &str, args: &[&str]) {
-    let output = run("solve", &[args, &["-o", out, "--quiet"]].concat());
+    let output = run_subcommand("solve", &[args, &["-o", out, "--quiet"]].concat());
     assert_eq!(code(&output), 0, "{}", stderr(&output));
 }
 
@@ -57,7 +40,7 @@ fn untimed(path: &Path, delimiter: char, timed: usize) -> Vec<String> {
 #[test]
 fn check_rate_fails_on_a_changed_rating_and_names_it() {
     let dir = tempfile::tempdir().unwrap();
-    let base = at(&dir, "base.csv");
+    let base = in_dir(&dir, "base.csv");
     solve_to(&base, &["--rate", TOP95]);
     // Line 3's rating is 2.6, Pointing: a rater regression makes it 9.9.
     let text = std::fs::read_to_string(&base).unwrap();
@@ -74,7 +57,7 @@ fn check_rate_fails_on_a_changed_rating_and_names_it() {
         "/dev/null",
         "--quiet",
     ];
-    let output = run("check", &args);
+    let output = run_subcommand("check", &args);
     let err = stderr(&output);
     assert_eq!(code(&output), 1, "{err}");
     assert!(
@@ -86,14 +69,14 @@ fn check_rate_fails_on_a_changed_rating_and_names_it() {
         "{err}"
     );
     // The same as JSON Lines.
-    let jsonl = at(&dir, "base.jsonl");
+    let jsonl = in_dir(&dir, "base.jsonl");
     solve_to(&jsonl, &["--rate", TOP95]);
     let text = std::fs::read_to_string(&jsonl).unwrap();
     let third = text.lines().nth(2).unwrap();
     let damaged = third.replace("\"rating\":2.6", "\"rating\":3.0");
     assert_ne!(damaged, third, "{third}");
     std::fs::write(&jsonl, text.replace(third, &damaged)).unwrap();
-    let output = run(
+    let output = run_subcommand(
         "check",
         &["--rate", TOP95, "--baseline", &jsonl, "-o", "/dev/null"],
     );
@@ -108,9 +91,9 @@ fn check_rate_fails_on_a_changed_rating_and_names_it() {
 #[test]
 fn ratings_on_one_side_only_are_not_compared_and_the_report_says_so() {
     let dir = tempfile::tempdir().unwrap();
-    let plain = at(&dir, "plain.csv");
+    let plain = in_dir(&dir, "plain.csv");
     solve_to(&plain, &[TOP95]);
-    let rated = at(&dir, "rated.csv");
+    let rated = in_dir(&dir, "rated.csv");
     solve_to(&rated, &["--rate", TOP95]);
     for (rate, base, says) in [
         (
@@ -135,7 +118,7 @@ fn ratings_on_one_side_only_are_not_compared_and_the_report_says_so() {
         if rate {
             args.push("--rate");
         }
-        let output = run("check", &args);
+        let output = run_subcommand("check", &args);
         let err = stderr(&output);
         assert_eq!(code(&output), 0, "{err}");
         assert!(
@@ -144,7 +127,7 @@ fn ratings_on_one_side_only_are_not_compared_and_the_report_says_so() {
             "{err}"
         );
     }
-    let output = run(
+    let output = run_subcommand(
         "check",
         &["--rate", TOP95, "--baseline", &rated, "-o", "/dev/null"],
     );
@@ -156,7 +139,7 @@ fn ratings_on_one_side_only_are_not_compared_and_the_report_says_so() {
 fn tab_and_semicolon_results_merge_check_and_resume() {
     let dir = tempfile::tempdir().unwrap();
     for (name, delimiter) in [("tab", '\t'), (";", ';')] {
-        let part = |k: u32| at(&dir, &format!("r{k}.csv"));
+        let part = |k: u32| in_dir(&dir, &format!("r{k}.csv"));
         for k in [1, 2] {
             let shard = format!("{k}/2");
             solve_to(
@@ -164,17 +147,17 @@ fn tab_and_semicolon_results_merge_check_and_resume() {
                 &[TOP95, "--shard", &shard, "--output-delimiter", name],
             );
         }
-        let whole = at(&dir, "whole.csv");
+        let whole = in_dir(&dir, "whole.csv");
         solve_to(&whole, &[TOP95, "--output-delimiter", name]);
-        let merged = at(&dir, "merged.csv");
-        let output = run("merge", &[&part(1), &part(2), "-o", &merged]);
+        let merged = in_dir(&dir, "merged.csv");
+        let output = run_subcommand("merge", &[&part(1), &part(2), "-o", &merged]);
         assert_eq!(code(&output), 0, "{name}: {}", stderr(&output));
         assert_eq!(
             untimed(Path::new(&merged), delimiter, 5),
             untimed(Path::new(&whole), delimiter, 5),
             "{name}: the merge is the single run's file"
         );
-        let output = run("check", &[TOP95, "--baseline", &whole, "-o", "/dev/null"]);
+        let output = run_subcommand("check", &[TOP95, "--baseline", &whole, "-o", "/dev/null"]);
         assert_eq!(code(&output), 0, "{name}: {}", stderr(&output));
         assert!(
             stderr(&output).contains("95 rows compared"),
@@ -186,10 +169,10 @@ fn tab_and_semicolon_results_merge_check_and_resume() {
         // `file` column) and a gzip file alike.
         let two = [TOP95, TOP95, "--output-delimiter", name];
         for out in ["cut.csv", "cut.csv.gz"] {
-            let out = at(&dir, out);
+            let out = in_dir(&dir, out);
             solve_to(&out, &[&two[..], &["--limit", "30"]].concat());
             solve_to(&out, &[&two[..], &["--resume"]].concat());
-            let full = at(&dir, "full.csv");
+            let full = in_dir(&dir, "full.csv");
             solve_to(&full, &two);
             if !out.ends_with(".gz") {
                 assert_eq!(
@@ -198,7 +181,7 @@ fn tab_and_semicolon_results_merge_check_and_resume() {
                     "{name}: the resumed file is the whole run's"
                 );
             }
-            let output = run(
+            let output = run_subcommand(
                 "check",
                 &[&two[..2], &["--baseline", &out, "-o", "/dev/null"]].concat(),
             );
@@ -214,14 +197,14 @@ fn tab_and_semicolon_results_merge_check_and_resume() {
 #[test]
 fn parts_or_resumes_of_another_delimiter_are_refused_by_name() {
     let dir = tempfile::tempdir().unwrap();
-    let (tab, comma) = (at(&dir, "r1.csv"), at(&dir, "r2.csv"));
+    let (tab, comma) = (in_dir(&dir, "r1.csv"), in_dir(&dir, "r2.csv"));
     solve_to(
         &tab,
         &[TOP95, "--shard", "1/2", "--output-delimiter", "tab"],
     );
     solve_to(&comma, &[TOP95, "--shard", "2/2"]);
-    let merged = at(&dir, "m.csv");
-    let output = run("merge", &[&tab, &comma, "-o", &merged]);
+    let merged = in_dir(&dir, "m.csv");
+    let output = run_subcommand("merge", &[&tab, &comma, "-o", &merged]);
     assert_eq!(code(&output), 2, "{}", stderr(&output));
     assert!(
         stderr(&output).contains("r1.csv separates its fields with tab and")
@@ -231,7 +214,7 @@ fn parts_or_resumes_of_another_delimiter_are_refused_by_name() {
     );
     assert!(!Path::new(&merged).exists());
     let before = std::fs::read(&comma).unwrap();
-    let output = run(
+    let output = run_subcommand(
         "solve",
         &[
             TOP95,
@@ -257,9 +240,9 @@ fn parts_or_resumes_of_another_delimiter_are_refused_by_name() {
 
 /// The results of top95, gzipped by `solve`, cut after `bytes`.
 fn cut_gzip(dir: &TempDir, bytes: usize) -> String {
-    let whole = at(dir, "r.csv.gz");
+    let whole = in_dir(dir, "r.csv.gz");
     solve_to(&whole, &[TOP95]);
-    let cut = at(dir, "cut.csv.gz");
+    let cut = in_dir(dir, "cut.csv.gz");
     let data = std::fs::read(&whole).unwrap();
     std::fs::write(&cut, &data[..bytes]).unwrap();
     cut
@@ -273,7 +256,7 @@ fn gzip_damage_is_named_at_the_line_being_read_not_line_0() {
         ("check", vec![TOP95, "--baseline", &cut, "-o", "/dev/null"]),
         ("merge", vec![&cut, "-o", "/dev/null"]),
     ] {
-        let output = run(subcommand, &args);
+        let output = run_subcommand(subcommand, &args);
         let err = stderr(&output);
         assert_eq!(code(&output), 2, "{err}");
         let line: u64 = err
@@ -295,14 +278,14 @@ fn gzip_damage_is_named_at_the_line_being_read_not_line_0() {
 #[test]
 fn an_unclosed_quote_is_named_as_such_not_as_a_last_row_cut_short() {
     let dir = tempfile::tempdir().unwrap();
-    let part = at(&dir, "r1.csv");
+    let part = in_dir(&dir, "r1.csv");
     solve_to(&part, &[TOP95, "--shard", "1/2"]);
     let text = std::fs::read_to_string(&part).unwrap();
     let lines = text.lines().count();
     let eleventh = text.lines().nth(10).unwrap();
     let quoted = text.replace(eleventh, &eleventh.replacen(",solved,", ",\"solved,", 1));
     std::fs::write(&part, quoted).unwrap();
-    let other = at(&dir, "r2.csv");
+    let other = in_dir(&dir, "r2.csv");
     solve_to(&other, &[TOP95, "--shard", "2/2"]);
     let says = format!(
         "line 11: a quote opens a field in this row and no quote closes it up to the end of the \
@@ -323,7 +306,7 @@ fn an_unclosed_quote_is_named_as_such_not_as_a_last_row_cut_short() {
             ],
         ),
     ] {
-        let output = run(subcommand, &args);
+        let output = run_subcommand(subcommand, &args);
         let err = stderr(&output);
         assert_eq!(code(&output), 2, "{err}");
         assert!(
@@ -332,9 +315,9 @@ fn an_unclosed_quote_is_named_as_such_not_as_a_last_row_cut_short() {
         );
     }
     // A file cut inside a quoted field of its last row is still that.
-    let cut = at(&dir, "cut.csv");
+    let cut = in_dir(&dir, "cut.csv");
     std::fs::write(&cut, format!("{}\"r1c1", &text[..text.len() - 1])).unwrap();
-    let output = run("merge", &[&cut, "-o", "/dev/null"]);
+    let output = run_subcommand("merge", &[&cut, "-o", "/dev/null"]);
     assert!(
         stderr(&output).contains("the last row has no line end"),
         "{}",
@@ -345,14 +328,14 @@ fn an_unclosed_quote_is_named_as_such_not_as_a_last_row_cut_short() {
 #[test]
 fn a_kept_row_with_a_damaged_solution_is_named_damaged_not_another_box() {
     let dir = tempfile::tempdir().unwrap();
-    let out = at(&dir, "ed.csv");
+    let out = in_dir(&dir, "ed.csv");
     solve_to(&out, &[TOP95, "--limit", "30"]);
     let text = std::fs::read_to_string(&out).unwrap();
     let row = text.lines().nth(19).unwrap();
     let damaged = row.replacen(",solved,1", ",solved,9", 1);
     assert_ne!(damaged, row);
     std::fs::write(&out, text.replace(row, &damaged)).unwrap();
-    let output = run("solve", &[TOP95, "-o", &out, "--resume", "--quiet"]);
+    let output = run_subcommand("solve", &[TOP95, "-o", &out, "--resume", "--quiet"]);
     let err = stderr(&output);
     assert_eq!(code(&output), 2, "{err}");
     assert!(
@@ -368,8 +351,8 @@ fn a_kept_row_with_a_damaged_solution_is_named_damaged_not_another_box() {
 #[test]
 fn a_bench_bar_says_missing_answers_when_no_answer_was_wrong() {
     let dir = tempfile::tempdir().unwrap();
-    let html = at(&dir, "b.html");
-    let output = run(
+    let html = in_dir(&dir, "b.html");
+    let output = run_subcommand(
         "bench",
         &[
             TOP95,

@@ -40,6 +40,22 @@ pub fn solve(args: &[&str]) -> Output {
         .expect("the binary runs")
 }
 
+/// `sudoku-batch SUBCOMMAND ARGS`, run from the crate root (`solve` and
+/// `check` without a progress bar); its output whatever the exit code.
+pub fn run_subcommand(subcommand: &str, args: &[&str]) -> Output {
+    let mut cmd = bin();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).arg(subcommand);
+    if matches!(subcommand, "solve" | "check") {
+        cmd.args(["--progress", "never"]);
+    }
+    cmd.args(args).output().expect("the binary runs")
+}
+
+/// The file `name` in `dir`, as an argument.
+pub fn in_dir(dir: &tempfile::TempDir, name: &str) -> String {
+    dir.path().join(name).to_string_lossy().into_owned()
+}
+
 /// Runs `solve` with `stdin` as standard input.
 pub fn solve_stdin(args: &[&str], stdin: &[u8]) -> Output {
     bin()

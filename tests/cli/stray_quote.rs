@@ -9,34 +9,14 @@
 //! JSON Lines, a row per line, has no such fault: a line that is not JSON
 //! is refused wherever it is but last, where it is a row cut short.
 
-use std::process::Output;
-
-use tempfile::TempDir;
-
-use crate::common::{bin, code, stderr, without_json_timing, without_timing};
+use crate::common::{code, in_dir, run_subcommand, stderr, without_json_timing, without_timing};
 
 const TOP95: &str = "data/top95.txt";
-
-/// `sudoku-batch SUBCOMMAND ARGS`, run from the crate root with no
-/// progress bar; its output whatever the exit code.
-fn run(subcommand: &str, args: &[&str]) -> Output {
-    let mut cmd = bin();
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR")).arg(subcommand);
-    if matches!(subcommand, "solve" | "check") {
-        cmd.args(["--progress", "never"]);
-    }
-    cmd.args(args).output().expect("the binary runs")
-}
-
-/// `name` in `dir`, as an argument.
-fn at(dir: &TempDir, name: &str) -> String {
-    dir.path().join(name).to_string_lossy().into_owned()
-}
 
 /// The results of `solve ARGS --quiet` into `out`, asserting that it ran
 /// clean.
 fn solve_to(out: &str, args: &[&str]) -> String {
-    let output = run("solve", &[args, &["-o", out, "--quiet"]].concat());
+    let output = run_subcommand("solve", &[args, &["-o", out, "--quiet"]].concat());
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     std::fs::read_to_string(out).unwrap()
 }
@@ -63,7 +43,7 @@ fn message(message: &'static str) -> impl Fn(&str) -> String {
 #[test]
 fn resume_refuses_a_stray_quote_with_whole_rows_after_it_and_leaves_the_file() {
     let dir = tempfile::tempdir().unwrap();
-    let out = at(&dir, "r.csv");
+    let out = in_dir(&dir, "r.csv");
     let whole = solve_to(&out, &[TOP95]);
     // Cut inside row 40 (line 41), as a kill leaves it.
     let cut_at = whole
@@ -89,7 +69,7 @@ fn resume_refuses_a_stray_quote_with_whole_rows_after_it_and_leaves_the_file() {
     ] {
         let damaged = edit_line(text, 12, message(stray));
         std::fs::write(&out, &damaged).unwrap();
-        let output = run("solve", &[TOP95, "-o", &out, "--resume", "--quiet"]);
+        let output = run_subcommand("solve", &[TOP95, "-o", &out, "--resume", "--quiet"]);
         let err = stderr(&output);
         assert_eq!(code(&output), 2, "{stray}: {err}");
         assert!(
@@ -104,7 +84,7 @@ fn resume_refuses_a_stray_quote_with_whole_rows_after_it_and_leaves_the_file() {
     // The quote in the last row, nothing after it: that row is taken for
     // one cut short, dropped and solved again.
     std::fs::write(&out, edit_line(cut, 40, message("\""))).unwrap();
-    let output = run("solve", &[TOP95, "-o", &out, "--resume", "--quiet"]);
+    let output = run_subcommand("solve", &[TOP95, "-o", &out, "--resume", "--quiet"]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let resumed = std::fs::read_to_string(&out).unwrap();
     assert_eq!(without_timing(&resumed), without_timing(&whole));
@@ -123,15 +103,15 @@ fn a_cut_inside_a_kept_value_of_several_lines_still_resumes_to_the_whole_run() {
             _ => input.push_str(&format!("{puzzle},plain {i}\n")),
         }
     }
-    let csv = at(&dir, "in.csv");
+    let csv = in_dir(&dir, "in.csv");
     std::fs::write(&csv, input).unwrap();
-    let out = at(&dir, "r.csv");
+    let out = in_dir(&dir, "r.csv");
     let whole = solve_to(&out, &[&csv, "--keep", "note"]);
     // Cut inside the note of the row of record 21, after its second line.
     for inside in ["first 21\n2,21,x\n", "first 21\n2,2", "first 21\n"] {
         let cut_at = whole.find(inside).unwrap() + inside.len();
         std::fs::write(&out, &whole[..cut_at]).unwrap();
-        let output = run("solve", &[&csv, "--keep", "note", "-o", &out, "--resume"]);
+        let output = run_subcommand("solve", &[&csv, "--keep", "note", "-o", &out, "--resume"]);
         assert_eq!(code(&output), 0, "{inside:?}: {}", stderr(&output));
         let resumed = std::fs::read_to_string(&out).unwrap();
         assert_eq!(
@@ -147,7 +127,7 @@ fn a_cut_inside_a_kept_value_of_several_lines_still_resumes_to_the_whole_run() {
     let line = cut[..at].matches('\n').count() + 1;
     let damaged = cut.replacen(",plain 4\n", ",plain \"4\n", 1);
     std::fs::write(&out, &damaged).unwrap();
-    let output = run("solve", &[&csv, "--keep", "note", "-o", &out, "--resume"]);
+    let output = run_subcommand("solve", &[&csv, "--keep", "note", "-o", &out, "--resume"]);
     let err = stderr(&output);
     assert_eq!(code(&output), 2, "{err}");
     assert!(
@@ -163,7 +143,7 @@ fn a_cut_inside_a_kept_value_of_several_lines_still_resumes_to_the_whole_run() {
 #[test]
 fn a_field_a_stray_quote_opens_and_a_later_one_closes_is_refused_not_read_as_one_row() {
     let dir = tempfile::tempdir().unwrap();
-    let out = at(&dir, "r.csv");
+    let out = in_dir(&dir, "r.csv");
     let whole = solve_to(&out, &[TOP95]);
     // Line 5's quote opens a field; line 9's closes it: lines 6-8 are in it.
     let damaged = edit_line(&edit_line(&whole, 5, message("\"")), 9, message("x\""));
@@ -172,13 +152,13 @@ fn a_field_a_stray_quote_opens_and_a_later_one_closes_is_refused_not_read_as_one
     // row", as of any row it cannot read.
     let says = "a quote opens a field in this row and takes in line 6 after it, a whole row of \
                 the file: a stray `\"` in this row";
-    let merged = at(&dir, "m.csv");
+    let merged = in_dir(&dir, "m.csv");
     for (subcommand, args) in [
         ("merge", vec![out.as_str(), "-o", &merged]),
         ("check", vec![TOP95, "--baseline", &out, "-o", "/dev/null"]),
         ("solve", vec![TOP95, "-o", &out, "--resume", "--quiet"]),
     ] {
-        let output = run(subcommand, &args);
+        let output = run_subcommand(subcommand, &args);
         let err = stderr(&output);
         assert_eq!(code(&output), 2, "{subcommand}: {err}");
         assert!(
@@ -193,7 +173,7 @@ fn a_field_a_stray_quote_opens_and_a_later_one_closes_is_refused_not_read_as_one
 #[test]
 fn json_lines_refuse_a_line_that_is_not_json_but_the_last_one_cut_short() {
     let dir = tempfile::tempdir().unwrap();
-    let out = at(&dir, "r.jsonl");
+    let out = in_dir(&dir, "r.jsonl");
     let whole = solve_to(&out, &[TOP95]);
     let stray = |line: &str| line.replacen("\"status\"", "\"status", 1);
     // In the middle: refused by all three, named at its line.
@@ -204,7 +184,7 @@ fn json_lines_refuse_a_line_that_is_not_json_but_the_last_one_cut_short() {
         ("check", vec![TOP95, "--baseline", &out, "-o", "/dev/null"]),
         ("solve", vec![TOP95, "-o", &out, "--resume", "--quiet"]),
     ] {
-        let output = run(subcommand, &args);
+        let output = run_subcommand(subcommand, &args);
         let err = stderr(&output);
         assert_eq!(code(&output), 2, "{subcommand}: {err}");
         assert!(
@@ -222,10 +202,10 @@ fn json_lines_refuse_a_line_that_is_not_json_but_the_last_one_cut_short() {
         .sum::<usize>()
         + 30;
     std::fs::write(&out, &whole[..cut_at]).unwrap();
-    let output = run("merge", &[&out, "-o", "/dev/null"]);
+    let output = run_subcommand("merge", &[&out, "-o", "/dev/null"]);
     assert_eq!(code(&output), 2, "{}", stderr(&output));
     assert!(stderr(&output).contains("line 41: the last row has no line end"));
-    let output = run("solve", &[TOP95, "-o", &out, "--resume", "--quiet"]);
+    let output = run_subcommand("solve", &[TOP95, "-o", &out, "--resume", "--quiet"]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
     let resumed = std::fs::read_to_string(&out).unwrap();
     assert_eq!(without_json_timing(&resumed), without_json_timing(&whole));
