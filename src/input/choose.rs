@@ -1,7 +1,10 @@
 //! Choosing the puzzle column by what the columns hold, when no name and no
 //! `--column` says which it is: the one rule of CSV, JSON Lines and Parquet.
 //!
-//! A column named as a solution ([`super::SOLUTION_NAMES`]) or a status is
+//! The names that say which column is which come first ([`PUZZLE_NAMES`],
+//! [`SOLUTION_NAMES`], [`STATUS_NAME`]), for every reader.
+//!
+//! A column named as a solution ([`SOLUTION_NAMES`]) or a status is
 //! never chosen. Of the others, the first that holds a value that looks like
 //! a puzzle and is not a complete grid is the puzzle column; a column of
 //! complete grids is chosen only when no other column could hold puzzles
@@ -9,8 +12,14 @@
 //! one holds the puzzles is unclear and the input is refused, naming the
 //! columns and `--column`.
 
-use super::csv::{SOLUTION_NAMES, STATUS_NAME};
 use super::value::Value;
+
+/// Header names of the puzzle column (case-insensitive).
+pub const PUZZLE_NAMES: [&str; 5] = ["puzzle", "quizzes", "quiz", "question", "grid"];
+/// Header names of the solution column (case-insensitive).
+pub const SOLUTION_NAMES: [&str; 3] = ["solution", "solutions", "answer"];
+/// Header name of the expected-status column (case-insensitive).
+pub const STATUS_NAME: &str = "status";
 
 /// What a column shows on the records looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

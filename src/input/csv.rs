@@ -18,13 +18,6 @@ use super::sized::{self, SizeOptions};
 use super::{Column, InputError, Record};
 use crate::kept::{KeptColumn, KeptValue};
 
-/// Header names of the puzzle column (case-insensitive).
-pub const PUZZLE_NAMES: [&str; 5] = ["puzzle", "quizzes", "quiz", "question", "grid"];
-/// Header names of the solution column (case-insensitive).
-pub const SOLUTION_NAMES: [&str; 3] = ["solution", "solutions", "answer"];
-/// Header name of the expected-status column (case-insensitive).
-pub const STATUS_NAME: &str = "status";
-
 /// The bytes of one framed record, handed to the `csv` crate.
 #[derive(Default)]
 struct Feed {

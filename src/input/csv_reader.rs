@@ -13,6 +13,7 @@ use crate::kept::KeptColumn;
 use std::io::{self, BufRead};
 use std::sync::Arc;
 
+use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::csv::*;
 
 /// Records from a CSV input.

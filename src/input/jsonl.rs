@@ -19,7 +19,7 @@ use serde_json::Value as Json;
 use sudoku_core::solver::Status;
 
 use super::choose::{self, Choice, Seen};
-use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
+use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::Keep;
 use super::lines::is_skipped;

@@ -25,7 +25,7 @@ use parquet::file::metadata::{
 use parquet::schema::types::{SchemaDescriptor, Type};
 
 use super::choose::{self, Choice, Seen};
-use super::csv::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
+use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
 use super::parquet::{value_at, Table, TableRules};
 use super::parquet_file::ParquetFile;

@@ -17,7 +17,8 @@ use csv::{ByteRecord, ReaderBuilder, Trim};
 use sudoku_core::grid::Grid;
 use sudoku_core::sizes::{self, SizedGrid, Symbols};
 
-use super::csv::{is_spread, numbered_cells, PUZZLE_NAMES, SOLUTION_NAMES};
+use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
+use super::csv::{is_spread, numbered_cells};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, split, too_long};
