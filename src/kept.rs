@@ -41,16 +41,14 @@
 //! Lines and Parquet, whose strings are UTF-8, and a JSON string with a
 //! lone surrogate escape ([`KeptValue::LoneSurrogate`]) in CSV and Parquet,
 //! are written with U+FFFD for what cannot be held, and the run says so on
-//! stderr ([`UnfitTexts`], counted in the tally).
+//! stderr ([`crate::output::unfit_texts::UnfitTexts`], counted in the tally).
 //!
 //! [`PuzzleResult::kept`]: crate::output::result::PuzzleResult::kept
 
 mod cast;
 mod render;
-mod unfit;
 
 pub use cast::{KeptCast, KeptType};
-pub use unfit::UnfitTexts;
 
 use std::borrow::Cow;
 

@@ -37,6 +37,7 @@ mod resumed;
 #[cfg(feature = "cli")]
 pub(crate) mod staged;
 pub mod stats;
+pub mod unfit_texts;
 
 use std::fs::{File, OpenOptions};
 use std::io::{self, IoSlice, Seek, SeekFrom, Write};

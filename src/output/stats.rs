@@ -12,8 +12,8 @@ use hdrhistogram::Histogram;
 use serde::Serialize;
 use sudoku_core::solver::{Mode, SolverKind, Status};
 
-use crate::kept::UnfitTexts;
 use crate::output::result::{Check, PuzzleResult, RowFields};
+use crate::output::unfit_texts::UnfitTexts;
 
 mod times;
 

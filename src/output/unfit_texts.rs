@@ -1,8 +1,8 @@
 //! Kept text that a results format cannot hold as it is (see
 //! [`crate::kept`]): counted per run, and named once on stderr.
 
-use super::KeptValue;
-use crate::output::format::OutputFormat;
+use super::format::OutputFormat;
+use crate::kept::KeptValue;
 use crate::process::words;
 
 /// Where a value is: its input (an index into the run's inputs), its line
