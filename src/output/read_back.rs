@@ -1297,6 +1297,14 @@ mod tests {
         reader.record().clone()
     }
 
+    /// A record's fields as text, for comparing.
+    fn texts(record: &csv::ByteRecord) -> Vec<String> {
+        record
+            .iter()
+            .map(|f| String::from_utf8_lossy(f).into_owned())
+            .collect()
+    }
+
     #[test]
     fn json_lines_read_as_a_header_of_the_first_row_keys_and_csv_records() {
         let text = format!(
@@ -1306,12 +1314,11 @@ mod tests {
         let mut reader = RecordReader::jsonl(text.as_bytes());
         let mut read = vec![];
         while reader.read().unwrap() {
-            let fields: Vec<String> = reader
-                .record()
-                .iter()
-                .map(|f| String::from_utf8_lossy(f).into_owned())
-                .collect();
-            read.push((reader.line(), fields, reader.jsonl_text().is_some()));
+            read.push((
+                reader.line(),
+                texts(reader.record()),
+                reader.jsonl_text().is_some(),
+            ));
         }
         let fields = |f: [&str; 4]| f.map(str::to_string).to_vec();
         assert_eq!(
@@ -1362,12 +1369,10 @@ mod tests {
             let mut reader = RecordReader::<&[u8]>::parquet(file, Some(names)).unwrap();
             let mut records = vec![];
             while reader.read().unwrap() {
-                let fields: Vec<String> = reader
-                    .record()
-                    .iter()
-                    .map(|f| String::from_utf8_lossy(f).into_owned())
-                    .collect();
-                records.push((reader.place(reader.line()), fields.join("|")));
+                records.push((
+                    reader.place(reader.line()),
+                    texts(reader.record()).join("|"),
+                ));
             }
             records
         };
