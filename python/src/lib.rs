@@ -84,7 +84,7 @@ fn solve(
     } else {
         results::to_arrow
     };
-    solve_parts(py, parts, &options, (&sizes, whole), columns, "solve")
+    solve_parts(py, parts, &options, &sizes, whole, columns, "solve")
 }
 
 /// Rates the puzzles of `parts` on the Sudoku Explainer scale (each is
@@ -113,7 +113,8 @@ fn rate(
         py,
         parts,
         &options,
-        (&sizes, true),
+        &sizes,
+        true,
         results::rate_to_arrow,
         "rate",
     )
@@ -156,7 +157,8 @@ fn solve_parts(
     py: Python<'_>,
     parts: &Bound<'_, PyList>,
     options: &BatchOptions,
-    (sizes, whole): (&SizeOptions, bool),
+    sizes: &SizeOptions,
+    whole: bool,
     columns: fn(&[PuzzleResult]) -> StructArray,
     function: &str,
 ) -> PyResult<Vec<ArrowBatch>> {
