@@ -143,7 +143,11 @@ fn size_options(symbols: Option<&str>, shape: Option<&str>) -> PyResult<SizeOpti
         .map(str::parse::<Shape>)
         .transpose()
         .map_err(|e| PyValueError::new_err(format!("box: {e}")))?;
-    Ok(SizeOptions { symbols, shape })
+    Ok(SizeOptions {
+        symbols,
+        shape,
+        ..SizeOptions::default()
+    })
 }
 
 /// Solves the puzzles of `parts` (each an object with `__arrow_c_array__`

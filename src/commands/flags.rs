@@ -325,6 +325,7 @@ impl LayoutArgs {
             sizes: SizeOptions {
                 symbols: self.symbols.clone(),
                 shape: self.box_shape,
+                ..SizeOptions::default()
             },
         }
     }

@@ -1,5 +1,8 @@
 //! Choosing the puzzle column by what the columns hold, when no name and no
-//! `--column` says which it is: the one rule of CSV, JSON Lines and Parquet.
+//! `--column` says which it is: the one rule of CSV, JSON Lines and Parquet,
+//! applied to what each column shows over the same first records (Parquet's
+//! first 1,000 rows; CSV's and JSON Lines' first 1,000 records or 4 MiB,
+//! read ahead: `super::ahead`).
 //!
 //! The names that say which column is which come first ([`PUZZLE_NAMES`],
 //! [`SOLUTION_NAMES`], [`STATUS_NAME`]), for every reader.

@@ -68,6 +68,10 @@ pub(super) struct Columns {
     /// column is named the puzzle: the grid is those fields, the fields
     /// before them the index, any after them other columns.
     pub(super) cells: Option<Range<usize>>,
+    /// 0-based field before the puzzle's that held complete grids in the
+    /// records looked at, when no header names the solution: the solution
+    /// field when no field after the puzzle is one.
+    pub(super) solution_before: Option<usize>,
 }
 
 /// The fields of one CSV record: ranges into a buffer, each field whole
@@ -227,27 +231,16 @@ impl CsvRules {
         scratch.split(bytes, false, self.delimiter)
     }
 
-    /// True once the puzzle column is known: every later record is parsed
-    /// on its own.
+    /// True once the puzzle column (or the numbered cells) is known: every
+    /// later record is parsed on its own.
     pub(super) fn settled(&self) -> bool {
-        self.cols.puzzle.is_some()
+        self.cols.puzzle.is_some() || self.cols.cells.is_some()
     }
 
-    /// Finds the puzzle column in the first data record that shows one
-    /// when no header named it, by [`choose`]: never the header's solution
-    /// or status column, a puzzle before a complete grid. `Err` with the
-    /// columns (complete grids, empty ones) when that record leaves it
-    /// unclear.
-    pub(super) fn settle(&mut self, rec: &Fields<'_>) -> Result<(), (Vec<usize>, Vec<usize>)> {
-        if self.cols.puzzle.is_some() || self.cols.cells.is_some() {
-            return Ok(());
-        }
-        if let Some(Column::Index(n)) = &self.column {
-            self.cols.puzzle = Some(n.saturating_sub(1));
-            return Ok(());
-        }
-        let seen: Vec<Seen> = rec
-            .iter()
+    /// What each field of a data record shows of the puzzle column
+    /// ([`choose`]): never the header's solution or status column.
+    pub(super) fn seen(&self, rec: &Fields<'_>) -> Vec<Seen> {
+        rec.iter()
             .enumerate()
             .map(|(i, f)| {
                 if Some(i) == self.cols.solution || Some(i) == self.cols.status {
@@ -259,9 +252,32 @@ impl CsvRules {
                     choose::seen_text(f, looks)
                 }
             })
-            .collect();
-        match choose::choose(&seen) {
-            Choice::Column(i) => self.cols.puzzle = Some(i),
+            .collect()
+    }
+
+    /// Finds the puzzle column by what the fields show (`seen`, over the
+    /// records looked at: [`CsvRules::seen`] folded by [`Seen::and`]) when
+    /// no header or `--column` named it, by [`choose`]: never the header's
+    /// solution or status column, a puzzle before a complete grid. Without
+    /// a header naming the solution, a column of complete grids before the
+    /// puzzle column is the solution column (one after it is found on each
+    /// record). `Err` with the columns (complete grids, empty ones) when
+    /// they leave it unclear.
+    pub(super) fn settle(&mut self, seen: &[Seen]) -> Result<(), (Vec<usize>, Vec<usize>)> {
+        if self.settled() {
+            return Ok(());
+        }
+        if let Some(Column::Index(n)) = &self.column {
+            self.cols.puzzle = Some(n.saturating_sub(1));
+            return Ok(());
+        }
+        match choose::choose(seen) {
+            Choice::Column(i) => {
+                self.cols.puzzle = Some(i);
+                if !self.cols.solution_by_name {
+                    self.cols.solution_before = seen[..i].iter().position(|&s| s == Seen::Complete);
+                }
+            }
             Choice::Nothing => {}
             Choice::Unclear { complete, empty } => return Err((complete, empty)),
         }
@@ -327,7 +343,15 @@ impl CsvRules {
                 _ => None,
             }
         } else {
-            rec.iter().skip(at + 1).find_map(field::solution)
+            rec.iter()
+                .skip(at + 1)
+                .find_map(field::solution)
+                .or_else(|| {
+                    self.cols
+                        .solution_before
+                        .and_then(|i| rec.get(i))
+                        .and_then(field::solution)
+                })
         };
         let expected = self
             .cols
@@ -641,6 +665,7 @@ mod tests {
                             header_fields,
                             kept: kept.clone(),
                             cells: None,
+                            solution_before: None,
                         };
                         all.push(rules(cols, delimiter));
                     }

@@ -2,12 +2,14 @@
 //! into records for a [`RecordBatch`], parsed later with the per-record
 //! rules of [`super::csv`].
 
+use super::ahead::Ahead;
+use super::choose::Seen;
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::{self, Keep};
 use super::lines::{is_skipped, too_long};
 use super::record_batch::{unterminated, Parser, RecordBatch};
-use super::sized::SizeOptions;
+use super::sized::{Numbering, SizeOptions};
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
 use std::io::{self, BufRead};
@@ -19,6 +21,9 @@ use super::csv::*;
 /// Records from a CSV input.
 pub struct CsvReader<R> {
     framer: Framer<R>,
+    /// The first data records, read ahead to choose the puzzle column and
+    /// the numbering for the whole input ([`CsvReader::look_ahead`]).
+    ahead: Ahead,
     scratch: CsvScratch,
     rules: CsvRules,
     first: bool,
@@ -43,6 +48,7 @@ impl<R: BufRead> CsvReader<R> {
             framer: Framer::new(src, true)
                 .with_delimiter(delimiter)
                 .with_cap(MAX_TABLE_RECORD),
+            ahead: Ahead::default(),
             scratch: CsvScratch::default(),
             rules: CsvRules {
                 column,
@@ -142,7 +148,7 @@ impl<R: BufRead> CsvReader<R> {
     /// The next record, `None` at the end of the input.
     pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
         loop {
-            let frame = match self.framer.next() {
+            let frame = match self.ahead.next(&mut self.framer) {
                 Ok(Some(frame)) => frame,
                 Ok(None) => return None,
                 Err(e) => return Some(Err(self.error(e))),
@@ -155,7 +161,7 @@ impl<R: BufRead> CsvReader<R> {
                     None,
                 )));
             }
-            let bytes = self.framer.bytes();
+            let bytes = self.ahead.bytes(&self.framer);
             if is_skipped(bytes) {
                 continue;
             }
@@ -189,31 +195,105 @@ impl<R: BufRead> CsvReader<R> {
                     Err(e) => return Some(Err(e)),
                 }
             }
-            if let Err((complete, empty)) = self.rules.settle(&rec) {
-                let name = |i: usize| match self.names.get(i) {
-                    Some(name) => name.clone(),
-                    None => format!("field{}", i + 1),
-                };
-                return Some(Err(InputError::PuzzleColumnUnclear {
-                    path: self.name.clone().into(),
-                    place: format!("line {}", frame.line),
-                    columns: super::choose::describe(&complete, &empty, name),
-                }));
+            if !self.ahead.taken() {
+                self.ahead.look(Some(frame), &mut self.framer);
+                if let Err(e) = self.look_ahead() {
+                    return Some(Err(e));
+                }
+                continue;
+            }
+            if !self.rules.settled() {
+                let seen = self.rules.seen(&rec);
+                let place = format!("line {}", frame.line);
+                if let Err(e) = Self::settle(&mut self.rules, &self.names, &self.name, &seen, place)
+                {
+                    return Some(Err(e));
+                }
             }
             return Some(Ok(self.rules.record(frame.line, &rec)));
         }
     }
 
+    /// Settles the puzzle column by what the fields show (`seen`, at
+    /// `place`: `line 7`, `lines 2-1001`), or says why it is unclear.
+    /// `names` are the header's, `name` the input's.
+    fn settle(
+        rules: &mut CsvRules,
+        names: &[String],
+        name: &str,
+        seen: &[Seen],
+        place: String,
+    ) -> Result<(), InputError> {
+        rules.settle(seen).map_err(|(complete, empty)| {
+            let column = |i: usize| match names.get(i) {
+                Some(name) => name.clone(),
+                None => format!("field{}", i + 1),
+            };
+            InputError::PuzzleColumnUnclear {
+                path: name.into(),
+                place,
+                columns: super::choose::describe(&complete, &empty, column),
+            }
+        })
+    }
+
+    /// Chooses what belongs to the whole input on the records read ahead,
+    /// before any is parsed on the workers: the puzzle column (when no
+    /// header or `--column` names it) by what each column shows over them
+    /// all, as Parquet chooses on its first rows (an empty first puzzle
+    /// does not hide the column); then, unless `--symbols` says, the
+    /// numbering of its grids ([`Numbering::of`] the records read each
+    /// alone), so that no record is read in another.
+    fn look_ahead(&mut self) -> Result<(), InputError> {
+        let mut seen: Vec<Seen> = Vec::new();
+        let mut lines = (0, 0);
+        let mut records = Vec::new();
+        for pass in [0, 1] {
+            for (frame, bytes) in self.ahead.records() {
+                if frame.too_long || frame.open_quote || is_skipped(bytes) {
+                    continue;
+                }
+                let Some(rec) = self.scratch.split(bytes, false, self.rules.delimiter) else {
+                    continue;
+                };
+                if pass == 0 {
+                    let shown = self.rules.seen(&rec);
+                    if seen.len() < shown.len() {
+                        seen.resize(shown.len(), Seen::Empty);
+                    }
+                    for (all, one) in seen.iter_mut().zip(shown) {
+                        *all = all.and(one);
+                    }
+                    lines = (if lines.0 == 0 { frame.line } else { lines.0 }, frame.line);
+                } else {
+                    records.push(self.rules.record(frame.line, &rec));
+                }
+            }
+            if pass == 0 {
+                if lines.0 != 0 {
+                    let place = super::ahead::place(lines.0, lines.1);
+                    Self::settle(&mut self.rules, &self.names, &self.name, &seen, place)?;
+                }
+                if self.rules.sizes.symbols.is_some() {
+                    break;
+                }
+            }
+        }
+        self.rules.sizes.numbering = Numbering::of(&records);
+        Ok(())
+    }
+
     /// Puts the next records in `batch`, at least one and at most `max`:
-    /// cut raw once the header is read and the puzzle column known, parsed
-    /// before. `None` at the end of the input.
+    /// cut raw once the header is read, the records read ahead handed out
+    /// and the puzzle column known, parsed before. `None` at the end of
+    /// the input.
     pub fn next_item(
         &mut self,
         batch: &mut RecordBatch,
         max: usize,
     ) -> Option<Result<(), InputError>> {
-        if self.first || !self.rules.settled() {
-            return Some(self.next_record()?.map(|record| batch.push_parsed(record)));
+        if self.first || !self.ahead.taken() || self.ahead.pending() || !self.rules.settled() {
+            return Some(self.next_record()?.map(|record| batch.push_read(record)));
         }
         let parser = self
             .parser
@@ -338,6 +418,23 @@ mod tests {
         );
         let err = read(&format!("{P}\n"), Some(Column::Name("c".into()))).unwrap_err();
         assert!(err.to_string().contains("no header"), "{err}");
+    }
+
+    #[test]
+    fn the_puzzle_column_is_chosen_on_the_first_records() {
+        // An empty first puzzle does not hide the column.
+        let data = format!("board,target\n,{S}\n\n{P},{S}\n");
+        let got = read(&data, None).unwrap();
+        assert_eq!(got[0].puzzle, Err("0 cells, expected 81".into()));
+        assert_eq!((got[1].line, got[1].puzzle.clone()), (4, Ok(grid(P))));
+        assert_eq!(got[1].solution, Some(grid(S)));
+        // A column of complete grids before the puzzles is their solution.
+        let got = read(&format!("sol,board\n{S},{P}\n"), None).unwrap();
+        assert_eq!(got[0].puzzle, Ok(grid(P)));
+        assert_eq!(got[0].solution, Some(grid(S)));
+        // Empty throughout beside complete grids: unclear.
+        let err = read(&format!("board,target\n,{S}\n,{S}\n"), None).unwrap_err();
+        assert!(err.to_string().contains("lines 2-3"), "{err}");
     }
 
     #[test]

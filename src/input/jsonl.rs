@@ -186,6 +186,57 @@ fn by_content(
     }
 }
 
+/// The puzzle key by what the keys of `objects` (the records read ahead,
+/// at `lines`) show over them all, by [`choose`], as Parquet chooses on its
+/// first rows: a null or empty first puzzle does not hide its key. `None`
+/// when one of them has a key named as a puzzle (that key is the puzzle's)
+/// or none shows a puzzle (each object is then asked in turn).
+///
+/// # Errors
+/// [`InputError::PuzzleColumnUnclear`] when a key holds complete grids
+/// and another is null or empty throughout.
+pub(super) fn looked_key<'a>(
+    objects: impl Iterator<Item = &'a [(String, &'a RawValue)]>,
+    lines: (u64, u64),
+    name: &str,
+) -> Result<Option<String>, InputError> {
+    let mut keys: Vec<String> = Vec::new();
+    let mut seen: Vec<Seen> = Vec::new();
+    for entries in objects {
+        let mut shown: Vec<Seen> = vec![Seen::Empty; keys.len()];
+        for (key, raw) in entries {
+            if PUZZLE_NAMES.iter().any(|n| key.eq_ignore_ascii_case(n)) {
+                return Ok(None);
+            }
+            let one = if choose::never_puzzle(key) {
+                Seen::Other
+            } else {
+                choose::seen_value(&view(&parse(raw)))
+            };
+            match keys.iter().position(|k| k == key) {
+                Some(i) => shown[i] = shown[i].and(one),
+                None => {
+                    keys.push(key.clone());
+                    seen.push(Seen::Empty);
+                    shown.push(one);
+                }
+            }
+        }
+        for (all, one) in seen.iter_mut().zip(shown) {
+            *all = all.and(one);
+        }
+    }
+    match choose::choose(&seen) {
+        Choice::Column(i) => Ok(Some(keys[i].clone())),
+        Choice::Nothing => Ok(None),
+        Choice::Unclear { complete, empty } => Err(InputError::PuzzleColumnUnclear {
+            path: name.into(),
+            place: super::ahead::place(lines.0, lines.1),
+            columns: choose::describe(&complete, &empty, |i| keys[i].clone()),
+        }),
+    }
+}
+
 /// Which keys hold the puzzle, the solution and the expected status; usable
 /// on any thread once the puzzle key is known.
 #[derive(Clone, Debug, Default)]
@@ -198,6 +249,10 @@ pub struct JsonRules {
     pub(super) kept: Vec<KeptColumn>,
     /// How grids of other sizes than 9x9 are read.
     pub(super) sizes: SizeOptions,
+    /// The puzzle key chosen by content on the records read ahead
+    /// ([`looked_key`]), taken by [`JsonRules::settle`] when the object at
+    /// hand has no key named as a puzzle.
+    pub(super) looked: Option<String>,
 }
 
 /// A key's value kept as written: a string as its text (one with a lone
@@ -415,7 +470,10 @@ impl JsonRules {
             },
             None => match find(&PUZZLE_NAMES) {
                 Some(key) => Some(key),
-                None => by_content(entries, line, name)?,
+                None => match &self.looked {
+                    Some(key) => Some(key.clone()),
+                    None => by_content(entries, line, name)?,
+                },
             },
         };
         self.solution = find(&SOLUTION_NAMES).filter(|k| Some(k) != self.puzzle.as_ref());
@@ -458,7 +516,7 @@ impl JsonRules {
         let entries = match parsed {
             Line::Other(json) => {
                 let value = view(json);
-                let mut record = Record::new(line, value::puzzle(&value), None);
+                let mut record = Record::new(line, value::puzzle_in(&value, &self.sizes), None);
                 if record.puzzle.is_err() {
                     if let Some(read) = value::sized(&value, None, &self.sizes) {
                         record.set_sized(read);
@@ -482,7 +540,7 @@ impl JsonRules {
             Some(Some(raw)) => Ok(parse(raw)),
         };
         let puzzle = match &puzzle_json {
-            Ok(json) => value::puzzle(&view(json)),
+            Ok(json) => value::puzzle_in(&view(json), &self.sizes),
             Err(why) => Err(why.clone()),
         };
         let solution = self

@@ -2,9 +2,11 @@
 //! into records for a [`RecordBatch`], parsed later with the per-record
 //! rules of [`super::jsonl`].
 
+use super::ahead::Ahead;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, too_long};
 use super::record_batch::{Parser, RecordBatch};
+use super::sized::Numbering;
 use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::KeptColumn;
 use std::io::BufRead;
@@ -15,6 +17,9 @@ use super::jsonl::*;
 /// Records from a JSON Lines input.
 pub struct JsonlReader<R> {
     framer: Framer<R>,
+    /// The first records, read ahead to choose the puzzle key and the
+    /// numbering for the whole input ([`JsonlReader::look_ahead`]).
+    ahead: Ahead,
     rules: JsonRules,
     column: Option<Column>,
     settled: bool,
@@ -34,6 +39,7 @@ impl<R: BufRead> JsonlReader<R> {
     ) -> JsonlReader<R> {
         JsonlReader {
             framer: Framer::new(src, false).with_cap(MAX_TABLE_RECORD),
+            ahead: Ahead::default(),
             rules: JsonRules {
                 kept,
                 ..JsonRules::default()
@@ -60,7 +66,7 @@ impl<R: BufRead> JsonlReader<R> {
     /// The next record, `None` at the end of the input.
     pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
         loop {
-            let frame = match self.framer.next() {
+            let frame = match self.ahead.next(&mut self.framer) {
                 Ok(Some(frame)) => frame,
                 Ok(None) => return None,
                 Err(e) => return Some(Err(InputError::io(&self.name, e))),
@@ -72,8 +78,15 @@ impl<R: BufRead> JsonlReader<R> {
                     None,
                 )));
             }
-            let bytes = self.framer.bytes();
+            let bytes = self.ahead.bytes(&self.framer);
             if is_skipped(bytes) {
+                continue;
+            }
+            if !self.ahead.taken() {
+                self.ahead.look(Some(frame), &mut self.framer);
+                if let Err(e) = self.look_ahead() {
+                    return Some(Err(e));
+                }
                 continue;
             }
             if self.settled {
@@ -97,16 +110,58 @@ impl<R: BufRead> JsonlReader<R> {
         }
     }
 
+    /// Chooses what belongs to the whole input on the records read ahead,
+    /// before any is parsed on the workers: the puzzle key by content
+    /// ([`looked_key`]) when no `--column` or key names it; then, unless
+    /// `--symbols` says, the numbering of its grids ([`Numbering::of`]
+    /// the records read each alone), so that no record is read in another.
+    fn look_ahead(&mut self) -> Result<(), InputError> {
+        let lines: Vec<(u64, Line<'_>)> = self
+            .ahead
+            .records()
+            .filter(|(frame, bytes)| !frame.too_long && !is_skipped(bytes))
+            .filter_map(|(frame, bytes)| Some((frame.line, serde_json::from_slice(bytes).ok()?)))
+            .collect();
+        if self.column.is_none() {
+            let objects = lines.iter().filter_map(|(_, line)| match line {
+                Line::Object(entries) => Some(&entries[..]),
+                Line::Other(_) => None,
+            });
+            let first = lines.first().map_or(0, |(line, _)| *line);
+            let last = lines.last().map_or(0, |(line, _)| *line);
+            self.rules.looked = looked_key(objects, (first, last), &self.name)?;
+        }
+        if self.rules.sizes.symbols.is_some() {
+            return Ok(());
+        }
+        let mut rules = self.rules.clone();
+        let mut records = Vec::with_capacity(lines.len());
+        for (line, parsed) in &lines {
+            if let Line::Object(entries) = parsed {
+                if rules.puzzle.is_none()
+                    && rules
+                        .settle(entries, self.column.as_ref(), *line, &self.name)
+                        .is_err()
+                {
+                    break;
+                }
+            }
+            records.push(rules.record_of(*line, parsed));
+        }
+        self.rules.sizes.numbering = Numbering::of(&records);
+        Ok(())
+    }
+
     /// Puts the next records in `batch`, at least one and at most `max`:
-    /// cut raw once the keys are known, parsed before. `None` at the end of
-    /// the input.
+    /// cut raw once the records read ahead are handed out and the keys are
+    /// known, parsed before. `None` at the end of the input.
     pub fn next_item(
         &mut self,
         batch: &mut RecordBatch,
         max: usize,
     ) -> Option<Result<(), InputError>> {
-        if !self.settled {
-            return Some(self.next_record()?.map(|record| batch.push_parsed(record)));
+        if !self.settled || !self.ahead.taken() || self.ahead.pending() {
+            return Some(self.next_record()?.map(|record| batch.push_read(record)));
         }
         let parser = self
             .parser

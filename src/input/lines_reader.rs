@@ -2,10 +2,11 @@
 //! into records for a [`RecordBatch`], parsed later with the per-record
 //! rules of [`super::lines`].
 
+use super::ahead::Ahead;
 use super::frame::Framer;
 use super::keep::Keep;
-use super::record_batch::{Parser, RecordBatch};
-use super::sized::SizeOptions;
+use super::record_batch::{Parser, RecordBatch, Scratch};
+use super::sized::{Numbering, SizeOptions};
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
 use std::io::BufRead;
@@ -16,6 +17,9 @@ use super::lines::*;
 /// Records from a text input, one per line.
 pub struct LinesReader<R> {
     framer: Framer<R>,
+    /// The records after the first, read ahead to choose the numbering for
+    /// the whole input ([`LinesReader::look_ahead`]).
+    ahead: Ahead,
     rules: LineRules,
     name: String,
     /// The rules, shared with the workers, once settled.
@@ -30,6 +34,7 @@ impl<R: BufRead> LinesReader<R> {
         rules.keep = keep;
         LinesReader {
             framer: Framer::new(src, false).with_sized_lines(),
+            ahead: Ahead::default(),
             rules,
             name,
             parser: None,
@@ -59,7 +64,7 @@ impl<R: BufRead> LinesReader<R> {
     /// The next record, `None` at the end of the input.
     pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
         loop {
-            let frame = match self.framer.next() {
+            let frame = match self.ahead.next(&mut self.framer) {
                 Ok(Some(frame)) => frame,
                 Ok(None) => return None,
                 Err(source) => return Some(Err(InputError::io(&self.name, source))),
@@ -72,10 +77,18 @@ impl<R: BufRead> LinesReader<R> {
                     None,
                 )));
             }
-            match self.rules.line(self.framer.bytes()) {
+            match self.rules.line(self.ahead.bytes(&self.framer)) {
                 Ok(Line::Skip) => continue,
                 Ok(Line::Record(puzzle, solution)) => {
-                    let bytes = self.framer.bytes();
+                    let first;
+                    let bytes = if self.ahead.taken() {
+                        self.ahead.bytes(&self.framer)
+                    } else {
+                        first = self.framer.bytes().to_vec();
+                        self.ahead.look(None, &mut self.framer);
+                        self.look_ahead(frame.line, &first);
+                        &first
+                    };
                     if let Err(e) = self.rules.settle_kept(bytes, &self.name) {
                         return Some(Err(e));
                     }
@@ -99,16 +112,35 @@ impl<R: BufRead> LinesReader<R> {
         }
     }
 
+    /// Chooses, unless `--symbols` says, the numbering of the input's
+    /// grids ([`Numbering::of`] the records read each alone: the first,
+    /// `bytes` at `line`, and those read ahead after it) before any record
+    /// is parsed on the workers, so that no record is read in another.
+    fn look_ahead(&mut self, line: u64, bytes: &[u8]) {
+        if self.rules.sizes.symbols.is_some() {
+            return;
+        }
+        let parser = Parser::Lines(self.rules.clone());
+        let mut scratch = Scratch::default();
+        let mut records = vec![parser.parse(line, bytes, &mut scratch)];
+        for (frame, bytes) in self.ahead.records() {
+            if !frame.too_long && !is_skipped(bytes) {
+                records.push(parser.parse(frame.line, bytes, &mut scratch));
+            }
+        }
+        self.rules.sizes.numbering = Numbering::of(&records);
+    }
+
     /// Puts the next records in `batch`, at least one and at most `max`:
-    /// cut raw once the rules are settled, parsed before. `None` at the end
-    /// of the input.
+    /// cut raw once the rules are settled and the records read ahead
+    /// handed out, parsed before. `None` at the end of the input.
     pub fn next_item(
         &mut self,
         batch: &mut RecordBatch,
         max: usize,
     ) -> Option<Result<(), InputError>> {
-        if !self.rules.settled() {
-            return Some(self.next_record()?.map(|record| batch.push_parsed(record)));
+        if !self.rules.settled() || !self.ahead.taken() || self.ahead.pending() {
+            return Some(self.next_record()?.map(|record| batch.push_read(record)));
         }
         let parser = self
             .parser

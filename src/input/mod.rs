@@ -46,7 +46,8 @@
 //!   fields looks like a puzzle (by the same rules as a lines header). The puzzle column is [`ReadOptions::column`],
 //!   else the header's `puzzle`, `quizzes`, `quiz`, `question` or `grid`
 //!   (case-insensitive), else chosen by content (the `choose` rules) on the
-//!   first data record that shows one. The solution column is the header's
+//!   first data records (1,000, or 4 MiB: the `ahead` look, read again
+//!   from memory). The solution column is the header's
 //!   `solution`, `solutions` or `answer`; without a header naming the puzzle or the
 //!   solution, the first field after the puzzle that is a complete grid. A
 //!   `status` column gives [`Record::expected`]; a solution column's value
@@ -99,6 +100,7 @@
 //! (`line too long (over 4096 bytes)`) and is never held whole in memory. [`Record::line`] is the physical line
 //! where the record starts, counting every line.
 
+mod ahead;
 mod choose;
 mod csv;
 mod csv_reader;

@@ -393,7 +393,16 @@ impl RecordBatch {
             }));
     }
 
-    /// Appends a parsed record.
+    /// Appends a record its reader parsed while cutting (before its layout
+    /// was settled, or read ahead), whose kept values are its input's own
+    /// columns: given the run's, mapped and cast as a raw record is when
+    /// it is parsed.
+    pub fn push_read(&mut self, mut record: Record) {
+        run_kept(&self.maps, self.types.as_ref(), self.input, &mut record);
+        self.push_parsed(record);
+    }
+
+    /// Appends a parsed record, in the run's kept columns.
     pub fn push_parsed(&mut self, mut record: Record) {
         if record.kept.len() < self.kept {
             record.kept.resize(self.kept, KeptValue::Null);

@@ -22,6 +22,66 @@ pub struct SizeOptions {
     /// The boxes of records of its side; records of another side take
     /// their usual boxes.
     pub shape: Option<Shape>,
+    /// How the input numbers its grids, by side, chosen from its first
+    /// records when `symbols` is `None` ([`Numbering::of`]); nothing
+    /// chosen: each record by what it holds.
+    pub numbering: Numbering,
+}
+
+/// How one input numbers the cells of its grids written as numbers or
+/// characters (from 0, as 0-based data sets write them, or from 1), chosen
+/// for the whole input from its first records, before any record is
+/// parsed on the workers: each record alone would read a puzzle from 0
+/// that gives no `0` (`.` blanks and the values 1-8) as numbered from 1,
+/// so one input (pandas' array numbered from 0) would get two numberings.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Numbering {
+    /// Bit n set: n x n grids are numbered from 0 (a record looked at was).
+    pub from_zero: u128,
+    /// Bit n set: n x n grids are numbered from 1 (records of that side
+    /// were looked at, none numbered from 0).
+    pub from_one: u128,
+}
+
+impl Numbering {
+    /// The numbering of an input whose first records, read each by what it
+    /// holds, are `records`: a side is numbered from 0 when any of its
+    /// records is (`3,.,.,7,...,0,...`, `-1` blanks, a list with a `-1`),
+    /// else from 1 when any was read (a 9x9 puzzle in any notation). A side
+    /// no record had is left to each record.
+    pub fn of<'a>(records: impl IntoIterator<Item = &'a Record>) -> Numbering {
+        let mut numbering = Numbering::default();
+        for record in records {
+            let (side, zero) = match (&record.sized, &record.puzzle) {
+                (Some(sized), _) => (
+                    sized.puzzle.side(),
+                    matches!(
+                        sized.symbols,
+                        Symbols::ZeroNumbers | Symbols::ZeroDigitsLetters { .. }
+                    ),
+                ),
+                (None, Ok(_)) => (9, false),
+                (None, Err(_)) => continue,
+            };
+            if zero {
+                numbering.from_zero |= 1 << side;
+            } else {
+                numbering.from_one |= 1 << side;
+            }
+        }
+        numbering.from_one &= !numbering.from_zero;
+        numbering
+    }
+
+    /// True when the input's grids of `side` are numbered from 0.
+    pub fn from_zero(self, side: usize) -> bool {
+        side < 128 && self.from_zero & (1 << side) != 0
+    }
+
+    /// True when the input's grids of `side` are numbered from 1.
+    pub fn from_one(self, side: usize) -> bool {
+        side < 128 && self.from_one & (1 << side) != 0
+    }
 }
 
 /// A record's grid of another size, with its alphabet and a solution the
@@ -137,6 +197,7 @@ impl SizeOptions {
         SizeOptions {
             symbols: Some(symbols),
             shape: self.shape,
+            numbering: self.numbering,
         }
     }
 }
@@ -151,11 +212,18 @@ pub fn numbered_from_zero(values: &[i64], side: usize, options: &SizeOptions) ->
     match options.symbols {
         Some(Symbols::ZeroNumbers) => true,
         Some(Symbols::Numbers) => false,
-        _ => {
-            let top = side as i64 - 1;
-            values.contains(&-1) && values.iter().all(|v| (-1..=top).contains(v))
-        }
+        _ if options.numbering.from_zero(side) => true,
+        _ if options.numbering.from_one(side) => false,
+        _ => from_zero_alone(values, side),
     }
+}
+
+/// True when a list of the cell values of a grid of `side` is numbered
+/// from 0 by what it holds alone: a `-1` among values from -1 to `side` -
+/// 1.
+pub fn from_zero_alone(values: &[i64], side: usize) -> bool {
+    let top = side as i64 - 1;
+    values.contains(&-1) && values.iter().all(|v| (-1..=top).contains(v))
 }
 
 /// Cell values (0 blank) as the field [`read`] takes in the `numbers`
@@ -364,9 +432,9 @@ pub fn read(
     solution: Option<&[u8]>,
     options: &SizeOptions,
 ) -> (Result<SizedRecord, String>, Option<String>) {
-    let read = match sizes::read(field, options.symbols.as_ref(), options.shape) {
+    let read = match read_numbered(field, options) {
         Ok(read) => read,
-        Err(e) => return (Err(e.to_string()), None),
+        Err(e) => return (Err(e), None),
     };
     let side = read.grid.side();
     let mut solution_error = None;
@@ -400,6 +468,104 @@ pub fn read(
         }),
         solution_error,
     )
+}
+
+/// Reads `field` as a grid of its size in the input's numbering
+/// ([`SizeOptions::numbering`]) when `--symbols` gives no alphabet: a
+/// record that alone reads from 1 (no `0` given) is read from 0 when its
+/// side is numbered from 0; one that alone reads from 0 is refused when
+/// its side is numbered from 1 and it gives a `0` among other blanks (read
+/// from 1, that `0` would be a blank: no grid is read two ways in one
+/// input), and read from 1 when only its `-1` blanks said otherwise. A
+/// record that does not fit its side's numbering (a `9` in a 9x9 numbered
+/// from 0) is refused saying so.
+fn read_numbered(field: &[u8], options: &SizeOptions) -> Result<sizes::Read, String> {
+    let read =
+        sizes::read(field, options.symbols.as_ref(), options.shape).map_err(|e| e.to_string())?;
+    if options.symbols.is_some() {
+        return Ok(read);
+    }
+    let side = read.grid.side();
+    let again = |symbols: Symbols| sizes::read(field, Some(&symbols), options.shape);
+    match read.symbols {
+        Symbols::Numbers | Symbols::DigitsLetters { .. } if options.numbering.from_zero(side) => {
+            let symbols = match read.symbols {
+                Symbols::DigitsLetters { lower } => Symbols::ZeroDigitsLetters { lower },
+                _ => Symbols::ZeroNumbers,
+            };
+            again(symbols).map_err(|e| numbered_otherwise(side, true, &against(&e)))
+        }
+        Symbols::ZeroNumbers | Symbols::ZeroDigitsLetters { .. }
+            if options.numbering.from_one(side) =>
+        {
+            if zero_given(field) {
+                return Err(numbered_otherwise(side, false, "a 0 given among blanks"));
+            }
+            let symbols = match read.symbols {
+                Symbols::ZeroDigitsLetters { lower } => Symbols::DigitsLetters { lower },
+                _ => Symbols::Numbers,
+            };
+            again(symbols).map_err(|e| numbered_otherwise(side, false, &against(&e)))
+        }
+        _ => Ok(read),
+    }
+}
+
+/// What a record holds against a numbering that does not read it, from
+/// why it does not: the value and its place (`9 at cell 4`).
+fn against(e: &SymbolsError) -> String {
+    match e {
+        SymbolsError::BadNumber {
+            number, position, ..
+        } => format!("{number} at cell {position}"),
+        SymbolsError::BadSymbol { ch, position, .. } => format!("'{ch}' at position {position}"),
+        other => other.to_string(),
+    }
+}
+
+/// The message of a record of side `side` that its input's numbering
+/// ([`Numbering`]) does not read: `from_zero` when the input's grids of
+/// that side are numbered from 0; `why` is what the record holds against
+/// it. Other sizes than 9x9 name the `--symbols` that reads the whole
+/// input in the record's numbering.
+pub fn numbered_otherwise(side: usize, from_zero: bool, why: &str) -> String {
+    let (input, record, other) = if from_zero {
+        ("0", "1", "numbers")
+    } else {
+        ("1", "0", "numbers0")
+    };
+    // A 9x9 takes no `--symbols` (see `SizeOptions::unfit`).
+    let hint = if side == 9 {
+        String::new()
+    } else {
+        format!(" (--symbols {other} reads it all so)")
+    };
+    format!(
+        "numbered from {record} ({why}), but this input's first {side}x{side} records are \
+         numbered from {input}: one numbering per input{hint}"
+    )
+}
+
+/// True when the cells of `field` (values separated by commas or
+/// whitespace, or one character each) hold a `0` and a blank written
+/// otherwise (`.`, `-`, `_`, `+`, `-1`): a `0` that is a given.
+fn zero_given(field: &[u8]) -> bool {
+    let separated = field.iter().any(|&b| b == b',' || b.is_ascii_whitespace());
+    let cells: Vec<&[u8]> = if separated {
+        field
+            .split(|&b| b == b',' || b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+            .collect()
+    } else {
+        field.chunks(1).collect()
+    };
+    let zero = cells
+        .iter()
+        .any(|c| !c.is_empty() && c.iter().all(|&b| b == b'0'));
+    let blank = cells
+        .iter()
+        .any(|c| *c == b"-1" || (!c.is_empty() && c.iter().all(|b| b".-_+".contains(b))));
+    zero && blank
 }
 
 /// The message a record of another size carries as its 9x9 puzzle error,
@@ -445,6 +611,56 @@ mod tests {
         let (puzzle, solution) = as_nine(&read.unwrap()).unwrap();
         assert_eq!(puzzle.to_line(), format!("3{}", ".".repeat(80)));
         assert_eq!(solution, None);
+    }
+
+    #[test]
+    fn one_numbering_reads_every_record_of_its_side() {
+        // A 4x4 from 0 with `.` blanks, one giving a 0 and one not.
+        let (with_zero, without) = (b"0.2..1..........", b"3.2..1..........");
+        let alone = SizeOptions::default();
+        let read = |field: &[u8], options: &SizeOptions| read(field, None, options).0;
+        let first = Record {
+            sized: Some(Box::new(read(with_zero, &alone).unwrap())),
+            ..Record::new(1, Err(String::new()), None)
+        };
+        let numbering = Numbering::of([&first]);
+        assert_eq!((numbering.from_zero, numbering.from_one), (1 << 4, 0));
+        // Alone, the record without a 0 reads from 1; in the input, from 0.
+        assert_eq!(
+            read(without, &alone).unwrap().symbols,
+            Symbols::DigitsLetters { lower: false }
+        );
+        let input = SizeOptions {
+            numbering,
+            ..SizeOptions::default()
+        };
+        assert_eq!(
+            read(without, &input).unwrap().symbols,
+            Symbols::ZeroDigitsLetters { lower: false }
+        );
+        // A 4 fits no 4x4 from 0; under first records from 1, a 0 among
+        // `.` blanks is refused, and a list of numbers with -1 blanks is
+        // read from 1.
+        assert_eq!(
+            read(b"4.2..1..........", &input).unwrap_err(),
+            numbered_otherwise(4, true, "'4' at position 1")
+        );
+        let from_one = SizeOptions {
+            numbering: Numbering {
+                from_zero: 0,
+                from_one: 1 << 4,
+            },
+            ..SizeOptions::default()
+        };
+        assert_eq!(
+            read(with_zero, &from_one).unwrap_err(),
+            numbered_otherwise(4, false, "a 0 given among blanks")
+        );
+        let minus = b"3,-1,2,-1,-1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1";
+        assert_eq!(read(minus, &alone).unwrap().symbols, Symbols::ZeroNumbers);
+        assert_eq!(read(minus, &from_one).unwrap().symbols, Symbols::Numbers);
+        // Another side keeps its own reading.
+        assert!(!numbering.from_zero(9) && !numbering.from_one(9));
     }
 
     #[test]

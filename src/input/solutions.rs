@@ -17,6 +17,7 @@ use csv::{ByteRecord, ReaderBuilder, Trim};
 use sudoku_core::grid::Grid;
 use sudoku_core::sizes::{self, SizedGrid, Symbols};
 
+use super::ahead::Ahead;
 use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
 use super::csv::{is_spread, numbered_cells};
 use super::field;
@@ -72,6 +73,11 @@ impl Given {
 /// Reads a solutions file, one [`Given`] per record.
 pub struct SolutionsReader<R> {
     framer: Framer<R>,
+    /// CSV: the first records, read ahead to choose the solution column
+    /// when no header names it ([`SolutionsReader::look_ahead`]).
+    ahead: Ahead,
+    /// CSV: a header named the solution column (or the cells).
+    named: bool,
     csv: bool,
     path: PathBuf,
     /// A solution (or a blank) was seen: no more header lines.
@@ -95,6 +101,8 @@ impl<R: BufRead> SolutionsReader<R> {
             } else {
                 Framer::new(src, csv)
             },
+            ahead: Ahead::default(),
+            named: false,
             csv,
             path: path.to_path_buf(),
             started: false,
@@ -108,7 +116,7 @@ impl<R: BufRead> SolutionsReader<R> {
     /// The next record; `None` at the end of the file.
     pub fn next_given(&mut self) -> Option<Result<Given, InputError>> {
         loop {
-            let frame = match self.framer.next() {
+            let frame = match self.ahead.next(&mut self.framer) {
                 Ok(Some(frame)) => frame,
                 Ok(None) => return None,
                 Err(e) => {
@@ -119,7 +127,7 @@ impl<R: BufRead> SolutionsReader<R> {
                 }
             };
             let line = frame.line;
-            let whole = self.framer.bytes().trim_ascii().to_vec();
+            let whole = self.ahead.bytes(&self.framer).trim_ascii().to_vec();
             let given = |solution, value: &[u8]| {
                 Some(Ok(Given {
                     line,
@@ -128,7 +136,7 @@ impl<R: BufRead> SolutionsReader<R> {
                     whole,
                 }))
             };
-            let bytes = self.framer.bytes();
+            let bytes = self.ahead.bytes(&self.framer);
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 self.started = true;
                 return given(None, b"");
@@ -157,6 +165,11 @@ impl<R: BufRead> SolutionsReader<R> {
                     self.take_header();
                     continue;
                 }
+                if !self.ahead.taken() {
+                    self.ahead.look(Some(frame), &mut self.framer);
+                    self.look_ahead();
+                    continue;
+                }
                 if let Some(cells) = self.cells.clone() {
                     let values: Vec<&[u8]> = self
                         .record
@@ -166,12 +179,12 @@ impl<R: BufRead> SolutionsReader<R> {
                         .collect();
                     values.join(&b',')
                 } else if self.spread() {
-                    self.framer.bytes().trim_ascii().to_vec()
+                    self.ahead.bytes(&self.framer).trim_ascii().to_vec()
                 } else {
                     self.record.get(self.column).unwrap_or_default().to_vec()
                 }
             } else {
-                let bytes = self.framer.bytes();
+                let bytes = self.ahead.bytes(&self.framer);
                 split(bytes, &mut self.fields);
                 let get = |&(s, e): &(usize, usize)| &bytes[s..e];
                 let sizes = SizeOptions::default();
@@ -212,7 +225,7 @@ impl<R: BufRead> SolutionsReader<R> {
 
     /// Parses the current frame as one CSV record; false if it cannot be.
     fn split_csv(&mut self) -> bool {
-        let bytes = self.framer.bytes();
+        let bytes = self.ahead.bytes(&self.framer);
         let mut reader = ReaderBuilder::new()
             .has_headers(false)
             .flexible(true)
@@ -232,7 +245,7 @@ impl<R: BufRead> SolutionsReader<R> {
     /// A first CSV record with no field that looks like a grid, and that
     /// is not one grid's values ([`SolutionsReader::spread`]).
     fn is_header(&self) -> bool {
-        field::is_text(self.framer.bytes())
+        field::is_text(self.ahead.bytes(&self.framer))
             && !self.spread()
             && !self
                 .record
@@ -258,8 +271,44 @@ impl<R: BufRead> SolutionsReader<R> {
                 .collect();
             self.cells = numbered_cells(&names);
         }
+        self.named = named.is_some() || self.cells.is_some();
         self.column = named.unwrap_or(0);
         self.started = true;
+    }
+
+    /// Chooses the solution column on the records read ahead when no
+    /// header names it: the first field that holds a complete grid in any
+    /// of them (an empty first solution does not hide it, nor an id before
+    /// it), as the input's puzzle column is chosen by what its first
+    /// records hold; the first field when none does.
+    fn look_ahead(&mut self) {
+        if self.named {
+            return;
+        }
+        let mut complete: Vec<bool> = Vec::new();
+        let mut record = ByteRecord::new();
+        for (frame, bytes) in self.ahead.records() {
+            if frame.too_long || frame.open_quote || is_skipped(bytes) {
+                continue;
+            }
+            let mut reader = ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .trim(Trim::All)
+                .from_reader(bytes);
+            if !matches!(reader.read_byte_record(&mut record), Ok(true))
+                || is_spread(record.len(), record.iter())
+            {
+                continue;
+            }
+            if complete.len() < record.len() {
+                complete.resize(record.len(), false);
+            }
+            for (i, f) in record.iter().enumerate() {
+                complete[i] |= field::complete(f).is_some();
+            }
+        }
+        self.column = complete.iter().position(|&c| c).unwrap_or(0);
     }
 }
 
@@ -308,6 +357,16 @@ mod tests {
                 (g.line, g.solution.map(|s| s.map(|g| g.to_line())))
             })
             .collect()
+    }
+
+    #[test]
+    fn a_csv_solution_column_is_chosen_on_the_first_records() {
+        // No header names it: the first column of complete grids, an
+        // empty first solution and an id before it notwithstanding.
+        let data = format!("id,target\n1,\n2,{S}\n");
+        assert_eq!(read(&data, true), [(2, None), (3, Some(Ok(S.to_string())))]);
+        let data = format!("1,{S}\n");
+        assert_eq!(read(&data, true), [(1, Some(Ok(S.to_string())))]);
     }
 
     #[test]

@@ -38,6 +38,20 @@ impl Value<'_> {
     }
 }
 
+/// The 9x9 puzzle a value holds, as [`puzzle`] reads it, unless its
+/// input numbers 9x9 grids from 0 ([`SizeOptions::numbering`]): a 9x9 list
+/// is then no puzzle numbered from 1 (`Err`), and [`sized`] reads it from
+/// 0, a complete grid that gives no `-1` blank to show it included.
+pub fn puzzle_in(value: &Value<'_>, options: &SizeOptions) -> Result<Grid, String> {
+    let from_zero = options.symbols.is_none() && options.numbering.from_zero(9);
+    match puzzle(value) {
+        Ok(_) if from_zero && matches!(value, Value::List(_)) => {
+            Err("a 9x9 list numbered from 0".into())
+        }
+        read => read,
+    }
+}
+
 /// The puzzle a value holds, or why it holds none: the field parser's
 /// message for a string, `item 5 is 12, expected 0-9` for a list, else
 /// `found <what>, expected 81 cells or 9 lists of 9`.
@@ -101,7 +115,12 @@ impl Numbering {
     /// The numbering of a list grid of `side` with `items`
     /// ([`sized::numbered_from_zero`]; an item that is no integer is no
     /// cell value from 0 either).
-    fn of(items: &[&Value<'_>], side: usize, options: &SizeOptions) -> Numbering {
+    ///
+    /// # Errors
+    /// The message of a list numbered from 0 by what it holds (a `-1`
+    /// blank) whose input numbers its grids of `side` from 1
+    /// ([`sized::Numbering`]).
+    fn of(items: &[&Value<'_>], side: usize, options: &SizeOptions) -> Result<Numbering, String> {
         let ints: Option<Vec<i64>> = items
             .iter()
             .map(|v| match v {
@@ -109,14 +128,18 @@ impl Numbering {
                 _ => None,
             })
             .collect();
-        let zero = match ints {
-            Some(ints) => sized::numbered_from_zero(&ints, side, options),
+        let zero = match &ints {
+            Some(ints) => sized::numbered_from_zero(ints, side, options),
             None => options.symbols == Some(Symbols::ZeroNumbers),
         };
         if zero {
-            Numbering::Zero
-        } else {
-            Numbering::One
+            return Ok(Numbering::Zero);
+        }
+        match &ints {
+            Some(ints) if options.symbols.is_none() && sized::from_zero_alone(ints, side) => Err(
+                sized::numbered_otherwise(side, false, "a list with -1 blanks"),
+            ),
+            _ => Ok(Numbering::One),
         }
     }
 
@@ -190,12 +213,29 @@ fn sized_field(
             } else {
                 flat.extend(items.iter());
             }
-            let numbering = numbering.unwrap_or_else(|| Numbering::of(&flat, side, options));
+            let numbering = match numbering {
+                Some(numbering) => numbering,
+                None => match Numbering::of(&flat, side, options) {
+                    Ok(numbering) => numbering,
+                    Err(why) => return Some(Err(why)),
+                },
+            };
             // A 9x9 list numbered from 1 is a 9x9 puzzle, with its messages.
             if side == 9 && numbering == Numbering::One {
                 return None;
             }
-            Some(numbers(&flat, side, numbering).map(|text| (text, Some(numbering))))
+            // A list that only its input's numbering does not fit says so.
+            let forced = options.symbols.is_none() && options.numbering.from_zero(side);
+            Some(match numbers(&flat, side, numbering) {
+                Err(why)
+                    if forced
+                        && numbering == Numbering::Zero
+                        && numbers(&flat, side, Numbering::One).is_ok() =>
+                {
+                    Err(sized::numbered_otherwise(side, true, &why))
+                }
+                read => read.map(|text| (text, Some(numbering))),
+            })
         }
         _ => None,
     }
@@ -258,6 +298,7 @@ pub fn sized(
         Some(numbering) => SizeOptions {
             symbols: Some(numbering.symbols()),
             shape: options.shape,
+            numbering: options.numbering,
         },
         None => options.clone(),
     };

@@ -453,6 +453,7 @@ mod tests {
             let sizes = SizeOptions {
                 symbols: symbols.map(|s| Symbols::from_name(s).unwrap()),
                 shape: shape.map(|s| s.parse().unwrap()),
+                ..SizeOptions::default()
             };
             unfit(&sizes, fields.len(), |i| puzzle_text(fields[i], &sizes))
         };
@@ -518,7 +519,7 @@ mod tests {
         // `numbers` says from 1: a -1 is then no cell value.
         let numbers = SizeOptions {
             symbols: Some(Symbols::Numbers),
-            shape: None,
+            ..SizeOptions::default()
         };
         assert_eq!(
             nine_cells(&from_zero, &numbers),

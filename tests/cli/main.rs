@@ -28,6 +28,7 @@ mod merge_parquet;
 mod mismatch;
 mod nine_from_zero;
 mod notations;
+mod one_reading;
 mod pandas_csv;
 mod parquet_compression;
 mod pipeline;

@@ -230,8 +230,10 @@ fn other_frame_writers_and_a_solutions_file_from_pandas_are_read() {
 fn a_pandas_csv_from_stdin_or_a_txt_gives_the_rows_of_the_file_named_csv() {
     let s = Scratch::new();
     let four = pandas(&[""], &[FOUR.to_vec(), FOUR.to_vec()]);
-    let nine = pandas(&["", "Unnamed: 0"], &[values(P), from_zero(&values(P))]);
-    for (i, frame) in [four, nine].iter().enumerate() {
+    // One numbering a frame: from 1, and from 0.
+    let nine = pandas(&["", "Unnamed: 0"], &[values(P), values(P)]);
+    let zero = pandas(&["", "Unnamed: 0"], &vec![from_zero(&values(P)); 2]);
+    for (i, frame) in [four, nine, zero].iter().enumerate() {
         let named = bin()
             .args(["solve", &s.file(&format!("f{i}.csv"), frame.as_bytes())])
             .output()

@@ -168,9 +168,14 @@ fn a_list_no_numbering_fits_keeps_its_message_and_numbers0_is_applied() {
     ];
     let file = s.file("bad.jsonl", lines.join("\n").as_bytes());
     let got = rows(&stdout(&solve(&[&file])));
+    // The input is numbered from 0 (its second record), so the first is
+    // read so too: its 16 is what no numbering of the input fits.
     assert_eq!(
         (got[0].status.as_str(), got[0].message.as_str()),
-        ("malformed", "item 2 (r1c2) is -1, expected 0-16")
+        (
+            "malformed",
+            "item 16 (r1c16) is 16, expected -1 (blank) or 0-15"
+        )
     );
     assert_eq!(got[1].status, "solved", "{}", got[1].message);
     let good = serde_json::json!({ "puzzle": zero.clone() }).to_string();
