@@ -472,6 +472,27 @@ impl CsvRules {
     }
 }
 
+/// True when `line`, cut at `delimiter` with no mind for quotes, has a
+/// puzzle in field `column` (0-based; in any field while the puzzle column
+/// is not known): 81 cells of a 9x9 puzzle or a one-line grid of another
+/// size, with spaces and a quote around it. The framer's test of a line
+/// that a quoted field took in ([`super::frame::Framer::with_row_test`]):
+/// such a line is a record of the file, taken in by a stray quote, not a
+/// line of a note.
+pub fn holds_a_puzzle(line: &[u8], delimiter: u8, column: Option<usize>) -> bool {
+    let is_puzzle = |f: &[u8]| {
+        let f = f.trim_ascii();
+        let f = f.strip_prefix(b"\"").unwrap_or(f);
+        let f = f.strip_suffix(b"\"").unwrap_or(f);
+        (f.len() == CELLS && f.iter().all(|&b| field::is_cell(b))) || field::other_size(f).is_some()
+    };
+    let mut fields = line.split(|&b| b == delimiter);
+    match column {
+        Some(i) => fields.nth(i).is_some_and(is_puzzle),
+        None => fields.any(is_puzzle),
+    }
+}
+
 /// True for a record of `count` fields that is one grid written a value
 /// to a field (`0,0,3,0,2,...` not quoted, as numpy's `savetxt` writes a
 /// grid, or a table of one column per cell): n*n fields for a side n of 4
@@ -563,6 +584,20 @@ mod tests {
         "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3..";
     const SOLUTION: &str =
         "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
+
+    #[test]
+    fn a_line_holds_a_puzzle_in_its_column_or_any_while_unknown() {
+        let line = format!("7, \"{PUZZLE}\" ,{SOLUTION}");
+        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(1)));
+        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(2)));
+        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(0)));
+        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(3)));
+        assert!(holds_a_puzzle(line.as_bytes(), b',', None));
+        assert!(!holds_a_puzzle(line.as_bytes(), b';', None));
+        assert!(!holds_a_puzzle(b"second, with, commas", b',', None));
+        assert!(!holds_a_puzzle(&PUZZLE.as_bytes()[1..], b',', None));
+        assert!(holds_a_puzzle(b"x;1..4..2.3...1.2.", b';', Some(1)));
+    }
 
     #[test]
     fn a_frames_missing_value_is_a_blank_and_its_whole_floats_are_numbers() {

@@ -47,7 +47,8 @@ impl<R: BufRead> CsvReader<R> {
         CsvReader {
             framer: Framer::new(src, true)
                 .with_delimiter(delimiter)
-                .with_cap(MAX_TABLE_RECORD),
+                .with_cap(MAX_TABLE_RECORD)
+                .with_row_test(Box::new(move |line| holds_a_puzzle(line, delimiter, None))),
             ahead: Ahead::default(),
             scratch: CsvScratch::default(),
             rules: CsvRules {
@@ -184,6 +185,7 @@ impl<R: BufRead> CsvReader<R> {
                             .iter()
                             .map(|f| String::from_utf8_lossy(f).into_owned())
                             .collect();
+                        self.mind_stray_quotes();
                         continue;
                     }
                     Ok(false) => {
@@ -200,6 +202,7 @@ impl<R: BufRead> CsvReader<R> {
                 if let Err(e) = self.look_ahead() {
                     return Some(Err(e));
                 }
+                self.mind_stray_quotes();
                 continue;
             }
             if !self.rules.settled() {
@@ -283,6 +286,17 @@ impl<R: BufRead> CsvReader<R> {
         Ok(())
     }
 
+    /// Tells the framer where the file's puzzles are, as far as it is known
+    /// (a header's name for them, or the choice by content): a line a
+    /// quoted field takes in is a record of the file when it has a puzzle
+    /// there (in any field while that is not known), and the quote a stray
+    /// one ([`Framer::with_row_test`]).
+    fn mind_stray_quotes(&mut self) {
+        let (delimiter, column) = (self.rules.delimiter, self.rules.cols.puzzle);
+        let test = move |line: &[u8]| holds_a_puzzle(line, delimiter, column);
+        self.framer.set_row_test(Box::new(test));
+    }
+
     /// Puts the next records in `batch`, at least one and at most `max`:
     /// cut raw once the header is read, the records read ahead handed out
     /// and the puzzle column known, parsed before. `None` at the end of
@@ -294,6 +308,9 @@ impl<R: BufRead> CsvReader<R> {
     ) -> Option<Result<(), InputError>> {
         if self.first || !self.ahead.taken() || self.ahead.pending() || !self.rules.settled() {
             return Some(self.next_record()?.map(|record| batch.push_read(record)));
+        }
+        if self.parser.is_none() {
+            self.mind_stray_quotes();
         }
         let parser = self
             .parser

@@ -208,7 +208,14 @@ pub struct Framer<R> {
     /// The last record ended with `\r`: a `\n` right after it belongs to
     /// the same line end.
     after_cr: bool,
+    /// CSV: whether a line taken into a record by a quoted field reads as a
+    /// record of the file on its own ([`Framer::with_row_test`]).
+    row_test: Option<RowTest>,
 }
+
+/// Whether a line reads as a record of the file on its own: see
+/// [`Framer::with_row_test`].
+pub type RowTest = Box<dyn Fn(&[u8]) -> bool + Send>;
 
 /// The next bytes to read: the replayed ones first, then the block's, read
 /// from `src` when it is used up (empty at the end of the input).
@@ -269,7 +276,28 @@ impl<R: Read> Framer<R> {
             delimiter: b',',
             at_start: true,
             after_cr: false,
+            row_test: None,
         }
+    }
+
+    /// Sets the test of a CSV line taken into a record by a quoted field
+    /// over line ends: when one of those lines reads as a record of the file
+    /// by itself (`test` true: a puzzle where the file has its puzzles),
+    /// the quote that opened the field is taken for a stray one (a ditto
+    /// mark `"`, a quote typed by hand) and the record is its first line,
+    /// `malformed` as an unterminated quote ([`Frame::open_quote`]); the
+    /// lines after it are read again as records. Without it, a lone `"`
+    /// closed by another at a line end took the rows between into one
+    /// field: legal CSV, but the rows were gone without a word.
+    pub fn with_row_test(mut self, test: RowTest) -> Framer<R> {
+        self.row_test = Some(test);
+        self
+    }
+
+    /// Replaces the test of [`Framer::with_row_test`] (once the puzzle
+    /// column is known).
+    pub fn set_row_test(&mut self, test: RowTest) {
+        self.row_test = Some(test);
     }
 
     /// Sets the CSV field separator (`,` by default).
@@ -520,6 +548,19 @@ impl<R: Read> Framer<R> {
             // The input ended inside a quote opened lines before.
             return Ok(Some(self.unterminated(start, out, base)));
         }
+        if inner_breaks > 0 && self.takes_in_a_row(&out[base..]) {
+            if terminated {
+                // The line end that ended the record is read again, after
+                // the lines put back.
+                let end = if std::mem::take(&mut self.after_cr) {
+                    b'\r'
+                } else {
+                    b'\n'
+                };
+                out.extend_from_slice(&[end]);
+            }
+            return Ok(Some(self.unterminated(start, out, base)));
+        }
         self.line += inner_breaks + u64::from(terminated);
         let kept = out.len() - base;
         let truncated = total > kept as u64;
@@ -532,6 +573,20 @@ impl<R: Read> Framer<R> {
             too_long,
             open_quote: !too_long && state == Scan::Quoted,
         }))
+    }
+
+    /// True when a line of `record` after its first reads as a record of
+    /// the file by the row test ([`Framer::with_row_test`]).
+    fn takes_in_a_row(&self, record: &[u8]) -> bool {
+        let Some(test) = &self.row_test else {
+            return false;
+        };
+        let Some(first) = memchr2(b'\n', b'\r', record) else {
+            return false;
+        };
+        record[first..]
+            .split(|&b| b == b'\n' || b == b'\r')
+            .any(|line| !line.is_empty() && test(line))
     }
 
     /// Ends the record being read (`out[base..]`) at the end of its first
@@ -870,6 +925,48 @@ mod tests {
         );
         // On one line, such a quote is taken as it comes (as csv does).
         assert_eq!(quoted(b"a,\"e\"f\n"), [shut(1, "a,\"e\"f")]);
+    }
+
+    /// Frames with their `open_quote` flag, a line that starts with `r`
+    /// reading as a record of the file on its own.
+    fn tested(data: &[u8]) -> Vec<(u64, String, bool)> {
+        let mut all = Vec::new();
+        for step in [1 << 16, 1, 2, 5] {
+            let src = io::BufReader::with_capacity(step, Trickle { data, step });
+            let test = Box::new(|line: &[u8]| line.starts_with(b"r"));
+            let mut framer = Framer::new(src, true).with_row_test(test);
+            let mut out = Vec::new();
+            while let Some(frame) = framer.next().unwrap() {
+                let text = String::from_utf8_lossy(framer.bytes()).into_owned();
+                out.push((frame.line, text, frame.open_quote));
+            }
+            all.push(out);
+        }
+        assert!(all.windows(2).all(|w| w[0] == w[1]), "{all:?}");
+        all.swap_remove(0)
+    }
+
+    #[test]
+    fn a_quote_that_takes_in_a_row_of_the_file_is_a_stray_one() {
+        let open = |l: u64, s: &str| (l, s.to_string(), true);
+        let shut = |l: u64, s: &str| (l, s.to_string(), false);
+        // Lone quotes closed by the next line's: each line its own record,
+        // whatever the line ends.
+        for end in ["\n", "\r\n", "\r"] {
+            let data = ["r1,\"", "r2,\"", "r3,x"].join(end) + end;
+            assert_eq!(
+                tested(data.as_bytes()),
+                [open(1, "r1,\""), open(2, "r2,\""), shut(3, "r3,x")],
+                "{end:?}"
+            );
+        }
+        // A note over lines none of which reads as a row stays one record.
+        assert_eq!(
+            tested(b"r1,\"a\nb, c\"\nr2,x\n"),
+            [shut(1, "r1,\"a\nb, c\""), shut(3, "r2,x")]
+        );
+        // Without the test, the rows are taken in, as CSV reads them.
+        assert_eq!(quoted(b"r1,\"\nr2,\"\n"), [shut(1, "r1,\"\nr2,\"")]);
     }
 
     #[test]

@@ -194,3 +194,68 @@ fn gzip_is_found_by_content() {
         [(1, "malformed", "byte 0x1F at position 1")]
     );
 }
+
+/// A lone `"` as a field (a ditto mark, a quote typed by hand) that a later
+/// `"` closes at a line end took the rows between into one field: six
+/// records gave three rows, exit 0. A line a quoted field takes in that
+/// holds a puzzle where the file has its puzzles is a record of its own:
+/// the quote is a stray one, its record the one line, `malformed`.
+#[test]
+fn a_stray_quote_never_takes_in_the_rows_after_it() {
+    let scratch = Scratch::new();
+    let ditto: String = (1..=6)
+        .map(|i| format!("{i},{},\"\n", [P, Q][i % 2]))
+        .collect();
+    let rows = solve_in(
+        &scratch,
+        "ditto.csv",
+        format!("id,puzzle,note\n{ditto}").as_bytes(),
+        &[],
+        1,
+    );
+    let lines: Vec<u64> = rows.iter().map(|r| r.line).collect();
+    assert_eq!(lines, [2, 3, 4, 5, 6, 7]);
+    for row in &rows {
+        let opened = format!("unterminated quote opened on line {}", row.line);
+        assert_eq!(
+            (row.status.as_str(), row.message.as_str()),
+            ("malformed", opened.as_str())
+        );
+    }
+    // A note left open, a plain row, a lone quote: the plain rows solved.
+    let text = format!("id,puzzle,note\n1,{P},\"best\n2,{Q},plain\n3,{P},\"\n4,{Q},ok\n");
+    let rows = solve_in(&scratch, "open.csv", text.as_bytes(), &[], 1);
+    assert_eq!(
+        messages(&rows),
+        [
+            (2, "malformed", "unterminated quote opened on line 2"),
+            (3, "solved", ""),
+            (4, "malformed", "unterminated quote opened on line 4"),
+            (5, "solved", ""),
+        ]
+    );
+}
+
+/// A note over several lines stays one record, commas and all, and so does
+/// one with a grid in it away from the puzzle column.
+#[test]
+fn a_note_over_lines_stays_one_record() {
+    let scratch = Scratch::new();
+    let text = format!(
+        "id,puzzle,note\n1,{P},\"first line, more\nsecond, with, commas\"\n\
+         2,{Q},\"copied:\nx,y,{P}\"\n3,{P},plain\n"
+    );
+    let input = scratch.file("notes.csv", text.as_bytes());
+    let output = solve(&[&input, "--keep", "note"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let (_, table) = csv_table(&stdout(&output));
+    let notes: Vec<&str> = table.iter().map(|row| row["note"].as_str()).collect();
+    assert_eq!(
+        notes,
+        [
+            "first line, more\nsecond, with, commas",
+            &format!("copied:\nx,y,{P}"),
+            "plain"
+        ]
+    );
+}
