@@ -12,6 +12,10 @@
 //! still writing it, in this or another process namespace, or a file of an
 //! earlier version, `.NAME.parquet.resume.partial`, whose writer took no
 //! lock) is named in a warning and left alone.
+//!
+//! The files `merge`, `canon` and `augment` write under a temporary name
+//! ([`super::staged`]) are locked and looked for the same way
+//! ([`leftovers_of`]).
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -42,6 +46,13 @@ pub(crate) fn lock(file: &File) {
 /// each whose run is gone is removed; each of the others is left alone.
 /// One message for each, for a warning.
 pub(crate) fn leftovers(target: &Path, ours: &Path) -> Vec<String> {
+    leftovers_of(target, ours, TAG, "resume")
+}
+
+/// The temporary files `.NAME.{tag}-PID.partial` of other runs writing
+/// `target` beside it, but `ours`, as [`leftovers`] does for resumes:
+/// `writer` names such a run in the messages (`resume`, `merge`).
+pub(crate) fn leftovers_of(target: &Path, ours: &Path, tag: &str, writer: &str) -> Vec<String> {
     let Some(name) = target.file_name() else {
         return Vec::new();
     };
@@ -54,7 +65,7 @@ pub(crate) fn leftovers(target: &Path, ours: &Path) -> Vec<String> {
     };
     let mut prefix = OsString::from(".");
     prefix.push(name);
-    prefix.push(format!(".{TAG}"));
+    prefix.push(format!(".{tag}"));
     let prefix = prefix.to_string_lossy().into_owned();
     let mut found: Vec<(PathBuf, Option<u32>)> = entries
         .filter_map(Result::ok)
@@ -81,16 +92,16 @@ pub(crate) fn leftovers(target: &Path, ours: &Path) -> Vec<String> {
             match pid {
                 Some(pid) if gone(&path, pid) => match std::fs::remove_file(&path) {
                     Ok(()) => format!(
-                        "removed {shown}, what a resume of {results} killed outright left \
+                        "removed {shown}, what a {writer} of {results} killed outright left \
                          (process {pid} is gone)"
                     ),
                     Err(e) => format!(
-                        "{shown} is what a resume of {results} killed outright left (process \
+                        "{shown} is what a {writer} of {results} killed outright left (process \
                          {pid} is gone), and it cannot be removed ({e}); remove it"
                     ),
                 },
                 _ => format!(
-                    "{shown} is another resume's temporary file of {results}: a run still \
+                    "{shown} is another {writer}'s temporary file of {results}: a run still \
                      writing it, or one killed outright; left as it is (remove it once no \
                      run is writing {results})"
                 ),

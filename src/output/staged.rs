@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::output::replace;
+use crate::output::{replace, resumed};
 
 /// A file that is to appear at its target whole or not at all: written
 /// under a temporary name beside the target ([`replace::staged`]: it ends
@@ -17,11 +17,14 @@ use crate::output::replace;
 /// removes its temporary file, leaving the target as it was; a signal that
 /// ends the run while another thread writes it is met by
 /// [`StagedName::remove`]. A run killed outright (SIGKILL) leaves the
-/// temporary file.
+/// temporary file; the next run writing the same target removes it once
+/// that run is provably gone ([`StagedFile::create`]).
 #[derive(Debug)]
 pub(crate) struct StagedFile {
     temporary: PathBuf,
     target: PathBuf,
+    /// The tag of the temporary name (`merge`, `table`).
+    tag: String,
     /// Renamed over the target or removed: nothing is left to remove.
     settled: bool,
 }
@@ -52,17 +55,28 @@ impl StagedFile {
         Some(StagedFile {
             temporary,
             target,
+            tag: tag.to_string(),
             settled: false,
         })
     }
 
     /// Creates the temporary file, empty (one left by an earlier run of the
-    /// same process id is written over).
+    /// same process id is written over), locked while it is open. The
+    /// temporary files that other runs writing the same target left beside
+    /// it are looked at, as a Parquet `--resume` looks at its own
+    /// ([`resumed::leftovers_of`]): one whose run is provably gone (killed
+    /// outright) is removed, any other left alone; each is named in a
+    /// warning on stderr, `writer` naming such a run (`merge`).
     ///
     /// # Errors
     /// The file cannot be created.
-    pub(crate) fn create(&self) -> io::Result<File> {
-        File::create(&self.temporary)
+    pub(crate) fn create(&self, writer: &str) -> io::Result<File> {
+        let file = File::create(&self.temporary)?;
+        resumed::lock(&file);
+        for leftover in resumed::leftovers_of(&self.target, &self.temporary, &self.tag, writer) {
+            crate::stderrln!("sudoku-batch: warning: {leftover}");
+        }
+        Ok(file)
     }
 
     /// Its temporary name, to remove it from another thread at a signal.
@@ -120,7 +134,7 @@ mod tests {
         assert_eq!(staged.temporary, dir.path().join(&temporary));
         // Nothing is created before `create`.
         assert_eq!(names(dir.path()), ["r.csv"]);
-        staged.create().unwrap().write_all(b"new\n").unwrap();
+        staged.create("merge").unwrap().write_all(b"new\n").unwrap();
         assert_eq!(names(dir.path()), [temporary.as_str(), "r.csv"]);
         // The target is left as it was until the rename.
         assert_eq!(fs::read_to_string(&target).unwrap(), "old\n");
@@ -135,7 +149,11 @@ mod tests {
         let target = dir.path().join("r.csv");
         fs::write(&target, "old\n").unwrap();
         let staged = StagedFile::beside(&target, "table").unwrap();
-        staged.create().unwrap().write_all(b"part of it\n").unwrap();
+        staged
+            .create("merge")
+            .unwrap()
+            .write_all(b"part of it\n")
+            .unwrap();
         drop(staged);
         assert_eq!(names(dir.path()), ["r.csv"]);
         assert_eq!(fs::read_to_string(&target).unwrap(), "old\n");
@@ -149,7 +167,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("r.csv");
         let staged = StagedFile::beside(&target, "merge").unwrap();
-        staged.create().unwrap();
+        staged.create("merge").unwrap();
         // A directory made at the target since: a file cannot replace it.
         fs::create_dir(&target).unwrap();
         fs::write(target.join("inside"), "kept\n").unwrap();
@@ -163,7 +181,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("r.csv");
         let staged = StagedFile::beside(&target, "merge").unwrap();
-        let mut file = staged.create().unwrap();
+        let mut file = staged.create("merge").unwrap();
         let name = staged.name();
         std::thread::spawn(move || name.remove()).join().unwrap();
         assert_eq!(names(dir.path()), Vec::<String>::new());
@@ -182,7 +200,7 @@ mod tests {
         let link = dir.path().join("link.csv");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let staged = StagedFile::beside(&link, "table").unwrap();
-        staged.create().unwrap().write_all(b"new\n").unwrap();
+        staged.create("merge").unwrap().write_all(b"new\n").unwrap();
         staged.commit().unwrap();
         assert!(fs::symlink_metadata(&link)
             .unwrap()

@@ -410,3 +410,49 @@ fn a_run_that_searched_nothing_says_so_with_nulls_not_zeros() {
         "{page}"
     );
 }
+
+/// A merge killed outright (SIGKILL) left its temporary file beside the
+/// output for good: the next merge into the same file removes it once its
+/// process is gone, with a warning, and names one a live process may still
+/// be writing, leaving it (as a Parquet `--resume` does with its own).
+#[test]
+fn a_merge_removes_what_a_merge_killed_outright_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = in_dir(&dir, "s.csv");
+    solve_to(&shard, &[TOP95]);
+    let merged = in_dir(&dir, "m.csv");
+    // A process id that is gone: a child that has exited and been waited for.
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let gone = child.id();
+    child.wait().unwrap();
+    let left = in_dir(&dir, &format!(".m.csv.merge-{gone}.partial"));
+    std::fs::write(&left, "part of a merge\n").unwrap();
+    // This test's own process: alive.
+    let live = in_dir(
+        &dir,
+        &format!(".m.csv.merge-{}.partial", std::process::id()),
+    );
+    std::fs::write(&live, "being written\n").unwrap();
+    let output = run_subcommand("merge", &[&shard, "-o", &merged, "--quiet"]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    let warned = stderr(&output);
+    assert!(!Path::new(&left).exists());
+    assert!(
+        warned.contains(&format!(
+            "warning: removed {left}, what a merge of {merged} killed outright left (process \
+             {gone} is gone)"
+        )),
+        "{warned}"
+    );
+    assert!(Path::new(&live).exists());
+    assert!(
+        warned.contains(&format!(
+            "warning: {live} is another merge's temporary file of {merged}"
+        )),
+        "{warned}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        std::fs::read_to_string(&shard).unwrap()
+    );
+}

@@ -53,7 +53,7 @@ impl TableWriter {
             return TableWriter::create(destination, header);
         };
         let sink = staging
-            .create()
+            .create("canon or augment run")
             .and_then(|file| Sink::to_file(file, *compression))
             .map_err(|e| Error::write("results", path, e))?;
         TableWriter::start(sink, destination, Some(staging), header)

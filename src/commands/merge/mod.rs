@@ -1146,7 +1146,7 @@ impl Output {
             (Destination::Stdout, _) => Sink::Stdout(io::stdout()),
             (Destination::File { .. }, Some(staging)) => {
                 let file = staging
-                    .create()
+                    .create("merge")
                     .map_err(|e| Error::write("results", path, e))?;
                 Sink::to_file(file, Compression::of_name(path))
                     .map_err(|e| Error::write("results", path, e))?
