@@ -361,7 +361,7 @@ impl TableRules {
         };
         let puzzle_value = puzzle.value(row);
         let solution_value = table.solution.as_ref().map(|c| c.value(row));
-        let puzzle = value::puzzle(&puzzle_value);
+        let puzzle = value::puzzle_in(&puzzle_value, &self.sizes);
         // Only a record that is no 9x9 puzzle may be a grid of another size.
         let sized = puzzle
             .is_err()

@@ -30,6 +30,7 @@ use super::keep::Keep;
 use super::parquet::{value_at, Table, TableRules};
 use super::parquet_file::ParquetFile;
 use super::record_batch::{RecordBatch as Batch, FILL_BYTES};
+use super::sized::Numbering;
 use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::KeptColumn;
 
@@ -74,6 +75,8 @@ pub struct ParquetReader {
     /// Raw bytes read, for progress: each row group's compressed size as it
     /// starts (`None` when the bytes were counted as they were spooled).
     consumed: Option<Arc<AtomicU64>>,
+    /// The numbering was chosen on the first Arrow batch ([`ParquetReader::look`]).
+    looked: bool,
 }
 
 impl ParquetReader {
@@ -183,6 +186,7 @@ impl ParquetReader {
             row: 0,
             line: 0,
             consumed,
+            looked: false,
         })
     }
 
@@ -267,6 +271,22 @@ impl ParquetReader {
         Some(Ok(()))
     }
 
+    /// Chooses, unless `--symbols` says, the numbering of the file's grids
+    /// ([`Numbering::of`] its first rows read each alone: the first
+    /// [`ROWS_LOOKED_AT`] of `first`, its first Arrow batch) before any row
+    /// is made a record on the workers, so that no row is read in another
+    /// (a complete grid numbered from 0 shows no `-1` blank).
+    fn look(&mut self, first: &Table) {
+        if self.rules.sizes.symbols.is_some() {
+            return;
+        }
+        let rows = first.num_rows().min(ROWS_LOOKED_AT);
+        let records: Vec<Record> = (0..rows)
+            .map(|row| self.rules.record(first, row, row as u64 + 1))
+            .collect();
+        Arc::make_mut(&mut self.rules).sizes.numbering = Numbering::of(&records);
+    }
+
     /// Makes sure the current Arrow batch has a row left, reading the next
     /// batches (and row groups) as needed; `None` at the end of the file.
     fn rows_left(&mut self) -> Option<Result<(), InputError>> {
@@ -279,7 +299,11 @@ impl ParquetReader {
             }
             match self.rows.as_mut().map(Iterator::next) {
                 Some(Some(Ok(batch))) => {
-                    self.batch = Some(self.rules.table(batch));
+                    let table = self.rules.table(batch);
+                    if !std::mem::replace(&mut self.looked, true) {
+                        self.look(&table);
+                    }
+                    self.batch = Some(table);
                     self.row = 0;
                 }
                 Some(Some(Err(e))) => {

@@ -1,13 +1,19 @@
 //! What belongs to a whole input is chosen once, from its first records,
 //! before any record is parsed on the workers (rows are parsed there in
 //! parallel, each alone): how it numbers its grids (from 0 or from 1) and,
-//! in CSV and JSON Lines, which column holds the puzzles. Each record alone
+//! in CSV and JSON Lines, which column holds the puzzles (Parquet's
+//! numbering on its first rows too). Each record alone
 //! read a pandas array numbered from 0 with `NaN` blanks from 1 when it
 //! gave no `0` (a `9` in a 0-8 data set, exit 0: trial57 F1-4), and a
 //! CSV whose first puzzle was empty was refused where Parquet found the
 //! puzzle column.
 
 use std::collections::HashMap;
+use std::sync::Arc;
+
+use arrow_array::builder::{Int64Builder, ListBuilder};
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use parquet::arrow::ArrowWriter;
 
 use crate::common::*;
 
@@ -240,4 +246,41 @@ fn csv_and_json_lines_choose_the_puzzle_column_on_their_first_records() {
         "{}",
         stderr(&output)
     );
+}
+
+/// Writes a Parquet file of one column `puzzle`.
+fn parquet(s: &Scratch, name: &str, column: ArrayRef) -> String {
+    let batch = RecordBatch::try_from_iter([("puzzle", column)]).expect("one column");
+    let path = s.path(name);
+    let file = std::fs::File::create(&path).expect("writable scratch");
+    let mut writer = ArrowWriter::try_new(file, batch.schema(), None).expect("a writer");
+    writer.write(&batch).expect("written");
+    writer.close().expect("closed");
+    path
+}
+
+#[test]
+fn parquet_reads_its_rows_in_the_numbering_of_its_first_rows() {
+    let s = Scratch::new();
+    // Lists numbered from 0: a complete grid has no -1 to show it.
+    let mut lists = ListBuilder::new(Int64Builder::new());
+    for grid in [P, P_SOLVED] {
+        let cells: Vec<i64> = grid
+            .bytes()
+            .map(|b| if b == b'.' { -1 } else { i64::from(b - b'1') })
+            .collect();
+        lists.values().append_slice(&cells);
+        lists.append(true);
+    }
+    let path = parquet(&s, "lists.parquet", Arc::new(lists.finish()));
+    let rows = solved(&path, &[], 0);
+    let want = from_zero(P_SOLVED, "", ",");
+    assert_eq!(rows[0]["solution"], want);
+    assert_eq!(rows[1]["solution"], want);
+    // Strings of numbers from 0 with `.` blanks, the first giving no 0.
+    let strings = StringArray::from(vec![from_zero(Q, ".", ","), from_zero(P, ".", ",")]);
+    let path = parquet(&s, "strings.parquet", Arc::new(strings));
+    let rows = solved(&path, &[], 0);
+    assert_eq!(rows[0]["solution"], solution_from_zero(&s, Q));
+    assert_eq!(rows[1]["solution"], want);
 }
