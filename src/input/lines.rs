@@ -48,9 +48,9 @@ pub enum FieldRule {
     /// Runs of spaces and tabs separate; leading and trailing ones are
     /// ignored. `,`, `;` and `|` are part of a field.
     Whitespace,
-    /// This byte (`,`, `;` or `|`) separates, and every one counts: two in
-    /// a row hold an empty field. Spaces and tabs around a field are
-    /// trimmed.
+    /// This byte (`,`, `;`, `|` or a tab) separates, and every one counts:
+    /// two in a row hold an empty field. Spaces and tabs around a field
+    /// are trimmed.
     Delimiter(u8),
     /// Any of whitespace, `,`, `;` and `|` separates and runs collapse: the
     /// rule of a file whose first record is one field (there is no second
@@ -60,20 +60,33 @@ pub enum FieldRule {
 }
 
 impl FieldRule {
+    /// Tab-separated values: a tab separates, and a space is part of a
+    /// field (`hello world`).
+    pub const TAB: FieldRule = FieldRule::Delimiter(b'\t');
+
     /// The rule a line shows: the separator after its first field (leading
     /// and trailing whitespace aside) is the delimiter if that gap holds a
-    /// `,`, `;` or `|` (the first of them), else whitespace; a line of one
-    /// field shows [`FieldRule::Any`].
+    /// `,`, `;` or `|` (the first of them), else a tab if it holds one
+    /// (tab-separated values, whose values may hold spaces), else
+    /// whitespace; a line of one field shows [`FieldRule::Any`].
     pub fn of(line: &[u8]) -> FieldRule {
         let line = line.trim_ascii();
         let Some(gap) = line.iter().position(|&b| is_separator(b)) else {
             return FieldRule::Any;
         };
-        line[gap..]
-            .iter()
-            .take_while(|&&b| is_separator(b))
-            .find(|&&b| !is_space(b))
-            .map_or(FieldRule::Whitespace, |&b| FieldRule::Delimiter(b))
+        let gap = line[gap..].iter().take_while(|&&b| is_separator(b));
+        let mut tab = false;
+        for &b in gap {
+            if !is_space(b) {
+                return FieldRule::Delimiter(b);
+            }
+            tab |= b == b'\t';
+        }
+        if tab {
+            FieldRule::TAB
+        } else {
+            FieldRule::Whitespace
+        }
     }
 
     /// Splits `line` into field ranges by this rule.
@@ -83,26 +96,33 @@ impl FieldRule {
             FieldRule::Any => split(line, fields),
             FieldRule::Delimiter(d) => {
                 fields.clear();
-                let (mut start, end) = trimmed(line, 0, line.len());
+                let (mut start, end) = trimmed_but(line, 0, line.len(), Some(d));
                 if start == end {
                     return;
                 }
                 while let Some(at) = memchr::memchr(d, &line[start..end]) {
-                    fields.push(trimmed(line, start, start + at));
+                    fields.push(trimmed_but(line, start, start + at, Some(d)));
                     start += at + 1;
                 }
-                fields.push(trimmed(line, start, end));
+                fields.push(trimmed_but(line, start, end, Some(d)));
             }
         }
     }
 }
 
 /// `start..end` of `line` without the whitespace at either end.
-fn trimmed(line: &[u8], mut start: usize, mut end: usize) -> (usize, usize) {
-    while start < end && is_space(line[start]) {
+fn trimmed(line: &[u8], start: usize, end: usize) -> (usize, usize) {
+    trimmed_but(line, start, end, None)
+}
+
+/// [`trimmed`], but for the delimiter `d`, which is never trimmed: a
+/// tab-separated line's leading tab ends an empty first field.
+fn trimmed_but(line: &[u8], mut start: usize, mut end: usize, d: Option<u8>) -> (usize, usize) {
+    let space = |b: u8| Some(b) != d && is_space(b);
+    while start < end && space(line[start]) {
         start += 1;
     }
-    while end > start && is_space(line[end - 1]) {
+    while end > start && space(line[end - 1]) {
         end -= 1;
     }
     (start, end)
@@ -327,6 +347,9 @@ pub struct LineRules {
     /// fields as that record (split by the file's rule), its fields name
     /// the columns for `--keep` (`field1`, ... still name them too).
     pub(super) header: Option<Vec<u8>>,
+    /// The fields of [`LineRules::header`], when its names name the kept
+    /// columns: a record with more is refused ([`LineRules::shifted`]).
+    pub(super) header_fields: Option<usize>,
 }
 
 impl LineRules {
@@ -343,6 +366,7 @@ impl LineRules {
             sizes: SizeOptions::default(),
             headers: true,
             header: None,
+            header_fields: None,
         }
     }
 
@@ -397,7 +421,8 @@ impl LineRules {
     }
 
     /// Where the line's grid of another size is, and the next field's
-    /// when it is one too: the puzzle field split as for any line (on
+    /// when it is one too: the puzzle field split by the file's delimiter,
+    /// if it has one, else as for any line (on
     /// whitespace, `,`, `;` and `|`), else split on whitespace only (a
     /// field of numbers separated by commas), else the whole line (n*n
     /// values separated by commas or spaces). Without `--column`, when the
@@ -417,11 +442,17 @@ impl LineRules {
             None => 0,
         };
         let is_sized = |&(s, e): &(usize, usize)| sized::looks_sized(&line[s..e]);
-        for whitespace in [false, true] {
-            if whitespace {
-                split_on(line, is_space, fields);
-            } else {
-                split(line, fields);
+        // A delimiter's fields first: a tab-separated line's puzzle may be
+        // numbers separated by spaces or commas (`0 0 4 2 ...<TAB>note`).
+        let delimited = matches!(self.rule, Some(FieldRule::Delimiter(_)));
+        for pass in [
+            Some(self.field_rule()).filter(|_| delimited),
+            None,
+            Some(FieldRule::Whitespace),
+        ] {
+            match pass {
+                Some(rule) => rule.split(line, fields),
+                None => split(line, fields),
             }
             let found = match fields.get(at) {
                 Some(field) if is_sized(field) => Some(at),
@@ -506,6 +537,7 @@ impl LineRules {
         let numbered = keep::field_names(fields.len(), &self.keep);
         let names = match self.header_names(fields.len()) {
             Some(mut names) => {
+                self.header_fields = Some(names.len());
                 names.extend(numbered[names.len()..].iter().cloned());
                 names
             }
@@ -559,6 +591,32 @@ impl LineRules {
                     .map_or(KeptValue::Null, |&(s, e)| keep::text(&line[s..e]))
             })
             .collect()
+    }
+
+    /// Why a line's kept values cannot be told apart, when a header named
+    /// them and the line has more fields than it: a value held the
+    /// separator (a space in a file split on whitespace, a `,` in a
+    /// `,`-separated one) and was cut, or a field was added, and every
+    /// field after it is shifted. Such a record is `malformed`, as a CSV
+    /// record of more fields than its header is, rather than keep a cut
+    /// value silently. `fields` is scratch space.
+    pub fn shifted(&self, line: &[u8], fields: &mut Vec<(usize, usize)>) -> Option<String> {
+        let header = self.header_fields?;
+        self.field_rule().split(line, fields);
+        if fields.len() <= header {
+            return None;
+        }
+        let separator = match self.field_rule() {
+            FieldRule::Delimiter(b'\t') => "a tab".to_string(),
+            FieldRule::Delimiter(d) => format!("'{}'", char::from(d)),
+            FieldRule::Whitespace => "a space or tab".to_string(),
+            FieldRule::Any => "a space, tab, ',', ';' or '|'".to_string(),
+        };
+        Some(format!(
+            "{} fields, but the header has {header}: {separator} separates this file's \
+             fields, so a value holding one is cut and the kept values would be shifted",
+            fields.len()
+        ))
     }
 
     /// The file's rule for fields; [`FieldRule::Any`] before the first

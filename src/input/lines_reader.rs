@@ -92,8 +92,15 @@ impl<R: BufRead> LinesReader<R> {
                     if let Err(e) = self.rules.settle_kept(bytes, &self.name) {
                         return Some(Err(e));
                     }
+                    let kept = self.rules.kept_values(bytes, &mut Vec::new());
+                    if let Some(why) = self.rules.shifted(bytes, &mut Vec::new()) {
+                        return Some(Ok(Record {
+                            kept,
+                            ..Record::new(frame.line, Err(why), None)
+                        }));
+                    }
                     let mut record = Record {
-                        kept: self.rules.kept_values(bytes, &mut Vec::new()),
+                        kept,
                         ..Record::of_line(frame.line, puzzle, solution)
                     };
                     if record.puzzle.is_err() {
@@ -218,7 +225,72 @@ mod tests {
         assert_eq!(FieldRule::of(b"a|b"), FieldRule::Delimiter(b'|'));
         let comment = format!("{P}  // kleinezeitung, 14.09.2020 - leicht");
         assert_eq!(FieldRule::of(comment.as_bytes()), FieldRule::Whitespace);
-        assert_eq!(FieldRule::of(b"12\tx"), FieldRule::Whitespace);
+        assert_eq!(FieldRule::of(b"12\tx"), FieldRule::TAB);
+        assert_eq!(FieldRule::of(b"12 \t x y"), FieldRule::TAB);
+        assert_eq!(FieldRule::of(b"12\t;x"), FieldRule::Delimiter(b';'));
+        assert_eq!(FieldRule::of(b"12  x\ty"), FieldRule::Whitespace);
+    }
+
+    #[test]
+    fn a_tab_separates_and_a_space_is_part_of_a_value() {
+        assert_eq!(
+            fields(FieldRule::TAB, "1\thello world \t\t x y\r"),
+            ["1", "hello world", "", "x y"]
+        );
+        // A leading tab ends an empty first field; the line's other ends
+        // are trimmed of spaces only.
+        assert_eq!(fields(FieldRule::TAB, "\tP\t note"), ["", "P", "note"]);
+        assert_eq!(fields(FieldRule::TAB, "a\t"), ["a", ""]);
+        // A text-line file whose first record is tab-separated keeps a
+        // value with spaces whole.
+        let mut r = LineRules::new(None);
+        r.keep = Keep::All;
+        let first = format!("7\t{P}\thello world");
+        assert_eq!(run(&mut r, &first), ok(P, None));
+        assert_eq!(r.rule, Some(FieldRule::TAB));
+        r.settle_kept(first.as_bytes(), "t.txt").unwrap();
+        let kept = r.kept_values(first.as_bytes(), &mut Vec::new());
+        assert_eq!(kept[2], keep::text(b"hello world"));
+    }
+
+    #[test]
+    fn a_record_of_more_fields_than_the_header_naming_the_kept_ones_says_why() {
+        let rules = |header: &str, first: &str| {
+            let mut r = LineRules::new(None);
+            r.keep = Keep::Columns(vec![Column::Name("note".into())]);
+            assert_eq!(run(&mut r, header), Line::Skip);
+            assert_eq!(run(&mut r, first), ok(P, None));
+            r.settle_kept(first.as_bytes(), "s.txt").unwrap();
+            r
+        };
+        let r = rules("id puzzle note", &format!("1 {P} hi"));
+        let mut f = Vec::new();
+        assert_eq!(r.shifted(format!("2 {P} hi").as_bytes(), &mut f), None);
+        assert_eq!(r.shifted(format!("2 {P}").as_bytes(), &mut f), None);
+        let why = r.shifted(format!("2 {P} hello world").as_bytes(), &mut f);
+        assert_eq!(
+            why.as_deref(),
+            Some(
+                "4 fields, but the header has 3: a space or tab separates this file's fields, \
+                 so a value holding one is cut and the kept values would be shifted"
+            )
+        );
+        // A space-separated file whose value holds a tab: cut there too,
+        // and said.
+        let why = r.shifted(format!("2 {P} hello\tworld").as_bytes(), &mut f);
+        assert!(why.is_some_and(|w| w.starts_with("4 fields")));
+        // A `;` file keeps spaces in values; a `;` in one shifts them.
+        let r = rules("id;puzzle;note", &format!("1;{P};hello world"));
+        assert_eq!(r.shifted(format!("2;{P};a b c").as_bytes(), &mut f), None);
+        let why = r.shifted(format!("2;{P};a;b").as_bytes(), &mut f);
+        assert!(why.is_some_and(|w| w.contains("';' separates")));
+        // Without a header naming the fields, `fieldN` is what it counts.
+        let mut r = LineRules::new(None);
+        r.keep = Keep::All;
+        let first = format!("1 {P} hi");
+        assert_eq!(run(&mut r, &first), ok(P, None));
+        r.settle_kept(first.as_bytes(), "s.txt").unwrap();
+        assert_eq!(r.shifted(format!("2 {P} a b").as_bytes(), &mut f), None);
     }
 
     #[test]

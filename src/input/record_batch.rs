@@ -58,6 +58,12 @@ impl Parser {
             Parser::Lines(rules) => {
                 let (puzzle, given) = rules.record(bytes, &mut scratch.fields);
                 let kept = rules.kept_values(bytes, &mut scratch.fields);
+                if let Some(why) = rules.shifted(bytes, &mut scratch.fields) {
+                    return Record {
+                        kept,
+                        ..Record::new(line, Err(why), None)
+                    };
+                }
                 if puzzle.is_err() {
                     let mut record = Record {
                         kept,
