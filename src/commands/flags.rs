@@ -279,8 +279,11 @@ pub struct LayoutArgs {
     /// The CSV field separator: one character, or `auto`.
     ///
     /// The CSV field separator: one character (`tab` for a tab), or `auto`:
-    /// `,` unless the first line holds no comma but `;`, a tab or `|` (in
-    /// that order). Text lines find their own (see `--format lines`).
+    /// a tab for `.tsv`, `.tab` and tab-separated `.txt` or stdin, or when
+    /// the first of `,`, `;`, tab and `|` on the first line (outside
+    /// quotes) is a tab; else `,` unless the first line holds no comma but
+    /// `;`, a tab or `|` (in that order). Text lines find their own (see
+    /// `--format lines`).
     #[arg(long, value_name = "C|auto", default_value = "auto", value_parser = Delimiter::parse, help_heading = INPUT)]
     pub delimiter: Delimiter,
 
@@ -335,8 +338,10 @@ impl LayoutArgs {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {
     /// By name, past a `.gz` or `.zst` ending (`.parquet`, `.jsonl` or
-    /// `.ndjson`, `.csv`), then by content (Parquet's `PAR1`, a first byte
-    /// `{` for JSON Lines); anything else (stdin included) is `lines`.
+    /// `.ndjson`, `.csv`, `.tsv` or `.tab` for CSV with tabs), then by
+    /// content (Parquet's `PAR1`, a first byte `{` for JSON Lines; CSV for
+    /// a first line with a tab after its first field, or quoted fields);
+    /// anything else (stdin included) is `lines`.
     Auto,
     /// One puzzle per line; fields split by the file's one delimiter.
     Lines,

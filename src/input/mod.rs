@@ -251,8 +251,10 @@ pub fn puzzle_field(field: &[u8]) -> Result<Grid, String> {
 pub enum Format {
     /// By name, then content: `parquet` for names ending `.parquet` or
     /// content starting `PAR1`; `jsonl` for names ending `.jsonl` or
-    /// `.ndjson`, or content starting `{`; `csv` for names ending `.csv`;
-    /// `lines` otherwise (a `.gz` or `.zst` ending is looked past). An input
+    /// `.ndjson`, or content starting `{`; `csv` for names ending `.csv`,
+    /// and with a tab delimiter for `.tsv` and `.tab`, and for other names
+    /// whose first line is tab-separated; `lines` otherwise (a `.gz` or
+    /// `.zst` ending is looked past). An input
     /// whose first rows look like a multi-line grid is refused with
     /// [`InputError::GridFile`].
     #[default]
@@ -325,8 +327,10 @@ pub fn options_apply(inputs: &[(&str, Format)], options: &ReadOptions) -> Result
 /// The field separator of CSV input.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Delimiter {
-    /// `,`, unless the first line holds no comma but `;`, a tab or `|`
-    /// (looked for in that order), which is then the separator.
+    /// A tab for a tab-separated input (by name, `.tsv` or `.tab`, or by
+    /// content) or a first line whose first separator outside quotes is a
+    /// tab; else `,`, unless the first line holds no comma but `;`, a tab
+    /// or `|` (looked for in that order), which is then the separator.
     #[default]
     Auto,
     /// This byte.

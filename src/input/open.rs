@@ -222,7 +222,8 @@ impl Input {
     /// The layout [`Format::Auto`] means for this input before looking at
     /// its content (case-insensitive, past a `.gz` or `.zst` ending):
     /// `parquet` for `.parquet`, `jsonl` for `.jsonl` or `.ndjson`, `csv` for
-    /// `.csv`, `lines` otherwise (stdin included).
+    /// `.csv`, and for `.tsv` and `.tab` (CSV with a tab between fields),
+    /// `lines` otherwise (stdin included).
     pub fn format_by_name(&self) -> Format {
         format_by_name(&self.name)
     }
@@ -313,7 +314,10 @@ impl Input {
         }
         let solutions = match &options.solutions {
             Some(path) => {
-                let csv = format_by_name(&super::input_name(path)) == Format::Csv;
+                // A `.tsv` of solutions is read as text lines, as before:
+                // the solutions reader's CSV is comma-separated, and text
+                // lines split a solution from what follows it on tabs too.
+                let csv = csv_name(&super::input_name(path));
                 let wanted = "--solutions reads solutions as text lines, or CSV for a .csv name";
                 let (name, mut source) = open_text(path, wanted)?;
                 let first = head(&mut source).map_err(|e| InputError::io(&name, e))?;
@@ -343,6 +347,8 @@ impl Input {
                 ),
             });
         }
+        // Tab-separated by content (see [`starts_tab_separated`]).
+        let mut tabbed = false;
         let format = match options.format {
             Format::Auto if head == PARQUET_MAGIC => Format::Parquet,
             Format::Auto if format_by_name(&name) == Format::Parquet => Format::Parquet,
@@ -353,8 +359,10 @@ impl Input {
                 let (prefix, detected) =
                     sniff(&mut source).map_err(|e| InputError::io(&name, e))?;
                 // A name that says no format: stdin (`-`), `.txt`, none.
-                let quoted_csv = format_by_name(&name) == Format::Lines
-                    && (starts_quoted_csv(&prefix) || starts_numbered_header(&prefix));
+                let unnamed = format_by_name(&name) == Format::Lines;
+                tabbed = unnamed && starts_tab_separated(&prefix);
+                let as_csv = unnamed
+                    && (tabbed || starts_quoted_csv(&prefix) || starts_numbered_header(&prefix));
                 source = Box::new(Cursor::new(prefix).chain(source));
                 if let Detected::Grid { line, side } = detected {
                     return Err(InputError::GridFile {
@@ -363,7 +371,7 @@ impl Input {
                         side,
                     });
                 }
-                if quoted_csv {
+                if as_csv {
                     Format::Csv
                 } else {
                     format_by_name(&name)
@@ -377,6 +385,7 @@ impl Input {
             Format::Csv => {
                 let delimiter = match options.delimiter {
                     Delimiter::Byte(b) => b,
+                    Delimiter::Auto if tabbed || tab_name(&name) => b'\t',
                     Delimiter::Auto => {
                         let (prefix, delimiter) = sniff_delimiter(&mut source).map_err(io_error)?;
                         source = Box::new(Cursor::new(prefix).chain(source));
@@ -618,20 +627,36 @@ pub fn jsonl_name(name: &str) -> bool {
     format_by_name(name) == Format::Jsonl
 }
 
-fn format_by_name(name: &str) -> Format {
+/// The name's ending that says its format, lowercased: past a `.gz` or
+/// `.zst` ending, from the last `.` on (empty for none).
+fn format_ending(name: &str) -> String {
     let name = name.to_ascii_lowercase();
     let stem = name
         .strip_suffix(".gz")
         .or_else(|| name.strip_suffix(".zst"))
         .unwrap_or(&name);
-    if stem.ends_with(".parquet") {
-        Format::Parquet
-    } else if stem.ends_with(".jsonl") || stem.ends_with(".ndjson") {
-        Format::Jsonl
-    } else if stem.ends_with(".csv") {
-        Format::Csv
-    } else {
-        Format::Lines
+    stem.rfind('.')
+        .map_or_else(String::new, |dot| stem[dot..].to_string())
+}
+
+/// True when a name says tab-separated values (`.tsv`, `.tab`, any case,
+/// past a `.gz` or `.zst` ending): CSV whose delimiter is a tab.
+fn tab_name(name: &str) -> bool {
+    matches!(format_ending(name).as_str(), ".tsv" | ".tab")
+}
+
+/// True when a name says comma-separated values (`.csv`, past a `.gz` or
+/// `.zst` ending).
+fn csv_name(name: &str) -> bool {
+    format_ending(name) == ".csv"
+}
+
+fn format_by_name(name: &str) -> Format {
+    match format_ending(name).as_str() {
+        ".parquet" => Format::Parquet,
+        ".jsonl" | ".ndjson" => Format::Jsonl,
+        ".csv" | ".tsv" | ".tab" => Format::Csv,
+        _ => Format::Lines,
     }
 }
 
@@ -644,9 +669,12 @@ fn spool(source: &mut Source) -> io::Result<File> {
     Ok(file)
 }
 
-/// The CSV separator the first line implies: `,` when it holds one, else
-/// the first of `;`, tab and `|` it holds, else `,`. Returns the bytes read
-/// (to be read again) and the separator.
+/// The CSV separator the first line implies: a tab when the first of
+/// `,`, `;`, tab and `|` outside quotes is a tab (a tab-separated file
+/// whose header or first record has a comma in a later value: `id<TAB>
+/// note, more`), else `,` when it holds one, else the first of `;`, tab
+/// and `|` it holds, else `,`. Returns the bytes read (to be read again)
+/// and the separator.
 fn sniff_delimiter(source: &mut Source) -> io::Result<(Vec<u8>, u8)> {
     read_until(source, |prefix, eof| {
         let end = memchr::memchr2(b'\n', b'\r', prefix);
@@ -654,7 +682,9 @@ fn sniff_delimiter(source: &mut Source) -> io::Result<(Vec<u8>, u8)> {
             return None;
         }
         let line = &prefix[..end.unwrap_or(prefix.len())];
-        Some(if line.contains(&b',') {
+        Some(if first_separator(line) == Some(b'\t') {
+            b'\t'
+        } else if line.contains(&b',') {
             b','
         } else {
             [b';', b'\t', b'|']
@@ -663,6 +693,39 @@ fn sniff_delimiter(source: &mut Source) -> io::Result<(Vec<u8>, u8)> {
                 .unwrap_or(b',')
         })
     })
+}
+
+/// The first of `,`, `;`, tab and `|` in `line` outside double quotes.
+fn first_separator(line: &[u8]) -> Option<u8> {
+    let mut quoted = false;
+    line.iter().copied().find(|&b| {
+        if b == b'"' {
+            quoted = !quoted;
+        }
+        !quoted && matches!(b, b',' | b';' | b'\t' | b'|')
+    })
+}
+
+/// True when `prefix`, the start of an input whose name says no format
+/// (stdin, `.txt`, none), is tab-separated: its first line that is not
+/// blank or a comment (a header, or the first record) has a tab between
+/// its first field and the next, and no `,`, `;` or `|` there (the rule
+/// of text lines, [`super::lines::FieldRule::of`]). Excel's "Text (Tab
+/// delimited)" and "Unicode Text" exports are such files.
+///
+/// Such an input is read as CSV with a tab delimiter, not as text lines:
+/// a tab-separated value may hold spaces (`hello world`), which text
+/// lines would keep whole too once tab is their delimiter, but Excel
+/// also quotes a value that holds a line end or a quote (`"line1
+/// line2"`, `"say ""hi"""`), which only CSV's rules read back as the one
+/// value written; and a header naming the columns then chooses the puzzle
+/// and solution columns by name, and a record with a field too many is
+/// `malformed` rather than read with its columns shifted, as in a `.tsv`.
+fn starts_tab_separated(prefix: &[u8]) -> bool {
+    prefix
+        .split(|&b| b == b'\n')
+        .find(|line| !super::lines::is_skipped(line))
+        .is_some_and(|line| super::lines::FieldRule::of(line) == super::lines::FieldRule::TAB)
 }
 
 /// Reads `source` a chunk at a time until `verdict` (given the bytes read so

@@ -682,3 +682,82 @@ fn a_line_finds_its_puzzle_and_solution_as_csv_fields_do() {
     assert_eq!(records[0].puzzle, Ok(grid(P)));
     assert_eq!(records[0].solution, Some(grid(S)));
 }
+
+/// The puzzle (or why none) and the kept values, as text, of each record
+/// of `data` read as `name` keeping `note`.
+fn notes(name: &str, data: &[u8], opts: ReadOptions) -> Vec<(Result<String, String>, String)> {
+    let opts = ReadOptions {
+        keep: Keep::Columns(vec![Column::Name("note".into())]),
+        ..opts
+    };
+    read_with(name, data, &opts)
+        .unwrap()
+        .into_iter()
+        .map(|r| {
+            let note = match &r.kept[..] {
+                [crate::kept::KeptValue::Text(t)] => t.clone(),
+                other => format!("{other:?}"),
+            };
+            (r.puzzle.map(|g| g.to_line()), note)
+        })
+        .collect()
+}
+
+#[test]
+fn tab_separated_values_are_read_whole_by_name_and_by_content() {
+    // Excel's "Text (Tab delimited)": CRLF, a value with a space, one with
+    // a line end and one with a quote, both quoted.
+    let tsv = format!(
+        "id\tpuzzle\tnote\r\n1\t{P}\thello world\r\n2\t{Q}\t\"line1\r\nline2\"\r\n\
+         3\t{P}\t\"say \"\"hi\"\"\"\r\n"
+    );
+    let want = vec![
+        (Ok(grid(P).to_line()), "hello world".to_string()),
+        (Ok(grid(Q).to_line()), "line1\r\nline2".to_string()),
+        (Ok(grid(P).to_line()), "say \"hi\"".to_string()),
+    ];
+    for name in [
+        "sp.tsv",
+        "SP.TSV",
+        "sp.tab",
+        "sp.tsv.gz",
+        "sp.txt",
+        "sp",
+        "-",
+    ] {
+        let got = notes(name, tsv.as_bytes(), ReadOptions::default());
+        assert_eq!(got, want, "{name}");
+    }
+    // Windows' "Unicode Text": UTF-16 LE with a mark, decoded, then the
+    // same.
+    let got = notes("u.txt", &utf16le(&tsv, true), ReadOptions::default());
+    assert_eq!(got, want);
+    // `.tsv` is tab-separated even when its header holds a comma.
+    let comma = tsv.replacen("id\t", "id, row\t", 1);
+    assert_eq!(
+        notes("c.tsv", comma.as_bytes(), ReadOptions::default()),
+        want
+    );
+    // A `.txt` of text lines without tabs is read as before.
+    let spaced = format!("{P} hello world\n");
+    let got = read("s.txt", &spaced);
+    assert_eq!(got[0].puzzle, Ok(grid(P)));
+    let format = |name: &str, data: &str| {
+        Input::from_reader(name, Cursor::new(data.as_bytes().to_vec()))
+            .records(&ReadOptions::default())
+            .unwrap()
+            .format()
+    };
+    assert_eq!(format("s.txt", &spaced), Format::Lines);
+    assert_eq!(format("t.txt", &tsv), Format::Csv);
+    // A title before the tab-separated lines: text lines, whose rule
+    // (tab after the first record's first field) keeps values whole too.
+    let titled = format!("Top puzzles\n{P}\thello world\n");
+    assert_eq!(format("t.txt", &titled), Format::Lines);
+    let opts = ReadOptions {
+        keep: Keep::Columns(vec![Column::Index(2)]),
+        ..ReadOptions::default()
+    };
+    let got = read_with("t.txt", titled.as_bytes(), &opts).unwrap();
+    assert_eq!(got[0].kept, [crate::input::keep::text(b"hello world")]);
+}
