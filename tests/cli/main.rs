@@ -49,6 +49,7 @@ mod shard;
 mod sizes;
 mod solve;
 mod stray_quote;
+mod tab_separated;
 mod two_outputs;
 mod wording;
 mod write_failures;
