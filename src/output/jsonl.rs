@@ -6,9 +6,8 @@
 
 use crate::output::rating::RatingColumns;
 use crate::output::result::{PuzzleResult, RowFields, SizedResult};
-use crate::output::{
-    clean_message, in_place, push_number, Blank, PlainRows, Row, RowFormat, Shape, FILE_COLUMN,
-};
+use crate::output::row::{in_place, push_number, Row};
+use crate::output::{clean_message, Blank, PlainRows, RowFormat, Shape, FILE_COLUMN};
 
 /// The longest run of members a row builds on the stack: `line` to
 /// `message` (its value `null`) and the row's end, with numbers of 20

@@ -1,0 +1,667 @@
+//! The results writer ([`ResultsWriter`]): a text format's rows as bytes,
+//! or Parquet's row groups, to a [`Destination`]; `--resume`'s continued
+//! files; and what a failed write left in the file.
+
+use std::fs::{File, OpenOptions};
+use std::io::{self, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::error::Error;
+use crate::output::csv::CsvRows;
+use crate::output::destination::Destination;
+use crate::output::discard::{is_null_device, Discarded};
+use crate::output::format::{Compression, OutputFormat, ParquetCompression};
+use crate::output::jsonl::JsonlRows;
+use crate::output::members::GzipMembers;
+use crate::output::parquet::{self, Columns, ParquetRows, Salvaged};
+use crate::output::result::PuzzleResult;
+use crate::output::shape::Shape;
+use crate::output::sink::{whole_rows, write_all_vectored, Sink};
+use crate::output::stats::Tally;
+use crate::output::{replace, resumed, RowFormat};
+use crate::process::words;
+
+/// What a [`ResultsWriter`] writes through.
+enum Body {
+    /// A text format: rows formatted and sealed by `rows` (on the workers
+    /// or here) and written as bytes.
+    Text {
+        sink: Sink,
+        rows: Arc<dyn RowFormat>,
+        /// A buffer for rows formatted here.
+        text: Vec<u8>,
+        /// Nothing written yet: an empty table still gets `rows`' seal of
+        /// nothing (an empty gzip member), so that it is a valid file.
+        empty: bool,
+    },
+    /// Parquet: typed columns built by its [`RowFormat::columns`] (on the
+    /// workers) or here, written in row groups (boxed: the writer is
+    /// large).
+    Parquet(Box<ParquetRows>),
+}
+
+/// Writes results rows to a [`Destination`] in an [`OutputFormat`].
+pub struct ResultsWriter {
+    body: Body,
+    destination: Destination,
+    /// Stdout was closed before the header could be written: every write
+    /// is [`Error::BrokenPipe`], so the caller decides at its first row
+    /// whether to stop or go on without writing (`check`).
+    closed: bool,
+    /// `--resume`: the length the file is cut to (dropping a row cut
+    /// short) before the first row is appended, so that a run refused
+    /// before it appends anything leaves the file as it was.
+    cut_at: Option<u64>,
+    /// A failed write to a plain text file: the rows of it that reached
+    /// the file whole, and whether a row cut short follows them.
+    cut_rows: Option<(u64, bool)>,
+    /// The rows are CSV (a line end in quotes is inside a field).
+    csv: bool,
+    /// `--resume` of Parquet: the file written under a temporary name,
+    /// renamed over the file it continues when the writer ends.
+    staged: Option<Staged>,
+}
+
+/// A Parquet results file continued under a temporary name
+/// ([`ResultsWriter::continue_parquet`]).
+struct Staged {
+    temporary: PathBuf,
+    /// The file it continues, and replaces when it ends.
+    target: PathBuf,
+    /// The rows of that file: a temporary file that holds fewer (a write
+    /// that failed while they were copied) never replaces it.
+    kept_rows: u64,
+}
+
+impl Staged {
+    /// Puts the temporary file in the place of the one it continues.
+    fn rename(&self) -> io::Result<()> {
+        std::fs::rename(&self.temporary, &self.target)
+    }
+
+    /// Removes the temporary file, leaving the one it continues as it was;
+    /// says so, for a message.
+    fn remove(&self) -> String {
+        let _ = std::fs::remove_file(&self.temporary);
+        format!(
+            "{} is left as it was, with its {}",
+            self.target.display(),
+            words::count(self.kept_rows, "row", "rows")
+        )
+    }
+}
+
+impl ResultsWriter {
+    /// Creates (or replaces) the destination and starts the table: the
+    /// header line of CSV, the magic bytes of Parquet. The rows have the
+    /// columns of `shape`; CSV fields are separated by `delimiter`, Parquet
+    /// pages compressed as `parquet` says.
+    ///
+    /// # Errors
+    /// [`Error::Write`] when the file cannot be created or written,
+    /// [`Error::BrokenPipe`] when stdout is closed.
+    pub fn create(
+        destination: &Destination,
+        format: OutputFormat,
+        shape: &Shape,
+        delimiter: u8,
+        parquet: ParquetCompression,
+    ) -> Result<ResultsWriter, Error> {
+        // gzip text is compressed in members on the workers
+        // (`RowFormat::seal`) and written to the file as it is.
+        let compression = match destination {
+            Destination::File { compression, .. } => *compression,
+            Destination::Stdout => Compression::None,
+        };
+        let members = format != OutputFormat::Parquet && compression == Compression::Gzip;
+        let sink = match destination {
+            Destination::File { path, .. } if members => replace::create(path).map(Sink::File),
+            _ => Sink::create(destination),
+        }
+        .map_err(|e| Error::write("results", destination.name(), e))?;
+        let (rows, header): (Arc<dyn RowFormat>, Vec<u8>) = match format {
+            OutputFormat::Csv => {
+                let rows = CsvRows::new(shape, delimiter);
+                let mut header = Vec::new();
+                rows.header(&mut header);
+                (Arc::new(rows), header)
+            }
+            OutputFormat::Jsonl => (Arc::new(JsonlRows::new(shape)), Vec::new()),
+            // Parquet's magic bytes are buffered: nothing can fail here
+            // for a closed stdout, which the first row group finds.
+            OutputFormat::Parquet => {
+                let rows = ParquetRows::create(sink, shape, parquet)
+                    .map_err(|e| parquet_error(e, destination.name()))?;
+                return Ok(ResultsWriter {
+                    body: Body::Parquet(Box::new(rows)),
+                    destination: destination.clone(),
+                    closed: false,
+                    cut_at: None,
+                    cut_rows: None,
+                    csv: false,
+                    staged: None,
+                });
+            }
+        };
+        let rows = match &sink {
+            Sink::File(file) if is_null_device(file) => Arc::new(Discarded),
+            _ => GzipMembers::around(rows, compression),
+        };
+        let mut writer = ResultsWriter::start(sink, rows, destination, &header, true)?;
+        writer.csv = format == OutputFormat::Csv;
+        Ok(writer)
+    }
+
+    /// Continues the results file `path` (`--resume`) in `format`, CSV
+    /// (its fields separated by `delimiter`) or JSON Lines, plain or, for a
+    /// `.gz` name, gzip members: keeps its first `keep` bytes (the header
+    /// and the complete rows, or complete members), and appends after them;
+    /// writes the CSV header when `keep` is 0. The rest (a row cut short) is
+    /// dropped when the first row is appended: until then the file is left
+    /// as it was.
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`].
+    pub fn append(
+        path: &Path,
+        format: OutputFormat,
+        shape: &Shape,
+        keep: u64,
+        delimiter: u8,
+    ) -> Result<ResultsWriter, Error> {
+        let error = |e| Error::write("results", path, e);
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(error)?;
+        let len = file.metadata().map_err(error)?.len();
+        // Nothing kept (an empty file, or one cut inside its header or
+        // first row): the file is emptied now and its header written, so
+        // there is nothing left to cut when the first row comes (a cut at
+        // 0 then would leave the header's bytes a hole of zeros).
+        if keep == 0 {
+            file.set_len(0).map_err(error)?;
+        }
+        file.seek(SeekFrom::Start(keep)).map_err(error)?;
+        let compression = Compression::of_name(path);
+        let destination = Destination::File {
+            path: path.to_path_buf(),
+            compression,
+        };
+        let mut header = Vec::new();
+        let rows: Arc<dyn RowFormat> = match format {
+            OutputFormat::Jsonl => Arc::new(JsonlRows::new(shape)),
+            // CSV: Parquet is continued by `ResultsWriter::continue_parquet`.
+            _ => {
+                let csv = CsvRows::new(shape, delimiter);
+                if keep == 0 {
+                    csv.header(&mut header);
+                }
+                Arc::new(csv)
+            }
+        };
+        let rows = GzipMembers::around(rows, compression);
+        // A file with kept rows is a valid gzip file as it is: a run that
+        // appends nothing (interrupted, or every record kept) leaves it so,
+        // without an empty member.
+        let mut writer =
+            ResultsWriter::start(Sink::File(file), rows, &destination, &header, keep == 0)?;
+        writer.cut_at = (keep > 0 && len > keep).then_some(keep);
+        writer.csv = format == OutputFormat::Csv;
+        Ok(writer)
+    }
+
+    /// Continues the Parquet results file `path` (`--resume`), whose
+    /// footer is `metadata` and whose columns are `shape`'s (checked by
+    /// `resume::scan_parquet`), the rows of this run compressed as
+    /// `compression` says (the old row groups keep theirs): the continued
+    /// file is written beside
+    /// it, under a temporary name (`.NAME.resume-PID.partial`, locked while
+    /// it is written; what killed resumes left beside it is removed, or
+    /// named in a warning: see `output/resumed.rs`), its row groups copied
+    /// first as they are,
+    /// and the rows of this run after them. When the writer ends (also
+    /// after an interrupt, or a failed write once the file is given its
+    /// footer: see [`ResultsWriter::finish_after`]), the temporary file is
+    /// renamed over `path`; until then `path` is left as it was, so a run
+    /// killed outright loses nothing. [`ResultsWriter::leave_unchanged`]
+    /// removes it instead.
+    ///
+    /// # Errors
+    /// [`Error::Write`] when the file cannot be read, the temporary file
+    /// cannot be created or the row groups cannot be copied (the temporary
+    /// file is removed then), [`Error::Usage`] for a file that a rename
+    /// cannot replace (a device, a named pipe, a file of several links).
+    pub fn continue_parquet(
+        path: &Path,
+        shape: &Shape,
+        compression: ParquetCompression,
+        metadata: &::parquet::file::metadata::ParquetMetaData,
+    ) -> Result<ResultsWriter, Error> {
+        let error = |e| Error::write("results", path, e);
+        let (temporary, target) = resumed::staged(path).ok_or_else(|| {
+            Error::Usage(format!(
+                "--resume continues a Parquet file by writing it anew beside it and renaming it \
+                 over the old one, and {} cannot be replaced so (a device, a named pipe or a \
+                 file of several links)",
+                path.display()
+            ))
+        })?;
+        let old = File::open(&target).map_err(error)?;
+        let file = File::create(&temporary).map_err(error)?;
+        resumed::lock(&file);
+        for leftover in resumed::leftovers(&target, &temporary) {
+            crate::stderrln!("sudoku-batch: warning: {leftover}");
+        }
+        if let Ok(meta) = old.metadata() {
+            let _ = file.set_permissions(meta.permissions());
+        }
+        let staged = Staged {
+            temporary,
+            target,
+            kept_rows: u64::try_from(metadata.file_metadata().num_rows()).unwrap_or(0),
+        };
+        let rows = ParquetRows::continued(Sink::File(file), shape, compression, &old, metadata)
+            .map_err(|e| parquet_error(e, path).noting(&staged.remove()))?;
+        Ok(ResultsWriter {
+            body: Body::Parquet(Box::new(rows)),
+            destination: Destination::File {
+                path: path.to_path_buf(),
+                compression: Compression::None,
+            },
+            closed: false,
+            cut_at: None,
+            cut_rows: None,
+            csv: false,
+            staged: Some(staged),
+        })
+    }
+
+    /// Ends the writer leaving the results file as it was before the run:
+    /// for a resumed run refused once its rows were matched against the
+    /// inputs (nothing is appended then). A continued Parquet file's
+    /// temporary file is removed; a text file, appended nothing, is
+    /// finished as [`ResultsWriter::finish`] does.
+    pub fn leave_unchanged(self) {
+        match self.staged {
+            Some(staged) => {
+                if let Body::Parquet(rows) = self.body {
+                    // Its thread joined before the file is removed.
+                    let _ = rows.finish();
+                }
+                staged.remove();
+            }
+            None => {
+                let _ = self.finish();
+            }
+        }
+    }
+
+    /// A text writer that starts with `header` (none when empty), on a
+    /// sink that is `empty` so far.
+    fn start(
+        sink: Sink,
+        rows: Arc<dyn RowFormat>,
+        destination: &Destination,
+        header: &[u8],
+        empty: bool,
+    ) -> Result<ResultsWriter, Error> {
+        let mut header = header.to_vec();
+        if !header.is_empty() {
+            rows.seal(&mut header);
+        }
+        let mut writer = ResultsWriter {
+            body: Body::Text {
+                sink,
+                rows,
+                text: Vec::new(),
+                empty,
+            },
+            destination: destination.clone(),
+            closed: false,
+            cut_at: None,
+            cut_rows: None,
+            csv: true,
+            staged: None,
+        };
+        if !header.is_empty() {
+            match writer.write_text(&header) {
+                Err(Error::BrokenPipe) => writer.closed = true,
+                written => written?,
+            }
+        }
+        Ok(writer)
+    }
+
+    /// How this writer formats rows, for rows formatted elsewhere (on the
+    /// solver workers) and handed over with
+    /// [`ResultsWriter::write_formatted`]: text, or Parquet's columns
+    /// ([`RowFormat::columns`]).
+    pub fn row_format(&self) -> Arc<dyn RowFormat> {
+        match &self.body {
+            Body::Text { rows, .. } => Arc::clone(rows),
+            Body::Parquet(rows) => rows.table(),
+        }
+    }
+
+    /// Writes one row per result, in the order given.
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`].
+    pub fn write(&mut self, results: &[PuzzleResult]) -> Result<(), Error> {
+        if let Body::Text { rows, text, .. } = &mut self.body {
+            let mut formatted = std::mem::take(text);
+            formatted.clear();
+            for result in results {
+                rows.row(result, &mut formatted);
+            }
+            if !formatted.is_empty() {
+                rows.seal(&mut formatted);
+            }
+            let written = self.write_text(&formatted);
+            if let Body::Text { text, .. } = &mut self.body {
+                *text = formatted;
+            }
+            return written;
+        }
+        self.write_formatted(&[results], &[], None)
+    }
+
+    /// Writes the rows of the results in `runs` (slices of them, in
+    /// order), formatted by [`ResultsWriter::row_format`] already: `text`
+    /// holds them formatted and sealed for a text format (the bytes are
+    /// written as they are), `columns` for Parquet (else Parquet's columns
+    /// are built here from `runs`).
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`].
+    pub fn write_formatted<R: AsRef<[PuzzleResult]>>(
+        &mut self,
+        runs: &[R],
+        text: &[&[u8]],
+        columns: Option<&Columns>,
+    ) -> Result<(), Error> {
+        if self.closed {
+            return Err(Error::BrokenPipe);
+        }
+        let written = match (&mut self.body, columns) {
+            (Body::Text { .. }, _) => return self.write_pieces(text),
+            (Body::Parquet(rows), Some(columns)) => rows.write_columns(columns),
+            (Body::Parquet(rows), None) => rows.write_runs(runs),
+        };
+        written.map_err(|e| self.failed(parquet_error(e, self.destination.name())))
+    }
+
+    /// Writes rows already formatted and sealed by
+    /// [`ResultsWriter::row_format`] (whole lines in order, each chunk of
+    /// them sealed at once), and hands them to the destination (a
+    /// compressor compresses them as they come and is flushed by
+    /// [`ResultsWriter::finish`]); nothing for Parquet.
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`].
+    pub fn write_text(&mut self, text: &[u8]) -> Result<(), Error> {
+        self.write_pieces(&[text])
+    }
+
+    /// [`ResultsWriter::write_text`] for rows in pieces, written in order
+    /// (a plain file takes them in one vectored write).
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`].
+    pub fn write_pieces(&mut self, pieces: &[&[u8]]) -> Result<(), Error> {
+        if self.closed {
+            return Err(Error::BrokenPipe);
+        }
+        let nothing = pieces.iter().all(|p| p.is_empty());
+        if let Body::Text { empty, .. } = &mut self.body {
+            *empty &= nothing;
+        }
+        if let (Some(len), false) = (self.cut_at, nothing) {
+            if let Body::Text {
+                sink: Sink::File(file),
+                ..
+            } = &mut self.body
+            {
+                file.set_len(len)
+                    .map_err(|e| Error::write("results", self.destination.name(), e))?;
+            }
+            self.cut_at = None;
+        }
+        let written = match &mut self.body {
+            Body::Text {
+                sink: Sink::Stdout(w),
+                ..
+            } => {
+                let mut w = w.lock();
+                pieces
+                    .iter()
+                    .try_for_each(|p| w.write_all(p))
+                    .and_then(|()| w.flush())
+            }
+            Body::Text {
+                sink: Sink::File(file),
+                rows,
+                ..
+            } => write_all_vectored(file, pieces).map_err(|(e, reached)| {
+                // Sealed rows (gzip members) are whole only with their
+                // member.
+                if !rows.seals() {
+                    self.cut_rows = Some(whole_rows(pieces, reached, self.csv));
+                }
+                e
+            }),
+            Body::Text { sink, .. } => pieces.iter().try_for_each(|p| sink.write_all(p)),
+            Body::Parquet(_) => Ok(()),
+        };
+        written.map_err(|e| Error::write("results", self.destination.name(), e))
+    }
+
+    /// Ends the table (Parquet's row group and footer), flushes everything
+    /// and ends a compressed stream.
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::create`]; a failure to write a file says
+    /// what the file holds then (see [`ResultsWriter::finish_after`]).
+    pub fn finish(self) -> Result<(), Error> {
+        self.finish_counted().map_err(|failed| failed.0)
+    }
+
+    /// [`ResultsWriter::finish`], with the tally of the rows a Parquet
+    /// file cut short holds, read back from it (see
+    /// [`ResultsWriter::finish_after`]).
+    ///
+    /// # Errors
+    /// As for [`ResultsWriter::finish`], and that tally.
+    pub fn finish_counted(self) -> Result<(), Box<(Error, Option<Tally>)>> {
+        self.end().map_err(|failed| {
+            let Failed { error, note, tally } = *failed;
+            let error = match note {
+                Some(note) => error.noting(&note),
+                None => error,
+            };
+            Box::new((error, tally.map(|tally| *tally)))
+        })
+    }
+
+    /// Ends the table as [`ResultsWriter::finish`] does after the run
+    /// failed with `failure`, once `rows` rows were written through this
+    /// writer, and gives `failure` back; when it is a failure to write the
+    /// results file, it then says what the file holds: its first `rows`
+    /// rows or more, the last maybe cut short (text), a zstd stream cut
+    /// short, or the row groups written whole before the failure, cut
+    /// after the last and given their footer, so that it is a readable
+    /// Parquet file (see `output/parquet/salvage.rs`). With it comes the
+    /// tally of the rows such a Parquet file holds, read back from it.
+    pub fn finish_after(self, failure: Error, rows: u64) -> (Error, Option<Tally>) {
+        if !failure.is_results_write() {
+            // The results so far are kept; the run's own error is the one
+            // to report.
+            let _ = self.finish();
+            return (failure, None);
+        }
+        let text = self.text_note(rows);
+        let (parquet, tally) = match self.end() {
+            Ok(()) => (None, None),
+            Err(failed) => (failed.note, failed.tally),
+        };
+        let failure = match text.or(parquet) {
+            Some(note) => failure.noting(&note),
+            None => failure,
+        };
+        (failure, tally.map(|tally| *tally))
+    }
+
+    /// What a text results file holds after a failed write, once `rows`
+    /// rows were written whole; `None` for Parquet and for anything but a
+    /// regular file (stdout, a device).
+    fn text_note(&self, rows: u64) -> Option<String> {
+        let (Body::Text { sink, .. }, Destination::File { path, compression }) =
+            (&self.body, &self.destination)
+        else {
+            return None;
+        };
+        sink.regular_file()?;
+        let path = path.display();
+        Some(match (compression, self.cut_rows) {
+            (Compression::Zstd, _) => zstd_note(&path),
+            (Compression::Gzip, _) => format!(
+                "{path} holds its first {} in whole gzip members, and maybe a member cut short",
+                words::count(rows, "row", "rows")
+            ),
+            (_, Some((more, cut))) => format!(
+                "{path} holds its first {}{}",
+                words::count(rows + more, "row", "rows"),
+                if cut { ", then a row cut short" } else { "" }
+            ),
+            (_, None) => format!(
+                "{path} holds its first {}",
+                words::count(rows, "row", "rows")
+            ),
+        })
+    }
+
+    /// [`ResultsWriter::finish`], its failure given with what the file
+    /// holds then, when that is known here (Parquet, `.zst`).
+    fn end(self) -> Result<(), Box<Failed>> {
+        let name = self.destination.name();
+        let failed = |error, note, tally| Box::new(Failed { error, note, tally });
+        let sink = match self.body {
+            Body::Text {
+                mut sink,
+                rows,
+                empty,
+                ..
+            } => {
+                if empty {
+                    let mut nothing = Vec::new();
+                    rows.seal(&mut nothing);
+                    sink.write_all(&nothing)
+                        .map_err(|e| failed(Error::write("results", name, e), None, None))?;
+                }
+                sink
+            }
+            Body::Parquet(rows) => rows.finish().map_err(|(e, salvaged)| {
+                let note = match &self.staged {
+                    Some(staged) => settle(name, staged, &salvaged),
+                    None => salvaged_note(name, &salvaged),
+                };
+                // The rows the file holds, for the summary.
+                let tally = match salvaged {
+                    Salvaged::Groups { .. } => parquet::recount(name).ok().map(Box::new),
+                    _ => None,
+                };
+                failed(parquet_error(e, name), note, tally)
+            })?,
+        };
+        if self.closed {
+            return Err(failed(Error::BrokenPipe, None, None));
+        }
+        let zstd = matches!(sink, Sink::Zstd(_));
+        sink.finish().map_err(|e| {
+            let note = match &self.staged {
+                Some(staged) => Some(staged.remove()),
+                None => zstd.then(|| zstd_note(&name.display())),
+            };
+            failed(Error::write("results", name, e), note, None)
+        })?;
+        match &self.staged {
+            Some(staged) => staged.rename().map_err(|e| {
+                let note = staged.remove();
+                failed(Error::write("results", name, e), Some(note), None)
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// Remembers a closed stdout, so that later writes stop at once.
+    fn failed(&mut self, e: Error) -> Error {
+        if matches!(e, Error::BrokenPipe) {
+            self.closed = true;
+        }
+        e
+    }
+}
+
+/// How ending the results failed: the error, what the file holds then
+/// (see [`ResultsWriter::finish_after`]), and the tally of its rows when
+/// they were read back (Parquet).
+struct Failed {
+    error: Error,
+    note: Option<String>,
+    tally: Option<Box<Tally>>,
+}
+
+/// What a `.zst` results file `path` holds after a failed write.
+fn zstd_note(path: &std::path::Display<'_>) -> String {
+    format!("{path} holds a zstd stream cut short (`zstd -dc` reads the rows before the cut)")
+}
+
+/// What a continued Parquet file (`staged`) of the results file `path`
+/// becomes after a failed write that left it `salvaged`, said as
+/// [`salvaged_note`] says it: renamed over the file it continues when it
+/// holds every row of that file (the row groups copied, and maybe some of
+/// this run's), else removed, the file it continues left as it was.
+fn settle(path: &Path, staged: &Staged, salvaged: &Salvaged) -> Option<String> {
+    match salvaged {
+        Salvaged::Groups { rows, .. } if *rows >= staged.kept_rows => match staged.rename() {
+            Ok(()) => salvaged_note(path, salvaged),
+            Err(_) => Some(staged.remove()),
+        },
+        _ => Some(staged.remove()),
+    }
+}
+
+/// What the Parquet results file `path` holds after a failed write, as
+/// [`Error::noting`] says it; `None` for stdout or a device.
+fn salvaged_note(path: &Path, salvaged: &Salvaged) -> Option<String> {
+    let path = path.display();
+    match salvaged {
+        Salvaged::Groups { rows, groups, .. } => Some(format!(
+            "{path} holds its first {}, readable (cut after the {} written whole before the \
+             failure, and given their footer)",
+            words::count(*rows, "row", "rows"),
+            words::count(*groups as u64, "row group", "row groups")
+        )),
+        Salvaged::Unreadable(e) => Some(format!(
+            "{path} is not a readable Parquet file: its footer could not be written either ({e})"
+        )),
+        Salvaged::NotAFile => None,
+    }
+}
+
+/// A Parquet writer's error on `path`: the I/O error under it when there
+/// is one (so that a closed stdout is [`Error::BrokenPipe`]).
+fn parquet_error(e: ::parquet::errors::ParquetError, path: &Path) -> Error {
+    let cause = match e {
+        ::parquet::errors::ParquetError::External(inner) => match inner.downcast::<io::Error>() {
+            Ok(io) => *io,
+            Err(other) => io::Error::other(other),
+        },
+        other => io::Error::other(other),
+    };
+    Error::write("results", path, cause)
+}
