@@ -13,11 +13,7 @@ use flate2::Crc;
 
 use super::{Compression, PlainRows, RowFormat};
 use crate::output::result::PuzzleResult;
-
-/// The gzip level of every gzip output: on results rows 2.7 times as fast
-/// as the default level 6 for output 5 % larger (level 1 is faster again,
-/// but half as large again).
-pub(crate) const LEVEL: u32 = 2;
+use crate::output::sink::LEVEL;
 
 /// The rows of another format, each chunk of them sealed as one gzip
 /// member ([`RowFormat::seal`]).

@@ -9,7 +9,12 @@ use flate2::write::GzEncoder;
 
 use crate::output::destination::Destination;
 use crate::output::format::Compression;
-use crate::output::{members, replace};
+use crate::output::replace;
+
+/// The gzip level of every gzip output: on results rows 2.7 times as fast
+/// as the default level 6 for output 5 % larger (level 1 is faster again,
+/// but half as large again).
+pub(crate) const LEVEL: u32 = 2;
 
 /// Where a table's bytes go: stdout, a plain file, or a gzip- or
 /// zstd-compressed file. Shared by every writer of rows (results, data-set
@@ -49,7 +54,7 @@ impl Sink {
             Compression::None => Sink::File(file),
             Compression::Gzip => Sink::Gzip(Box::new(GzEncoder::new(
                 file,
-                flate2::Compression::new(members::LEVEL),
+                flate2::Compression::new(LEVEL),
             ))),
             // Level 1: on results rows (digit strings) three times as fast
             // as the default level 3 and no larger, so the writer keeps up
