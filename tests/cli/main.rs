@@ -10,6 +10,7 @@ mod common;
 mod bench;
 mod cases;
 mod check;
+mod column_choice;
 mod ci_edges;
 mod dataset;
 mod dataset_columns;
