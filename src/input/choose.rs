@@ -8,14 +8,22 @@
 //! [`SOLUTION_NAMES`], [`STATUS_NAME`]), for every reader.
 //!
 //! A column named as a solution ([`SOLUTION_NAMES`]) or a status is
-//! never chosen. Of the others, the first that holds a value that looks like
-//! a puzzle and is not a complete grid is the puzzle column; a column of
-//! complete grids is chosen only when no other column could hold puzzles
-//! instead: when one is empty (or null) where it is a complete grid, which
-//! one holds the puzzles is unclear and the input is refused, naming the
-//! columns and `--column`.
+//! never chosen. Of the others, the first that holds a value that reads as
+//! a whole puzzle (of any size) and is not a complete grid is the puzzle
+//! column; else the first whose values only look like one (a damaged
+//! puzzle, a long number); a column of complete grids (of any size and
+//! numbering) is chosen only when no other column could hold puzzles
+//! instead: when one is empty (or null, or a placeholder of a missing
+//! value: [`field::missing`]) where it is a complete grid, which one holds
+//! the puzzles is unclear and the input is refused, naming the columns and
+//! `--column`. With no column named as a solution, the first other column
+//! of complete grids is the solution column ([`solution_column`]).
 
-use super::value::Value;
+use sudoku_core::sizes::{self, Symbols};
+
+use super::field;
+use super::sized::{self, SizeOptions};
+use super::value::{self, Value};
 
 /// Header names of the puzzle column (case-insensitive).
 pub const PUZZLE_NAMES: [&str; 5] = ["puzzle", "quizzes", "quiz", "question", "grid"];
@@ -27,50 +35,109 @@ pub const STATUS_NAME: &str = "status";
 /// What a column shows on the records looked at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Seen {
-    /// Only empty or null values: it may hold puzzles further on.
+    /// Only empty or null values, or placeholders of a missing value: it
+    /// may hold puzzles further on.
     Empty,
     /// Something that is no puzzle, or a column never chosen (named as a
     /// solution or a status).
     Other,
-    /// A complete grid: a solution, or a puzzle with nothing left to solve.
+    /// A complete grid of any size and numbering: a solution, or a puzzle
+    /// with nothing left to solve.
     Complete,
-    /// A value that looks like a puzzle and is not a complete grid.
+    /// A value that looks like a puzzle but does not read as one: a
+    /// damaged puzzle, or a long number (an id of 17 or more digits).
+    Looks,
+    /// A value that reads as a whole puzzle of some size and is not a
+    /// complete grid.
     Puzzle,
 }
 
 impl Seen {
     /// What a column shows once another value of it is seen: a puzzle
-    /// outweighs a complete grid, which outweighs anything else, which
-    /// outweighs nothing.
+    /// outweighs what only looks like one, which outweighs a complete
+    /// grid, which outweighs anything else, which outweighs nothing.
     pub fn and(self, next: Seen) -> Seen {
         self.max(next)
     }
 }
 
-/// What a field of text shows (CSV): `looks` says whether it looks like a
-/// puzzle (of any size), as the reader judges it.
-pub fn seen_text(field: &[u8], looks: bool) -> Seen {
-    if field.is_empty() {
+/// What a field of text shows (CSV; a JSON or Parquet string): `looks`
+/// says whether it looks like a puzzle (of any size), as the reader judges
+/// it; `sizes` are the options grids of other sizes are read with.
+pub fn seen_text(field: &[u8], looks: bool, sizes: &SizeOptions) -> Seen {
+    if field.is_empty() || field::missing(field) {
         Seen::Empty
     } else if !looks {
         Seen::Other
-    } else if super::field::solution(field).is_some() {
+    } else if complete_text(field, sizes) {
         Seen::Complete
-    } else {
+    } else if field::puzzle(field).is_some() || sized::is_puzzle(field, sizes) {
         Seen::Puzzle
+    } else {
+        Seen::Looks
     }
 }
 
-/// What a JSON or Parquet value shows.
-pub fn seen_value(value: &Value<'_>) -> Seen {
+/// What a JSON or Parquet value shows (see [`seen_text`]).
+pub fn seen_value(value: &Value<'_>, sizes: &SizeOptions) -> Seen {
     match value {
         Value::Null => Seen::Empty,
-        Value::Text(t) if t.trim_ascii().is_empty() => Seen::Empty,
+        Value::Text(t) => {
+            let t = t.trim_ascii();
+            seen_text(t, field::looks_like_puzzle(t), sizes)
+        }
         _ if !super::parquet::looks_like_puzzle(value) => Seen::Other,
-        _ => match super::value::solution(value) {
-            Ok(Some(_)) => Seen::Complete,
-            _ => Seen::Puzzle,
-        },
+        Value::List(_) if list_numbers(value).is_some_and(|f| complete_text(&f, sizes)) => {
+            Seen::Complete
+        }
+        _ if value::puzzle(value).is_ok_and(|grid| !grid.is_complete())
+            || matches!(value::sized(value, None, sizes), Some((Ok(read), _)) if !read.puzzle.is_complete()) =>
+        {
+            Seen::Puzzle
+        }
+        _ => Seen::Looks,
+    }
+}
+
+/// A list of integers, flat or nested, as the field of its numbers
+/// separated by commas; `None` when an item is no integer.
+fn list_numbers(value: &Value<'_>) -> Option<Vec<u8>> {
+    fn flatten(value: &Value<'_>, out: &mut Vec<i64>) -> Option<()> {
+        match value {
+            Value::Int(v) => out.push(*v),
+            Value::List(items) => {
+                for item in items {
+                    flatten(item, out)?;
+                }
+            }
+            _ => return None,
+        }
+        Some(())
+    }
+    let mut values = Vec::new();
+    flatten(value, &mut values)?;
+    Some(sized::numbers_field(values))
+}
+
+/// True for a field that is a complete grid: a 9x9 solution
+/// ([`field::solution`]), or a grid of any size with no blank and no
+/// repeat in a row, column or box, in the alphabet `sizes` gives or, when
+/// it gives none, in the one the field shows or numbered from 0 (a 0-based
+/// data set's solution, `3,0,6,...`, holds no `-1` to tell it by).
+pub fn complete_text(field: &[u8], sizes: &SizeOptions) -> bool {
+    if field::solution(field).is_some() {
+        return true;
+    }
+    if !sized::looks_sized(field) {
+        return false;
+    }
+    let complete = |symbols: Option<&Symbols>| {
+        sizes::read(field, symbols, sizes.shape)
+            .is_ok_and(|read| read.grid.is_complete() && read.grid.first_conflict().is_none())
+    };
+    match &sizes.symbols {
+        Some(symbols) => complete(Some(symbols)),
+        None => complete(None) || complete(Some(&Symbols::ZeroNumbers)),
     }
 }
 
@@ -102,8 +169,10 @@ pub enum Choice {
 
 /// The puzzle column by what each column shows (see the module docs).
 pub fn choose(seen: &[Seen]) -> Choice {
-    if let Some(i) = seen.iter().position(|&s| s == Seen::Puzzle) {
-        return Choice::Column(i);
+    for kind in [Seen::Puzzle, Seen::Looks] {
+        if let Some(i) = seen.iter().position(|&s| s == kind) {
+            return Choice::Column(i);
+        }
     }
     let of = |kind: Seen| -> Vec<usize> { (0..seen.len()).filter(|&i| seen[i] == kind).collect() };
     let complete = of(Seen::Complete);
@@ -113,6 +182,13 @@ pub fn choose(seen: &[Seen]) -> Choice {
         Some(&first) if empty.is_empty() => Choice::Column(first),
         Some(_) => Choice::Unclear { complete, empty },
     }
+}
+
+/// The solution column by what each column shows, when none is named as
+/// one: the first column of complete grids that is not the `puzzle`
+/// column, before or after it.
+pub fn solution_column(seen: &[Seen], puzzle: usize) -> Option<usize> {
+    (0..seen.len()).find(|&i| i != puzzle && seen[i] == Seen::Complete)
 }
 
 /// The columns of an unclear choice named for a message: `'target' holds a
@@ -165,5 +241,71 @@ mod tests {
             describe(&[1], &[0], |i| names[i].to_string()),
             "'target' holds complete grids, 'board' is empty"
         );
+    }
+
+    #[test]
+    fn a_whole_puzzle_outweighs_what_only_looks_like_one() {
+        assert_eq!(choose(&[Looks, Puzzle]), Choice::Column(1));
+        assert_eq!(choose(&[Complete, Looks]), Choice::Column(1));
+        assert_eq!(Looks.and(Puzzle), Puzzle);
+        assert_eq!(Complete.and(Looks), Looks);
+        assert_eq!(solution_column(&[Complete, Puzzle, Complete], 1), Some(0));
+        assert_eq!(solution_column(&[Other, Puzzle, Empty], 1), None);
+        let sizes = SizeOptions::default();
+        let seen = |text: &str| seen_text(text.as_bytes(), field::looks_like_puzzle(text.as_bytes()), &sizes);
+        assert_eq!(seen("123456789012345678"), Looks);
+        assert_eq!(seen(&"1".repeat(81)), Complete);
+    }
+
+    #[test]
+    fn placeholders_of_a_missing_value_are_empty() {
+        let sizes = SizeOptions::default();
+        for missing in ["NA", "nan", "None", "null", "NULL", "?", "-", "#N/A", "n/a", "x", "<NA>"] {
+            assert_eq!(seen_text(missing.as_bytes(), false, &sizes), Empty, "{missing}");
+            assert_eq!(seen_value(&Value::Text(missing.as_bytes()), &sizes), Empty, "{missing}");
+        }
+        assert_eq!(seen_text(b"xx", false, &sizes), Other);
+    }
+
+    /// A solution of side `rows * cols` numbered from 0.
+    fn from_zero(rows: usize, cols: usize) -> Vec<i64> {
+        let n = rows * cols;
+        (0..n * n)
+            .map(|i| ((cols * (i / n % rows) + i / n / rows + i % n) % n) as i64)
+            .collect()
+    }
+
+    #[test]
+    fn complete_grids_of_any_size_and_numbering_are_complete() {
+        let sizes = SizeOptions::default();
+        let text = |values: &[i64], alphabet: &[u8]| -> Vec<u8> {
+            values.iter().map(|&v| alphabet[v as usize]).collect()
+        };
+        let four = from_zero(2, 2);
+        let sixteen = from_zero(4, 4);
+        let nine = from_zero(3, 3);
+        let seen = |field: &[u8]| seen_text(field, field::looks_like_puzzle(field), &sizes);
+        assert_eq!(seen(&text(&four, b"1234")), Complete);
+        assert_eq!(seen(&text(&sixteen, b"123456789ABCDEFG")), Complete);
+        assert_eq!(seen(&sized::numbers_field(nine.clone())), Complete);
+        // The same with a blank (a puzzle); a 9x9 of 0 blanks with no 9
+        // given, which reads from 0 with repeats, is no complete grid.
+        let mut four_blank = text(&four, b"1234");
+        four_blank[3] = b'.';
+        assert_eq!(seen(&four_blank), Puzzle);
+        let mut puzzle = nine.clone();
+        puzzle[..9].fill(0);
+        assert_eq!(seen(&sized::numbers_field(puzzle)), Puzzle);
+        // Lists, flat and nested, numbered from 0 or from 1.
+        let ints = |values: &[i64]| Value::List(values.iter().map(|&v| Value::Int(v)).collect());
+        assert_eq!(seen_value(&ints(&nine), &sizes), Complete);
+        let nested = Value::List(nine.chunks(9).map(ints).collect());
+        assert_eq!(seen_value(&nested, &sizes), Complete);
+        let one: Vec<i64> = nine.iter().map(|v| v + 1).collect();
+        assert_eq!(seen_value(&ints(&one), &sizes), Complete);
+        let mut blank = nine.clone();
+        blank[0] = -1;
+        assert_eq!(seen_value(&ints(&blank), &sizes), Puzzle);
+        assert_eq!(seen_value(&ints(&sixteen), &sizes), Complete);
     }
 }

@@ -51,13 +51,11 @@ fn parser(delimiter: u8) -> Reader<Feed> {
 pub(super) struct Columns {
     /// 0-based puzzle field; `None` until known.
     pub(super) puzzle: Option<usize>,
-    /// 0-based solution field named by the header.
+    /// 0-based solution field: named by the header, else chosen by
+    /// content ([`choose::solution_column`]).
     pub(super) solution: Option<usize>,
     /// 0-based `status` field named by the header.
     pub(super) status: Option<usize>,
-    /// A header named the solution column (or had none): don't look for a
-    /// solution field by content.
-    pub(super) solution_by_name: bool,
     /// Fields in the header, trailing empty ones not counted; `None`
     /// without a header.
     pub(super) header_fields: Option<usize>,
@@ -68,10 +66,6 @@ pub(super) struct Columns {
     /// column is named the puzzle: the grid is those fields, the fields
     /// before them the index, any after them other columns.
     pub(super) cells: Option<Range<usize>>,
-    /// 0-based field before the puzzle's that held complete grids in the
-    /// records looked at, when no header names the solution: the solution
-    /// field when no field after the puzzle is one.
-    pub(super) solution_before: Option<usize>,
 }
 
 /// The fields of one CSV record: ranges into a buffer, each field whole
@@ -249,7 +243,7 @@ impl CsvRules {
                     let looks = field::looks_like_puzzle(f)
                         || field::near_puzzle(f)
                         || sized::could_be_record(f, &self.sizes);
-                    choose::seen_text(f, looks)
+                    choose::seen_text(f, looks, &self.sizes)
                 }
             })
             .collect()
@@ -259,27 +253,26 @@ impl CsvRules {
     /// records looked at: [`CsvRules::seen`] folded by [`Seen::and`]) when
     /// no header or `--column` named it, by [`choose`]: never the header's
     /// solution or status column, a puzzle before a complete grid. Without
-    /// a header naming the solution, a column of complete grids before the
-    /// puzzle column is the solution column (one after it is found on each
-    /// record). `Err` with the columns (complete grids, empty ones) when
-    /// they leave it unclear.
+    /// a header naming the solution, the first other column of complete
+    /// grids, before or after the puzzle column, is the solution column
+    /// ([`choose::solution_column`]). `Err` with the columns (complete
+    /// grids, empty ones) when they leave it unclear.
     pub(super) fn settle(&mut self, seen: &[Seen]) -> Result<(), (Vec<usize>, Vec<usize>)> {
-        if self.settled() {
-            return Ok(());
-        }
-        if let Some(Column::Index(n)) = &self.column {
-            self.cols.puzzle = Some(n.saturating_sub(1));
-            return Ok(());
-        }
-        match choose::choose(seen) {
-            Choice::Column(i) => {
-                self.cols.puzzle = Some(i);
-                if !self.cols.solution_by_name {
-                    self.cols.solution_before = seen[..i].iter().position(|&s| s == Seen::Complete);
+        if !self.settled() {
+            if let Some(Column::Index(n)) = &self.column {
+                self.cols.puzzle = Some(n.saturating_sub(1));
+            } else {
+                match choose::choose(seen) {
+                    Choice::Column(i) => self.cols.puzzle = Some(i),
+                    Choice::Nothing => {}
+                    Choice::Unclear { complete, empty } => return Err((complete, empty)),
                 }
             }
-            Choice::Nothing => {}
-            Choice::Unclear { complete, empty } => return Err((complete, empty)),
+        }
+        if self.cols.solution.is_none() {
+            if let Some(puzzle) = self.cols.puzzle {
+                self.cols.solution = choose::solution_column(seen, puzzle);
+            }
         }
         Ok(())
     }
@@ -331,28 +324,18 @@ impl CsvRules {
             )),
         };
         let mut solution_error = None;
-        let solution = if self.cols.solution_by_name {
-            match self.cols.solution.and_then(|i| rec.get(i)) {
-                Some(f) if !f.is_empty() => {
-                    let grid = field::solution(f);
-                    if grid.is_none() {
-                        solution_error = Some(field::not_a_solution(f));
-                    }
-                    grid
-                }
-                _ => None,
+        let given = self
+            .cols
+            .solution
+            .and_then(|i| rec.get(i))
+            .filter(|f| !f.is_empty() && !field::missing(f));
+        let solution = given.and_then(|f| {
+            let grid = field::solution(f);
+            if grid.is_none() {
+                solution_error = Some(field::not_a_solution(f));
             }
-        } else {
-            rec.iter()
-                .skip(at + 1)
-                .find_map(field::solution)
-                .or_else(|| {
-                    self.cols
-                        .solution_before
-                        .and_then(|i| rec.get(i))
-                        .and_then(field::solution)
-                })
-        };
+            grid
+        });
         let expected = self
             .cols
             .status
@@ -360,11 +343,6 @@ impl CsvRules {
             .and_then(field::status);
         if puzzle.is_err() {
             if let Some(f) = rec.get(at).filter(|f| sized::looks_sized(f)) {
-                let given = if self.cols.solution_by_name {
-                    self.cols.solution.and_then(|i| rec.get(i))
-                } else {
-                    rec.get(at + 1).filter(|s| sized::solution_like(s))
-                };
                 let mut record = Record {
                     expected,
                     kept: self.kept(rec),
@@ -414,8 +392,7 @@ impl CsvRules {
             return None;
         }
         let solution = Grid::complete_from_line(second.try_into().ok()?)?;
-        let given = !cols.solution_by_name || cols.solution == Some(1);
-        Some((puzzle, given.then_some(solution)))
+        Some((puzzle, (cols.solution == Some(1)).then_some(solution)))
     }
 
     /// The record of a grid written a value to a field in fields `cells`,
@@ -684,23 +661,16 @@ mod tests {
     fn layouts() -> Vec<CsvRules> {
         let mut all = vec![];
         for header_fields in [None, Some(1), Some(2), Some(3)] {
-            for (solution_by_name, solution) in [
-                (false, None),
-                (true, None),
-                (true, Some(1)),
-                (true, Some(2)),
-            ] {
+            for solution in [None, Some(1), Some(2)] {
                 for (status, kept) in [(None, vec![]), (Some(2), vec![]), (None, vec![1])] {
                     for delimiter in [b',', b';', b'0'] {
                         let cols = Columns {
                             puzzle: Some(0),
                             solution,
                             status,
-                            solution_by_name,
                             header_fields,
                             kept: kept.clone(),
                             cells: None,
-                            solution_before: None,
                         };
                         all.push(rules(cols, delimiter));
                     }

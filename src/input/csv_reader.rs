@@ -140,7 +140,6 @@ impl<R: BufRead> CsvReader<R> {
         }
         rules.cols.solution = find(&SOLUTION_NAMES);
         rules.cols.status = find(&[STATUS_NAME]);
-        rules.cols.solution_by_name = rules.cols.puzzle.is_some() || rules.cols.solution.is_some();
         rules.cols.header_fields = Some(rec.filled_len());
         rules.settle_kept(&names, name)?;
         Ok(true)

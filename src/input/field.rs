@@ -61,6 +61,21 @@ pub fn solution(field: &[u8]) -> Option<Grid> {
     complete(field).or_else(|| complete_values(field))
 }
 
+/// Values data tools write for a missing value, compared without case:
+/// R's `NA`, pandas' `nan`, `None` and `<NA>`, SQL's `NULL`, a
+/// spreadsheet's `#N/A`, and the `?`, `-` and `x` of hand-made tables.
+const MISSING: [&str; 14] = [
+    "na", "n/a", "#n/a", "nan", "none", "null", "nil", "<na>", "nat", "?", "-", "--", "x", "#null!",
+];
+
+/// True for a field that marks a missing value ([`MISSING`]): no puzzle
+/// and no solution, as an empty field is none. Choosing the puzzle
+/// column counts it as empty, and a row holding it as its puzzle is
+/// `malformed` saying so ([`error`]).
+pub fn missing(field: &[u8]) -> bool {
+    field.len() <= 6 && MISSING.iter().any(|m| field.eq_ignore_ascii_case(m.as_bytes()))
+}
+
 /// The status a field names (an expected-status column), as
 /// [`Status`]'s `FromStr` reads it: any case, spaces around it. The names
 /// are ASCII, so they are matched on the bytes, without the UTF-8 check and
@@ -222,6 +237,12 @@ pub fn solution_error(field: &[u8]) -> String {
 /// Why `field` is not a 9x9 puzzle, in the parser's words (for a field that
 /// is not one; see [`puzzle`]).
 pub fn error(field: &[u8]) -> String {
+    if missing(field) {
+        return format!(
+            "'{}' marks a missing value, not a puzzle",
+            String::from_utf8_lossy(field)
+        );
+    }
     if spreadsheet_number(field) {
         return format!(
             "looks like a spreadsheet number ({}): leading zeros lost",

@@ -164,6 +164,7 @@ fn by_content(
     entries: &[(String, &RawValue)],
     line: u64,
     name: &str,
+    sizes: &SizeOptions,
 ) -> Result<Option<String>, InputError> {
     let seen: Vec<Seen> = entries
         .iter()
@@ -171,7 +172,7 @@ fn by_content(
             if choose::never_puzzle(key) {
                 Seen::Other
             } else {
-                choose::seen_value(&view(&parse(raw)))
+                choose::seen_value(&view(&parse(raw)), sizes)
             }
         })
         .collect();
@@ -186,55 +187,96 @@ fn by_content(
     }
 }
 
-/// The puzzle key by what the keys of `objects` (the records read ahead,
-/// at `lines`) show over them all, by [`choose`], as Parquet chooses on its
-/// first rows: a null or empty first puzzle does not hide its key. `None`
-/// when one of them has a key named as a puzzle (that key is the puzzle's)
-/// or none shows a puzzle (each object is then asked in turn).
+/// The keys chosen by content on the records read ahead ([`looked_keys`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Looked {
+    /// The puzzle key, when no `--column` and no key named as a puzzle
+    /// says which it is and a key shows puzzles.
+    pub(super) puzzle: Option<String>,
+    /// The solution key, when no key is named as a solution: the first
+    /// other key of complete grids ([`choose::solution_column`]).
+    pub(super) solution: Option<String>,
+}
+
+/// The puzzle and solution keys by what the keys of `objects` (the records
+/// read ahead, at `lines`) show over them all, by [`choose`], as Parquet
+/// chooses on its first rows: a null or empty first puzzle does not hide
+/// its key, and a key of complete grids beside the puzzle's, before or
+/// after it, is the solution's. `column` is `--column`'s, if any; `sizes`
+/// the options grids of other sizes are read with. The puzzle key is
+/// `None` when `--column` or a key named as a puzzle says which it is, or
+/// none shows a puzzle (each object is then asked in turn).
 ///
 /// # Errors
 /// [`InputError::PuzzleColumnUnclear`] when a key holds complete grids
 /// and another is null or empty throughout.
-pub(super) fn looked_key<'a>(
+pub(super) fn looked_keys<'a>(
     objects: impl Iterator<Item = &'a [(String, &'a RawValue)]>,
+    column: Option<&Column>,
     lines: (u64, u64),
     name: &str,
-) -> Result<Option<String>, InputError> {
+    sizes: &SizeOptions,
+) -> Result<Looked, InputError> {
     let mut keys: Vec<String> = Vec::new();
     let mut seen: Vec<Seen> = Vec::new();
+    let mut named_puzzle = None;
+    let mut named_solution = false;
     for entries in objects {
         let mut shown: Vec<Seen> = vec![Seen::Empty; keys.len()];
         for (key, raw) in entries {
-            if PUZZLE_NAMES.iter().any(|n| key.eq_ignore_ascii_case(n)) {
-                return Ok(None);
-            }
+            named_solution |= SOLUTION_NAMES.iter().any(|n| key.eq_ignore_ascii_case(n));
             let one = if choose::never_puzzle(key) {
                 Seen::Other
             } else {
-                choose::seen_value(&view(&parse(raw)))
+                choose::seen_value(&view(&parse(raw)), sizes)
             };
-            match keys.iter().position(|k| k == key) {
-                Some(i) => shown[i] = shown[i].and(one),
+            let at = match keys.iter().position(|k| k == key) {
+                Some(i) => i,
                 None => {
                     keys.push(key.clone());
                     seen.push(Seen::Empty);
-                    shown.push(one);
+                    shown.push(Seen::Empty);
+                    keys.len() - 1
                 }
+            };
+            shown[at] = shown[at].and(one);
+            if named_puzzle.is_none() && PUZZLE_NAMES.iter().any(|n| key.eq_ignore_ascii_case(n)) {
+                named_puzzle = Some(at);
             }
         }
         for (all, one) in seen.iter_mut().zip(shown) {
             *all = all.and(one);
         }
     }
-    match choose::choose(&seen) {
-        Choice::Column(i) => Ok(Some(keys[i].clone())),
-        Choice::Nothing => Ok(None),
-        Choice::Unclear { complete, empty } => Err(InputError::PuzzleColumnUnclear {
-            path: name.into(),
-            place: super::ahead::place(lines.0, lines.1),
-            columns: choose::describe(&complete, &empty, |i| keys[i].clone()),
-        }),
+    let mut looked = Looked::default();
+    let puzzle = match column {
+        Some(Column::Name(want)) => keys
+            .iter()
+            .position(|k| k == want)
+            .or_else(|| keys.iter().position(|k| k.eq_ignore_ascii_case(want))),
+        Some(Column::Index(_)) => None,
+        None if named_puzzle.is_some() => named_puzzle,
+        None => match choose::choose(&seen) {
+            Choice::Column(i) => {
+                looked.puzzle = Some(keys[i].clone());
+                Some(i)
+            }
+            Choice::Nothing => None,
+            Choice::Unclear { complete, empty } => {
+                return Err(InputError::PuzzleColumnUnclear {
+                    path: name.into(),
+                    place: super::ahead::place(lines.0, lines.1),
+                    columns: choose::describe(&complete, &empty, |i| keys[i].clone()),
+                })
+            }
+        },
+    };
+    if !named_solution {
+        looked.solution = puzzle
+            .and_then(|p| choose::solution_column(&seen, p))
+            .map(|i| keys[i].clone());
     }
+    Ok(looked)
 }
 
 /// Which keys hold the puzzle, the solution and the expected status; usable
@@ -249,10 +291,11 @@ pub struct JsonRules {
     pub(super) kept: Vec<KeptColumn>,
     /// How grids of other sizes than 9x9 are read.
     pub(super) sizes: SizeOptions,
-    /// The puzzle key chosen by content on the records read ahead
-    /// ([`looked_key`]), taken by [`JsonRules::settle`] when the object at
-    /// hand has no key named as a puzzle.
-    pub(super) looked: Option<String>,
+    /// The keys chosen by content on the records read ahead
+    /// ([`looked_keys`]), taken by [`JsonRules::settle`]: the puzzle key
+    /// when the object at hand has no key named as a puzzle, the solution
+    /// key when it has none named as a solution.
+    pub(super) looked: Looked,
 }
 
 /// A key's value kept as written: a string as its text (one with a lone
@@ -470,13 +513,15 @@ impl JsonRules {
             },
             None => match find(&PUZZLE_NAMES) {
                 Some(key) => Some(key),
-                None => match &self.looked {
+                None => match &self.looked.puzzle {
                     Some(key) => Some(key.clone()),
-                    None => by_content(entries, line, name)?,
+                    None => by_content(entries, line, name, &self.sizes)?,
                 },
             },
         };
-        self.solution = find(&SOLUTION_NAMES).filter(|k| Some(k) != self.puzzle.as_ref());
+        self.solution = find(&SOLUTION_NAMES)
+            .or_else(|| self.looked.solution.clone())
+            .filter(|k| Some(k) != self.puzzle.as_ref());
         self.status = find(&[STATUS_NAME]);
         Ok(())
     }

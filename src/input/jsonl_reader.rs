@@ -111,8 +111,9 @@ impl<R: BufRead> JsonlReader<R> {
     }
 
     /// Chooses what belongs to the whole input on the records read ahead,
-    /// before any is parsed on the workers: the puzzle key by content
-    /// ([`looked_key`]) when no `--column` or key names it; then, unless
+    /// before any is parsed on the workers: the puzzle key by content when
+    /// no `--column` or key names it, and the solution key when no key is
+    /// named as one ([`looked_keys`]); then, unless
     /// `--symbols` says, the numbering of its grids ([`Numbering::of`]
     /// the records read each alone), so that no record is read in another.
     fn look_ahead(&mut self) -> Result<(), InputError> {
@@ -122,15 +123,19 @@ impl<R: BufRead> JsonlReader<R> {
             .filter(|(frame, bytes)| !frame.too_long && !is_skipped(bytes))
             .filter_map(|(frame, bytes)| Some((frame.line, serde_json::from_slice(bytes).ok()?)))
             .collect();
-        if self.column.is_none() {
-            let objects = lines.iter().filter_map(|(_, line)| match line {
-                Line::Object(entries) => Some(&entries[..]),
-                Line::Other(_) => None,
-            });
-            let first = lines.first().map_or(0, |(line, _)| *line);
-            let last = lines.last().map_or(0, |(line, _)| *line);
-            self.rules.looked = looked_key(objects, (first, last), &self.name)?;
-        }
+        let objects = lines.iter().filter_map(|(_, line)| match line {
+            Line::Object(entries) => Some(&entries[..]),
+            Line::Other(_) => None,
+        });
+        let first = lines.first().map_or(0, |(line, _)| *line);
+        let last = lines.last().map_or(0, |(line, _)| *line);
+        self.rules.looked = looked_keys(
+            objects,
+            self.column.as_ref(),
+            (first, last),
+            &self.name,
+            &self.rules.sizes,
+        )?;
         if self.rules.sizes.symbols.is_some() {
             return Ok(());
         }

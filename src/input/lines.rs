@@ -246,6 +246,17 @@ impl Given {
     }
 }
 
+/// The given solution of a line whose 9x9 puzzle is its last field, `at`
+/// of `fields`: a field before it that is a complete grid
+/// (`<id> <solution> <puzzle>`), as a CSV's column of complete grids before
+/// its puzzle column is its solution column.
+fn earlier(line: &[u8], fields: &[Span], at: usize) -> Given {
+    fields[..at]
+        .iter()
+        .find_map(|&(s, e)| field::solution(&line[s..e]))
+        .map_or_else(Given::default, Given::grid)
+}
+
 /// The given solution of a line whose 9x9 puzzle is field `at` of
 /// `fields`, by the rule of CSV fields ([`field::solution`]): a later
 /// field that is a complete grid of 81 characters or 81 numbers; else the
@@ -757,6 +768,8 @@ impl LineRules {
             // Most lines are the puzzle alone.
             let solution = if at + 1 < fields.len() {
                 given(line, fields, at)
+            } else if at > 0 {
+                earlier(line, fields, at)
             } else {
                 Given::default()
             };

@@ -117,6 +117,15 @@ impl ParquetReader {
             column,
             header: Some(names.join(",")),
         };
+        let named_solution = find(&SOLUTION_NAMES);
+        // What each column shows in the first rows, looked at when the
+        // puzzle or the solution column is chosen by content.
+        let by_name = column.is_some() || find(&PUZZLE_NAMES).is_some();
+        let seen = if by_name && named_solution.is_some() {
+            Vec::new()
+        } else {
+            by_content(&file, &metadata, &names).map_err(error)?
+        };
         let puzzle = match column {
             Some(Column::Name(want)) => Some(
                 super::keep::find_name(&names, want, &name)?
@@ -129,7 +138,7 @@ impl ParquetReader {
             ),
             None => match find(&PUZZLE_NAMES) {
                 Some(i) => Some(i),
-                None => match by_content(&file, &metadata, &names).map_err(error)? {
+                None => match choose::choose(&seen) {
                     Choice::Column(i) => Some(i),
                     Choice::Nothing => None,
                     Choice::Unclear { complete, empty } => {
@@ -144,7 +153,10 @@ impl ParquetReader {
                 },
             },
         };
-        let solution = find(&SOLUTION_NAMES).filter(|&i| Some(i) != puzzle);
+        let solution = match named_solution {
+            Some(i) => Some(i).filter(|&i| Some(i) != puzzle),
+            None => puzzle.and_then(|p| choose::solution_column(&seen, p)),
+        };
         let status = find(&[STATUS_NAME]);
         let kept = keep.resolve(&names, &name)?;
         let fields = metadata.schema().fields();
@@ -439,18 +451,16 @@ fn as_bytes(metadata: &ParquetMetaData, bytes: &dyn Fn(usize) -> bool) -> Option
 /// Rows of the first row group [`by_content`] looks at.
 const ROWS_LOOKED_AT: usize = 1000;
 
-/// The puzzle column by what the columns (named `names`) hold in the
-/// first [`ROWS_LOOKED_AT`] rows, by [`choose`]: never a column named as a
-/// solution or status, the first holding a puzzle that is not a complete
-/// grid, else a column of complete grids when no other is null or empty
-/// throughout.
+/// What each column (named `names`) shows in the first
+/// [`ROWS_LOOKED_AT`] rows, for [`choose`]: never a puzzle for a column
+/// named as a solution or status; empty for a file with no rows.
 fn by_content(
     file: &ParquetFile,
     metadata: &ArrowReaderMetadata,
     names: &[String],
-) -> Result<Choice, parquet::errors::ParquetError> {
+) -> Result<Vec<Seen>, parquet::errors::ParquetError> {
     if metadata.metadata().num_row_groups() == 0 {
-        return Ok(Choice::Nothing);
+        return Ok(Vec::new());
     }
     let mut rows =
         ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata.clone())
@@ -459,23 +469,23 @@ fn by_content(
             .with_limit(ROWS_LOOKED_AT)
             .build()?;
     let Some(batch) = rows.next().transpose()? else {
-        return Ok(Choice::Nothing);
+        return Ok(Vec::new());
     };
     if batch.num_rows() == 0 {
-        return Ok(Choice::Nothing);
+        return Ok(Vec::new());
     }
-    let seen: Vec<Seen> = (0..batch.num_columns())
+    let sizes = SizeOptions::default();
+    Ok((0..batch.num_columns())
         .map(|i| {
             if names.get(i).is_some_and(|n| choose::never_puzzle(n)) {
                 return Seen::Other;
             }
             let column = batch.column(i).as_ref();
             (0..batch.num_rows())
-                .map(|row| choose::seen_value(&value_at(column, row)))
+                .map(|row| choose::seen_value(&value_at(column, row), &sizes))
                 .fold(Seen::Empty, Seen::and)
         })
-        .collect();
-    Ok(choose::choose(&seen))
+        .collect())
 }
 
 #[cfg(test)]
@@ -771,7 +781,7 @@ mod tests {
             let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
             let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
             let names = ["id".to_string(), "cells".to_string()];
-            let chosen = by_content(&file, &metadata, &names).unwrap();
+            let chosen = choose::choose(&by_content(&file, &metadata, &names).unwrap());
             assert_eq!(chosen, Choice::Column(1), "{how}");
         }
     }
