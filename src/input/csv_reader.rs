@@ -169,7 +169,7 @@ impl<R: BufRead> CsvReader<R> {
                 self.first = false;
                 return Some(Ok(unterminated(frame.line)));
             }
-            let text = field::is_text(bytes);
+            let text = field::is_text_any(bytes);
             let Some(rec) = self.scratch.split(bytes, false, self.rules.delimiter) else {
                 return Some(Ok(Record::new(
                     frame.line,

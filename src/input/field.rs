@@ -215,6 +215,19 @@ pub fn is_text(bytes: &[u8]) -> bool {
         && std::str::from_utf8(bytes).is_ok()
 }
 
+/// True for a line of text in any 8-bit encoding: [`is_text`], or no
+/// control character but tab and carriage return and at most a quarter
+/// of its bytes outside ASCII, as a Latin-1 or cp1252 export's header
+/// (`R\xe4tsel;L\xf6sung;Notiz`) is. A CSV header need not be UTF-8: its
+/// names are read with U+FFFD for what is not.
+pub fn is_text_any(bytes: &[u8]) -> bool {
+    is_text(bytes)
+        || (bytes
+            .iter()
+            .all(|&b| b >= 0x20 && b != 0x7F || b == b'\t' || b == b'\r')
+            && bytes.iter().filter(|&&b| b >= 0x80).count() * 4 <= bytes.len())
+}
+
 /// Why `field`, given as a solution, is not one: `given solution is not a
 /// grid: ` and [`solution_error`]'s reason.
 pub fn not_a_solution(field: &[u8]) -> String {
@@ -546,6 +559,9 @@ mod tests {
         assert!(!is_text(b"\xff\xfegarbage"));
         assert!(!is_text(b"a\x00b"));
         assert!(!is_text(b"caf\xC3"));
+        assert!(is_text_any(b"R\xe4tsel;L\xf6sung;Notiz"));
+        assert!(!is_text_any(b"\xff\xfe\xfd"));
+        assert!(!is_text_any(b"R\xe4tsel\x00"));
     }
 
     #[test]
