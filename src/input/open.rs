@@ -961,19 +961,29 @@ impl Records {
                     // A grid of another size: its solution is read in its
                     // alphabet and boxes, as a solution column's is.
                     record.solution = None;
-                    record.solution_error = None;
-                    sized.solution = None;
                     if given.solution.is_some() {
+                        let column = sized.solution.take();
                         match given.sized(&sized.puzzle, &sized.symbols) {
-                            Ok(grid) => sized.solution = Some(grid),
+                            Ok(grid) => {
+                                if let Some(column) = column {
+                                    record.solution_error =
+                                        disagree(column.cells(), grid.cells(), grid.side());
+                                }
+                                sized.solution = Some(grid);
+                            }
                             Err(why) => record.solution_error = Some(why),
                         }
                     }
                     return Ok(record);
                 }
                 match given.solution {
-                    None => record.solution = None,
-                    Some(Ok(grid)) => record.solution = Some(grid),
+                    None => {}
+                    Some(Ok(grid)) => {
+                        if let Some(column) = record.solution.take() {
+                            record.solution_error = disagree(column.cells(), grid.cells(), 9);
+                        }
+                        record.solution = Some(grid);
+                    }
                     Some(Err(why)) => {
                         record.solution = None;
                         record.solution_error = Some(why);
@@ -1082,4 +1092,22 @@ impl RecordStream for Records {
     fn steady(&self) -> bool {
         self.steady
     }
+}
+
+/// Why a record's solution column and its `--solutions` line, both
+/// complete grids of `side` (`column` and `file`, their cells), are not
+/// the one solution: the first cell where they differ and how many do;
+/// `None` when they agree. `--solutions` is the solution checked; a
+/// column that says otherwise makes the row a `mismatch`.
+fn disagree(column: &[u8], file: &[u8], side: usize) -> Option<String> {
+    let cells = column.len().max(file.len());
+    let differ = |i: &usize| column.get(*i) != file.get(*i);
+    let first = (0..cells).find(differ)?;
+    let count = (0..cells).filter(differ).count();
+    let plural = if count == 1 { "cell differs" } else { "cells differ" };
+    Some(format!(
+        "the solution column and --solutions differ at r{}c{} ({count} {plural})",
+        first / side + 1,
+        first % side + 1
+    ))
 }
