@@ -61,13 +61,20 @@ impl Seen {
     }
 }
 
-/// What a field of text shows (CSV; a JSON or Parquet string): `looks`
-/// says whether it looks like a puzzle (of any size), as the reader judges
-/// it; `sizes` are the options grids of other sizes are read with.
-pub fn seen_text(field: &[u8], looks: bool, sizes: &SizeOptions) -> Seen {
+/// What a field of text shows (CSV; a JSON or Parquet string, trimmed):
+/// whether it looks like a puzzle of any size is judged as a CSV header's
+/// fields are ([`field::looks_like_puzzle`], [`field::near_puzzle`],
+/// [`sized::could_be_record`]); `sizes` are the options grids of other
+/// sizes are read with.
+pub fn seen_text(field: &[u8], sizes: &SizeOptions) -> Seen {
+    let looks = || {
+        field::looks_like_puzzle(field)
+            || field::near_puzzle(field)
+            || sized::could_be_record(field, sizes)
+    };
     if field.is_empty() || field::missing(field) {
         Seen::Empty
-    } else if !looks {
+    } else if !looks() {
         Seen::Other
     } else if complete_text(field, sizes) {
         Seen::Complete
@@ -82,10 +89,7 @@ pub fn seen_text(field: &[u8], looks: bool, sizes: &SizeOptions) -> Seen {
 pub fn seen_value(value: &Value<'_>, sizes: &SizeOptions) -> Seen {
     match value {
         Value::Null => Seen::Empty,
-        Value::Text(t) => {
-            let t = t.trim_ascii();
-            seen_text(t, field::looks_like_puzzle(t), sizes)
-        }
+        Value::Text(t) => seen_text(t.trim_ascii(), sizes),
         _ if !super::parquet::looks_like_puzzle(value) => Seen::Other,
         Value::List(_) if list_numbers(value).is_some_and(|f| complete_text(&f, sizes)) => {
             Seen::Complete
@@ -252,7 +256,7 @@ mod tests {
         assert_eq!(solution_column(&[Complete, Puzzle, Complete], 1), Some(0));
         assert_eq!(solution_column(&[Other, Puzzle, Empty], 1), None);
         let sizes = SizeOptions::default();
-        let seen = |text: &str| seen_text(text.as_bytes(), field::looks_like_puzzle(text.as_bytes()), &sizes);
+        let seen = |text: &str| seen_text(text.as_bytes(), &sizes);
         assert_eq!(seen("123456789012345678"), Looks);
         assert_eq!(seen(&"1".repeat(81)), Complete);
     }
@@ -260,11 +264,17 @@ mod tests {
     #[test]
     fn placeholders_of_a_missing_value_are_empty() {
         let sizes = SizeOptions::default();
-        for missing in ["NA", "nan", "None", "null", "NULL", "?", "-", "#N/A", "n/a", "x", "<NA>"] {
-            assert_eq!(seen_text(missing.as_bytes(), false, &sizes), Empty, "{missing}");
-            assert_eq!(seen_value(&Value::Text(missing.as_bytes()), &sizes), Empty, "{missing}");
+        for missing in [
+            "NA", "nan", "None", "null", "NULL", "?", "-", "#N/A", "n/a", "x", "<NA>",
+        ] {
+            assert_eq!(seen_text(missing.as_bytes(), &sizes), Empty, "{missing}");
+            assert_eq!(
+                seen_value(&Value::Text(missing.as_bytes()), &sizes),
+                Empty,
+                "{missing}"
+            );
         }
-        assert_eq!(seen_text(b"xx", false, &sizes), Other);
+        assert_eq!(seen_text(b"xx", &sizes), Other);
     }
 
     /// A solution of side `rows * cols` numbered from 0.
@@ -284,7 +294,7 @@ mod tests {
         let four = from_zero(2, 2);
         let sixteen = from_zero(4, 4);
         let nine = from_zero(3, 3);
-        let seen = |field: &[u8]| seen_text(field, field::looks_like_puzzle(field), &sizes);
+        let seen = |field: &[u8]| seen_text(field, &sizes);
         assert_eq!(seen(&text(&four, b"1234")), Complete);
         assert_eq!(seen(&text(&sixteen, b"123456789ABCDEFG")), Complete);
         assert_eq!(seen(&sized::numbers_field(nine.clone())), Complete);

@@ -73,7 +73,10 @@ const MISSING: [&str; 14] = [
 /// column counts it as empty, and a row holding it as its puzzle is
 /// `malformed` saying so ([`error`]).
 pub fn missing(field: &[u8]) -> bool {
-    field.len() <= 6 && MISSING.iter().any(|m| field.eq_ignore_ascii_case(m.as_bytes()))
+    field.len() <= 6
+        && MISSING
+            .iter()
+            .any(|m| field.eq_ignore_ascii_case(m.as_bytes()))
 }
 
 /// The status a field names (an expected-status column), as

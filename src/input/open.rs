@@ -1104,7 +1104,11 @@ fn disagree(column: &[u8], file: &[u8], side: usize) -> Option<String> {
     let differ = |i: &usize| column.get(*i) != file.get(*i);
     let first = (0..cells).find(differ)?;
     let count = (0..cells).filter(differ).count();
-    let plural = if count == 1 { "cell differs" } else { "cells differ" };
+    let plural = if count == 1 {
+        "cell differs"
+    } else {
+        "cells differ"
+    };
     Some(format!(
         "the solution column and --solutions differ at r{}c{} ({count} {plural})",
         first / side + 1,

@@ -121,10 +121,13 @@ impl ParquetReader {
         // What each column shows in the first rows, looked at when the
         // puzzle or the solution column is chosen by content.
         let by_name = column.is_some() || find(&PUZZLE_NAMES).is_some();
-        let seen = if by_name && named_solution.is_some() {
-            Vec::new()
-        } else {
-            by_content(&file, &metadata, &names).map_err(error)?
+        // A file whose first rows cannot be read says so where the puzzle
+        // column is chosen by content; for the solution column it has none
+        // (each row then says what is wrong with it).
+        let (seen, looked) = match (by_name, named_solution) {
+            (true, Some(_)) => (Vec::new(), 0),
+            (true, None) => by_content(&file, &metadata, &names).unwrap_or_default(),
+            (false, _) => by_content(&file, &metadata, &names).map_err(error)?,
         };
         let puzzle = match column {
             Some(Column::Name(want)) => Some(
@@ -142,11 +145,9 @@ impl ParquetReader {
                     Choice::Column(i) => Some(i),
                     Choice::Nothing => None,
                     Choice::Unclear { complete, empty } => {
-                        let rows = metadata.metadata().row_group(0).num_rows();
-                        let last = rows.min(ROWS_LOOKED_AT as i64);
                         return Err(InputError::PuzzleColumnUnclear {
                             path: name.into(),
-                            place: format!("rows 1-{last}"),
+                            place: format!("rows 1-{looked}"),
                             columns: choose::describe(&complete, &empty, |i| names[i].clone()),
                         });
                     }
@@ -452,30 +453,34 @@ fn as_bytes(metadata: &ParquetMetaData, bytes: &dyn Fn(usize) -> bool) -> Option
 const ROWS_LOOKED_AT: usize = 1000;
 
 /// What each column (named `names`) shows in the first
-/// [`ROWS_LOOKED_AT`] rows, for [`choose`]: never a puzzle for a column
-/// named as a solution or status; empty for a file with no rows.
+/// [`ROWS_LOOKED_AT`] rows (fewer when they are long: a batch's bytes,
+/// [`batch_rows`]), for [`choose`], and how many rows that is: never a
+/// puzzle for a column named as a solution or status; nothing for a file
+/// with no rows.
 fn by_content(
     file: &ParquetFile,
     metadata: &ArrowReaderMetadata,
     names: &[String],
-) -> Result<Vec<Seen>, parquet::errors::ParquetError> {
+) -> Result<(Vec<Seen>, usize), parquet::errors::ParquetError> {
     if metadata.metadata().num_row_groups() == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     }
+    let roots: Vec<usize> = (0..names.len()).collect();
+    let look = batch_rows(metadata.metadata().row_group(0), &roots, ROWS_LOOKED_AT);
     let mut rows =
         ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata.clone())
             .with_row_groups(vec![0])
-            .with_batch_size(ROWS_LOOKED_AT)
-            .with_limit(ROWS_LOOKED_AT)
+            .with_batch_size(look)
+            .with_limit(look)
             .build()?;
     let Some(batch) = rows.next().transpose()? else {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     };
     if batch.num_rows() == 0 {
-        return Ok(Vec::new());
+        return Ok((Vec::new(), 0));
     }
     let sizes = SizeOptions::default();
-    Ok((0..batch.num_columns())
+    let seen = (0..batch.num_columns())
         .map(|i| {
             if names.get(i).is_some_and(|n| choose::never_puzzle(n)) {
                 return Seen::Other;
@@ -485,7 +490,8 @@ fn by_content(
                 .map(|row| choose::seen_value(&value_at(column, row), &sizes))
                 .fold(Seen::Empty, Seen::and)
         })
-        .collect())
+        .collect();
+    Ok((seen, batch.num_rows()))
 }
 
 #[cfg(test)]
@@ -781,7 +787,7 @@ mod tests {
             let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
             let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
             let names = ["id".to_string(), "cells".to_string()];
-            let chosen = choose::choose(&by_content(&file, &metadata, &names).unwrap());
+            let chosen = choose::choose(&by_content(&file, &metadata, &names).unwrap().0);
             assert_eq!(chosen, Choice::Column(1), "{how}");
         }
     }

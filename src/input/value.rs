@@ -86,9 +86,7 @@ pub fn puzzle(value: &Value<'_>) -> Result<Grid, String> {
 pub fn solution(value: &Value<'_>) -> Result<Option<Grid>, String> {
     match value {
         Value::Null => Ok(None),
-        Value::Text(t) if t.trim_ascii().is_empty() || field::missing(t.trim_ascii()) => {
-            Ok(None)
-        }
+        Value::Text(t) if t.trim_ascii().is_empty() || field::missing(t.trim_ascii()) => Ok(None),
         Value::Text(t) => {
             let t = t.trim_ascii();
             field::solution(t)
