@@ -2,9 +2,9 @@
 //! like text lines and parsed with `serde_json`.
 //!
 //! A line holding an object is a record whose keys are its columns; the
-//! puzzle key is chosen on the first object that shows one (see
-//! [`super::Format::Jsonl`]); the solution and status keys are looked up in
-//! every object.
+//! puzzle key, and the solution key when none is named as one, are chosen
+//! on the first records ([`looked_keys`], see [`super::Format::Jsonl`]);
+//! the solution and status keys are looked up in every object.
 //! A line holding a string or a list is the puzzle itself. Once the puzzle
 //! key is known, lines are cut raw and parsed on the workers.
 

@@ -48,8 +48,9 @@
 //!   (case-insensitive), else chosen by content (the `choose` rules) on the
 //!   first data records (1,000, or 4 MiB: the `ahead` look, read again
 //!   from memory). The solution column is the header's
-//!   `solution`, `solutions` or `answer`; without a header naming the puzzle or the
-//!   solution, the first field after the puzzle that is a complete grid. A
+//!   `solution`, `solutions` or `answer`; without a header naming it, the
+//!   first other column of complete grids on the same records, before or
+//!   after the puzzle column (the `choose` rules). A
 //!   `status` column gives [`Record::expected`]; a solution column's value
 //!   that is not a complete grid gives [`Record::solution_error`]. With a
 //!   header, a record with more or fewer fields than it (trailing empty
@@ -72,7 +73,8 @@
 //!   as text lines. An object's puzzle key is [`ReadOptions::column`] (a
 //!   name, or a 1-based position in the first object), else one of
 //!   [`PUZZLE_NAMES`], else chosen by content (the `choose` rules) on the
-//!   first object that shows one; [`SOLUTION_NAMES`] and [`STATUS_NAME`] as for
+//!   first records, as CSV's; [`SOLUTION_NAMES`] (else a key of complete
+//!   grids, as for CSV) and [`STATUS_NAME`] as for
 //!   CSV, looked up in every object (a key left out of the first ones is
 //!   read where it is). A line that is a string or a list is the puzzle itself. A line
 //!   that is not JSON is `malformed` (`not valid JSON: ...`).

@@ -81,8 +81,9 @@ pub fn puzzle(value: &Value<'_>) -> Result<Grid, String> {
     }
 }
 
-/// The given solution a value holds: `Ok(None)` for null, else the grid
-/// or why it is not a complete one.
+/// The given solution a value holds: `Ok(None)` for null, an empty
+/// string or a placeholder of a missing value ([`field::missing`]), else
+/// the grid or why it is not a complete one.
 pub fn solution(value: &Value<'_>) -> Result<Option<Grid>, String> {
     match value {
         Value::Null => Ok(None),
