@@ -241,8 +241,8 @@ fn a_complete_grid_of_any_size_and_numbering_is_the_solution_not_the_puzzle() {
         &scratch,
         "zero.parquet",
         vec![
-            ("target", int_lists(&[solution.clone()])),
-            ("board", int_lists(&[puzzle.clone()])),
+            ("target", int_lists(std::slice::from_ref(&solution))),
+            ("board", int_lists(std::slice::from_ref(&puzzle))),
         ],
     );
     all_checked(&run_any(&[&pq], 0), 1, "0-based 9x9 Parquet");
