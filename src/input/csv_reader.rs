@@ -106,9 +106,17 @@ impl<R: BufRead> CsvReader<R> {
             }
             return Ok(false);
         }
+        // A name is matched past spaces and quotes around it: a header
+        // written `"puzzle", "solution"` has the field ` "solution"`.
         let find = |names: &[&str]| {
-            rec.iter()
-                .position(|f| names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes())))
+            rec.iter().position(|f| {
+                let f = f.trim_ascii();
+                let f = f
+                    .strip_prefix(b"\"")
+                    .and_then(|f| f.strip_suffix(b"\""))
+                    .unwrap_or(f);
+                names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes()))
+            })
         };
         let names: Vec<String> = rec
             .iter()
@@ -374,6 +382,16 @@ mod tests {
         assert_eq!((got[0].line, got[0].puzzle.clone()), (3, Ok(grid(P))));
         assert_eq!(got[0].solution, Some(grid(S)));
         assert_eq!((got[1].line, got[1].solution), (5, None));
+    }
+
+    #[test]
+    fn header_names_are_found_past_spaces_and_quotes_around_them() {
+        // As a hand-written header has it: `, "status"` is the field
+        // ` "status"`, a name all the same.
+        let data = format!("\"id\", \"puzzle\", \"status\"\n7, {P}, multiple\n");
+        let got = read(&data, None).unwrap();
+        assert_eq!(summary(&got), vec![(2, Ok(grid(P).to_line()), false)]);
+        assert_eq!(got[0].expected, Some(Status::Multiple));
     }
 
     #[test]
