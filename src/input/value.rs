@@ -161,7 +161,9 @@ impl Numbering {
 /// list numbered from 0); with the field, the numbering of a list (`None`
 /// for a string). A list of that shape with an item that is no cell value
 /// is `Some(Err)` naming the item, its place and what is wrong (`item 2
-/// (r1c2) is null, expected an integer 0-16`). `numbering` is the puzzle's,
+/// (r1c2) is null, expected an integer 0-16`), n lists (9 included) whose
+/// first is a list of n with a row that is none names the row (`row 9 is
+/// a list of 8 values, expected 9`). `numbering` is the puzzle's,
 /// for its solution (which holds no blank to tell it by).
 #[allow(clippy::type_complexity)]
 fn sized_field(
@@ -176,7 +178,7 @@ fn sized_field(
         }
         Value::List(items) => {
             // n lists of n: told by the first row (a 9x9 short of a row
-            // keeps its 9x9 message).
+            // is named by its row, as at other sizes).
             let nested = match items.first() {
                 Some(Value::List(first)) if first.len() == items.len() => true,
                 _ if items.iter().any(|r| matches!(r, Value::List(_))) => return None,
@@ -192,22 +194,18 @@ fn sized_field(
             if nested {
                 for (r, row) in items.iter().enumerate() {
                     let Value::List(row) = row else {
-                        return (side != 9).then(|| {
-                            Err(format!(
-                                "row {} is {}, expected a list of {side} values",
-                                r + 1,
-                                row.describe()
-                            ))
-                        });
+                        return Some(Err(format!(
+                            "row {} is {}, expected a list of {side} values",
+                            r + 1,
+                            row.describe()
+                        )));
                     };
                     if row.len() != side {
-                        return (side != 9).then(|| {
-                            Err(format!(
-                                "row {} is a list of {} values, expected {side}",
-                                r + 1,
-                                row.len()
-                            ))
-                        });
+                        return Some(Err(format!(
+                            "row {} is a list of {} values, expected {side}",
+                            r + 1,
+                            row.len()
+                        )));
                     }
                     flat.extend(row.iter());
                 }
@@ -430,6 +428,27 @@ mod tests {
             read(&Value::List(short)),
             Some(Err("row 4 is null, expected a list of 4 values".into()))
         );
+    }
+
+    #[test]
+    fn a_row_short_of_its_cells_is_named_at_every_side() {
+        let options = SizeOptions::default();
+        for side in [4, 9, 16] {
+            let mut rows: Vec<Value<'_>> = (0..side)
+                .map(|_| Value::List(vec![Value::Int(0); side]))
+                .collect();
+            rows[side - 1] = Value::List(vec![Value::Int(0); side - 1]);
+            let read = sized(&Value::List(rows.clone()), None, &options).map(|(r, _)| r);
+            let want = format!(
+                "row {side} is a list of {} values, expected {side}",
+                side - 1
+            );
+            assert_eq!(read, Some(Err(want)));
+            rows[side - 1] = Value::Null;
+            let read = sized(&Value::List(rows), None, &options).map(|(r, _)| r);
+            let want = format!("row {side} is null, expected a list of {side} values");
+            assert_eq!(read, Some(Err(want)));
+        }
     }
 
     #[test]

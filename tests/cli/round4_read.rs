@@ -416,6 +416,29 @@ fn r4_12_a_bad_list_item_is_named_with_its_place_and_fault() {
             ),
         ]
     );
+    // A 9x9 of lists names its row the same way (it was `found a list of
+    // 9 values, expected 81 cells or 9 lists of 9`); 8 rows are no grid.
+    let row = |v: &str| format!("[{}]", [v; 9].join(","));
+    let rows9 = |last: &str| {
+        let mut rows = vec![row("0"); 8];
+        rows.push(last.to_string());
+        format!("{{\"puzzle\": [{}]}}", rows.join(","))
+    };
+    let eight = format!("{{\"puzzle\": [{}]}}", vec![row("0"); 8].join(","));
+    let text = [rows9("[0,0,0,0,0,0,0,0]"), rows9("null"), eight].join("\n");
+    let file = s.file("nested9.jsonl", text.as_bytes());
+    assert_eq!(
+        brief(&rows_of(&[&file], 1)),
+        [
+            (1, "malformed", "row 9 is a list of 8 values, expected 9"),
+            (2, "malformed", "row 9 is null, expected a list of 9 values"),
+            (
+                3,
+                "malformed",
+                "found a list of 8 values, expected 81 cells or 9 lists of 9"
+            ),
+        ]
+    );
 }
 
 #[test]
