@@ -6,26 +6,12 @@
 //! the sized ones ([`sudoku_batch::job::in_memory::puzzle_text`]).
 
 use arrow_array::cast::AsArray;
-use arrow_array::types::{
-    Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
-};
-use arrow_array::{
-    Array, ArrayRef, ArrowPrimitiveType, FixedSizeListArray, GenericListArray, OffsetSizeTrait,
-    PrimitiveArray,
-};
-use arrow_buffer::ArrowNativeType;
+use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyList, PyString, PyTuple};
-use sudoku_batch::input::SizeOptions;
-use sudoku_batch::job::in_memory::{
-    is_sized_count, list_count_error, nine_cells, puzzle_text, sized_cells, Puzzle,
-};
-use sudoku_core::grid::CELLS;
-
-/// The message of a missing value (an Arrow null), as the command line
-/// words a null puzzle of Parquet or JSON Lines.
-const MISSING: &str = "found null, expected 81 cells or 9 lists of 9";
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyList, PyString, PyTuple};
+use sudoku_batch::input::{arrow_value, SizeOptions, Value};
+use sudoku_batch::job::in_memory::{puzzle_text, value_puzzle, Puzzle};
 
 /// The message of a number where a puzzle should be: a column of puzzles
 /// read as numbers (as CSV readers do with `0`-blank puzzles) has lost its
@@ -95,14 +81,15 @@ impl Part {
     }
 }
 
-/// Record `i` of an Arrow array.
+/// Record `i` of an Arrow array: text read as the command line reads a
+/// puzzle field, a null or a list as it reads the same value of a Parquet
+/// column ([`value_puzzle`]), with its messages.
 fn arrow_puzzle(array: &dyn Array, i: usize, sizes: &SizeOptions) -> Puzzle {
-    if array.is_null(i) {
-        return Puzzle::Nine(Err(MISSING.into()));
-    }
     let text = |field: &[u8]| puzzle_text(field, sizes);
     match array.data_type() {
-        DataType::Null => Puzzle::Nine(Err(MISSING.into())),
+        // A null array has no validity buffer: every value is null.
+        DataType::Null => value_puzzle(&Value::Null, sizes),
+        _ if array.is_null(i) => value_puzzle(&Value::Null, sizes),
         DataType::Utf8 => text(array.as_string::<i32>().value(i).as_bytes()),
         DataType::LargeUtf8 => text(array.as_string::<i64>().value(i).as_bytes()),
         DataType::Utf8View => text(array.as_string_view().value(i).as_bytes()),
@@ -110,153 +97,13 @@ fn arrow_puzzle(array: &dyn Array, i: usize, sizes: &SizeOptions) -> Puzzle {
         DataType::LargeBinary => text(array.as_binary::<i64>().value(i)),
         DataType::BinaryView => text(array.as_binary_view().value(i)),
         DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(_, _) => {
-            match list_range(array, i) {
-                Some((values, start, len)) => list_puzzle(values.as_ref(), start, len, sizes),
-                None => Puzzle::Nine(Err(format!("{} value, not a list", array.data_type()))),
-            }
+            value_puzzle(&arrow_value(array, i), sizes)
         }
         other if other.is_numeric() => Puzzle::Nine(Err(format!("{other} value: {NUMBER}"))),
         other => Puzzle::Nine(Err(format!(
             "{other} value, not a puzzle string or a list of 81 integers"
         ))),
     }
-}
-
-/// The child values of list `i` of a list array (list, large list or
-/// fixed-size list) with the list's start and length in them; `None` for
-/// an array of another type.
-fn list_range(array: &dyn Array, i: usize) -> Option<(&ArrayRef, usize, usize)> {
-    match array.data_type() {
-        DataType::List(_) => offsets_range(array.as_list::<i32>(), i),
-        DataType::LargeList(_) => offsets_range(array.as_list::<i64>(), i),
-        DataType::FixedSizeList(_, _) => {
-            let list: &FixedSizeListArray = array.as_fixed_size_list();
-            let size = list.value_length() as usize;
-            Some((list.values(), list.value_offset_at(i), size))
-        }
-        _ => None,
-    }
-}
-
-fn offsets_range<O: OffsetSizeTrait>(
-    list: &GenericListArray<O>,
-    i: usize,
-) -> Option<(&ArrayRef, usize, usize)> {
-    let offsets = list.value_offsets();
-    let start = offsets[i].as_usize();
-    let end = offsets[i + 1].as_usize();
-    Some((list.values(), start, end - start))
-}
-
-/// The puzzle of the `len` values of `values` from `start`: 81 integers
-/// or 9 lists of 9 (the shapes the command line reads from Parquet, see
-/// `sudoku_batch::input`), or n * n integers or n lists of n for a grid of
-/// another size, 0 blank.
-fn list_puzzle(values: &dyn Array, start: usize, len: usize, sizes: &SizeOptions) -> Puzzle {
-    let nested = matches!(
-        values.data_type(),
-        DataType::List(_) | DataType::LargeList(_) | DataType::FixedSizeList(_, _)
-    );
-    // n lists of n only, as the command line reads them (see
-    // `sudoku_batch::input`): other lists get the 9x9 messages.
-    let square = || {
-        (start..start + len).all(|at| {
-            !values.is_null(at) && list_range(values, at).is_some_and(|(_, _, n)| n == len)
-        })
-    };
-    if nested && len != 9 && len.checked_mul(len).is_some_and(is_sized_count) && square() {
-        let mut cells = vec![0i64; len * len];
-        return Puzzle::Sized(
-            read_rows(values, start, &mut cells, len).and_then(|()| sized_cells(&cells, sizes)),
-        );
-    }
-    if !nested && is_sized_count(len) {
-        let mut cells = vec![0i64; len];
-        return Puzzle::Sized(
-            read_ints(values, start, &mut cells, 1).and_then(|()| sized_cells(&cells, sizes)),
-        );
-    }
-    let mut cells = [0i64; CELLS];
-    let read = if nested {
-        if len != 9 {
-            return Puzzle::Nine(Err(list_count_error(len)));
-        }
-        read_rows(values, start, &mut cells, 9)
-    } else if len != CELLS {
-        Err(list_count_error(len))
-    } else {
-        read_ints(values, start, &mut cells, 1)
-    };
-    match read {
-        Ok(()) => nine_cells(&cells, sizes),
-        Err(message) => Puzzle::Nine(Err(message)),
-    }
-}
-
-/// Reads `side` lists of `side` integers of the list array `values` from
-/// `start` into `out`, row by row.
-fn read_rows(values: &dyn Array, start: usize, out: &mut [i64], side: usize) -> Result<(), String> {
-    for (r, row_cells) in out.chunks_mut(side).enumerate() {
-        let at = start + r;
-        if values.is_null(at) {
-            return Err(format!("row {} is null", r + 1));
-        }
-        let Some((row, from, n)) = list_range(values, at) else {
-            return Err(format!("row {} is not a list", r + 1));
-        };
-        if n != side {
-            return Err(format!(
-                "row {} has {}, expected {side}",
-                r + 1,
-                sudoku_batch::process::words::count(n as u64, "cell", "cells")
-            ));
-        }
-        read_ints(row.as_ref(), from, row_cells, r * side + 1)?;
-    }
-    Ok(())
-}
-
-/// Reads the integers of `values` from `start` into `out`; `first` is the
-/// 1-based position of `out[0]` in the puzzle, for messages.
-fn read_ints(
-    values: &dyn Array,
-    start: usize,
-    out: &mut [i64],
-    first: usize,
-) -> Result<(), String> {
-    match values.data_type() {
-        DataType::Int8 => fill(values.as_primitive::<Int8Type>(), start, out, first),
-        DataType::Int16 => fill(values.as_primitive::<Int16Type>(), start, out, first),
-        DataType::Int32 => fill(values.as_primitive::<Int32Type>(), start, out, first),
-        DataType::Int64 => fill(values.as_primitive::<Int64Type>(), start, out, first),
-        DataType::UInt8 => fill(values.as_primitive::<UInt8Type>(), start, out, first),
-        DataType::UInt16 => fill(values.as_primitive::<UInt16Type>(), start, out, first),
-        DataType::UInt32 => fill(values.as_primitive::<UInt32Type>(), start, out, first),
-        DataType::UInt64 => fill(values.as_primitive::<UInt64Type>(), start, out, first),
-        other => Err(format!(
-            "a list of {other} values, not a list of 81 integers"
-        )),
-    }
-}
-
-fn fill<T: ArrowPrimitiveType>(
-    values: &PrimitiveArray<T>,
-    start: usize,
-    out: &mut [i64],
-    first: usize,
-) -> Result<(), String> {
-    for (k, cell) in out.iter_mut().enumerate() {
-        let at = start + k;
-        if values.is_null(at) {
-            return Err(format!(
-                "item {} is null, expected an integer 0-9",
-                first + k
-            ));
-        }
-        // A u64 beyond i64 is out of range like any value above 9.
-        *cell = values.value(at).to_i64().unwrap_or(i64::MAX);
-    }
-    Ok(())
 }
 
 /// The items of a Python sequence: text copied into one buffer, anything
@@ -300,10 +147,11 @@ impl Items {
             self.bytes.extend_from_slice(bytes.as_bytes());
         } else if let Ok(bytes) = item.cast::<PyByteArray>() {
             self.bytes.extend_from_slice(&bytes.to_vec());
-        } else if item.is_none() {
-            return Span::Judged(Puzzle::Nine(Err("missing puzzle (None)".into())));
-        } else if item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>() {
-            return Span::Judged(sequence_puzzle(item, sizes));
+        } else if item.is_none()
+            || item.is_instance_of::<PyList>()
+            || item.is_instance_of::<PyTuple>()
+        {
+            return Span::Judged(value_puzzle(&Held::of(item, 0).value(), sizes));
         } else {
             let kind = item
                 .get_type()
@@ -328,98 +176,73 @@ impl Items {
     }
 }
 
-/// A Python list or tuple of 81 integers, or of 9 lists (or tuples) of 9,
-/// as a puzzle; or of n * n integers, or of n lists of n, as a grid of
-/// another size.
-fn sequence_puzzle(item: &Bound<'_, PyAny>, sizes: &SizeOptions) -> Puzzle {
-    let values = match sequence_cells(item) {
-        Ok(values) => values,
-        Err(message) => return Puzzle::Nine(Err(message)),
-    };
-    if is_sized_count(values.len()) {
-        Puzzle::Sized(sized_cells(&values, sizes))
-    } else {
-        nine_cells(&values, sizes)
-    }
+/// A Python value as the command line's rules for a typed value see it
+/// ([`Value`], which borrows its text: a `str` is held here as UTF-8).
+enum Held {
+    Null,
+    Text(Vec<u8>),
+    Int(i64),
+    Other(String),
+    List(Vec<Held>),
 }
 
-/// The integers of a Python list or tuple of cells, or of n lists (or
-/// tuples) of n, flattened; the count is checked when it makes no grid.
-fn sequence_cells(item: &Bound<'_, PyAny>) -> Result<Vec<i64>, String> {
-    let values: Vec<Bound<'_, PyAny>> = item
-        .try_iter()
-        .and_then(|values| values.collect())
-        .map_err(|e| e.to_string())?;
-    let side = values.len();
-    let is_row =
-        |row: &Bound<'_, PyAny>| row.is_instance_of::<PyList>() || row.is_instance_of::<PyTuple>();
-    // n lists of n only, as the command line reads them: other lists get
-    // the 9x9 messages.
-    let nested = if side == 9 {
-        values.iter().all(is_row)
-    } else {
-        side.checked_mul(side).is_some_and(is_sized_count)
-            && values
-                .iter()
-                .all(|row| is_row(row) && row.len().is_ok_and(|n| n == side))
-    };
-    let values = if nested {
-        let mut flat = Vec::with_capacity(side * side);
-        for (r, row) in values.iter().enumerate() {
-            let row: Vec<Bound<'_, PyAny>> = row
-                .try_iter()
-                .and_then(|cells| cells.collect())
-                .map_err(|e| e.to_string())?;
-            if row.len() != side {
-                return Err(format!(
-                    "row {} has {}, expected {side}",
-                    r + 1,
-                    sudoku_batch::process::words::count(row.len() as u64, "cell", "cells")
-                ));
+impl Held {
+    /// `item` at `depth` (0 a record, 1 an item or row of it, 2 an item of
+    /// a row): `None` is null, `str`, `bytes` and `bytearray` are text, an
+    /// `int` is an integer (described past 64 bits), a list or tuple is a
+    /// list, anything else is described in the command line's words for a
+    /// JSON value (`a number (1.5)`, `a boolean (true)`) or by its type. A
+    /// list below an item of a row is only counted: the rules never read
+    /// it (and a list holding itself ends there).
+    fn of(item: &Bound<'_, PyAny>, depth: usize) -> Held {
+        let kind = || {
+            item.get_type()
+                .name()
+                .map_or_else(|_| "?".to_string(), |n| n.to_string())
+        };
+        if item.is_none() {
+            Held::Null
+        } else if let Ok(text) = item.cast::<PyString>() {
+            match text.to_cow() {
+                Ok(text) => Held::Text(text.as_bytes().to_vec()),
+                Err(_) => Held::Other("a str that is not valid UTF-8".into()),
             }
-            flat.extend(row);
-        }
-        flat
-    } else {
-        values
-    };
-    if values.len() != CELLS && !is_sized_count(values.len()) {
-        return Err(list_count_error(values.len()));
-    }
-    let mut cells = Vec::with_capacity(values.len());
-    for (k, value) in values.iter().enumerate() {
-        match value.extract::<i64>() {
-            Ok(v) if !value.is_instance_of::<pyo3::types::PyBool>() => cells.push(v),
-            // The command line's words for such an item of a JSON list.
-            _ if value.is_none() => {
-                return Err(format!("item {} is null, expected an integer 0-9", k + 1));
-            }
-            _ if value.is_instance_of::<pyo3::types::PyBool>() => {
-                return Err(format!(
-                    "item {} is {value}, expected an integer 0-9",
-                    k + 1
-                ));
-            }
-            _ if value.is_instance_of::<pyo3::types::PyInt>() => {
-                return Err(format!("item {} is {value}, expected 0-9", k + 1));
-            }
-            _ if value.is_instance_of::<pyo3::types::PyFloat>() => {
-                return Err(format!(
-                    "item {} is a number ({value}), expected an integer 0-9",
-                    k + 1
-                ));
-            }
-            _ => {
-                let kind = value
-                    .get_type()
-                    .name()
-                    .map_or_else(|_| "?".to_string(), |n| n.to_string());
-                return Err(format!(
-                    "item {} is a {kind}, expected an integer 0-9",
-                    k + 1
-                ));
-            }
+        } else if let Ok(bytes) = item.cast::<PyBytes>() {
+            Held::Text(bytes.as_bytes().to_vec())
+        } else if let Ok(bytes) = item.cast::<PyByteArray>() {
+            Held::Text(bytes.to_vec())
+        } else if let Ok(flag) = item.cast::<PyBool>() {
+            Held::Other(format!("a boolean ({})", flag.is_true()))
+        } else if let Ok(list) = item.cast::<PyList>() {
+            Held::list(list.iter(), list.len(), depth)
+        } else if let Ok(tuple) = item.cast::<PyTuple>() {
+            Held::list(tuple.iter(), tuple.len(), depth)
+        } else if item.is_instance_of::<PyFloat>() {
+            Held::Other(format!("a number ({item})"))
+        } else if let Ok(v) = item.extract::<i64>() {
+            Held::Int(v)
+        } else if item.is_instance_of::<pyo3::types::PyInt>() {
+            Held::Other(format!("an integer ({item})"))
+        } else {
+            Held::Other(format!("a {}", kind()))
         }
     }
-    Ok(cells)
+
+    fn list<'py>(items: impl Iterator<Item = Bound<'py, PyAny>>, len: usize, depth: usize) -> Held {
+        if depth >= 2 {
+            return Held::List((0..len).map(|_| Held::Null).collect());
+        }
+        Held::List(items.map(|item| Held::of(&item, depth + 1)).collect())
+    }
+
+    /// The value as the rules take it, borrowing the text held.
+    fn value(&self) -> Value<'_> {
+        match self {
+            Held::Null => Value::Null,
+            Held::Text(text) => Value::Text(text),
+            Held::Int(v) => Value::Int(*v),
+            Held::Other(what) => Value::Other(what.clone()),
+            Held::List(items) => Value::List(items.iter().map(Held::value).collect()),
+        }
+    }
 }

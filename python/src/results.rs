@@ -1,12 +1,15 @@
 //! A block of results as Arrow columns: the results CSV's `status`,
 //! `solution`, `guesses`, `solve_us` and `message`, typed (nulls where the
-//! CSV leaves a field empty).
+//! CSV leaves a field empty). Messages are escaped as the command line
+//! writes them in every format ([`clean_message`]: `bad character
+//! '\u{ff11}'`).
 
 use std::sync::{Arc, LazyLock};
 
 use arrow_array::builder::{Float64Builder, StringBuilder, UInt64Builder};
 use arrow_array::{ArrayRef, StructArray};
 use arrow_schema::{DataType, Field, Fields};
+use sudoku_batch::output::clean_message;
 use sudoku_batch::output::result::PuzzleResult;
 use sudoku_core::grid::CELLS;
 
@@ -42,7 +45,7 @@ pub fn to_arrow(results: &[PuzzleResult]) -> StructArray {
         guesses.append_option(result.guesses);
         // One decimal, as the CLI writes it.
         solve_us.append_option(result.solve_us());
-        message.append_option(result.message.as_deref());
+        message.append_option(result.message.as_deref().map(clean_message));
     }
     let columns: Vec<ArrayRef> = vec![
         Arc::new(status.finish()),
@@ -110,7 +113,7 @@ pub fn rate_to_arrow(results: &[PuzzleResult]) -> StructArray {
         status.append_value(result.status.name());
         // The `rate` subcommand's message: the record's own, or why a
         // solved puzzle has no rating (beyond the rater, or not 9x9).
-        message.append_option(result.message.as_deref());
+        message.append_option(result.message.as_deref().map(clean_message));
     }
     let columns: Vec<ArrayRef> = vec![
         Arc::new(rating.finish()),

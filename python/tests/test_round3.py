@@ -125,15 +125,15 @@ def test_nested_lists_that_are_not_grids_are_malformed_rows_saying_why():
     assert table.column("status").to_pylist() == ["malformed"] * 5 + ["invalid"]
     messages = table.column("message").to_pylist()
     # The command line's words for the same values in Parquet (a row of
-    # the wrong length is named more closely here).
+    # the wrong length named by its row, as at other sizes).
     assert messages[0] == "found a list of 8 values, expected 81 cells or 9 lists of 9"
-    assert messages[1] == "row 4 has 8 cells, expected 9"
+    assert messages[1] == "row 4 is a list of 8 values, expected 9"
     assert messages[2] == "found null, expected 81 cells or 9 lists of 9"
     assert messages[3] == "item 81 is null, expected an integer 0-9"
     assert "10" in messages[4]
     # Python lists say the same.
     listed = sudoku_batch.solve([good[:8], short_row])
-    assert listed.column("message").to_pylist()[1] == "row 4 has 8 cells, expected 9"
+    assert listed.column("message").to_pylist()[1] == "row 4 is a list of 8 values, expected 9"
 
 
 def test_a_parquet_column_of_nine_lists_gives_the_cli_statuses(cli, tmp_path):

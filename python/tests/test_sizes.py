@@ -133,7 +133,12 @@ def test_malformed_records_of_other_sizes_carry_the_cli_message(cli, tmp_path):
     path = tmp_path / "bad.csv"
     path.write_text("puzzle\n" + "\n".join(bad[:2]) + "\n")
     assert messages[:2] == [row["message"] for row in cli(str(path), "--format", "csv")]
-    assert messages[2] == "number 17 at cell 16 is not one of numbers 1-4 nor a blank (give --symbols)"
+    # A list as the CLI words the same list in JSON Lines (it was the
+    # text reader's `number 17 at cell 16 ... (give --symbols)`).
+    listed = tmp_path / "bad.jsonl"
+    listed.write_text(json.dumps({"puzzle": bad[2]}) + "\n")
+    assert messages[2:] == [row["message"] for row in cli(str(listed))]
+    assert messages[2] == "item 16 (r4c4) is 17, expected 0-4"
 
 
 def test_symbols_names_the_alphabet_as_the_cli_does(cli, tmp_path):

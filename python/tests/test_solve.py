@@ -139,7 +139,7 @@ def test_bad_records_are_malformed_rows_and_never_stop_the_batch():
     statuses = table.column("status").to_pylist()
     assert statuses == ["malformed"] * 10 + ["solved"]
     messages = table.column("message").to_pylist()
-    assert messages[0] == "missing puzzle (None)"
+    assert messages[0] == "found null, expected 81 cells or 9 lists of 9"
     assert messages[1].startswith("int value: a number, not a puzzle (read the column as text")
     assert messages[9] == "dict value, not a puzzle string or a list of 81 integers"
     assert messages[3] == "80 cells, expected 81"
@@ -163,14 +163,82 @@ def test_list_records_get_the_messages_the_cli_gives_them_in_parquet(cli, tmp_pa
     pq.write_table(pa.table({"puzzle": column}), path)
     want = [row["message"] for row in cli(str(path))]
     assert sudoku_batch.solve(column).column("message").to_pylist() == want
-    # A Python None is named as Python names it.
-    got = sudoku_batch.solve(rows).column("message").to_pylist()
-    assert got == want[:1] + ["missing puzzle (None)"] + want[2:]
-    odd = sudoku_batch.solve([[2**70] + flat[1:], [1.5] + flat[1:]]).column("message")
-    assert odd.to_pylist() == [
-        "item 1 is 1180591620717411303424, expected 0-9",
+    assert sudoku_batch.solve(rows).column("message").to_pylist() == want
+    odd = sudoku_batch.solve([[2**70] + flat[1:], [1.5] + flat[1:], [True] + flat[1:]])
+    assert odd.column("message").to_pylist() == [
+        "item 1 is an integer (1180591620717411303424), expected an integer 0-9",
         "item 1 is a number (1.5), expected an integer 0-9",
+        "item 1 is a boolean (true), expected an integer 0-9",
     ]
+
+
+def bad_lists(side: int) -> dict:
+    """Lists of cell values of a grid of `side` that are no grid, flat (n * n
+    integers) or nested (n lists of n), each wrong in its last item or row."""
+    cells = [int(c) for c in PUZZLE] if side == 9 else [0] * (side * side)
+    rows = [cells[r * side : (r + 1) * side] for r in range(side)]
+    return {
+        "flat": {
+            "above": cells[:-1] + [side + 1],
+            "null item": cells[:-1] + [None],
+            "negative": cells[:-1] + [-2],
+        },
+        "nested": {
+            "short row": rows[:-1] + [rows[-1][:-1]],
+            "null row": rows[:-1] + [None],
+            "null item": rows[:-1] + [rows[-1][:-1] + [None]],
+            "above": rows[:-1] + [rows[-1][:-1] + [side + 1]],
+        },
+    }
+
+
+@pytest.mark.parametrize("side", [4, 9, 16, 25])
+def test_bad_lists_of_every_size_get_the_cli_messages_as_python_lists_and_arrow(cli, tmp_path, side):
+    """trial58 F2-1: a 16x16 list with a 17 said `number 17 at cell 256 ...
+    (give --symbols)`, a null item `expected an integer 0-9`, a short row of
+    a nested 16x16 `found a list of 16 values` (pyarrow) or `item 1 is a
+    list` (Python lists) where the CLI names the item, its cell and the
+    range, or the row. Each shape is compared with the CLI's messages for
+    the same column in Parquet and in JSON Lines."""
+    import json
+
+    import pyarrow.parquet as pq
+
+    for shape, records in bad_lists(side).items():
+        rows = list(records.values())
+        item = pa.int64() if shape == "flat" else pa.list_(pa.int64())
+        column = pa.array(rows, pa.list_(item))
+        parquet = tmp_path / f"{shape}.parquet"
+        pq.write_table(pa.table({"puzzle": column}), parquet)
+        jsonl = tmp_path / f"{shape}.jsonl"
+        jsonl.write_text("".join(json.dumps({"puzzle": row}) + "\n" for row in rows))
+        want = [(row["status"], row["message"]) for row in cli(str(parquet))]
+        assert [(row["status"], row["message"]) for row in cli(str(jsonl))] == want
+        assert all(status == "malformed" and message for status, message in want), want
+        for puzzles in (column, rows, [tuple(row) if row else row for row in rows]):
+            table = sudoku_batch.solve(puzzles)
+            got = list(zip(table.column("status").to_pylist(), table.column("message").to_pylist()))
+            assert got == want, (shape, list(records), type(puzzles))
+
+
+def test_none_and_characters_outside_ascii_get_the_cli_messages(cli, tmp_path):
+    """trial58 F2-1: `None` was `missing puzzle (None)` where the CLI says
+    `found null ...` for a JSON null, and a full-width digit was written as
+    itself where the CLI escapes it in every format (`'\\u{ff11}'`)."""
+    import json
+
+    records = [None, "\uff11" + PUZZLE[1:], "\u00e9" * 81, PUZZLE[:40] + "\t" + PUZZLE[41:]]
+    jsonl = tmp_path / "odd.jsonl"
+    jsonl.write_text("".join(json.dumps({"puzzle": p}) + "\n" for p in records))
+    want = [(row["status"], row["message"]) for row in cli(str(jsonl))]
+    assert want[:2] == [
+        ("malformed", "found null, expected 81 cells or 9 lists of 9"),
+        ("malformed", "bad character '\\u{ff11}' at position 1"),
+    ]
+    for puzzles in (records, pa.array(records, pa.string())):
+        table = sudoku_batch.solve(puzzles)
+        got = list(zip(table.column("status").to_pylist(), table.column("message").to_pylist()))
+        assert got == want
 
 
 @pytest.mark.parametrize(

@@ -151,6 +151,7 @@ pub use self::record_batch::{
     Parsed, Parser, PlainRecord, RecordBatch, RecordStream, Scratch, FILL_BYTES,
 };
 pub use self::sized::{SizeOptions, SizedRecord};
+pub use self::value::Value;
 
 /// One puzzle record read from an input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -239,6 +240,30 @@ impl Record {
             Err(message) => self.puzzle = Err(message),
         }
     }
+}
+
+/// The value at `row` of an Arrow array as the puzzle rules of typed
+/// inputs see it: as the `solve` subcommand sees a Parquet column's value.
+pub fn arrow_value(array: &dyn arrow_array::Array, row: usize) -> Value<'_> {
+    parquet::value_at(array, row)
+}
+
+/// The 9x9 puzzle a typed value (a Parquet or JSON Lines value, an item of
+/// a data frame) holds, or the command line's message for why it holds
+/// none (`item 5 is 12, expected 0-9`, `found null, expected 81 cells or 9
+/// lists of 9`); a 9x9 list numbered from 0 is none ([`typed_sized`]).
+pub fn typed_puzzle(value: &Value<'_>, sizes: &SizeOptions) -> Result<Grid, String> {
+    value::puzzle_in(value, sizes)
+}
+
+/// What [`sized::read`] makes of a typed value holding a grid of another
+/// size than 9x9 (or a 9x9 list numbered from 0), as the `solve`
+/// subcommand reads it from Parquet or JSON Lines: the grid, or why one of
+/// its items or rows is none (`item 256 (r16c16) is 17, expected 0-16`,
+/// `row 16 is a list of 15 values, expected 16`); `None` when the value
+/// is no such grid.
+pub fn typed_sized(value: &Value<'_>, sizes: &SizeOptions) -> Option<Result<SizedRecord, String>> {
+    value::sized(value, None, sizes).map(|(read, _)| read)
 }
 
 /// Classifies one field as the readers do: an 81-cell puzzle, or the

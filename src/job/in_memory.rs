@@ -28,8 +28,8 @@
 //! ```
 
 use rayon::prelude::*;
-use sudoku_core::grid::{Grid, CELLS};
-use sudoku_core::sizes::{self, Shape};
+use sudoku_core::grid::Grid;
+use sudoku_core::sizes::Shape;
 use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::error::Error;
@@ -267,74 +267,23 @@ pub fn puzzle_text(field: &[u8], sizes: &SizeOptions) -> Puzzle {
     }
 }
 
-/// Classifies the cell values of a grid of another size than 9x9, n * n
-/// integers (0 blank, 1..=n a symbol; or numbered from 0, -1 blank, see
-/// [`sized_input::numbered_from_zero`]) as a list in a data frame holds
-/// them, as the `solve` subcommand reads such a list from Parquet or JSON
-/// Lines: in the `numbers` alphabet (whatever else `sizes.symbols` says),
-/// with the boxes of `sizes.shape` when it has side n.
-///
-/// # Errors
-/// A count that is no square of 4 to 64 (`15 cells: not a square grid of
-/// side 4 to 64`), or a value outside 0..=n (`number 17 at cell 3 is
-/// above 16 ...`): the sized reader's messages.
-pub fn sized_cells(values: &[i64], sizes: &SizeOptions) -> Result<SizedRecord, String> {
-    let field = sized_input::numbers_field(values.iter().copied());
-    let side = sizes::side_of(values.len()).unwrap_or(0);
-    sized_input::read(&field, None, &sizes.numbers(values, side)).0
-}
-
-/// Classifies the cell values of a 9x9 grid as a list in a data frame
-/// holds them: numbered from 0 (81 integers from -1 to 8 holding a `-1`
-/// blank, or any under `--symbols numbers0`: [`sized_input::numbered_from_zero`])
-/// as the `solve` subcommand reads such a list from Parquet or JSON Lines,
-/// a grid in the `numbers0` alphabet ([`sized_cells`]: solved by the 9x9
-/// solver, written back from 0); else 0 blank and 1..=9 a digit, or the
-/// message of [`puzzle_cells`].
-pub fn nine_cells(values: &[i64], sizes: &SizeOptions) -> Puzzle {
-    if values.len() == CELLS && sized_input::numbered_from_zero(values, 9, sizes) {
-        Puzzle::Sized(sized_cells(values, sizes))
-    } else {
-        Puzzle::Nine(puzzle_cells(values.iter().copied()))
+/// Classifies a typed value holding a puzzle (a list of cell values in a
+/// data frame, as [`input::Value`]) as the `solve` subcommand classifies
+/// the same value in Parquet or JSON Lines, with its messages: a 9x9 grid
+/// ([`input::typed_puzzle`]: 81 integers or 9 lists of 9, 0 blank); failing
+/// that, a grid of another size, or a 9x9 numbered from 0
+/// ([`input::typed_sized`]: n * n integers or n lists of n, read as
+/// numbers whatever `sizes.symbols` says, with the boxes of `sizes.shape`
+/// when it has side n); else the 9x9 message (`found a list of 80 values,
+/// expected 81 cells or 9 lists of 9`, `item 5 is 12, expected 0-9`).
+pub fn value_puzzle(value: &input::Value<'_>, sizes: &SizeOptions) -> Puzzle {
+    match input::typed_puzzle(value, sizes) {
+        Ok(grid) => Puzzle::Nine(Ok(grid)),
+        Err(why) => match input::typed_sized(value, sizes) {
+            Some(read) => Puzzle::Sized(read),
+            None => Puzzle::Nine(Err(why)),
+        },
     }
-}
-
-/// True when `count` cells make a grid of another size than 9x9 (n * n for
-/// n from 4 to 64 but 9).
-pub fn is_sized_count(count: usize) -> bool {
-    sizes::side_of(count).is_some_and(|n| n != 9)
-}
-
-/// Why a list of `count` values is no 9x9 puzzle, in the command line's
-/// words for such a Parquet or JSON Lines value (`found a list of 80
-/// values, expected 81 cells or 9 lists of 9`).
-pub fn list_count_error(count: usize) -> String {
-    format!(
-        "found a list of {}, expected 81 cells or 9 lists of 9",
-        crate::process::words::count(count as u64, "value", "values")
-    )
-}
-
-/// Classifies a puzzle given as cell values (0 blank, 1..=9 a digit), as a
-/// list of 81 integers in a data frame.
-///
-/// # Errors
-/// The messages the command line gives the same list in a Parquet or JSON
-/// Lines record: a count other than 81 (`found a list of 80 values,
-/// expected 81 cells or 9 lists of 9`: [`list_count_error`]), or the first
-/// value outside 0..=9 (`item 5 is 12, expected 0-9`, items 1-based).
-pub fn puzzle_cells(values: impl ExactSizeIterator<Item = i64>) -> Result<Grid, String> {
-    if values.len() != CELLS {
-        return Err(list_count_error(values.len()));
-    }
-    let mut cells = [0u8; CELLS];
-    for (i, (cell, value)) in cells.iter_mut().zip(values).enumerate() {
-        *cell = u8::try_from(value)
-            .ok()
-            .filter(|&v| v <= 9)
-            .ok_or_else(|| format!("item {} is {value}, expected 0-9", i + 1))?;
-    }
-    Grid::from_cells(cells).ok_or_else(|| "a value above 9".to_string())
 }
 
 #[cfg(test)]
@@ -482,25 +431,33 @@ mod tests {
         );
     }
 
+    fn list(values: &[i64]) -> input::Value<'static> {
+        input::Value::List(values.iter().map(|&v| input::Value::Int(v)).collect())
+    }
+
     #[test]
     fn cell_lists_need_81_values_from_0_to_9() {
         let grid = Grid::parse(PUZZLE).unwrap();
-        let values = grid.cells().map(i64::from);
-        assert_eq!(puzzle_cells(values.into_iter()), Ok(grid));
+        let values: Vec<i64> = grid.cells().iter().map(|&v| i64::from(v)).collect();
+        let sizes = SizeOptions::default();
+        assert_eq!(value_puzzle(&list(&values), &sizes), Puzzle::Nine(Ok(grid)));
+        let rows = input::Value::List(values.chunks(9).map(list).collect());
+        assert_eq!(value_puzzle(&rows, &sizes), Puzzle::Nine(Ok(grid)));
         assert_eq!(
-            puzzle_cells([1, 2].into_iter()).unwrap_err(),
-            "found a list of 2 values, expected 81 cells or 9 lists of 9"
+            value_puzzle(&list(&[1, 2]), &sizes),
+            Puzzle::Nine(Err(
+                "found a list of 2 values, expected 81 cells or 9 lists of 9".into()
+            ))
         );
         let mut bad = values;
         bad[4] = 12;
         assert_eq!(
-            puzzle_cells(bad.into_iter()).unwrap_err(),
-            "item 5 is 12, expected 0-9"
+            value_puzzle(&list(&bad), &sizes),
+            Puzzle::Nine(Err("item 5 is 12, expected 0-9".into()))
         );
-        bad[4] = -1;
         assert_eq!(
-            puzzle_cells(bad.into_iter()).unwrap_err(),
-            "item 5 is -1, expected 0-9"
+            value_puzzle(&input::Value::Null, &sizes),
+            Puzzle::Nine(Err("found null, expected 81 cells or 9 lists of 9".into()))
         );
     }
 
@@ -509,24 +466,22 @@ mod tests {
         let grid = Grid::parse(PUZZLE).unwrap();
         let from_zero: Vec<i64> = grid.cells().iter().map(|&v| i64::from(v) - 1).collect();
         let sizes = SizeOptions::default();
-        let Puzzle::Sized(Ok(read)) = nine_cells(&from_zero, &sizes) else {
+        let Puzzle::Sized(Ok(read)) = value_puzzle(&list(&from_zero), &sizes) else {
             panic!("a 9x9 numbered from 0")
         };
         assert_eq!(read.symbols, Symbols::ZeroNumbers);
         assert_eq!(read.puzzle.cells(), grid.cells());
-        let from_one: Vec<i64> = grid.cells().iter().map(|&v| i64::from(v)).collect();
-        assert_eq!(nine_cells(&from_one, &sizes), Puzzle::Nine(Ok(grid)));
         // `numbers` says from 1: a -1 is then no cell value.
         let numbers = SizeOptions {
             symbols: Some(Symbols::Numbers),
             ..SizeOptions::default()
         };
         assert_eq!(
-            nine_cells(&from_zero, &numbers),
+            value_puzzle(&list(&from_zero), &numbers),
             Puzzle::Nine(Err("item 1 is -1, expected 0-9".into()))
         );
         assert_eq!(
-            nine_cells(&from_zero[1..], &sizes),
+            value_puzzle(&list(&from_zero[1..]), &sizes),
             Puzzle::Nine(Err(
                 "found a list of 80 values, expected 81 cells or 9 lists of 9".into()
             ))
@@ -541,7 +496,9 @@ mod tests {
         };
         assert_eq!(four.symbols, Symbols::DigitsLetters { lower: false });
         let values: Vec<i64> = four.puzzle.cells().iter().map(|&v| i64::from(v)).collect();
-        let listed = sized_cells(&values, &sizes).unwrap();
+        let Puzzle::Sized(Ok(listed)) = value_puzzle(&list(&values), &sizes) else {
+            panic!("a 4x4 list")
+        };
         assert_eq!(
             (listed.puzzle, listed.symbols),
             (four.puzzle, Symbols::Numbers)
@@ -553,11 +510,12 @@ mod tests {
                 "'x' at position 16 is no symbol of 1-4 (give --symbols)".into()
             ))
         );
+        let mut sixteen = vec![0; 256];
+        sixteen[255] = 17;
         assert_eq!(
-            sized_cells(&[0; 15], &sizes).unwrap_err(),
-            "15 cells: not a square grid of side 4 to 64"
+            value_puzzle(&list(&sixteen), &sizes),
+            Puzzle::Sized(Err("item 256 (r16c16) is 17, expected 0-16".into()))
         );
-        assert!(is_sized_count(16) && !is_sized_count(81) && !is_sized_count(15));
 
         let fields: [&[u8]; 3] = [
             b"3102200002100320",
