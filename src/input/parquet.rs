@@ -185,6 +185,31 @@ impl Table {
     }
 }
 
+/// Bytes of `batch`'s arrays as its rows hold them: a view column's
+/// values each counted (a dictionary-encoded column's views share the
+/// dictionary's buffer, which Arrow counts once, while every row made a
+/// record copies its value), any other column's buffers.
+fn decoded_bytes(batch: &RecordBatch) -> usize {
+    fn viewed<T: ByteViewType + ?Sized>(array: &GenericByteViewArray<T>) -> usize {
+        let long = array
+            .views()
+            .iter()
+            .map(|&view| view as u32 as usize)
+            .filter(|&len| len > MAX_INLINE_VIEW_LEN as usize)
+            .sum::<usize>();
+        array.get_array_memory_size().max(long + 16 * array.len())
+    }
+    batch
+        .columns()
+        .iter()
+        .map(|column| match column.data_type() {
+            DataType::Utf8View => viewed(column.as_string_view()),
+            DataType::BinaryView => viewed(column.as_binary_view()),
+            _ => column.get_array_memory_size(),
+        })
+        .sum()
+}
+
 /// A column of a [`Table`], as text when it is.
 #[derive(Clone, Debug)]
 enum TextColumn {
@@ -296,7 +321,7 @@ impl TableRules {
             puzzle: column(self.puzzle),
             solution: column(self.solution),
             status: column(self.status),
-            row_bytes: batch.get_array_memory_size() / batch.num_rows().max(1),
+            row_bytes: decoded_bytes(&batch) / batch.num_rows().max(1),
             batch,
         }
     }

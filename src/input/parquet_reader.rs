@@ -337,26 +337,32 @@ impl ParquetReader {
     }
 }
 
-/// `metadata` with the text columns of `read` that are not `kept` read as
-/// views of the pages (Utf8View) instead of copied into Arrow strings: each
-/// value is then a 16-byte view (decoding the three text columns of a
-/// results file took 440 instructions a row on the reading thread). The
-/// grid columns among them (puzzle, solution) are read as views of bytes
+/// `metadata` with the text and byte columns of `read` and `kept` read as
+/// views of the pages (Utf8View, BinaryView) instead of copied into Arrow
+/// strings: each value is then a 16-byte view (decoding the three text
+/// columns of a results file took 440 instructions a row on the reading
+/// thread), and a dictionary-encoded column's values are views of its
+/// dictionary, so a batch takes about the bytes the footer gives its pages
+/// (a 1 MB note repeated on 4,096 rows, a 52 KB file, was 4 GB of Arrow
+/// strings, and overflowed their 32-bit offsets). The grid columns among
+/// `read` (puzzle, solution) that are not kept are read as views of bytes
 /// (BinaryView), their pages not checked as UTF-8 ([`as_bytes`]): their
-/// values are parsed byte by byte as any input's are. Kept columns keep
-/// their type; `None` when no column is read so, or the reader refuses the
-/// types.
+/// values are parsed byte by byte as any input's are. A kept value of a
+/// view is the same [`KeptValue`](crate::kept::KeptValue) as of the
+/// column's own type, which its [`KeptColumn`] keeps. `None` when no
+/// column is read so, or the reader refuses the types.
 fn as_views(
     metadata: &ArrowReaderMetadata,
     read: [Option<usize>; 3],
     kept: &[usize],
 ) -> Option<ArrowReaderMetadata> {
     let schema = metadata.schema();
-    let viewed = |i: usize| {
-        read.contains(&Some(i))
-            && !kept.contains(&i)
-            && schema.field(i).data_type() == &DataType::Utf8
+    let view = |i: usize| match schema.field(i).data_type() {
+        DataType::Utf8 | DataType::LargeUtf8 => Some(DataType::Utf8View),
+        DataType::Binary | DataType::LargeBinary if kept.contains(&i) => Some(DataType::BinaryView),
+        _ => None,
     };
+    let viewed = |i: usize| (read.contains(&Some(i)) || kept.contains(&i)) && view(i).is_some();
     if !(0..schema.fields().len()).any(viewed) {
         return None;
     }
@@ -367,6 +373,8 @@ fn as_views(
         .root_schema();
     let bytes = |i: usize| {
         viewed(i)
+            && !kept.contains(&i)
+            && schema.field(i).data_type() == &DataType::Utf8
             && [read[0], read[1]].contains(&Some(i))
             && roots.get_fields().get(i).is_some_and(|f| plain_text(f))
     };
@@ -377,7 +385,10 @@ fn as_views(
             .enumerate()
             .map(|(i, field)| match (viewed(i), bytes(i)) {
                 (true, true) => field.as_ref().clone().with_data_type(DataType::BinaryView),
-                (true, false) => field.as_ref().clone().with_data_type(DataType::Utf8View),
+                (true, false) => match view(i) {
+                    Some(view) => field.as_ref().clone().with_data_type(view),
+                    None => field.as_ref().clone(),
+                },
                 (false, _) => field.as_ref().clone(),
             })
             .collect();
