@@ -99,7 +99,7 @@ fn parse(raw: &RawValue) -> Json {
 /// (`"\ud800"`: valid JSON, which `serde_json` reads into no `String`, as
 /// UTF-8 cannot hold it) as U+FFFD, as [`String::from_utf16_lossy`] does:
 /// the value is kept, marked, rather than lost.
-fn lossy_string(raw: &str) -> String {
+pub(crate) fn lossy_string(raw: &str) -> String {
     fn flush(units: &mut Vec<u16>, out: &mut String) {
         out.extend(
             char::decode_utf16(units.drain(..)).map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER)),

@@ -139,6 +139,7 @@ use crate::kept::KeptValue;
 pub use self::choose::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 pub use self::frame::{MAX_RECORD, MAX_SIZED_LINE, MAX_TABLE_RECORD};
 pub use self::gzip::GzipMembers;
+pub(crate) use self::jsonl::lossy_string;
 pub use self::jsonl::{JsonRules, KeyScan, MAX_KEYS};
 pub use self::keep::{kept_types, layout, Keep, KeptFit, KeptLayout, KeptTypes};
 pub use self::name::{input_name, input_names, inputs_of, same_input};

@@ -251,6 +251,9 @@ pub struct RecordReader<R> {
     columns: Option<Columns>,
     /// Of CSV, the header is read.
     header_read: bool,
+    /// Of JSON Lines, the fields of the record last read whose string held
+    /// a lone surrogate escape ([`json_fields`]).
+    lone_surrogates: Vec<usize>,
 }
 
 /// Where a [`RecordReader`] reads its records.
@@ -323,6 +326,7 @@ impl<R: Read> RecordReader<R> {
             delimiter: Some(delimiter),
             columns: None,
             header_read: false,
+            lone_surrogates: Vec::new(),
         }
     }
 
@@ -344,6 +348,7 @@ impl<R: Read> RecordReader<R> {
             delimiter: None,
             columns: None,
             header_read: false,
+            lone_surrogates: Vec::new(),
         }
     }
 
@@ -398,6 +403,7 @@ impl<R: Read> RecordReader<R> {
             delimiter: None,
             columns: None,
             header_read: false,
+            lone_surrogates: Vec::new(),
         })
     }
 
@@ -468,8 +474,11 @@ impl<R: Read> RecordReader<R> {
                 }
                 let at = rows.line;
                 match &rows.names {
-                    Some(names) => json_fields(&rows.text, names, rows.file, &mut self.record)
-                        .map_err(|cause| (at, cause))?,
+                    Some(names) => {
+                        self.lone_surrogates =
+                            json_fields(&rows.text, names, rows.file, &mut self.record)
+                                .map_err(|cause| (at, cause))?;
+                    }
                     None => {
                         let members = JsonMembers::parse(&rows.text).map_err(|e| (at, e))?;
                         let names: Vec<String> = members.keys().map(str::to_string).collect();
@@ -482,6 +491,7 @@ impl<R: Read> RecordReader<R> {
                         }
                         rows.names = Some(names);
                         rows.pending = true;
+                        self.lone_surrogates.clear();
                     }
                 }
                 Ok(true)
@@ -492,6 +502,13 @@ impl<R: Read> RecordReader<R> {
     /// The record last read.
     pub fn record(&self) -> &csv::ByteRecord {
         &self.record
+    }
+
+    /// Of JSON Lines, the fields of the record last read whose string held
+    /// a lone surrogate escape, which [`RecordReader::record`] holds with
+    /// U+FFFD for each ([`json_fields`]); none for CSV and Parquet.
+    pub fn lone_surrogates(&self) -> &[usize] {
+        &self.lone_surrogates
     }
 
     /// The line in the file where the record last read starts; of
@@ -850,7 +867,10 @@ impl<'de> Deserialize<'de> for Text<'de> {
 /// holds it: a string's text, a number (or `true`, `false`, a list, an
 /// object) as written, `null` as an empty field, and the `file` value (the
 /// field at `file`) with the `'` the CSV puts before a name like a formula
-/// ([`file_field`]), which [`parse_row`] takes off again.
+/// ([`file_field`]), which [`parse_row`] takes off again. A string holding
+/// a lone surrogate escape (`"\ud800x"`, which UTF-8 cannot hold) is its
+/// text with U+FFFD for each, as `solve` writes it to CSV; the fields
+/// that hold one are returned (none, and no allocation, for most rows).
 ///
 /// # Errors
 /// A message saying what is wrong: not a JSON object, a key of `names`
@@ -860,9 +880,10 @@ pub fn json_fields(
     names: &[String],
     file: Option<usize>,
     record: &mut csv::ByteRecord,
-) -> Result<(), String> {
+) -> Result<Vec<usize>, String> {
     let members = JsonMembers::parse(line)?;
     record.clear();
+    let mut lone_surrogates = Vec::new();
     for (i, name) in names.iter().enumerate() {
         // The keys come in the header's order, as they are written.
         let value = match members.0.get(i) {
@@ -879,8 +900,13 @@ pub fn json_fields(
                 // (a grid, a status): read again only one with escapes.
                 let text = match raw.get(1..raw.len() - 1) {
                     Some(inner) if !inner.contains('\\') => Cow::Borrowed(inner),
-                    _ => serde_json::from_str::<Text<'_>>(raw)
-                        .map_or(Cow::Borrowed(raw), |Text(text)| text),
+                    _ => match serde_json::from_str::<Text<'_>>(raw) {
+                        Ok(Text(text)) => text,
+                        Err(_) => {
+                            lone_surrogates.push(i);
+                            Cow::Owned(crate::input::lossy_string(raw))
+                        }
+                    },
                 };
                 match file {
                     Some(at) if at == i => record.push_field(file_field(&text).as_bytes()),
@@ -903,7 +929,7 @@ pub fn json_fields(
             None => "a key given twice".into(),
         });
     }
-    Ok(())
+    Ok(lone_surrogates)
 }
 
 /// Rows of a Parquet results file read at a time, at most (fewer for long
@@ -958,16 +984,41 @@ impl ParquetRecords {
         file_column: Option<usize>,
     ) -> Result<ParquetRecords, String> {
         use crate::input::batch_rows;
+        use arrow_schema::DataType;
         use parquet::arrow::arrow_reader::{
             ArrowReaderMetadata, ArrowReaderOptions, ParquetRecordBatchReaderBuilder,
         };
-        let reader = ArrowReaderMetadata::try_new(metadata, ArrowReaderOptions::new())
-            .map_err(|e| e.to_string())?;
+        let reader = ArrowReaderMetadata::try_new(
+            std::sync::Arc::clone(&metadata),
+            ArrowReaderOptions::new(),
+        )
+        .map_err(|e| e.to_string())?;
         let schema = std::sync::Arc::clone(reader.schema());
         let width = schema.fields().len();
         let mut roots: Vec<usize> = read.iter().copied().filter(|&i| i < width).collect();
         roots.sort_unstable();
         roots.dedup();
+        // Text and bytes read as views of the pages: a dictionary-encoded
+        // column's values are views of its dictionary (a long kept value
+        // repeated on every row would otherwise be copied on each, past
+        // what Arrow's strings hold), so a batch takes about the bytes the
+        // footer gives its pages.
+        let viewed = schema
+            .fields()
+            .iter()
+            .map(|field| match field.data_type() {
+                DataType::Utf8 | DataType::LargeUtf8 => {
+                    field.as_ref().clone().with_data_type(DataType::Utf8View)
+                }
+                DataType::Binary | DataType::LargeBinary => {
+                    field.as_ref().clone().with_data_type(DataType::BinaryView)
+                }
+                _ => field.as_ref().clone(),
+            })
+            .collect::<Vec<_>>();
+        let viewed = arrow_schema::Schema::new_with_metadata(viewed, schema.metadata().clone());
+        let options = ArrowReaderOptions::new().with_schema(std::sync::Arc::new(viewed));
+        let reader = ArrowReaderMetadata::try_new(metadata, options).unwrap_or(reader);
         let mask = parquet::arrow::ProjectionMask::roots(reader.parquet_schema(), roots.clone());
         // Fewer rows a batch for rows of long kept values, by the row group
         // whose rows are the longest.
@@ -1050,12 +1101,46 @@ impl ParquetRecords {
         &self.schema
     }
 
-    /// The row last read, as a batch of one row of the columns read (a
-    /// slice of the batch read, sharing its buffers).
+    /// The row last read, as a batch of one row of the columns read, in
+    /// the file's own types (text and bytes are read as views: see
+    /// [`ParquetRecords::new`]); other columns are a slice of the batch
+    /// read, sharing its buffers.
     pub fn last_row(&self) -> Option<arrow_array::RecordBatch> {
+        use arrow_array::cast::AsArray;
+        use arrow_array::{ArrayRef, BinaryArray, LargeBinaryArray, LargeStringArray, StringArray};
+        use arrow_schema::DataType;
+
         let (batch, next) = self.batch.as_ref()?;
-        let row = next.checked_sub(1)?;
-        Some(batch.slice(row, 1))
+        let row = batch.slice(next.checked_sub(1)?, 1);
+        let (fields, columns): (Vec<_>, Vec<ArrayRef>) = row
+            .schema()
+            .fields()
+            .iter()
+            .zip(row.columns())
+            .map(|(field, column)| {
+                let declared = self.schema.field_with_name(field.name()).ok();
+                let field = declared.map_or_else(|| field.as_ref().clone(), |f| f.clone());
+                let column: ArrayRef = match (column.data_type(), field.data_type()) {
+                    (DataType::Utf8View, DataType::Utf8) => {
+                        std::sync::Arc::new(column.as_string_view().iter().collect::<StringArray>())
+                    }
+                    (DataType::Utf8View, DataType::LargeUtf8) => std::sync::Arc::new(
+                        column.as_string_view().iter().collect::<LargeStringArray>(),
+                    ),
+                    (DataType::BinaryView, DataType::Binary) => {
+                        std::sync::Arc::new(column.as_binary_view().iter().collect::<BinaryArray>())
+                    }
+                    (DataType::BinaryView, DataType::LargeBinary) => std::sync::Arc::new(
+                        column.as_binary_view().iter().collect::<LargeBinaryArray>(),
+                    ),
+                    _ => std::sync::Arc::clone(column),
+                };
+                (field, column)
+            })
+            .unzip();
+        let schema =
+            arrow_schema::Schema::new_with_metadata(fields, row.schema().metadata().clone());
+        arrow_array::RecordBatch::try_new(std::sync::Arc::new(schema), columns).ok()
     }
 }
 
@@ -1079,15 +1164,19 @@ fn push_parquet_value(
         return Ok(());
     }
     text.clear();
-    match array.data_type() {
-        DataType::Utf8 => {
-            let value = array.as_string::<i32>().value(row);
-            match file {
-                true => record.push_field(file_field(value).as_bytes()),
-                false => record.push_field(value.as_bytes()),
-            }
-            return Ok(());
+    let string = match array.data_type() {
+        DataType::Utf8 => Some(array.as_string::<i32>().value(row)),
+        DataType::Utf8View => Some(array.as_string_view().value(row)),
+        _ => None,
+    };
+    if let Some(value) = string {
+        match file {
+            true => record.push_field(file_field(value).as_bytes()),
+            false => record.push_field(value.as_bytes()),
         }
+        return Ok(());
+    }
+    match array.data_type() {
         DataType::UInt64 => {
             let _ = write!(text, "{}", array.as_primitive::<UInt64Type>().value(row));
         }

@@ -57,6 +57,16 @@ impl UnfitTexts {
         }
     }
 
+    /// Counts the values at `columns` (indexes into the columns the
+    /// warning names) of one row (of input `input`, line `line`) that held
+    /// a lone surrogate escape: the fields of JSON Lines results that
+    /// `merge` writes to CSV with U+FFFD.
+    pub fn add_lone_surrogates(&mut self, input: usize, line: u64, columns: &[usize]) {
+        for &column in columns {
+            self.lone_surrogates.add((input, line, column));
+        }
+    }
+
     /// Adds the counts of `other`.
     pub fn merge(&mut self, other: &UnfitTexts) {
         self.not_utf8.merge(&other.not_utf8);

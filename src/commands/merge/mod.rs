@@ -63,6 +63,7 @@ use crate::output::read_back::{
 };
 use crate::output::staged::StagedFile;
 use crate::output::stats::Tally;
+use crate::output::unfit_texts::UnfitTexts;
 use crate::output::{
     csv_write_error, file_name, Compression, Destination, ParquetCompression, Sink,
 };
@@ -443,6 +444,10 @@ fn merge(
             last = Some((record, i));
             let part = &parts[i];
             out.write(&part.reader)?;
+            if format == OutputFormat::Csv {
+                let lone = part.reader.lone_surrogates();
+                merged.unfit_texts.add_lone_surrogates(key.0, key.1, lone);
+            }
             merged.rows += 1;
             if let Some(row) = &part.row {
                 merged.tally.add(&row.result);
@@ -480,6 +485,14 @@ fn merge(
             crate::process::words::count(*count, "record", "records"),
             crate::process::words::noun(*count, "has", "have")
         );
+    }
+    // As `solve` warns of the values it writes so.
+    let columns: Vec<String> = header
+        .iter()
+        .map(|name| String::from_utf8_lossy(name).into_owned())
+        .collect();
+    if let Some(warning) = merged.unfit_texts.warning(format, &names, &columns) {
+        crate::stderrln!("sudoku-batch merge: warning: {warning}");
     }
     for shard in &stopped_shards {
         crate::stderrln!(
@@ -861,6 +874,9 @@ struct Merged {
     missing: Option<(String, u64)>,
     /// The signal that stopped the merge.
     stopped: Option<Signal>,
+    /// Values written with U+FFFD (JSON Lines strings with a lone
+    /// surrogate escape, into CSV), by input, line and field.
+    unfit_texts: UnfitTexts,
 }
 
 impl Merged {
