@@ -449,11 +449,23 @@ impl CsvRules {
 /// True when `line`, cut at `delimiter` with no mind for quotes, has a
 /// puzzle in field `column` (0-based; in any field while the puzzle column
 /// is not known): 81 cells of a 9x9 puzzle or a one-line grid of another
-/// size, with spaces and a quote around it. The framer's test of a line
+/// size, with spaces and a quote around it; and, when the file's records
+/// have `fields` fields (once its first record is read), as many fields
+/// (delimiters inside quotes not counted). The framer's test of a line
 /// that a quoted field took in ([`super::frame::Framer::with_row_test`]):
 /// such a line is a record of the file, taken in by a stray quote, not a
-/// line of a note.
-pub fn holds_a_puzzle(line: &[u8], delimiter: u8, column: Option<usize>) -> bool {
+/// line of a note. A line of a note that is a puzzle alone (a puzzle
+/// pasted into a note of a file of several columns) is no record: its
+/// field count differs.
+pub fn holds_a_puzzle(
+    line: &[u8],
+    delimiter: u8,
+    column: Option<usize>,
+    fields: Option<usize>,
+) -> bool {
+    if fields.is_some_and(|n| n != field_count(line, delimiter)) {
+        return false;
+    }
     let is_puzzle = |f: &[u8]| {
         let f = f.trim_ascii();
         let f = f.strip_prefix(b"\"").unwrap_or(f);
@@ -465,6 +477,21 @@ pub fn holds_a_puzzle(line: &[u8], delimiter: u8, column: Option<usize>) -> bool
         Some(i) => fields.nth(i).is_some_and(is_puzzle),
         None => fields.any(is_puzzle),
     }
+}
+
+/// The number of fields of the CSV line `line`: its delimiters outside
+/// quotes, plus one (a quote left open counts to the end of the line).
+fn field_count(line: &[u8], delimiter: u8) -> usize {
+    let mut quoted = false;
+    let mut count = 1;
+    for &b in line {
+        if b == b'"' {
+            quoted = !quoted;
+        } else if b == delimiter && !quoted {
+            count += 1;
+        }
+    }
+    count
 }
 
 /// True for a record of `count` fields that is one grid written a value
@@ -562,15 +589,28 @@ mod tests {
     #[test]
     fn a_line_holds_a_puzzle_in_its_column_or_any_while_unknown() {
         let line = format!("7, \"{PUZZLE}\" ,{SOLUTION}");
-        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(1)));
-        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(2)));
-        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(0)));
-        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(3)));
-        assert!(holds_a_puzzle(line.as_bytes(), b',', None));
-        assert!(!holds_a_puzzle(line.as_bytes(), b';', None));
-        assert!(!holds_a_puzzle(b"second, with, commas", b',', None));
-        assert!(!holds_a_puzzle(&PUZZLE.as_bytes()[1..], b',', None));
-        assert!(holds_a_puzzle(b"x;1..4..2.3...1.2.", b';', Some(1)));
+        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(1), None));
+        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(2), None));
+        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(0), None));
+        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(3), None));
+        assert!(holds_a_puzzle(line.as_bytes(), b',', None, None));
+        assert!(!holds_a_puzzle(line.as_bytes(), b';', None, None));
+        assert!(!holds_a_puzzle(b"second, with, commas", b',', None, None));
+        assert!(!holds_a_puzzle(&PUZZLE.as_bytes()[1..], b',', None, None));
+        assert!(holds_a_puzzle(b"x;1..4..2.3...1.2.", b';', Some(1), None));
+    }
+
+    #[test]
+    fn a_line_of_another_field_count_than_the_files_is_no_record() {
+        let line = format!("7,{PUZZLE},\"a, b\"");
+        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(1), Some(3)));
+        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(1), Some(4)));
+        // A puzzle alone on a line of a note, in a file of three columns.
+        assert!(!holds_a_puzzle(PUZZLE.as_bytes(), b',', None, Some(3)));
+        assert!(holds_a_puzzle(PUZZLE.as_bytes(), b',', None, Some(1)));
+        // A quote opened and left open counts to the line's end.
+        let open = format!("2,{PUZZLE},\"");
+        assert!(holds_a_puzzle(open.as_bytes(), b',', None, Some(3)));
     }
 
     #[test]

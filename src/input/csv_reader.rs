@@ -27,6 +27,9 @@ pub struct CsvReader<R> {
     scratch: CsvScratch,
     rules: CsvRules,
     first: bool,
+    /// The number of fields of the first record (the header's, if any),
+    /// for the framer's test of lines a quote takes in.
+    fields: Option<usize>,
     name: String,
     /// The header's names, when it has one (for messages).
     names: Vec<String>,
@@ -48,7 +51,9 @@ impl<R: BufRead> CsvReader<R> {
             framer: Framer::new(src, true)
                 .with_delimiter(delimiter)
                 .with_cap(MAX_TABLE_RECORD)
-                .with_row_test(Box::new(move |line| holds_a_puzzle(line, delimiter, None))),
+                .with_row_test(Box::new(move |line| {
+                    holds_a_puzzle(line, delimiter, None, None)
+                })),
             ahead: Ahead::default(),
             scratch: CsvScratch::default(),
             rules: CsvRules {
@@ -60,6 +65,7 @@ impl<R: BufRead> CsvReader<R> {
                 sizes: SizeOptions::default(),
             },
             first: true,
+            fields: None,
             name,
             names: Vec::new(),
             parser: None,
@@ -186,6 +192,7 @@ impl<R: BufRead> CsvReader<R> {
                 )));
             };
             if std::mem::replace(&mut self.first, false) {
+                self.fields = Some(rec.len());
                 match Self::header(&mut self.rules, &self.name, text, &rec) {
                     Ok(true) => {
                         self.names = rec
@@ -205,6 +212,8 @@ impl<R: BufRead> CsvReader<R> {
                 }
             }
             if !self.ahead.taken() {
+                // The records read ahead framed knowing the field count.
+                self.mind_stray_quotes();
                 self.ahead.look(Some(frame), &mut self.framer);
                 if let Err(e) = self.look_ahead() {
                     return Some(Err(e));
@@ -296,11 +305,13 @@ impl<R: BufRead> CsvReader<R> {
     /// Tells the framer where the file's puzzles are, as far as it is known
     /// (a header's name for them, or the choice by content): a line a
     /// quoted field takes in is a record of the file when it has a puzzle
-    /// there (in any field while that is not known), and the quote a stray
-    /// one ([`Framer::with_row_test`]).
+    /// there (in any field while that is not known) and as many fields as
+    /// the first record, and the quote a stray one
+    /// ([`Framer::with_row_test`]).
     fn mind_stray_quotes(&mut self) {
         let (delimiter, column) = (self.rules.delimiter, self.rules.cols.puzzle);
-        let test = move |line: &[u8]| holds_a_puzzle(line, delimiter, column);
+        let fields = self.fields;
+        let test = move |line: &[u8]| holds_a_puzzle(line, delimiter, column, fields);
         self.framer.set_row_test(Box::new(test));
     }
 

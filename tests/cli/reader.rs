@@ -259,3 +259,55 @@ fn a_note_over_lines_stays_one_record() {
         ]
     );
 }
+
+/// A puzzle pasted alone on a line of a note (valid CSV, as Python's csv
+/// writes it) is a line of the note, not a record taken in by a stray
+/// quote: it neither split the record nor, in the records read ahead,
+/// made the solution column before it the puzzle column (every row then
+/// "solved" its own solution, exit 1 for the split lines only).
+#[test]
+fn a_puzzle_alone_on_a_line_of_a_note_stays_in_the_note() {
+    const SP: &str =
+        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+    const SQ: &str =
+        "321597864497816253865243197579182436642375981138964725986751342214639578753428619";
+    let scratch = Scratch::new();
+    for header in ["target,board,note", "solution,puzzle,note"] {
+        let rows: String = (1..=5)
+            .map(|i| {
+                let (p, s) = [(P, SP), (Q, SQ)][i % 2];
+                let note = if i == 2 {
+                    format!("\"see also:\n{Q}\n\"")
+                } else {
+                    "n".into()
+                };
+                format!("{s},{p},{note}\n")
+            })
+            .collect();
+        let input = scratch.file("notes.csv", format!("{header}\n{rows}").as_bytes());
+        let output = solve(&[&input, "--keep", "note"]);
+        assert_eq!(code(&output), 0, "{header}: {}", stderr(&output));
+        let (_, table) = csv_table(&stdout(&output));
+        let read: Vec<(&str, &str, &str)> = table
+            .iter()
+            .map(|row| {
+                let puzzle = row["puzzle"].as_str();
+                (puzzle, row["status"].as_str(), row["note"].as_str())
+            })
+            .collect();
+        let dots = |p: &str| p.replace('0', ".");
+        let (p, q) = (dots(P), dots(Q));
+        let note = format!("see also:\n{Q}\n");
+        assert_eq!(
+            read,
+            [
+                (q.as_str(), "solved", "n"),
+                (p.as_str(), "solved", note.as_str()),
+                (q.as_str(), "solved", "n"),
+                (p.as_str(), "solved", "n"),
+                (q.as_str(), "solved", "n"),
+            ],
+            "{header}"
+        );
+    }
+}
