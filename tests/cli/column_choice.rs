@@ -9,12 +9,10 @@
 //! disagrees with `--solutions` is a `mismatch`; a header that is not
 //! UTF-8 (a cp1252 export) is a header, its names read with U+FFFD.
 
-use std::fs::File;
 use std::sync::Arc;
 
 use arrow_array::builder::{Int64Builder, ListBuilder};
-use arrow_array::{ArrayRef, RecordBatch, StringArray};
-use parquet::arrow::ArrowWriter;
+use arrow_array::{ArrayRef, StringArray};
 
 use crate::common::*;
 
@@ -30,41 +28,6 @@ fn kaggle(n: usize) -> Vec<(String, String)> {
             (p.to_string(), s.to_string())
         })
         .collect()
-}
-
-/// (line, status, check) of each results row.
-fn checks(rows: &[Row]) -> Vec<(u64, &str, &str)> {
-    rows.iter()
-        .map(|r| (r.line, r.status.as_str(), r.check.as_str()))
-        .collect()
-}
-
-/// Runs `solve ARGS -o -`, asserting the exit code, and returns the rows.
-fn run(args: &[&str], code_wanted: i32) -> Vec<Row> {
-    let mut all = args.to_vec();
-    all.extend(["-o", "-"]);
-    solve_rows(&all, code_wanted)
-}
-
-/// Runs `solve ARGS -o -` on grids of any size, asserting the exit code,
-/// and returns the rows (not checked as 9x9 rows are).
-fn run_any(args: &[&str], code_wanted: i32) -> Vec<Row> {
-    let mut all = args.to_vec();
-    all.extend(["-o", "-"]);
-    let output = solve(&all);
-    assert_eq!(code(&output), code_wanted, "stderr: {}", stderr(&output));
-    rows(&stdout(&output))
-}
-
-/// Writes `columns` as one row group of Parquet.
-fn parquet(scratch: &Scratch, name: &str, columns: Vec<(&str, ArrayRef)>) -> String {
-    let path = scratch.path(name);
-    let batch = RecordBatch::try_from_iter(columns).expect("columns of one length");
-    let file = File::create(&path).expect("writable scratch");
-    let mut writer = ArrowWriter::try_new(file, batch.schema(), None).expect("a writer");
-    writer.write(&batch).expect("written");
-    writer.close().expect("closed");
-    path
 }
 
 /// A string column.
@@ -152,14 +115,14 @@ fn a_placeholder_of_a_missing_puzzle_is_empty_for_the_choice_and_its_row_malform
             .collect();
         let json = scratch.file("na.jsonl", &jsonl(&objects));
         for (path, first) in [(&csv, 2), (&json, 1)] {
-            let got = run(&[path], 1);
+            let got = solve_rows(&[path, "-o", "-"], 1);
             let want: Vec<(u64, &str, &str)> = (0..5)
                 .map(|i| match i {
                     0 => (first, "malformed", ""),
                     _ => (first + i, "solved", "ok"),
                 })
                 .collect();
-            assert_eq!(checks(&got), want, "{missing:?} in {path}");
+            assert_eq!(row_checks(&got), want, "{missing:?} in {path}");
             assert!(
                 got[0].message.contains("missing value"),
                 "{missing:?} in {path}: {}",
@@ -180,11 +143,14 @@ fn a_placeholder_of_a_missing_puzzle_is_empty_for_the_choice_and_its_row_malform
     }
 }
 
-/// Asserts that every row of `rows` solved its puzzle and found the
-/// given solution: the column of complete grids was the solution.
-fn all_checked(rows: &[Row], count: usize, what: &str) {
+/// Runs `solve PATH -o -` (exit 0) and asserts that each of its `count`
+/// rows (grids of any size, not checked as 9x9 rows are) solved its
+/// puzzle and found the given solution: the column of complete grids was
+/// the solution.
+fn all_checked(path: &str, count: usize, what: &str) {
+    let rows = rows(&solve_stdout(&[path, "-o", "-"], 0));
     assert_eq!(rows.len(), count, "{what}");
-    for row in rows {
+    for row in &rows {
         assert_eq!(
             (row.status.as_str(), row.check.as_str()),
             ("solved", "ok"),
@@ -218,14 +184,13 @@ fn a_complete_grid_of_any_size_and_numbering_is_the_solution_not_the_puzzle() {
             ("board", serde_json::json!(p)),
         ]];
         let json = scratch.file("tb.jsonl", &jsonl(&objects));
-        let pq = parquet(
-            &scratch,
+        let pq = scratch.parquet(
             "tb.parquet",
             vec![("target", strings(&[&s])), ("board", strings(&[&p]))],
         );
-        all_checked(&run_any(&[&csv], 0), 2, &format!("{label} CSV"));
-        all_checked(&run_any(&[&json], 0), 1, &format!("{label} JSON Lines"));
-        all_checked(&run_any(&[&pq], 0), 1, &format!("{label} Parquet"));
+        all_checked(&csv, 2, &format!("{label} CSV"));
+        all_checked(&json, 1, &format!("{label} JSON Lines"));
+        all_checked(&pq, 1, &format!("{label} Parquet"));
     }
     // A 9x9 numbered from 0: its solution holds 0-8, its puzzle -1 blanks.
     let (puzzle, solution) = grid_from_zero(3, 3);
@@ -236,16 +201,15 @@ fn a_complete_grid_of_any_size_and_numbering_is_the_solution_not_the_puzzle() {
     ];
     let deep = vec![("target", nested(&solution)), ("board", nested(&puzzle))];
     let json = scratch.file("zero.jsonl", &jsonl(&[flat, deep]));
-    all_checked(&run_any(&[&json], 0), 2, "0-based 9x9 JSON Lines");
-    let pq = parquet(
-        &scratch,
+    all_checked(&json, 2, "0-based 9x9 JSON Lines");
+    let pq = scratch.parquet(
         "zero.parquet",
         vec![
             ("target", int_lists(std::slice::from_ref(&solution))),
             ("board", int_lists(std::slice::from_ref(&puzzle))),
         ],
     );
-    all_checked(&run_any(&[&pq], 0), 1, "0-based 9x9 Parquet");
+    all_checked(&pq, 1, "0-based 9x9 Parquet");
 }
 
 #[test]
@@ -272,13 +236,12 @@ fn a_long_digit_id_before_the_puzzle_column_is_not_the_puzzle() {
     let ids: Vec<String> = (0..4).map(id).collect();
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
     let boards: Vec<&str> = pairs.iter().map(|(p, _)| p.as_str()).collect();
-    let pq = parquet(
-        &scratch,
+    let pq = scratch.parquet(
         "ids.parquet",
         vec![("id", strings(&ids)), ("board", strings(&boards))],
     );
     for path in [&csv, &json, &pq] {
-        let got = run(&[path], 0);
+        let got = solve_rows(&[path, "-o", "-"], 0);
         assert_eq!(got.len(), 4, "{path}");
         for (row, (p, s)) in got.iter().zip(&pairs) {
             assert_eq!(row.status, "solved", "{path}: {}", row.message);
@@ -344,10 +307,10 @@ fn an_unnamed_solution_column_is_checked_in_every_order_and_format() {
                 (n, strings(&values))
             })
             .collect();
-        let pq = parquet(&scratch, "sol.parquet", columns);
+        let pq = scratch.parquet("sol.parquet", columns);
         for (path, first) in [(&csv, 2), (&json, 1), (&pq, 1)] {
-            let got = run(&[path], 1);
-            assert_eq!(checks(&got), want(first), "{names:?} in {path}");
+            let got = solve_rows(&[path, "-o", "-"], 1);
+            assert_eq!(row_checks(&got), want(first), "{names:?} in {path}");
             assert!(
                 got[1].message.starts_with("r1c1: given"),
                 "{names:?} in {path}: {}",
@@ -375,9 +338,9 @@ fn a_solution_column_that_disagrees_with_the_solutions_file_is_a_mismatch() {
     let csv = scratch.file("both.csv", text.as_bytes());
     let file: String = pairs.iter().map(|(_, s)| format!("{s}\n")).collect();
     let right = scratch.file("solutions.txt", file.as_bytes());
-    let got = run(&[&csv, "--solutions", &right], 1);
+    let got = solve_rows(&[&csv, "--solutions", &right, "-o", "-"], 1);
     assert_eq!(
-        checks(&got),
+        row_checks(&got),
         vec![
             (2, "solved", "ok"),
             (3, "solved", "mismatch"),
@@ -395,8 +358,8 @@ fn a_solution_column_that_disagrees_with_the_solutions_file_is_a_mismatch() {
         format!("puzzle,solution\n{},{}\n", pairs[0].0, pairs[0].1).as_bytes(),
     );
     let first = scratch.file("first.txt", format!("{}\n", pairs[0].1).as_bytes());
-    let got = run(&[&agree, "--solutions", &first], 0);
-    assert_eq!(checks(&got), vec![(2, "solved", "ok")]);
+    let got = solve_rows(&[&agree, "--solutions", &first, "-o", "-"], 0);
+    assert_eq!(row_checks(&got), vec![(2, "solved", "ok")]);
 }
 
 #[test]
@@ -417,9 +380,12 @@ fn a_header_that_is_not_utf8_is_a_header() {
         (3, "solved", "ok"),
         (4, "solved", "ok"),
     ];
-    assert_eq!(checks(&run(&[&comma], 0)), want);
-    assert_eq!(checks(&run(&[&comma, "--column", "puzzle"], 0)), want);
-    assert_eq!(checks(&run(&[&semicolon], 0)), want);
+    assert_eq!(row_checks(&solve_rows(&[&comma, "-o", "-"], 0)), want);
+    assert_eq!(
+        row_checks(&solve_rows(&[&comma, "--column", "puzzle", "-o", "-"], 0)),
+        want
+    );
+    assert_eq!(row_checks(&solve_rows(&[&semicolon, "-o", "-"], 0)), want);
     // The kept column found by its name; the names written with U+FFFD
     // for their bytes that are not UTF-8.
     let out = scratch.path("kept.csv");

@@ -6,7 +6,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use arrow_array::{ArrayRef, RecordBatch};
 use assert_cmd::Command;
+use parquet::arrow::ArrowWriter;
 use sudoku_core::grid::Grid;
 
 /// Path of a file under the crate root (`data/...`, `tests/cases/...`).
@@ -122,15 +124,28 @@ pub fn rows(csv_text: &str) -> Vec<Row> {
         .collect()
 }
 
+/// Runs `solve ARGS` ([`solve`]), asserts the exit code, and returns its
+/// standard output (the results, unless `ARGS` name another output).
+pub fn solve_stdout(args: &[&str], expected_code: i32) -> String {
+    let output = solve(args);
+    assert_eq!(code(&output), expected_code, "stderr: {}", stderr(&output));
+    stdout(&output)
+}
+
 /// Runs `solve ARGS`, asserts the exit code, and returns the rows, each
 /// checked: solved rows carry a valid solution keeping the givens, other
 /// rows none; timing present exactly when the puzzle was searched.
 pub fn solve_rows(args: &[&str], expected_code: i32) -> Vec<Row> {
-    let output = solve(args);
-    assert_eq!(code(&output), expected_code, "stderr: {}", stderr(&output));
-    let rows = rows(&stdout(&output));
+    let rows = rows(&solve_stdout(args, expected_code));
     check_rows(&rows);
     rows
+}
+
+/// (line, status, check) of each results row.
+pub fn row_checks(rows: &[Row]) -> Vec<(u64, &str, &str)> {
+    rows.iter()
+        .map(|r| (r.line, r.status.as_str(), r.check.as_str()))
+        .collect()
 }
 
 /// The invariants every results row keeps.
@@ -244,6 +259,18 @@ impl Scratch {
     pub fn file(&self, name: &str, bytes: &[u8]) -> String {
         let path = self.path(name);
         std::fs::write(&path, bytes).expect("writable temporary directory");
+        path
+    }
+
+    /// Writes `columns` to `name` as Parquet of one row group, with Arrow's
+    /// default settings, and returns its path.
+    pub fn parquet(&self, name: &str, columns: Vec<(&str, ArrayRef)>) -> String {
+        let path = self.path(name);
+        let batch = RecordBatch::try_from_iter(columns).expect("columns of one length");
+        let file = std::fs::File::create(&path).expect("writable temporary directory");
+        let mut writer = ArrowWriter::try_new(file, batch.schema(), None).expect("a writer");
+        writer.write(&batch).expect("written");
+        writer.close().expect("closed");
         path
     }
 

@@ -12,8 +12,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use arrow_array::builder::{Int64Builder, ListBuilder};
-use arrow_array::{ArrayRef, RecordBatch, StringArray};
-use parquet::arrow::ArrowWriter;
+use arrow_array::StringArray;
 
 use crate::common::*;
 
@@ -26,15 +25,8 @@ const P_SOLVED: &str =
 
 /// The rows of `solve FILE ARGS -o -`, exit `code_wanted` asserted.
 fn solved(file: &str, args: &[&str], code_wanted: i32) -> Vec<HashMap<String, String>> {
-    let output = bin()
-        .arg("solve")
-        .arg(file)
-        .args(args)
-        .args(["-o", "-", "--quiet"])
-        .output()
-        .expect("runs");
-    assert_eq!(code(&output), code_wanted, "{file}: {}", stderr(&output));
-    csv_table(&stdout(&output)).1
+    let args = [&[file][..], args, &["-o", "-"]].concat();
+    csv_table(&solve_stdout(&args, code_wanted)).1
 }
 
 /// `grid` (one character a cell, `.` blanks) numbered from 0: each digit
@@ -248,17 +240,6 @@ fn csv_and_json_lines_choose_the_puzzle_column_on_their_first_records() {
     );
 }
 
-/// Writes a Parquet file of one column `puzzle`.
-fn parquet(s: &Scratch, name: &str, column: ArrayRef) -> String {
-    let batch = RecordBatch::try_from_iter([("puzzle", column)]).expect("one column");
-    let path = s.path(name);
-    let file = std::fs::File::create(&path).expect("writable scratch");
-    let mut writer = ArrowWriter::try_new(file, batch.schema(), None).expect("a writer");
-    writer.write(&batch).expect("written");
-    writer.close().expect("closed");
-    path
-}
-
 #[test]
 fn parquet_reads_its_rows_in_the_numbering_of_its_first_rows() {
     let s = Scratch::new();
@@ -272,14 +253,14 @@ fn parquet_reads_its_rows_in_the_numbering_of_its_first_rows() {
         lists.values().append_slice(&cells);
         lists.append(true);
     }
-    let path = parquet(&s, "lists.parquet", Arc::new(lists.finish()));
+    let path = s.parquet("lists.parquet", vec![("puzzle", Arc::new(lists.finish()))]);
     let rows = solved(&path, &[], 0);
     let want = from_zero(P_SOLVED, "", ",");
     assert_eq!(rows[0]["solution"], want);
     assert_eq!(rows[1]["solution"], want);
     // Strings of numbers from 0 with `.` blanks, the first giving no 0.
     let strings = StringArray::from(vec![from_zero(Q, ".", ","), from_zero(P, ".", ",")]);
-    let path = parquet(&s, "strings.parquet", Arc::new(strings));
+    let path = s.parquet("strings.parquet", vec![("puzzle", Arc::new(strings))]);
     let rows = solved(&path, &[], 0);
     assert_eq!(rows[0]["solution"], solution_from_zero(&s, Q));
     assert_eq!(rows[1]["solution"], want);

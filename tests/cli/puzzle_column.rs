@@ -6,12 +6,10 @@
 //! cannot tell, it refuses naming `--column` (exit 2). CSV, JSON Lines and
 //! Parquet alike.
 
-use std::fs::File;
 use std::sync::Arc;
 
 use crate::common::*;
-use arrow_array::{ArrayRef, RecordBatch, StringArray};
-use parquet::arrow::ArrowWriter;
+use arrow_array::{ArrayRef, StringArray};
 
 const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
 const S: &str = "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
@@ -22,33 +20,13 @@ fn wrong() -> String {
     format!("{}2", &S[..80])
 }
 
-/// (line, status, check) of each results row.
-fn checks(rows: &[Row]) -> Vec<(u64, &str, &str)> {
-    rows.iter()
-        .map(|r| (r.line, r.status.as_str(), r.check.as_str()))
-        .collect()
-}
-
-/// Runs `solve ARGS -o -`, asserting the exit code, and returns the rows.
-fn run(args: &[&str], code_wanted: i32) -> Vec<Row> {
-    let mut all = args.to_vec();
-    all.extend(["-o", "-"]);
-    solve_rows(&all, code_wanted)
-}
-
 /// Writes one-row-group Parquet of string columns (`None` a null).
 fn parquet(scratch: &Scratch, name: &str, columns: Vec<(&str, Vec<Option<&str>>)>) -> String {
-    let path = scratch.path(name);
-    let columns: Vec<(&str, ArrayRef)> = columns
+    let columns = columns
         .into_iter()
         .map(|(n, values)| (n, Arc::new(StringArray::from(values)) as ArrayRef))
         .collect();
-    let batch = RecordBatch::try_from_iter(columns).expect("columns of one length");
-    let file = File::create(&path).expect("writable scratch");
-    let mut writer = ArrowWriter::try_new(file, batch.schema(), None).expect("a writer");
-    writer.write(&batch).expect("written");
-    writer.close().expect("closed");
-    path
+    scratch.parquet(name, columns)
 }
 
 #[test]
@@ -61,18 +39,18 @@ fn a_solution_key_left_out_of_the_first_json_record_is_checked_where_it_is() {
              {{\"puzzle\":\"{P}\",\"{key}\":\"{S}\"}}\n"
         );
         let path = scratch.file("nosol.jsonl", text.as_bytes());
-        let rows = run(&[&path], 1);
+        let rows = solve_rows(&[&path, "-o", "-"], 1);
         let want = vec![
             (1, "solved", ""),
             (2, "solved", "mismatch"),
             (3, "solved", "ok"),
         ];
-        assert_eq!(checks(&rows), want, "{key}");
+        assert_eq!(row_checks(&rows), want, "{key}");
         assert_eq!(rows[1].message, "r9c9: given 2, solved 1 (1 cell differs)");
         let output = solve_stdin(&["-", "--format", "jsonl", "-o", "-"], text.as_bytes());
         assert_eq!(code(&output), 1, "{key}: {}", stderr(&output));
         assert_eq!(
-            checks(&crate::common::rows(&stdout(&output))),
+            row_checks(&crate::common::rows(&stdout(&output))),
             want,
             "{key} from stdin"
         );
@@ -94,7 +72,7 @@ fn a_solution_key_left_out_of_the_first_json_record_is_checked_where_it_is() {
     );
     let path = scratch.file("answer.jsonl", text.as_bytes());
     assert_eq!(
-        checks(&run(&[&path], 1)),
+        row_checks(&solve_rows(&[&path, "-o", "-"], 1)),
         vec![(1, "solved", "ok"), (2, "solved", "mismatch")]
     );
 }
@@ -107,9 +85,9 @@ fn a_first_json_record_without_a_puzzle_does_not_settle_the_puzzle_key() {
         let text =
             format!("{{\"id\":1}}\n{{\"id\":2,\"{key}\":\"{P}\",\"solution\":\"{w}\"}}\n{{\"id\":3,\"{key}\":\"{Q}\"}}\n");
         let path = scratch.file("noid.jsonl", text.as_bytes());
-        let rows = run(&[&path], 1);
+        let rows = solve_rows(&[&path, "-o", "-"], 1);
         assert_eq!(
-            checks(&rows),
+            row_checks(&rows),
             vec![
                 (1, "malformed", ""),
                 (2, "solved", "mismatch"),
@@ -150,9 +128,9 @@ fn a_column_named_as_the_solution_is_never_the_puzzle_column() {
     );
     let rows = [1, 2];
     for (path, first) in [(&csv, 2), (&jsonl, 1), (&pq, 1)] {
-        let got = run(&[path], 1);
+        let got = solve_rows(&[path, "-o", "-"], 1);
         assert_eq!(
-            checks(&got),
+            row_checks(&got),
             rows.iter()
                 .map(|&i| (
                     first + i - 1,
@@ -195,9 +173,9 @@ fn an_empty_first_puzzle_does_not_send_the_choice_to_the_solutions() {
         ],
     );
     for (path, first) in [(&csv, 2), (&jsonl, 1), (&pq, 1)] {
-        let got = run(&[path], 1);
+        let got = solve_rows(&[path, "-o", "-"], 1);
         assert_eq!(
-            checks(&got),
+            row_checks(&got),
             vec![
                 (first, "malformed", ""),
                 (first + 1, "solved", "ok"),
@@ -218,9 +196,9 @@ fn an_empty_first_puzzle_does_not_send_the_choice_to_the_solutions() {
             ("target", vec![Some(S), Some(S), None]),
         ],
     );
-    let got = run(&[&pq], 1);
+    let got = solve_rows(&[&pq, "-o", "-"], 1);
     assert_eq!(
-        checks(&got),
+        row_checks(&got),
         vec![(1, "malformed", ""), (2, "solved", "ok"), (3, "solved", "")]
     );
     let text = |csv: bool| {
@@ -235,7 +213,7 @@ fn an_empty_first_puzzle_does_not_send_the_choice_to_the_solutions() {
     for (name, csv) in [("btgt.csv", true), ("btgt.jsonl", false)] {
         let path = scratch.file(name, text(csv).as_bytes());
         assert_eq!(
-            checks(&run(&[&path], 1)),
+            row_checks(&solve_rows(&[&path, "-o", "-"], 1)),
             vec![
                 (2 - u64::from(!csv), "malformed", ""),
                 (3 - u64::from(!csv), "solved", "ok")
@@ -284,7 +262,10 @@ fn an_empty_first_puzzle_does_not_send_the_choice_to_the_solutions() {
             stderr(&output)
         );
         let column = if path.ends_with(".txt") { "1" } else { "board" };
-        let got = run(&[path, "--format", format, "--column", column], 1);
+        let got = solve_rows(
+            &[path, "--format", format, "--column", column, "-o", "-"],
+            1,
+        );
         assert!(got.iter().all(|r| r.status == "malformed"), "{path}");
     }
 }
@@ -303,12 +284,12 @@ fn a_column_of_puzzles_is_chosen_over_an_earlier_column_of_complete_grids() {
         vec![("target", vec![Some(S)]), ("board", vec![Some(P)])],
     );
     for (path, format) in [(&csv, "csv"), (&jsonl, "jsonl"), (&pq, "parquet")] {
-        let got = run(&[path, "--format", format], 0);
+        let got = solve_rows(&[path, "--format", format, "-o", "-"], 0);
         assert_eq!(got[0].puzzle.replace('.', "0"), P, "{path}");
     }
     // A file of complete grids alone is still read: they are the puzzles.
     let solved = scratch.file("solved.csv", format!("grids,id\n{S},7\n").as_bytes());
-    let got = run(&[&solved], 0);
+    let got = solve_rows(&[&solved, "-o", "-"], 0);
     assert_eq!(got[0].puzzle, S);
 }
 
@@ -317,9 +298,9 @@ fn a_text_line_of_a_complete_grid_then_a_puzzle_solves_the_puzzle_and_checks_the
     let scratch = Scratch::new();
     let w = wrong();
     let path = scratch.file("sp.txt", format!("{S} {P}\n{w} {P}\n{S} 7\n").as_bytes());
-    let got = run(&[&path], 1);
+    let got = solve_rows(&[&path, "-o", "-"], 1);
     assert_eq!(
-        checks(&got),
+        row_checks(&got),
         vec![
             (1, "solved", "ok"),
             (2, "solved", "mismatch"),
