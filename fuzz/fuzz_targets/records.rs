@@ -27,6 +27,7 @@ use arrow_array::{ArrayRef, RecordBatch, StringArray};
 use arrow_schema::{DataType, Field, Schema};
 use libfuzzer_sys::fuzz_target;
 use parquet::arrow::ArrowWriter;
+use sudoku_batch::input::sized::cells_of;
 use sudoku_batch::input::{Delimiter, Format, Input, InputError, Keep, ReadOptions};
 use sudoku_batch::kept::KeptValue;
 use sudoku_core::grid::{Grid, CELLS};
@@ -278,15 +279,7 @@ fn side_of(count: usize) -> Option<usize> {
 /// letters `A`-`Z` in either case up to the n-th, boxes for the side: a
 /// prime side has none), or of which half or more are blanks.
 fn could_be_grid(field: &[u8]) -> bool {
-    let separated = field.iter().any(|&b| b == b',' || b.is_ascii_whitespace());
-    let cells: Vec<&[u8]> = if separated {
-        field
-            .split(|&b| b == b',' || b.is_ascii_whitespace())
-            .filter(|t| !t.is_empty())
-            .collect()
-    } else {
-        field.chunks(1).collect()
-    };
+    let cells = cells_of(field);
     let spaced = cells.len() >= 16 && field.iter().any(|&b| b == b',' || b == b' ');
     let looks = side_of(if spaced { cells.len() } else { field.len() });
     if looks.is_none_or(|n| n == 9) {

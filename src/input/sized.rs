@@ -375,6 +375,21 @@ fn nine_from_zero(field: &[u8]) -> bool {
     }
 }
 
+/// The cells of `field`, a one-line grid as written: its values when it
+/// has commas or whitespace between them (`3,1,,4` and `3 1  4` are three
+/// cells: no empty ones), else each of its characters (`3.14`, four).
+pub fn cells_of(field: &[u8]) -> Vec<&[u8]> {
+    let separator = |&b: &u8| b == b',' || b.is_ascii_whitespace();
+    if field.iter().any(separator) {
+        field
+            .split(separator)
+            .filter(|cell| !cell.is_empty())
+            .collect()
+    } else {
+        field.chunks(1).collect()
+    }
+}
+
 /// True when `field` could be a record of a grid of another size than 9x9
 /// under `options` (`--symbols`, `--box`), so that a line holding it is
 /// never a header: it [`looks_sized`] and reads as a grid (in the alphabet
@@ -390,14 +405,7 @@ pub fn could_be_record(field: &[u8], options: &SizeOptions) -> bool {
         Ok(_) | Err(SymbolsError::Ambiguous(_)) => return true,
         Err(_) => {}
     }
-    let cells: Vec<&[u8]> = if field.iter().any(|&b| b == b',' || b.is_ascii_whitespace()) {
-        field
-            .split(|&b| b == b',' || b.is_ascii_whitespace())
-            .filter(|t| !t.is_empty())
-            .collect()
-    } else {
-        field.chunks(1).collect()
-    };
+    let cells = cells_of(field);
     let blank = |t: &&&[u8]| t.iter().all(|b| b"0.-_+".contains(b));
     cells.iter().filter(blank).count() * 2 >= cells.len()
 }
@@ -546,19 +554,10 @@ pub fn numbered_otherwise(side: usize, from_zero: bool, why: &str) -> String {
     )
 }
 
-/// True when the cells of `field` (values separated by commas or
-/// whitespace, or one character each) hold a `0` and a blank written
-/// otherwise (`.`, `-`, `_`, `+`, `-1`): a `0` that is a given.
+/// True when the cells of `field` ([`cells_of`]) hold a `0` and a blank
+/// written otherwise (`.`, `-`, `_`, `+`, `-1`): a `0` that is a given.
 fn zero_given(field: &[u8]) -> bool {
-    let separated = field.iter().any(|&b| b == b',' || b.is_ascii_whitespace());
-    let cells: Vec<&[u8]> = if separated {
-        field
-            .split(|&b| b == b',' || b.is_ascii_whitespace())
-            .filter(|t| !t.is_empty())
-            .collect()
-    } else {
-        field.chunks(1).collect()
-    };
+    let cells = cells_of(field);
     let zero = cells
         .iter()
         .any(|c| !c.is_empty() && c.iter().all(|&b| b == b'0'));
@@ -578,6 +577,16 @@ pub fn only_nine(side: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_are_values_between_separators_else_characters() {
+        assert_eq!(cells_of(b"3,1,,4"), [&b"3"[..], b"1", b"4"]);
+        assert_eq!(cells_of(b" 3 1\t\t4, 10 "), [&b"3"[..], b"1", b"4", b"10"]);
+        assert_eq!(cells_of(b"-1,0,."), [&b"-1"[..], b"0", b"."]);
+        assert_eq!(cells_of(b"3.14"), [&b"3"[..], b".", b"1", b"4"]);
+        assert!(cells_of(b"").is_empty());
+        assert!(cells_of(b" ,\n").is_empty());
+    }
 
     #[test]
     fn sized_fields_are_told_from_nine_by_nine_ones() {
