@@ -53,6 +53,22 @@ pub fn run_subcommand(subcommand: &str, args: &[&str]) -> Output {
     cmd.args(args).output().expect("the binary runs")
 }
 
+/// Runs `sudoku-batch ARGS` from a shell that sets `limits` first (`ulimit
+/// -f 40`, as a user's shell would), so that they hold for the binary
+/// alone; its output whatever the exit code.
+#[cfg(unix)]
+pub fn limited(limits: &str, args: &[&str]) -> Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{limits}; exec \"$@\""))
+        .arg("sh")
+        .arg(assert_cmd::cargo::cargo_bin("sudoku-batch"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("sh runs")
+}
+
 /// The file `name` in `dir`, as an argument.
 pub fn in_dir(dir: &tempfile::TempDir, name: &str) -> String {
     dir.path().join(name).to_string_lossy().into_owned()

@@ -12,23 +12,14 @@ use std::process::Output;
 
 use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
-use crate::common::{code, repo, stderr, Scratch};
+use crate::common::{self, code, repo, stderr, Scratch};
 use crate::resume_parquet::partials;
 
 /// Runs `sudoku-batch ARGS` with files limited to `blocks` 512-byte
 /// blocks, from a shell as a user's: SIGXFSZ at its default action, which
 /// ended the process (exit 153, no message) until the binary ignored it.
 fn limited(blocks: u32, args: &[&str]) -> Output {
-    let bin = assert_cmd::cargo::cargo_bin("sudoku-batch");
-    std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("trap - XFSZ; ulimit -f {blocks}; exec \"$@\""))
-        .arg("sh")
-        .arg(bin)
-        .args(args)
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("sh runs")
+    common::limited(&format!("trap - XFSZ; ulimit -f {blocks}"), args)
 }
 
 /// The one error line of a failed run, checked to name `path` and the
