@@ -446,52 +446,81 @@ impl CsvRules {
     }
 }
 
-/// True when `line`, cut at `delimiter` with no mind for quotes, has a
-/// puzzle in field `column` (0-based; in any field while the puzzle column
-/// is not known): 81 cells of a 9x9 puzzle or a one-line grid of another
-/// size, with spaces and a quote around it; and, when the file's records
-/// have `fields` fields (once its first record is read), as many fields
-/// (delimiters inside quotes not counted). The framer's test of a line
-/// that a quoted field took in ([`super::frame::Framer::with_row_test`]):
-/// such a line is a record of the file, taken in by a stray quote, not a
-/// line of a note. A line of a note that is a puzzle alone (a puzzle
-/// pasted into a note of a file of several columns) is no record: its
-/// field count differs.
-pub fn holds_a_puzzle(
+/// True when `line`, a line that a CSV quoted field over line ends took
+/// in, reads as a record of the file on its own: the framer's test
+/// ([`super::frame::Framer::with_row_test`]) that tells a stray quote (a
+/// ditto mark `"`, a quote typed by hand, closed by chance lines later)
+/// from a note over several lines. Cut at `delimiter` (quotes minded), it
+/// reads as one when a field holds a grid in any form the readers read,
+/// damaged or not ([`grid_like`]), in any field (a row short of a field,
+/// or with one too many, has its puzzle elsewhere), and it has two fields
+/// or more, or the file's records have one (`fields`, once its first
+/// record is read). A line of a note that is a grid alone, in a file of
+/// several columns, is a line of the note (a puzzle pasted into a note);
+/// a line holding a grid and a delimiter is taken for a row: wrongly so
+/// for a row pasted into a note, but then the rows read again are
+/// reported, where a stray quote's would be gone without a word.
+pub fn reads_as_a_record(
     line: &[u8],
     delimiter: u8,
-    column: Option<usize>,
     fields: Option<usize>,
+    sizes: &SizeOptions,
 ) -> bool {
-    if fields.is_some_and(|n| n != field_count(line, delimiter)) {
-        return false;
-    }
-    let is_puzzle = |f: &[u8]| {
-        let f = f.trim_ascii();
-        let f = f.strip_prefix(b"\"").unwrap_or(f);
-        let f = f.strip_suffix(b"\"").unwrap_or(f);
-        (f.len() == CELLS && f.iter().all(|&b| field::is_cell(b))) || field::other_size(f).is_some()
-    };
-    let mut fields = line.split(|&b| b == delimiter);
-    match column {
-        Some(i) => fields.nth(i).is_some_and(is_puzzle),
-        None => fields.any(is_puzzle),
-    }
+    let cut = fields_of(line, delimiter);
+    (cut.len() >= 2 || fields.is_none_or(|n| n == 1)) && cut.iter().any(|f| grid_like(f, sizes))
 }
 
-/// The number of fields of the CSV line `line`: its delimiters outside
-/// quotes, plus one (a quote left open counts to the end of the line).
-fn field_count(line: &[u8], delimiter: u8) -> usize {
-    let mut quoted = false;
-    let mut count = 1;
-    for &b in line {
+/// The fields of the CSV line `line`, cut at `delimiter` outside quotes,
+/// trimmed and with the quotes around them taken off (`""` inside left as
+/// it is: only telling a grid matters here). A quote left open runs to the
+/// line's end.
+fn fields_of(line: &[u8], delimiter: u8) -> Vec<&[u8]> {
+    let mut fields = Vec::new();
+    let (mut quoted, mut start) = (false, 0);
+    for (i, &b) in line.iter().enumerate() {
         if b == b'"' {
             quoted = !quoted;
         } else if b == delimiter && !quoted {
-            count += 1;
+            fields.push(&line[start..i]);
+            start = i + 1;
         }
     }
-    count
+    fields.push(&line[start..]);
+    fields
+        .into_iter()
+        .map(|f| {
+            let f = f.trim_ascii();
+            let f = f.strip_prefix(b"\"").unwrap_or(f);
+            f.strip_suffix(b"\"").unwrap_or(f)
+        })
+        .collect()
+}
+
+/// True for a field that is, or nearly is, a one-line grid in a form the
+/// readers read: 17 or more cells (digits and blanks) with a digit among
+/// them, nine tenths of the field or more (`4.3..`: an 80-cell puzzle too,
+/// which reads as `malformed`); or 17 or more values separated by commas
+/// or spaces, nine tenths of them one cell each (`4 . 3 . .`, `3,0,2,...`);
+/// a grid of another size ([`field::other_size`]), or a record of another
+/// size under `sizes` ([`sized::could_be_record`]).
+fn grid_like(f: &[u8], sizes: &SizeOptions) -> bool {
+    let digit = f.iter().any(u8::is_ascii_digit);
+    let apart = |b: &u8| *b == b',' || b.is_ascii_whitespace();
+    let cells = |tokens: &[&[u8]]| {
+        let one = tokens
+            .iter()
+            .filter(|t| matches!(t, [b] if field::is_cell(*b)))
+            .count();
+        tokens.len() >= 17 && one * 10 >= tokens.len() * 9
+    };
+    let contiguous = !f.iter().any(apart) && {
+        let n = f.iter().filter(|&&b| field::is_cell(b)).count();
+        n >= 17 && n * 10 >= f.len() * 9
+    };
+    let tokens: Vec<&[u8]> = f.split(apart).filter(|t| !t.is_empty()).collect();
+    (digit && (contiguous || cells(&tokens)))
+        || field::other_size(f).is_some()
+        || sized::could_be_record(f, sizes)
 }
 
 /// True for a record of `count` fields that is one grid written a value
@@ -587,30 +616,56 @@ mod tests {
         "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
 
     #[test]
-    fn a_line_holds_a_puzzle_in_its_column_or_any_while_unknown() {
-        let line = format!("7, \"{PUZZLE}\" ,{SOLUTION}");
-        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(1), None));
-        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(2), None));
-        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(0), None));
-        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(3), None));
-        assert!(holds_a_puzzle(line.as_bytes(), b',', None, None));
-        assert!(!holds_a_puzzle(line.as_bytes(), b';', None, None));
-        assert!(!holds_a_puzzle(b"second, with, commas", b',', None, None));
-        assert!(!holds_a_puzzle(&PUZZLE.as_bytes()[1..], b',', None, None));
-        assert!(holds_a_puzzle(b"x;1..4..2.3...1.2.", b';', Some(1), None));
+    fn a_line_with_a_grid_and_a_delimiter_reads_as_a_record() {
+        let sizes = SizeOptions::default();
+        let reads = |line: &str, delimiter, fields| {
+            reads_as_a_record(line.as_bytes(), delimiter, fields, &sizes)
+        };
+        let line = format!("7, \"{PUZZLE}\" ,\"a, b\"");
+        assert!(reads(&line, b',', None));
+        assert!(reads(&line, b',', Some(3)));
+        // A row short of a field, or with one too many: a grid anywhere.
+        assert!(reads(&format!("2,{PUZZLE}"), b',', Some(4)));
+        assert!(reads(&format!("2,x,y,{PUZZLE}"), b',', Some(4)));
+        // A puzzle cut short by a cell is a damaged record still.
+        assert!(reads(&format!("2,x,{}", &PUZZLE[1..]), b',', Some(4)));
+        // A quote opened and left open runs to the line's end.
+        assert!(reads(&format!("2,{PUZZLE},\""), b',', Some(3)));
+        // A grid alone on a line of a note, in a file of three columns; in a
+        // file of one, a record.
+        assert!(!reads(PUZZLE, b',', Some(3)));
+        assert!(reads(PUZZLE, b',', Some(1)));
+        assert!(reads(PUZZLE, b',', None));
+        // Text with commas, or a grid's first cells only, is a note's line.
+        assert!(!reads("second, with, commas", b',', Some(3)));
+        assert!(!reads(&format!("x,{}", &PUZZLE[..12]), b',', Some(3)));
+        // Cut at another delimiter, the line is one field.
+        assert!(!reads(&format!("7,{PUZZLE}"), b';', Some(3)));
+        assert!(reads("x;1..4..2.3...1.2.", b';', Some(2)));
     }
 
     #[test]
-    fn a_line_of_another_field_count_than_the_files_is_no_record() {
-        let line = format!("7,{PUZZLE},\"a, b\"");
-        assert!(holds_a_puzzle(line.as_bytes(), b',', Some(1), Some(3)));
-        assert!(!holds_a_puzzle(line.as_bytes(), b',', Some(1), Some(4)));
-        // A puzzle alone on a line of a note, in a file of three columns.
-        assert!(!holds_a_puzzle(PUZZLE.as_bytes(), b',', None, Some(3)));
-        assert!(holds_a_puzzle(PUZZLE.as_bytes(), b',', None, Some(1)));
-        // A quote opened and left open counts to the line's end.
-        let open = format!("2,{PUZZLE},\"");
-        assert!(holds_a_puzzle(open.as_bytes(), b',', None, Some(3)));
+    fn grids_written_with_spaces_or_numbers_between_commas_are_grids() {
+        let sizes = SizeOptions::default();
+        let spaced: Vec<String> = PUZZLE.chars().map(String::from).collect();
+        let spaced = spaced.join(" ");
+        let line = format!("2;{spaced};\"");
+        assert!(reads_as_a_record(line.as_bytes(), b';', Some(3), &sizes));
+        let numbers: Vec<String> = PUZZLE
+            .chars()
+            .map(|c| match c.to_digit(10) {
+                Some(d) if d > 0 => (d - 1).to_string(),
+                _ => ".".into(),
+            })
+            .collect();
+        let line = format!("2;{}", numbers.join(","));
+        assert!(reads_as_a_record(line.as_bytes(), b';', Some(3), &sizes));
+        assert!(!reads_as_a_record(
+            b"2;see also: 3, 4",
+            b';',
+            Some(3),
+            &sizes
+        ));
     }
 
     #[test]

@@ -52,7 +52,7 @@ impl<R: BufRead> CsvReader<R> {
                 .with_delimiter(delimiter)
                 .with_cap(MAX_TABLE_RECORD)
                 .with_row_test(Box::new(move |line| {
-                    holds_a_puzzle(line, delimiter, None, None)
+                    reads_as_a_record(line, delimiter, None, &SizeOptions::default())
                 })),
             ahead: Ahead::default(),
             scratch: CsvScratch::default(),
@@ -302,16 +302,15 @@ impl<R: BufRead> CsvReader<R> {
         Ok(())
     }
 
-    /// Tells the framer where the file's puzzles are, as far as it is known
-    /// (a header's name for them, or the choice by content): a line a
-    /// quoted field takes in is a record of the file when it has a puzzle
-    /// there (in any field while that is not known) and as many fields as
-    /// the first record, and the quote a stray one
-    /// ([`Framer::with_row_test`]).
+    /// Tells the framer what a record of the file is, as far as it is known
+    /// (its field count, once the first record is read; the sizes'
+    /// options): a line a quoted field takes in is a record of the file
+    /// when it reads as one ([`reads_as_a_record`]), and the quote a stray
+    /// one ([`Framer::with_row_test`]).
     fn mind_stray_quotes(&mut self) {
-        let (delimiter, column) = (self.rules.delimiter, self.rules.cols.puzzle);
-        let fields = self.fields;
-        let test = move |line: &[u8]| holds_a_puzzle(line, delimiter, column, fields);
+        let (delimiter, fields) = (self.rules.delimiter, self.fields);
+        let sizes = self.rules.sizes.clone();
+        let test = move |line: &[u8]| reads_as_a_record(line, delimiter, fields, &sizes);
         self.framer.set_row_test(Box::new(test));
     }
 

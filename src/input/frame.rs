@@ -575,18 +575,17 @@ impl<R: Read> Framer<R> {
         }))
     }
 
-    /// True when a line of `record` after its first reads as a record of
-    /// the file by the row test ([`Framer::with_row_test`]).
+    /// True when a line inside a quoted field of `record` that runs over
+    /// line ends reads as a record of the file by the row test
+    /// ([`Framer::with_row_test`]): the field's lines after its first, the
+    /// last up to the quote that closes the field ([`lines_in_quotes`]).
+    /// What follows a closing quote is the record's own next fields, and the
+    /// line a quote opens on is the record's own: neither is tested.
     fn takes_in_a_row(&self, record: &[u8]) -> bool {
         let Some(test) = &self.row_test else {
             return false;
         };
-        let Some(first) = memchr2(b'\n', b'\r', record) else {
-            return false;
-        };
-        record[first..]
-            .split(|&b| b == b'\n' || b == b'\r')
-            .any(|line| !line.is_empty() && test(line))
+        lines_in_quotes(record, self.delimiter).any(test)
     }
 
     /// Ends the record being read (`out[base..]`) at the end of its first
@@ -676,6 +675,42 @@ fn cut_plain(
         cut += 1;
     }
     (cut, at)
+}
+
+/// The lines of `record` (a CSV record of fields separated by
+/// `delimiter`) that lie inside a quoted field after a line end in it, the
+/// last one up to the field's closing quote; empty lines left out. A
+/// field is quoted when it starts with `"`; a doubled `""` inside it is a
+/// quote of its text; a quote never closed runs to the record's end.
+fn lines_in_quotes(record: &[u8], delimiter: u8) -> impl Iterator<Item = &[u8]> {
+    let mut fields = Vec::new();
+    let (mut i, mut at_start) = (0, true);
+    while i < record.len() {
+        if at_start && record[i] == b'"' {
+            let open = i + 1;
+            let mut close = record.len();
+            let mut j = open;
+            while let Some(k) = memchr(b'"', &record[j..]) {
+                if record.get(j + k + 1) == Some(&b'"') {
+                    j += k + 2;
+                } else {
+                    close = j + k;
+                    break;
+                }
+            }
+            fields.push(&record[open..close]);
+            (i, at_start) = (close + 1, false);
+            continue;
+        }
+        at_start = record[i] == delimiter;
+        i += 1;
+    }
+    fields.into_iter().flat_map(|field| {
+        field
+            .split(|&b| b == b'\n' || b == b'\r')
+            .skip(1)
+            .filter(|line| !line.is_empty())
+    })
 }
 
 /// Scans `chunk` for the line end that ends a CSV record with fields

@@ -6,6 +6,11 @@ use crate::common::*;
 
 const P: &str = "016400000200009000400000062070230100100000003003087040960000005000800007000006820";
 const Q: &str = "000007004000006003860200000509082000640000080000000700000000042010030000703000009";
+/// The solutions of `P` and `Q`.
+const SP: &str =
+    "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
+const SQ: &str =
+    "321597864497816253865243197579182436642375981138964725986751342214639578753428619";
 const GRID: &str = "003020600\n900305001\n001806400\n008102900\n700000008\n006708200\n002609500\n800203009\n005010300\n";
 
 fn messages(rows: &[Row]) -> Vec<(u64, &str, &str)> {
@@ -237,13 +242,13 @@ fn a_stray_quote_never_takes_in_the_rows_after_it() {
 }
 
 /// A note over several lines stays one record, commas and all, and so does
-/// one with a grid in it away from the puzzle column.
+/// one with a grid alone on a line of it.
 #[test]
 fn a_note_over_lines_stays_one_record() {
     let scratch = Scratch::new();
     let text = format!(
         "id,puzzle,note\n1,{P},\"first line, more\nsecond, with, commas\"\n\
-         2,{Q},\"copied:\nx,y,{P}\"\n3,{P},plain\n"
+         2,{Q},\"copied:\n{P}\"\n3,{P},plain\n"
     );
     let input = scratch.file("notes.csv", text.as_bytes());
     let output = solve(&[&input, "--keep", "note"]);
@@ -254,10 +259,126 @@ fn a_note_over_lines_stays_one_record() {
         notes,
         [
             "first line, more\nsecond, with, commas",
-            &format!("copied:\nx,y,{P}"),
+            &format!("copied:\n{P}"),
             "plain"
         ]
     );
+}
+
+/// A note over two lines as CSV writers quote it, whose closing line goes
+/// on with the record's puzzle or solution (`second line",<puzzle>,...`),
+/// was taken for a stray quote: the record split into two `malformed`
+/// rows, or its note cut to `second line"`, or (no header naming the
+/// puzzle column) the note column chosen as it. What follows a closing
+/// quote is the record's own: every layout reads as its writer wrote it,
+/// comma- and tab-separated.
+#[test]
+fn a_note_closed_before_the_puzzle_is_the_records_note() {
+    let scratch = Scratch::new();
+    let note = "first line\nsecond line";
+    for (header, row) in [
+        ("id,puzzle,note,solution", "{i},{p},{n},{s}"),
+        ("id,quizzes,comment,solutions", "{i},{p},{n},{s}"),
+        ("note,puzzle", "{n},{p}"),
+        ("id,note,board", "{i},{n},{p}"),
+        ("note,solution,puzzle", "{n},{s},{p}"),
+    ] {
+        for delimiter in [",", "\t"] {
+            let rows: String = (0..4)
+                .map(|i| {
+                    let (p, s) = [(P, SP), (Q, SQ)][i % 2];
+                    let n = if i == 1 {
+                        format!("\"{note}\"")
+                    } else {
+                        "one".into()
+                    };
+                    let line = row
+                        .replace("{i}", &i.to_string())
+                        .replace("{p}", p)
+                        .replace("{s}", s)
+                        .replace("{n}", &n)
+                        .replace(',', delimiter);
+                    format!("{line}\n")
+                })
+                .collect();
+            let name = if delimiter == "," { "n.csv" } else { "n.tsv" };
+            let text = format!("{}\n{rows}", header.replace(',', delimiter));
+            let input = scratch.file(name, text.as_bytes());
+            let keep = if header.contains("comment") {
+                "comment"
+            } else {
+                "note"
+            };
+            let output = solve(&[&input, "--keep", keep]);
+            assert_eq!(code(&output), 0, "{header} {name}: {}", stderr(&output));
+            let (_, table) = csv_table(&stdout(&output));
+            let read: Vec<(&str, &str, &str)> = table
+                .iter()
+                .map(|r| (r["status"].as_str(), r["check"].as_str(), r[keep].as_str()))
+                .collect();
+            let check = if header.contains("solution") {
+                "ok"
+            } else {
+                ""
+            };
+            assert_eq!(
+                read,
+                [
+                    ("solved", check, "one"),
+                    ("solved", check, note),
+                    ("solved", check, "one"),
+                    ("solved", check, "one"),
+                ],
+                "{header} {name}"
+            );
+        }
+    }
+}
+
+/// A ditto `"` whose next rows are short of a field, have one too many, or
+/// a damaged puzzle took them into its note (the row test looked for a
+/// puzzle only where the file has its puzzles); in a `;` file whose
+/// puzzles are written cell by cell with spaces or as 0-based numbers with
+/// commas, it took every other record. Every record is a row, and the
+/// quote's own is `malformed`.
+#[test]
+fn a_stray_quote_takes_in_no_row_of_any_shape() {
+    let scratch = Scratch::new();
+    let short = &P[1..];
+    for rows in [
+        format!("1,x,{P},\"\n2,{Q}\n3,{P},\"\n4,y,{Q},ok\n"),
+        format!("1,x,{P},\"\n2,x,y,{Q}\n3,x,y,{P},\"\n4,y,{Q},ok\n"),
+        format!("1,x,{P},\"\n2,x,{short}\n3,x,{short},\"\n4,y,{Q},ok\n"),
+    ] {
+        let text = format!("id,tag,puzzle,comment\n{rows}");
+        let rows = solve_in(&scratch, "hide.csv", text.as_bytes(), &[], 1);
+        let lines: Vec<u64> = rows.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 3, 4, 5], "{text}");
+        assert_eq!(
+            (rows[0].status.as_str(), rows[0].message.as_str()),
+            ("malformed", "unterminated quote opened on line 2"),
+            "{text}"
+        );
+    }
+    let spaced = |p: &str| p.chars().map(String::from).collect::<Vec<_>>().join(" ");
+    let numbers = |p: &str| {
+        p.chars()
+            .map(|c| match c.to_digit(10) {
+                Some(d) if d > 0 => (d - 1).to_string(),
+                _ => ".".into(),
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    for form in [spaced, numbers] {
+        let rows: String = (1..=6)
+            .map(|i| format!("{i};{};\"\n", form([P, Q][i % 2])))
+            .collect();
+        let text = format!("id;puzzle;note\n{rows}");
+        let rows = solve_in(&scratch, "ditto.csv", text.as_bytes(), &[], 1);
+        let lines: Vec<u64> = rows.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 3, 4, 5, 6, 7], "{text}");
+    }
 }
 
 /// A puzzle pasted alone on a line of a note (valid CSV, as Python's csv
@@ -267,10 +388,6 @@ fn a_note_over_lines_stays_one_record() {
 /// "solved" its own solution, exit 1 for the split lines only).
 #[test]
 fn a_puzzle_alone_on_a_line_of_a_note_stays_in_the_note() {
-    const SP: &str =
-        "316452978285679314497318562879234156142965783653187249968721435521843697734596821";
-    const SQ: &str =
-        "321597864497816253865243197579182436642375981138964725986751342214639578753428619";
     let scratch = Scratch::new();
     for header in ["target,board,note", "solution,puzzle,note"] {
         let rows: String = (1..=5)
