@@ -16,7 +16,7 @@ use super::jsonl_reader::JsonlReader;
 use super::keep::KeptTypes;
 use super::lines_reader::LinesReader;
 use super::parquet_reader::ParquetReader;
-use super::record_batch::{map_kept, KeptMap, RecordBatch, RecordStream, FILL_BYTES};
+use super::record_batch::{map_kept, KeptMap, RecordBatch, RecordStream};
 use super::solutions::{Given, SolutionsReader};
 use super::{Column, Delimiter, Format, InputError, Keep, KeyScan, ReadOptions, Record};
 use crate::kept::{KeptColumn, KeptValue};
@@ -1053,7 +1053,7 @@ impl RecordStream for Records {
     /// otherwise.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
         batch.set_kept(self.kept, self.kept_map.as_ref(), self.kept_types.as_ref());
-        while batch.len() < max && batch.byte_len() < FILL_BYTES {
+        while batch.has_room(max) {
             if self.done {
                 return Ok(false);
             }

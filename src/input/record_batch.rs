@@ -173,9 +173,11 @@ enum Item {
     },
 }
 
-/// Raw record bytes at which a batch is full, whatever its record count:
-/// records of up to [`super::frame::MAX_TABLE_RECORD`] bytes would
-/// otherwise make a batch of thousands of records take gigabytes.
+/// Bytes of records ([`RecordBatch::byte_len`]) at which a batch is full,
+/// whatever its record count: records of up to
+/// [`super::frame::MAX_TABLE_RECORD`] bytes, or Parquet rows with long
+/// kept values, would otherwise make a batch of thousands of records take
+/// gigabytes.
 pub const FILL_BYTES: usize = 16 << 20;
 
 /// A run of records in input order, each either parsed or raw bytes with
@@ -189,9 +191,12 @@ pub struct RecordBatch {
     /// The Arrow batches that [`Item::Row`]s are rows of, each with the
     /// rules that make its rows records.
     tables: Vec<(Arc<TableRules>, Table)>,
-    /// Bytes of the Arrow batches' arrays that the rows pushed take
+    /// Bytes of the Arrow batches' arrays that the rows held take
     /// ([`Table::bytes_of`]).
     row_bytes: usize,
+    /// Bytes of the kept values of the parsed records held
+    /// ([`kept_bytes`]).
+    parsed_bytes: usize,
     input: usize,
     /// Kept values every record has (`--keep`): a parsed record with fewer
     /// is padded with nulls.
@@ -237,6 +242,29 @@ fn run_kept(
     if let Some(types) = types {
         keep::cast(types, record);
     }
+}
+
+/// Bytes of `record`'s kept values that a batch holding it holds: their
+/// text and bytes (a number, a boolean or a null takes no more than the
+/// record itself).
+fn kept_bytes(record: &Record) -> usize {
+    record
+        .kept
+        .iter()
+        .map(|value| match value {
+            KeptValue::Null
+            | KeptValue::Bool(_)
+            | KeptValue::Int(_)
+            | KeptValue::UInt(_)
+            | KeptValue::Float(_) => 0,
+            KeptValue::Text(text) | KeptValue::Number(text) | KeptValue::Json(text) => text.len(),
+            KeptValue::Bytes(bytes) | KeptValue::NotUtf8(bytes) => bytes.len(),
+            KeptValue::LoneSurrogate { json, text } => json.len() + text.len(),
+            // A one-row slice of the input's column: its share of the
+            // buffers, not the whole column's.
+            KeptValue::Arrow(array) => array.to_data().get_slice_memory_size().unwrap_or(0),
+        })
+        .sum()
 }
 
 impl RecordBatch {
@@ -325,12 +353,22 @@ impl RecordBatch {
         self.items.len()
     }
 
-    /// Bytes of raw records held, and of the Arrow rows pushed: a batch is
-    /// full at [`FILL_BYTES`] (long CSV and JSON Lines records, and
-    /// Parquet rows with long kept values, fill it before its record
-    /// count).
+    /// Bytes of the records held: of raw records, of the Arrow rows and
+    /// of the parsed records' kept values. A batch is full at
+    /// [`FILL_BYTES`] (long CSV and JSON Lines records, and Parquet rows
+    /// with long kept values, fill it before its record count).
     pub fn byte_len(&self) -> usize {
-        self.bytes.len() + self.row_bytes
+        self.bytes.len() + self.row_bytes + self.parsed_bytes
+    }
+
+    /// True while the batch takes more records when it is to hold at most
+    /// `max`: it holds fewer, and fewer bytes than [`FILL_BYTES`]. The one
+    /// test of a full batch: every [`RecordStream::fill`] fills while it
+    /// is true and returns `Ok(true)` only once it is false, so that a
+    /// stream wrapping another stops where the other stopped, whichever
+    /// bound stopped it.
+    pub fn has_room(&self, max: usize) -> bool {
+        self.len() < max && self.byte_len() < FILL_BYTES
     }
 
     /// True when the batch holds no record.
@@ -345,6 +383,7 @@ impl RecordBatch {
         self.parsers.clear();
         self.tables.clear();
         self.row_bytes = 0;
+        self.parsed_bytes = 0;
         self.maps.clear();
     }
 
@@ -413,6 +452,7 @@ impl RecordBatch {
         if record.kept.len() < self.kept {
             record.kept.resize(self.kept, KeptValue::Null);
         }
+        self.parsed_bytes += kept_bytes(&record);
         self.items.push(Item::Parsed {
             input: self.input,
             record: Box::new(record),
@@ -421,8 +461,9 @@ impl RecordBatch {
 
     /// Keeps, of the records pushed since the batch held `start` records,
     /// those for which `keep(k)` is true (`k` counts them from 0), in order,
-    /// and frees the bytes of the others: `--shard` takes its records this
-    /// way without parsing the rest.
+    /// and frees the bytes of the others, which [`RecordBatch::byte_len`]
+    /// no longer counts: `--shard` takes its records this way without
+    /// parsing the rest.
     pub fn retain_since(&mut self, start: usize, mut keep: impl FnMut(usize) -> bool) {
         let mut kept = start;
         // Bytes are appended in record order: the first raw record pushed
@@ -438,6 +479,11 @@ impl RecordBatch {
                 Item::Parsed { .. } => {}
             }
             if !keep(i - start) {
+                match &self.items[i] {
+                    Item::Row { table, .. } => self.row_bytes -= self.tables[*table].1.bytes_of(1),
+                    Item::Parsed { record, .. } => self.parsed_bytes -= kept_bytes(record),
+                    Item::Raw { .. } => {}
+                }
                 continue;
             }
             self.items.swap(kept, i);
@@ -478,6 +524,8 @@ impl RecordBatch {
                 let (rules, batch) = &self.tables[table];
                 let mut record = rules.record(batch, row, line);
                 run_kept(&self.maps, self.types.as_ref(), input, &mut record);
+                self.row_bytes -= batch.bytes_of(1);
+                self.parsed_bytes += kept_bytes(&record);
                 *item = Item::Parsed {
                     input,
                     record: Box::new(record),
@@ -593,14 +641,20 @@ impl RecordBatch {
 /// through [`Parsed`]; [`super::Records`] cuts raw once its layout is
 /// settled.
 pub trait RecordStream: Iterator<Item = Result<Record, InputError>> + Send {
-    /// Appends records to `batch` until it holds `max` or the input ends.
-    /// Returns `Ok(false)` when the input ended.
+    /// Appends records to `batch` while it has room for them
+    /// ([`RecordBatch::has_room`]: fewer than `max`, and fewer bytes than
+    /// [`FILL_BYTES`]) and the input lasts. Returns `Ok(false)` when the
+    /// input ended, `Ok(true)` only once the batch has no room: a call
+    /// with room reads at least one record. A stream that drops records
+    /// (a shard's others, `--resume`'s finished ones) asks the stream it
+    /// wraps for more while the records it keeps leave room, and stops
+    /// once they leave none, whichever bound they reached.
     ///
     /// # Errors
     /// The input failed to read; the records before the failure are in
     /// `batch`, and the stream is over.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
-        while batch.len() < max {
+        while batch.has_room(max) {
             match self.next() {
                 None => return Ok(false),
                 Some(Ok(record)) => batch.push_parsed(record),
@@ -646,4 +700,49 @@ impl<I: Iterator<Item = Result<Record, InputError>> + Send> RecordStream for Par
 pub(super) fn unterminated(line: u64) -> Record {
     let message = format!("unterminated quote opened on line {line}");
     Record::new(line, Err(message), None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A malformed record of `line` keeping a text of `bytes` bytes.
+    fn keeping(line: u64, bytes: usize) -> Record {
+        Record {
+            kept: vec![KeptValue::Text("n".repeat(bytes)), KeptValue::Int(7)],
+            ..Record::new(line, Err("12 cells, expected 81".into()), None)
+        }
+    }
+
+    #[test]
+    fn a_batch_counts_the_kept_bytes_it_holds_and_frees_those_it_drops() {
+        let mut batch = RecordBatch::new();
+        for line in 1..=10 {
+            batch.push_parsed(keeping(line, 100 * line as usize));
+        }
+        assert_eq!(batch.byte_len(), 5500);
+        // Keeping lines 1, 3, 5, 7 and 9 of the records since the second.
+        batch.retain_since(1, |k| k % 2 == 1);
+        assert_eq!(batch.len(), 5);
+        assert_eq!(batch.byte_len(), 2500);
+        let mut scratch = Scratch::default();
+        let lines: Vec<u64> = (0..batch.len())
+            .map(|i| batch.record(i, &mut scratch).1.line)
+            .collect();
+        assert_eq!(lines, [1, 3, 5, 7, 9]);
+        batch.clear();
+        assert_eq!(batch.byte_len(), 0);
+    }
+
+    #[test]
+    fn a_batch_has_no_room_at_its_count_or_its_bytes() {
+        let mut batch = RecordBatch::new();
+        assert!(batch.has_room(1) && !batch.has_room(0));
+        batch.push_parsed(keeping(1, 10));
+        assert!(!batch.has_room(1) && batch.has_room(2));
+        batch.push_parsed(keeping(2, FILL_BYTES - 20));
+        assert!(batch.has_room(3));
+        batch.push_parsed(keeping(3, 10));
+        assert!(!batch.has_room(usize::MAX));
+    }
 }

@@ -48,9 +48,7 @@ use sudoku_core::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
 use super::difference::Difference;
 use crate::error::Error;
 use crate::input::sized::with_boxes;
-use crate::input::{
-    InputError, Parsed, PlainRecord, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES,
-};
+use crate::input::{InputError, Parsed, PlainRecord, Record, RecordBatch, RecordStream, Scratch};
 use crate::job::rating::rate_result;
 use crate::job::solved::{check_solution, solve_record, Solved};
 use crate::output::result::{PuzzleResult, RowFields};
@@ -875,9 +873,7 @@ impl Reader {
                 let max = before + room.min(left) as usize;
                 let filled = source.records.fill(&mut owned.records, max);
                 left -= (owned.records.len() - before) as u64;
-                let full = owned.records.len() >= self.chunk_records
-                    || owned.records.byte_len() >= FILL_BYTES
-                    || left == 0;
+                let full = !owned.records.has_room(self.chunk_records) || left == 0;
                 match filled {
                     Ok(going) => more = going,
                     Err(e) => {

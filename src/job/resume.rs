@@ -1683,14 +1683,14 @@ impl RecordStream for Skipping {
     /// Parses records while kept rows are matched against them; after
     /// that, cuts them as the inner stream does.
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
-        while self.matcher.is_some() && batch.len() < max {
+        while self.matcher.is_some() && batch.has_room(max) {
             match self.next() {
                 None => return Ok(false),
                 Some(Ok(record)) => batch.push_parsed(record),
                 Some(Err(e)) => return Err(e),
             }
         }
-        if batch.len() < max {
+        if batch.has_room(max) {
             self.inner.fill(batch, max)
         } else {
             Ok(true)

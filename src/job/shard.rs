@@ -159,17 +159,15 @@ impl RecordStream for Sharded {
     }
 
     /// Lets the inner stream fill the batch (raw where it can), then keeps
-    /// this shard's records of those added.
+    /// this shard's records of those added, until they leave the batch no
+    /// room ([`RecordBatch::has_room`]: by their count or their bytes).
     fn fill(&mut self, batch: &mut RecordBatch, max: usize) -> Result<bool, InputError> {
-        loop {
+        while batch.has_room(max) {
             let numbered = self.numbered.load(Ordering::Relaxed);
             if numbered >= self.end {
                 return Ok(false);
             }
             let start = batch.len();
-            if start >= max {
-                return Ok(true);
-            }
             let wanted = ((max - start) as u64)
                 .saturating_mul(self.shard.count())
                 .min(READ_AT_ONCE as u64)
@@ -184,6 +182,7 @@ impl RecordStream for Sharded {
                 return Ok(false);
             }
         }
+        Ok(true)
     }
 }
 
@@ -302,6 +301,8 @@ mod tests {
                 batch.set_input(input);
                 more = source.records.fill(&mut batch, max).unwrap();
                 assert!(batch.len() <= max);
+                // A fill that says more is to come filled the batch.
+                assert!(!more || !batch.has_room(max), "{} of {max}", batch.len());
                 for i in 0..batch.len() {
                     let (input, record) = batch.record(i, &mut scratch);
                     out.push((input, record.line, record.puzzle.is_ok()));
@@ -363,6 +364,33 @@ mod tests {
                 let lines: Vec<_> = expected.iter().map(|&(i, l, _)| (i, l)).collect();
                 assert_eq!(iterated, lines);
             }
+        }
+    }
+
+    #[test]
+    fn a_batch_its_kept_values_fill_ends_the_fill_whatever_the_shard_drops() {
+        // Records keeping a megabyte each: 17 fill a batch's bytes long
+        // before its count. A fill went on asking the inner stream for
+        // more, which had no room left to add any.
+        let note = crate::kept::KeptValue::Text("n".repeat(1 << 20));
+        let records = || -> Source {
+            let records: Vec<Result<Record, InputError>> = (1..=40)
+                .map(|line| {
+                    let puzzle = Grid::parse(PUZZLE).unwrap();
+                    Ok(Record {
+                        kept: vec![note.clone()],
+                        ..Record::new(line, Ok(puzzle), None)
+                    })
+                })
+                .collect();
+            Source::parsed(records.into_iter())
+        };
+        for shard in ["1/2", "2/2", "1/9"] {
+            let shard: Shard = shard.parse().unwrap();
+            let got = filled(select(vec![records()], shard, None).0, 2048);
+            let lines: Vec<u64> = got.iter().map(|&(_, line, _)| line).collect();
+            let expected: Vec<u64> = (1..=40).filter(|l| shard.keeps(l - 1)).collect();
+            assert_eq!(lines, expected, "{shard}");
         }
     }
 
