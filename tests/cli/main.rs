@@ -17,6 +17,7 @@ mod dataset_columns;
 mod doc_examples;
 mod formats_in;
 mod formats_out;
+mod full_by_bytes;
 mod help;
 mod identity;
 mod keep_types;
