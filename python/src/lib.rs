@@ -169,7 +169,7 @@ fn solve_parts(
     let parts = parts
         .iter()
         .map(|part| match part.cast::<PyList>() {
-            Ok(list) => Ok(Part::Items(Items::from_list(list, sizes))),
+            Ok(list) => Ok(Part::Items(Items::from_list(list))),
             Err(_) => import_array(&part).map(Part::Arrow),
         })
         .collect::<PyResult<Vec<Part>>>()?;

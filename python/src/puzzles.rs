@@ -11,7 +11,7 @@ use arrow_schema::DataType;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyFloat, PyList, PyString, PyTuple};
 use sudoku_batch::input::{arrow_value, SizeOptions, Value};
-use sudoku_batch::job::in_memory::{puzzle_text, value_puzzle, Puzzle};
+use sudoku_batch::job::in_memory::{numbering_of, puzzle_text, value_puzzle, Puzzle};
 
 /// The message of a number where a puzzle should be: a column of puzzles
 /// read as numbers (as CSV readers do with `0`-blank puzzles) has lost its
@@ -28,7 +28,10 @@ pub struct Puzzles {
 }
 
 impl Puzzles {
-    /// Puzzles from parts in order, grids of other sizes read with `sizes`.
+    /// Puzzles from parts in order, grids of other sizes read with `sizes`;
+    /// without `symbols=`, in one numbering per grid size chosen on the
+    /// first records, as the command line reads an input
+    /// ([`numbering_of`]).
     pub fn new(parts: Vec<Part>, sizes: SizeOptions) -> Puzzles {
         let ends = parts
             .iter()
@@ -37,7 +40,12 @@ impl Puzzles {
                 Some(*end)
             })
             .collect();
-        Puzzles { parts, sizes, ends }
+        let mut puzzles = Puzzles { parts, sizes, ends };
+        if puzzles.sizes.symbols.is_none() {
+            let numbering = numbering_of(puzzles.len(), |i| puzzles.puzzle(i));
+            puzzles.sizes.numbering = numbering;
+        }
+        puzzles
     }
 
     /// The number of records.
@@ -106,8 +114,9 @@ fn arrow_puzzle(array: &dyn Array, i: usize, sizes: &SizeOptions) -> Puzzle {
     }
 }
 
-/// The items of a Python sequence: text copied into one buffer, anything
-/// else judged while the GIL is held.
+/// The items of a Python sequence: text copied into one buffer, lists and
+/// `None` copied as values (read once the batch's numbering is chosen),
+/// anything else judged while the GIL is held.
 #[derive(Default)]
 pub struct Items {
     bytes: Vec<u8>,
@@ -117,24 +126,24 @@ pub struct Items {
 
 enum Span {
     Text(usize, usize),
+    Value(Held),
     Judged(Puzzle),
 }
 
 impl Items {
     /// Copies the items of `list`: `str` (UTF-8), `bytes` and `bytearray`
     /// as text; a list or tuple of integers as cell values; `None` and
-    /// anything else as a malformed record saying what it is. Lists of
-    /// cells of other sizes than 9x9 are read with `sizes`.
-    pub fn from_list(list: &Bound<'_, PyList>, sizes: &SizeOptions) -> Items {
+    /// anything else as a malformed record saying what it is.
+    pub fn from_list(list: &Bound<'_, PyList>) -> Items {
         let mut items = Items::default();
         for item in list.iter() {
-            let span = items.add(&item, sizes);
+            let span = items.add(&item);
             items.spans.push(span);
         }
         items
     }
 
-    fn add(&mut self, item: &Bound<'_, PyAny>, sizes: &SizeOptions) -> Span {
+    fn add(&mut self, item: &Bound<'_, PyAny>) -> Span {
         let start = self.bytes.len();
         if let Ok(text) = item.cast::<PyString>() {
             match text.to_cow() {
@@ -151,7 +160,7 @@ impl Items {
             || item.is_instance_of::<PyList>()
             || item.is_instance_of::<PyTuple>()
         {
-            return Span::Judged(value_puzzle(&Held::of(item, 0).value(), sizes));
+            return Span::Value(Held::of(item, 0));
         } else {
             let kind = item
                 .get_type()
@@ -171,6 +180,7 @@ impl Items {
     fn puzzle(&self, i: usize, sizes: &SizeOptions) -> Puzzle {
         match &self.spans[i] {
             Span::Text(start, end) => puzzle_text(&self.bytes[*start..*end], sizes),
+            Span::Value(held) => value_puzzle(&held.value(), sizes),
             Span::Judged(judged) => judged.clone(),
         }
     }

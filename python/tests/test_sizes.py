@@ -317,3 +317,25 @@ def test_a_partition_that_holds_no_grid_of_the_options_is_solved():
     out = sudoku_batch.dask.solve(dd.from_pandas(frame, npartitions=2), "p", box="3x2")
     assert out.npartitions == 2
     assert list(out.compute()["status"]) == ["solved", "solved"]
+
+
+def test_a_column_of_lists_is_read_in_one_numbering_as_the_cli_reads_it(cli, tmp_path):
+    """A list column holding a 9x9 numbered from 0 (`-1` blanks) and the
+    same puzzle numbered from 1 (`0` blanks) is read in one numbering, chosen
+    on its first records, as the CLI reads the same column of a Parquet
+    file: the second is `invalid` there, not read on its own (Python said
+    solved, solved)."""
+    import pyarrow.parquet as pq
+
+    puzzle = (DATA / "top95.txt").read_text().split()[0]
+    from_one = [0 if c == "." else int(c) for c in puzzle]
+    from_zero = [c - 1 for c in from_one]
+    column = pa.array([from_zero, from_one], type=pa.list_(pa.int64()))
+    path = tmp_path / "numbering.parquet"
+    pq.write_table(pa.table({"puzzle": column}), path)
+    want = [(r["status"], r["message"]) for r in cli(str(path))]
+    assert [status for status, _ in want] == ["solved", "invalid"]
+    got = sudoku_batch.solve(column).to_pylist()
+    assert [(r["status"], r["message"] or "") for r in got] == want
+    python_lists = sudoku_batch.solve([from_zero, from_one]).to_pylist()
+    assert [r["status"] for r in python_lists] == ["solved", "invalid"]

@@ -136,6 +136,7 @@ use thiserror::Error;
 
 use crate::kept::KeptValue;
 
+pub use self::ahead::AHEAD_RECORDS;
 pub use self::choose::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 pub use self::frame::{MAX_RECORD, MAX_SIZED_LINE, MAX_TABLE_RECORD};
 pub use self::gzip::GzipMembers;

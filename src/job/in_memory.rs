@@ -33,7 +33,7 @@ use sudoku_core::sizes::Shape;
 use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::error::Error;
-use crate::input::sized::{self as sized_input, with_boxes, SizeOptions, SizedRecord};
+use crate::input::sized::{self as sized_input, with_boxes, Numbering, SizeOptions, SizedRecord};
 use crate::input::{self, Record};
 use crate::job::config::MAX_THREADS;
 use crate::job::rating::rate_result;
@@ -240,6 +240,21 @@ pub fn unfit<Q: Into<Puzzle>>(
         sizes.unfit(sides, i as u64 + 1)?;
     }
     sizes.unfit(sides, count as u64)
+}
+
+/// The numbering of a batch of `count` puzzles read without `symbols=`,
+/// `puzzle(i)` classifying puzzle `i` as for [`BatchSolver::solve_blocks`]:
+/// chosen on the first [`AHEAD_RECORDS`](crate::input::AHEAD_RECORDS)
+/// as the command line's readers choose an input's ([`Numbering::of`]), so
+/// that a column of lists is read in one numbering per grid size, as the
+/// same column of a Parquet file is (a 9x9 list 0-8 beside one 1-9: the
+/// second is `invalid` in a column numbered from 0, not read alone). A
+/// front end puts it in the [`SizeOptions`] it classifies with after.
+pub fn numbering_of<Q: Into<Puzzle>>(count: usize, puzzle: impl Fn(usize) -> Q) -> Numbering {
+    let records: Vec<Record> = (0..count.min(crate::input::AHEAD_RECORDS))
+        .map(|i| puzzle(i).into().record(i as u64 + 1))
+        .collect();
+    Numbering::of(&records)
 }
 
 /// Classifies one field holding a puzzle as text: surrounding whitespace is
@@ -459,6 +474,34 @@ mod tests {
             value_puzzle(&input::Value::Null, &sizes),
             Puzzle::Nine(Err("found null, expected 81 cells or 9 lists of 9".into()))
         );
+    }
+
+    #[test]
+    fn a_batch_is_read_in_the_numbering_of_its_first_records() {
+        let grid = Grid::parse(PUZZLE).unwrap();
+        let from_one: Vec<i64> = grid.cells().iter().map(|&v| i64::from(v)).collect();
+        let from_zero: Vec<i64> = from_one.iter().map(|v| v - 1).collect();
+        let values = [list(&from_zero), list(&from_one)];
+        let sizes = SizeOptions::default();
+        let numbering = numbering_of(values.len(), |i| value_puzzle(&values[i], &sizes));
+        assert!(numbering.from_zero(9));
+        let batch = SizeOptions {
+            numbering,
+            ..SizeOptions::default()
+        };
+        // Read on its own, the second list is a puzzle in digits; in the
+        // batch's numbering, from 0, its 9s are out of range.
+        assert!(matches!(
+            value_puzzle(&values[1], &sizes),
+            Puzzle::Nine(Ok(_))
+        ));
+        assert!(!matches!(
+            value_puzzle(&values[1], &batch),
+            Puzzle::Nine(Ok(_))
+        ));
+        let ones = [list(&from_one)];
+        let numbering = numbering_of(ones.len(), |i| value_puzzle(&ones[i], &sizes));
+        assert!(numbering.from_one(9) && !numbering.from_zero(9));
     }
 
     #[test]
