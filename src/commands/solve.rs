@@ -198,9 +198,14 @@ fn run_opened(
             );
             // Created or cut, even when the header then failed (a full
             // disk); not when it could not be opened at all (no such
-            // directory).
-            *touched = created.is_ok()
-                || matches!(&config.output, Destination::File { path, .. } if path.exists());
+            // directory), nor while an existing file waits for the first
+            // row to be replaced (`ResultsWriter::publish`).
+            *touched = match &created {
+                Ok(writer) => !writer.held_back(),
+                Err(_) => {
+                    matches!(&config.output, Destination::File { path, .. } if path.exists())
+                }
+            };
             (created?, 0, config.limit)
         }
     };
@@ -238,6 +243,9 @@ fn run_opened(
             *touched |= batch.results().next().is_some()
                 || batch.has_text()
                 || batch.columns().is_some_and(|c| c.rows() > 0);
+            if *touched {
+                writer.publish()?;
+            }
             match writer.write_formatted(batch.result_runs(), &batch.texts(), batch.columns()) {
                 Err(Error::BrokenPipe) if config.finish_when_stdout_closes => {
                     stdout_closed = true;

@@ -61,6 +61,70 @@ pub struct ResultsWriter {
     /// `--resume` of Parquet: the file written under a temporary name,
     /// renamed over the file it continues when the writer ends.
     staged: Option<Staged>,
+    /// A results file that replaces an existing one, written under a
+    /// temporary name until its first row ([`ResultsWriter::publish`]).
+    fresh: Option<Fresh>,
+}
+
+/// A results file written under a temporary name beside the existing file
+/// it is to replace, so that a run refused before its first row (an
+/// unclear puzzle column found on the records read ahead, an unreadable
+/// input) leaves that file as it was: renamed over it at the first row, or
+/// when the run ends; removed when dropped before that.
+struct Fresh {
+    temporary: PathBuf,
+    /// The existing file it replaces (where a symbolic link leads).
+    target: PathBuf,
+    published: bool,
+}
+
+impl Fresh {
+    /// The temporary file beside the existing regular file `path` of one
+    /// link, with that file's permissions; `None` when there is no such
+    /// file or no temporary file can be created beside it (the file is
+    /// then replaced at once, as before: [`replace::create`]).
+    fn beside(path: &Path) -> Option<(Fresh, File)> {
+        let (temporary, target) = replace::staged(path, "results")?;
+        let old = std::fs::metadata(&target).ok()?;
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)
+            .ok()?;
+        let _ = file.set_permissions(old.permissions());
+        let fresh = Fresh {
+            temporary,
+            target,
+            published: false,
+        };
+        Some((fresh, file))
+    }
+
+    /// Renames the temporary file over the one it replaces; the old file's
+    /// pages are freed on a short-lived thread beside the run, as
+    /// [`replace::create`] frees them.
+    fn publish(&mut self) -> io::Result<()> {
+        if self.published {
+            return Ok(());
+        }
+        let old = File::open(&self.target).ok();
+        std::fs::rename(&self.temporary, &self.target)?;
+        self.published = true;
+        if let Some(old) = old {
+            let _ = std::thread::Builder::new()
+                .name("old-output".into())
+                .spawn(move || drop(old));
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Fresh {
+    fn drop(&mut self) {
+        if !self.published {
+            let _ = std::fs::remove_file(&self.temporary);
+        }
+    }
 }
 
 /// A Parquet results file continued under a temporary name
@@ -96,7 +160,11 @@ impl ResultsWriter {
     /// Creates (or replaces) the destination and starts the table: the
     /// header line of CSV, the magic bytes of Parquet. The rows have the
     /// columns of `shape`; CSV fields are separated by `delimiter`, Parquet
-    /// pages compressed as `parquet` says.
+    /// pages compressed as `parquet` says. An existing regular file of one
+    /// link is replaced only at the first row ([`ResultsWriter::publish`])
+    /// or when the writer ends: until then the table is written beside it
+    /// under a temporary name (`.NAME.results-PID.partial`), removed when
+    /// the run fails first ([`ResultsWriter::finish_after`]).
     ///
     /// # Errors
     /// [`Error::Write`] when the file cannot be created or written,
@@ -115,8 +183,19 @@ impl ResultsWriter {
             Destination::Stdout => Compression::None,
         };
         let members = format != OutputFormat::Parquet && compression == Compression::Gzip;
-        let sink = match destination {
-            Destination::File { path, .. } if members => replace::create(path).map(Sink::File),
+        let (fresh, file) = match destination {
+            Destination::File { path, .. } => match Fresh::beside(path) {
+                Some((fresh, file)) => (Some(fresh), Some(file)),
+                None => (None, None),
+            },
+            Destination::Stdout => (None, None),
+        };
+        let sink = match (destination, file) {
+            (_, Some(file)) if members => Ok(Sink::File(file)),
+            (_, Some(file)) => Sink::to_file(file, compression),
+            (Destination::File { path, .. }, None) if members => {
+                replace::create(path).map(Sink::File)
+            }
             _ => Sink::create(destination),
         }
         .map_err(|e| Error::write("results", destination.name(), e))?;
@@ -141,6 +220,7 @@ impl ResultsWriter {
                     cut_rows: None,
                     csv: false,
                     staged: None,
+                    fresh,
                 });
             }
         };
@@ -150,6 +230,7 @@ impl ResultsWriter {
         };
         let mut writer = ResultsWriter::start(sink, rows, destination, &header, true)?;
         writer.csv = format == OutputFormat::Csv;
+        writer.fresh = fresh;
         Ok(writer)
     }
 
@@ -277,6 +358,7 @@ impl ResultsWriter {
             cut_rows: None,
             csv: false,
             staged: Some(staged),
+            fresh: None,
         })
     }
 
@@ -326,6 +408,7 @@ impl ResultsWriter {
             cut_rows: None,
             csv: true,
             staged: None,
+            fresh: None,
         };
         if !header.is_empty() {
             match writer.write_text(&header) {
@@ -334,6 +417,28 @@ impl ResultsWriter {
             }
         }
         Ok(writer)
+    }
+
+    /// Puts a results file written under a temporary name in the place of
+    /// the file it replaces, at the run's first row: until then a run
+    /// refused on its inputs leaves that file as it was (see
+    /// [`ResultsWriter::create`]); nothing for any other file.
+    ///
+    /// # Errors
+    /// [`Error::Write`] when the rename fails.
+    pub fn publish(&mut self) -> Result<(), Error> {
+        match &mut self.fresh {
+            Some(fresh) => fresh
+                .publish()
+                .map_err(|e| Error::write("results", self.destination.name(), e)),
+            None => Ok(()),
+        }
+    }
+
+    /// True while the results go to a temporary file that has not yet
+    /// replaced the existing file of their name ([`ResultsWriter::publish`]).
+    pub fn held_back(&self) -> bool {
+        self.fresh.as_ref().is_some_and(|fresh| !fresh.published)
     }
 
     /// How this writer formats rows, for rows formatted elsewhere (on the
@@ -496,7 +601,14 @@ impl ResultsWriter {
     /// after the last and given their footer, so that it is a readable
     /// Parquet file (see `output/parquet/salvage.rs`). With it comes the
     /// tally of the rows such a Parquet file holds, read back from it.
-    pub fn finish_after(self, failure: Error, rows: u64) -> (Error, Option<Tally>) {
+    pub fn finish_after(mut self, failure: Error, rows: u64) -> (Error, Option<Tally>) {
+        if let Some(fresh) = self.fresh.take_if(|fresh| !fresh.published) {
+            // Failed before its first row: the existing file stays, the
+            // temporary one goes (when `fresh` is dropped).
+            let _ = self.end();
+            let left = format!("{} is left as it was", fresh.target.display());
+            return (failure.noting(&left), None);
+        }
         if !failure.is_results_write() {
             // The results so far are kept; the run's own error is the one
             // to report.
@@ -588,6 +700,11 @@ impl ResultsWriter {
             };
             failed(Error::write("results", name, e), note, None)
         })?;
+        if let Some(mut fresh) = self.fresh {
+            fresh
+                .publish()
+                .map_err(|e| failed(Error::write("results", name, e), None, None))?;
+        }
         match &self.staged {
             Some(staged) => staged.rename().map_err(|e| {
                 let note = staged.remove();

@@ -8,6 +8,8 @@
 //! column is its solution column in every order and format, and one that
 //! disagrees with `--solutions` is a `mismatch`; a header that is not
 //! UTF-8 (a cp1252 export) is a header, its names read with U+FFFD.
+//! A run refused on its inputs (an unclear or unknown column) leaves an
+//! existing results file as it was (trial59 F1-4).
 
 use std::sync::Arc;
 
@@ -403,4 +405,79 @@ fn a_header_that_is_not_utf8_is_a_header() {
         "{}",
         String::from_utf8_lossy(header)
     );
+}
+
+#[test]
+fn a_run_refused_on_its_inputs_leaves_an_existing_results_file_as_it_was() {
+    let scratch = Scratch::new();
+    let pairs = kaggle(5);
+    // Complete grids beside an empty column: which holds the puzzles is
+    // unclear, found on the records read ahead.
+    let mut text = String::from("id,sudoku,note\n");
+    for (i, (_, s)) in pairs.iter().enumerate() {
+        text.push_str(&format!("{i},{s},\n"));
+    }
+    let csv = scratch.file("grids.csv", text.as_bytes());
+    let objects: Vec<Vec<(&str, serde_json::Value)>> = pairs
+        .iter()
+        .enumerate()
+        .map(|(i, (_, s))| {
+            vec![
+                ("id", serde_json::json!(i)),
+                ("sudoku", serde_json::json!(s)),
+                ("note", serde_json::json!("")),
+            ]
+        })
+        .collect();
+    let json = scratch.file("grids.jsonl", &jsonl(&objects));
+    let headerless = scratch.file("plain.csv", format!("{}\n", pairs[0].0).as_bytes());
+    let known = b"yesterday's results\n";
+    let outputs = [
+        "old.csv",
+        "old.jsonl",
+        "old.parquet",
+        "old.csv.gz",
+        "old.jsonl.zst",
+    ];
+    let refused: [(&str, &[&str]); 5] = [
+        (&csv, &[]),
+        (&json, &[]),
+        (&csv, &["--column", "nosuch"]),
+        (&json, &["--column", "nosuch"]),
+        (&headerless, &["--column", "board"]),
+    ];
+    for (input, flags) in refused {
+        for command in ["solve", "check", "rate"] {
+            for name in outputs {
+                let path = scratch.file(name, known);
+                let mut args = vec![input, "-o", path.as_str()];
+                args.extend(flags);
+                let output = run_subcommand(command, &args);
+                let what = format!("{command} {args:?}");
+                assert_eq!(code(&output), 2, "{what}: {}", stderr(&output));
+                assert_eq!(std::fs::read(&path).expect("still there"), known, "{what}");
+            }
+        }
+    }
+    // Nothing left beside them; a run that gets to its rows replaces them.
+    let given = scratch.file("given.csv", format!("puzzle\n{}\n", pairs[0].0).as_bytes());
+    for name in outputs {
+        let path = scratch.path(name);
+        let output = run_subcommand("solve", &[&given, "-o", &path]);
+        assert_eq!(code(&output), 0, "{name}: {}", stderr(&output));
+        assert_ne!(std::fs::read(&path).expect("written"), known, "{name}");
+    }
+    let mut left: Vec<String> = std::fs::read_dir(scratch.path(""))
+        .expect("the scratch directory")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    left.sort();
+    assert_eq!(left, Vec::<String>::new());
 }
