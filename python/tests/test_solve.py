@@ -144,7 +144,7 @@ def test_bad_records_are_malformed_rows_and_never_stop_the_batch():
     assert messages[9] == "dict value, not a puzzle string or a list of 81 integers"
     assert messages[3] == "80 cells, expected 81"
     assert messages[4] == "82 cells, expected 81"
-    assert messages[5] == "0 cells, expected 81"
+    assert messages[5] == "empty field, expected 81 cells"
     assert messages[6] == "byte 0xFF at position 1"
     assert messages[7] == "found a list of 3 values, expected 81 cells or 9 lists of 9"
     assert messages[8] == "item 1 is 10, expected 0-9"

@@ -8,9 +8,11 @@
 //! [`SOLUTION_NAMES`], [`STATUS_NAME`]), for every reader.
 //!
 //! A column named as a solution ([`SOLUTION_NAMES`]) or a status is
-//! never chosen. Of the others, the first that holds a value that reads as
-//! a whole puzzle (of any size) and is not a complete grid is the puzzle
-//! column; else the first whose values only look like one (a damaged
+//! never chosen. Of the others, the one with the most values that read as
+//! whole puzzles (of any size) and are not complete grids is the puzzle
+//! column (of two with as many, the first): one puzzle in a column that is
+//! empty elsewhere does not outweigh a column of them. Else it is the
+//! first whose values only look like one (a damaged
 //! puzzle, a long number); a column of complete grids (of any size and
 //! numbering) is chosen only when no other column could hold puzzles
 //! instead: when one is empty (or null, or a placeholder of a missing
@@ -33,7 +35,7 @@ pub const SOLUTION_NAMES: [&str; 3] = ["solution", "solutions", "answer"];
 pub const STATUS_NAME: &str = "status";
 
 /// What a column shows on the records looked at.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Seen {
     /// Only empty or null values, or placeholders of a missing value: it
     /// may hold puzzles further on.
@@ -47,17 +49,33 @@ pub enum Seen {
     /// A value that looks like a puzzle but does not read as one: a
     /// damaged puzzle, or a long number (an id of 17 or more digits).
     Looks,
-    /// A value that reads as a whole puzzle of some size and is not a
-    /// complete grid.
-    Puzzle,
+    /// Values that read as whole puzzles of some size and are not
+    /// complete grids: how many.
+    Puzzle(usize),
 }
 
 impl Seen {
-    /// What a column shows once another value of it is seen: a puzzle
-    /// outweighs what only looks like one, which outweighs a complete
-    /// grid, which outweighs anything else, which outweighs nothing.
+    /// What a column shows once another value of it is seen: puzzles
+    /// (counted) outweigh what only looks like one, which outweighs a
+    /// complete grid, which outweighs anything else, which outweighs
+    /// nothing.
     pub fn and(self, next: Seen) -> Seen {
-        self.max(next)
+        match (self, next) {
+            (Seen::Puzzle(a), Seen::Puzzle(b)) => Seen::Puzzle(a.saturating_add(b)),
+            _ if next.weight() > self.weight() => next,
+            _ => self,
+        }
+    }
+
+    /// The rank of what a column shows, for [`Seen::and`].
+    fn weight(self) -> u8 {
+        match self {
+            Seen::Empty => 0,
+            Seen::Other => 1,
+            Seen::Complete => 2,
+            Seen::Looks => 3,
+            Seen::Puzzle(_) => 4,
+        }
     }
 }
 
@@ -79,7 +97,7 @@ pub fn seen_text(field: &[u8], sizes: &SizeOptions) -> Seen {
     } else if complete_text(field, sizes) {
         Seen::Complete
     } else if field::puzzle(field).is_some() || sized::is_puzzle(field, sizes) {
-        Seen::Puzzle
+        Seen::Puzzle(1)
     } else {
         Seen::Looks
     }
@@ -97,7 +115,7 @@ pub fn seen_value(value: &Value<'_>, sizes: &SizeOptions) -> Seen {
         _ if value::puzzle(value).is_ok_and(|grid| !grid.is_complete())
             || matches!(value::sized(value, None, sizes), Some((Ok(read), _)) if !read.puzzle.is_complete()) =>
         {
-            Seen::Puzzle
+            Seen::Puzzle(1)
         }
         _ => Seen::Looks,
     }
@@ -171,12 +189,23 @@ pub enum Choice {
     },
 }
 
-/// The puzzle column by what each column shows (see the module docs).
+/// The puzzle column by what each column shows (see the module docs):
+/// the one of the most puzzles, the first of as many.
 pub fn choose(seen: &[Seen]) -> Choice {
-    for kind in [Seen::Puzzle, Seen::Looks] {
-        if let Some(i) = seen.iter().position(|&s| s == kind) {
-            return Choice::Column(i);
-        }
+    let puzzles = |i: usize| match seen[i] {
+        Seen::Puzzle(n) => n,
+        _ => 0,
+    };
+    // `max_by_key` gives the last of equals: the first is wanted.
+    if let Some(i) = (0..seen.len())
+        .rev()
+        .filter(|&i| puzzles(i) > 0)
+        .max_by_key(|&i| puzzles(i))
+    {
+        return Choice::Column(i);
+    }
+    if let Some(i) = seen.iter().position(|&s| s == Seen::Looks) {
+        return Choice::Column(i);
     }
     let of = |kind: Seen| -> Vec<usize> { (0..seen.len()).filter(|&i| seen[i] == kind).collect() };
     let complete = of(Seen::Complete);
@@ -228,7 +257,7 @@ mod tests {
 
     #[test]
     fn a_puzzle_outweighs_complete_grids_and_empty_columns_make_it_unclear() {
-        assert_eq!(choose(&[Complete, Other, Puzzle]), Choice::Column(2));
+        assert_eq!(choose(&[Complete, Other, Puzzle(1)]), Choice::Column(2));
         assert_eq!(choose(&[Other, Complete]), Choice::Column(1));
         assert_eq!(choose(&[Other, Empty]), Choice::Nothing);
         assert_eq!(
@@ -239,7 +268,7 @@ mod tests {
             }
         );
         assert_eq!(Empty.and(Complete).and(Other), Complete);
-        assert_eq!(Complete.and(Puzzle), Puzzle);
+        assert_eq!(Complete.and(Puzzle(1)), Puzzle(1));
         let names = ["board", "target"];
         assert_eq!(
             describe(&[1], &[0], |i| names[i].to_string()),
@@ -248,13 +277,28 @@ mod tests {
     }
 
     #[test]
+    fn the_column_of_the_most_puzzles_is_chosen_the_first_of_as_many() {
+        let folded = |values: &[Seen]| values.iter().fold(Empty, |all, &one| all.and(one));
+        // One puzzle in a column empty elsewhere, then a column of them.
+        let sparse = folded(&[Empty, Puzzle(1), Empty, Empty]);
+        let full = folded(&[Puzzle(1), Puzzle(1), Looks, Puzzle(1)]);
+        assert_eq!((sparse, full), (Puzzle(1), Puzzle(3)));
+        assert_eq!(choose(&[Other, sparse, full]), Choice::Column(2));
+        assert_eq!(choose(&[Puzzle(2), Other, Puzzle(2)]), Choice::Column(0));
+        assert_eq!(choose(&[Complete, Puzzle(1), Puzzle(2)]), Choice::Column(2));
+    }
+
+    #[test]
     fn a_whole_puzzle_outweighs_what_only_looks_like_one() {
-        assert_eq!(choose(&[Looks, Puzzle]), Choice::Column(1));
+        assert_eq!(choose(&[Looks, Puzzle(1)]), Choice::Column(1));
         assert_eq!(choose(&[Complete, Looks]), Choice::Column(1));
-        assert_eq!(Looks.and(Puzzle), Puzzle);
+        assert_eq!(Looks.and(Puzzle(1)), Puzzle(1));
         assert_eq!(Complete.and(Looks), Looks);
-        assert_eq!(solution_column(&[Complete, Puzzle, Complete], 1), Some(0));
-        assert_eq!(solution_column(&[Other, Puzzle, Empty], 1), None);
+        assert_eq!(
+            solution_column(&[Complete, Puzzle(1), Complete], 1),
+            Some(0)
+        );
+        assert_eq!(solution_column(&[Other, Puzzle(1), Empty], 1), None);
         let sizes = SizeOptions::default();
         let seen = |text: &str| seen_text(text.as_bytes(), &sizes);
         assert_eq!(seen("123456789012345678"), Looks);
@@ -302,10 +346,10 @@ mod tests {
         // given, which reads from 0 with repeats, is no complete grid.
         let mut four_blank = text(&four, b"1234");
         four_blank[3] = b'.';
-        assert_eq!(seen(&four_blank), Puzzle);
+        assert_eq!(seen(&four_blank), Puzzle(1));
         let mut puzzle = nine.clone();
         puzzle[..9].fill(0);
-        assert_eq!(seen(&sized::numbers_field(puzzle)), Puzzle);
+        assert_eq!(seen(&sized::numbers_field(puzzle)), Puzzle(1));
         // Lists, flat and nested, numbered from 0 or from 1.
         let ints = |values: &[i64]| Value::List(values.iter().map(|&v| Value::Int(v)).collect());
         assert_eq!(seen_value(&ints(&nine), &sizes), Complete);
@@ -315,7 +359,7 @@ mod tests {
         assert_eq!(seen_value(&ints(&one), &sizes), Complete);
         let mut blank = nine.clone();
         blank[0] = -1;
-        assert_eq!(seen_value(&ints(&blank), &sizes), Puzzle);
+        assert_eq!(seen_value(&ints(&blank), &sizes), Puzzle(1));
         assert_eq!(seen_value(&ints(&sixteen), &sizes), Complete);
     }
 }

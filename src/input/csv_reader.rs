@@ -439,7 +439,7 @@ mod tests {
         assert_eq!(got[0].expected, Some(Status::Solved));
         assert_eq!(got[0].solution, Some(grid(S)));
         assert_eq!(got[1].expected, Some(Status::Malformed));
-        assert_eq!(got[1].puzzle, Err("0 cells, expected 81".into()));
+        assert_eq!(got[1].puzzle, Err("empty field, expected 81 cells".into()));
     }
 
     #[test]
@@ -469,7 +469,7 @@ mod tests {
         // An empty first puzzle does not hide the column.
         let data = format!("board,target\n,{S}\n\n{P},{S}\n");
         let got = read(&data, None).unwrap();
-        assert_eq!(got[0].puzzle, Err("0 cells, expected 81".into()));
+        assert_eq!(got[0].puzzle, Err("empty field, expected 81 cells".into()));
         assert_eq!((got[1].line, got[1].puzzle.clone()), (4, Ok(grid(P))));
         assert_eq!(got[1].solution, Some(grid(S)));
         // A column of complete grids before the puzzles is their solution.

@@ -250,9 +250,13 @@ pub fn solution_error(field: &[u8]) -> String {
     }
 }
 
-/// Why `field` is not a 9x9 puzzle, in the parser's words (for a field that
+/// Why `field` is not a 9x9 puzzle, in the parser's words (`empty field,
+/// expected 81 cells` for an empty one; for a field that
 /// is not one; see [`puzzle`]).
 pub fn error(field: &[u8]) -> String {
+    if field.is_empty() {
+        return String::from("empty field, expected 81 cells");
+    }
     if missing(field) {
         return format!(
             "'{}' marks a missing value, not a puzzle",
@@ -553,7 +557,7 @@ mod tests {
             "bad character '\u{feff}' at position 2"
         );
         assert_eq!(error(b"1\t2"), "byte 0x09 at position 2");
-        assert_eq!(error(b""), "0 cells, expected 81");
+        assert_eq!(error(b""), "empty field, expected 81 cells");
     }
 
     #[test]

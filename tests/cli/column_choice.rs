@@ -8,8 +8,10 @@
 //! column is its solution column in every order and format, and one that
 //! disagrees with `--solutions` is a `mismatch`; a header that is not
 //! UTF-8 (a cp1252 export) is a header, its names read with U+FFFD.
-//! A run refused on its inputs (an unclear or unknown column) leaves an
-//! existing results file as it was (trial59 F1-4).
+//! The column of the most puzzles is the puzzle column, not the first that
+//! shows one (trial59 F1-7), and a run refused on its inputs (an unclear
+//! or unknown column) leaves an existing results file as it was (trial59
+//! F1-4).
 
 use std::sync::Arc;
 
@@ -405,6 +407,67 @@ fn a_header_that_is_not_utf8_is_a_header() {
         "{}",
         String::from_utf8_lossy(header)
     );
+}
+
+#[test]
+fn one_puzzle_in_a_mostly_empty_column_does_not_outweigh_a_column_of_puzzles() {
+    let scratch = Scratch::new();
+    let pairs = kaggle(40);
+    // `original` holds one puzzle (record 10), `board` all but one (record
+    // 20, where both are empty: a malformed row that says so).
+    let original = |i: usize| if i == 10 { pairs[39].0.as_str() } else { "" };
+    let board = |i: usize| if i == 20 { "" } else { pairs[i].0.as_str() };
+    let mut text = String::from("id,original,board\n");
+    for i in 0..pairs.len() {
+        text.push_str(&format!("{i},{},{}\n", original(i), board(i)));
+    }
+    let csv = scratch.file("sparse.csv", text.as_bytes());
+    let objects: Vec<Vec<(&str, serde_json::Value)>> = (0..pairs.len())
+        .map(|i| {
+            vec![
+                ("id", serde_json::json!(i)),
+                ("original", serde_json::json!(original(i))),
+                ("board", serde_json::json!(board(i))),
+            ]
+        })
+        .collect();
+    let json = scratch.file("sparse.jsonl", &jsonl(&objects));
+    let ids: Vec<String> = (0..pairs.len()).map(|i| i.to_string()).collect();
+    let originals: Vec<&str> = (0..pairs.len()).map(original).collect();
+    let boards: Vec<&str> = (0..pairs.len()).map(board).collect();
+    let parquet = scratch.parquet(
+        "sparse.parquet",
+        vec![
+            (
+                "id",
+                strings(&ids.iter().map(String::as_str).collect::<Vec<_>>()),
+            ),
+            ("original", strings(&originals)),
+            ("board", strings(&boards)),
+        ],
+    );
+    for (path, first) in [(&csv, 2), (&json, 1), (&parquet, 1)] {
+        let got = solve_rows(&[path, "-o", "-"], 1);
+        assert_eq!(got.len(), pairs.len(), "{path}");
+        for (i, row) in got.iter().enumerate() {
+            assert_eq!(row.line, first + i as u64, "{path}");
+            if i == 20 {
+                assert_eq!(row.status, "malformed", "{path}");
+                assert_eq!(row.message, "empty field, expected 81 cells", "{path}");
+            } else {
+                assert_eq!(
+                    (row.status.as_str(), row.message.as_str()),
+                    ("solved", ""),
+                    "{path}"
+                );
+                assert_eq!(
+                    row.puzzle.replace('.', "0"),
+                    pairs[i].0,
+                    "{path}, record {i}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
