@@ -10,6 +10,7 @@ use std::ops::Range;
 
 use csv::{ByteRecord, Reader, ReaderBuilder, Terminator, Trim};
 use sudoku_core::grid::{Grid, CELLS};
+use sudoku_core::solver::Status;
 
 use super::choose::{self, Choice, Seen};
 use super::field;
@@ -333,30 +334,38 @@ impl CsvRules {
             }
             grid
         });
-        let expected = self
-            .cols
-            .status
-            .and_then(|i| rec.get(i))
-            .and_then(field::status);
+        let expected = self.expected(rec);
         if puzzle.is_err() {
             if let Some(f) = rec.get(at).filter(|f| sized::looks_sized(f)) {
                 let mut record = Record {
-                    expected,
                     kept: self.kept(rec),
                     ..Record::new(line, puzzle, None)
                 };
+                record.set_expected(expected);
                 record.set_sized(sized::read(f, given, &self.sizes));
                 return record;
             }
         }
-        Record {
+        let mut record = Record {
             line,
             puzzle,
             solution,
             solution_error,
-            expected,
+            expected: None,
+            status_error: None,
             kept: self.kept(rec),
             sized: None,
+        };
+        record.set_expected(expected);
+        record
+    }
+
+    /// What the record's status field, if any, says it expects
+    /// ([`field::status`]); nothing without a status column or field.
+    fn expected(&self, rec: &Fields<'_>) -> Result<Option<Status>, String> {
+        match self.cols.status.and_then(|i| rec.get(i)) {
+            Some(f) => field::status(f),
+            None => Ok(None),
         }
     }
 
@@ -408,14 +417,10 @@ impl CsvRules {
         }
         let given = self.cols.solution.and_then(|i| rec.get(i));
         let mut record = Record {
-            expected: self
-                .cols
-                .status
-                .and_then(|i| rec.get(i))
-                .and_then(field::status),
             kept: self.kept(rec),
             ..Record::new(line, Err("no field looks like a puzzle".into()), None)
         };
+        record.set_expected(self.expected(rec));
         record.set_sized(sized::read(
             &grid,
             given.filter(|g| !g.is_empty()),

@@ -79,12 +79,16 @@ pub fn missing(field: &[u8]) -> bool {
             .any(|m| field.eq_ignore_ascii_case(m.as_bytes()))
 }
 
-/// The status a field names (an expected-status column), as
-/// [`Status`]'s `FromStr` reads it: any case, spaces around it. The names
-/// are ASCII, so they are matched on the bytes, without the UTF-8 check and
-/// copy of a `str` first (on Parquet results read back, where every row has
-/// one, that was a tenth of the reading); other text goes the `str` way.
-pub fn status(field: &[u8]) -> Option<Status> {
+/// What an expected-status field (a `status` column or key) says: the
+/// status it names, as [`Status`]'s `FromStr` reads it (any case, spaces
+/// around it); nothing expected when it is empty or a placeholder of a
+/// missing value ([`missing`]); else why it is neither ([`not_a_status`]:
+/// `unique`, `ok`, a typo), for the row's check to say, never taken as
+/// nothing expected. The names are ASCII, so they are matched on the
+/// bytes, without the UTF-8 check and copy of a `str` first (on Parquet
+/// results read back, where every row has one, that was a tenth of the
+/// reading).
+pub fn status(field: &[u8]) -> Result<Option<Status>, String> {
     // A name as results write it, matched exactly first: nearly every
     // field is one (a results file read back), and a slice comparison
     // is a third of the case-blind search's instructions.
@@ -92,13 +96,48 @@ pub fn status(field: &[u8]) -> Option<Status> {
         .into_iter()
         .find(|status| status.name().as_bytes() == field)
     {
-        return Some(status);
+        return Ok(Some(status));
     }
     let name = field.trim_ascii();
+    if name.is_empty() || missing(name) {
+        return Ok(None);
+    }
     Status::ALL
         .into_iter()
         .find(|status| status.name().as_bytes().eq_ignore_ascii_case(name))
         .or_else(|| std::str::from_utf8(field).ok()?.parse().ok())
+        .map(Some)
+        .ok_or_else(|| unknown_status(field))
+}
+
+/// [`not_a_status`] of a value written as `value` (a field, a JSON value
+/// as written): its first characters, quoted.
+pub fn unknown_status(value: &[u8]) -> String {
+    not_a_status(&format!("'{}'", excerpt(value)))
+}
+
+/// Characters of a status field shown in a message, at most: a row's
+/// message stays one readable line whatever the field holds.
+const STATUS_EXCERPT: usize = 40;
+
+/// `field` as a message shows it: its first [`STATUS_EXCERPT`] characters
+/// (invalid UTF-8 replaced), and `...` when there are more.
+fn excerpt(field: &[u8]) -> String {
+    let text = String::from_utf8_lossy(field);
+    match text.char_indices().nth(STATUS_EXCERPT) {
+        Some((end, _)) => format!("{}...", &text[..end]),
+        None => text.into_owned(),
+    }
+}
+
+/// Why an expected status (`what`: the value as a message shows it,
+/// `'unique'`, `1`, `a float (0.5)`) is none: it names no status, so the
+/// row's check is `mismatch`.
+pub fn not_a_status(what: &str) -> String {
+    format!(
+        "expected status {what} is no status name: expected solved, multiple, unsolvable, \
+         invalid, malformed or timeout, or empty for none"
+    )
 }
 
 /// The side of a one-line grid of another size (4, 16 or 25): 16 cells of
@@ -411,12 +450,43 @@ mod tests {
                 name.to_ascii_uppercase(),
                 format!(" {name}\t"),
             ] {
-                assert_eq!(status(field.as_bytes()), Some(want), "{field:?}");
+                assert_eq!(status(field.as_bytes()), Ok(Some(want)), "{field:?}");
             }
         }
-        for field in ["", "solve", "solved solved", "ok"] {
-            assert_eq!(status(field.as_bytes()), None, "{field:?}");
+        // Trimmed as `str::trim` trims, no-break spaces too.
+        assert_eq!(status("solved\u{a0}".as_bytes()), Ok(Some(Status::Solved)));
+        for field in ["", "  ", "NA", " null ", "None", "-"] {
+            assert_eq!(status(field.as_bytes()), Ok(None), "{field:?}");
         }
+    }
+
+    #[test]
+    fn a_status_field_naming_no_status_says_so() {
+        for (field, shown) in [
+            ("solve", "'solve'"),
+            ("solved solved", "'solved solved'"),
+            ("ok", "'ok'"),
+            ("Solved!", "'Solved!'"),
+            (" unique ", "' unique '"),
+        ] {
+            assert_eq!(
+                status(field.as_bytes()),
+                Err(not_a_status(shown)),
+                "{field:?}"
+            );
+        }
+        assert_eq!(
+            status(b"ok"),
+            Err(
+                "expected status 'ok' is no status name: expected solved, multiple, \
+                 unsolvable, invalid, malformed or timeout, or empty for none"
+                    .into()
+            )
+        );
+        let long = "x".repeat(100);
+        let shown = format!("'{}...'", &long[..STATUS_EXCERPT]);
+        assert_eq!(status(long.as_bytes()), Err(not_a_status(&shown)));
+        assert_eq!(status(b"\xffok"), Err(not_a_status("'\u{fffd}ok'")));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use sudoku_core::solver::Status;
 
 use super::choose::{self, Choice, Seen};
 use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
+use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::Keep;
 use super::lines::is_skipped;
@@ -136,6 +137,17 @@ pub(crate) fn lossy_string(raw: &str) -> String {
     }
     flush(&mut units, &mut out);
     out
+}
+
+/// What a status key's value says it expects: a string as a CSV status
+/// field ([`field::status`]), nothing for `null`, and any other value (a
+/// number, a boolean, a list, an object) names no status.
+fn expected_status(raw: &RawValue) -> Result<Option<Status>, String> {
+    match parse(raw) {
+        Json::Null => Ok(None),
+        Json::String(text) => field::status(text.as_bytes()),
+        _ => Err(field::unknown_status(raw.get().as_bytes())),
+    }
 }
 
 /// A JSON value as the puzzle rules see it.
@@ -611,10 +623,9 @@ impl JsonRules {
                 }
             }
         }
-        record.expected = self
-            .value(entries, &self.status, &[STATUS_NAME])
-            .and_then(|raw| serde_json::from_str::<String>(raw.get()).ok())
-            .and_then(|s| s.parse::<Status>().ok());
+        if let Some(raw) = self.value(entries, &self.status, &[STATUS_NAME]) {
+            record.set_expected(expected_status(raw));
+        }
         record.kept = self
             .kept
             .iter()

@@ -51,7 +51,8 @@
 //!   `solution`, `solutions` or `answer`; without a header naming it, the
 //!   first other column of complete grids on the same records, before or
 //!   after the puzzle column (the `choose` rules). A
-//!   `status` column gives [`Record::expected`]; a solution column's value
+//!   `status` column gives [`Record::expected`] (a value that names no
+//!   status gives [`Record::status_error`]); a solution column's value
 //!   that is not a complete grid gives [`Record::solution_error`]. With a
 //!   header, a record with more or fewer fields than it (trailing empty
 //!   fields not counted) is `malformed`. Fields are trimmed; quoted fields
@@ -173,8 +174,16 @@ pub struct Record {
     /// result's check is then `mismatch`.
     pub solution_error: Option<String>,
     /// A status the input expects for this record (a `status` column, as in
-    /// a previous results CSV); used by `check`.
+    /// a previous results CSV); used by `check`. `None` for an empty value
+    /// or a placeholder of a missing one, and for one that names no status
+    /// (`status_error` then says so).
     pub expected: Option<Status>,
+    /// An expected status the input gives that names no status (`unique`,
+    /// `ok`, a typo): why, e.g. `expected status 'ok' is no status name:
+    /// ...`. The result's check is then
+    /// `mismatch`, whatever its status: what the input expects was never
+    /// tested.
+    pub status_error: Option<String>,
     /// The record's values of the kept columns ([`ReadOptions::keep`]), one
     /// per column of [`Records::kept_columns`], null where the record has
     /// none; empty without `--keep`.
@@ -194,9 +203,20 @@ impl Record {
             solution,
             solution_error: None,
             expected: None,
+            status_error: None,
             kept: Vec::new(),
             sized: None,
         }
+    }
+
+    /// Takes what the record's expected-status field says
+    /// ([`field::status`]'s reading of a `status` column or key): the
+    /// status, nothing, or why the value names no status.
+    pub(crate) fn set_expected(&mut self, read: Result<Option<Status>, String>) {
+        (self.expected, self.status_error) = match read {
+            Ok(status) => (status, None),
+            Err(why) => (None, Some(why)),
+        };
     }
 
     /// A record of a text line: its puzzle, and the solution it gives or

@@ -262,6 +262,18 @@ impl TextColumn {
     }
 }
 
+/// What a status column's value says it expects: text as a CSV status
+/// field ([`field::status`]), nothing for a null, and any other value (a
+/// number, a list) names no status.
+fn expected_status(value: &Value<'_>) -> Result<Option<Status>, String> {
+    match value {
+        Value::Null => Ok(None),
+        Value::Text(text) => field::status(text),
+        Value::Int(v) => Err(field::unknown_status(v.to_string().as_bytes())),
+        other => Err(field::not_a_status(&other.describe())),
+    }
+}
+
 /// Whether `row` of `array` holds a value: read from the null bitmap
 /// inline (`Array::is_valid` is a call a value).
 #[inline(always)]
@@ -352,18 +364,18 @@ impl TableRules {
             Some(Some(Some(text))) => Some(Grid::complete_from_line(text.try_into().ok()?)?),
             Some(None) => return None,
         };
-        let status = match (expected, &table.status) {
+        // Read whether or not `expected` asks: a value that names no
+        // status makes the row's check `mismatch`, which `record` writes.
+        let status = match &table.status {
             // Text read where it lies, without a `Value` made and dropped.
-            (true, Some(column)) => match column.text(row) {
-                Some(text) => text.and_then(field::status),
-                None => match column.value(row) {
-                    Value::Text(t) => field::status(t),
-                    _ => None,
-                },
+            Some(column) => match column.text(row) {
+                Some(Some(text)) => field::status(text).ok()?,
+                Some(None) => None,
+                None => expected_status(&column.value(row)).ok()?,
             },
-            _ => None,
+            None => None,
         };
-        Some((puzzle, solution, status))
+        Some((puzzle, solution, status.filter(|_| expected)))
     }
 
     /// The record of row `row` of `table` (made by [`TableRules::table`]),
@@ -399,17 +411,15 @@ impl TableRules {
                 Err(why) => (None, Some(why)),
             },
         };
-        let expected = match table.status.as_ref().map(|c| c.value(row)) {
-            Some(Value::Text(t)) => field::status(t),
-            _ => None,
-        };
         // Built once, where it is returned (see `record_batch::Parser::parse`).
         let mut record = Record {
             kept,
             solution_error,
-            expected,
             ..Record::new(line, puzzle, solution)
         };
+        if let Some(column) = &table.status {
+            record.set_expected(expected_status(&column.value(row)));
+        }
         if let Some(read) = sized {
             record.set_sized(read);
         }

@@ -78,6 +78,7 @@ impl Parser {
                     solution: given.solution,
                     solution_error: given.error.map(String::from),
                     expected: None,
+                    status_error: None,
                     kept,
                     sized: None,
                 }
@@ -124,14 +125,16 @@ pub struct PlainRecord {
 
 impl PlainRecord {
     /// `record` of input `input` as a plain puzzle, when it is one: a 9x9
-    /// puzzle with no kept value, no given solution that is not a grid and
-    /// no grid of another size (its expected status, which only the
-    /// results carry, aside).
+    /// puzzle with no kept value, no given solution or expected status
+    /// that is not one (each makes its check `mismatch`) and no grid of
+    /// another size (its expected status, which only the results carry,
+    /// aside).
     pub fn parsed(input: usize, record: &Record) -> Option<PlainRecord> {
         match record.puzzle {
             Ok(puzzle)
                 if record.kept.is_empty()
                     && record.solution_error.is_none()
+                    && record.status_error.is_none()
                     && record.sized.is_none() =>
             {
                 Some(PlainRecord {

@@ -27,7 +27,7 @@ pub enum Value<'a> {
 impl Value<'_> {
     /// What the value is, for a message: `null`, `a string of 80
     /// characters`, `a list of 80 values`, `an integer (17)`.
-    fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match self {
             Value::Null => "null".into(),
             Value::Text(t) => format!("a string of {} characters", t.len()),

@@ -19,8 +19,28 @@ use crate::process::clock::Stopwatch;
 /// Classifies one record: a malformed record becomes a `malformed` result
 /// with the reader's message; a puzzle is solved and timed (`solve_ns`
 /// covers the classification and search of this puzzle alone), and its
-/// solution checked against the one the input gives, if any.
+/// solution checked against the one the input gives, if any. An expected
+/// status that names no status ([`Record::status_error`]) makes the check
+/// `mismatch`, whatever the status, saying why in the message.
 pub fn solve_record(
+    solver: &mut dyn Solver,
+    input: usize,
+    mut record: Record,
+    mode: Mode,
+    limits: &Limits,
+) -> PuzzleResult {
+    let status_error = record.status_error.take();
+    let mut result = solve_checked(solver, input, record, mode, limits);
+    if let Some(why) = status_error {
+        result.check = Some(Check::Mismatch);
+        add_to_message(&mut result.message, &why);
+    }
+    result
+}
+
+/// [`solve_record`] but for an expected status that names no status.
+#[inline(always)]
+fn solve_checked(
     solver: &mut dyn Solver,
     input: usize,
     record: Record,
@@ -182,12 +202,7 @@ fn check_the_rest<G: PartialEq>(
     message: &mut Option<String>,
     differ: impl Fn(&G, &G) -> Option<Difference>,
 ) -> Option<Check> {
-    let mut add = |why: &str| {
-        *message = Some(match message.take() {
-            Some(first) => format!("{first}; {why}"),
-            None => why.to_string(),
-        });
-    };
+    let mut add = |why: &str| add_to_message(message, why);
     if let Some(why) = solution_error {
         add(why);
         return Some(Check::Mismatch);
@@ -204,6 +219,14 @@ fn check_the_rest<G: PartialEq>(
         }
         _ => None,
     }
+}
+
+/// `message` with `why` added: after what it says, if anything.
+fn add_to_message(message: &mut Option<String>, why: &str) {
+    *message = Some(match message.take() {
+        Some(first) => format!("{first}; {why}"),
+        None => why.to_string(),
+    });
 }
 
 thread_local! {

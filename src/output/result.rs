@@ -48,8 +48,10 @@ pub struct PuzzleResult {
     /// Time of this puzzle's classification and search alone, in
     /// nanoseconds; `None` when malformed.
     pub solve_ns: Option<u64>,
-    /// The check against a solution given by the input: set only for a
-    /// `solved` puzzle whose input gives one.
+    /// The check against what the input gives: a solution (`ok` or
+    /// `mismatch` for a `solved` puzzle whose input gives one; `mismatch`,
+    /// whatever the status, for one that is no complete grid) and an
+    /// expected status (`mismatch` for one that names no status).
     pub check: Option<Check>,
     /// Why: the parser's message for `malformed`, the conflict for
     /// `invalid`, the limit for `timeout`; else `None`. Raw text, possibly

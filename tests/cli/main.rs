@@ -15,6 +15,7 @@ mod column_choice;
 mod dataset;
 mod dataset_columns;
 mod doc_examples;
+mod expected_status;
 mod formats_in;
 mod formats_out;
 mod full_by_bytes;

@@ -41,7 +41,7 @@ pub enum Problem {
         /// The solver's solution.
         solution: Option<Solution>,
         /// The row's message, which says why when the given solution is
-        /// not a grid.
+        /// not a grid or the expected status names no status.
         why: Option<String>,
     },
     /// The status differs from the baseline's.
