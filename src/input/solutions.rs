@@ -19,7 +19,7 @@ use sudoku_core::sizes::{self, SizedGrid, Symbols};
 
 use super::ahead::Ahead;
 use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
-use super::csv::{is_spread, numbered_cells};
+use super::csv::{is_spread, numbered_cells, reads_as_a_record};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, split, too_long};
@@ -90,6 +90,10 @@ pub struct SolutionsReader<R> {
     cells: Option<std::ops::Range<usize>>,
     record: ByteRecord,
     fields: Vec<(usize, usize)>,
+    /// CSV: the fields of the file's first record (its header, if any),
+    /// once read, for the test of a line a quoted field takes in
+    /// ([`SolutionsReader::mind_stray_quotes`]).
+    field_count: Option<usize>,
 }
 
 impl<R: BufRead> SolutionsReader<R> {
@@ -97,7 +101,11 @@ impl<R: BufRead> SolutionsReader<R> {
     pub fn new(src: R, csv: bool, path: &Path) -> SolutionsReader<R> {
         SolutionsReader {
             framer: if csv {
-                Framer::new(src, csv).with_cap(MAX_TABLE_RECORD)
+                Framer::new(src, csv)
+                    .with_cap(MAX_TABLE_RECORD)
+                    .with_row_test(Box::new(|line| {
+                        reads_as_a_record(line, b',', None, &SizeOptions::default())
+                    }))
             } else {
                 Framer::new(src, csv)
             },
@@ -110,6 +118,7 @@ impl<R: BufRead> SolutionsReader<R> {
             cells: None,
             record: ByteRecord::new(),
             fields: Vec::new(),
+            field_count: None,
         }
     }
 
@@ -160,6 +169,10 @@ impl<R: BufRead> SolutionsReader<R> {
                 if !self.split_csv() {
                     self.started = true;
                     return given(Some(Err(not_a_grid(line, "unreadable CSV record"))), b"");
+                }
+                if self.field_count.is_none() {
+                    self.field_count = Some(self.record.len());
+                    self.mind_stray_quotes();
                 }
                 if !self.started && self.is_header() {
                     self.take_header();
@@ -232,6 +245,20 @@ impl<R: BufRead> SolutionsReader<R> {
             .trim(Trim::All)
             .from_reader(bytes);
         matches!(reader.read_byte_record(&mut self.record), Ok(true))
+    }
+
+    /// Tells the framer the field count of the file's first record: a
+    /// line a quoted field takes in is a record of its own, and the quote
+    /// that took it in a stray one, by the input's CSV reader's rule
+    /// ([`reads_as_a_record`], [`Framer::with_row_test`]): a lone `"`
+    /// closed by another at a line end would otherwise take the solutions
+    /// between into one field, and pair every later solution with the
+    /// wrong record.
+    fn mind_stray_quotes(&mut self) {
+        let fields = self.field_count;
+        let sizes = SizeOptions::default();
+        let test = move |line: &[u8]| reads_as_a_record(line, b',', fields, &sizes);
+        self.framer.set_row_test(Box::new(test));
     }
 
     /// True when the current CSV record is one grid's values, each a field
@@ -434,6 +461,29 @@ mod tests {
                 ))
             )]
         );
+    }
+
+    #[test]
+    fn a_stray_csv_quote_takes_in_no_solution_of_the_rows_after_it() {
+        // A lone `"` typed as a ditto mark in a note, closed by the next
+        // at a line end: legal CSV of one record over three lines, which
+        // paired every later solution with the record before its own.
+        let ok = |line| (line, Some(Ok(S.to_string())));
+        let stray = |line| {
+            let why = format!(
+                "solutions file line {line}: not a grid: unterminated quote opened on line {line}"
+            );
+            (line, Some(Err(why)))
+        };
+        let rows = format!("1,{S},\"\n2,{S},\n3,{S},\n4,{S},\"\n5,{S},\n");
+        assert_eq!(
+            read(&format!("id,solution,note\n{rows}"), true),
+            [stray(2), ok(3), ok(4), stray(5), ok(6)]
+        );
+        assert_eq!(read(&rows, true), [stray(1), ok(2), ok(3), stray(4), ok(5)]);
+        // A note over lines that holds no grid is one field, as before.
+        let data = format!("id,solution,note\n1,{S},\"two\nlines\"\n2,{S},\n");
+        assert_eq!(read(&data, true), [ok(2), ok(4)]);
     }
 
     #[test]

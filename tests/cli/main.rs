@@ -52,6 +52,7 @@ mod round4_refused;
 mod round4_zero_lists;
 mod shard;
 mod sizes;
+mod solutions_quote;
 mod solve;
 mod stray_quote;
 mod tab_separated;
