@@ -463,11 +463,38 @@ fn as_bytes(metadata: &ParquetMetaData, bytes: &dyn Fn(usize) -> bool) -> Option
 /// Rows of the first row group [`by_content`] looks at.
 const ROWS_LOOKED_AT: usize = 1000;
 
+/// Bytes a row of a column of grids takes at most, on average by the
+/// footer's uncompressed sizes: a 64x64 grid as a list of 4,096 integers
+/// of 8 bytes, twice over. A column whose values are longer is no puzzle
+/// or solution column, and [`by_content`] does not read it: a unique note
+/// of a megabyte a row, in one row group as pyarrow writes it (its pages
+/// a gigabyte of dictionary for 1,000 rows), took 2 GB to look at.
+const GRID_ROW_BYTES: i64 = 64 << 10;
+
+/// The top-level columns of `group` [`by_content`] reads, ascending: those
+/// not `never` a puzzle (named as a solution or status) whose values may
+/// be grids, no more than [`GRID_ROW_BYTES`] a row on average.
+fn grid_candidates(group: &RowGroupMetaData, never: impl Fn(usize) -> bool) -> Vec<usize> {
+    let schema = group.schema_descr();
+    let roots = schema.root_schema().get_fields().len();
+    let mut bytes = vec![0_i64; roots];
+    for (leaf, column) in group.columns().iter().enumerate() {
+        if let Some(sum) = bytes.get_mut(schema.get_column_root_idx(leaf)) {
+            *sum = sum.saturating_add(column.uncompressed_size().max(0));
+        }
+    }
+    let rows = group.num_rows().max(1);
+    (0..roots)
+        .filter(|&i| !never(i) && bytes[i] / rows <= GRID_ROW_BYTES)
+        .collect()
+}
+
 /// What each column (named `names`) shows in the first
 /// [`ROWS_LOOKED_AT`] rows (fewer when they are long: a batch's bytes,
 /// [`batch_rows`]), for [`choose`], and how many rows that is: never a
-/// puzzle for a column named as a solution or status; nothing for a file
-/// with no rows.
+/// puzzle for a column named as a solution or status, nor for one whose
+/// values are too long to be grids ([`grid_candidates`]); these columns
+/// are not read. Nothing for a file with no rows.
 fn by_content(
     file: &ParquetFile,
     metadata: &ArrowReaderMetadata,
@@ -476,14 +503,22 @@ fn by_content(
     if metadata.metadata().num_row_groups() == 0 {
         return Ok((Vec::new(), 0));
     }
-    let roots: Vec<usize> = (0..names.len()).collect();
-    let look = batch_rows(metadata.metadata().row_group(0), &roots, ROWS_LOOKED_AT);
-    let mut rows =
-        ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata.clone())
-            .with_row_groups(vec![0])
-            .with_batch_size(look)
-            .with_limit(look)
-            .build()?;
+    let group = metadata.metadata().row_group(0);
+    let never = |i: usize| names.get(i).is_some_and(|n| choose::never_puzzle(n));
+    let read = grid_candidates(group, never);
+    if read.is_empty() {
+        return Ok((vec![Seen::Other; names.len()], 0));
+    }
+    let look = batch_rows(group, &read, ROWS_LOOKED_AT);
+    let builder =
+        ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata.clone());
+    let mask = ProjectionMask::roots(builder.parquet_schema(), read.iter().copied());
+    let mut rows = builder
+        .with_row_groups(vec![0])
+        .with_projection(mask)
+        .with_batch_size(look)
+        .with_limit(look)
+        .build()?;
     let Some(batch) = rows.next().transpose()? else {
         return Ok((Vec::new(), 0));
     };
@@ -491,17 +526,15 @@ fn by_content(
         return Ok((Vec::new(), 0));
     }
     let sizes = SizeOptions::default();
-    let seen = (0..batch.num_columns())
-        .map(|i| {
-            if names.get(i).is_some_and(|n| choose::never_puzzle(n)) {
-                return Seen::Other;
-            }
-            let column = batch.column(i).as_ref();
-            (0..batch.num_rows())
-                .map(|row| choose::seen_value(&value_at(column, row), &sizes))
-                .fold(Seen::Empty, Seen::and)
-        })
-        .collect();
+    let mut seen = vec![Seen::Other; names.len()];
+    for (k, &i) in read.iter().enumerate() {
+        let (Some(column), Some(seen)) = (batch.columns().get(k), seen.get_mut(i)) else {
+            continue;
+        };
+        *seen = (0..batch.num_rows())
+            .map(|row| choose::seen_value(&value_at(column.as_ref(), row), &sizes))
+            .fold(Seen::Empty, Seen::and);
+    }
     Ok((seen, batch.num_rows()))
 }
 
@@ -640,6 +673,57 @@ mod tests {
             batch_rows(&group_of_notes(2, 20 << 20), &[1], BATCH_ROWS),
             1
         );
+    }
+
+    #[test]
+    fn the_look_reads_no_column_too_long_to_hold_grids() {
+        // A megabyte a row is no grid; ten bytes may be.
+        let long = group_of_notes(40, 1 << 20);
+        assert_eq!(grid_candidates(&long, |_| false), [0]);
+        let short = group_of_notes(100, 10);
+        assert_eq!(grid_candidates(&short, |_| false), [0, 1]);
+        assert_eq!(grid_candidates(&short, |i| i == 0), [1]);
+
+        // A puzzle column named as none, after a column of long notes: the
+        // notes are not read (their first page's header is spoilt, so a
+        // read of them fails), and the puzzles are found and read.
+        let text = "n".repeat(100 << 10);
+        let notes: StringArray = (0..20).map(|_| Some(text.as_str())).collect();
+        let puzzles: StringArray = (0..20).map(|_| Some(P)).collect();
+        let columns: Vec<(&str, ArrayRef)> =
+            vec![("note", Arc::new(notes)), ("board", Arc::new(puzzles))];
+        let batch = RecordBatch::try_from_iter(columns).unwrap();
+        let props = WriterProperties::builder()
+            .set_dictionary_enabled(false)
+            .build();
+        let mut bytes = Vec::new();
+        let mut writer = ArrowWriter::try_new(&mut bytes, batch.schema(), Some(props)).unwrap();
+        writer.write(&batch).unwrap();
+        let metadata = writer.close().unwrap();
+        let (start, _) = metadata.row_group(0).column(0).byte_range();
+        let start = usize::try_from(start).unwrap();
+        bytes[start..start + 16].fill(0xFF);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("notes.parquet");
+        std::fs::write(&path, &bytes).unwrap();
+
+        let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
+        let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
+        let names = ["note".to_string(), "board".to_string()];
+        let (seen, looked) = by_content(&file, &metadata, &names).unwrap();
+        assert_eq!(seen, [Seen::Other, Seen::Puzzle(20)]);
+        assert_eq!(looked, 20);
+        let mut unkept = reader_keeping_nothing(&path);
+        let records: Vec<Record> = std::iter::from_fn(|| unkept.next_record())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(records.len(), 20);
+        assert!(records.iter().all(|r| r.puzzle.is_ok()));
+        // Kept, the notes are read: the spoilt page says so.
+        let keep = Keep::Columns(vec![Column::Name("note".into())]);
+        let mut kept =
+            ParquetReader::new(File::open(&path).unwrap(), None, &keep, "p".into(), None).unwrap();
+        assert!(kept.next_record().is_some_and(|r| r.is_err()));
     }
 
     #[test]
