@@ -508,25 +508,27 @@ fn first_stray_quote(
     let mut at = At::FieldStart;
     let mut line = 0;
     // The line where the quoted field being read opens, and the rows it
-    // may take in after it.
-    let mut opened: Option<(u64, RowsWithin)> = None;
+    // may take in after it (one reader for every such field).
+    let mut opened: Option<u64> = None;
+    let mut within = RowsWithin::after(&csv::ByteRecord::new(), columns, delimiter);
     loop {
         text.clear();
         if lines.read_until(b'\n', &mut text)? == 0 {
             return Ok(None);
         }
         line += 1;
-        if let (At::Quoted, Some((open, within))) = (at, opened.as_mut()) {
+        if let (At::Quoted, Some(open)) = (at, opened) {
             if let Some(whole) = text.strip_suffix(b"\n") {
                 if within.is_row(whole) {
-                    return Ok(Some((*open, stray_quote(line))));
+                    return Ok(Some((open, stray_quote(line))));
                 }
             }
         }
         for &byte in &text {
             at = match (at, byte) {
                 (At::FieldStart, b'"') => {
-                    opened = Some((line, RowsWithin::after_line(&text, columns, delimiter)));
+                    within.reopen(&text);
+                    opened = Some(line);
                     At::Quoted
                 }
                 (At::Quoted, b'"') => At::QuoteInQuoted,
@@ -545,7 +547,7 @@ fn first_stray_quote(
                     )))
                 }
                 (At::QuoteInQuoted, _) => {
-                    let open = opened.as_ref().map_or(line, |(open, _)| *open);
+                    let open = opened.unwrap_or(line);
                     return Ok(Some((
                         open,
                         format!(

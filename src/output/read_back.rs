@@ -628,10 +628,16 @@ pub fn unclosed_quote(end: u64) -> String {
 /// name) holds no such line.
 pub struct RowsWithin<'a> {
     columns: &'a Columns,
-    delimiter: u8,
     /// The `file` and `line` of the row the quote is in, when they are
     /// before the quote.
     after: Option<(Option<String>, u64)>,
+    /// Reads each line looked at as a record, built once: building a
+    /// reader costs more than reading a line.
+    reader: csv_core::Reader,
+    /// The fields of the line last read, one after the other, and where
+    /// each ends, as `reader` writes them.
+    fields: Vec<u8>,
+    ends: Vec<usize>,
     record: csv::ByteRecord,
 }
 
@@ -641,22 +647,12 @@ impl<'a> RowsWithin<'a> {
     /// fields go: its `line` is empty or no number when the quote is
     /// before it).
     pub fn after(record: &csv::ByteRecord, columns: &'a Columns, delimiter: u8) -> RowsWithin<'a> {
-        let field = |i: usize| record.get(i).and_then(|f| std::str::from_utf8(f).ok());
-        let after = field(columns.line)
-            .and_then(|line| line.parse().ok())
-            .map(|line| {
-                (
-                    columns
-                        .file
-                        .and_then(field)
-                        .map(|f| file_name(f).to_string()),
-                    line,
-                )
-            });
         RowsWithin {
             columns,
-            delimiter,
-            after,
+            after: place_of(record, columns),
+            reader: csv_core::ReaderBuilder::new().delimiter(delimiter).build(),
+            fields: Vec::new(),
+            ends: Vec::new(),
             record: csv::ByteRecord::new(),
         }
     }
@@ -665,23 +661,60 @@ impl<'a> RowsWithin<'a> {
     /// (where the quote opens), read on its own.
     pub fn after_line(text: &[u8], columns: &'a Columns, delimiter: u8) -> RowsWithin<'a> {
         let mut within = RowsWithin::after(&csv::ByteRecord::new(), columns, delimiter);
-        let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
-        if within.read(first) {
-            within = RowsWithin::after(&within.record.clone(), columns, delimiter);
-        }
+        within.reopen(text);
         within
     }
 
-    /// Reads `line` (without its line end) as one CSV record.
+    /// Looks for rows following on from another row instead, as
+    /// [`RowsWithin::after_line`] does, with the same reader: the first
+    /// line of `text`, where another quote opens.
+    pub fn reopen(&mut self, text: &[u8]) {
+        let first = text.split(|&b| b == b'\n').next().unwrap_or_default();
+        self.after = if self.read(first) {
+            place_of(&self.record, self.columns)
+        } else {
+            None
+        };
+    }
+
+    /// Reads `line` (without its line end) as one CSV record, as a CSV
+    /// reader reads the first record of the line alone: `false` when it is
+    /// empty.
     fn read(&mut self, line: &[u8]) -> bool {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .delimiter(self.delimiter)
-            .from_reader(line)
-            .read_byte_record(&mut self.record)
-            .unwrap_or(false)
+        use csv_core::ReadRecordResult;
+
+        let mut input = line.strip_suffix(b"\r").unwrap_or(line);
+        self.reader.reset();
+        self.record.clear();
+        let (mut written, mut ended) = (0, 0);
+        loop {
+            // Once the line is read, empty input ends its record.
+            let (result, read, out, ends) = self.reader.read_record(
+                input,
+                &mut self.fields[written..],
+                &mut self.ends[ended..],
+            );
+            input = &input[read..];
+            written += out;
+            ended += ends;
+            match result {
+                ReadRecordResult::InputEmpty => {}
+                ReadRecordResult::OutputFull => {
+                    self.fields.resize((self.fields.len() * 2).max(64), 0);
+                }
+                ReadRecordResult::OutputEndsFull => {
+                    self.ends.resize((self.ends.len() * 2).max(16), 0);
+                }
+                ReadRecordResult::Record => break,
+                ReadRecordResult::End => return false,
+            }
+        }
+        let mut start = 0;
+        for &end in &self.ends[..ended] {
+            self.record.push_field(&self.fields[start..end]);
+            start = end;
+        }
+        true
     }
 
     /// True when `line` (a whole line, without its line end) is a row
@@ -729,6 +762,18 @@ impl<'a> RowsWithin<'a> {
         }
         None
     }
+}
+
+/// The `file` and `line` of `record`, a results row read as far as its
+/// fields go, when its `line` is a number.
+fn place_of(record: &csv::ByteRecord, columns: &Columns) -> Option<(Option<String>, u64)> {
+    let field = |i: usize| record.get(i).and_then(|f| std::str::from_utf8(f).ok());
+    let line = field(columns.line)?.parse().ok()?;
+    let file = columns
+        .file
+        .and_then(field)
+        .map(|f| file_name(f).to_string());
+    Some((file, line))
 }
 
 /// Why a row whose field opened by a quote took in the whole row at line
@@ -1702,6 +1747,62 @@ mod tests {
         }
         // Not a results table: not looked at.
         assert_eq!(read_all("a,b\n1,\"2\n3,4\n\"\n"), Ok(2));
+    }
+
+    /// Each line inside a quoted field is read by one reader built once
+    /// (building one per line made a value of a million lines take half a
+    /// minute to read back; trial59 F1-5): it reads a line as a CSV reader
+    /// reads the line alone, one line after another.
+    #[test]
+    fn a_line_within_reads_as_a_csv_reader_reads_it_alone() {
+        let columns = Columns::written(false, RatingColumns::None);
+        let long = format!("\"{}\"\"x\",{}", "a,".repeat(5000), ";".repeat(3000));
+        for delimiter in [b',', b';'] {
+            let mut within = RowsWithin::after(&csv::ByteRecord::new(), &columns, delimiter);
+            for line in [
+                "",
+                "a",
+                ",",
+                "1,\"b,c\",d",
+                "\"a\"\"b\";c,\"\"",
+                "\"never closed,a",
+                "a,b\r",
+                "a\rb,c",
+                ";;x;",
+                &long,
+                "",
+                "e,f",
+            ] {
+                let alone = line.strip_suffix('\r').unwrap_or(line);
+                let mut expected = csv::ByteRecord::new();
+                let more = csv::ReaderBuilder::new()
+                    .has_headers(false)
+                    .flexible(true)
+                    .delimiter(delimiter)
+                    .from_reader(alone.as_bytes())
+                    .read_byte_record(&mut expected)
+                    .unwrap();
+                assert_eq!(within.read(line.as_bytes()), more, "{line:?}");
+                if more {
+                    assert_eq!(texts(&within.record), texts(&expected), "{line:?}");
+                }
+            }
+        }
+    }
+
+    /// A whole row after many lines of a value (of a million line ends,
+    /// read back in seconds before one reader served every line) is found
+    /// at its line.
+    #[test]
+    fn a_whole_row_after_many_lines_of_a_value_is_found() {
+        let header = "line,puzzle,status,solution,guesses,solve_us,check,message\n";
+        let row = |line: u64, message: &str| format!("{line},{P},unsolvable,,0,1.0,,{message}\n");
+        let lines = 100_000;
+        let value = format!("\"{}{}x\"", "\n".repeat(lines), row(3, ""));
+        let text = format!("{header}{}{}", row(2, &value), row(4, ""));
+        let mut reader = RecordReader::new(text.as_bytes());
+        assert_eq!(reader.read(), Ok(true));
+        assert_eq!(reader.read(), Err((2, stray_quote(2 + lines as u64))));
     }
 
     #[test]
