@@ -12,7 +12,7 @@ use super::frame::{Frame, Framer};
 use super::lines::is_skipped;
 
 /// Records read ahead at most (blank and comment lines not counted), as
-/// many as Parquet's first look ([`super::parquet_reader`]).
+/// many as Parquet's first look (`parquet_reader`).
 pub const AHEAD_RECORDS: usize = 1000;
 
 /// Bytes of records read ahead at most: the look ends at the record that
