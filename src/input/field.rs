@@ -2,6 +2,7 @@
 //! why not.
 
 use sudoku_core::grid::{Grid, ParseError, BLANKS, CELLS};
+use sudoku_core::sizes::symbols::excerpt_of;
 use sudoku_core::solver::Status;
 
 /// True for a digit or one of the blank characters `.0_-`.
@@ -113,22 +114,12 @@ pub fn status(field: &[u8]) -> Result<Option<Status>, String> {
 /// [`not_a_status`] of a value written as `value` (a field, a JSON value
 /// as written): its first characters, quoted.
 pub fn unknown_status(value: &[u8]) -> String {
-    not_a_status(&format!("'{}'", excerpt(value)))
+    not_a_status(&format!("'{}'", excerpt_of(value, STATUS_EXCERPT)))
 }
 
 /// Characters of a status field shown in a message, at most: a row's
 /// message stays one readable line whatever the field holds.
 const STATUS_EXCERPT: usize = 40;
-
-/// `field` as a message shows it: its first [`STATUS_EXCERPT`] characters
-/// (invalid UTF-8 replaced), and `...` when there are more.
-fn excerpt(field: &[u8]) -> String {
-    let text = String::from_utf8_lossy(field);
-    match text.char_indices().nth(STATUS_EXCERPT) {
-        Some((end, _)) => format!("{}...", &text[..end]),
-        None => text.into_owned(),
-    }
-}
 
 /// Why an expected status (`what`: the value as a message shows it,
 /// `'unique'`, `1`, `a float (0.5)`) is none: it names no status, so the

@@ -412,10 +412,17 @@ pub fn read(
 const EXCERPT_CHARS: usize = 16;
 
 /// `token` as a message shows it: its first [`EXCERPT_CHARS`] characters
-/// (invalid UTF-8 replaced), and `...` when there are more.
+/// ([`excerpt_of`]).
 fn excerpt(token: &[u8]) -> String {
-    let text = String::from_utf8_lossy(token);
-    match text.char_indices().nth(EXCERPT_CHARS) {
+    excerpt_of(token, EXCERPT_CHARS)
+}
+
+/// `bytes` as a message shows them: their first `chars` characters
+/// (invalid UTF-8 replaced by U+FFFD), and `...` when there are more, so
+/// that a message stays one readable line whatever a record holds.
+pub fn excerpt_of(bytes: &[u8], chars: usize) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    match text.char_indices().nth(chars) {
         Some((end, _)) => format!("{}...", &text[..end]),
         None => text.into_owned(),
     }
