@@ -20,20 +20,6 @@ use arrow_array::{ArrayRef, StringArray};
 
 use crate::common::*;
 
-/// The first `n` (puzzle, solution) pairs of the Kaggle sample, puzzles
-/// with `0` blanks.
-fn kaggle(n: usize) -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(repo("data/kaggle1m_10000.csv")).expect("the sample");
-    text.lines()
-        .skip(1)
-        .take(n)
-        .map(|line| {
-            let (p, s) = line.split_once(',').expect("puzzle,solution");
-            (p.to_string(), s.to_string())
-        })
-        .collect()
-}
-
 /// A string column.
 fn strings(values: &[&str]) -> ArrayRef {
     Arc::new(StringArray::from(values.to_vec()))

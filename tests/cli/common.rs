@@ -338,3 +338,17 @@ pub fn csv_table(text: &str) -> (Vec<String>, Vec<HashMap<String, String>>) {
         .collect();
     (header, rows)
 }
+
+/// The first `n` (puzzle, solution) pairs of the Kaggle sample, puzzles
+/// with `0` blanks.
+pub fn kaggle(n: usize) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(repo("data/kaggle1m_10000.csv")).expect("the sample");
+    text.lines()
+        .skip(1)
+        .take(n)
+        .map(|line| {
+            let (p, s) = line.split_once(',').expect("puzzle,solution");
+            (p.to_string(), s.to_string())
+        })
+        .collect()
+}

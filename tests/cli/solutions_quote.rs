@@ -8,19 +8,6 @@
 
 use crate::common::*;
 
-/// The first `n` (puzzle, solution) pairs of the Kaggle sample.
-fn kaggle(n: usize) -> Vec<(String, String)> {
-    let text = std::fs::read_to_string(repo("data/kaggle1m_10000.csv")).expect("the sample");
-    text.lines()
-        .skip(1)
-        .take(n)
-        .map(|line| {
-            let (p, s) = line.split_once(',').expect("puzzle,solution");
-            (p.to_string(), s.to_string())
-        })
-        .collect()
-}
-
 #[test]
 fn a_stray_quote_in_a_solutions_csv_shifts_no_pairing() {
     let scratch = Scratch::new();
