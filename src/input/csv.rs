@@ -14,6 +14,7 @@ use sudoku_core::solver::Status;
 
 use super::choose::{self, Choice, Seen};
 use super::field;
+use super::frame::RowTest;
 use super::keep::{self, Keep};
 use super::sized::{self, SizeOptions};
 use super::{Column, InputError, Record};
@@ -473,6 +474,14 @@ pub fn reads_as_a_record(
 ) -> bool {
     let cut = fields_of(line, delimiter);
     (cut.len() >= 2 || fields.is_none_or(|n| n == 1)) && cut.iter().any(|f| grid_like(f, sizes))
+}
+
+/// The framer's row test ([`super::frame::Framer::with_row_test`]) of a CSV
+/// file of fields separated by `delimiter`, whose records have `fields`
+/// fields once that is known, its grids read with `sizes`:
+/// [`reads_as_a_record`].
+pub fn row_test(delimiter: u8, fields: Option<usize>, sizes: SizeOptions) -> RowTest {
+    Box::new(move |line| reads_as_a_record(line, delimiter, fields, &sizes))
 }
 
 /// The fields of the CSV line `line`, cut at `delimiter` outside quotes,

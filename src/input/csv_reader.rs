@@ -47,13 +47,10 @@ impl<R: BufRead> CsvReader<R> {
         delimiter: u8,
         keep: Keep,
     ) -> CsvReader<R> {
-        CsvReader {
+        let mut reader = CsvReader {
             framer: Framer::new(src, true)
                 .with_delimiter(delimiter)
-                .with_cap(MAX_TABLE_RECORD)
-                .with_row_test(Box::new(move |line| {
-                    reads_as_a_record(line, delimiter, None, &SizeOptions::default())
-                })),
+                .with_cap(MAX_TABLE_RECORD),
             ahead: Ahead::default(),
             scratch: CsvScratch::default(),
             rules: CsvRules {
@@ -69,7 +66,11 @@ impl<R: BufRead> CsvReader<R> {
             name,
             names: Vec::new(),
             parser: None,
-        }
+        };
+        // The header is framed minding stray quotes too, before any field
+        // count is known.
+        reader.mind_stray_quotes();
+        reader
     }
 
     /// The reader, reading records of other sizes than 9x9 with `sizes`.
@@ -308,10 +309,8 @@ impl<R: BufRead> CsvReader<R> {
     /// when it reads as one ([`reads_as_a_record`]), and the quote a stray
     /// one ([`Framer::with_row_test`]).
     fn mind_stray_quotes(&mut self) {
-        let (delimiter, fields) = (self.rules.delimiter, self.fields);
-        let sizes = self.rules.sizes.clone();
-        let test = move |line: &[u8]| reads_as_a_record(line, delimiter, fields, &sizes);
-        self.framer.set_row_test(Box::new(test));
+        let test = row_test(self.rules.delimiter, self.fields, self.rules.sizes.clone());
+        self.framer.set_row_test(test);
     }
 
     /// Puts the next records in `batch`, at least one and at most `max`:

@@ -19,7 +19,7 @@ use sudoku_core::sizes::{self, SizedGrid, Symbols};
 
 use super::ahead::Ahead;
 use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
-use super::csv::{is_spread, numbered_cells, reads_as_a_record};
+use super::csv::{is_spread, numbered_cells, row_test};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, split, too_long};
@@ -103,9 +103,7 @@ impl<R: BufRead> SolutionsReader<R> {
             framer: if csv {
                 Framer::new(src, csv)
                     .with_cap(MAX_TABLE_RECORD)
-                    .with_row_test(Box::new(|line| {
-                        reads_as_a_record(line, b',', None, &SizeOptions::default())
-                    }))
+                    .with_row_test(row_test(b',', None, SizeOptions::default()))
             } else {
                 Framer::new(src, csv)
             },
@@ -250,15 +248,13 @@ impl<R: BufRead> SolutionsReader<R> {
     /// Tells the framer the field count of the file's first record: a
     /// line a quoted field takes in is a record of its own, and the quote
     /// that took it in a stray one, by the input's CSV reader's rule
-    /// ([`reads_as_a_record`], [`Framer::with_row_test`]): a lone `"`
+    /// ([`row_test`], [`Framer::with_row_test`]): a lone `"`
     /// closed by another at a line end would otherwise take the solutions
     /// between into one field, and pair every later solution with the
     /// wrong record.
     fn mind_stray_quotes(&mut self) {
-        let fields = self.field_count;
-        let sizes = SizeOptions::default();
-        let test = move |line: &[u8]| reads_as_a_record(line, b',', fields, &sizes);
-        self.framer.set_row_test(Box::new(test));
+        let test = row_test(b',', self.field_count, SizeOptions::default());
+        self.framer.set_row_test(test);
     }
 
     /// True when the current CSV record is one grid's values, each a field
