@@ -90,6 +90,11 @@ fn run_observed_until(
     // no output may be an input by another name.
     let format = config.output_format()?;
     config.file_guard().check()?;
+    // What runs of the same results file killed outright before their
+    // first row left beside it.
+    for leftover in ResultsWriter::leftovers(&config.output) {
+        crate::stderrln!("sudoku-batch: warning: {leftover}");
+    }
     // Opened now (not cut), so that a bad path fails at once. A run that
     // fails once it has written results leaves a summary saying so, never
     // the previous run's; a run refused before that leaves it as it was,
@@ -162,10 +167,14 @@ fn run_opened(
     };
 
     // The tally is this run's rows; with --resume, the kept rows' tally is
-    // added once they are all matched (see `resume::Matching::finish`).
+    // added once they are all matched (see `resume::Matching::finish`). A
+    // resumed file that keeps nothing (none there, or not even a whole
+    // header) is written anew, as without --resume: created or replaced at
+    // the first row, so that a run refused on its inputs leaves it as it
+    // was.
     let (mut writer, kept_rows, limit) = match (&resume, &config.output) {
         (Some((done, _)), Destination::File { path, .. })
-            if done.format != OutputFormat::Parquet || done.parquet.is_some() =>
+            if done.parquet.is_some() || (done.format != OutputFormat::Parquet && done.len > 0) =>
         {
             let writer = match &done.parquet {
                 Some(metadata) => ResultsWriter::continue_parquet(
@@ -198,8 +207,8 @@ fn run_opened(
             );
             // Created or cut, even when the header then failed (a full
             // disk); not when it could not be opened at all (no such
-            // directory), nor while an existing file waits for the first
-            // row to be replaced (`ResultsWriter::publish`).
+            // directory), nor while it waits for the first row to be
+            // created or replaced (`ResultsWriter::publish`).
             *touched = match &created {
                 Ok(writer) => !writer.held_back(),
                 Err(_) => {

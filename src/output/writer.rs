@@ -66,43 +66,75 @@ pub struct ResultsWriter {
     fresh: Option<Fresh>,
 }
 
-/// A results file written under a temporary name beside the existing file
-/// it is to replace, so that a run refused before its first row (an
-/// unclear puzzle column found on the records read ahead, an unreadable
-/// input) leaves that file as it was: renamed over it at the first row, or
-/// when the run ends; removed when dropped before that.
+/// The tag of a results file's temporary name (`.NAME.results-PID.partial`).
+const TAG: &str = "results";
+
+/// A results file written under a temporary name beside the file it is
+/// for, so that a run refused before its first row (an unclear puzzle
+/// column found on the records read ahead, an unreadable input) leaves
+/// that file as it was, or leaves none where there was none: renamed over
+/// it at the first row, or when the run ends; removed when dropped before
+/// that.
 struct Fresh {
     temporary: PathBuf,
-    /// The existing file it replaces (where a symbolic link leads).
+    /// The file it replaces (where a symbolic link leads), or creates.
     target: PathBuf,
+    /// The target was there when the run started.
+    existed: bool,
     published: bool,
 }
 
 impl Fresh {
-    /// The temporary file beside the existing regular file `path` of one
-    /// link, with that file's permissions; `None` when there is no such
-    /// file or no temporary file can be created beside it (the file is
-    /// then replaced at once, as before: [`replace::create`]).
+    /// The temporary file beside `path`, a regular file of one link or no
+    /// file yet, with the existing file's permissions (a new file's
+    /// otherwise), locked while it is open so that no other run takes it
+    /// for a leftover ([`ResultsWriter::leftovers`]); `None` when `path`
+    /// is anything else or no temporary file can be created beside it (no
+    /// such directory, a temporary file of the same name that another run
+    /// holds): the file is then created or replaced at once
+    /// ([`replace::create`]).
     fn beside(path: &Path) -> Option<(Fresh, File)> {
-        let (temporary, target) = replace::staged(path, "results")?;
-        let old = std::fs::metadata(&target).ok()?;
+        let (temporary, target) = replace::staged(path, TAG)?;
+        let old = std::fs::metadata(&target).ok();
+        // One left by a run of the same process id that died is written
+        // over; one a live run holds (in this process) is not.
         let file = OpenOptions::new()
             .write(true)
-            .create_new(true)
+            .create(true)
+            .truncate(false)
             .open(&temporary)
             .ok()?;
-        let _ = file.set_permissions(old.permissions());
+        if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+            return None;
+        }
+        if file.set_len(0).is_err() {
+            drop(file);
+            let _ = std::fs::remove_file(&temporary);
+            return None;
+        }
+        if let Some(old) = &old {
+            let _ = file.set_permissions(old.permissions());
+        }
         let fresh = Fresh {
             temporary,
             target,
+            existed: old.is_some(),
             published: false,
         };
         Some((fresh, file))
     }
 
-    /// Renames the temporary file over the one it replaces; the old file's
-    /// pages are freed on a short-lived thread beside the run, as
-    /// [`replace::create`] frees them.
+    /// What became of the target when the run failed before its first row.
+    fn left(&self) -> String {
+        match self.existed {
+            true => format!("{} is left as it was", self.target.display()),
+            false => format!("{} is not created", self.target.display()),
+        }
+    }
+
+    /// Renames the temporary file over the one it replaces (or to the name
+    /// of the one it creates); the old file's pages are freed on a
+    /// short-lived thread beside the run, as [`replace::create`] frees them.
     fn publish(&mut self) -> io::Result<()> {
         if self.published {
             return Ok(());
@@ -160,11 +192,13 @@ impl ResultsWriter {
     /// Creates (or replaces) the destination and starts the table: the
     /// header line of CSV, the magic bytes of Parquet. The rows have the
     /// columns of `shape`; CSV fields are separated by `delimiter`, Parquet
-    /// pages compressed as `parquet` says. An existing regular file of one
-    /// link is replaced only at the first row ([`ResultsWriter::publish`])
-    /// or when the writer ends: until then the table is written beside it
-    /// under a temporary name (`.NAME.results-PID.partial`), removed when
-    /// the run fails first ([`ResultsWriter::finish_after`]).
+    /// pages compressed as `parquet` says. A file (an existing regular file
+    /// of one link, or one not there yet) is created or replaced only at
+    /// the first row ([`ResultsWriter::publish`]) or when the writer ends:
+    /// until then the table is written beside it under a temporary name
+    /// (`.NAME.results-PID.partial`), removed when the run fails first
+    /// ([`ResultsWriter::finish_after`]), so that a run refused on its
+    /// inputs leaves no file where there was none.
     ///
     /// # Errors
     /// [`Error::Write`] when the file cannot be created or written,
@@ -365,9 +399,14 @@ impl ResultsWriter {
     /// Ends the writer leaving the results file as it was before the run:
     /// for a resumed run refused once its rows were matched against the
     /// inputs (nothing is appended then). A continued Parquet file's
-    /// temporary file is removed; a text file, appended nothing, is
-    /// finished as [`ResultsWriter::finish`] does.
-    pub fn leave_unchanged(self) {
+    /// temporary file is removed, and so is a file written anew that has
+    /// not yet replaced its target ([`ResultsWriter::publish`]); a text
+    /// file, appended nothing, is finished as [`ResultsWriter::finish`]
+    /// does.
+    pub fn leave_unchanged(mut self) {
+        // A file that has not replaced its target yet is removed (when
+        // `fresh` is dropped), not put in its place.
+        let fresh = self.fresh.take_if(|fresh| !fresh.published);
         match self.staged {
             Some(staged) => {
                 if let Body::Parquet(rows) = self.body {
@@ -379,6 +418,24 @@ impl ResultsWriter {
             None => {
                 let _ = self.finish();
             }
+        }
+        drop(fresh);
+    }
+
+    /// The temporary files that runs writing the results file of
+    /// `destination` left beside it when they were killed outright
+    /// (SIGKILL, a crash) before their first row (`.NAME.results-PID.partial`:
+    /// see [`ResultsWriter::create`]): each whose run is provably gone (no
+    /// process has the id in its name, and none holds its lock) is removed;
+    /// any other (a run still writing it) is left alone. One message for
+    /// each, for a warning; none for stdout.
+    pub fn leftovers(destination: &Destination) -> Vec<String> {
+        let Destination::File { path, .. } = destination else {
+            return Vec::new();
+        };
+        match replace::staged(path, TAG) {
+            Some((ours, target)) => resumed::leftovers_of(&target, &ours, TAG, "run"),
+            None => Vec::new(),
         }
     }
 
@@ -420,8 +477,8 @@ impl ResultsWriter {
     }
 
     /// Puts a results file written under a temporary name in the place of
-    /// the file it replaces, at the run's first row: until then a run
-    /// refused on its inputs leaves that file as it was (see
+    /// the file it replaces or creates, at the run's first row: until then
+    /// a run refused on its inputs leaves that file as it was, or none (see
     /// [`ResultsWriter::create`]); nothing for any other file.
     ///
     /// # Errors
@@ -436,7 +493,8 @@ impl ResultsWriter {
     }
 
     /// True while the results go to a temporary file that has not yet
-    /// replaced the existing file of their name ([`ResultsWriter::publish`]).
+    /// replaced (or become) the file of their name
+    /// ([`ResultsWriter::publish`]).
     pub fn held_back(&self) -> bool {
         self.fresh.as_ref().is_some_and(|fresh| !fresh.published)
     }
@@ -603,11 +661,11 @@ impl ResultsWriter {
     /// tally of the rows such a Parquet file holds, read back from it.
     pub fn finish_after(mut self, failure: Error, rows: u64) -> (Error, Option<Tally>) {
         if let Some(fresh) = self.fresh.take_if(|fresh| !fresh.published) {
-            // Failed before its first row: the existing file stays, the
-            // temporary one goes (when `fresh` is dropped).
+            // Failed before its first row: the existing file stays (or
+            // none is created), the temporary one goes (when `fresh` is
+            // dropped).
             let _ = self.end();
-            let left = format!("{} is left as it was", fresh.target.display());
-            return (failure.noting(&left), None);
+            return (failure.noting(&fresh.left()), None);
         }
         if !failure.is_results_write() {
             // The results so far are kept; the run's own error is the one
@@ -781,4 +839,66 @@ fn parquet_error(e: ::parquet::errors::ParquetError, path: &Path) -> Error {
         other => io::Error::other(other),
     };
     Error::write("results", path, cause)
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    use std::fs;
+    use std::io::Write;
+
+    use super::*;
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_missing_file_appears_only_when_published_and_never_when_dropped_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("r.csv");
+        let temporary = format!(".r.csv.results-{}.partial", std::process::id());
+        let (fresh, mut file) = Fresh::beside(&target).unwrap();
+        file.write_all(b"header\n").unwrap();
+        assert_eq!(names(dir.path()), [temporary.as_str()]);
+        assert_eq!(fresh.left(), format!("{} is not created", target.display()));
+        drop(fresh);
+        assert_eq!(names(dir.path()), Vec::<String>::new());
+
+        let (mut fresh, mut file) = Fresh::beside(&target).unwrap();
+        file.write_all(b"header\n").unwrap();
+        fresh.publish().unwrap();
+        drop(fresh);
+        assert_eq!(names(dir.path()), ["r.csv"]);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "header\n");
+    }
+
+    #[test]
+    fn a_leftover_of_this_process_id_is_written_over_and_a_held_one_is_not_taken() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("r.csv");
+        fs::write(&target, "old\n").unwrap();
+        let temporary = dir
+            .path()
+            .join(format!(".r.csv.results-{}.partial", std::process::id()));
+        // Left by a run that had this process id and died.
+        fs::write(&temporary, "an older run's header\n").unwrap();
+        let (fresh, file) = Fresh::beside(&target).unwrap();
+        assert_eq!(fs::metadata(&temporary).unwrap().len(), 0);
+        assert_eq!(
+            fresh.left(),
+            format!("{} is left as it was", target.display())
+        );
+        // Held (locked) by a run writing it: another is not given it.
+        assert!(Fresh::beside(&target).is_none());
+        drop(file);
+        drop(fresh);
+        assert_eq!(names(dir.path()), ["r.csv"]);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "old\n");
+    }
 }

@@ -11,7 +11,7 @@
 //! The column of the most puzzles is the puzzle column, not the first that
 //! shows one (trial59 F1-7), and a run refused on its inputs (an unclear
 //! or unknown column) leaves an existing results file as it was (trial59
-//! F1-4).
+//! F1-4), and creates none where there was none.
 
 use std::sync::Arc;
 
@@ -457,7 +457,7 @@ fn one_puzzle_in_a_mostly_empty_column_does_not_outweigh_a_column_of_puzzles() {
 }
 
 #[test]
-fn a_run_refused_on_its_inputs_leaves_an_existing_results_file_as_it_was() {
+fn a_run_refused_on_its_inputs_leaves_the_results_file_as_it_was_or_none() {
     let scratch = Scratch::new();
     let pairs = kaggle(5);
     // Complete grids beside an empty column: which holds the puzzles is
@@ -480,42 +480,75 @@ fn a_run_refused_on_its_inputs_leaves_an_existing_results_file_as_it_was() {
         .collect();
     let json = scratch.file("grids.jsonl", &jsonl(&objects));
     let headerless = scratch.file("plain.csv", format!("{}\n", pairs[0].0).as_bytes());
+    let damaged = scratch.file("damaged.csv.gz", b"not gzip at all\n");
     let known = b"yesterday's results\n";
-    let outputs = [
-        "old.csv",
-        "old.jsonl",
-        "old.parquet",
-        "old.csv.gz",
-        "old.jsonl.zst",
+    // Each results format, tab-separated CSV among them.
+    let outputs: [(&str, &[&str]); 6] = [
+        ("old.csv", &[]),
+        ("old.txt", &["--output-delimiter", "tab"]),
+        ("old.jsonl", &[]),
+        ("old.parquet", &[]),
+        ("old.csv.gz", &[]),
+        ("old.jsonl.zst", &[]),
     ];
-    let refused: [(&str, &[&str]); 5] = [
+    let refused: [(&str, &[&str]); 7] = [
         (&csv, &[]),
         (&json, &[]),
         (&csv, &["--column", "nosuch"]),
         (&json, &["--column", "nosuch"]),
         (&headerless, &["--column", "board"]),
+        (&csv, &["--column", "sudoku", "--keep", "nosuch"]),
+        (&damaged, &[]),
     ];
     for (input, flags) in refused {
         for command in ["solve", "check", "rate"] {
-            for name in outputs {
-                let path = scratch.file(name, known);
-                let mut args = vec![input, "-o", path.as_str()];
-                args.extend(flags);
-                let output = run_subcommand(command, &args);
-                let what = format!("{command} {args:?}");
-                assert_eq!(code(&output), 2, "{what}: {}", stderr(&output));
-                assert_eq!(std::fs::read(&path).expect("still there"), known, "{what}");
+            for (name, format) in outputs {
+                // An existing file keeps its bytes; a missing one (also
+                // with --resume, which then has nothing to continue) is
+                // not created.
+                for existing in [true, false] {
+                    let path = scratch.path(name);
+                    let _ = std::fs::remove_file(&path);
+                    if existing {
+                        scratch.file(name, known);
+                    }
+                    let mut args = vec![input, "-o", path.as_str()];
+                    args.extend(flags);
+                    args.extend(format);
+                    if !existing && input == csv && flags.is_empty() {
+                        args.push("--resume");
+                    }
+                    let output = run_subcommand(command, &args);
+                    let what = format!("{command} {args:?}");
+                    assert_eq!(code(&output), 2, "{what}: {}", stderr(&output));
+                    match existing {
+                        true => assert_eq!(std::fs::read(&path).expect("there"), known, "{what}"),
+                        false => assert!(!std::path::Path::new(&path).exists(), "{what}"),
+                    }
+                }
             }
         }
     }
-    // Nothing left beside them; a run that gets to its rows replaces them.
+    // Nothing left beside them; a run that gets to its rows creates or
+    // replaces them, and one of no rows writes the table's start (a CSV
+    // header) all the same.
     let given = scratch.file("given.csv", format!("puzzle\n{}\n", pairs[0].0).as_bytes());
-    for name in outputs {
+    for (name, format) in outputs {
         let path = scratch.path(name);
-        let output = run_subcommand("solve", &[&given, "-o", &path]);
+        let mut args = vec![given.as_str(), "-o", &path];
+        args.extend(format);
+        let output = run_subcommand("solve", &args);
         assert_eq!(code(&output), 0, "{name}: {}", stderr(&output));
         assert_ne!(std::fs::read(&path).expect("written"), known, "{name}");
     }
+    let empty = scratch.file("empty.csv", b"puzzle\n");
+    let new = scratch.path("new.csv");
+    let output = run_subcommand("solve", &[&empty, "-o", &new]);
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        std::fs::read_to_string(&new).expect("created"),
+        "line,puzzle,status,solution,guesses,solve_us,check,message\n"
+    );
     let mut left: Vec<String> = std::fs::read_dir(scratch.path(""))
         .expect("the scratch directory")
         .map(|entry| {

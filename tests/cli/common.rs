@@ -74,6 +74,17 @@ pub fn in_dir(dir: &tempfile::TempDir, name: &str) -> String {
     dir.path().join(name).to_string_lossy().into_owned()
 }
 
+/// The temporary file beside the results file `out` that the run of
+/// process `pid` writes until its first row, then renames to `out`
+/// (`.NAME.results-PID.partial`).
+pub fn results_partial(out: &str, pid: u32) -> String {
+    let out = Path::new(out);
+    let name = out.file_name().expect("a file name").to_string_lossy();
+    out.with_file_name(format!(".{name}.results-{pid}.partial"))
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// Runs `solve` with `stdin` as standard input.
 pub fn solve_stdin(args: &[&str], stdin: &[u8]) -> Output {
     bin()

@@ -493,8 +493,13 @@ fn sigterm_leaves_a_readable_parquet_file_of_the_finished_rows() {
         .stdin(Stdio::null())
         .spawn()
         .expect("the binary starts");
+    // Written beside `out` until its first row (which the signal brings).
+    let partial = results_partial(&out, child.id());
     let deadline = Instant::now() + Duration::from_secs(60);
-    while !std::path::Path::new(&out).exists() {
+    while ![&partial, &out]
+        .iter()
+        .any(|p| std::path::Path::new(p).exists())
+    {
         assert!(Instant::now() < deadline, "no results file");
         std::thread::sleep(Duration::from_millis(20));
     }

@@ -24,6 +24,7 @@ mod identity;
 mod keep_types;
 mod kept;
 mod kept_bytes;
+mod killed_run;
 mod line_fields;
 mod long_kept;
 mod merge_as_solve;
