@@ -275,7 +275,7 @@ impl ParquetReader {
         }
         let table = self.batch.as_ref()?;
         // No more rows than fill the batch's bytes (one at least).
-        let room = FILL_BYTES.saturating_sub(batch.byte_len()) / table.bytes_of(1).max(1);
+        let room = batch.fill_bytes().saturating_sub(batch.byte_len()) / table.bytes_of(1).max(1);
         let max = max.min(room).max(1);
         let rows = self.row..table.num_rows().min(self.row + max);
         batch.push_rows(&self.rules, table, rows.clone(), self.line + 1);

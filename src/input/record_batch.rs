@@ -177,10 +177,10 @@ enum Item {
 }
 
 /// Bytes of records ([`RecordBatch::byte_len`]) at which a batch is full,
-/// whatever its record count: records of up to
-/// [`super::frame::MAX_TABLE_RECORD`] bytes, or Parquet rows with long
-/// kept values, would otherwise make a batch of thousands of records take
-/// gigabytes.
+/// whatever its record count, unless [`RecordBatch::set_fill_bytes`] says
+/// fewer: records of up to [`super::frame::MAX_TABLE_RECORD`] bytes, or
+/// Parquet rows with long kept values, would otherwise make a batch of
+/// thousands of records take gigabytes.
 pub const FILL_BYTES: usize = 16 << 20;
 
 /// A run of records in input order, each either parsed or raw bytes with
@@ -212,6 +212,9 @@ pub struct RecordBatch {
     /// The types the run's kept columns are cast to (`--keep-types`),
     /// applied to the records made here (a parsed record is pushed cast).
     types: Option<KeptTypes>,
+    /// Bytes at which the batch is full ([`RecordBatch::set_fill_bytes`]);
+    /// 0 for [`FILL_BYTES`].
+    fill_bytes: usize,
 }
 
 /// For each of a run's kept columns, the position of the same column among
@@ -365,13 +368,31 @@ impl RecordBatch {
     }
 
     /// True while the batch takes more records when it is to hold at most
-    /// `max`: it holds fewer, and fewer bytes than [`FILL_BYTES`]. The one
+    /// `max`: it holds fewer, and fewer bytes than its
+    /// [`RecordBatch::fill_bytes`] ([`FILL_BYTES`] unless set). The one
     /// test of a full batch: every [`RecordStream::fill`] fills while it
     /// is true and returns `Ok(true)` only once it is false, so that a
     /// stream wrapping another stops where the other stopped, whichever
     /// bound stopped it.
     pub fn has_room(&self, max: usize) -> bool {
-        self.len() < max && self.byte_len() < FILL_BYTES
+        self.len() < max && self.byte_len() < self.fill_bytes()
+    }
+
+    /// Bytes of records at which the batch is full: [`FILL_BYTES`], or
+    /// fewer as [`RecordBatch::set_fill_bytes`] said.
+    pub fn fill_bytes(&self) -> usize {
+        match self.fill_bytes {
+            0 => FILL_BYTES,
+            bytes => bytes,
+        }
+    }
+
+    /// Makes the batch full at `bytes` of records (at least one byte, at
+    /// most [`FILL_BYTES`]), kept by [`RecordBatch::clear`]: the pipeline
+    /// shares a fixed budget of bytes among the chunks it holds at once,
+    /// so that more workers do not take more memory.
+    pub fn set_fill_bytes(&mut self, bytes: usize) {
+        self.fill_bytes = bytes.clamp(1, FILL_BYTES);
     }
 
     /// True when the batch holds no record.
@@ -646,7 +667,7 @@ impl RecordBatch {
 pub trait RecordStream: Iterator<Item = Result<Record, InputError>> + Send {
     /// Appends records to `batch` while it has room for them
     /// ([`RecordBatch::has_room`]: fewer than `max`, and fewer bytes than
-    /// [`FILL_BYTES`]) and the input lasts. Returns `Ok(false)` when the
+    /// [`RecordBatch::fill_bytes`]) and the input lasts. Returns `Ok(false)` when the
     /// input ended, `Ok(true)` only once the batch has no room: a call
     /// with room reads at least one record. A stream that drops records
     /// (a shard's others, `--resume`'s finished ones) asks the stream it
@@ -747,5 +768,23 @@ mod tests {
         assert!(batch.has_room(3));
         batch.push_parsed(keeping(3, 10));
         assert!(!batch.has_room(usize::MAX));
+    }
+
+    #[test]
+    fn a_batch_set_to_fewer_bytes_is_full_at_them_and_stays_so() {
+        let mut batch = RecordBatch::new();
+        batch.set_fill_bytes(1000);
+        assert_eq!(batch.fill_bytes(), 1000);
+        batch.push_parsed(keeping(1, 999));
+        assert!(batch.has_room(3));
+        batch.push_parsed(keeping(2, 1));
+        assert!(!batch.has_room(3));
+        batch.clear();
+        assert!(batch.has_room(3) && batch.fill_bytes() == 1000);
+        // Never more than `FILL_BYTES`, never none.
+        batch.set_fill_bytes(usize::MAX);
+        assert_eq!(batch.fill_bytes(), FILL_BYTES);
+        batch.set_fill_bytes(0);
+        assert_eq!(batch.fill_bytes(), 1);
     }
 }

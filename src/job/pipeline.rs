@@ -10,7 +10,9 @@
 //! ```
 //!
 //! At most [`window`] chunks exist, each reused once written, so
-//! memory stays bounded by a few chunks however long the input is. Several
+//! memory stays bounded by a few chunks however long the input is; their
+//! records share [`IN_FLIGHT_BYTES`] however many workers there are
+//! (long records end a chunk by bytes, [`chunk_bytes`]). Several
 //! chunks are solved at once, so a worker never waits for another's slow
 //! puzzle while a later chunk has work; the caller passes chunks on strictly
 //! in input order (a reorder window), so the results are the same for any
@@ -48,7 +50,9 @@ use sudoku_core::solver::{Limits, Mode, Outcome, Solver, SolverKind, Status};
 use super::difference::Difference;
 use crate::error::Error;
 use crate::input::sized::with_boxes;
-use crate::input::{InputError, Parsed, PlainRecord, Record, RecordBatch, RecordStream, Scratch};
+use crate::input::{
+    InputError, Parsed, PlainRecord, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES,
+};
 use crate::job::rating::rate_result;
 use crate::job::solved::{check_solution, solve_record, Solved};
 use crate::output::result::{PuzzleResult, RowFields};
@@ -70,6 +74,24 @@ pub const CHUNK_RECORDS: usize = 2048;
 /// is as fast).
 pub fn window(threads: usize) -> usize {
     threads.saturating_mul(2).clamp(4, 16)
+}
+
+/// Bytes of records that the chunks in flight hold at most, together
+/// (each a [`window`]'s share, [`chunk_bytes`]): four chunks of
+/// [`FILL_BYTES`], the window of one or two workers. Long records (a kept
+/// note of a megabyte) fill a chunk by bytes long before its count of
+/// records, and every record's note is held again as its row or its
+/// result while the chunk is in flight: a chunk of [`FILL_BYTES`] each
+/// made the run's memory grow with the workers (`-j 4`'s window of 8
+/// chunks took 150 MB more than `-j 2`'s 4). Short records never come
+/// near it (a chunk of 2,048 Kaggle records is 330 KB).
+pub const IN_FLIGHT_BYTES: usize = 4 * FILL_BYTES;
+
+/// Bytes of records at which a chunk is full for `threads` workers
+/// ([`RecordBatch::set_fill_bytes`]): [`IN_FLIGHT_BYTES`] shared among
+/// the [`window`]'s chunks.
+pub fn chunk_bytes(threads: usize) -> usize {
+    IN_FLIGHT_BYTES / window(threads)
 }
 
 /// Records per run: the records of a chunk a worker takes in one go,
@@ -395,6 +417,7 @@ pub fn run_until(
     let mut reader = Reader {
         limit: settings.limit,
         chunk_records: settings.chunk_records.max(1),
+        chunk_bytes: chunk_bytes(settings.threads),
         settings: *settings,
         interrupt: interrupt.clone(),
         format: format.clone(),
@@ -799,6 +822,8 @@ fn thread_error(what: String, cause: impl std::fmt::Display) -> Error {
 struct Reader {
     limit: Option<u64>,
     chunk_records: usize,
+    /// Bytes of records at which a chunk is full ([`chunk_bytes`]).
+    chunk_bytes: usize,
     settings: Settings,
     interrupt: Interrupt,
     format: Option<Arc<dyn RowFormat>>,
@@ -868,6 +893,7 @@ impl Reader {
                     }
                 };
                 owned.records.set_input(input);
+                owned.records.set_fill_bytes(self.chunk_bytes);
                 let before = owned.records.len();
                 let room = (self.chunk_records - before) as u64;
                 let max = before + room.min(left) as usize;
@@ -1635,12 +1661,18 @@ mod tests {
     }
 
     #[test]
-    fn the_window_holds_two_chunks_per_worker_within_bounds() {
+    fn the_window_holds_two_chunks_per_worker_within_bounds_and_bytes() {
         assert_eq!(window(1), 4);
         assert_eq!(window(2), 4);
         assert_eq!(window(3), 6);
         assert_eq!(window(8), 16);
         assert_eq!(window(1024), 16);
+        assert_eq!(chunk_bytes(1), FILL_BYTES);
+        assert_eq!(chunk_bytes(2), FILL_BYTES);
+        assert_eq!(chunk_bytes(4), FILL_BYTES / 2);
+        for threads in [1, 3, 5, 8, 1024] {
+            assert!(chunk_bytes(threads) * window(threads) <= IN_FLIGHT_BYTES);
+        }
     }
 
     #[test]
