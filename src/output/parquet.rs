@@ -60,7 +60,7 @@
 
 use std::io::{self, BufWriter};
 use std::sync::mpsc::{sync_channel, SyncSender};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::thread::JoinHandle;
 
 use arrow_array::builder::{
@@ -125,6 +125,16 @@ pub const ROW_GROUP_ROWS: usize = 32 * 1024;
 /// 9x9 results without kept columns are about 200 bytes a row, 6.5 MB a
 /// group: they end at [`ROW_GROUP_ROWS`] as before.
 pub const ROW_GROUP_BYTES: usize = 64 << 20;
+
+/// Bytes of the column slices handed to a row group's encoder and not
+/// encoded yet at which the writer's thread waits for it (a slice more at
+/// most: a chunk's rows). Slices of long kept values (a note of 128 KiB a
+/// row) otherwise waited by the 64 (a row group's worth, [`ROW_GROUP_BYTES`],
+/// for the group being filled and again for the one being written), each
+/// holding its chunk's columns, while the workers went on making more.
+/// 9x9 results with short kept values are a few hundred kilobytes of
+/// slices at most: they never wait for it.
+const QUEUED_BYTES: usize = 16 << 20;
 
 /// Bytes of a data page at which it is cut (at the end of a mini-batch of
 /// 1,024 values: about 83 KB of grids): a page buffer stays under the
@@ -670,8 +680,9 @@ impl ParquetRows {
                 }
             };
             let slices: Vec<ArrayRef> = table.arrays.iter().map(|c| c.slice(start, rows)).collect();
-            self.group_bytes += slices.iter().map(|c| slice_bytes(c)).sum::<usize>();
-            group.encode(&slices);
+            let bytes = slices.iter().map(|c| slice_bytes(c)).sum();
+            self.group_bytes += bytes;
+            group.encode(&slices, bytes);
             for (held, pages) in self.grid_pages.iter_mut().zip(&table.grids) {
                 let page = pages.get(k);
                 self.group_bytes += page.map_or(0, |page| page.body.len());
@@ -854,6 +865,11 @@ impl TableColumns {
                 .map(|r| r.kept.get(i).unwrap_or(&KeptValue::Null));
             columns.push(kept_column(data_type, values, n)?);
         }
+        if !spend {
+            // Read by the kept columns last: their values (a long note a
+            // row) need not wait in the chunk beside its columns.
+            runs.iter_mut().for_each(&mut spent);
+        }
         Ok(Table {
             arrays: columns,
             grids,
@@ -874,8 +890,10 @@ struct Encoder {
     /// Its columns, in order: their positions among the columns but the
     /// grids ([`Table::arrays`]), and in the schema.
     columns: Vec<(usize, usize)>,
-    /// Their slices, to the thread.
-    queue: SyncSender<Vec<ArrayRef>>,
+    /// Their slices, to the thread, each with its bytes.
+    queue: SyncSender<(Vec<ArrayRef>, usize)>,
+    /// Bytes of the slices handed to the thread and not encoded yet.
+    backlog: Arc<Backlog>,
     /// The thread: its columns' chunks, those of each column's leaves.
     thread: JoinHandle<Result<Vec<Vec<ArrowColumnChunk>>, ParquetError>>,
 }
@@ -904,17 +922,22 @@ impl Group {
         let mut away = Vec::new();
         for part in Some(part).into_iter().filter(|p| !p.is_empty()) {
             let columns = part.iter().map(|(i, _, _)| *i).collect();
-            // Up to a row group of slices waits (64 chunks of 2,048 rows),
-            // so that closing one rarely waits for the encoders.
-            let (queue, slices) = sync_channel::<Vec<ArrayRef>>(64);
+            // Up to a row group of short rows' slices waits (64 chunks of
+            // 2,048 rows), so that closing one rarely waits for the
+            // encoders; fewer of long rows ([`QUEUED_BYTES`]).
+            let (queue, slices) = sync_channel::<(Vec<ArrayRef>, usize)>(64);
+            let backlog = Arc::new(Backlog::default());
+            let drained = Drained(Arc::clone(&backlog));
             let thread = std::thread::Builder::new()
                 .name("parquet".into())
                 .spawn(move || {
                     let mut part = part;
-                    for slice in slices {
+                    for (slice, bytes) in slices {
                         for ((_, field, writers), column) in part.iter_mut().zip(&slice) {
                             encode(writers, field, column)?;
                         }
+                        drop(slice);
+                        drained.0.encoded(bytes);
                     }
                     part.into_iter()
                         .map(|(_, _, writers)| writers.into_iter().map(|w| w.close()).collect())
@@ -924,23 +947,27 @@ impl Group {
             away.push(Encoder {
                 columns,
                 queue,
+                backlog,
                 thread,
             });
         }
         Ok(Group { away })
     }
 
-    /// Hands one slice of every column (in the schema's order) to the
-    /// threads encoding them.
-    fn encode(&mut self, columns: &[ArrayRef]) {
+    /// Hands one slice of every column (in the schema's order), of
+    /// `bytes` in all, to the threads encoding them, once those have fewer
+    /// than [`QUEUED_BYTES`] of earlier slices to encode.
+    fn encode(&mut self, columns: &[ArrayRef], bytes: usize) {
         for encoder in &self.away {
-            let slice = encoder
+            let slice: Vec<ArrayRef> = encoder
                 .columns
                 .iter()
                 .map(|&(i, _)| Arc::clone(&columns[i]))
                 .collect();
+            encoder.backlog.wait_below(QUEUED_BYTES);
+            encoder.backlog.handed(bytes);
             // A closed queue means the thread failed: `close` reports why.
-            let _ = encoder.queue.send(slice);
+            let _ = encoder.queue.send((slice, bytes));
         }
     }
 
@@ -961,6 +988,59 @@ impl Group {
         // Stable: a column's leaves stay in order.
         chunks.sort_by_key(|(i, _)| *i);
         Ok(chunks)
+    }
+}
+
+/// Bytes of the slices handed to an [`Encoder`]'s thread and not encoded
+/// yet, which the writer's thread waits on ([`QUEUED_BYTES`]).
+#[derive(Default)]
+struct Backlog {
+    /// The bytes, and whether the thread has stopped taking slices.
+    state: Mutex<(usize, bool)>,
+    /// Signalled as slices are encoded, and when the thread stops.
+    encoded: Condvar,
+}
+
+impl Backlog {
+    fn state(&self) -> std::sync::MutexGuard<'_, (usize, bool)> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits until fewer than `bytes` wait to be encoded, or the thread
+    /// stopped.
+    fn wait_below(&self, bytes: usize) {
+        let mut state = self.state();
+        while state.0 >= bytes && !state.1 {
+            state = self
+                .encoded
+                .wait(state)
+                .unwrap_or_else(PoisonError::into_inner);
+        }
+    }
+
+    /// Counts a slice of `bytes` handed to the thread.
+    fn handed(&self, bytes: usize) {
+        self.state().0 += bytes;
+    }
+
+    /// On the thread: a slice of `bytes` encoded.
+    fn encoded(&self, bytes: usize) {
+        let mut state = self.state();
+        state.0 = state.0.saturating_sub(bytes);
+        drop(state);
+        self.encoded.notify_one();
+    }
+}
+
+/// An encoder thread's hold on its [`Backlog`]: dropped when the thread
+/// ends, however (a failed encode too), so that the writer's thread never
+/// waits for slices nobody will encode.
+struct Drained(Arc<Backlog>);
+
+impl Drop for Drained {
+    fn drop(&mut self) {
+        self.0.state().1 = true;
+        self.0.encoded.notify_all();
     }
 }
 
