@@ -59,4 +59,5 @@ mod stray_quote;
 mod tab_separated;
 mod two_outputs;
 mod wording;
+mod workers_memory;
 mod write_failures;
