@@ -107,6 +107,7 @@ mod ahead;
 mod choose;
 mod csv;
 mod csv_reader;
+mod direct;
 mod encoding;
 mod field;
 mod frame;

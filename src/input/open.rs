@@ -9,6 +9,7 @@ use std::sync::Arc;
 use encoding_rs_io::DecodeReaderBytesBuilder;
 
 use super::csv_reader::CsvReader;
+use super::direct::{DirectReader, Sizes};
 use super::encoding::{self, Sniffed};
 use super::grid::{self, Detected, GridReader};
 use super::gzip::GzipMembers;
@@ -158,18 +159,29 @@ pub fn open_path(path: &Path) -> Result<Input, InputError> {
     }
     let size = meta.is_file().then_some(meta.len());
     let consumed = Arc::new(AtomicU64::new(0));
-    let counting = Counting {
-        inner: file,
-        consumed: Arc::clone(&consumed),
-    };
     let compression = Compression::by_name(name);
     let seekable = match compression {
-        Compression::None if meta.is_file() => counting.inner.try_clone().ok(),
+        Compression::None if meta.is_file() => file.try_clone().ok(),
         _ => None,
     };
-    let source = compression
-        .decode(BufReader::with_capacity(BUFFER, counting), name)
-        .map_err(err)?;
+    let source = match size {
+        // A large file is read past the page cache (see `super::direct`).
+        Some(len) if compression == Compression::None => {
+            let counting = Counting {
+                inner: DirectReader::new(file, path, len, Sizes::DEFAULT),
+                consumed: Arc::clone(&consumed),
+            };
+            compression.decode(BufReader::with_capacity(BUFFER, counting), name)
+        }
+        _ => {
+            let counting = Counting {
+                inner: file,
+                consumed: Arc::clone(&consumed),
+            };
+            compression.decode(BufReader::with_capacity(BUFFER, counting), name)
+        }
+    }
+    .map_err(err)?;
     Ok(Input {
         name: name.to_string(),
         size,

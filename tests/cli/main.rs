@@ -14,6 +14,7 @@ mod ci_edges;
 mod column_choice;
 mod dataset;
 mod dataset_columns;
+mod direct_read;
 mod doc_examples;
 mod expected_status;
 mod formats_in;
