@@ -16,6 +16,7 @@ use super::choose::{self, Choice, Seen};
 use super::field;
 use super::frame::RowTest;
 use super::keep::{self, Keep};
+use super::lines::is_skipped;
 use super::sized::{self, SizeOptions};
 use super::{Column, InputError, Record};
 use crate::kept::{KeptColumn, KeptValue};
@@ -61,6 +62,9 @@ pub(super) struct Columns {
     /// Fields in the header, trailing empty ones not counted; `None`
     /// without a header.
     pub(super) header_fields: Option<usize>,
+    /// Fields of the file's first record (its header, if any), trailing
+    /// empty ones counted; `None` until it is read.
+    pub(super) fields: Option<usize>,
     /// 0-based kept fields (`--keep`).
     pub(super) kept: Vec<usize>,
     /// 0-based fields of the cells of a grid written a value to a field
@@ -225,6 +229,12 @@ impl CsvRules {
     /// The fields of one record's bytes, in `scratch`.
     pub fn split<'a>(&self, scratch: &'a mut CsvScratch, bytes: &'a [u8]) -> Option<Fields<'a>> {
         scratch.split(bytes, false, self.delimiter)
+    }
+
+    /// True for a line of this file to pass over: blank, or a comment
+    /// ([`skipped`]: a `#` line that is no record of the file).
+    pub fn skips(&self, line: &[u8]) -> bool {
+        skipped(line, self.delimiter, self.cols.fields, &self.sizes)
     }
 
     /// True once the puzzle column (or the numbered cells) is known: every
@@ -620,6 +630,37 @@ pub fn spread_grid(rec: &Fields<'_>) -> Option<Vec<u8>> {
     Some(grid)
 }
 
+/// True for a line of a CSV file to pass over: one [`is_skipped`] skips
+/// (blank, a lone 0x1A, a `#` line), unless it is a `#` line that is a
+/// record of the file. CSV has no comments: a spreadsheet's row-number
+/// column named `#`, an id `#2` or a note `#2 hardest` put a `#` first in
+/// a record, and pandas and Python's `csv` read it as one. So a `#` line
+/// is a record when it has the file's `fields` (two or more: the header's
+/// count, or the first record's, once read), or reads as a record on its
+/// own ([`reads_as_a_record`]: a grid in a field); only a line that can be
+/// no record of the file (`# exported 2024-01-01`) is a comment.
+pub fn skipped(line: &[u8], delimiter: u8, fields: Option<usize>, sizes: &SizeOptions) -> bool {
+    if !is_skipped(line) {
+        return false;
+    }
+    if !line.trim_ascii_start().starts_with(b"#") {
+        return true;
+    }
+    let count = fields_of(line, delimiter).len();
+    let filled = fields.is_some_and(|n| n >= 2 && count == n);
+    !filled && !reads_as_a_record(line, delimiter, fields, sizes)
+}
+
+/// The fields of a `#` line before a CSV file's first record that could be
+/// its header (`#,quizzes,solutions`: a spreadsheet's row-number column
+/// named `#`): a line [`skipped`] passes over that starts with `#` and has
+/// two fields or more. It is the header when the line after it (blanks
+/// and comments aside) is a record of as many fields; else a comment.
+pub fn header_in_hash(line: &[u8], delimiter: u8) -> Option<usize> {
+    let count = fields_of(line, delimiter).len();
+    (line.trim_ascii_start().starts_with(b"#") && count >= 2).then_some(count)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -628,6 +669,35 @@ mod tests {
         "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3..";
     const SOLUTION: &str =
         "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
+
+    #[test]
+    fn a_hash_line_is_a_record_when_it_can_be_one_of_the_file() {
+        let sizes = SizeOptions::default();
+        let skips = |line: &str, fields| skipped(line.as_bytes(), b',', fields, &sizes);
+        // The file's field count: an id or note `#...`, a row number `#`.
+        assert!(!skips("#2,x", Some(2)));
+        assert!(!skips("#2 hardest,", Some(2)));
+        assert!(!skips("  #, \"a, b\",c", Some(3)));
+        // A grid in a field, whatever the count, or before it is known.
+        assert!(!skips(&format!("#2,{PUZZLE}"), None));
+        assert!(!skips(&format!("#2,{PUZZLE}"), Some(3)));
+        // Comments: no grid, another count, or a file of one column.
+        assert!(skips("# exported by hand", Some(2)));
+        assert!(skips("# exported, by hand", Some(3)));
+        assert!(skips("# exported, by hand", None));
+        assert!(skips("#x", Some(1)));
+        // Blank lines and 0x1A, as everywhere; a placeholder is a value.
+        assert!(skips("  ", Some(2)));
+        assert!(skips("\x1A", Some(2)));
+        assert!(!skips("#N/A", Some(1)));
+        assert!(!skips("x,y", Some(3)));
+        // Cut at the file's delimiter.
+        assert!(skipped(b"#1;x", b',', Some(2), &sizes));
+        assert!(!skipped(b"#1;x", b';', Some(2), &sizes));
+        assert_eq!(header_in_hash(b"#,quizzes,solutions", b','), Some(3));
+        assert_eq!(header_in_hash(b"# quizzes", b','), None);
+        assert_eq!(header_in_hash(b"id,#", b','), None);
+    }
 
     #[test]
     fn a_line_with_a_grid_and_a_delimiter_reads_as_a_record() {
@@ -775,6 +845,7 @@ mod tests {
                             solution,
                             status,
                             header_fields,
+                            fields: header_fields,
                             kept: kept.clone(),
                             cells: None,
                         };

@@ -7,7 +7,7 @@ use super::choose::Seen;
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::{self, Keep};
-use super::lines::{is_skipped, too_long};
+use super::lines::too_long;
 use super::record_batch::{unterminated, Parser, RecordBatch};
 use super::sized::{Numbering, SizeOptions};
 use super::{Column, InputError, Record};
@@ -27,9 +27,10 @@ pub struct CsvReader<R> {
     scratch: CsvScratch,
     rules: CsvRules,
     first: bool,
-    /// The number of fields of the first record (the header's, if any),
-    /// for the framer's test of lines a quote takes in.
-    fields: Option<usize>,
+    /// A `#` line before the first record that may be its header
+    /// ([`header_in_hash`]): its bytes and field count, until the line
+    /// after it tells.
+    hash_header: Option<(Vec<u8>, usize)>,
     name: String,
     /// The header's names, when it has one (for messages).
     names: Vec<String>,
@@ -62,7 +63,7 @@ impl<R: BufRead> CsvReader<R> {
                 sizes: SizeOptions::default(),
             },
             first: true,
-            fields: None,
+            hash_header: None,
             name,
             names: Vec::new(),
             parser: None,
@@ -98,13 +99,7 @@ impl<R: BufRead> CsvReader<R> {
         text: bool,
         rec: &Fields<'_>,
     ) -> Result<bool, InputError> {
-        if rec.iter().any(|f| {
-            field::looks_like_puzzle(f)
-                || field::near_puzzle(f)
-                || super::sized::could_be_record(f, &rules.sizes)
-        }) || spread_grid(rec).is_some()
-            || !text
-        {
+        if !Self::may_be_header(rules, text, rec) {
             if let Some(Column::Name(column)) = &rules.column {
                 return Err(InputError::NoHeader {
                     path: name.into(),
@@ -160,6 +155,53 @@ impl<R: BufRead> CsvReader<R> {
         Ok(true)
     }
 
+    /// True for a first record that may be a header: text (`text`) with
+    /// no field that looks like a puzzle or could be a grid of another
+    /// size, and no grid written a value to a field ([`spread_grid`]).
+    fn may_be_header(rules: &CsvRules, text: bool, rec: &Fields<'_>) -> bool {
+        text && spread_grid(rec).is_none()
+            && !rec.iter().any(|f| {
+                field::looks_like_puzzle(f)
+                    || field::near_puzzle(f)
+                    || super::sized::could_be_record(f, &rules.sizes)
+            })
+    }
+
+    /// Takes `hash`, a `#` line read before the first record
+    /// ([`header_in_hash`]: its bytes and field count), as the header when
+    /// it may be one and has the fields of the first record, `rec` (its
+    /// text `text`), which may be none (`#,quizzes,solutions`: a
+    /// spreadsheet's row-number column named `#`). Returns its names when
+    /// it did; else the line was a comment.
+    fn header_of_hash(
+        rules: &mut CsvRules,
+        name: &str,
+        hash: Option<(Vec<u8>, usize)>,
+        text: bool,
+        rec: &Fields<'_>,
+    ) -> Result<Option<Vec<String>>, InputError> {
+        let Some((line, count)) = hash else {
+            return Ok(None);
+        };
+        if count != rec.len() || Self::may_be_header(rules, text, rec) {
+            return Ok(None);
+        }
+        let mut scratch = CsvScratch::default();
+        let Some(header) = scratch.split(&line, false, rules.delimiter) else {
+            return Ok(None);
+        };
+        if !Self::may_be_header(rules, field::is_text_any(&line), &header) {
+            return Ok(None);
+        }
+        Self::header(rules, name, true, &header)?;
+        Ok(Some(
+            header
+                .iter()
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect(),
+        ))
+    }
+
     /// The next record, `None` at the end of the input.
     pub fn next_record(&mut self) -> Option<Result<Record, InputError>> {
         loop {
@@ -177,7 +219,12 @@ impl<R: BufRead> CsvReader<R> {
                 )));
             }
             let bytes = self.ahead.bytes(&self.framer);
-            if is_skipped(bytes) {
+            if self.rules.skips(bytes) {
+                if self.first && !frame.open_quote {
+                    if let Some(count) = header_in_hash(bytes, self.rules.delimiter) {
+                        self.hash_header = Some((bytes.to_vec(), count));
+                    }
+                }
                 continue;
             }
             if frame.open_quote {
@@ -193,22 +240,27 @@ impl<R: BufRead> CsvReader<R> {
                 )));
             };
             if std::mem::replace(&mut self.first, false) {
-                self.fields = Some(rec.len());
-                match Self::header(&mut self.rules, &self.name, text, &rec) {
-                    Ok(true) => {
-                        self.names = rec
-                            .iter()
-                            .map(|f| String::from_utf8_lossy(f).into_owned())
-                            .collect();
-                        self.mind_stray_quotes();
-                        continue;
-                    }
-                    Ok(false) => {
-                        let names = keep::field_names(rec.len(), &self.rules.keep);
-                        if let Err(e) = self.rules.settle_kept(&names, &self.name) {
-                            return Some(Err(e));
+                self.rules.cols.fields = Some(rec.len());
+                let hash = self.hash_header.take();
+                match Self::header_of_hash(&mut self.rules, &self.name, hash, text, &rec) {
+                    Ok(Some(names)) => self.names = names,
+                    Ok(None) => match Self::header(&mut self.rules, &self.name, text, &rec) {
+                        Ok(true) => {
+                            self.names = rec
+                                .iter()
+                                .map(|f| String::from_utf8_lossy(f).into_owned())
+                                .collect();
+                            self.mind_stray_quotes();
+                            continue;
                         }
-                    }
+                        Ok(false) => {
+                            let names = keep::field_names(rec.len(), &self.rules.keep);
+                            if let Err(e) = self.rules.settle_kept(&names, &self.name) {
+                                return Some(Err(e));
+                            }
+                        }
+                        Err(e) => return Some(Err(e)),
+                    },
                     Err(e) => return Some(Err(e)),
                 }
             }
@@ -270,7 +322,7 @@ impl<R: BufRead> CsvReader<R> {
         let mut records = Vec::new();
         for pass in [0, 1] {
             for (frame, bytes) in self.ahead.records() {
-                if frame.too_long || frame.open_quote || is_skipped(bytes) {
+                if frame.too_long || frame.open_quote || self.rules.skips(bytes) {
                     continue;
                 }
                 let Some(rec) = self.scratch.split(bytes, false, self.rules.delimiter) else {
@@ -309,7 +361,11 @@ impl<R: BufRead> CsvReader<R> {
     /// when it reads as one ([`reads_as_a_record`]), and the quote a stray
     /// one ([`Framer::with_row_test`]).
     fn mind_stray_quotes(&mut self) {
-        let test = row_test(self.rules.delimiter, self.fields, self.rules.sizes.clone());
+        let test = row_test(
+            self.rules.delimiter,
+            self.rules.cols.fields,
+            self.rules.sizes.clone(),
+        );
         self.framer.set_row_test(test);
     }
 
@@ -391,6 +447,33 @@ mod tests {
         assert_eq!((got[0].line, got[0].puzzle.clone()), (3, Ok(grid(P))));
         assert_eq!(got[0].solution, Some(grid(S)));
         assert_eq!((got[1].line, got[1].solution), (5, None));
+    }
+
+    #[test]
+    fn a_hash_line_that_is_a_record_is_one_and_a_hash_header_a_header() {
+        // An id or note starting with `#`: records, as pandas reads them.
+        let data = format!("id,puzzle\n1,{P}\n#2,{P}\n# a comment\n#3 hardest,\n");
+        let got = read(&data, None).unwrap();
+        let lines: Vec<u64> = got.iter().map(|r| r.line).collect();
+        assert_eq!(lines, [2, 3, 5]);
+        assert_eq!(got[2].puzzle, Err("empty field, expected 81 cells".into()));
+        // No header: a grid in a field makes the first line a record.
+        let got = read(&format!("#1,{P}\n#2,{P}\n"), None).unwrap();
+        assert_eq!(
+            summary(&got),
+            [
+                (1, Ok(grid(P).to_line()), false),
+                (2, Ok(grid(P).to_line()), false)
+            ]
+        );
+        // A row-number column named `#` heads the records after it.
+        let data = format!("# exported\n#,quizzes,solutions\n1,{P},{S}\n");
+        let got = read(&data, Some(Column::Name("quizzes".into()))).unwrap();
+        assert_eq!(summary(&got), [(3, Ok(grid(P).to_line()), true)]);
+        // A `#` line of as many fields before a header is a comment.
+        let data = format!("# by, hand\npuzzle,solution\n{P},{S}\n");
+        let got = read(&data, Some(Column::Name("puzzle".into()))).unwrap();
+        assert_eq!(summary(&got), [(3, Ok(grid(P).to_line()), true)]);
     }
 
     #[test]

@@ -30,11 +30,18 @@ pub fn too_long(cap: usize) -> String {
 }
 
 /// True for a line to skip whatever the layout: blank (only whitespace), a
-/// `#` comment, or a lone DOS end-of-file byte.
+/// `#` comment, or a lone DOS end-of-file byte. A line that is only a
+/// spreadsheet's placeholder of a missing value (`#N/A`, `#NULL!`:
+/// [`field::missing`]) is a value, not a comment: a column pasted from a
+/// spreadsheet holds one where a value is missing, and skipping it would
+/// drop its row (and shift every `--solutions` pairing after it).
 pub fn is_skipped(line: &[u8]) -> bool {
     match line.iter().position(|b| !b.is_ascii_whitespace()) {
         None => true,
-        Some(i) => line[i] == b'#' || &line[i..] == b"\x1A",
+        Some(i) => {
+            let rest = &line[i..];
+            (rest[0] == b'#' && !field::missing(rest.trim_ascii_end())) || rest == b"\x1A"
+        }
     }
 }
 

@@ -338,7 +338,8 @@ impl Format {
 
 /// Refuses a layout option that applies to none of a run's inputs (each
 /// named, with the layout it is read in), rather than ignore it: a
-/// `--delimiter` other than `auto` when no input is CSV, a `--column` when
+/// `--delimiter` other than `auto` when no input is CSV (nor the
+/// `--solutions` file, read as CSV for a `.csv` name), a `--column` when
 /// every input is grids. One that applies to some inputs only is used for
 /// those.
 ///
@@ -356,10 +357,14 @@ pub fn options_apply(inputs: &[(&str, Format)], options: &ReadOptions) -> Result
         all.join(", ")
     };
     if let Delimiter::Byte(b) = options.delimiter {
-        if !inputs.iter().any(|(_, f)| *f == Format::Csv) {
+        let csv_solutions = options
+            .solutions
+            .as_deref()
+            .is_some_and(|path| open::csv_name(&input_name(path)));
+        if !inputs.iter().any(|(_, f)| *f == Format::Csv) && !csv_solutions {
             return Err(InputError::NotApplicable(format!(
-                "--delimiter {:?} separates the fields of CSV inputs, and no input is read as \
-                 CSV: {}; leave it out, or add --format csv",
+                "--delimiter {:?} separates the fields of CSV inputs and of a --solutions .csv \
+                 file, and no input is read as CSV: {}; leave it out, or add --format csv",
                 char::from(b),
                 described()
             )));

@@ -327,8 +327,10 @@ impl Input {
         let solutions = match &options.solutions {
             Some(path) => {
                 // A `.tsv` of solutions is read as text lines, as before:
-                // the solutions reader's CSV is comma-separated, and text
-                // lines split a solution from what follows it on tabs too.
+                // text lines split a solution from what follows it on tabs
+                // too. A `.csv` one's delimiter is found as an input's is
+                // (`id;solution` from a spreadsheet set to a European
+                // locale), unless `--delimiter` says.
                 let csv = csv_name(&super::input_name(path));
                 let wanted = "--solutions reads solutions as text lines, or CSV for a .csv name";
                 let (name, mut source) = open_text(path, wanted)?;
@@ -340,7 +342,21 @@ impl Input {
                         wanted: wanted.into(),
                     });
                 }
-                Some(SolutionsReader::new(source, csv, path))
+                let reader = if csv {
+                    let delimiter = match options.delimiter {
+                        Delimiter::Byte(b) => b,
+                        Delimiter::Auto => {
+                            let (prefix, delimiter) = sniff_delimiter(&mut source)
+                                .map_err(|e| InputError::io(&name, e))?;
+                            source = Box::new(Cursor::new(prefix).chain(source));
+                            delimiter
+                        }
+                    };
+                    SolutionsReader::new(source, csv, path).with_delimiter(delimiter)
+                } else {
+                    SolutionsReader::new(source, csv, path)
+                };
+                Some(reader)
             }
             None => None,
         };
@@ -659,7 +675,7 @@ fn tab_name(name: &str) -> bool {
 
 /// True when a name says comma-separated values (`.csv`, past a `.gz` or
 /// `.zst` ending).
-fn csv_name(name: &str) -> bool {
+pub(super) fn csv_name(name: &str) -> bool {
     format_ending(name) == ".csv"
 }
 

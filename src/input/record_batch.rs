@@ -93,6 +93,16 @@ impl Parser {
 }
 
 impl Parser {
+    /// True for a line its input passes over: blank or a `#` comment; in
+    /// CSV, a `#` line only when it is no record of the file (`CsvRules::skips`).
+    #[inline]
+    pub fn skips(&self, line: &[u8]) -> bool {
+        match self {
+            Parser::Csv(rules) => rules.skips(line),
+            Parser::Lines(_) | Parser::Json(_) => is_skipped(line),
+        }
+    }
+
     /// The puzzle and given solution of a record in the common form its
     /// parser reads without cutting it into fields (see
     /// `CsvRules::plain`): exactly what [`Parser::parse`] would make of
@@ -290,7 +300,7 @@ impl RecordBatch {
         let (input, parser_index) = (self.input, self.parser_index(parser));
         let items = &mut self.items;
         let cut = framer.plain_into(&mut self.bytes, max, |line, start, end, bytes| {
-            if !is_skipped(bytes) {
+            if !parser.skips(bytes) {
                 items.push(Item::Raw {
                     input,
                     line,
@@ -317,7 +327,7 @@ impl RecordBatch {
             };
             let record = if frame.too_long {
                 Record::new(frame.line, Err(too_long(framer.limit())), None)
-            } else if is_skipped(&self.bytes[base..]) {
+            } else if parser.skips(&self.bytes[base..]) {
                 self.bytes.truncate(base);
                 continue;
             } else if frame.open_quote {

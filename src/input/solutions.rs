@@ -6,9 +6,15 @@
 //! stands for its record too (no solution given: an empty check), so it
 //! never shifts the pairings after it; a value that is not a complete grid
 //! is kept as the reason (the record's check becomes `mismatch`), so one
-//! junk line never stops the run. `#` comment lines, and header lines
-//! before the first solution (text with nothing like a grid in it), are
-//! skipped. Blank lines after the last solution are not extra solutions.
+//! junk line never stops the run. A placeholder of a missing value (`NA`,
+//! `#N/A`, as R and spreadsheets write one) gives no solution, as a blank
+//! does. `#` comment lines, and header lines before the first solution
+//! (text with nothing like a grid in it), are skipped; in CSV a `#` line
+//! that is a record of the file is none (see [`skipped`]), and a `#` line
+//! of the first record's fields before it is the header (`#,solution`).
+//! A CSV file's fields are separated by `,` or the delimiter its first
+//! line shows, as an input's are. Blank lines after the last solution are
+//! not extra solutions.
 
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
@@ -19,7 +25,7 @@ use sudoku_core::sizes::{self, SizedGrid, Symbols};
 
 use super::ahead::Ahead;
 use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
-use super::csv::{is_spread, numbered_cells, row_test};
+use super::csv::{header_in_hash, is_spread, numbered_cells, row_test, skipped};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, split, too_long};
@@ -92,8 +98,16 @@ pub struct SolutionsReader<R> {
     fields: Vec<(usize, usize)>,
     /// CSV: the fields of the file's first record (its header, if any),
     /// once read, for the test of a line a quoted field takes in
-    /// ([`SolutionsReader::mind_stray_quotes`]).
+    /// ([`SolutionsReader::mind_stray_quotes`]) and of a `#` line that is
+    /// a record ([`skipped`]).
     field_count: Option<usize>,
+    /// CSV: the field separator (`,` unless [`SolutionsReader::with_delimiter`]
+    /// says).
+    delimiter: u8,
+    /// CSV: a `#` line before the first record that may be its header
+    /// ([`header_in_hash`]): its bytes and field count, until the line
+    /// after it tells.
+    hash_header: Option<(Vec<u8>, usize)>,
 }
 
 impl<R: BufRead> SolutionsReader<R> {
@@ -117,7 +131,18 @@ impl<R: BufRead> SolutionsReader<R> {
             record: ByteRecord::new(),
             fields: Vec::new(),
             field_count: None,
+            delimiter: b',',
+            hash_header: None,
         }
+    }
+
+    /// The reader of a CSV file whose fields `delimiter` separates (as an
+    /// input's, given by `--delimiter` or found on its first line).
+    pub fn with_delimiter(mut self, delimiter: u8) -> SolutionsReader<R> {
+        self.delimiter = delimiter;
+        self.framer = self.framer.with_delimiter(delimiter);
+        self.mind_stray_quotes();
+        self
     }
 
     /// The next record; `None` at the end of the file.
@@ -148,7 +173,18 @@ impl<R: BufRead> SolutionsReader<R> {
                 self.started = true;
                 return given(None, b"");
             }
-            if is_skipped(bytes) {
+            let sizes = SizeOptions::default();
+            let skip = if self.csv {
+                skipped(bytes, self.delimiter, self.field_count, &sizes)
+            } else {
+                is_skipped(bytes)
+            };
+            if skip {
+                if self.csv && self.field_count.is_none() && !frame.open_quote {
+                    if let Some(count) = header_in_hash(bytes, self.delimiter) {
+                        self.hash_header = Some((bytes.to_vec(), count));
+                    }
+                }
                 continue;
             }
             if frame.too_long {
@@ -164,13 +200,27 @@ impl<R: BufRead> SolutionsReader<R> {
                 return given(Some(Err(not_a_grid(line, &why))), b"");
             }
             let value = if self.csv {
-                if !self.split_csv() {
+                let bytes = self.ahead.bytes(&self.framer);
+                if !split_csv(bytes, self.delimiter, &mut self.record) {
                     self.started = true;
                     return given(Some(Err(not_a_grid(line, "unreadable CSV record"))), b"");
                 }
                 if self.field_count.is_none() {
                     self.field_count = Some(self.record.len());
                     self.mind_stray_quotes();
+                    // A `#` line with this record's fields before it is
+                    // the header when this record is none.
+                    if let Some((header, count)) = self.hash_header.take() {
+                        if !self.started && count == self.record.len() && !self.is_header() {
+                            let record = std::mem::take(&mut self.record);
+                            if split_csv(&header, self.delimiter, &mut self.record)
+                                && header_like(&header, &self.record)
+                            {
+                                self.take_header();
+                            }
+                            self.record = record;
+                        }
+                    }
                 }
                 if !self.started && self.is_header() {
                     self.take_header();
@@ -209,6 +259,7 @@ impl<R: BufRead> SolutionsReader<R> {
                     && field::is_text(bytes)
                     && !fields.clone().any(|f| likely(&f))
                     && !likely(&bytes.trim_ascii())
+                    && !field::missing(bytes.trim_ascii())
                 {
                     continue; // a title or column names
                 }
@@ -221,7 +272,9 @@ impl<R: BufRead> SolutionsReader<R> {
                 chosen.unwrap_or_default().to_vec()
             };
             self.started = true;
-            if value.is_empty() {
+            // A placeholder of a missing value (`NA`, `#N/A`) gives no
+            // solution, as in a solution column.
+            if value.is_empty() || field::missing(&value) {
                 return given(None, b"");
             }
             return given(
@@ -234,17 +287,6 @@ impl<R: BufRead> SolutionsReader<R> {
         }
     }
 
-    /// Parses the current frame as one CSV record; false if it cannot be.
-    fn split_csv(&mut self) -> bool {
-        let bytes = self.ahead.bytes(&self.framer);
-        let mut reader = ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .trim(Trim::All)
-            .from_reader(bytes);
-        matches!(reader.read_byte_record(&mut self.record), Ok(true))
-    }
-
     /// Tells the framer the field count of the file's first record: a
     /// line a quoted field takes in is a record of its own, and the quote
     /// that took it in a stray one, by the input's CSV reader's rule
@@ -253,7 +295,7 @@ impl<R: BufRead> SolutionsReader<R> {
     /// between into one field, and pair every later solution with the
     /// wrong record.
     fn mind_stray_quotes(&mut self) {
-        let test = row_test(b',', self.field_count, SizeOptions::default());
+        let test = row_test(self.delimiter, self.field_count, SizeOptions::default());
         self.framer.set_row_test(test);
     }
 
@@ -265,15 +307,9 @@ impl<R: BufRead> SolutionsReader<R> {
         is_spread(self.record.len(), self.record.iter())
     }
 
-    /// A first CSV record with no field that looks like a grid, and that
-    /// is not one grid's values ([`SolutionsReader::spread`]).
+    /// True when the current CSV record may be a header ([`header_like`]).
     fn is_header(&self) -> bool {
-        field::is_text(self.ahead.bytes(&self.framer))
-            && !self.spread()
-            && !self
-                .record
-                .iter()
-                .any(|f| field::looks_like_puzzle(f) || field::near_puzzle(f))
+        header_like(self.ahead.bytes(&self.framer), &self.record)
     }
 
     /// The solution column: a solution name, else a puzzle name, else the
@@ -310,16 +346,16 @@ impl<R: BufRead> SolutionsReader<R> {
         }
         let mut complete: Vec<bool> = Vec::new();
         let mut record = ByteRecord::new();
+        let sizes = SizeOptions::default();
         for (frame, bytes) in self.ahead.records() {
-            if frame.too_long || frame.open_quote || is_skipped(bytes) {
+            if frame.too_long
+                || frame.open_quote
+                || skipped(bytes, self.delimiter, self.field_count, &sizes)
+                || bytes.iter().all(u8::is_ascii_whitespace)
+            {
                 continue;
             }
-            let mut reader = ReaderBuilder::new()
-                .has_headers(false)
-                .flexible(true)
-                .trim(Trim::All)
-                .from_reader(bytes);
-            if !matches!(reader.read_byte_record(&mut record), Ok(true))
+            if !split_csv(bytes, self.delimiter, &mut record)
                 || is_spread(record.len(), record.iter())
             {
                 continue;
@@ -333,6 +369,32 @@ impl<R: BufRead> SolutionsReader<R> {
         }
         self.column = complete.iter().position(|&c| c).unwrap_or(0);
     }
+}
+
+/// Parses `bytes` as one CSV record of fields separated by `delimiter`
+/// into `record`; false if it cannot be.
+fn split_csv(bytes: &[u8], delimiter: u8, record: &mut ByteRecord) -> bool {
+    let mut reader = ReaderBuilder::new()
+        .delimiter(delimiter)
+        .has_headers(false)
+        .flexible(true)
+        .trim(Trim::All)
+        .from_reader(bytes);
+    matches!(reader.read_byte_record(record), Ok(true))
+}
+
+/// True for a first CSV record (`bytes`, split into `record`) that may be
+/// a header: text with no field that looks like a grid, that is not one
+/// grid's values ([`is_spread`]), and that is not one placeholder of a
+/// missing value (`NA`: [`field::missing`]), which stands for its record.
+fn header_like(bytes: &[u8], record: &ByteRecord) -> bool {
+    let placeholder = record.len() == 1 && record.get(0).is_some_and(field::missing);
+    field::is_text(bytes)
+        && !is_spread(record.len(), record.iter())
+        && !placeholder
+        && !record
+            .iter()
+            .any(|f| field::looks_like_puzzle(f) || field::near_puzzle(f))
 }
 
 /// True for text that is one grid's values separated by commas or
@@ -480,6 +542,34 @@ mod tests {
         // A note over lines that holds no grid is one field, as before.
         let data = format!("id,solution,note\n1,{S},\"two\nlines\"\n2,{S},\n");
         assert_eq!(read(&data, true), [ok(2), ok(4)]);
+    }
+
+    #[test]
+    fn hash_lines_that_are_records_and_placeholders_stand_for_their_record() {
+        let ok = |line| (line, Some(Ok(S.to_string())));
+        // CSV: a note `#x` is a record's; a row-number column `#` a header.
+        let data = format!("note,solution\na,{S}\n#x,{S}\n# comment\nc,NA\nd,#N/A\n");
+        assert_eq!(read(&data, true), [ok(2), ok(3), (5, None), (6, None)]);
+        let data = format!("#,solution\n1,{S}\n#2,{S}\n");
+        assert_eq!(read(&data, true), [ok(2), ok(3)]);
+        // Text: `#N/A` and `NA` stand for their record, first line or not;
+        // other `#` lines are comments.
+        let data = format!("#N/A\n# comment\n{S}\nNA\n{S}\n");
+        assert_eq!(read(&data, false), [(1, None), ok(3), (4, None), ok(5)]);
+    }
+
+    #[test]
+    fn a_csv_delimiter_other_than_a_comma_is_read_as_given() {
+        let data = format!("id;solution\n1;{S}\n2;\n3;NA\n");
+        let mut reader =
+            SolutionsReader::new(data.as_bytes(), true, Path::new("s")).with_delimiter(b';');
+        let got: Vec<(u64, Option<bool>)> = std::iter::from_fn(|| reader.next_given())
+            .map(|g| {
+                let g = g.unwrap();
+                (g.line, g.solution.map(|s| s.is_ok()))
+            })
+            .collect();
+        assert_eq!(got, [(2, Some(true)), (3, None), (4, None)]);
     }
 
     #[test]

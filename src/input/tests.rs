@@ -102,6 +102,23 @@ fn line_numbers_count_every_line() {
 }
 
 #[test]
+fn a_spreadsheet_placeholder_is_a_line_of_its_own_not_a_comment() {
+    // `#N/A` where a puzzle is missing (a column pasted from a
+    // spreadsheet): its row, saying so; other `#` lines are comments.
+    let data = format!("# top95\n{P}\n#N/A\n#n/a \n# {Q}\n{Q}\n");
+    let missing = |v: &str| format!("'{v}' marks a missing value, not a puzzle");
+    assert_eq!(
+        brief(&read("x.txt", &data)),
+        vec![
+            ok(2, P),
+            (3, Err(missing("#N/A"))),
+            (4, Err(missing("#n/a"))),
+            ok(6, Q)
+        ]
+    );
+}
+
+#[test]
 fn lines_after_the_last_puzzle_are_malformed() {
     let data = format!("{P}\n{Q}\n\nVery Hard\n30%\n");
     assert_eq!(
