@@ -42,7 +42,9 @@ impl Puzzles {
             .collect();
         let mut puzzles = Puzzles { parts, sizes, ends };
         if puzzles.sizes.symbols.is_none() {
-            let numbering = numbering_of(puzzles.len(), |i| puzzles.puzzle(i));
+            let numbering = numbering_of(puzzles.len(), &puzzles.sizes, |i, sizes| {
+                puzzles.puzzle_in(i, sizes)
+            });
             puzzles.sizes.numbering = numbering;
         }
         puzzles
@@ -56,10 +58,16 @@ impl Puzzles {
     /// Record `i` (0-based over all parts) as a grid, or why it is
     /// `malformed`.
     pub fn puzzle(&self, i: usize) -> Puzzle {
+        self.puzzle_in(i, &self.sizes)
+    }
+
+    /// Record `i` as [`Puzzles::puzzle`] reads it, with `sizes` instead of
+    /// the call's options (a reading its numbering is chosen on).
+    fn puzzle_in(&self, i: usize, sizes: &SizeOptions) -> Puzzle {
         let k = self.ends.partition_point(|&end| end <= i);
         let start = if k == 0 { 0 } else { self.ends[k - 1] };
         match self.parts.get(k) {
-            Some(part) => part.puzzle(i - start, &self.sizes),
+            Some(part) => part.puzzle(i - start, sizes),
             None => Puzzle::Nine(Err(format!("no record {i}"))),
         }
     }

@@ -339,3 +339,29 @@ def test_a_column_of_lists_is_read_in_one_numbering_as_the_cli_reads_it(cli, tmp
     assert [(r["status"], r["message"] or "") for r in got] == want
     python_lists = sudoku_batch.solve([from_zero, from_one]).to_pylist()
     assert [r["status"] for r in python_lists] == ["solved", "invalid"]
+
+
+def test_one_odd_list_among_the_first_is_the_only_one_refused(cli, tmp_path):
+    """1,199 lists numbered from 1 and one numbered from 0 (`-1` blanks),
+    and the other way round: the numbering most of the first records need
+    is chosen, and only the odd one is `malformed`, as the CLI reads the
+    same column of a Parquet file (trial60 F1-6: the one list from 0 made
+    the 1,199 others `malformed`)."""
+    import pyarrow.parquet as pq
+
+    lines = (DATA / "kaggle1m_10000.csv").read_text().splitlines()[1:1201]
+    puzzles = [line.split(",")[0] for line in lines]
+    for zero, odd in ((False, 0), (True, 1)):
+        shifts = [int((i == 3) != zero) for i in range(len(puzzles))]
+        lists = [[int(c) - shift for c in p] for p, shift in zip(puzzles, shifts)]
+        got = [(r["status"], r["message"] or "") for r in sudoku_batch.solve(lists).to_pylist()]
+        assert [i for i, (status, _) in enumerate(got) if status != "solved"] == [3]
+        assert got[3][0] == "malformed"
+        assert got[3][1].startswith(f"numbered from {odd} (")
+        assert got[3][1].endswith(
+            f"but most of this input's first 9x9 records are numbered from {1 - odd} "
+            "(999 of 1000): one numbering per input"
+        )
+        path = tmp_path / f"odd{odd}.parquet"
+        pq.write_table(pa.table({"puzzle": pa.array(lists, type=pa.list_(pa.int64()))}), path)
+        assert [(r["status"], r["message"]) for r in cli(str(path))] == got

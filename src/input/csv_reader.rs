@@ -9,7 +9,7 @@ use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::{self, Keep};
 use super::lines::too_long;
 use super::record_batch::{unterminated, Parser, RecordBatch};
-use super::sized::{Numbering, SizeOptions};
+use super::sized::{Numbering, SizeOptions, Vote};
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
 use std::io::{self, BufRead};
@@ -314,12 +314,12 @@ impl<R: BufRead> CsvReader<R> {
     /// header or `--column` names it) by what each column shows over them
     /// all, as Parquet chooses on its first rows (an empty first puzzle
     /// does not hide the column); then, unless `--symbols` says, the
-    /// numbering of its grids ([`Numbering::of`] the records read each
-    /// alone), so that no record is read in another.
+    /// numbering of its grids ([`Numbering::of`] the records read alone
+    /// and in each numbering), so that no record is read in another.
     fn look_ahead(&mut self) -> Result<(), InputError> {
         let mut seen: Vec<Seen> = Vec::new();
         let mut lines = (0, 0);
-        let mut records = Vec::new();
+        let mut votes = Vec::new();
         for pass in [0, 1] {
             for (frame, bytes) in self.ahead.records() {
                 if frame.too_long || frame.open_quote || self.rules.skips(bytes) {
@@ -338,7 +338,10 @@ impl<R: BufRead> CsvReader<R> {
                     }
                     lines = (if lines.0 == 0 { frame.line } else { lines.0 }, frame.line);
                 } else {
-                    records.push(self.rules.record(frame.line, &rec));
+                    votes.extend(Vote::of(Numbering::READINGS.map(|numbering| {
+                        self.rules.sizes.numbering = numbering;
+                        self.rules.record(frame.line, &rec)
+                    })));
                 }
             }
             if pass == 0 {
@@ -351,7 +354,7 @@ impl<R: BufRead> CsvReader<R> {
                 }
             }
         }
-        self.rules.sizes.numbering = Numbering::of(&records);
+        self.rules.sizes.numbering = Numbering::of(votes);
         Ok(())
     }
 

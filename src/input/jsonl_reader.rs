@@ -6,7 +6,7 @@ use super::ahead::Ahead;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{is_skipped, too_long};
 use super::record_batch::{Parser, RecordBatch};
-use super::sized::Numbering;
+use super::sized::{Numbering, Vote};
 use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::KeptColumn;
 use std::io::BufRead;
@@ -115,7 +115,8 @@ impl<R: BufRead> JsonlReader<R> {
     /// no `--column` or key names it, and the solution key when no key is
     /// named as one ([`looked_keys`]); then, unless
     /// `--symbols` says, the numbering of its grids ([`Numbering::of`]
-    /// the records read each alone), so that no record is read in another.
+    /// the records read alone and in each numbering), so that no record is
+    /// read in another.
     fn look_ahead(&mut self) -> Result<(), InputError> {
         let lines: Vec<(u64, Line<'_>)> = self
             .ahead
@@ -140,7 +141,7 @@ impl<R: BufRead> JsonlReader<R> {
             return Ok(());
         }
         let mut rules = self.rules.clone();
-        let mut records = Vec::with_capacity(lines.len());
+        let mut votes = Vec::with_capacity(lines.len());
         for (line, parsed) in &lines {
             if let Line::Object(entries) = parsed {
                 if rules.puzzle.is_none()
@@ -151,9 +152,12 @@ impl<R: BufRead> JsonlReader<R> {
                     break;
                 }
             }
-            records.push(rules.record_of(*line, parsed));
+            votes.extend(Vote::of(Numbering::READINGS.map(|numbering| {
+                rules.sizes.numbering = numbering;
+                rules.record_of(*line, parsed)
+            })));
         }
-        self.rules.sizes.numbering = Numbering::of(&records);
+        self.rules.sizes.numbering = Numbering::of(votes);
         Ok(())
     }
 

@@ -6,7 +6,7 @@ use super::ahead::Ahead;
 use super::frame::Framer;
 use super::keep::Keep;
 use super::record_batch::{Parser, RecordBatch, Scratch};
-use super::sized::{Numbering, SizeOptions};
+use super::sized::{Numbering, SizeOptions, Vote};
 use super::{Column, InputError, Record};
 use crate::kept::KeptColumn;
 use std::io::BufRead;
@@ -120,22 +120,34 @@ impl<R: BufRead> LinesReader<R> {
     }
 
     /// Chooses, unless `--symbols` says, the numbering of the input's
-    /// grids ([`Numbering::of`] the records read each alone: the first,
-    /// `bytes` at `line`, and those read ahead after it) before any record
-    /// is parsed on the workers, so that no record is read in another.
+    /// grids ([`Numbering::of`] the records read alone and in each
+    /// numbering: the first, `bytes` at `line`, and those read ahead after
+    /// it) before any record is parsed on the workers, so that no record is
+    /// read in another.
     fn look_ahead(&mut self, line: u64, bytes: &[u8]) {
         if self.rules.sizes.symbols.is_some() {
             return;
         }
-        let parser = Parser::Lines(self.rules.clone());
+        let parsers = Numbering::READINGS.map(|numbering| {
+            let mut rules = self.rules.clone();
+            rules.sizes.numbering = numbering;
+            Parser::Lines(rules)
+        });
         let mut scratch = Scratch::default();
-        let mut records = vec![parser.parse(line, bytes, &mut scratch)];
+        let mut vote = |line: u64, bytes: &[u8]| {
+            Vote::of(
+                parsers
+                    .each_ref()
+                    .map(|parser| parser.parse(line, bytes, &mut scratch)),
+            )
+        };
+        let mut votes: Vec<Vote> = vote(line, bytes).into_iter().collect();
         for (frame, bytes) in self.ahead.records() {
             if !frame.too_long && !is_skipped(bytes) {
-                records.push(parser.parse(frame.line, bytes, &mut scratch));
+                votes.extend(vote(frame.line, bytes));
             }
         }
-        self.rules.sizes.numbering = Numbering::of(&records);
+        self.rules.sizes.numbering = Numbering::of(votes);
     }
 
     /// Puts the next records in `batch`, at least one and at most `max`:

@@ -30,7 +30,7 @@ use super::keep::Keep;
 use super::parquet::{value_at, Table, TableRules};
 use super::parquet_file::ParquetFile;
 use super::record_batch::{RecordBatch as Batch, FILL_BYTES};
-use super::sized::Numbering;
+use super::sized::{Numbering, Vote};
 use super::{Column, InputError, Record, SizeOptions};
 use crate::kept::KeptColumn;
 
@@ -285,19 +285,29 @@ impl ParquetReader {
     }
 
     /// Chooses, unless `--symbols` says, the numbering of the file's grids
-    /// ([`Numbering::of`] its first rows read each alone: the first
-    /// [`ROWS_LOOKED_AT`] of `first`, its first Arrow batch) before any row
-    /// is made a record on the workers, so that no row is read in another
-    /// (a complete grid numbered from 0 shows no `-1` blank).
+    /// ([`Numbering::of`] its first rows read alone and in each numbering:
+    /// the first [`ROWS_LOOKED_AT`] of `first`, its first Arrow batch)
+    /// before any row is made a record on the workers, so that no row is
+    /// read in another (a complete grid numbered from 0 shows no `-1`
+    /// blank).
     fn look(&mut self, first: &Table) {
         if self.rules.sizes.symbols.is_some() {
             return;
         }
         let rows = first.num_rows().min(ROWS_LOOKED_AT);
-        let records: Vec<Record> = (0..rows)
-            .map(|row| self.rules.record(first, row, row as u64 + 1))
-            .collect();
-        Arc::make_mut(&mut self.rules).sizes.numbering = Numbering::of(&records);
+        let rules = Numbering::READINGS.map(|numbering| {
+            let mut rules = TableRules::clone(&self.rules);
+            rules.sizes.numbering = numbering;
+            rules
+        });
+        let votes = (0..rows).filter_map(|row| {
+            Vote::of(
+                rules
+                    .each_ref()
+                    .map(|rules| rules.record(first, row, row as u64 + 1)),
+            )
+        });
+        Arc::make_mut(&mut self.rules).sizes.numbering = Numbering::of(votes);
     }
 
     /// Makes sure the current Arrow batch has a row left, reading the next

@@ -34,34 +34,97 @@ pub struct SizeOptions {
 /// parsed on the workers: each record alone would read a puzzle from 0
 /// that gives no `0` (`.` blanks and the values 1-8) as numbered from 1,
 /// so one input (pandas' array numbered from 0) would get two numberings.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Numbering {
-    /// Bit n set: n x n grids are numbered from 0 (a record looked at was).
+    /// Bit n set: n x n grids are numbered from 0.
     pub from_zero: u128,
-    /// Bit n set: n x n grids are numbered from 1 (records of that side
-    /// were looked at, none numbered from 0).
+    /// Bit n set: n x n grids are numbered from 1.
     pub from_one: u128,
+    /// By side: the records of that side the numbering was chosen on, for
+    /// the message of a record it does not read ([`numbered_otherwise`]).
+    looked: [Looked; SIDES],
+}
+
+/// The sides a [`Numbering`] keeps what it was chosen on for: 0 to
+/// [`sizes::MAX_SIDE`].
+const SIDES: usize = sizes::MAX_SIDE + 1;
+
+/// What the records of one side looked at said of its numbering.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Looked {
+    /// The records of that side read (in either numbering).
+    records: u32,
+    /// Those that read only from 0.
+    only_zero: u32,
+    /// Those that read only from 1.
+    only_one: u32,
+    /// Whether any read alone is numbered from 0.
+    alone_zero: bool,
+}
+
+impl Default for Numbering {
+    fn default() -> Numbering {
+        Numbering {
+            from_zero: 0,
+            from_one: 0,
+            looked: [Looked::default(); SIDES],
+        }
+    }
 }
 
 impl Numbering {
-    /// The numbering of an input whose first records, read each by what it
-    /// holds, are `records`: a side is numbered from 0 when any of its
-    /// records is (`3,.,.,7,...,0,...`, `-1` blanks, a list with a `-1`),
-    /// else from 1 when any was read (a 9x9 puzzle in any notation). A side
-    /// no record had is left to each record.
-    pub fn of<'a>(records: impl IntoIterator<Item = &'a Record>) -> Numbering {
+    /// The three readings of a record looked at, in the order [`Vote::of`]
+    /// takes them: alone (by what it holds), every side from 0, every side
+    /// from 1.
+    pub const READINGS: [Numbering; 3] = [
+        Numbering::every(0, 0),
+        Numbering::every(u128::MAX, 0),
+        Numbering::every(0, u128::MAX),
+    ];
+
+    /// The numbering of the sides of `from_zero` from 0 and of `from_one`
+    /// from 1 (bit n for n x n), chosen on no record.
+    const fn every(from_zero: u128, from_one: u128) -> Numbering {
+        Numbering {
+            from_zero,
+            from_one,
+            looked: [Looked {
+                records: 0,
+                only_zero: 0,
+                only_one: 0,
+                alone_zero: false,
+            }; SIDES],
+        }
+    }
+
+    /// The numbering of an input whose first records cast `votes`
+    /// ([`Vote::of`]): for each side, the one most of its records need. A
+    /// record that reads only from 0 (`-1` blanks in a list, a `0` given
+    /// among other blanks) counts for 0, one that reads only from 1 (a `9`
+    /// in a 9x9) for 1; one that reads either way (no `0` given and no
+    /// value as high as its side, or an 81-character 9x9, which no
+    /// numbering changes) for neither. Ties (no record either way
+    /// included) are read from 0 when any record alone is numbered from 0,
+    /// else from 1. A side no record had is left to each record.
+    pub fn of(votes: impl IntoIterator<Item = Vote>) -> Numbering {
         let mut numbering = Numbering::default();
-        for record in records {
-            let (side, zero) = match (&record.sized, &record.puzzle) {
-                (Some(sized), _) => (
-                    sized.puzzle.side(),
-                    matches!(
-                        sized.symbols,
-                        Symbols::ZeroNumbers | Symbols::ZeroDigitsLetters { .. }
-                    ),
-                ),
-                (None, Ok(_)) => (9, false),
-                (None, Err(_)) => continue,
+        for vote in votes {
+            let Some(looked) = numbering.looked.get_mut(vote.side) else {
+                continue;
+            };
+            looked.records += 1;
+            looked.only_zero += u32::from(vote.from_zero && !vote.from_one);
+            looked.only_one += u32::from(vote.from_one && !vote.from_zero);
+            looked.alone_zero |= vote.alone_zero;
+        }
+        for (side, looked) in numbering.looked.iter().enumerate() {
+            if looked.records == 0 {
+                continue;
+            }
+            let zero = match looked.only_zero.cmp(&looked.only_one) {
+                std::cmp::Ordering::Greater => true,
+                std::cmp::Ordering::Less => false,
+                std::cmp::Ordering::Equal => looked.alone_zero,
             };
             if zero {
                 numbering.from_zero |= 1 << side;
@@ -69,7 +132,6 @@ impl Numbering {
                 numbering.from_one |= 1 << side;
             }
         }
-        numbering.from_one &= !numbering.from_zero;
         numbering
     }
 
@@ -81,6 +143,79 @@ impl Numbering {
     /// True when the input's grids of `side` are numbered from 1.
     pub fn from_one(self, side: usize) -> bool {
         side < 128 && self.from_one & (1 << side) != 0
+    }
+
+    /// Where the numbering of `side` was chosen, as the message of a
+    /// record it does not read says it: `first 9x9 records are numbered
+    /// from 0 (all 1000)`, `most of ...`, or `half of ... (a tie is read
+    /// from 0)`; without the counts for a numbering chosen on no record.
+    fn chosen(&self, side: usize) -> String {
+        let input = if self.from_zero(side) { 0 } else { 1 };
+        let chosen = format!("first {side}x{side} records are numbered from {input}");
+        let Some(looked) = self.looked.get(side).filter(|l| l.records > 0) else {
+            return format!("this input's {chosen}");
+        };
+        let against = if input == 0 {
+            looked.only_one
+        } else {
+            looked.only_zero
+        };
+        let (records, fit) = (looked.records, looked.records - against);
+        if fit == records {
+            format!("this input's {chosen} (all {records})")
+        } else if fit * 2 > records {
+            format!("most of this input's {chosen} ({fit} of {records})")
+        } else {
+            format!(
+                "half of this input's {chosen} ({fit} of {records}; a tie is read from {input})"
+            )
+        }
+    }
+}
+
+/// The side of a record read as a grid; `None` for a `malformed` one.
+fn side_of(record: &Record) -> Option<usize> {
+    match (&record.sized, &record.puzzle) {
+        (Some(sized), _) => Some(sized.puzzle.side()),
+        (None, Ok(_)) => Some(9),
+        (None, Err(_)) => None,
+    }
+}
+
+/// What one record looked at says of the numbering of its side
+/// ([`Numbering::of`]): whether it reads from 0, from 1, and alone from 0.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vote {
+    /// The side of its grid.
+    side: usize,
+    /// It reads as a grid when its side is numbered from 0.
+    from_zero: bool,
+    /// It reads as a grid when its side is numbered from 1.
+    from_one: bool,
+    /// Read alone, by what it holds, it is numbered from 0.
+    alone_zero: bool,
+}
+
+impl Vote {
+    /// The vote of a record read in the three [`Numbering::READINGS`]
+    /// (alone, from 0, from 1); `None` for one that reads in none of them
+    /// (a `malformed` record counts for no side).
+    pub fn of(readings: [Record; 3]) -> Option<Vote> {
+        let [alone, from_zero, from_one] = readings;
+        let side = [&alone, &from_zero, &from_one]
+            .into_iter()
+            .find_map(side_of)?;
+        Some(Vote {
+            side,
+            from_zero: side_of(&from_zero).is_some(),
+            from_one: side_of(&from_one).is_some(),
+            alone_zero: alone.sized.as_ref().is_some_and(|sized| {
+                matches!(
+                    sized.symbols,
+                    Symbols::ZeroNumbers | Symbols::ZeroDigitsLetters { .. }
+                )
+            }),
+        })
     }
 }
 
@@ -501,19 +636,23 @@ fn read_numbered(field: &[u8], options: &SizeOptions) -> Result<sizes::Read, Str
                 Symbols::DigitsLetters { lower } => Symbols::ZeroDigitsLetters { lower },
                 _ => Symbols::ZeroNumbers,
             };
-            again(symbols).map_err(|e| numbered_otherwise(side, true, &against(&e)))
+            again(symbols).map_err(|e| numbered_otherwise(side, &options.numbering, &against(&e)))
         }
         Symbols::ZeroNumbers | Symbols::ZeroDigitsLetters { .. }
             if options.numbering.from_one(side) =>
         {
             if zero_given(field) {
-                return Err(numbered_otherwise(side, false, "a 0 given among blanks"));
+                return Err(numbered_otherwise(
+                    side,
+                    &options.numbering,
+                    "a 0 given among blanks",
+                ));
             }
             let symbols = match read.symbols {
                 Symbols::ZeroDigitsLetters { lower } => Symbols::DigitsLetters { lower },
                 _ => Symbols::Numbers,
             };
-            again(symbols).map_err(|e| numbered_otherwise(side, false, &against(&e)))
+            again(symbols).map_err(|e| numbered_otherwise(side, &options.numbering, &against(&e)))
         }
         _ => Ok(read),
     }
@@ -532,15 +671,16 @@ fn against(e: &SymbolsError) -> String {
 }
 
 /// The message of a record of side `side` that its input's numbering
-/// ([`Numbering`]) does not read: `from_zero` when the input's grids of
-/// that side are numbered from 0; `why` is what the record holds against
-/// it. Other sizes than 9x9 name the `--symbols` that reads the whole
-/// input in the record's numbering.
-pub fn numbered_otherwise(side: usize, from_zero: bool, why: &str) -> String {
-    let (input, record, other) = if from_zero {
-        ("0", "1", "numbers")
+/// ([`Numbering`]) does not read: `why` is what the record holds against
+/// it; the message says where the numbering was chosen (`most of this
+/// input's first 9x9 records are numbered from 1 (999 of 1000)`). Other
+/// sizes than 9x9 name the `--symbols` that reads the whole input in the
+/// record's numbering.
+pub fn numbered_otherwise(side: usize, numbering: &Numbering, why: &str) -> String {
+    let (record, other) = if numbering.from_zero(side) {
+        ("1", "numbers")
     } else {
-        ("1", "0", "numbers0")
+        ("0", "numbers0")
     };
     // A 9x9 takes no `--symbols` (see `SizeOptions::unfit`).
     let hint = if side == 9 {
@@ -548,10 +688,8 @@ pub fn numbered_otherwise(side: usize, from_zero: bool, why: &str) -> String {
     } else {
         format!(" (--symbols {other} reads it all so)")
     };
-    format!(
-        "numbered from {record} ({why}), but this input's first {side}x{side} records are \
-         numbered from {input}: one numbering per input{hint}"
-    )
+    let chosen = numbering.chosen(side);
+    format!("numbered from {record} ({why}), but {chosen}: one numbering per input{hint}")
 }
 
 /// True when the cells of `field` ([`cells_of`]) hold a `0` and a blank
@@ -622,27 +760,42 @@ mod tests {
         assert_eq!(solution, None);
     }
 
+    /// `field` as a record looked at, read in the three
+    /// [`Numbering::READINGS`].
+    fn looked(field: &[u8]) -> [Record; 3] {
+        Numbering::READINGS.map(|numbering| {
+            let options = SizeOptions {
+                numbering,
+                ..SizeOptions::default()
+            };
+            let mut record = Record::new(1, Err(String::new()), None);
+            record.set_sized(read(field, None, &options));
+            record
+        })
+    }
+
+    /// The options of an input whose first records are `fields`.
+    fn input_of(fields: &[&[u8]]) -> SizeOptions {
+        SizeOptions {
+            numbering: Numbering::of(fields.iter().filter_map(|f| Vote::of(looked(f)))),
+            ..SizeOptions::default()
+        }
+    }
+
     #[test]
     fn one_numbering_reads_every_record_of_its_side() {
         // A 4x4 from 0 with `.` blanks, one giving a 0 and one not.
-        let (with_zero, without) = (b"0.2..1..........", b"3.2..1..........");
+        let (with_zero, without) = (&b"0.2..1.........."[..], &b"3.2..1.........."[..]);
         let alone = SizeOptions::default();
         let read = |field: &[u8], options: &SizeOptions| read(field, None, options).0;
-        let first = Record {
-            sized: Some(Box::new(read(with_zero, &alone).unwrap())),
-            ..Record::new(1, Err(String::new()), None)
-        };
-        let numbering = Numbering::of([&first]);
+        let input = input_of(&[with_zero]);
+        let numbering = input.numbering;
         assert_eq!((numbering.from_zero, numbering.from_one), (1 << 4, 0));
         // Alone, the record without a 0 reads from 1; in the input, from 0.
         assert_eq!(
             read(without, &alone).unwrap().symbols,
             Symbols::DigitsLetters { lower: false }
         );
-        let input = SizeOptions {
-            numbering,
-            ..SizeOptions::default()
-        };
         assert_eq!(
             read(without, &input).unwrap().symbols,
             Symbols::ZeroDigitsLetters { lower: false }
@@ -650,26 +803,75 @@ mod tests {
         // A 4 fits no 4x4 from 0; under first records from 1, a 0 among
         // `.` blanks is refused, and a list of numbers with -1 blanks is
         // read from 1.
+        let four = &b"4.2..1.........."[..];
         assert_eq!(
-            read(b"4.2..1..........", &input).unwrap_err(),
-            numbered_otherwise(4, true, "'4' at position 1")
+            read(four, &input).unwrap_err(),
+            "numbered from 1 ('4' at position 1), but this input's first 4x4 records are \
+             numbered from 0 (all 1): one numbering per input (--symbols numbers reads it all so)"
         );
-        let from_one = SizeOptions {
-            numbering: Numbering {
-                from_zero: 0,
-                from_one: 1 << 4,
-            },
-            ..SizeOptions::default()
-        };
+        let from_one = input_of(&[four]);
         assert_eq!(
             read(with_zero, &from_one).unwrap_err(),
-            numbered_otherwise(4, false, "a 0 given among blanks")
+            "numbered from 0 (a 0 given among blanks), but this input's first 4x4 records are \
+             numbered from 1 (all 1): one numbering per input (--symbols numbers0 reads it all \
+             so)"
         );
         let minus = b"3,-1,2,-1,-1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1";
         assert_eq!(read(minus, &alone).unwrap().symbols, Symbols::ZeroNumbers);
         assert_eq!(read(minus, &from_one).unwrap().symbols, Symbols::Numbers);
         // Another side keeps its own reading.
         assert!(!numbering.from_zero(9) && !numbering.from_one(9));
+    }
+
+    #[test]
+    fn the_numbering_most_records_need_is_chosen() {
+        let (with_zero, without, four) = (
+            &b"0.2..1.........."[..],
+            &b"3.2..1.........."[..],
+            &b"4.2..1.........."[..],
+        );
+        let read = |field: &[u8], options: &SizeOptions| read(field, None, options).0;
+        // Three records that read only from 1 outvote one that reads only
+        // from 0, which is refused saying so.
+        let input = input_of(&[four, with_zero, four, four]);
+        assert!(input.numbering.from_one(4) && !input.numbering.from_zero(4));
+        assert_eq!(
+            read(with_zero, &input).unwrap_err(),
+            "numbered from 0 (a 0 given among blanks), but most of this input's first 4x4 \
+             records are numbered from 1 (3 of 4): one numbering per input (--symbols numbers0 \
+             reads it all so)"
+        );
+        // The other way round.
+        let input = input_of(&[with_zero, four, with_zero, with_zero]);
+        assert!(input.numbering.from_zero(4));
+        assert!(read(four, &input)
+            .unwrap_err()
+            .contains("most of this input's first 4x4 records are numbered from 0 (3 of 4)"));
+        // A record that reads either way votes for neither.
+        let input = input_of(&[without, with_zero, without, without]);
+        assert!(input.numbering.from_zero(4));
+        let input = input_of(&[without, four, without, without]);
+        assert!(input.numbering.from_one(4));
+        // A tie is read from 0 when a record alone is, as is an input of
+        // records that read either way from 1.
+        let input = input_of(&[four, without, with_zero]);
+        assert!(input.numbering.from_zero(4));
+        assert!(read(four, &input)
+            .unwrap_err()
+            .contains("most of this input's first 4x4 records are numbered from 0 (2 of 3)"));
+        let input = input_of(&[four, with_zero]);
+        assert!(read(four, &input).unwrap_err().contains(
+            "half of this input's first 4x4 records are numbered from 0 (1 of 2; a tie is read \
+             from 0)"
+        ));
+        let input = input_of(&[without, without]);
+        assert!(input.numbering.from_one(4));
+        assert!(read(with_zero, &input)
+            .unwrap_err()
+            .contains("this input's first 4x4 records are numbered from 1 (all 2)"));
+        // Malformed records count for no side.
+        let input = input_of(&[b"4.2..1.........Z", with_zero]);
+        assert!(input.numbering.from_zero(4));
     }
 
     #[test]

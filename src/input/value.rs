@@ -138,7 +138,7 @@ impl Numbering {
         }
         match &ints {
             Some(ints) if options.symbols.is_none() && sized::from_zero_alone(ints, side) => Err(
-                sized::numbered_otherwise(side, false, "a list with -1 blanks"),
+                sized::numbered_otherwise(side, &options.numbering, "a list with -1 blanks"),
             ),
             _ => Ok(Numbering::One),
         }
@@ -231,7 +231,7 @@ fn sized_field(
                         && numbering == Numbering::Zero
                         && numbers(&flat, side, Numbering::One).is_ok() =>
                 {
-                    Err(sized::numbered_otherwise(side, true, &why))
+                    Err(sized::numbered_otherwise(side, &options.numbering, &why))
                 }
                 read => read.map(|text| (text, Some(numbering))),
             })

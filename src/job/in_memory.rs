@@ -33,7 +33,9 @@ use sudoku_core::sizes::Shape;
 use sudoku_core::solver::{Limits, Mode, SolverKind};
 
 use crate::error::Error;
-use crate::input::sized::{self as sized_input, with_boxes, Numbering, SizeOptions, SizedRecord};
+use crate::input::sized::{
+    self as sized_input, with_boxes, Numbering, SizeOptions, SizedRecord, Vote,
+};
 use crate::input::{self, Record};
 use crate::job::config::MAX_THREADS;
 use crate::job::rating::rate_result;
@@ -243,18 +245,31 @@ pub fn unfit<Q: Into<Puzzle>>(
 }
 
 /// The numbering of a batch of `count` puzzles read without `symbols=`,
-/// `puzzle(i)` classifying puzzle `i` as for [`BatchSolver::solve_blocks`]:
-/// chosen on the first [`AHEAD_RECORDS`](crate::input::AHEAD_RECORDS)
-/// as the command line's readers choose an input's ([`Numbering::of`]), so
-/// that a column of lists is read in one numbering per grid size, as the
-/// same column of a Parquet file is (a 9x9 list 0-8 beside one 1-9: the
-/// second is `invalid` in a column numbered from 0, not read alone). A
-/// front end puts it in the [`SizeOptions`] it classifies with after.
-pub fn numbering_of<Q: Into<Puzzle>>(count: usize, puzzle: impl Fn(usize) -> Q) -> Numbering {
-    let records: Vec<Record> = (0..count.min(crate::input::AHEAD_RECORDS))
-        .map(|i| puzzle(i).into().record(i as u64 + 1))
-        .collect();
-    Numbering::of(&records)
+/// `puzzle(i, sizes)` classifying puzzle `i` with `sizes` as for
+/// [`BatchSolver::solve_blocks`]: chosen on the first
+/// [`AHEAD_RECORDS`](crate::input::AHEAD_RECORDS), each read in the three
+/// [`Numbering::READINGS`] of `sizes` ([`Vote::of`]), as the command line's readers choose
+/// an input's ([`Numbering::of`]: the numbering most of them need), so that
+/// a column of lists is read in one numbering per grid size, as the same
+/// column of a Parquet file is (a 9x9 list 0-8 beside one 1-9: the second
+/// is `invalid` in a column numbered from 0, not read alone). A front end
+/// puts it in the [`SizeOptions`] it classifies with after.
+pub fn numbering_of<Q: Into<Puzzle>>(
+    count: usize,
+    sizes: &SizeOptions,
+    puzzle: impl Fn(usize, &SizeOptions) -> Q,
+) -> Numbering {
+    let readings = Numbering::READINGS.map(|numbering| SizeOptions {
+        numbering,
+        ..sizes.clone()
+    });
+    Numbering::of((0..count.min(crate::input::AHEAD_RECORDS)).filter_map(|i| {
+        Vote::of(
+            readings
+                .each_ref()
+                .map(|sizes| puzzle(i, sizes).into().record(i as u64 + 1)),
+        )
+    }))
 }
 
 /// Classifies one field holding a puzzle as text: surrounding whitespace is
@@ -483,7 +498,9 @@ mod tests {
         let from_zero: Vec<i64> = from_one.iter().map(|v| v - 1).collect();
         let values = [list(&from_zero), list(&from_one)];
         let sizes = SizeOptions::default();
-        let numbering = numbering_of(values.len(), |i| value_puzzle(&values[i], &sizes));
+        let numbering = numbering_of(values.len(), &sizes, |i, sizes| {
+            value_puzzle(&values[i], sizes)
+        });
         assert!(numbering.from_zero(9));
         let batch = SizeOptions {
             numbering,
@@ -500,7 +517,7 @@ mod tests {
             Puzzle::Nine(Ok(_))
         ));
         let ones = [list(&from_one)];
-        let numbering = numbering_of(ones.len(), |i| value_puzzle(&ones[i], &sizes));
+        let numbering = numbering_of(ones.len(), &sizes, |i, sizes| value_puzzle(&ones[i], sizes));
         assert!(numbering.from_one(9) && !numbering.from_zero(9));
     }
 

@@ -105,7 +105,7 @@ fn a_record_against_the_numbering_of_the_first_records_is_refused_saying_so() {
     assert_eq!(
         rows[1000]["message"],
         "numbered from 0 (a 0 given among blanks), but this input's first 9x9 records are \
-         numbered from 1: one numbering per input"
+         numbered from 1 (all 1000): one numbering per input"
     );
     // Other sizes name the `--symbols` that reads the whole input so, and
     // it does.
@@ -117,13 +117,14 @@ fn a_record_against_the_numbering_of_the_first_records_is_refused_saying_so() {
     assert_eq!(
         rows[1000]["message"],
         "numbered from 0 (a 0 given among blanks), but this input's first 4x4 records are \
-         numbered from 1: one numbering per input (--symbols numbers0 reads it all so)"
+         numbered from 1 (all 1000): one numbering per input (--symbols numbers0 reads it all \
+         so)"
     );
     let rows = solved(&file, &["--symbols", "numbers0"], 1);
     assert!(rows.iter().all(|r| r["status"] != "malformed"), "{rows:?}");
 
     // Text lines numbered from 0, then a record numbered from 1 (a 9):
-    // refused, not read from 1.
+    // refused, not read from 1 (one record each way: a tie, read from 0).
     let text = format!(
         "{}\n{}\n",
         from_zero(P, ".", ","),
@@ -134,8 +135,8 @@ fn a_record_against_the_numbering_of_the_first_records_is_refused_saying_so() {
     assert_eq!(rows[1]["status"], "malformed");
     assert_eq!(
         rows[1]["message"],
-        "numbered from 1 (9 at cell 1), but this input's first 9x9 records are numbered \
-         from 0: one numbering per input"
+        "numbered from 1 (9 at cell 1), but half of this input's first 9x9 records are \
+         numbered from 0 (1 of 2; a tie is read from 0): one numbering per input"
     );
 }
 
@@ -154,9 +155,9 @@ fn json_lists_numbered_from_zero_read_a_complete_grid_from_zero_too() {
     let want = from_zero(P_SOLVED, "", ",");
     assert_eq!(rows[0]["solution"], want);
     assert_eq!(rows[1]["solution"], want);
-    // Lists numbered from 1, and one with -1 blanks: the input is
-    // numbered from 0 (any record read from 0 decides), and the list
-    // numbered from 1 is refused, saying so.
+    // A list numbered from 1, and one with -1 blanks: the input is
+    // numbered from 0 (a tie), and the list numbered from 1 is refused,
+    // saying so.
     let digits = |grid: &str| {
         let cells: Vec<String> = grid
             .bytes()
@@ -169,8 +170,9 @@ fn json_lists_numbered_from_zero_read_a_complete_grid_from_zero_too() {
     assert_eq!(rows[0]["status"], "malformed");
     assert_eq!(
         rows[0]["message"],
-        "numbered from 1 (item 15 (r2c6) is 9, expected -1 (blank) or 0-8), but this input's \
-         first 9x9 records are numbered from 0: one numbering per input"
+        "numbered from 1 (item 15 (r2c6) is 9, expected -1 (blank) or 0-8), but half of this \
+         input's first 9x9 records are numbered from 0 (1 of 2; a tie is read from 0): one \
+         numbering per input"
     );
     assert_eq!(rows[1]["solution"], solution_from_zero(&s, Q));
     // Past the records looked at, a list with -1 blanks after lists
@@ -264,4 +266,89 @@ fn parquet_reads_its_rows_in_the_numbering_of_its_first_rows() {
     let rows = solved(&path, &[], 0);
     assert_eq!(rows[0]["solution"], solution_from_zero(&s, Q));
     assert_eq!(rows[1]["solution"], want);
+}
+
+/// Kaggle's first 1,200 puzzles as their values numbered from 1 (`0`
+/// blanks), but record 4 numbered from 0 (`-1` blanks); with `zero`, the
+/// other way round (trial60 F1-6's input).
+fn one_odd(zero: bool) -> Vec<Vec<i64>> {
+    kaggle(1200)
+        .iter()
+        .enumerate()
+        .map(|(i, (puzzle, _))| {
+            let shift = i64::from((i == 3) != zero);
+            puzzle
+                .bytes()
+                .map(|b| i64::from(b - b'0') - shift)
+                .collect()
+        })
+        .collect()
+}
+
+/// Asserts that `rows` are all solved but the fourth, `malformed` as a
+/// record numbered from `odd` in an input numbered from the other.
+fn only_the_odd_one(rows: &[HashMap<String, String>], odd: u8, what: &str) {
+    assert_eq!(rows.len(), 1200, "{what}");
+    let malformed: Vec<usize> = (0..rows.len())
+        .filter(|&i| rows[i]["status"] != "solved")
+        .collect();
+    assert_eq!(malformed, [3], "{what}: {:?}", rows[0]);
+    let message = &rows[3]["message"];
+    let input = 1 - odd;
+    assert!(
+        message.starts_with(&format!("numbered from {odd} (")),
+        "{what}: {message}"
+    );
+    assert!(
+        message.ends_with(&format!(
+            "), but most of this input's first 9x9 records are numbered from {input} \
+             (999 of 1000): one numbering per input"
+        )),
+        "{what}: {message}"
+    );
+}
+
+#[test]
+fn one_odd_record_among_the_first_is_the_only_one_refused() {
+    let s = Scratch::new();
+    // 1,199 records numbered from 1 and one from 0 (before, the one from
+    // 0 decided: 1,199 malformed, "this input's first 9x9 records are
+    // numbered from 0"), and the other way round; in every format.
+    for (zero, odd) in [(false, 0), (true, 1)] {
+        let grids = one_odd(zero);
+        let texts: Vec<String> = grids
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|v| v.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",")
+            })
+            .collect();
+        let jsonl: String = texts
+            .iter()
+            .map(|t| format!("{{\"puzzle\":[{t}]}}\n"))
+            .collect();
+        let csv: String = std::iter::once("puzzle\n".to_string())
+            .chain(texts.iter().map(|t| format!("\"{t}\"\n")))
+            .collect();
+        let lines: String = texts.iter().map(|t| format!("{t}\n")).collect();
+        let mut lists = ListBuilder::new(Int64Builder::new());
+        for grid in &grids {
+            lists.values().append_slice(grid);
+            lists.append(true);
+        }
+        let files = [
+            s.file(&format!("odd{odd}.jsonl"), jsonl.as_bytes()),
+            s.file(&format!("odd{odd}.csv"), csv.as_bytes()),
+            s.file(&format!("odd{odd}.txt"), lines.as_bytes()),
+            s.parquet(
+                &format!("odd{odd}.parquet"),
+                vec![("puzzle", Arc::new(lists.finish()))],
+            ),
+        ];
+        for file in &files {
+            only_the_odd_one(&solved(file, &[], 1), odd, file);
+        }
+    }
 }
