@@ -45,6 +45,37 @@ pub fn is_skipped(line: &[u8]) -> bool {
     }
 }
 
+/// True for a text line to pass over: one [`is_skipped`] skips, unless it
+/// is a `#` line that holds a record of a delimited file: cut by its
+/// delimiter (`,`, `;`, `|` or a tab: the file's `rule`, or the line's own
+/// before the first record), a field after the first holds a grid, and
+/// the first, the one the `#` starts, is none (`#2,<puzzle>`: an id `#2`,
+/// as a CSV read as text lines from stdin has it). A `#` line of one
+/// field or of fields split on spaces, or whose `#` starts the grid
+/// (`# <puzzle>`, `#<puzzle>,...`: a puzzle commented out), is a comment.
+pub fn skipped(line: &[u8], rule: Option<FieldRule>, sizes: &SizeOptions) -> bool {
+    if !is_skipped(line) {
+        return false;
+    }
+    if !line.trim_ascii_start().starts_with(b"#") {
+        return true;
+    }
+    let rule = rule.unwrap_or_else(|| FieldRule::of(line));
+    if !matches!(rule, FieldRule::Delimiter(_)) {
+        return true;
+    }
+    let mut fields = Vec::new();
+    rule.split(line, &mut fields);
+    let grid = |&(s, e): &(usize, usize)| {
+        let f = &line[s..e];
+        field::looks_like_puzzle(f) || field::near_puzzle(f) || sized::could_be_record(f, sizes)
+    };
+    match fields.split_first() {
+        Some((first, rest)) => grid(first) || !rest.iter().any(grid),
+        None => true,
+    }
+}
+
 /// How the fields of a file's text lines are split: one rule for every
 /// line of the file, so that field N (`--column N`, `--keep fieldN`) is
 /// the same column on every row. It is chosen on the file's first record
@@ -649,10 +680,16 @@ impl LineRules {
         self.seen_record && !matches!(self.column, Some(Column::Name(_)))
     }
 
+    /// True for a line to pass over: blank, or a comment ([`skipped`]: a
+    /// `#` line that holds no record of the file).
+    pub fn skips(&self, line: &[u8]) -> bool {
+        skipped(line, self.rule, &self.sizes)
+    }
+
     /// Judges one line (without its terminator). `Err` holds the name of a
     /// `--column NAME` no header line had, when the first record comes.
     pub fn line(&mut self, line: &[u8]) -> Result<Line, String> {
-        if is_skipped(line) {
+        if self.skips(line) {
             return Ok(Line::Skip);
         }
         let mut fields = std::mem::take(&mut self.fields);

@@ -143,7 +143,7 @@ impl<R: BufRead> LinesReader<R> {
         };
         let mut votes: Vec<Vote> = vote(line, bytes).into_iter().collect();
         for (frame, bytes) in self.ahead.records() {
-            if !frame.too_long && !is_skipped(bytes) {
+            if !frame.too_long && !self.rules.skips(bytes) {
                 votes.extend(vote(frame.line, bytes));
             }
         }

@@ -94,12 +94,14 @@ impl Parser {
 
 impl Parser {
     /// True for a line its input passes over: blank or a `#` comment; in
-    /// CSV, a `#` line only when it is no record of the file (`CsvRules::skips`).
+    /// CSV and text lines, a `#` line only when it is no record of the file
+    /// (`CsvRules::skips`, `LineRules::skips`).
     #[inline]
     pub fn skips(&self, line: &[u8]) -> bool {
         match self {
             Parser::Csv(rules) => rules.skips(line),
-            Parser::Lines(_) | Parser::Json(_) => is_skipped(line),
+            Parser::Lines(rules) => rules.skips(line),
+            Parser::Json(_) => is_skipped(line),
         }
     }
 

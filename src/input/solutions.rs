@@ -9,9 +9,10 @@
 //! junk line never stops the run. A placeholder of a missing value (`NA`,
 //! `#N/A`, as R and spreadsheets write one) gives no solution, as a blank
 //! does. `#` comment lines, and header lines before the first solution
-//! (text with nothing like a grid in it), are skipped; in CSV a `#` line
-//! that is a record of the file is none (see [`skipped`]), and a `#` line
-//! of the first record's fields before it is the header (`#,solution`).
+//! (text with nothing like a grid in it), are skipped; a `#` line that is
+//! a record of the file is none (CSV: [`skipped`]; a text line of
+//! delimited fields: [`lines::skipped`]), and in CSV a `#` line of the
+//! first record's fields before it is the header (`#,solution`).
 //! A CSV file's fields are separated by `,` or the delimiter its first
 //! line shows, as an input's are. Blank lines after the last solution are
 //! not extra solutions.
@@ -28,7 +29,7 @@ use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
 use super::csv::{header_in_hash, is_spread, numbered_cells, row_test, skipped};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
-use super::lines::{is_skipped, split, too_long};
+use super::lines::{self, split, too_long};
 use super::sized::{self, SizeOptions};
 use super::InputError;
 
@@ -177,7 +178,7 @@ impl<R: BufRead> SolutionsReader<R> {
             let skip = if self.csv {
                 skipped(bytes, self.delimiter, self.field_count, &sizes)
             } else {
-                is_skipped(bytes)
+                lines::skipped(bytes, None, &sizes)
             };
             if skip {
                 if self.csv && self.field_count.is_none() && !frame.open_quote {

@@ -119,6 +119,25 @@ fn a_spreadsheet_placeholder_is_a_line_of_its_own_not_a_comment() {
 }
 
 #[test]
+fn a_hash_line_of_a_delimited_text_file_holding_a_record_is_one() {
+    // An id `#2` before a puzzle: a record; a puzzle commented out, whole
+    // or with its fields, or a comment with a comma: comments.
+    let data = format!("id,puzzle\n1,{P}\n#2,{Q}\n#{P},x\n# {P}\n# by, hand\n3,{P}\n");
+    assert_eq!(
+        brief(&read("x.txt", &data)),
+        vec![ok(2, P), ok(3, Q), ok(7, P)]
+    );
+    let sizes = SizeOptions::default();
+    assert!(!lines::skipped(format!("#2;{P}").as_bytes(), None, &sizes));
+    assert!(lines::skipped(format!("#2 {P}").as_bytes(), None, &sizes));
+    assert!(lines::skipped(
+        format!("#2;{P}").as_bytes(),
+        Some(lines::FieldRule::Whitespace),
+        &sizes
+    ));
+}
+
+#[test]
 fn lines_after_the_last_puzzle_are_malformed() {
     let data = format!("{P}\n{Q}\n\nVery Hard\n30%\n");
     assert_eq!(

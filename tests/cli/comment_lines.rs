@@ -184,11 +184,34 @@ fn hash_lines_of_a_text_puzzle_file_are_still_comments() {
     let text = scratch.file(
         "c.txt",
         format!(
-            "# a title\n{}\n# {}\n#3 {}\n{}\n",
-            p[0].0, p[1].0, p[1].0, p[1].0
+            "# a title, with a comma\n{}\n# {}\n#3 {}\n#{},x\n{}\n",
+            p[0].0, p[1].0, p[1].0, p[1].0, p[1].0
         )
         .as_bytes(),
     );
     let rows = solve_rows(&[&text], 0);
-    assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 5]);
+    assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 6]);
+}
+
+#[test]
+fn a_hash_id_of_a_csv_read_as_text_lines_is_a_row() {
+    // The same CSV from stdin, or named `.txt`, is read as text lines:
+    // `#2,<puzzle>` holds a record there too (its header names the kept
+    // field).
+    let scratch = Scratch::new();
+    let p: Vec<String> = kaggle(3).into_iter().map(|(p, _)| p).collect();
+    let data = format!("id,puzzle\n1,{}\n#2,{}\n3,{}\n", p[0], p[1], p[2]);
+    let output = solve_stdin(&["-", "--keep", "field1", "-o", "-"], data.as_bytes());
+    assert_eq!(code(&output), 0, "{}", stderr(&output));
+    assert_eq!(
+        kept(&stdout(&output), "id"),
+        [
+            row("2", "solved", "1"),
+            row("3", "solved", "#2"),
+            row("4", "solved", "3")
+        ]
+    );
+    let text = scratch.file("ids.txt", data.as_bytes());
+    let rows = solve_rows(&[&text], 0);
+    assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 3, 4]);
 }
