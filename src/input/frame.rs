@@ -578,9 +578,12 @@ impl<R: Read> Framer<R> {
     /// True when a line inside a quoted field of `record` that runs over
     /// line ends reads as a record of the file by the row test
     /// ([`Framer::with_row_test`]): the field's lines after its first, the
-    /// last up to the quote that closes the field ([`lines_in_quotes`]).
-    /// What follows a closing quote is the record's own next fields, and the
-    /// line a quote opens on is the record's own: neither is tested.
+    /// last up to the quote that closes the field, and the part of its
+    /// first line after the opening quote when it holds a delimiter (the
+    /// rest of a row after a ditto mark in a column before the puzzle:
+    /// `1,",<puzzle>`) ([`lines_in_quotes`]). What follows a closing quote
+    /// is the record's own next fields, and what precedes the opening
+    /// quote the record's own first fields: neither is tested.
     fn takes_in_a_row(&self, record: &[u8]) -> bool {
         let Some(test) = &self.row_test else {
             return false;
@@ -678,10 +681,12 @@ fn cut_plain(
 }
 
 /// The lines of `record` (a CSV record of fields separated by
-/// `delimiter`) that lie inside a quoted field after a line end in it, the
-/// last one up to the field's closing quote; empty lines left out. A
-/// field is quoted when it starts with `"`; a doubled `""` inside it is a
-/// quote of its text; a quote never closed runs to the record's end.
+/// `delimiter`) that lie inside a quoted field with a line end in it: the
+/// field's first line, from its opening quote, when it holds `delimiter`;
+/// every line after it, the last one up to the field's closing quote;
+/// empty lines left out. A field is quoted when it starts with `"`; a
+/// doubled `""` inside it is a quote of its text; a quote never closed
+/// runs to the record's end.
 fn lines_in_quotes(record: &[u8], delimiter: u8) -> impl Iterator<Item = &[u8]> {
     let mut fields = Vec::new();
     let (mut i, mut at_start) = (0, true);
@@ -705,12 +710,17 @@ fn lines_in_quotes(record: &[u8], delimiter: u8) -> impl Iterator<Item = &[u8]> 
         at_start = record[i] == delimiter;
         i += 1;
     }
-    fields.into_iter().flat_map(|field| {
-        field
-            .split(|&b| b == b'\n' || b == b'\r')
-            .skip(1)
-            .filter(|line| !line.is_empty())
-    })
+    fields
+        .into_iter()
+        .filter(|field| memchr2(b'\n', b'\r', field).is_some())
+        .flat_map(move |field| {
+            field
+                .split(|&b| b == b'\n' || b == b'\r')
+                .enumerate()
+                .filter(move |(i, line)| *i > 0 || line.contains(&delimiter))
+                .map(|(_, line)| line)
+                .filter(|line| !line.is_empty())
+        })
 }
 
 /// Scans `chunk` for the line end that ends a CSV record with fields
@@ -992,6 +1002,27 @@ mod tests {
         );
         // Without the test, the rows are taken in, as CSV reads them.
         assert_eq!(quoted(b"r1,\"\nr2,\"\n"), [shut(1, "r1,\"\nr2,\"")]);
+    }
+
+    #[test]
+    fn the_lines_tested_are_those_inside_a_quote_over_line_ends() {
+        let lines = |record: &str, delimiter| -> Vec<String> {
+            lines_in_quotes(record.as_bytes(), delimiter)
+                .map(|line| String::from_utf8_lossy(line).into_owned())
+                .collect()
+        };
+        // After the opening line, up to the closing quote.
+        assert_eq!(lines("1,p,\"a\n2,q,\"", b','), ["2,q,"]);
+        assert_eq!(lines("1,p,\"a\r\n\r\nb\",c", b','), ["b"]);
+        // The opening line's part inside the quote, when it holds a
+        // delimiter: the rest of a row after a ditto mark (`1,",<puzzle>`).
+        assert_eq!(lines("1,\",p1\n2,\",p2", b','), [",p1", "2,"]);
+        assert_eq!(lines("1,\"a, b\nc\"", b','), ["a, b", "c"]);
+        assert_eq!(lines("1;\"a, b\nc\"", b';'), ["c"]);
+        // A quoted field on one line is not tested, nor are a doubled
+        // quote's lines cut at it.
+        assert!(lines("1,\"p, q\",\"a\"", b',').is_empty());
+        assert_eq!(lines("\"x,\"\"y\nz\"\"\",w", b','), ["x,\"\"y", "z\"\""]);
     }
 
     #[test]
