@@ -462,36 +462,89 @@ impl CsvRules {
     }
 }
 
+/// What a record of a CSV file is, as far as it is known: the framer's
+/// test of a line that a quoted field over line ends took in
+/// ([`reads_as_a_record`], [`row_test`]).
+#[derive(Clone, Debug)]
+pub struct RecordShape {
+    /// The field separator.
+    pub delimiter: u8,
+    /// The fields of the file's first record (its header, if any), once
+    /// read.
+    pub fields: Option<usize>,
+    /// The 0-based field of the file's puzzles (of a solutions file's
+    /// solutions), once known.
+    pub puzzle: Option<usize>,
+    /// The options the file's grids of other sizes are read with.
+    pub sizes: SizeOptions,
+}
+
 /// True when `line`, a line that a CSV quoted field over line ends took
 /// in, reads as a record of the file on its own: the framer's test
 /// ([`super::frame::Framer::with_row_test`]) that tells a stray quote (a
 /// ditto mark `"`, a quote typed by hand, closed by chance lines later)
-/// from a note over several lines. Cut at `delimiter` (quotes minded), it
-/// reads as one when a field holds a grid in any form the readers read,
-/// damaged or not ([`grid_like`]), in any field (a row short of a field,
-/// or with one too many, has its puzzle elsewhere), and it has two fields
-/// or more, or the file's records have one (`fields`, once its first
-/// record is read). A line of a note that is a grid alone, in a file of
-/// several columns, is a line of the note (a puzzle pasted into a note);
-/// a line holding a grid and a delimiter is taken for a row: wrongly so
-/// for a row pasted into a note, but then the rows read again are
+/// from a note over several lines. Cut at the delimiter (quotes minded),
+/// it reads as one when it has two fields or more, or the file's records
+/// have one, and
+/// - a field holds a grid in any form the readers read, damaged or not
+///   ([`grid_like`]), in any field (a row short of a field, or with one
+///   too many, has its puzzle elsewhere);
+/// - or 16 fields or more in a row are one cell each ([`spread_like`]): a
+///   grid written a value to a field, as pandas writes an array;
+/// - or it has as many fields as the file's first record and its field
+///   in the puzzle column is empty or marks a missing value
+///   ([`field::missing`]: `NA`, `-`, `x`, ...): a row without its puzzle,
+///   which reads as `malformed` saying so.
+///
+/// A line of a note that is a grid alone, in a file of several columns,
+/// is a line of the note (a puzzle pasted into a note); a line of prose
+/// (`second, with, commas`), whatever its field count, is one unless its
+/// field in the puzzle column is empty or a placeholder. A line of a note
+/// taken for a row is wrongly so, but then the rows read again are
 /// reported, where a stray quote's would be gone without a word.
-pub fn reads_as_a_record(
-    line: &[u8],
-    delimiter: u8,
-    fields: Option<usize>,
-    sizes: &SizeOptions,
-) -> bool {
-    let cut = fields_of(line, delimiter);
-    (cut.len() >= 2 || fields.is_none_or(|n| n == 1)) && cut.iter().any(|f| grid_like(f, sizes))
+pub fn reads_as_a_record(line: &[u8], shape: &RecordShape) -> bool {
+    let cut = fields_of(line, shape.delimiter);
+    if cut.len() < 2 && shape.fields.is_some_and(|n| n != 1) {
+        return false;
+    }
+    let without_puzzle = shape.fields == Some(cut.len())
+        && shape
+            .puzzle
+            .and_then(|i| cut.get(i))
+            .is_some_and(|f| f.is_empty() || field::missing(f));
+    without_puzzle || spread_like(&cut) || cut.iter().any(|f| grid_like(f, &shape.sizes))
 }
 
 /// The framer's row test ([`super::frame::Framer::with_row_test`]) of a CSV
-/// file of fields separated by `delimiter`, whose records have `fields`
-/// fields once that is known, its grids read with `sizes`:
-/// [`reads_as_a_record`].
-pub fn row_test(delimiter: u8, fields: Option<usize>, sizes: SizeOptions) -> RowTest {
-    Box::new(move |line| reads_as_a_record(line, delimiter, fields, &sizes))
+/// file whose records have the `shape` known so far: [`reads_as_a_record`].
+pub fn row_test(shape: RecordShape) -> RowTest {
+    Box::new(move |line| reads_as_a_record(line, &shape))
+}
+
+/// True when 16 fields or more in a row of `fields` (a line's, as
+/// [`fields_of`] cuts it), not all empty, are each one cell of a grid
+/// written a value to a field, whole or damaged: one character, a number
+/// of two (`-1`, `16`), such a number as a float column writes it (`4.0`),
+/// or empty (a frame's missing value): `4,.,.,3,...`, `3,0,2,...,note`,
+/// `5.0,,3.0,...`, with other columns before or after it ([`is_spread`]'s
+/// layout, and [`frame_cell`]'s under a header that numbers the cells).
+/// No line of prose has as many one-character fields in a row.
+fn spread_like(fields: &[&[u8]]) -> bool {
+    let cell = |f: &&[u8]| {
+        let f = match f.strip_suffix(b".0") {
+            Some(whole) if !whole.is_empty() => whole,
+            _ => f,
+        };
+        f.len() <= 1
+            || (f.len() == 2
+                && std::str::from_utf8(f)
+                    .ok()
+                    .and_then(|text| text.parse::<i64>().ok())
+                    .is_some_and(|value| (-1..=64).contains(&value)))
+    };
+    fields
+        .split(|f| !cell(f))
+        .any(|run| run.len() >= 16 && run.iter().any(|f| !f.is_empty()))
 }
 
 /// The fields of the CSV line `line`, cut at `delimiter` outside quotes,
@@ -648,7 +701,13 @@ pub fn skipped(line: &[u8], delimiter: u8, fields: Option<usize>, sizes: &SizeOp
     }
     let count = fields_of(line, delimiter).len();
     let filled = fields.is_some_and(|n| n >= 2 && count == n);
-    !filled && !reads_as_a_record(line, delimiter, fields, sizes)
+    let shape = RecordShape {
+        delimiter,
+        fields,
+        puzzle: None,
+        sizes: sizes.clone(),
+    };
+    !filled && !reads_as_a_record(line, &shape)
 }
 
 /// The fields of a `#` line before a CSV file's first record that could be
@@ -669,6 +728,19 @@ mod tests {
         "..43..2.9..5..9..1.7..6..43..6..2.8719...74...5..83...6.....1.5..35.869..4291.3..";
     const SOLUTION: &str =
         "864371259325849761971265843436192587198657432257483916689734125713528694542916378";
+
+    /// Whether `line` reads as a record of a file of fields separated by
+    /// `delimiter`, whose records have `fields` fields and its puzzles in
+    /// field `puzzle`, as far as known.
+    fn reads_in(line: &str, delimiter: u8, fields: Option<usize>, puzzle: Option<usize>) -> bool {
+        let shape = RecordShape {
+            delimiter,
+            fields,
+            puzzle,
+            sizes: SizeOptions::default(),
+        };
+        reads_as_a_record(line.as_bytes(), &shape)
+    }
 
     #[test]
     fn a_hash_line_is_a_record_when_it_can_be_one_of_the_file() {
@@ -701,10 +773,7 @@ mod tests {
 
     #[test]
     fn a_line_with_a_grid_and_a_delimiter_reads_as_a_record() {
-        let sizes = SizeOptions::default();
-        let reads = |line: &str, delimiter, fields| {
-            reads_as_a_record(line.as_bytes(), delimiter, fields, &sizes)
-        };
+        let reads = |line: &str, delimiter, fields| reads_in(line, delimiter, fields, None);
         let line = format!("7, \"{PUZZLE}\" ,\"a, b\"");
         assert!(reads(&line, b',', None));
         assert!(reads(&line, b',', Some(3)));
@@ -730,11 +799,10 @@ mod tests {
 
     #[test]
     fn grids_written_with_spaces_or_numbers_between_commas_are_grids() {
-        let sizes = SizeOptions::default();
         let spaced: Vec<String> = PUZZLE.chars().map(String::from).collect();
         let spaced = spaced.join(" ");
         let line = format!("2;{spaced};\"");
-        assert!(reads_as_a_record(line.as_bytes(), b';', Some(3), &sizes));
+        assert!(reads_in(&line, b';', Some(3), None));
         let numbers: Vec<String> = PUZZLE
             .chars()
             .map(|c| match c.to_digit(10) {
@@ -743,13 +811,60 @@ mod tests {
             })
             .collect();
         let line = format!("2;{}", numbers.join(","));
-        assert!(reads_as_a_record(line.as_bytes(), b';', Some(3), &sizes));
-        assert!(!reads_as_a_record(
-            b"2;see also: 3, 4",
-            b';',
-            Some(3),
-            &sizes
+        assert!(reads_in(&line, b';', Some(3), None));
+        assert!(!reads_in("2;see also: 3, 4", b';', Some(3), None));
+    }
+
+    #[test]
+    fn a_grid_a_value_to_a_field_reads_as_a_record_whole_or_damaged() {
+        let cells: Vec<String> = PUZZLE.chars().map(String::from).collect();
+        let spread = cells.join(",");
+        // 81 fields and a note, as under pandas' header `0,1,...,80,note`.
+        assert!(reads_in(&format!("{spread},ok"), b',', Some(82), None));
+        assert!(reads_in(&format!("{spread},"), b',', Some(82), None));
+        // A cell short, after an index, or numbers of a 0-based grid.
+        assert!(reads_in(&cells[1..].join(","), b',', Some(82), None));
+        assert!(reads_in(&format!("7,{spread},ok"), b',', Some(83), None));
+        let numbers = ["-1", "3", "0", "8"].repeat(20).join(",");
+        assert!(reads_in(&numbers, b',', Some(82), None));
+        // A frame's: missing values empty, numbers of a float column.
+        let frame = ["5.0", "", "3.0", ""].repeat(20).join(",");
+        assert!(reads_in(&format!("0,{frame}"), b',', Some(82), None));
+        assert!(!reads_in(&[""; 82].join(","), b',', Some(82), None));
+        // Cells cut at the file's own delimiter only; a few in a row are
+        // no grid.
+        assert!(!reads_in(&format!("{spread},ok"), b';', Some(82), None));
+        assert!(!reads_in(
+            "a, b, c, d, e, f, g, h, i, j, k, l, m, n, o",
+            b',',
+            Some(82),
+            None
         ));
+        assert!(!reads_in(
+            "options: 1, 2, or 3, then 4, 5",
+            b',',
+            Some(82),
+            None
+        ));
+    }
+
+    #[test]
+    fn a_line_of_the_files_field_count_without_its_puzzle_reads_as_a_record() {
+        // `id,puzzle,note`: a row with no puzzle, or a placeholder of one.
+        for line in ["2,,x", "3,NA,", "4, - ,note", "5,\"\",\"a, b\""] {
+            assert!(reads_in(line, b',', Some(3), Some(1)), "{line}");
+            // Not while the puzzle column is unknown.
+            assert!(!reads_in(line, b',', Some(3), None), "{line}");
+        }
+        // Prose with as many fields, or a placeholder in another field.
+        assert!(!reads_in("second, with, commas", b',', Some(3), Some(1)));
+        assert!(!reads_in("NA,y,", b',', Some(3), Some(1)));
+        // Another field count: a row short of a field has its puzzle
+        // elsewhere, or is a line of a note.
+        assert!(!reads_in("2,", b',', Some(3), Some(1)));
+        assert!(!reads_in("2,,x,y", b',', Some(3), Some(1)));
+        assert!(reads_in("2;;x", b';', Some(3), Some(1)));
+        assert!(!reads_in("2;;x", b',', Some(3), Some(1)));
     }
 
     #[test]

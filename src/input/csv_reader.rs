@@ -359,16 +359,18 @@ impl<R: BufRead> CsvReader<R> {
     }
 
     /// Tells the framer what a record of the file is, as far as it is known
-    /// (its field count, once the first record is read; the sizes'
-    /// options): a line a quoted field takes in is a record of the file
-    /// when it reads as one ([`reads_as_a_record`]), and the quote a stray
-    /// one ([`Framer::with_row_test`]).
+    /// (its field count, once the first record is read; its puzzle column,
+    /// once a header names it or the records read ahead show it; the
+    /// sizes' options): a line a quoted field takes in is a record of the
+    /// file when it reads as one ([`reads_as_a_record`]), and the quote a
+    /// stray one ([`Framer::with_row_test`]).
     fn mind_stray_quotes(&mut self) {
-        let test = row_test(
-            self.rules.delimiter,
-            self.rules.cols.fields,
-            self.rules.sizes.clone(),
-        );
+        let test = row_test(RecordShape {
+            delimiter: self.rules.delimiter,
+            fields: self.rules.cols.fields,
+            puzzle: self.rules.cols.puzzle,
+            sizes: self.rules.sizes.clone(),
+        });
         self.framer.set_row_test(test);
     }
 

@@ -26,7 +26,7 @@ use sudoku_core::sizes::{self, SizedGrid, Symbols};
 
 use super::ahead::Ahead;
 use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
-use super::csv::{header_in_hash, is_spread, numbered_cells, row_test, skipped};
+use super::csv::{header_in_hash, is_spread, numbered_cells, row_test, skipped, RecordShape};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::lines::{self, split, too_long};
@@ -118,7 +118,12 @@ impl<R: BufRead> SolutionsReader<R> {
             framer: if csv {
                 Framer::new(src, csv)
                     .with_cap(MAX_TABLE_RECORD)
-                    .with_row_test(row_test(b',', None, SizeOptions::default()))
+                    .with_row_test(row_test(RecordShape {
+                        delimiter: b',',
+                        fields: None,
+                        puzzle: None,
+                        sizes: SizeOptions::default(),
+                    }))
             } else {
                 Framer::new(src, csv)
             },
@@ -288,15 +293,20 @@ impl<R: BufRead> SolutionsReader<R> {
         }
     }
 
-    /// Tells the framer the field count of the file's first record: a
-    /// line a quoted field takes in is a record of its own, and the quote
-    /// that took it in a stray one, by the input's CSV reader's rule
-    /// ([`row_test`], [`Framer::with_row_test`]): a lone `"`
-    /// closed by another at a line end would otherwise take the solutions
-    /// between into one field, and pair every later solution with the
-    /// wrong record.
+    /// Tells the framer the field count of the file's first record, and
+    /// the solution column once a header names it: a line a quoted field
+    /// takes in is a record of its own, and the quote that took it in a
+    /// stray one, by the input's CSV reader's rule ([`row_test`],
+    /// [`Framer::with_row_test`]): a lone `"` closed by another at a line
+    /// end would otherwise take the solutions between into one field, and
+    /// pair every later solution with the wrong record.
     fn mind_stray_quotes(&mut self) {
-        let test = row_test(self.delimiter, self.field_count, SizeOptions::default());
+        let test = row_test(RecordShape {
+            delimiter: self.delimiter,
+            fields: self.field_count,
+            puzzle: (self.named && self.cells.is_none()).then_some(self.column),
+            sizes: SizeOptions::default(),
+        });
         self.framer.set_row_test(test);
     }
 
@@ -315,7 +325,8 @@ impl<R: BufRead> SolutionsReader<R> {
 
     /// The solution column: a solution name, else a puzzle name, else the
     /// cells a header numbers ([`numbered_cells`]: pandas' header of an
-    /// array), else the first field.
+    /// array), else the first field. The framer's stray-quote test learns
+    /// it ([`SolutionsReader::mind_stray_quotes`]).
     fn take_header(&mut self) {
         let find = |names: &[&str]| {
             self.record
@@ -334,6 +345,7 @@ impl<R: BufRead> SolutionsReader<R> {
         self.named = named.is_some() || self.cells.is_some();
         self.column = named.unwrap_or(0);
         self.started = true;
+        self.mind_stray_quotes();
     }
 
     /// Chooses the solution column on the records read ahead when no
