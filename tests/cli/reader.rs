@@ -381,6 +381,105 @@ fn a_stray_quote_takes_in_no_row_of_any_shape() {
     }
 }
 
+/// A ditto `"` took rows into its note, exit 0 and `check` ok, when it
+/// stood in a column before the puzzle (each quote closed on the next line
+/// before its delimiter: the rows taken in were only on the quote's own
+/// line, `1,",<puzzle>`), when the rows wrote their grid a cell to a field
+/// (pandas' array layout), or when the rows had no puzzle (empty, `NA`).
+/// Every record is a row now, and each ditto's own is `malformed`.
+#[test]
+fn a_ditto_quote_takes_in_no_row_before_its_puzzle_spread_or_without_one() {
+    let scratch = Scratch::new();
+    let stray = |line: u64| {
+        (
+            line,
+            "malformed".to_string(),
+            format!("unterminated quote opened on line {line}"),
+        )
+    };
+    let solved = |line: u64| (line, "solved".to_string(), String::new());
+    let read = |rows: &[Row]| -> Vec<(u64, String, String)> {
+        rows.iter()
+            .map(|r| (r.line, r.status.clone(), r.message.clone()))
+            .collect()
+    };
+    // The second ditto's quote runs to the end of the input.
+    let text = format!("id,note,puzzle\n1,\",{P}\n2,\",{Q}\n3,x,{P}\n4,y,{Q}\n");
+    let rows = solve_in(&scratch, "before.csv", text.as_bytes(), &[], 1);
+    assert_eq!(read(&rows), [stray(2), stray(3), solved(4), solved(5)]);
+    let text =
+        format!("id,comment,quizzes,solutions\n1,\",{P},{SP}\n2,\",{Q},{SQ}\n3,x,{P},{SP}\n");
+    let rows = solve_in(&scratch, "kaggle.csv", text.as_bytes(), &[], 1);
+    assert_eq!(read(&rows), [stray(2), stray(3), solved(4)]);
+    // `0,1,...,80,note`, a ditto on the first and fourth rows.
+    let header: Vec<String> = (0..81).map(|i| i.to_string()).collect();
+    let rows: String = (0..6)
+        .map(|i| {
+            let grid = [P, Q][i % 2].replace('0', ".");
+            let cells: Vec<String> = grid.chars().map(String::from).collect();
+            let note = if i % 3 == 0 { "\"" } else { "ok" };
+            format!("{},{note}\n", cells.join(","))
+        })
+        .collect();
+    let text = format!("{},note\n{rows}", header.join(","));
+    let rows = solve_in(&scratch, "spread.csv", text.as_bytes(), &[], 1);
+    assert_eq!(
+        read(&rows),
+        [
+            stray(2),
+            solved(3),
+            solved(4),
+            stray(5),
+            solved(6),
+            solved(7)
+        ]
+    );
+    // Rows without a puzzle between two dittos.
+    let text = format!("id,puzzle,note\n1,{P},\"\n2,,x\n3,NA,\"\n4,{Q},ok\n");
+    let rows = solve_in(&scratch, "none.csv", text.as_bytes(), &[], 1);
+    let statuses: Vec<(u64, &str)> = rows.iter().map(|r| (r.line, r.status.as_str())).collect();
+    assert_eq!(
+        statuses,
+        [
+            (2, "malformed"),
+            (3, "malformed"),
+            (4, "malformed"),
+            (5, "solved")
+        ]
+    );
+    assert_eq!(read(&rows)[0], stray(2));
+    assert_eq!(read(&rows)[2], stray(4));
+    let input = scratch.file("none.csv", text.as_bytes());
+    let out = scratch.path("none-results.csv");
+    assert_eq!(code(&run_subcommand("check", &[&input, "-o", &out])), 1);
+}
+
+/// Notes over lines as Python's csv and pandas write them, shaped near a
+/// row: a first line with commas in the column before the puzzle, a line
+/// with as many fields as the header whose field in the puzzle column is
+/// text, fifteen one-letter items, a line with a placeholder in another
+/// column. Each stays its record's note.
+#[test]
+fn a_note_near_a_rows_shape_stays_one_record() {
+    let scratch = Scratch::new();
+    let letters = ["a"; 15].join(", ");
+    for note in [
+        "first, with commas\nsecond",
+        "done by hand\nthen, after, that, more",
+        &format!("items:\n{letters}"),
+        "NA, as, said, before\nend",
+    ] {
+        let quoted = format!("\"{note}\"");
+        let text = format!("id,note,puzzle,x\n1,{quoted},{P},y\n2,plain,{Q},y\n");
+        let input = scratch.file("notes.csv", text.as_bytes());
+        let output = solve(&[&input, "--keep", "note"]);
+        assert_eq!(code(&output), 0, "{note:?}: {}", stderr(&output));
+        let (_, table) = csv_table(&stdout(&output));
+        let notes: Vec<&str> = table.iter().map(|row| row["note"].as_str()).collect();
+        assert_eq!(notes, [note, "plain"], "{note:?}");
+    }
+}
+
 /// A puzzle pasted alone on a line of a note (valid CSV, as Python's csv
 /// writes it) is a line of the note, not a record taken in by a stray
 /// quote: it neither split the record nor, in the records read ahead,
