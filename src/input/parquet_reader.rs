@@ -124,11 +124,12 @@ impl ParquetReader {
         // A file whose first rows cannot be read says so where the puzzle
         // column is chosen by content; for the solution column it has none
         // (each row then says what is wrong with it).
-        let (seen, looked) = match (by_name, named_solution) {
-            (true, Some(_)) => (Vec::new(), 0),
+        let looked = match (by_name, named_solution) {
+            (true, Some(_)) => Looked::default(),
             (true, None) => by_content(&file, &metadata, &names).unwrap_or_default(),
             (false, _) => by_content(&file, &metadata, &names).map_err(error)?,
         };
+        let seen = &looked.seen;
         let puzzle = match column {
             Some(Column::Name(want)) => Some(
                 super::keep::find_name(&names, want, &name)?
@@ -141,13 +142,23 @@ impl ParquetReader {
             ),
             None => match find(&PUZZLE_NAMES) {
                 Some(i) => Some(i),
-                None => match choose::choose(&seen) {
+                None => match choose::choose(seen) {
+                    // A column not read may hold the puzzles: only one
+                    // that shows whole puzzles is chosen over it.
+                    Choice::Column(i) if matches!(seen[i], Seen::Puzzle(_)) => Some(i),
+                    _ if !looked.unread.is_empty() => {
+                        return Err(InputError::PuzzleColumnUnclear {
+                            path: name.into(),
+                            place: looked.place(),
+                            columns: looked.unread_unclear(|i| names[i].clone()),
+                        });
+                    }
                     Choice::Column(i) => Some(i),
                     Choice::Nothing => None,
                     Choice::Unclear { complete, empty } => {
                         return Err(InputError::PuzzleColumnUnclear {
                             path: name.into(),
-                            place: format!("rows 1-{looked}"),
+                            place: looked.place(),
                             columns: choose::describe(&complete, &empty, |i| names[i].clone()),
                         });
                     }
@@ -156,7 +167,7 @@ impl ParquetReader {
         };
         let solution = match named_solution {
             Some(i) => Some(i).filter(|&i| Some(i) != puzzle),
-            None => puzzle.and_then(|p| choose::solution_column(&seen, p)),
+            None => puzzle.and_then(|p| choose::solution_column(seen, p)),
         };
         let status = find(&[STATUS_NAME]);
         let kept = keep.resolve(&names, &name)?;
@@ -475,16 +486,42 @@ const ROWS_LOOKED_AT: usize = 1000;
 
 /// Bytes a row of a column of grids takes at most, on average by the
 /// footer's uncompressed sizes: a 64x64 grid as a list of 4,096 integers
-/// of 8 bytes, twice over. A column whose values are longer is no puzzle
-/// or solution column, and [`by_content`] does not read it: a unique note
-/// of a megabyte a row, in one row group as pyarrow writes it (its pages
-/// a gigabyte of dictionary for 1,000 rows), took 2 GB to look at.
+/// of 8 bytes, twice over. A column whose values are longer is read by
+/// [`by_content`] only when its first row group is short
+/// ([`LONG_LOOK_BYTES`]): a unique note of a megabyte a row, in one row
+/// group as pyarrow writes it (its pages a gigabyte of dictionary for
+/// 1,000 rows), took 2 GB to look at.
 const GRID_ROW_BYTES: i64 = 64 << 10;
 
-/// The top-level columns of `group` [`by_content`] reads, ascending: those
-/// not `never` a puzzle (named as a solution or status) whose values may
-/// be grids, no more than [`GRID_ROW_BYTES`] a row on average.
-fn grid_candidates(group: &RowGroupMetaData, never: impl Fn(usize) -> bool) -> Vec<usize> {
+/// Bytes of the first row group, by the footer's uncompressed sizes, that
+/// [`by_content`] reads of the columns longer than [`GRID_ROW_BYTES`] a
+/// row, all of them together (a page is decoded whole, so reading a few
+/// rows of a column may take its whole chunk): as much as a batch holds
+/// ([`FILL_BYTES`]). Ten puzzles and one megabyte of junk among them
+/// average 100 KB a row, yet the column is looked at.
+const LONG_LOOK_BYTES: i64 = FILL_BYTES as i64;
+
+/// A column [`by_content`] did not read: its values are too long to be
+/// looked at in bounded memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Unread {
+    /// The 0-based column.
+    column: usize,
+    /// Its bytes in the first row group (the footer's uncompressed size).
+    bytes: i64,
+    /// The first row group's rows.
+    rows: i64,
+}
+
+/// The top-level columns of `group` [`by_content`] reads, ascending, and
+/// those it does not read for their length: of the columns not `never` a
+/// puzzle (named as a solution or status), those of no more than
+/// [`GRID_ROW_BYTES`] a row on average are read, and of the longer ones,
+/// in order, those that fit in what is left of [`LONG_LOOK_BYTES`].
+fn grid_candidates(
+    group: &RowGroupMetaData,
+    never: impl Fn(usize) -> bool,
+) -> (Vec<usize>, Vec<Unread>) {
     let schema = group.schema_descr();
     let roots = schema.root_schema().get_fields().len();
     let mut bytes = vec![0_i64; roots];
@@ -494,30 +531,127 @@ fn grid_candidates(group: &RowGroupMetaData, never: impl Fn(usize) -> bool) -> V
         }
     }
     let rows = group.num_rows().max(1);
-    (0..roots)
-        .filter(|&i| !never(i) && bytes[i] / rows <= GRID_ROW_BYTES)
-        .collect()
+    let mut left = LONG_LOOK_BYTES;
+    let mut read = Vec::new();
+    let mut unread = Vec::new();
+    for (column, &bytes) in bytes.iter().enumerate().filter(|&(i, _)| !never(i)) {
+        if bytes / rows <= GRID_ROW_BYTES {
+            read.push(column);
+        } else if bytes <= left {
+            left -= bytes;
+            read.push(column);
+        } else {
+            unread.push(Unread {
+                column,
+                bytes,
+                rows: group.num_rows(),
+            });
+        }
+    }
+    (read, unread)
+}
+
+/// What [`by_content`] saw of a file's first rows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Looked {
+    /// What each column shows, for [`choose`]: [`Seen::Other`] for a column
+    /// not read.
+    seen: Vec<Seen>,
+    /// The rows looked at.
+    rows: usize,
+    /// The columns not read for their length ([`grid_candidates`]).
+    unread: Vec<Unread>,
+}
+
+impl Looked {
+    /// Where the choice was made, for a message: `rows 1-1000` (the first
+    /// row group's rows when no column was read).
+    fn place(&self) -> String {
+        match self.unread.first() {
+            Some(unread) if self.rows == 0 => format!("rows 1-{}", unread.rows),
+            _ => format!("rows 1-{}", self.rows),
+        }
+    }
+
+    /// Why the puzzle column is unclear when a column was not read and
+    /// none read holds whole puzzles: what the columns read show (complete
+    /// grids, values that only look like puzzles, nothing) and the columns
+    /// not read, named by `name`: `'target' holds complete grids, 'board'
+    /// is not read (20000891 bytes in its first 10 rows, over 64 KiB a row)`.
+    fn unread_unclear(&self, name: impl Fn(usize) -> String) -> String {
+        let list = |columns: &[usize]| -> String {
+            columns
+                .iter()
+                .map(|&i| format!("'{}'", name(i)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let of = |kind: Seen| -> Vec<usize> {
+            (0..self.seen.len())
+                .filter(|&i| self.seen[i] == kind)
+                .collect()
+        };
+        let mut parts = Vec::new();
+        for (kind, one, many) in [
+            (
+                Seen::Complete,
+                "holds complete grids",
+                "hold complete grids",
+            ),
+            (
+                Seen::Looks,
+                "holds values that only look like puzzles",
+                "hold values that only look like puzzles",
+            ),
+            (Seen::Empty, "is empty", "are empty"),
+        ] {
+            let columns = of(kind);
+            if !columns.is_empty() {
+                let verb = if columns.len() == 1 { one } else { many };
+                parts.push(format!("{} {verb}", list(&columns)));
+            }
+        }
+        if parts.is_empty() {
+            parts.push("no column read holds puzzles".to_string());
+        }
+        for unread in &self.unread {
+            parts.push(format!(
+                "'{}' is not read ({} bytes in its first {} rows, over {} KiB a row)",
+                name(unread.column),
+                unread.bytes,
+                unread.rows,
+                GRID_ROW_BYTES >> 10
+            ));
+        }
+        parts.join(", ")
+    }
 }
 
 /// What each column (named `names`) shows in the first
 /// [`ROWS_LOOKED_AT`] rows (fewer when they are long: a batch's bytes,
 /// [`batch_rows`]), for [`choose`], and how many rows that is: never a
 /// puzzle for a column named as a solution or status, nor for one whose
-/// values are too long to be grids ([`grid_candidates`]); these columns
-/// are not read. Nothing for a file with no rows.
+/// values are too long to be read in bounded memory
+/// ([`grid_candidates`]); these columns are not read, and those not read
+/// for their length are listed. Nothing for a file with no rows.
 fn by_content(
     file: &ParquetFile,
     metadata: &ArrowReaderMetadata,
     names: &[String],
-) -> Result<(Vec<Seen>, usize), parquet::errors::ParquetError> {
+) -> Result<Looked, parquet::errors::ParquetError> {
     if metadata.metadata().num_row_groups() == 0 {
-        return Ok((Vec::new(), 0));
+        return Ok(Looked::default());
     }
     let group = metadata.metadata().row_group(0);
     let never = |i: usize| names.get(i).is_some_and(|n| choose::never_puzzle(n));
-    let read = grid_candidates(group, never);
+    let (read, unread) = grid_candidates(group, never);
+    let mut seen = vec![Seen::Other; names.len()];
     if read.is_empty() {
-        return Ok((vec![Seen::Other; names.len()], 0));
+        return Ok(Looked {
+            seen,
+            rows: 0,
+            unread,
+        });
     }
     let look = batch_rows(group, &read, ROWS_LOOKED_AT);
     let builder =
@@ -530,13 +664,12 @@ fn by_content(
         .with_limit(look)
         .build()?;
     let Some(batch) = rows.next().transpose()? else {
-        return Ok((Vec::new(), 0));
+        return Ok(Looked::default());
     };
     if batch.num_rows() == 0 {
-        return Ok((Vec::new(), 0));
+        return Ok(Looked::default());
     }
     let sizes = SizeOptions::default();
-    let mut seen = vec![Seen::Other; names.len()];
     for (k, &i) in read.iter().enumerate() {
         let (Some(column), Some(seen)) = (batch.columns().get(k), seen.get_mut(i)) else {
             continue;
@@ -545,7 +678,11 @@ fn by_content(
             .map(|row| choose::seen_value(&value_at(column.as_ref(), row), &sizes))
             .fold(Seen::Empty, Seen::and);
     }
-    Ok((seen, batch.num_rows()))
+    Ok(Looked {
+        seen,
+        rows: batch.num_rows(),
+        unread,
+    })
 }
 
 #[cfg(test)]
@@ -686,18 +823,42 @@ mod tests {
     }
 
     #[test]
-    fn the_look_reads_no_column_too_long_to_hold_grids() {
+    fn the_look_reads_no_column_too_long_to_hold_grids_and_too_long_to_read() {
+        let columns = |(read, unread): (Vec<usize>, Vec<Unread>)| {
+            (read, unread.iter().map(|u| u.column).collect::<Vec<_>>())
+        };
         // A megabyte a row is no grid; ten bytes may be.
         let long = group_of_notes(40, 1 << 20);
-        assert_eq!(grid_candidates(&long, |_| false), [0]);
+        let (read, unread) = grid_candidates(&long, |_| false);
+        assert_eq!(read, [0]);
+        assert_eq!(unread.len(), 1);
+        assert_eq!((unread[0].column, unread[0].rows), (1, 40));
+        assert!(unread[0].bytes >= 40 << 20, "{unread:?}");
+        assert_eq!(
+            columns(grid_candidates(&long, |i| i == 1)),
+            ([0].into(), [].into())
+        );
         let short = group_of_notes(100, 10);
-        assert_eq!(grid_candidates(&short, |_| false), [0, 1]);
-        assert_eq!(grid_candidates(&short, |i| i == 0), [1]);
+        assert_eq!(
+            columns(grid_candidates(&short, |_| false)),
+            ([0, 1].into(), [].into())
+        );
+        assert_eq!(
+            columns(grid_candidates(&short, |i| i == 0)),
+            ([1].into(), [].into())
+        );
+        // Long values on few rows are read while they fit in a batch's
+        // bytes: ten puzzles beside one megabyte of junk are looked at.
+        let few = group_of_notes(10, 1 << 20);
+        assert_eq!(
+            columns(grid_candidates(&few, |_| false)),
+            ([0, 1].into(), [].into())
+        );
 
         // A puzzle column named as none, after a column of long notes: the
         // notes are not read (their first page's header is spoilt, so a
         // read of them fails), and the puzzles are found and read.
-        let text = "n".repeat(100 << 10);
+        let text = "n".repeat(1 << 20);
         let notes: StringArray = (0..20).map(|_| Some(text.as_str())).collect();
         let puzzles: StringArray = (0..20).map(|_| Some(P)).collect();
         let columns: Vec<(&str, ArrayRef)> =
@@ -720,9 +881,10 @@ mod tests {
         let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
         let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
         let names = ["note".to_string(), "board".to_string()];
-        let (seen, looked) = by_content(&file, &metadata, &names).unwrap();
-        assert_eq!(seen, [Seen::Other, Seen::Puzzle(20)]);
-        assert_eq!(looked, 20);
+        let looked = by_content(&file, &metadata, &names).unwrap();
+        assert_eq!(looked.seen, [Seen::Other, Seen::Puzzle(20)]);
+        assert_eq!(looked.rows, 20);
+        assert_eq!(looked.unread.len(), 1);
         let mut unkept = reader_keeping_nothing(&path);
         let records: Vec<Record> = std::iter::from_fn(|| unkept.next_record())
             .map(Result::unwrap)
@@ -734,6 +896,61 @@ mod tests {
         let mut kept =
             ParquetReader::new(File::open(&path).unwrap(), None, &keep, "p".into(), None).unwrap();
         assert!(kept.next_record().is_some_and(|r| r.is_err()));
+    }
+
+    #[test]
+    fn a_column_not_read_is_never_passed_over_for_one_of_no_puzzles() {
+        // Solutions, then puzzles with one value of junk too long to read
+        // in a batch's bytes: the solutions are not taken for the puzzles.
+        let junk = "j".repeat(FILL_BYTES + 1);
+        let targets: StringArray = (0..10).map(|_| Some(S)).collect();
+        let boards: StringArray = (0..10)
+            .map(|i| Some(if i == 4 { junk.as_str() } else { P }))
+            .collect();
+        let columns: Vec<(&str, ArrayRef)> =
+            vec![("target", Arc::new(targets)), ("board", Arc::new(boards))];
+        let batch = RecordBatch::try_from_iter(columns).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("long_board.parquet");
+        let mut writer =
+            ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), None).unwrap();
+        writer.write(&batch).unwrap();
+        writer.close().unwrap();
+
+        let open = |column: Option<&Column>| {
+            ParquetReader::new(
+                File::open(&path).unwrap(),
+                column,
+                &Keep::Nothing,
+                "p".into(),
+                None,
+            )
+        };
+        let Err(e) = open(None) else {
+            panic!("the solutions taken for the puzzles");
+        };
+        let message = e.to_string();
+        assert!(
+            matches!(e, InputError::PuzzleColumnUnclear { .. }),
+            "{message}"
+        );
+        for part in [
+            "rows 1-10",
+            "'target' holds complete grids",
+            "'board' is not read (",
+            "in its first 10 rows, over 64 KiB a row)",
+            "--column",
+        ] {
+            assert!(message.contains(part), "{part}: {message}");
+        }
+        // Named, the column is read whatever its length.
+        let mut named = open(Some(&Column::Name("board".into()))).unwrap();
+        let records: Vec<Record> = std::iter::from_fn(|| named.next_record())
+            .map(Result::unwrap)
+            .collect();
+        assert_eq!(records.len(), 10);
+        assert!(records[4].puzzle.is_err() && records[5].puzzle.is_ok());
+        assert!(records[5].solution.is_some());
     }
 
     #[test]
@@ -900,7 +1117,7 @@ mod tests {
             let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
             let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
             let names = ["id".to_string(), "cells".to_string()];
-            let chosen = choose::choose(&by_content(&file, &metadata, &names).unwrap().0);
+            let chosen = choose::choose(&by_content(&file, &metadata, &names).unwrap().seen);
             assert_eq!(chosen, Choice::Column(1), "{how}");
         }
     }
