@@ -9,6 +9,7 @@ use std::process::Output;
 use arrow_array::{ArrayRef, RecordBatch};
 use assert_cmd::Command;
 use parquet::arrow::ArrowWriter;
+use parquet::file::properties::WriterProperties;
 use sudoku_core::grid::Grid;
 
 /// Path of a file under the crate root (`data/...`, `tests/cases/...`).
@@ -292,10 +293,27 @@ impl Scratch {
     /// Writes `columns` to `name` as Parquet of one row group, with Arrow's
     /// default settings, and returns its path.
     pub fn parquet(&self, name: &str, columns: Vec<(&str, ArrayRef)>) -> String {
+        self.parquet_in_groups(name, columns, None)
+    }
+
+    /// Writes `columns` to `name` as Parquet in row groups of `group_rows`
+    /// rows (Arrow's default without), Arrow's default settings otherwise,
+    /// and returns its path.
+    pub fn parquet_in_groups(
+        &self,
+        name: &str,
+        columns: Vec<(&str, ArrayRef)>,
+        group_rows: Option<usize>,
+    ) -> String {
         let path = self.path(name);
         let batch = RecordBatch::try_from_iter(columns).expect("columns of one length");
         let file = std::fs::File::create(&path).expect("writable temporary directory");
-        let mut writer = ArrowWriter::try_new(file, batch.schema(), None).expect("a writer");
+        let props = group_rows.map(|rows| {
+            WriterProperties::builder()
+                .set_max_row_group_row_count(Some(rows))
+                .build()
+        });
+        let mut writer = ArrowWriter::try_new(file, batch.schema(), props).expect("a writer");
         writer.write(&batch).expect("written");
         writer.close().expect("closed");
         path

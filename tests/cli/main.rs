@@ -29,6 +29,7 @@ mod kept_bytes;
 mod killed_run;
 mod line_fields;
 mod long_kept;
+mod long_puzzle_column;
 mod merge_as_solve;
 mod merge_jsonl;
 mod merge_parquet;
