@@ -74,14 +74,85 @@ const TAG: &str = "results";
 /// column found on the records read ahead, an unreadable input) leaves
 /// that file as it was, or leaves none where there was none: renamed over
 /// it at the first row, or when the run ends; removed when dropped before
-/// that.
+/// that. Where no file can be created beside an existing one (a directory
+/// the user cannot write), a text table is written to an unnamed file
+/// elsewhere until then ([`Fresh::elsewhere`]).
 struct Fresh {
-    temporary: PathBuf,
+    /// Where the table is written until it is published.
+    place: Place,
     /// The file it replaces (where a symbolic link leads), or creates.
     target: PathBuf,
     /// The target was there when the run started.
     existed: bool,
     published: bool,
+}
+
+/// Where a [`Fresh`] table is written until it is published.
+enum Place {
+    /// A temporary file beside the target, renamed over it.
+    Beside(PathBuf),
+    /// An unnamed file in the temporary directory, copied into the target
+    /// (cut then, not before) at the first row.
+    #[cfg(unix)]
+    Elsewhere(Elsewhere),
+}
+
+/// The target of a [`Place::Elsewhere`] table, and the unnamed file the
+/// table is written to until then.
+#[cfg(unix)]
+struct Elsewhere {
+    /// The target, opened for writing (not cut) when the run started.
+    target: File,
+    /// A second handle on the unnamed file, to read what was written.
+    written: File,
+    /// The unnamed file's own descriptor, the one the writer's sink holds:
+    /// made a duplicate of the target's at the first row, so that the
+    /// sink writes on in the target.
+    sink: std::os::fd::RawFd,
+}
+
+#[cfg(unix)]
+impl Elsewhere {
+    /// Cuts the target and copies into it what was written so far; then,
+    /// while the sink is still open (`sink_open`), points the sink's
+    /// descriptor at the target, where it goes on from the copy's end.
+    fn publish(&self, sink_open: bool) -> io::Result<()> {
+        use std::os::fd::AsRawFd;
+        use std::os::unix::fs::FileExt;
+
+        self.target.set_len(0)?;
+        let mut buffer = vec![0; 64 << 10];
+        let mut at = 0;
+        loop {
+            let read = self.written.read_at(&mut buffer, at)?;
+            if read == 0 {
+                break;
+            }
+            self.target.write_all_at(&buffer[..read], at)?;
+            at += read as u64;
+        }
+        (&self.target).seek(SeekFrom::Start(at))?;
+        if !sink_open {
+            return Ok(());
+        }
+        let target = self.target.as_raw_fd();
+        // SAFETY: `sink` is the open descriptor of the writer's sink (the
+        // caller says so), made a duplicate of the target's open
+        // descriptor in one step; it stays closed on exec, as std opens it.
+        #[cfg(target_os = "linux")]
+        let made = unsafe { libc::dup3(target, self.sink, libc::O_CLOEXEC) };
+        #[cfg(not(target_os = "linux"))]
+        let made = unsafe {
+            match libc::dup2(target, self.sink) {
+                -1 => -1,
+                _ => libc::fcntl(self.sink, libc::F_SETFD, libc::FD_CLOEXEC),
+            }
+        };
+        match made {
+            -1 => Err(io::Error::last_os_error()),
+            _ => Ok(()),
+        }
+    }
 }
 
 impl Fresh {
@@ -90,9 +161,10 @@ impl Fresh {
     /// otherwise), locked while it is open so that no other run takes it
     /// for a leftover ([`ResultsWriter::leftovers`]); `None` when `path`
     /// is anything else or no temporary file can be created beside it (no
-    /// such directory, a temporary file of the same name that another run
-    /// holds): the file is then created or replaced at once
-    /// ([`replace::create`]).
+    /// such directory, a directory the user cannot write, a name too long
+    /// for the temporary name, a temporary file of the same name that
+    /// another run holds): see [`Fresh::elsewhere`], else the file is
+    /// created or replaced at once ([`replace::create`]).
     fn beside(path: &Path) -> Option<(Fresh, File)> {
         let (temporary, target) = replace::staged(path, TAG)?;
         let old = std::fs::metadata(&target).ok();
@@ -116,9 +188,39 @@ impl Fresh {
             let _ = file.set_permissions(old.permissions());
         }
         let fresh = Fresh {
-            temporary,
+            place: Place::Beside(temporary),
             target,
             existed: old.is_some(),
+            published: false,
+        };
+        Some((fresh, file))
+    }
+
+    /// For a text table, when [`Fresh::beside`] cannot be had: the existing
+    /// regular file `path` of one link opened for writing but not cut, and
+    /// an unnamed file in the temporary directory that takes the table
+    /// until its first row, when the file is cut and the table copied into
+    /// it ([`Elsewhere::publish`]). `None` when there is no such file, it
+    /// cannot be opened for writing, or no unnamed file can be made.
+    #[cfg(unix)]
+    fn elsewhere(path: &Path) -> Option<(Fresh, File)> {
+        use std::os::fd::AsRawFd;
+
+        let (_, target) = replace::staged(path, TAG)?;
+        if !std::fs::metadata(&target).ok()?.is_file() {
+            return None;
+        }
+        let kept = OpenOptions::new().write(true).open(&target).ok()?;
+        let file = tempfile::tempfile().ok()?;
+        let elsewhere = Elsewhere {
+            target: kept,
+            written: file.try_clone().ok()?,
+            sink: file.as_raw_fd(),
+        };
+        let fresh = Fresh {
+            place: Place::Elsewhere(elsewhere),
+            target,
+            existed: true,
             published: false,
         };
         Some((fresh, file))
@@ -135,26 +237,36 @@ impl Fresh {
     /// Renames the temporary file over the one it replaces (or to the name
     /// of the one it creates); the old file's pages are freed on a
     /// short-lived thread beside the run, as [`replace::create`] frees them.
-    fn publish(&mut self) -> io::Result<()> {
+    /// A table written elsewhere is copied into its target instead, and
+    /// the writer's sink pointed at the target while it is open
+    /// (`sink_open`: at the first row, not once the writer has ended).
+    fn publish(&mut self, sink_open: bool) -> io::Result<()> {
         if self.published {
             return Ok(());
         }
-        let old = File::open(&self.target).ok();
-        std::fs::rename(&self.temporary, &self.target)?;
-        self.published = true;
-        if let Some(old) = old {
-            let _ = std::thread::Builder::new()
-                .name("old-output".into())
-                .spawn(move || drop(old));
+        match &self.place {
+            Place::Beside(temporary) => {
+                let old = File::open(&self.target).ok();
+                std::fs::rename(temporary, &self.target)?;
+                if let Some(old) = old {
+                    let _ = std::thread::Builder::new()
+                        .name("old-output".into())
+                        .spawn(move || drop(old));
+                }
+            }
+            #[cfg(unix)]
+            Place::Elsewhere(elsewhere) => elsewhere.publish(sink_open)?,
         }
+        self.published = true;
         Ok(())
     }
 }
 
 impl Drop for Fresh {
     fn drop(&mut self) {
-        if !self.published {
-            let _ = std::fs::remove_file(&self.temporary);
+        // A table written elsewhere goes with its unnamed file.
+        if let (false, Place::Beside(temporary)) = (self.published, &self.place) {
+            let _ = std::fs::remove_file(temporary);
         }
     }
 }
@@ -220,6 +332,13 @@ impl ResultsWriter {
         let (fresh, file) = match destination {
             Destination::File { path, .. } => match Fresh::beside(path) {
                 Some((fresh, file)) => (Some(fresh), Some(file)),
+                // Parquet keeps a second handle on the file it is written
+                // to (for salvage), which would stay on the unnamed one.
+                #[cfg(unix)]
+                None if format != OutputFormat::Parquet => match Fresh::elsewhere(path) {
+                    Some((fresh, file)) => (Some(fresh), Some(file)),
+                    None => (None, None),
+                },
                 None => (None, None),
             },
             Destination::Stdout => (None, None),
@@ -486,7 +605,7 @@ impl ResultsWriter {
     pub fn publish(&mut self) -> Result<(), Error> {
         match &mut self.fresh {
             Some(fresh) => fresh
-                .publish()
+                .publish(true)
                 .map_err(|e| Error::write("results", self.destination.name(), e)),
             None => Ok(()),
         }
@@ -759,8 +878,9 @@ impl ResultsWriter {
             failed(Error::write("results", name, e), note, None)
         })?;
         if let Some(mut fresh) = self.fresh {
+            // The sink is finished (closed) by now.
             fresh
-                .publish()
+                .publish(false)
                 .map_err(|e| failed(Error::write("results", name, e), None, None))?;
         }
         match &self.staged {
@@ -872,10 +992,54 @@ mod tests {
 
         let (mut fresh, mut file) = Fresh::beside(&target).unwrap();
         file.write_all(b"header\n").unwrap();
-        fresh.publish().unwrap();
+        fresh.publish(true).unwrap();
         drop(fresh);
         assert_eq!(names(dir.path()), ["r.csv"]);
         assert_eq!(fs::read_to_string(&target).unwrap(), "header\n");
+    }
+
+    #[test]
+    fn a_file_with_no_room_beside_it_is_cut_only_when_published() {
+        use std::os::unix::fs::MetadataExt;
+
+        let dir = tempfile::tempdir().unwrap();
+        // No room for `.NAME.results-PID.partial` in a name's 255 bytes.
+        let target = dir.path().join(format!("{}.csv", "r".repeat(240)));
+        fs::write(&target, "old contents, longer than the new\n").unwrap();
+        let inode = fs::metadata(&target).unwrap().ino();
+        assert!(Fresh::beside(&target).is_none());
+
+        // Dropped before its first row: the file keeps its bytes.
+        let (fresh, mut file) = Fresh::elsewhere(&target).unwrap();
+        file.write_all(b"header\n").unwrap();
+        assert_eq!(
+            fresh.left(),
+            format!("{} is left as it was", target.display())
+        );
+        drop(file);
+        drop(fresh);
+        let old = fs::read_to_string(&target).unwrap();
+        assert_eq!(old, "old contents, longer than the new\n");
+
+        // Published at the first row: cut, the header copied in, and the
+        // rows written after it through the same handle.
+        let (mut fresh, mut file) = Fresh::elsewhere(&target).unwrap();
+        file.write_all(b"header\n").unwrap();
+        fresh.publish(true).unwrap();
+        file.write_all(b"row\n").unwrap();
+        drop(file);
+        drop(fresh);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "header\nrow\n");
+        assert_eq!(fs::metadata(&target).unwrap().ino(), inode);
+
+        // Published once the writer has ended (a run of no rows).
+        let (mut fresh, mut file) = Fresh::elsewhere(&target).unwrap();
+        file.write_all(b"header\n").unwrap();
+        drop(file);
+        fresh.publish(false).unwrap();
+        drop(fresh);
+        assert_eq!(fs::read_to_string(&target).unwrap(), "header\n");
+        assert_eq!(names(dir.path()).len(), 1);
     }
 
     #[test]

@@ -563,3 +563,88 @@ fn a_run_refused_on_its_inputs_leaves_the_results_file_as_it_was_or_none() {
     left.sort();
     assert_eq!(left, Vec::<String>::new());
 }
+
+/// The text of a results file of any text format, its timings emptied.
+fn untimed(path: &str) -> String {
+    let text = match path.ends_with(".zst") {
+        true => {
+            let bytes = std::fs::read(path).expect("written");
+            String::from_utf8(zstd::decode_all(&bytes[..]).expect("valid zstd")).expect("UTF-8")
+        }
+        false => read_output(path),
+    };
+    match path.contains(".csv") {
+        // Tab-separated: no field holds a comma.
+        true => without_timing(&text.replace('\t', ",")),
+        false => without_json_timing(&text),
+    }
+}
+
+#[test]
+fn a_refused_run_leaves_a_file_with_no_room_beside_it_as_it_was() {
+    // Where its temporary name cannot be made beside an existing results
+    // file (a directory the user cannot write: trial60 F1-8; here, as root
+    // too, a name too long for `.NAME.results-PID.partial`), a text table
+    // waits elsewhere and the file is cut only at the first row.
+    let scratch = Scratch::new();
+    let pairs = kaggle(2);
+    let mut text = String::from("id,sudoku,note\n");
+    for (i, (_, s)) in pairs.iter().enumerate() {
+        text.push_str(&format!("{i},{s},\n"));
+    }
+    let unclear = scratch.file("grids.csv", text.as_bytes());
+    let given = scratch.file(
+        "given.csv",
+        format!("puzzle\n{}\n{}\n", pairs[0].0, pairs[1].0).as_bytes(),
+    );
+    let empty = scratch.file("empty.csv", b"puzzle\n");
+    let known = b"yesterday's results\n";
+    let long = "r".repeat(236);
+    let outputs: [(&str, &[&str]); 5] = [
+        ("csv", &[]),
+        ("txt.csv", &["--output-delimiter", "tab"]),
+        ("jsonl", &[]),
+        ("csv.gz", &[]),
+        ("jsonl.zst", &[]),
+    ];
+    for (extension, format) in outputs {
+        let path = scratch.path(&format!("{long}.{extension}"));
+        let short = scratch.path(&format!("short.{extension}"));
+        for command in ["solve", "check", "rate"] {
+            scratch.file(&format!("{long}.{extension}"), known);
+            let mut args = vec![unclear.as_str(), "-o", path.as_str()];
+            args.extend(format);
+            let output = run_subcommand(command, &args);
+            let what = format!("{command} {extension} {format:?}");
+            assert_eq!(code(&output), 2, "{what}: {}", stderr(&output));
+            assert_eq!(std::fs::read(&path).expect("there"), known, "{what}");
+        }
+        // A run that gets to its rows writes the same table as into a
+        // file with room beside it; one of no rows, the table's start.
+        for (input, rows) in [(&given, 2), (&empty, 0)] {
+            scratch.file(&format!("{long}.{extension}"), known);
+            for out in [&path, &short] {
+                let mut args = vec![input.as_str(), "-o", out.as_str()];
+                args.extend(format);
+                let output = run_subcommand("solve", &args);
+                assert_eq!(code(&output), 0, "{extension}: {}", stderr(&output));
+            }
+            let written = untimed(&path);
+            assert_eq!(written, untimed(&short), "{extension}, {rows} rows");
+            assert_eq!(written.matches("solved").count(), rows, "{extension}");
+        }
+    }
+    let mut left: Vec<String> = std::fs::read_dir(scratch.path(""))
+        .expect("the scratch directory")
+        .map(|entry| {
+            entry
+                .expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .filter(|name| name.starts_with('.'))
+        .collect();
+    left.sort();
+    assert_eq!(left, Vec::<String>::new());
+}
