@@ -179,7 +179,12 @@ impl Fresh {
         if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
             return None;
         }
-        if file.set_len(0).is_err() {
+        // Only a leftover is cut: on ext4, cutting a file to nothing (even
+        // an empty one) makes its close write back everything written
+        // since (auto_da_alloc, for files rewritten in place), and the
+        // close then waited for the whole table (87 ms for 188 MB).
+        let leftover = file.metadata().is_ok_and(|meta| meta.len() > 0);
+        if leftover && file.set_len(0).is_err() {
             drop(file);
             let _ = std::fs::remove_file(&temporary);
             return None;
