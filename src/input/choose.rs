@@ -224,16 +224,19 @@ pub fn solution_column(seen: &[Seen], puzzle: usize) -> Option<usize> {
     (0..seen.len()).find(|&i| i != puzzle && seen[i] == Seen::Complete)
 }
 
+/// `columns` named by `name` for a message, each quoted: `'a', 'b'`.
+pub fn quoted(columns: &[usize], name: impl Fn(usize) -> String) -> String {
+    columns
+        .iter()
+        .map(|&i| format!("'{}'", name(i)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// The columns of an unclear choice named for a message: `'target' holds a
 /// complete grid, 'board' is empty`.
 pub fn describe(complete: &[usize], empty: &[usize], name: impl Fn(usize) -> String) -> String {
-    let list = |columns: &[usize]| -> String {
-        columns
-            .iter()
-            .map(|&i| format!("'{}'", name(i)))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let list = |columns: &[usize]| quoted(columns, &name);
     let verb = |columns: &[usize], one: &'static str, many: &'static str| {
         if columns.len() == 1 {
             one

@@ -579,13 +579,7 @@ impl Looked {
     /// not read, named by `name`: `'target' holds complete grids, 'board'
     /// is not read (20000891 bytes in its first 10 rows, over 64 KiB a row)`.
     fn unread_unclear(&self, name: impl Fn(usize) -> String) -> String {
-        let list = |columns: &[usize]| -> String {
-            columns
-                .iter()
-                .map(|&i| format!("'{}'", name(i)))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+        let list = |columns: &[usize]| choose::quoted(columns, &name);
         let of = |kind: Seen| -> Vec<usize> {
             (0..self.seen.len())
                 .filter(|&i| self.seen[i] == kind)
