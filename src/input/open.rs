@@ -79,6 +79,15 @@ struct Counting<R> {
     consumed: Arc<AtomicU64>,
 }
 
+impl<R: Read> Counting<R> {
+    /// `inner` read through the input's buffer, its bytes counted into
+    /// `consumed`.
+    fn buffered(inner: R, consumed: &Arc<AtomicU64>) -> BufReader<Counting<R>> {
+        let consumed = Arc::clone(consumed);
+        BufReader::with_capacity(BUFFER, Counting { inner, consumed })
+    }
+}
+
 impl<R: Read> Read for Counting<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
@@ -167,19 +176,10 @@ pub fn open_path(path: &Path) -> Result<Input, InputError> {
     let source = match size {
         // A large file is read past the page cache (see `super::direct`).
         Some(len) if compression == Compression::None => {
-            let counting = Counting {
-                inner: DirectReader::new(file, path, len, Sizes::DEFAULT),
-                consumed: Arc::clone(&consumed),
-            };
-            compression.decode(BufReader::with_capacity(BUFFER, counting), name)
+            let direct = DirectReader::new(file, path, len, Sizes::DEFAULT);
+            compression.decode(Counting::buffered(direct, &consumed), name)
         }
-        _ => {
-            let counting = Counting {
-                inner: file,
-                consumed: Arc::clone(&consumed),
-            };
-            compression.decode(BufReader::with_capacity(BUFFER, counting), name)
-        }
+        _ => compression.decode(Counting::buffered(file, &consumed), name),
     }
     .map_err(err)?;
     Ok(Input {
@@ -198,15 +198,11 @@ impl Input {
     /// `name` in records' errors and for [`Format::Auto`].
     pub fn from_reader(name: &str, reader: impl Read + Send + 'static) -> Input {
         let consumed = Arc::new(AtomicU64::new(0));
-        let counting = Counting {
-            inner: reader,
-            consumed: Arc::clone(&consumed),
-        };
         Input {
             name: name.to_string(),
             size: None,
+            source: Box::new(Counting::buffered(reader, &consumed)),
             consumed,
-            source: Box::new(BufReader::with_capacity(BUFFER, counting)),
             compression: Compression::None,
             file: None,
             path: None,
