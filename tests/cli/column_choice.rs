@@ -549,6 +549,12 @@ fn a_run_refused_on_its_inputs_leaves_the_results_file_as_it_was_or_none() {
         std::fs::read_to_string(&new).expect("created"),
         "line,puzzle,status,solution,guesses,solve_us,check,message\n"
     );
+    assert_eq!(dot_files(&scratch), Vec::<String>::new());
+}
+
+/// The names starting with a dot in `scratch`, sorted: a results file's
+/// temporary twin left behind.
+fn dot_files(scratch: &Scratch) -> Vec<String> {
     let mut left: Vec<String> = std::fs::read_dir(scratch.path(""))
         .expect("the scratch directory")
         .map(|entry| {
@@ -561,7 +567,7 @@ fn a_run_refused_on_its_inputs_leaves_the_results_file_as_it_was_or_none() {
         .filter(|name| name.starts_with('.'))
         .collect();
     left.sort();
-    assert_eq!(left, Vec::<String>::new());
+    left
 }
 
 /// The text of a results file of any text format, its timings emptied.
@@ -634,17 +640,5 @@ fn a_refused_run_leaves_a_file_with_no_room_beside_it_as_it_was() {
             assert_eq!(written.matches("solved").count(), rows, "{extension}");
         }
     }
-    let mut left: Vec<String> = std::fs::read_dir(scratch.path(""))
-        .expect("the scratch directory")
-        .map(|entry| {
-            entry
-                .expect("an entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .filter(|name| name.starts_with('.'))
-        .collect();
-    left.sort();
-    assert_eq!(left, Vec::<String>::new());
+    assert_eq!(dot_files(&scratch), Vec::<String>::new());
 }

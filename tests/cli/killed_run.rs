@@ -47,15 +47,20 @@ fn times(text: &str, part: &str) -> usize {
     text.matches(part).count()
 }
 
+/// A `puzzle` CSV of the puzzles of `pairs`, in `scratch`: its path.
+fn given_csv(scratch: &Scratch, pairs: &[(String, String)]) -> String {
+    let mut text = String::from("puzzle\n");
+    for (puzzle, _) in pairs {
+        text.push_str(&format!("{puzzle}\n"));
+    }
+    scratch.file("given.csv", text.as_bytes())
+}
+
 #[test]
 fn a_partial_file_of_a_run_killed_outright_is_removed_by_the_next_run() {
     let scratch = Scratch::new();
     let pairs = kaggle(5);
-    let mut text = String::from("puzzle\n");
-    for (puzzle, _) in &pairs {
-        text.push_str(&format!("{puzzle}\n"));
-    }
-    let given = scratch.file("given.csv", text.as_bytes());
+    let given = given_csv(&scratch, &pairs);
     for command in ["solve", "check", "rate"] {
         let out = scratch.path(&format!("{command}.csv"));
         let (child, partial) = waiting_run(command, &out, &pairs[0].0);
@@ -115,11 +120,7 @@ fn a_partial_file_of_a_live_process_is_left_alone() {
 fn a_resume_after_a_run_killed_before_its_first_row_continues_the_file_it_left() {
     let scratch = Scratch::new();
     let pairs = kaggle(5);
-    let mut text = String::from("puzzle\n");
-    for (puzzle, _) in &pairs {
-        text.push_str(&format!("{puzzle}\n"));
-    }
-    let given = scratch.file("given.csv", text.as_bytes());
+    let given = given_csv(&scratch, &pairs);
     let whole = scratch.path("whole.csv");
     let output = run_subcommand("solve", &[&given, "-o", &whole, "--quiet"]);
     assert_eq!(code(&output), 0, "{}", stderr(&output));
