@@ -540,6 +540,15 @@ impl ParquetRows {
         ParquetRows::start(sink, shape, compression, Some((old, metadata)))
     }
 
+    /// The descriptor of its second handle on the results file (for
+    /// salvage), when it has one: a results file written elsewhere until
+    /// its first row points it at the file then (`writer.rs`).
+    #[cfg(unix)]
+    pub(crate) fn spare_descriptor(&self) -> Option<std::os::fd::RawFd> {
+        use std::os::fd::AsRawFd;
+        self.spare.as_ref().map(AsRawFd::as_raw_fd)
+    }
+
     /// [`ParquetRows::create`], after the row groups of `old` when given.
     fn start(
         sink: Sink,

@@ -105,17 +105,21 @@ struct Elsewhere {
     target: File,
     /// A second handle on the unnamed file, to read what was written.
     written: File,
-    /// The unnamed file's own descriptor, the one the writer's sink holds:
-    /// made a duplicate of the target's at the first row, so that the
-    /// sink writes on in the target.
-    sink: std::os::fd::RawFd,
+    /// The writer's descriptors of the unnamed file: its sink's, and
+    /// Parquet's second handle for salvage ([`ParquetRows::spare_descriptor`]):
+    /// each made a duplicate of the target's at the first row, so that the
+    /// writer goes on in the target.
+    sinks: Vec<std::os::fd::RawFd>,
 }
 
 #[cfg(unix)]
 impl Elsewhere {
     /// Cuts the target and copies into it what was written so far; then,
-    /// while the sink is still open (`sink_open`), points the sink's
-    /// descriptor at the target, where it goes on from the copy's end.
+    /// while the sink is still open (`sink_open`), points the writer's
+    /// descriptors at the target, where it goes on from the copy's end.
+    /// Nothing may write to them meanwhile: a text table is written on
+    /// this thread, and Parquet's file thread has written nothing before
+    /// the first row group (its start waits in a buffer).
     fn publish(&self, sink_open: bool) -> io::Result<()> {
         use std::os::fd::AsRawFd;
         use std::os::unix::fs::FileExt;
@@ -136,22 +140,25 @@ impl Elsewhere {
             return Ok(());
         }
         let target = self.target.as_raw_fd();
-        // SAFETY: `sink` is the open descriptor of the writer's sink (the
-        // caller says so), made a duplicate of the target's open
-        // descriptor in one step; it stays closed on exec, as std opens it.
-        #[cfg(target_os = "linux")]
-        let made = unsafe { libc::dup3(target, self.sink, libc::O_CLOEXEC) };
-        #[cfg(not(target_os = "linux"))]
-        let made = unsafe {
-            match libc::dup2(target, self.sink) {
-                -1 => -1,
-                _ => libc::fcntl(self.sink, libc::F_SETFD, libc::FD_CLOEXEC),
+        for &sink in &self.sinks {
+            // SAFETY: `sink` is an open descriptor of the writer's (the
+            // caller says so), made a duplicate of the target's open
+            // descriptor in one step; it stays closed on exec, as std
+            // opens it.
+            #[cfg(target_os = "linux")]
+            let made = unsafe { libc::dup3(target, sink, libc::O_CLOEXEC) };
+            #[cfg(not(target_os = "linux"))]
+            let made = unsafe {
+                match libc::dup2(target, sink) {
+                    -1 => -1,
+                    _ => libc::fcntl(sink, libc::F_SETFD, libc::FD_CLOEXEC),
+                }
+            };
+            if made == -1 {
+                return Err(io::Error::last_os_error());
             }
-        };
-        match made {
-            -1 => Err(io::Error::last_os_error()),
-            _ => Ok(()),
         }
+        Ok(())
     }
 }
 
@@ -201,7 +208,7 @@ impl Fresh {
         Some((fresh, file))
     }
 
-    /// For a text table, when [`Fresh::beside`] cannot be had: the existing
+    /// When [`Fresh::beside`] cannot be had: the existing
     /// regular file `path` of one link opened for writing but not cut, and
     /// an unnamed file in the temporary directory that takes the table
     /// until its first row, when the file is cut and the table copied into
@@ -220,7 +227,7 @@ impl Fresh {
         let elsewhere = Elsewhere {
             target: kept,
             written: file.try_clone().ok()?,
-            sink: file.as_raw_fd(),
+            sinks: vec![file.as_raw_fd()],
         };
         let fresh = Fresh {
             place: Place::Elsewhere(elsewhere),
@@ -334,16 +341,15 @@ impl ResultsWriter {
             Destination::Stdout => Compression::None,
         };
         let members = format != OutputFormat::Parquet && compression == Compression::Gzip;
-        let (fresh, file) = match destination {
+        let (mut fresh, file) = match destination {
             Destination::File { path, .. } => match Fresh::beside(path) {
                 Some((fresh, file)) => (Some(fresh), Some(file)),
-                // Parquet keeps a second handle on the file it is written
-                // to (for salvage), which would stay on the unnamed one.
                 #[cfg(unix)]
-                None if format != OutputFormat::Parquet => match Fresh::elsewhere(path) {
+                None => match Fresh::elsewhere(path) {
                     Some((fresh, file)) => (Some(fresh), Some(file)),
                     None => (None, None),
                 },
+                #[cfg(not(unix))]
                 None => (None, None),
             },
             Destination::Stdout => (None, None),
@@ -370,6 +376,19 @@ impl ResultsWriter {
             OutputFormat::Parquet => {
                 let rows = ParquetRows::create(sink, shape, parquet)
                     .map_err(|e| parquet_error(e, destination.name()))?;
+                // Its second handle, for salvage, goes on in the target
+                // too once a table written elsewhere is published.
+                #[cfg(unix)]
+                if let (
+                    Some(Fresh {
+                        place: Place::Elsewhere(elsewhere),
+                        ..
+                    }),
+                    Some(spare),
+                ) = (&mut fresh, rows.spare_descriptor())
+                {
+                    elsewhere.sinks.push(spare);
+                }
                 return Ok(ResultsWriter {
                     body: Body::Parquet(Box::new(rows)),
                     destination: destination.clone(),

@@ -16,7 +16,8 @@
 use std::sync::Arc;
 
 use arrow_array::builder::{Int64Builder, ListBuilder};
-use arrow_array::{ArrayRef, StringArray};
+use arrow_array::{ArrayRef, RecordBatch, StringArray};
+use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 
 use crate::common::*;
 
@@ -570,8 +571,25 @@ fn dot_files(scratch: &Scratch) -> Vec<String> {
     left
 }
 
-/// The text of a results file of any text format, its timings emptied.
+/// The text of a results file of any format, its timings emptied (of
+/// Parquet, its record batches without `solve_us`, as Debug prints them).
 fn untimed(path: &str) -> String {
+    if path.ends_with(".parquet") {
+        let file = std::fs::File::open(path).expect("written");
+        let reader = ParquetRecordBatchReaderBuilder::try_new(file)
+            .expect("a valid Parquet footer")
+            .build()
+            .expect("a reader");
+        let batches: Vec<RecordBatch> = reader
+            .map(|batch| {
+                let mut batch = batch.expect("a readable row group");
+                let timing = batch.schema().index_of("solve_us").expect("solve_us");
+                batch.remove_column(timing);
+                batch
+            })
+            .collect();
+        return format!("{batches:?}");
+    }
     let text = match path.ends_with(".zst") {
         true => {
             let bytes = std::fs::read(path).expect("written");
@@ -590,8 +608,9 @@ fn untimed(path: &str) -> String {
 fn a_refused_run_leaves_a_file_with_no_room_beside_it_as_it_was() {
     // Where its temporary name cannot be made beside an existing results
     // file (a directory the user cannot write: trial60 F1-8; here, as root
-    // too, a name too long for `.NAME.results-PID.partial`), a text table
-    // waits elsewhere and the file is cut only at the first row.
+    // too, a name too long for `.NAME.results-PID.partial`), the table
+    // waits elsewhere and the file is cut only at the first row: a text
+    // table, and Parquet's.
     let scratch = Scratch::new();
     let pairs = kaggle(2);
     let mut text = String::from("id,sudoku,note\n");
@@ -606,12 +625,13 @@ fn a_refused_run_leaves_a_file_with_no_room_beside_it_as_it_was() {
     let empty = scratch.file("empty.csv", b"puzzle\n");
     let known = b"yesterday's results\n";
     let long = "r".repeat(236);
-    let outputs: [(&str, &[&str]); 5] = [
+    let outputs: [(&str, &[&str]); 6] = [
         ("csv", &[]),
         ("txt.csv", &["--output-delimiter", "tab"]),
         ("jsonl", &[]),
         ("csv.gz", &[]),
         ("jsonl.zst", &[]),
+        ("parquet", &[]),
     ];
     for (extension, format) in outputs {
         let path = scratch.path(&format!("{long}.{extension}"));
