@@ -294,13 +294,19 @@ fn run_opened(
         Some((_, matching)) => match matching.finish(interrupted.is_some()) {
             Ok(kept) => Some(kept),
             Err(e) => {
-                writer.leave_unchanged();
+                let _ = writer.leave_unchanged();
                 return Err(e.into());
             }
         },
         None => None,
     };
-    if let Err(failed) = writer.finish_counted() {
+    if interrupted.is_some() && writer.held_back() {
+        // Stopped before its first row: nothing to write, and the results
+        // file stays as it was (or is not created), as for a refusal.
+        if let Some(left) = writer.leave_unchanged() {
+            crate::stderrln!("sudoku-batch: {left}: the run was stopped before its first row");
+        }
+    } else if let Err(failed) = writer.finish_counted() {
         match *failed {
             (Error::BrokenPipe, _) if config.finish_when_stdout_closes => stdout_closed = true,
             (e, held) => {
@@ -598,7 +604,8 @@ fn reread(path: &std::path::Path, read: &input::ReadOptions) -> Result<input::Re
 }
 
 /// Ends a run that a signal stopped while the inputs were being opened:
-/// the results hold only their header (a resumed file is left as it is).
+/// a results file is left as it was, or not created (so is a resumed
+/// one); stdout gets the table's start (a CSV header).
 fn stopped_before_start(
     config: &Config,
     format: OutputFormat,
@@ -614,14 +621,17 @@ fn stopped_before_start(
             blank: config.blank,
             rating: config.rating,
         };
-        ResultsWriter::create(
+        let left = ResultsWriter::create(
             &config.output,
             format,
             &shape,
             config.output_delimiter,
             config.parquet_compression.unwrap_or_default(),
         )?
-        .finish()?;
+        .leave_unchanged();
+        if let Some(left) = left {
+            crate::stderrln!("sudoku-batch: {left}: the run was stopped before its first row");
+        }
     }
     report(
         config,

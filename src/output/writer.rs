@@ -541,15 +541,18 @@ impl ResultsWriter {
 
     /// Ends the writer leaving the results file as it was before the run:
     /// for a resumed run refused once its rows were matched against the
-    /// inputs (nothing is appended then). A continued Parquet file's
+    /// inputs (nothing is appended then), and for a run stopped by a
+    /// signal before its first row. A continued Parquet file's
     /// temporary file is removed, and so is a file written anew that has
     /// not yet replaced its target ([`ResultsWriter::publish`]); a text
     /// file, appended nothing, is finished as [`ResultsWriter::finish`]
-    /// does.
-    pub fn leave_unchanged(mut self) {
+    /// does. Says what became of a file written anew (left as it was, or
+    /// not created), for a message.
+    pub fn leave_unchanged(mut self) -> Option<String> {
         // A file that has not replaced its target yet is removed (when
         // `fresh` is dropped), not put in its place.
         let fresh = self.fresh.take_if(|fresh| !fresh.published);
+        let left = fresh.as_ref().map(Fresh::left);
         match self.staged {
             Some(staged) => {
                 if let Body::Parquet(rows) = self.body {
@@ -563,6 +566,7 @@ impl ResultsWriter {
             }
         }
         drop(fresh);
+        left
     }
 
     /// The temporary files that runs writing the results file of

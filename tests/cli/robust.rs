@@ -2,7 +2,7 @@
 //! is, on every kind of bad input, under SIGINT and SIGTERM, with `--resume`,
 //! `--timeout-ms` and a full disk. Every fixture is written here, small.
 
-use std::io::Write;
+use std::io::{Read, Write};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
@@ -479,15 +479,62 @@ fn sigterm_during_a_slow_chunk_writes_its_finished_start_and_exits_143() {
 
 #[cfg(target_os = "linux")]
 #[test]
-fn sigint_while_stdin_sends_nothing_ends_the_run_at_once() {
+fn sigint_while_stdin_sends_nothing_ends_the_run_at_once_and_leaves_the_results_file() {
+    // Stopped before its first row (here while the input is opened), a
+    // run leaves an existing results file as it was, in every format, and
+    // creates none where there was none; the summary says it was
+    // interrupted.
     let scratch = Scratch::new();
-    let (out, summary) = (scratch.path("r.csv"), scratch.path("s.json"));
-    let mut child = spawn(&["-o", &out, "--summary-json", &summary]);
+    let known = b"yesterday's results\n";
+    for name in ["r.csv", "r.jsonl", "r.parquet", "new.csv"] {
+        let out = scratch.path(name);
+        let existing = name.starts_with("r.");
+        if existing {
+            scratch.file(name, known);
+        }
+        let summary = scratch.path("s.json");
+        let mut child = spawn(&["-o", &out, "--summary-json", &summary]);
+        let stdin = child.stdin.take();
+        wait_until("the signal handlers", || catches_signals(child.id()));
+        let (status, _) = signal_and_wait(&mut child, "INT");
+        assert_eq!(status.code(), Some(130), "{name}");
+        let mut message = String::new();
+        child
+            .stderr
+            .take()
+            .expect("piped stderr")
+            .read_to_string(&mut message)
+            .expect("stderr");
+        match existing {
+            true => {
+                assert_eq!(std::fs::read(&out).expect("there"), known, "{name}");
+                assert!(message.contains("is left as it was"), "{name}: {message}");
+            }
+            false => {
+                assert!(!std::path::Path::new(&out).exists(), "{name}");
+                assert!(message.contains("is not created"), "{name}: {message}");
+            }
+        }
+        let json: Value = serde_json::from_str(&read_output(&summary)).expect("a summary");
+        assert_eq!(json["interrupted"], true, "{name}");
+        assert_eq!(json["puzzles"], 0, "{name}");
+        drop(stdin);
+    }
+    // To stdout, the table's start (the CSV header) all the same.
+    let mut child = spawn(&["-o", "-"]);
     let stdin = child.stdin.take();
     wait_until("the signal handlers", || catches_signals(child.id()));
     let (status, _) = signal_and_wait(&mut child, "INT");
     assert_eq!(status.code(), Some(130));
-    assert!(check_interrupted(&out, &summary, &[]).is_empty());
+    let mut text = String::new();
+    child
+        .stdout
+        .take()
+        .expect("piped stdout")
+        .read_to_string(&mut text)
+        .expect("stdout");
+    assert!(text.starts_with("line,puzzle,status"), "{text}");
+    assert_eq!(text.lines().count(), 1, "{text}");
     drop(stdin);
 }
 
