@@ -248,6 +248,12 @@ fn run_opened(
     // records are still solved and observed, but not written.
     let mut stdout_closed = false;
     let outcome = pipeline::run_until(sources, &settings, interrupt, Some(rows), |batch| {
+        // Observed before it is written: a refusal in the first batch
+        // (`check --baseline`'s first rows) leaves the results file as it
+        // was.
+        if let Some(observe) = &mut observe {
+            observe(batch)?;
+        }
         if !stdout_closed {
             *touched |= batch.results().next().is_some()
                 || batch.has_text()
@@ -261,9 +267,6 @@ fn run_opened(
                 }
                 written => written?,
             }
-        }
-        if let Some(observe) = &mut observe {
-            observe(batch)?;
         }
         tally.merge(&batch.tally);
         progress.update_to(kept_rows + tally.puzzles, batch.bytes_read);
@@ -391,6 +394,7 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         .collect();
     input::options_apply(&formats, &read)?;
     drop(formats);
+    refuse_later_inputs(config, &read)?;
     let fit_checked = refuse_unfit(config, &read)?;
     // The run's kept columns hold every input's (see `input::layout`).
     let own: Vec<(&str, Vec<KeptColumn>)> = opened
@@ -487,6 +491,30 @@ fn prepare(config: &Config, format: OutputFormat) -> Result<Prepared, Error> {
         fit_checked,
         shard_records,
     })
+}
+
+/// Refuses now an input after the first that its first records refuse
+/// (its puzzle column unclear on the records read ahead): found when the
+/// run got to it, the refusal came once the rows of the inputs before it
+/// had replaced the results file. Each such input that is a regular file
+/// is opened once more and its first record read (the records read
+/// ahead, up to 1,000 or 4 MiB, then dropped); one read once (stdin, a
+/// pipe) is still refused when the run gets to it, and the message then
+/// says what the results file holds. With `--column` or `--keep`, every
+/// input's first record was read when it was opened ([`input::Input::records`]).
+fn refuse_later_inputs(config: &Config, read: &input::ReadOptions) -> Result<(), Error> {
+    if read.column.is_some() || !read.keep.is_nothing() {
+        return Ok(());
+    }
+    for path in config.input_paths.iter().skip(1) {
+        if !input::read_twice(std::slice::from_ref(path)) {
+            continue;
+        }
+        if let Some(Err(e)) = reread(path, read)?.next() {
+            return Err(e.into());
+        }
+    }
+    Ok(())
 }
 
 /// Refuses `--box` or `--symbols` that fits none of the records before

@@ -816,8 +816,15 @@ impl ResultsWriter {
         }
         if !failure.is_results_write() {
             // The results so far are kept; the run's own error is the one
-            // to report.
+            // to report, after a word on what the file holds now: a
+            // refusal found past the first row (an input after the first
+            // that cannot be read, a `check --baseline` row) comes once
+            // the file was replaced.
+            let held = self.held(rows);
             let _ = self.finish();
+            if let Some(held) = held {
+                crate::stderrln!("sudoku-batch: {held}");
+            }
             return (failure, None);
         }
         let text = self.text_note(rows);
@@ -830,6 +837,36 @@ impl ResultsWriter {
             None => failure,
         };
         (failure, tally.map(|tally| *tally))
+    }
+
+    /// What the results file holds when the run fails once `rows` rows
+    /// were written through this writer (counting those `--resume` kept),
+    /// for a failure other than a write's: those rows, said to replace
+    /// the file that was there when they did; `None` for stdout and
+    /// devices.
+    fn held(&self, rows: u64) -> Option<String> {
+        let Destination::File { path, .. } = &self.destination else {
+            return None;
+        };
+        let regular = match &self.body {
+            Body::Text { sink, .. } => sink.regular_file().is_some(),
+            Body::Parquet(_) => std::fs::metadata(path).is_ok_and(|meta| meta.is_file()),
+        };
+        if !regular {
+            return None;
+        }
+        let replaced = match &self.fresh {
+            Some(fresh) if fresh.existed => format!(
+                " (it replaced the {} that was there at this run's first row)",
+                path.display()
+            ),
+            _ => String::new(),
+        };
+        Some(format!(
+            "{} holds its first {}, written before the error below{replaced}",
+            path.display(),
+            words::count(rows, "row", "rows")
+        ))
     }
 
     /// What a text results file holds after a failed write, once `rows`

@@ -27,6 +27,7 @@ mod keep_types;
 mod kept;
 mod kept_bytes;
 mod killed_run;
+mod later_refusals;
 mod line_fields;
 mod long_kept;
 mod long_puzzle_column;
