@@ -16,7 +16,7 @@ use super::choose::{self, Choice, Seen};
 use super::field;
 use super::frame::RowTest;
 use super::keep::{self, Keep};
-use super::lines::is_skipped;
+use super::lines::{header_shaped, is_skipped};
 use super::sized::{self, SizeOptions};
 use super::{Column, InputError, Record};
 use crate::kept::{KeptColumn, KeptValue};
@@ -712,12 +712,16 @@ pub fn skipped(line: &[u8], delimiter: u8, fields: Option<usize>, sizes: &SizeOp
 
 /// The fields of a `#` line before a CSV file's first record that could be
 /// its header (`#,quizzes,solutions`: a spreadsheet's row-number column
-/// named `#`): a line [`skipped`] passes over that starts with `#` and has
-/// two fields or more. It is the header when the line after it (blanks
-/// and comments aside) is a record of as many fields; else a comment.
+/// named `#`): a line [`skipped`] passes over that starts with `#` and is
+/// shaped like a header, not a comment ([`header_shaped`]: two fields or
+/// more, no space in the one the `#` starts, or a later one naming a
+/// puzzle or solution column). It is the header when the line after it
+/// (blanks and comments aside) is a record of as many fields; else a
+/// comment (`# a, b` before a file without a header).
 pub fn header_in_hash(line: &[u8], delimiter: u8) -> Option<usize> {
-    let count = fields_of(line, delimiter).len();
-    (line.trim_ascii_start().starts_with(b"#") && count >= 2).then_some(count)
+    let fields = fields_of(line, delimiter);
+    (line.trim_ascii_start().starts_with(b"#") && header_shaped(fields.iter().copied()))
+        .then_some(fields.len())
 }
 
 #[cfg(test)]
@@ -768,6 +772,12 @@ mod tests {
         assert!(!skipped(b"#1;x", b';', Some(2), &sizes));
         assert_eq!(header_in_hash(b"#,quizzes,solutions", b','), Some(3));
         assert_eq!(header_in_hash(b"# quizzes", b','), None);
+        // A comment's `#` starts words; a line naming a puzzle or solution
+        // column is a header whatever its first field.
+        assert_eq!(header_in_hash(b"# a, b", b','), None);
+        assert_eq!(header_in_hash(b"# exported, by hand", b','), None);
+        assert_eq!(header_in_hash(b"#id;\"quizzes\"", b';'), Some(2));
+        assert_eq!(header_in_hash(b"# id,Solution", b','), Some(2));
         assert_eq!(header_in_hash(b"id,#", b','), None);
     }
 

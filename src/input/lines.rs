@@ -3,6 +3,7 @@
 
 use sudoku_core::grid::{Grid, CELLS};
 
+use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
 use super::field;
 use super::frame::MAX_RECORD;
 use super::keep::{self, Keep};
@@ -74,6 +75,51 @@ pub fn skipped(line: &[u8], rule: Option<FieldRule>, sizes: &SizeOptions) -> boo
         Some((first, rest)) => grid(first) || !rest.iter().any(grid),
         None => true,
     }
+}
+
+/// True for the fields of a `#` line, before a file's first record, that
+/// are shaped like a header rather than a comment: two or more, the first
+/// the `#` starts with no space in it (`#`, a spreadsheet's row-number
+/// column; `#id`), or a later one naming a puzzle or solution column
+/// (`# id,quizzes,solutions`). A comment's words follow its `#` after a
+/// space (`# a, b`, `# exported, by hand`), and name no such column.
+pub fn header_shaped<'a>(fields: impl IntoIterator<Item = &'a [u8]>) -> bool {
+    let mut fields = fields.into_iter().map(|f| {
+        let f = f.trim_ascii();
+        f.strip_prefix(b"\"")
+            .and_then(|f| f.strip_suffix(b"\""))
+            .unwrap_or(f)
+    });
+    let Some(name) = fields.next().and_then(|f| f.strip_prefix(b"#")) else {
+        return false;
+    };
+    let (mut count, mut names_grid) = (1, false);
+    for field in fields {
+        count += 1;
+        names_grid |= PUZZLE_NAMES
+            .iter()
+            .chain(&SOLUTION_NAMES)
+            .any(|n| field.eq_ignore_ascii_case(n.as_bytes()));
+    }
+    count >= 2 && (!name.iter().any(u8::is_ascii_whitespace) || names_grid)
+}
+
+/// True for a `#` line of text shaped like a header ([`header_shaped`]),
+/// its fields cut by the first of `,`, `;`, `|` and tab in it:
+/// `#,quizzes,solutions` or `#<TAB>quizzes<TAB>...` as a spreadsheet
+/// writes a row-number column named `#`. Before the first record it is a
+/// header line, not a comment, for text lines and for the look at a
+/// stream's first lines that tells CSV from text.
+pub fn hash_header(line: &[u8]) -> bool {
+    let line = line.trim_ascii();
+    let Some(d) = line
+        .iter()
+        .copied()
+        .find(|b| matches!(b, b',' | b';' | b'|' | b'\t'))
+    else {
+        return false;
+    };
+    line.starts_with(b"#") && header_shaped(line.split(|&b| b == d))
 }
 
 /// How the fields of a file's text lines are split: one rule for every
@@ -689,7 +735,13 @@ impl LineRules {
     /// Judges one line (without its terminator). `Err` holds the name of a
     /// `--column NAME` no header line had, when the first record comes.
     pub fn line(&mut self, line: &[u8]) -> Result<Line, String> {
-        if self.skips(line) {
+        let header_possible =
+            !self.seen_record && (self.headers || matches!(self.column, Some(Column::Name(_))));
+        // A `#` line shaped like a header (`#,quizzes,solutions`) is a
+        // header line when it is judged one, as the same file read as CSV
+        // reads it; else a comment still.
+        let comment = self.skips(line);
+        if comment && !(header_possible && line.len() <= MAX_RECORD && hash_header(line)) {
             return Ok(Line::Skip);
         }
         let mut fields = std::mem::take(&mut self.fields);
@@ -701,9 +753,11 @@ impl LineRules {
         // Before the first record, each line is split by the rule it shows;
         // the first record's rule is the file's.
         let rule = self.rule.unwrap_or_else(|| FieldRule::of(line));
-        let header_possible =
-            !self.seen_record && (self.headers || matches!(self.column, Some(Column::Name(_))));
         let judged = self.judge(line, rule, &mut fields, header_possible);
+        if comment && !matches!(judged, Judged::Text) {
+            self.fields = fields;
+            return Ok(Line::Skip);
+        }
         if !matches!(judged, Judged::Text) && self.rule.is_none() {
             self.rule = Some(rule);
         }

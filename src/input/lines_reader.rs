@@ -338,6 +338,12 @@ mod tests {
         // A header of another field count (a title) names nothing.
         let (_, names) = settled(Keep::All, Some("source,question")).unwrap();
         assert_eq!(names, ["field1", "field2", "field3"]);
+        // A `#` line shaped like a header is one (a row-number column `#`,
+        // as the same file read as CSV has it); a comment names nothing.
+        let (_, names) = settled(Keep::All, Some("#,question,rating")).unwrap();
+        assert_eq!(names, ["#", "question", "rating"]);
+        let (_, names) = settled(Keep::All, Some("# from, the, forum")).unwrap();
+        assert_eq!(names, ["field1", "field2", "field3"]);
         // Without a header, a name is no field's, and the message says
         // how fields are named and how to read the header instead.
         let rating = Keep::Columns(vec![Column::Name("rating".into())]);

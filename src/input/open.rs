@@ -18,6 +18,7 @@ use super::keep::KeptTypes;
 use super::lines_reader::LinesReader;
 use super::parquet_reader::ParquetReader;
 use super::record_batch::{map_kept, KeptMap, RecordBatch, RecordStream};
+use super::sized::SizeOptions;
 use super::solutions::{Given, SolutionsReader};
 use super::{Column, Delimiter, Format, InputError, Keep, KeyScan, ReadOptions, Record};
 use crate::kept::{KeptColumn, KeptValue};
@@ -384,9 +385,12 @@ impl Input {
                     sniff(&mut source).map_err(|e| InputError::io(&name, e))?;
                 // A name that says no format: stdin (`-`), `.txt`, none.
                 let unnamed = format_by_name(&name) == Format::Lines;
-                tabbed = unnamed && starts_tab_separated(&prefix);
+                let sizes = &options.sizes;
+                tabbed = unnamed && starts_tab_separated(&prefix, sizes);
                 let as_csv = unnamed
-                    && (tabbed || starts_quoted_csv(&prefix) || starts_numbered_header(&prefix));
+                    && (tabbed
+                        || starts_quoted_csv(&prefix, sizes)
+                        || starts_numbered_header(&prefix, sizes));
                 source = Box::new(Cursor::new(prefix).chain(source));
                 if let Detected::Grid { line, side } = detected {
                     return Err(InputError::GridFile {
@@ -730,12 +734,31 @@ fn first_separator(line: &[u8]) -> Option<u8> {
     })
 }
 
+/// The lines of `prefix`, the start of an input whose name says no format
+/// (stdin, `.txt`, none), that the look at its layout judges: those its
+/// text lines reader reads (a header or a record), not blank lines and
+/// comments. A `#` line counts when it holds a record (`#2,<puzzle>`:
+/// [`super::lines::skipped`]) or, before the first record, is shaped like
+/// a header (`#<TAB>quizzes<TAB>solutions`: [`super::lines::hash_header`]),
+/// so that the same file gives the same rows from stdin as under its own
+/// name.
+fn first_lines<'a>(prefix: &'a [u8], sizes: &'a SizeOptions) -> impl Iterator<Item = &'a [u8]> {
+    let mut record = false;
+    prefix.split(|&b| b == b'\n').filter(move |line| {
+        let header = !record && super::lines::hash_header(line);
+        let read = !super::lines::skipped(line, None, sizes);
+        record |= read && !header;
+        read || header
+    })
+}
+
 /// True when `prefix`, the start of an input whose name says no format
 /// (stdin, `.txt`, none), is tab-separated: its first line that is not
-/// blank or a comment (a header, or the first record) has a tab between
-/// its first field and the next, and no `,`, `;` or `|` there (the rule
-/// of text lines, [`super::lines::FieldRule::of`]). Excel's "Text (Tab
-/// delimited)" and "Unicode Text" exports are such files.
+/// blank or a comment (a header, or the first record: [`first_lines`])
+/// has a tab between its first field and the next, and no `,`, `;` or `|`
+/// there (the rule of text lines, [`super::lines::FieldRule::of`]).
+/// Excel's "Text (Tab delimited)" and "Unicode Text" exports are such
+/// files.
 ///
 /// Such an input is read as CSV with a tab delimiter, not as text lines:
 /// a tab-separated value may hold spaces (`hello world`), which text
@@ -745,10 +768,9 @@ fn first_separator(line: &[u8]) -> Option<u8> {
 /// value written; and a header naming the columns then chooses the puzzle
 /// and solution columns by name, and a record with a field too many is
 /// `malformed` rather than read with its columns shifted, as in a `.tsv`.
-fn starts_tab_separated(prefix: &[u8]) -> bool {
-    prefix
-        .split(|&b| b == b'\n')
-        .find(|line| !super::lines::is_skipped(line))
+fn starts_tab_separated(prefix: &[u8], sizes: &SizeOptions) -> bool {
+    first_lines(prefix, sizes)
+        .next()
         .is_some_and(|line| super::lines::FieldRule::of(line) == super::lines::FieldRule::TAB)
 }
 
@@ -824,14 +846,12 @@ fn peek(source: &mut Source, n: usize) -> io::Result<Vec<u8>> {
 
 /// True when `prefix`, the start of an input whose name says no format
 /// (stdin, `.txt`), is a CSV with quoted fields: one of its first two
-/// lines that are not blank or comments is a CSV record with a field in
-/// quotes ([`super::lines::quoted_csv`]). Such an input is read as CSV, as
-/// the same file named `.csv` is: as text lines, a quoted field's quotes
-/// and commas were read as part of the puzzle.
-fn starts_quoted_csv(prefix: &[u8]) -> bool {
-    prefix
-        .split(|&b| b == b'\n')
-        .filter(|line| !super::lines::is_skipped(line))
+/// lines that are not blank or comments ([`first_lines`]) is a CSV record
+/// with a field in quotes ([`super::lines::quoted_csv`]). Such an input is
+/// read as CSV, as the same file named `.csv` is: as text lines, a quoted
+/// field's quotes and commas were read as part of the puzzle.
+fn starts_quoted_csv(prefix: &[u8], sizes: &SizeOptions) -> bool {
+    first_lines(prefix, sizes)
         .take(2)
         .any(super::lines::quoted_csv)
 }
@@ -842,11 +862,8 @@ fn starts_quoted_csv(prefix: &[u8]) -> bool {
 /// [`super::csv::numbered_cells`]). Such an input is read as CSV, as the
 /// file named `.csv` is: as text lines, its index and cells were 82
 /// values.
-fn starts_numbered_header(prefix: &[u8]) -> bool {
-    let Some(line) = prefix
-        .split(|&b| b == b'\n')
-        .find(|line| !super::lines::is_skipped(line))
-    else {
+fn starts_numbered_header(prefix: &[u8], sizes: &SizeOptions) -> bool {
+    let Some(line) = first_lines(prefix, sizes).next() else {
         return false;
     };
     let names: Vec<String> = line

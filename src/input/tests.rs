@@ -138,6 +138,23 @@ fn a_hash_line_of_a_delimited_text_file_holding_a_record_is_one() {
 }
 
 #[test]
+fn a_hash_line_shaped_like_a_header_is_told_from_a_comment() {
+    // A spreadsheet's row-number column `#`, cut at the first delimiter
+    // the line holds; a line naming the puzzle column.
+    assert!(lines::hash_header(b"#,quizzes,solutions"));
+    assert!(lines::hash_header(b"#\tnote, more\tquizzes\r"));
+    assert!(lines::hash_header(b"  #id;board"));
+    assert!(lines::hash_header(b"# id,Quizzes"));
+    // Comments: words after the `#`, one field, no `#` first.
+    assert!(!lines::hash_header(b"# a, b"));
+    assert!(!lines::hash_header(
+        b"# From http://magictour.free.fr/sudoku.htm"
+    ));
+    assert!(!lines::hash_header(b"#"));
+    assert!(!lines::hash_header(b"id,#"));
+}
+
+#[test]
 fn lines_after_the_last_puzzle_are_malformed() {
     let data = format!("{P}\n{Q}\n\nVery Hard\n30%\n");
     assert_eq!(

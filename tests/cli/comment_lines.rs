@@ -6,6 +6,9 @@
 //! too (then `--keep quizzes` named no column), and in a `--solutions`
 //! file every pairing after it shifted.
 
+use std::collections::HashMap;
+use std::process::Output;
+
 use crate::common::*;
 
 /// The kept column `name` of each row, with its line and status.
@@ -214,4 +217,175 @@ fn a_hash_id_of_a_csv_read_as_text_lines_is_a_row() {
     let text = scratch.file("ids.txt", data.as_bytes());
     let rows = solve_rows(&[&text], 0);
     assert_eq!(rows.iter().map(|r| r.line).collect::<Vec<_>>(), [2, 3, 4]);
+}
+
+/// The exit code and rows (`solve_us` aside: a clock's) of `solve FILE
+/// ARGS -o -`, asserted the same as those of the file's bytes from stdin
+/// (`cat FILE | solve - ARGS -o -`), where no name says CSV and the first
+/// lines tell it from text.
+fn same_from_stdin(file: &str, args: &[&str]) -> (i32, Vec<HashMap<String, String>>) {
+    let table = |output: &Output| {
+        let (header, mut rows) = csv_table(&stdout(output));
+        for row in &mut rows {
+            row.remove("solve_us");
+        }
+        (header, rows)
+    };
+    let named = solve(&[&[file][..], args, &["-o", "-"]].concat());
+    let bytes = std::fs::read(file).expect("the input");
+    let piped = solve_stdin(&[&["-"][..], args, &["-o", "-"]].concat(), &bytes);
+    assert_eq!(
+        code(&named),
+        code(&piped),
+        "{file} {args:?}: {}",
+        stderr(&piped)
+    );
+    let (named_table, piped_table) = (table(&named), table(&piped));
+    assert_eq!(named_table, piped_table, "{file} {args:?}");
+    (code(&named), named_table.1)
+}
+
+#[test]
+fn every_hash_form_gives_the_same_rows_from_a_file_and_from_stdin() {
+    let scratch = Scratch::new();
+    let pairs = kaggle(4);
+    let (p, s): (Vec<&str>, Vec<&str>) = pairs.iter().map(|(p, s)| (&p[..], &s[..])).unzip();
+    let kept = |rows: &[HashMap<String, String>], name: &str| -> Vec<String> {
+        rows.iter().map(|r| r[name].clone()).collect()
+    };
+    // Notes and ids starting with `#`, a comment after the last record.
+    let notes = scratch.file(
+        "hash.csv",
+        format!(
+            "note,puzzle\nfirst,{}\n#2 hardest,{}\n# three,{}\nlast,{}\n# exported by hand\n",
+            p[0], p[1], p[2], p[3]
+        )
+        .as_bytes(),
+    );
+    let (_, rows) = same_from_stdin(&notes, &[]);
+    assert_eq!(rows.len(), 4);
+    let (_, rows) = same_from_stdin(&notes, &["--keep", "note"]);
+    assert_eq!(
+        kept(&rows, "note"),
+        ["first", "#2 hardest", "# three", "last"]
+    );
+    let ids = scratch.file(
+        "ids.csv",
+        format!("id,puzzle\n1,{}\n#2,{}\n3,{}\n", p[0], p[1], p[2]).as_bytes(),
+    );
+    let (_, rows) = same_from_stdin(&ids, &["--keep", "id"]);
+    assert_eq!(kept(&rows, "id"), ["1", "#2", "3"]);
+    // A row-number column named `#`, comma- or tab-separated; the tab
+    // form's records start with `#` too, or hold a space before the first
+    // tab (text lines would split them on it).
+    let comma = format!(
+        "#,quizzes,solutions\n1,{},{}\n2,{},{}\n",
+        p[0], s[0], p[1], s[1]
+    );
+    let hashed_ids = format!(
+        "#\tquizzes\tsolutions\n#1\t{}\t{}\n#2\t{}\t{}\n",
+        p[0], s[0], p[1], s[1]
+    );
+    let spaced = format!(
+        "#\tnote\tquizzes\nrow 1\tsee this\t{}\nrow 2\tx\t{}\n",
+        p[0], p[1]
+    );
+    for (name, text, wanted) in [
+        ("rownum.csv", comma, ["1", "2"]),
+        ("rownum.tsv", hashed_ids, ["#1", "#2"]),
+        ("spaced.tsv", spaced, ["row 1", "row 2"]),
+    ] {
+        let file = scratch.file(name, text.as_bytes());
+        let (_, rows) = same_from_stdin(&file, &[]);
+        assert_eq!(rows.len(), 2, "{name}");
+        let (_, rows) = same_from_stdin(&file, &["--keep", "#"]);
+        assert_eq!(kept(&rows, "#"), wanted, "{name}");
+    }
+    // Past the records read ahead.
+    let body: String = kaggle(1100)
+        .iter()
+        .enumerate()
+        .map(|(i, (p, s))| match i % 250 {
+            7 => format!("#{i},{p},{s}\n"),
+            _ => format!("{i},{p},{s}\n"),
+        })
+        .collect();
+    let many = scratch.file(
+        "many.csv",
+        format!("#,quizzes,solutions\n{body}").as_bytes(),
+    );
+    let (_, rows) = same_from_stdin(&many, &["--keep", "#"]);
+    assert_eq!(rows.len(), 1100);
+    assert_eq!(rows[1007]["#"], "#1007");
+    assert!(rows.iter().all(|r| r["check"] == "ok"));
+    // Text comments; a comment before a CSV without a header.
+    let text = scratch.file(
+        "c.txt",
+        format!(
+            "# a title, with a comma\n{}\n# {}\n#3 {}\n#{},x\n{}\n",
+            p[0], p[1], p[1], p[1], p[1]
+        )
+        .as_bytes(),
+    );
+    let (_, rows) = same_from_stdin(&text, &[]);
+    assert_eq!(kept(&rows, "line"), ["2", "6"]);
+    let headerless = scratch.file(
+        "headerless.csv",
+        format!("# a, b\n1,{}\n2,{}\n", p[0], p[1]).as_bytes(),
+    );
+    let (_, rows) = same_from_stdin(&headerless, &["--keep", "field1"]);
+    assert_eq!(kept(&rows, "field1"), ["1", "2"]);
+    // `--solutions` from stdin pairs as the file does.
+    let input = scratch.file("p.txt", format!("{}\n", p.join("\n")).as_bytes());
+    for (name, text) in [
+        (
+            "s.csv",
+            format!(
+                "note,solution\na,{}\n#x,{}\n# checked by hand\nc,{}\nd,{}\n",
+                s[0], s[1], s[2], s[3]
+            ),
+        ),
+        (
+            "s.txt",
+            format!("# solutions\n{}\n#N/A\n{}\n{}\n", s[0], s[2], s[3]),
+        ),
+    ] {
+        let file = scratch.file(name, text.as_bytes());
+        let named = solve_rows(&[&input, "--solutions", &file], 0);
+        let output = solve_stdin(&[&input, "--solutions", "-", "-o", "-"], text.as_bytes());
+        assert_eq!(code(&output), 0, "{}", stderr(&output));
+        assert_eq!(
+            row_checks(&named),
+            row_checks(&crate::common::rows(&stdout(&output))),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_comment_before_a_csv_without_a_header_is_no_header() {
+    // `# a, b` is a comment (its `#` starts words), not the header of the
+    // records after it: `--keep field1` keeps their first field. A `#`
+    // line shaped like a header stays one: a row-number column `#`, or a
+    // line naming the puzzle column.
+    let scratch = Scratch::new();
+    let p = kaggle(2);
+    let comment = scratch.file(
+        "comment.csv",
+        format!("# a, b\n1,{}\n2,{}\n", p[0].0, p[1].0).as_bytes(),
+    );
+    let out = solve_stdout(&[&comment, "--keep", "field1", "-o", "-"], 0);
+    assert_eq!(
+        kept(&out, "field1"),
+        [row("2", "solved", "1"), row("3", "solved", "2")]
+    );
+    let named = scratch.file(
+        "named.csv",
+        format!("# id,quizzes\n1,{}\n2,{}\n", p[0].0, p[1].0).as_bytes(),
+    );
+    let out = solve_stdout(&[&named, "--keep", "# id", "-o", "-"], 0);
+    assert_eq!(
+        kept(&out, "# id"),
+        [row("2", "solved", "1"), row("3", "solved", "2")]
+    );
 }
