@@ -619,9 +619,11 @@ pub fn read(
 /// side is numbered from 0; one that alone reads from 0 is refused when
 /// its side is numbered from 1 and it gives a `0` among other blanks (read
 /// from 1, that `0` would be a blank: no grid is read two ways in one
-/// input), and read from 1 when only its `-1` blanks said otherwise. A
-/// record that does not fit its side's numbering (a `9` in a 9x9 numbered
-/// from 0) is refused saying so.
+/// input), or `-1` blanks (0-based data's blank, as results write a puzzle
+/// from 0 that gives no `0`, and as a list with `-1` is refused: read from
+/// 1, every value would be one lower than it was written). A record that
+/// does not fit its side's numbering (a `9` in a 9x9 numbered from 0) is
+/// refused saying so.
 fn read_numbered(field: &[u8], options: &SizeOptions) -> Result<sizes::Read, String> {
     let read =
         sizes::read(field, options.symbols.as_ref(), options.shape).map_err(|e| e.to_string())?;
@@ -647,6 +649,9 @@ fn read_numbered(field: &[u8], options: &SizeOptions) -> Result<sizes::Read, Str
                     &options.numbering,
                     "a 0 given among blanks",
                 ));
+            }
+            if cells_of(field).contains(&&b"-1"[..]) {
+                return Err(numbered_otherwise(side, &options.numbering, "-1 blanks"));
             }
             let symbols = match read.symbols {
                 Symbols::ZeroDigitsLetters { lower } => Symbols::DigitsLetters { lower },
@@ -801,8 +806,8 @@ mod tests {
             Symbols::ZeroDigitsLetters { lower: false }
         );
         // A 4 fits no 4x4 from 0; under first records from 1, a 0 among
-        // `.` blanks is refused, and a list of numbers with -1 blanks is
-        // read from 1.
+        // `.` blanks is refused, and so are numbers with -1 blanks (as a
+        // list with them is): read from 1, each value would be one lower.
         let four = &b"4.2..1.........."[..];
         assert_eq!(
             read(four, &input).unwrap_err(),
@@ -818,7 +823,18 @@ mod tests {
         );
         let minus = b"3,-1,2,-1,-1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1";
         assert_eq!(read(minus, &alone).unwrap().symbols, Symbols::ZeroNumbers);
-        assert_eq!(read(minus, &from_one).unwrap().symbols, Symbols::Numbers);
+        assert_eq!(
+            read(minus, &from_one).unwrap_err(),
+            "numbered from 0 (-1 blanks), but this input's first 4x4 records are numbered \
+             from 1 (all 1): one numbering per input (--symbols numbers0 reads it all so)"
+        );
+        // With a value as high as its side, -1 blanks read from 1 alone.
+        let minus_four = b"4,-1,2,-1,-1,1,-1,-1,-1,-1,-1,-1,-1,-1,-1,-1";
+        assert_eq!(read(minus_four, &alone).unwrap().symbols, Symbols::Numbers);
+        assert_eq!(
+            read(minus_four, &from_one).unwrap().symbols,
+            Symbols::Numbers
+        );
         // Another side keeps its own reading.
         assert!(!numbering.from_zero(9) && !numbering.from_one(9));
     }

@@ -189,6 +189,54 @@ fn json_lists_numbered_from_zero_read_a_complete_grid_from_zero_too() {
 }
 
 #[test]
+fn minus_one_blanks_number_a_text_record_from_zero() {
+    // Q gives no 1: numbered from 0 with -1 blanks it gives no 0, and read
+    // from 1 its values (1-8) were each one lower than written, silently,
+    // in an input numbered from 1. `-1` is 0-based data's blank (results
+    // write a puzzle from 0 that gives no 0 so; a list with it is
+    // refused there too): the record reads only from 0.
+    let s = Scratch::new();
+    let from_one = |grid: &str| {
+        let cells: Vec<String> = grid
+            .bytes()
+            .map(|b| if b == b'.' { 0 } else { b - b'0' }.to_string())
+            .collect();
+        cells.join(",")
+    };
+    let minus = from_zero(Q, "-1", ",");
+    assert!(!minus.split(',').any(|c| c == "0"));
+    let text = format!(
+        "{}\n{minus}\n{}\n{}\n",
+        from_one(P),
+        from_one(P),
+        from_one(P)
+    );
+    let rows = solved(&s.file("minus.txt", text.as_bytes()), &[], 1);
+    let statuses: Vec<&str> = rows.iter().map(|r| r["status"].as_str()).collect();
+    assert_eq!(statuses, ["solved", "malformed", "solved", "solved"]);
+    assert_eq!(
+        rows[1]["message"],
+        "numbered from 0 (-1 blanks), but most of this input's first 9x9 records are \
+         numbered from 1 (3 of 4): one numbering per input"
+    );
+    // The same in a CSV field, and past the records looked at.
+    let mut csv = vec![format!("puzzle\n\"{}\"\n", from_one(P))];
+    csv.extend(vec![format!("\"{}\"\n", from_one(P)); 1000]);
+    csv.push(format!("\"{minus}\"\n"));
+    let rows = solved(&s.file("minus.csv", csv.concat().as_bytes()), &[], 1);
+    assert_eq!(rows[1001]["status"], "malformed");
+    assert!(
+        rows[1001]["message"].starts_with("numbered from 0 (-1 blanks), but this input's"),
+        "{:?}",
+        rows[1001]
+    );
+    // Among records from 0 it is read from 0.
+    let text = format!("{minus}\n{}\n", from_zero(P, "-1", ","));
+    let rows = solved(&s.file("zero.txt", text.as_bytes()), &[], 0);
+    assert_eq!(rows[0]["solution"], solution_from_zero(&s, Q));
+}
+
+#[test]
 fn csv_and_json_lines_choose_the_puzzle_column_on_their_first_records() {
     let s = Scratch::new();
     let wrong = format!("{}2", &P_SOLVED[..80]);
