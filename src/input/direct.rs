@@ -96,8 +96,8 @@ struct Block {
 }
 
 impl DirectReader {
-    /// Reads `file`, opened from `path` (which is opened again with
-    /// `O_DIRECT` when direct reading starts), `size` bytes long.
+    /// Reads `file`, opened from `path`, `size` bytes long. Direct reading
+    /// opens the same file again with `O_DIRECT` ([`open_direct`]).
     pub fn new(file: File, path: &Path, size: u64, sizes: Sizes) -> DirectReader {
         DirectReader {
             file,
@@ -121,7 +121,7 @@ impl DirectReader {
     /// cache otherwise.
     fn start(&mut self) {
         self.direct_from = None;
-        let Ok(file) = open_direct(&self.path) else {
+        let Ok(file) = open_direct(&self.file, &self.path) else {
             return;
         };
         let sizes = self.sizes;
@@ -151,19 +151,37 @@ impl DirectReader {
     }
 }
 
-/// Opens `path` for direct reads.
+/// Opens the file that `file` is open on again, for direct reads: through
+/// `/proc/self/fd`, else by `path`; either way only if it is still the same
+/// file (device and inode). A name is not enough: a file renamed over
+/// `path` while it is read (an atomic update), or a symlink switched, would
+/// splice another file's bytes into the input.
 #[cfg(target_os = "linux")]
-fn open_direct(path: &Path) -> io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    std::fs::OpenOptions::new()
+fn open_direct(file: &File, path: &Path) -> io::Result<File> {
+    use std::os::fd::AsRawFd;
+    let by_fd = PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()));
+    same_file_direct(file, &by_fd).or_else(|_| same_file_direct(file, path))
+}
+
+/// Opens `path` with `O_DIRECT` if it names the file `file` is open on.
+#[cfg(target_os = "linux")]
+fn same_file_direct(file: &File, path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    let direct = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(libc::O_DIRECT)
-        .open(path)
+        .open(path)?;
+    let (was, now) = (file.metadata()?, direct.metadata()?);
+    if (was.dev(), was.ino()) == (now.dev(), now.ino()) {
+        Ok(direct)
+    } else {
+        Err(io::Error::other("another file by that name now"))
+    }
 }
 
 /// Direct reads are taken only where they are known to pay (Linux).
 #[cfg(not(target_os = "linux"))]
-fn open_direct(_path: &Path) -> io::Result<File> {
+fn open_direct(_file: &File, _path: &Path) -> io::Result<File> {
     Err(io::ErrorKind::Unsupported.into())
 }
 
@@ -311,7 +329,8 @@ mod tests {
 
     /// Whether this file system takes direct reads (tmpfs, for one, may not).
     fn takes_direct(path: &Path) -> bool {
-        open_direct(path).is_ok_and(|f| {
+        let file = File::open(path).unwrap();
+        open_direct(&file, path).is_ok_and(|f| {
             let mut buf = vec![0u8; 2 * ALIGN];
             let start = (ALIGN - buf.as_ptr().addr() % ALIGN) % ALIGN;
             f.read_at(&mut buf[start..start + ALIGN], 0).is_ok()
@@ -361,6 +380,38 @@ mod tests {
             let sizes = Sizes { stalls, ..SMALL };
             let (read, _) = read_all(&path, sizes, 5000);
             assert!(read == data, "stalls {stalls}: {} bytes read", read.len());
+        }
+    }
+
+    #[test]
+    fn a_file_renamed_over_the_input_while_it_is_read_is_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("input");
+        let data = content(100_000);
+        std::fs::write(&path, &data).unwrap();
+        let file = File::open(&path).unwrap();
+        let mut reader = DirectReader::new(file, &path, data.len() as u64, SMALL);
+        let mut all = vec![0; 1000];
+        reader.read_exact(&mut all).unwrap();
+        // The usual atomic update of a file, before direct reads start.
+        let newer = dir.path().join("newer");
+        std::fs::write(&newer, vec![b'x'; data.len()]).unwrap();
+        std::fs::rename(&newer, &path).unwrap();
+        reader.read_to_end(&mut all).unwrap();
+        assert!(all == data, "{} bytes, not the file opened", all.len());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn another_file_by_the_name_is_not_opened_for_direct_reads() {
+        let dir = tempfile::tempdir().unwrap();
+        let (one, other) = (dir.path().join("one"), dir.path().join("other"));
+        std::fs::write(&one, content(8192)).unwrap();
+        std::fs::write(&other, content(8192)).unwrap();
+        let file = File::open(&one).unwrap();
+        assert!(same_file_direct(&file, &other).is_err());
+        if takes_direct(&one) {
+            assert!(same_file_direct(&file, &one).is_ok());
         }
     }
 
