@@ -7,7 +7,6 @@ use super::choose::Seen;
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::{self, Keep};
-use super::lines::too_long;
 use super::record_batch::{unterminated, Parser, RecordBatch};
 use super::sized::{Numbering, SizeOptions, Vote};
 use super::{Column, InputError, Record};
@@ -214,7 +213,7 @@ impl<R: BufRead> CsvReader<R> {
                 self.first = false;
                 return Some(Ok(Record::new(
                     frame.line,
-                    Err(too_long(self.framer.limit())),
+                    Err(frame.too_long_message(self.framer.limit())),
                     None,
                 )));
             }
@@ -229,7 +228,7 @@ impl<R: BufRead> CsvReader<R> {
             }
             if frame.open_quote {
                 self.first = false;
-                return Some(Ok(unterminated(frame.line)));
+                return Some(Ok(unterminated(&frame, self.framer.limit())));
             }
             let text = field::is_text_any(bytes);
             let Some(rec) = self.scratch.split(bytes, false, self.rules.delimiter) else {
@@ -417,6 +416,7 @@ fn header_text(record: &Fields<'_>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::input::lines::too_long;
     use sudoku_core::grid::Grid;
     use sudoku_core::solver::Status;
 

@@ -11,17 +11,24 @@
 //!
 //! A CSV quote that is never closed would swallow every later record into
 //! one field. So a record whose quoted fields run past the end of a line
-//! must end within [`MAX_RECORD`] bytes and before the end of the input
-//! (a long record of CSV stays on one line); one that
-//! does not is an unterminated quote: the record is cut at the end of the
-//! line where it started ([`Frame::open_quote`]) and reading starts again on
-//! the next line, from the bytes already read.
+//! must be closed before the end of the input, and by a quote that a CSV
+//! writer puts there, taking in no line that reads as a record of the file
+//! ([`Framer::with_row_test`]); one that is not is an unterminated quote:
+//! the record is cut at the end of the line where it started
+//! ([`Frame::open_quote`]) and reading starts again on the next line, from
+//! the bytes already read. Past the cap such a record is still scanned to
+//! its end, line by line, without keeping its bytes: closed as CSV closes
+//! it, it is one record, too long ([`Frame::too_long`]); else only the
+//! lines within the cap and those from the one that shows the quote stray
+//! can be read again ([`Frame::unread`]).
 
 use std::io::{self, Read};
 use std::ops::{Deref, DerefMut};
 
-use memchr::{memchr, memchr2, memchr3};
+use memchr::{memchr, memchr2, memchr3, memrchr2};
 
+use super::ahead::place;
+use super::lines::too_long;
 use crate::process::simd;
 
 /// Longest record kept of text lines and grids, in bytes, not counting its
@@ -69,13 +76,55 @@ enum Scan {
 pub struct Frame {
     /// 1-based physical line where the record starts.
     pub line: u64,
+    /// The physical line where the record ends: `line`, but for a CSV
+    /// record whose quoted fields run over line ends.
+    pub last_line: u64,
     /// The record was over the framer's cap; only its start is kept.
     pub too_long: bool,
     /// CSV: a quote opened on this record's line is never closed (not by
-    /// the end of the input, nor within the framer's cap, nor but by a
-    /// stray quote lines later: see [`Scan::Stray`]): the record is that
-    /// one line, and the next record starts on the next line.
+    /// the end of the input, nor but by a stray quote lines later: see
+    /// [`Scan::Stray`], nor without taking in a line that reads as a record:
+    /// see [`Framer::with_row_test`]): the record is that one line, and the
+    /// next record starts on the next line.
     pub open_quote: bool,
+    /// With `open_quote`, when the quote ran on past the framer's cap
+    /// before it proved unterminated: the first and last of the lines
+    /// after it that are not read again, their bytes not kept (the lines
+    /// within the cap, and those from the one where the quote proved
+    /// unterminated, are). Each of them was scanned and none reads as a
+    /// record of the file.
+    pub unread: Option<(u64, u64)>,
+}
+
+impl Frame {
+    /// The message of a `too_long` record of a framer whose
+    /// [`Framer::limit`] is `limit`: `line too long (over N bytes)`, or, for
+    /// a CSV record over lines, the lines it spans.
+    pub fn too_long_message(&self, limit: usize) -> String {
+        if self.last_line == self.line {
+            too_long(limit)
+        } else {
+            format!(
+                "record too long (over {limit} bytes), {}",
+                place(self.line, self.last_line)
+            )
+        }
+    }
+
+    /// The message of an `open_quote` record of a framer whose
+    /// [`Framer::limit`] is `limit`: `unterminated quote opened on line N`,
+    /// and the lines after it not read again, if any ([`Frame::unread`]).
+    pub fn unterminated_message(&self, limit: usize) -> String {
+        let line = self.line;
+        match self.unread {
+            None => format!("unterminated quote opened on line {line}"),
+            Some((first, last)) => format!(
+                "unterminated quote opened on line {line}; {} after it, \
+                 past its first {limit} bytes, not read",
+                place(first, last)
+            ),
+        }
+    }
 }
 
 /// Bytes read from the source at a time: records are cut from this block
@@ -195,6 +244,10 @@ pub struct Framer<R> {
     /// Bytes read already that are read again before `src` (the lines
     /// after an unterminated quote).
     replay: Vec<u8>,
+    /// Where reading goes on once `replay` is read, when lines between
+    /// were not kept (an unterminated quote past the cap): until then the
+    /// input ends with `replay`.
+    resume: Option<Resume>,
     /// Line number of the next byte to read.
     line: u64,
     csv: bool,
@@ -217,10 +270,26 @@ pub struct Framer<R> {
 /// [`Framer::with_row_test`].
 pub type RowTest = Box<dyn Fn(&[u8]) -> bool + Send>;
 
+/// Where reading goes on after the lines of an unterminated quote that
+/// were not kept ([`Frame::unread`]).
+struct Resume {
+    /// The line it goes on at.
+    line: u64,
+    /// Bytes read already that are read first: that line's start (and,
+    /// after it, what was left of the replayed bytes).
+    bytes: Vec<u8>,
+}
+
 /// The next bytes to read: the replayed ones first, then the block's, read
-/// from `src` when it is used up (empty at the end of the input).
-fn fill<'a, R: Read>(replay: &'a [u8], src: &mut R, block: &'a mut Block) -> io::Result<&'a [u8]> {
-    if !replay.is_empty() {
+/// from `src` when it is used up (empty at the end of the input, and
+/// while reading is `held` at the end of the replayed ones).
+fn fill<'a, R: Read>(
+    replay: &'a [u8],
+    held: bool,
+    src: &mut R,
+    block: &'a mut Block,
+) -> io::Result<&'a [u8]> {
+    if !replay.is_empty() || held {
         return Ok(replay);
     }
     if block.pos == block.end && !block.ended {
@@ -271,6 +340,7 @@ impl<R: Read> Framer<R> {
             cap: MAX_RECORD,
             limit: MAX_RECORD,
             replay: Vec::new(),
+            resume: None,
             line: 1,
             csv,
             delimiter: b',',
@@ -356,7 +426,12 @@ impl<R: Read> Framer<R> {
     fn skip_bom(&mut self) -> io::Result<usize> {
         let mut matched = 0;
         loop {
-            let chunk = fill(&self.replay, &mut self.src, &mut self.block)?;
+            let chunk = fill(
+                &self.replay,
+                self.resume.is_some(),
+                &mut self.src,
+                &mut self.block,
+            )?;
             let len = chunk.len();
             let n = chunk
                 .iter()
@@ -413,7 +488,12 @@ impl<R: Read> Framer<R> {
         max: usize,
         mut each: impl FnMut(u64, usize, usize, &[u8]),
     ) -> io::Result<usize> {
-        if self.at_start || self.after_cr || !self.replay.is_empty() || max == 0 {
+        if self.at_start
+            || self.after_cr
+            || !self.replay.is_empty()
+            || self.resume.is_some()
+            || max == 0
+        {
             return Ok(0);
         }
         let block = &mut self.block;
@@ -463,9 +543,22 @@ impl<R: Read> Framer<R> {
         // Bytes kept of a record: the cap, plus one to tell a record over it.
         let keep = self.cap + 1;
         if std::mem::take(&mut self.after_cr)
-            && fill(&self.replay, &mut self.src, &mut self.block)?.first() == Some(&b'\n')
+            && fill(
+                &self.replay,
+                self.resume.is_some(),
+                &mut self.src,
+                &mut self.block,
+            )?
+            .first()
+                == Some(&b'\n')
         {
             self.consume(1);
+        }
+        if self.replay.is_empty() {
+            if let Some(resume) = self.resume.take() {
+                self.line = resume.line;
+                self.replay = resume.bytes;
+            }
         }
         let start = self.line;
         let mut total: u64 = 0;
@@ -485,7 +578,12 @@ impl<R: Read> Framer<R> {
             }
         }
         loop {
-            let chunk = fill(&self.replay, &mut self.src, &mut self.block)?;
+            let chunk = fill(
+                &self.replay,
+                self.resume.is_some(),
+                &mut self.src,
+                &mut self.block,
+            )?;
             if chunk.is_empty() {
                 break;
             }
@@ -523,13 +621,22 @@ impl<R: Read> Framer<R> {
             let room = keep.saturating_sub(out.len() - base);
             out.extend_from_slice(&chunk[..take.min(room)]);
             total += take as u64;
-            if inner_breaks > 0 && (total >= keep as u64 || state == Scan::Stray) {
-                // A quote ran past its line and on past the span a quoted
-                // field may have, or was closed only by a stray quote (its
-                // line end, if found, is read again after the record's
-                // first line).
+            if inner_breaks > 0 && state == Scan::Stray {
+                // A quote ran past its line and was closed only by a stray
+                // quote (its line end, if found, is read again after the
+                // record's first line).
                 self.consume(take);
                 return Ok(Some(self.unterminated(start, out, base)));
+            }
+            if inner_breaks > 0 && total >= keep as u64 {
+                // A quote ran past its line and on past the cap.
+                self.consume(take);
+                let scan = Quote {
+                    state,
+                    breaks: inner_breaks,
+                    cr: inner_cr,
+                };
+                return self.past_cap(start, out, base, scan).map(Some);
             }
             match end {
                 Some(end) => {
@@ -570,9 +677,157 @@ impl<R: Read> Framer<R> {
         let too_long = truncated || out.len() - base > self.cap;
         Ok(Some(Frame {
             line: start,
+            last_line: start + inner_breaks,
             too_long,
             open_quote: !too_long && state == Scan::Quoted,
+            unread: None,
         }))
+    }
+
+    /// Reads on a CSV record (`out[base..]`, its kept bytes, all of those
+    /// read, from line `start`) whose quoted field runs over line ends and
+    /// on past the cap, to its end, in `scan`'s state: the lines after the
+    /// cap are read one by one and not kept (only the one being read, up
+    /// to the cap), each tested as [`Framer::takes_in_a_row`] tests those
+    /// of a whole record. A record closed as CSV closes it, none of whose
+    /// lines reads as a record, is one record, `too_long`. Else its quote
+    /// is an unterminated one, as within the cap, but of the lines after
+    /// its first only those kept (up to the cap) and those from the line
+    /// where it proved so (a line that reads as a record, a stray closing
+    /// quote's, the last one) are read again: the lines between are not
+    /// ([`Frame::unread`]). So the record costs no more memory than the
+    /// cap, and no line read as a record of the file is lost.
+    fn past_cap(
+        &mut self,
+        start: u64,
+        out: &mut RecordBytes,
+        base: usize,
+        mut scan: Quote,
+    ) -> io::Result<Frame> {
+        let keep = self.cap + 1;
+        let kept = &out[base..];
+        // The kept bytes end inside a quoted field, on a line that may go
+        // on: the lines before it are whole.
+        let whole = memrchr2(b'\n', b'\r', kept).map_or(0, |i| i + 1);
+        if self.takes_in_a_row(&kept[..whole]) {
+            return Ok(self.unterminated(start, out, base));
+        }
+        // The first line not kept whole, and the one being read.
+        let first_unkept = start + scan.breaks;
+        let mut line = kept[whole..].to_vec();
+        let delimiter = self.delimiter;
+        loop {
+            let here = start + scan.breaks;
+            let chunk = fill(
+                &self.replay,
+                self.resume.is_some(),
+                &mut self.src,
+                &mut self.block,
+            )?;
+            if chunk.is_empty() {
+                // The input ends: inside the quote (unterminated), or
+                // after it closed.
+                if scan.state != Scan::Quoted && !self.reads_as_a_record(&line, false) {
+                    self.line += scan.breaks;
+                    return Ok(over_lines(start, scan.breaks));
+                }
+                return Ok(self.unterminated_past_cap(start, out, base, first_unkept, here, line));
+            }
+            let content = memchr2(b'\n', b'\r', chunk);
+            let piece = content.map_or(chunk.len(), |k| k + 1);
+            let end = scan_csv(
+                &mut scan.state,
+                &chunk[..piece],
+                delimiter,
+                &mut scan.breaks,
+                &mut scan.cr,
+            );
+            let room = keep.saturating_sub(line.len());
+            let length = content.unwrap_or(chunk.len());
+            line.extend_from_slice(&chunk[..length.min(room)]);
+            let ending = content.map(|k| chunk[k]);
+            self.consume(piece);
+            if scan.state == Scan::Stray {
+                // Closed by a stray quote on this line: the line is read
+                // again from its start.
+                line.extend(ending);
+                return Ok(self.unterminated_past_cap(start, out, base, first_unkept, here, line));
+            }
+            match (end, ending) {
+                (Some(_), Some(ending)) => {
+                    // The record ends with this line.
+                    if self.reads_as_a_record(&line, false) {
+                        line.push(ending);
+                        return Ok(self.unterminated_past_cap(
+                            start,
+                            out,
+                            base,
+                            first_unkept,
+                            here,
+                            line,
+                        ));
+                    }
+                    self.after_cr = ending == b'\r';
+                    self.line += scan.breaks + 1;
+                    return Ok(over_lines(start, scan.breaks));
+                }
+                (None, Some(ending)) => {
+                    // A line end inside a quoted field: the line is whole.
+                    if self.reads_as_a_record(&line, true) {
+                        line.push(ending);
+                        return Ok(self.unterminated_past_cap(
+                            start,
+                            out,
+                            base,
+                            first_unkept,
+                            here,
+                            line,
+                        ));
+                    }
+                    line.clear();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// True when `line`, a line read past the cap that starts inside a
+    /// quoted field (and, when `runs_on`, ends inside one that goes on to
+    /// the next line), reads as a record by the row test
+    /// ([`Framer::with_row_test`]): its parts that [`quoted_lines`]
+    /// would take of the whole record.
+    fn reads_as_a_record(&self, line: &[u8], runs_on: bool) -> bool {
+        let Some(test) = &self.row_test else {
+            return false;
+        };
+        !line.is_empty() && quoted_lines(line, self.delimiter, true, runs_on).any(test)
+    }
+
+    /// Ends a record whose quote ran on past the cap and proved
+    /// unterminated on line `here` (see [`Framer::past_cap`]): the record is
+    /// its first line, the lines kept whole after it (`out[base..]`) are
+    /// read again, then `here`, from `again` (its bytes read so far), and
+    /// on; the lines from `first_unkept` to the one before `here` are not.
+    fn unterminated_past_cap(
+        &mut self,
+        start: u64,
+        out: &mut RecordBytes,
+        base: usize,
+        first_unkept: u64,
+        here: u64,
+        mut again: Vec<u8>,
+    ) -> Frame {
+        let whole = memrchr2(b'\n', b'\r', &out[base..]).map_or(0, |i| i + 1);
+        out.truncate(base + whole);
+        // Bytes replayed that the scan did not reach come after `here`'s.
+        again.append(&mut self.replay);
+        let mut frame = self.unterminated(start, out, base);
+        frame.unread = (first_unkept < here).then(|| (first_unkept, here - 1));
+        self.resume = Some(Resume {
+            line: here,
+            bytes: again,
+        });
+        frame
     }
 
     /// True when a line inside a quoted field of `record` that runs over
@@ -581,14 +836,14 @@ impl<R: Read> Framer<R> {
     /// last up to the quote that closes the field, and the part of its
     /// first line after the opening quote when it holds a delimiter (the
     /// rest of a row after a ditto mark in a column before the puzzle:
-    /// `1,",<puzzle>`) ([`lines_in_quotes`]). What follows a closing quote
+    /// `1,",<puzzle>`) ([`quoted_lines`]). What follows a closing quote
     /// is the record's own next fields, and what precedes the opening
     /// quote the record's own first fields: neither is tested.
     fn takes_in_a_row(&self, record: &[u8]) -> bool {
         let Some(test) = &self.row_test else {
             return false;
         };
-        lines_in_quotes(record, self.delimiter).any(test)
+        quoted_lines(record, self.delimiter, false, false).any(test)
     }
 
     /// Ends the record being read (`out[base..]`) at the end of its first
@@ -612,9 +867,33 @@ impl<R: Read> Framer<R> {
         self.line = start + 1;
         Frame {
             line: start,
+            last_line: start,
             too_long: false,
             open_quote: true,
+            unread: None,
         }
+    }
+}
+
+/// Where a scan of a CSV record is inside its quoted fields, carried past
+/// the cap ([`Framer::past_cap`]).
+struct Quote {
+    state: Scan,
+    /// Line ends inside quoted fields so far.
+    breaks: u64,
+    /// The last byte seen inside a quoted field was a `\r`.
+    cr: bool,
+}
+
+/// The frame of a CSV record from line `start` over `breaks` line ends
+/// inside its quoted fields that ran on past the cap: too long.
+fn over_lines(start: u64, breaks: u64) -> Frame {
+    Frame {
+        line: start,
+        last_line: start + breaks,
+        too_long: true,
+        open_quote: false,
+        unread: None,
     }
 }
 
@@ -687,40 +966,60 @@ fn cut_plain(
 /// empty lines left out. A field is quoted when it starts with `"`; a
 /// doubled `""` inside it is a quote of its text; a quote never closed
 /// runs to the record's end.
-fn lines_in_quotes(record: &[u8], delimiter: u8) -> impl Iterator<Item = &[u8]> {
+///
+/// `record` may also be one line of such a record: `inside`, it starts
+/// inside a quoted field (a line after the field's first); `runs_on`, it
+/// ends inside one that goes on to the next line. Its lines are then
+/// those the whole record's would be on it.
+fn quoted_lines(
+    record: &[u8],
+    delimiter: u8,
+    inside: bool,
+    runs_on: bool,
+) -> impl Iterator<Item = &[u8]> {
+    // Each quoted field over lines, and whether its first line on
+    // `record` is a line after its own first.
     let mut fields = Vec::new();
     let (mut i, mut at_start) = (0, true);
-    while i < record.len() {
-        if at_start && record[i] == b'"' {
-            let open = i + 1;
-            let mut close = record.len();
-            let mut j = open;
-            while let Some(k) = memchr(b'"', &record[j..]) {
-                if record.get(j + k + 1) == Some(&b'"') {
-                    j += k + 2;
-                } else {
-                    close = j + k;
-                    break;
-                }
+    let mut open = inside.then_some(0);
+    loop {
+        let from = match open.take() {
+            Some(from) => from,
+            None if i >= record.len() => break,
+            None if at_start && record[i] == b'"' => i + 1,
+            None => {
+                at_start = record[i] == delimiter;
+                i += 1;
+                continue;
             }
-            fields.push(&record[open..close]);
-            (i, at_start) = (close + 1, false);
-            continue;
+        };
+        let mut close = None;
+        let mut j = from;
+        while let Some(k) = memchr(b'"', &record[j..]) {
+            if record.get(j + k + 1) == Some(&b'"') {
+                j += k + 2;
+            } else {
+                close = Some(j + k);
+                break;
+            }
         }
-        at_start = record[i] == delimiter;
-        i += 1;
+        let to = close.unwrap_or(record.len());
+        let field = &record[from..to];
+        // Only `inside` puts a field's start at the record's.
+        let later = from == 0;
+        if later || (close.is_none() && runs_on) || memchr2(b'\n', b'\r', field).is_some() {
+            fields.push((field, later));
+        }
+        (i, at_start) = (to + 1, false);
     }
-    fields
-        .into_iter()
-        .filter(|field| memchr2(b'\n', b'\r', field).is_some())
-        .flat_map(move |field| {
-            field
-                .split(|&b| b == b'\n' || b == b'\r')
-                .enumerate()
-                .filter(move |(i, line)| *i > 0 || line.contains(&delimiter))
-                .map(|(_, line)| line)
-                .filter(|line| !line.is_empty())
-        })
+    fields.into_iter().flat_map(move |(field, later)| {
+        field
+            .split(|&b| b == b'\n' || b == b'\r')
+            .enumerate()
+            .filter(move |(i, line)| *i > 0 || later || line.contains(&delimiter))
+            .map(|(_, line)| line)
+            .filter(|line| !line.is_empty())
+    })
 }
 
 /// Scans `chunk` for the line end that ends a CSV record with fields
@@ -949,23 +1248,6 @@ mod tests {
         );
         // On the last line: the record is that line.
         assert_eq!(quoted(b"a\nb,\"c"), [shut(1, "a"), open(2, "b,\"c")]);
-        // The quote runs on past the cap: every later line keeps its record,
-        // even when a later quote would have closed it.
-        let mut data = b"1,\"note\n".to_vec();
-        let lines = MAX_RECORD / 10 + 5;
-        for i in 0..lines {
-            data.extend_from_slice(format!("{i:08}\r\n").as_bytes());
-        }
-        data.extend_from_slice(b"x,\"y\"\n");
-        let got = quoted(&data);
-        assert_eq!(got.len(), lines + 2);
-        assert_eq!(got[0], open(1, "1,\"note"));
-        assert_eq!(got[1], shut(2, "00000000"));
-        assert_eq!(
-            got[lines],
-            shut(lines as u64 + 1, &format!("{:08}", lines - 1))
-        );
-        assert_eq!(got[lines + 1], shut(lines as u64 + 2, "x,\"y\""));
         // A quoted note over two lines that closes is one record.
         assert_eq!(
             quoted(b"p,\"multi\nline\"\nq"),
@@ -979,6 +1261,182 @@ mod tests {
         );
         // On one line, such a quote is taken as it comes (as csv does).
         assert_eq!(quoted(b"a,\"e\"f\n"), [shut(1, "a,\"e\"f")]);
+    }
+
+    /// Every frame and its kept bytes (as text, cut to 20 bytes), the same
+    /// read in blocks of any size; a line that starts with `r` reads as a
+    /// record of the file.
+    fn framed_past_cap(data: &[u8]) -> Vec<(Frame, String)> {
+        let mut all = Vec::new();
+        for step in [1 << 16, 1, 7, 4096] {
+            let src = io::BufReader::with_capacity(step, Trickle { data, step });
+            let mut framer = Framer::new(src, true);
+            framer.set_row_test(Box::new(|line: &[u8]| line.starts_with(b"r")));
+            let mut out = Vec::new();
+            while let Some(frame) = framer.next().unwrap() {
+                let bytes = &framer.bytes()[..framer.bytes().len().min(20)];
+                out.push((frame, String::from_utf8_lossy(bytes).into_owned()));
+            }
+            all.push(out);
+        }
+        assert!(all.windows(2).all(|w| w[0] == w[1]));
+        all.swap_remove(0)
+    }
+
+    /// A file whose line 2 opens a quote (`r1,"open`) over `notes` lines
+    /// of a note (`note 00012, more`), each ended with `end`, the one at
+    /// `row` (0-based) replaced with `r2,in the note`; closed on the line
+    /// after them by `close` (`x",y`: as CSV closes it); then `r3,z`.
+    /// Returns it and the first line not kept whole (past the cap).
+    fn note_past_cap(notes: usize, row: Option<usize>, close: &str, end: &str) -> (Vec<u8>, u64) {
+        let mut data = format!("h,note{end}r1,\"open{end}");
+        let start = "h,note".len() + end.len();
+        for i in 0..notes {
+            if Some(i) == row {
+                data.push_str("r2,in the note");
+            } else {
+                data.push_str(&format!("note {i:05}, more"));
+            }
+            data.push_str(end);
+        }
+        data.push_str(close);
+        data.push_str(end);
+        data.push_str("r3,z");
+        data.push_str(end);
+        let kept = &data.as_bytes()[start..start + MAX_RECORD + 1];
+        let ends = kept.iter().filter(|&&b| b == end.as_bytes()[0]).count();
+        (data.into_bytes(), 2 + ends as u64)
+    }
+
+    #[test]
+    fn a_quoted_record_past_the_cap_closed_as_csv_closes_it_is_one_record() {
+        let notes = 3 * MAX_RECORD / 16;
+        let last = 3 + notes as u64;
+        for end in ["\n", "\r\n", "\r"] {
+            let (data, _) = note_past_cap(notes, None, "x\",y", end);
+            let got = framed_past_cap(&data);
+            let lines: Vec<(u64, u64, bool, bool)> = got
+                .iter()
+                .map(|(f, _)| (f.line, f.last_line, f.too_long, f.open_quote))
+                .collect();
+            // One record, too long, from line 2 to its closing line; the
+            // next record is numbered from there.
+            assert_eq!(
+                lines,
+                [
+                    (1, 1, false, false),
+                    (2, last, true, false),
+                    (last + 1, last + 1, false, false)
+                ],
+                "{end:?}"
+            );
+            assert_eq!(got[2].1, "r3,z");
+            assert_eq!(
+                got[1].0.too_long_message(MAX_RECORD),
+                format!("record too long (over {MAX_RECORD} bytes), lines 2-{last}")
+            );
+            // Ended by the end of the input after its closing quote: the same.
+            let cut = data.len() - "r3,z".len() - 2 * end.len();
+            let got = framed_past_cap(&data[..cut]);
+            assert_eq!(got.len(), 2);
+            assert_eq!(
+                (got[1].0.line, got[1].0.last_line, got[1].0.too_long),
+                (2, last, true)
+            );
+        }
+    }
+
+    #[test]
+    fn a_stray_quote_past_the_cap_costs_its_line_and_the_lines_not_kept() {
+        let notes = 3 * MAX_RECORD / 16;
+        let last = 3 + notes as u64;
+        for end in ["\n", "\r\n", "\r"] {
+            let row = 2 * MAX_RECORD / 16;
+            let at = 3 + row as u64;
+            let (data, unkept) = note_past_cap(notes, Some(row), "x\",y", end);
+            let got = framed_past_cap(&data);
+            // The quote's line, then the note's lines kept (each a record of
+            // its own), then, past the lines not kept, the one that reads as
+            // a record and those after it: numbered as they lie.
+            assert_eq!(got[0].0.line, 1);
+            let open = got[1].0;
+            assert_eq!(
+                (open.line, open.open_quote, open.too_long),
+                (2, true, false)
+            );
+            assert_eq!(open.unread, Some((unkept, at - 1)), "{end:?}");
+            assert_eq!(
+                open.unterminated_message(MAX_RECORD),
+                format!(
+                    "unterminated quote opened on line 2; lines {unkept}-{} after it, \
+                     past its first {MAX_RECORD} bytes, not read",
+                    at - 1
+                )
+            );
+            let lines: Vec<u64> = got[2..].iter().map(|(f, _)| f.line).collect();
+            let expected: Vec<u64> = (3..unkept).chain(at..=last + 1).collect();
+            assert_eq!(lines, expected, "{end:?}");
+            let found = got.iter().find(|(f, _)| f.line == at).unwrap();
+            assert_eq!(found.1, "r2,in the note");
+            assert!(!found.0.open_quote && !found.0.too_long);
+            assert_eq!(got[got.len() - 1].1, "r3,z");
+            // The lines after it, read again, are records as they come.
+            let closing = got.iter().find(|(f, _)| f.line == last).unwrap();
+            assert_eq!(closing.1, "x\",y");
+        }
+    }
+
+    #[test]
+    fn past_the_cap_a_quote_closed_by_a_stray_one_or_never_is_unterminated() {
+        let notes = 3 * MAX_RECORD / 16;
+        let last = 3 + notes as u64;
+        // Closed by a quote followed by a letter: read again from that line.
+        let (data, unkept) = note_past_cap(notes, None, "x,\"y\"z", "\n");
+        let got = framed_past_cap(&data);
+        assert_eq!(got[1].0.unread, Some((unkept, last - 1)));
+        let tail: Vec<(u64, &str)> = got[got.len() - 2..]
+            .iter()
+            .map(|(f, text)| (f.line, &text[..]))
+            .collect();
+        assert_eq!(tail, [(last, "x,\"y\"z"), (last + 1, "r3,z")]);
+        assert_eq!(got.len(), 2 + (unkept - 3) as usize + 2);
+        // Never closed: its last line is read again.
+        let open = b"h,note\nr1,\"open\n";
+        let mut data = open.to_vec();
+        for i in 0..notes {
+            data.extend_from_slice(format!("note {i:05}, more\n").as_bytes());
+        }
+        data.extend_from_slice(b"last");
+        let got = framed_past_cap(&data);
+        let unkept = 2 + data[b"h,note\n".len()..][..MAX_RECORD + 1]
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .count() as u64;
+        assert_eq!(got[1].0.unread, Some((unkept, last - 1)));
+        assert_eq!(got[got.len() - 1].0.line, last);
+        assert_eq!(got[got.len() - 1].1, "last");
+        // A line that reads as a record within the cap: every line after
+        // the quote's is read again, as for a shorter record.
+        let (data, _) = note_past_cap(notes, Some(10), "x\",y", "\n");
+        let got = framed_past_cap(&data);
+        assert_eq!(got[1].0.unread, None);
+        let lines: Vec<u64> = got.iter().map(|(f, _)| f.line).collect();
+        assert_eq!(lines, (1..=last + 1).collect::<Vec<u64>>());
+        // A note line cut by the cap that reads as a record is read again
+        // whole: no line is left unread.
+        for row in 236..246 {
+            let (data, unkept) = note_past_cap(notes, Some(row), "x\",y", "\n");
+            let at = 3 + row as u64;
+            let got = framed_past_cap(&data);
+            let lines: Vec<u64> = got[2..].iter().map(|(f, _)| f.line).collect();
+            let expected: Vec<u64> = (3..unkept.min(at)).chain(at..=last + 1).collect();
+            assert_eq!(lines, expected, "{row}");
+            assert_eq!(
+                got[1].0.unread,
+                (unkept < at).then(|| (unkept, at - 1)),
+                "{row}"
+            );
+        }
     }
 
     #[test]
@@ -1007,7 +1465,7 @@ mod tests {
     #[test]
     fn the_lines_tested_are_those_inside_a_quote_over_line_ends() {
         let lines = |record: &str, delimiter| -> Vec<String> {
-            lines_in_quotes(record.as_bytes(), delimiter)
+            quoted_lines(record.as_bytes(), delimiter, false, false)
                 .map(|line| String::from_utf8_lossy(line).into_owned())
                 .collect()
         };
@@ -1023,6 +1481,20 @@ mod tests {
         // quote's lines cut at it.
         assert!(lines("1,\"p, q\",\"a\"", b',').is_empty());
         assert_eq!(lines("\"x,\"\"y\nz\"\"\",w", b','), ["x,\"\"y", "z\"\""]);
+        // One line of a record, from inside a quoted field (and on into
+        // the next line): the lines the whole record's test takes on it.
+        let part = |line: &str, runs_on| -> Vec<String> {
+            quoted_lines(line.as_bytes(), b',', true, runs_on)
+                .map(|line| String::from_utf8_lossy(line).into_owned())
+                .collect()
+        };
+        assert_eq!(part("2,q,", true), ["2,q,"]);
+        assert_eq!(part("2,q,\",x", false), ["2,q,"]);
+        assert_eq!(part("b\",c,\"d", true), ["b"]);
+        assert_eq!(part("b\",c,\",p1", true), ["b", ",p1"]);
+        assert_eq!(part("b\",c,\",p1\"", false), ["b"]);
+        assert_eq!(part("\"\"q, r", true), ["\"\"q, r"]);
+        assert!(part("\",x", false).is_empty());
     }
 
     #[test]

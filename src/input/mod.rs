@@ -57,9 +57,11 @@
 //!   header, a record with more or fewer fields than it (trailing empty
 //!   fields not counted) is `malformed`. Fields are trimmed; quoted fields
 //!   may hold separators and line ends; a quote still open at the end of the
-//!   input, or a record whose quoted fields span lines over
-//!   [`MAX_TABLE_RECORD`] bytes, is `malformed` (`unterminated quote opened on line N`) and
-//!   costs that line only; blank and `#` lines are skipped.
+//!   input is `malformed` (`unterminated quote opened on line N`) and
+//!   costs that line only; a record whose quoted fields span lines over
+//!   [`MAX_TABLE_RECORD`] bytes is one `malformed` record
+//!   (`record too long (over 1048576 bytes), lines N-M`), read to its end
+//!   in bounded memory; blank and `#` lines are skipped.
 //! - **Grid** ([`Format::Grid`]): multi-line grids, one grid row per line
 //!   (`003020600`, `4 . . |. . . |8 . 5`, `0,11,9,...`), separator and
 //!   title lines between grids, rules such as `------+------+------`

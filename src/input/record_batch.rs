@@ -19,10 +19,10 @@ use sudoku_core::grid::Grid;
 use sudoku_core::solver::Status;
 
 use super::csv::{CsvRules, CsvScratch};
-use super::frame::{Framer, RecordBytes};
+use super::frame::{Frame, Framer, RecordBytes};
 use super::jsonl::JsonRules;
 use super::keep::{self, KeptTypes};
-use super::lines::{is_skipped, too_long, LineRules};
+use super::lines::{is_skipped, LineRules};
 use super::parquet::{Table, TableRules};
 use super::{InputError, Record};
 use crate::kept::KeptValue;
@@ -328,12 +328,16 @@ impl RecordBatch {
                 }
             };
             let record = if frame.too_long {
-                Record::new(frame.line, Err(too_long(framer.limit())), None)
+                Record::new(
+                    frame.line,
+                    Err(frame.too_long_message(framer.limit())),
+                    None,
+                )
             } else if parser.skips(&self.bytes[base..]) {
                 self.bytes.truncate(base);
                 continue;
             } else if frame.open_quote {
-                unterminated(frame.line)
+                unterminated(&frame, framer.limit())
             } else {
                 self.items.push(Item::Raw {
                     input,
@@ -732,10 +736,10 @@ impl<I: Iterator<Item = Result<Record, InputError>>> Iterator for Parsed<I> {
 impl<I: Iterator<Item = Result<Record, InputError>> + Send> RecordStream for Parsed<I> {}
 
 /// The `malformed` record of a line where a quote opens and never closes
-/// (see [`super::frame::Frame::open_quote`]).
-pub(super) fn unterminated(line: u64) -> Record {
-    let message = format!("unterminated quote opened on line {line}");
-    Record::new(line, Err(message), None)
+/// (see [`Frame::open_quote`]), of a framer whose [`Framer::limit`] is
+/// `limit`.
+pub(super) fn unterminated(frame: &Frame, limit: usize) -> Record {
+    Record::new(frame.line, Err(frame.unterminated_message(limit)), None)
 }
 
 #[cfg(test)]

@@ -29,7 +29,7 @@ use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
 use super::csv::{header_in_hash, is_spread, numbered_cells, row_test, skipped, RecordShape};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
-use super::lines::{self, split, too_long};
+use super::lines::{self, split};
 use super::sized::{self, SizeOptions};
 use super::InputError;
 
@@ -196,13 +196,16 @@ impl<R: BufRead> SolutionsReader<R> {
             if frame.too_long {
                 self.started = true;
                 return given(
-                    Some(Err(not_a_grid(line, &too_long(self.framer.limit())))),
+                    Some(Err(not_a_grid(
+                        line,
+                        &frame.too_long_message(self.framer.limit()),
+                    ))),
                     b"",
                 );
             }
             if frame.open_quote {
                 self.started = true;
-                let why = format!("unterminated quote opened on line {line}");
+                let why = frame.unterminated_message(self.framer.limit());
                 return given(Some(Err(not_a_grid(line, &why))), b"");
             }
             let value = if self.csv {
