@@ -31,6 +31,7 @@ mod later_refusals;
 mod line_fields;
 mod long_kept;
 mod long_puzzle_column;
+mod long_record;
 mod merge_as_solve;
 mod merge_jsonl;
 mod merge_parquet;
