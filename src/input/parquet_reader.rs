@@ -32,6 +32,7 @@ use super::parquet_file::ParquetFile;
 use super::record_batch::{RecordBatch as Batch, FILL_BYTES};
 use super::sized::{Numbering, Vote};
 use super::{Column, InputError, Record, SizeOptions};
+use crate::job::pipeline::IN_FLIGHT_BYTES;
 use crate::kept::KeptColumn;
 
 /// Rows per Arrow batch, at most ([`batch_rows`]).
@@ -118,19 +119,7 @@ impl ParquetReader {
             header: Some(names.join(",")),
         };
         let named_solution = find(&SOLUTION_NAMES);
-        // What each column shows in the first rows, looked at when the
-        // puzzle or the solution column is chosen by content.
-        let by_name = column.is_some() || find(&PUZZLE_NAMES).is_some();
-        // A file whose first rows cannot be read says so where the puzzle
-        // column is chosen by content; for the solution column it has none
-        // (each row then says what is wrong with it).
-        let looked = match (by_name, named_solution) {
-            (true, Some(_)) => Looked::default(),
-            (true, None) => by_content(&file, &metadata, &names).unwrap_or_default(),
-            (false, _) => by_content(&file, &metadata, &names).map_err(error)?,
-        };
-        let seen = &looked.seen;
-        let puzzle = match column {
+        let named_puzzle = match column {
             Some(Column::Name(want)) => Some(
                 super::keep::find_name(&names, want, &name)?
                     .ok_or_else(|| unknown(want.clone()))?,
@@ -140,37 +129,59 @@ impl ParquetReader {
                     .filter(|&i| i < names.len())
                     .ok_or_else(|| unknown(n.to_string()))?,
             ),
-            None => match find(&PUZZLE_NAMES) {
-                Some(i) => Some(i),
-                None => match choose::choose(seen) {
-                    // A column not read may hold the puzzles: only one
-                    // that shows whole puzzles is chosen over it.
-                    Choice::Column(i) if matches!(seen[i], Seen::Puzzle(_)) => Some(i),
-                    _ if !looked.unread.is_empty() => {
-                        return Err(InputError::PuzzleColumnUnclear {
-                            path: name.into(),
-                            place: looked.place(),
-                            columns: looked.unread_unclear(|i| names[i].clone()),
-                        });
-                    }
-                    Choice::Column(i) => Some(i),
-                    Choice::Nothing => None,
-                    Choice::Unclear { complete, empty } => {
-                        return Err(InputError::PuzzleColumnUnclear {
-                            path: name.into(),
-                            place: looked.place(),
-                            columns: choose::describe(&complete, &empty, |i| names[i].clone()),
-                        });
-                    }
-                },
+            None => find(&PUZZLE_NAMES),
+        };
+        let kept = keep.resolve(&names, &name)?;
+        // The columns the run reads whatever their length are looked at
+        // whatever their length.
+        let always = |i: usize| Some(i) == named_puzzle || kept.contains(&i);
+        // What each column shows in the first rows, looked at when the
+        // puzzle or the solution column is chosen by content. A file whose
+        // first rows cannot be read says so where the puzzle column is
+        // chosen by content; for the solution column it has none (each
+        // row then says what is wrong with it).
+        let looked = match (named_puzzle, named_solution) {
+            (Some(_), Some(_)) => Looked::default(),
+            (Some(_), None) => by_content(&file, &metadata, &names, always).unwrap_or_default(),
+            (None, _) => by_content(&file, &metadata, &names, always).map_err(error)?,
+        };
+        let seen = &looked.seen;
+        let puzzle = match named_puzzle {
+            Some(i) => Some(i),
+            None => match choose::choose(seen) {
+                // A column not read may hold the puzzles: only one that
+                // shows whole puzzles is chosen over it.
+                Choice::Column(i) if matches!(seen[i], Seen::Puzzle(_)) => Some(i),
+                _ if !looked.unread.is_empty() => {
+                    return Err(InputError::PuzzleColumnUnclear {
+                        path: name.into(),
+                        place: looked.place(),
+                        columns: looked.unread_unclear(|i| names[i].clone()),
+                    });
+                }
+                Choice::Column(i) => Some(i),
+                Choice::Nothing => None,
+                Choice::Unclear { complete, empty } => {
+                    return Err(InputError::PuzzleColumnUnclear {
+                        path: name.into(),
+                        place: looked.place(),
+                        columns: choose::describe(&complete, &empty, |i| names[i].clone()),
+                    });
+                }
             },
         };
         let solution = match named_solution {
             Some(i) => Some(i).filter(|&i| Some(i) != puzzle),
             None => puzzle.and_then(|p| choose::solution_column(seen, p)),
         };
+        // A solution column not read for its length is never left
+        // unchecked without a word.
+        if puzzle.is_some() && named_solution.is_none() && solution.is_none() {
+            if let Some(warning) = looked.unchecked(&name, |i| names[i].clone()) {
+                crate::stderrln!("{warning}");
+            }
+        }
         let status = find(&[STATUS_NAME]);
-        let kept = keep.resolve(&names, &name)?;
         let fields = metadata.schema().fields();
         let kept_columns = kept
             .iter()
@@ -481,25 +492,28 @@ fn as_bytes(metadata: &ParquetMetaData, bytes: &dyn Fn(usize) -> bool) -> Option
     )
 }
 
-/// Rows of the first row group [`by_content`] looks at.
+/// Rows [`by_content`] looks at, from the first row group on.
 const ROWS_LOOKED_AT: usize = 1000;
 
 /// Bytes a row of a column of grids takes at most, on average by the
 /// footer's uncompressed sizes: a 64x64 grid as a list of 4,096 integers
 /// of 8 bytes, twice over. A column whose values are longer is read by
-/// [`by_content`] only when its first row group is short
-/// ([`LONG_LOOK_BYTES`]): a unique note of a megabyte a row, in one row
-/// group as pyarrow writes it (its pages a gigabyte of dictionary for
-/// 1,000 rows), took 2 GB to look at.
+/// [`by_content`] only when its rows looked at are short
+/// ([`LONG_LOOK_BYTES`]) or the run reads it anyway: a unique note of a
+/// megabyte a row, in one row group as pyarrow writes it (its pages a
+/// gigabyte of dictionary for 1,000 rows), took 2 GB to look at.
 const GRID_ROW_BYTES: i64 = 64 << 10;
 
-/// Bytes of the first row group, by the footer's uncompressed sizes, that
-/// [`by_content`] reads of the columns longer than [`GRID_ROW_BYTES`] a
-/// row, all of them together (a page is decoded whole, so reading a few
-/// rows of a column may take its whole chunk): as much as a batch holds
-/// ([`FILL_BYTES`]). Ten puzzles and one megabyte of junk among them
-/// average 100 KB a row, yet the column is looked at.
-const LONG_LOOK_BYTES: i64 = FILL_BYTES as i64;
+/// Bytes of the row groups looked at, by the footer's uncompressed sizes,
+/// that [`by_content`] reads of the columns longer than [`GRID_ROW_BYTES`]
+/// a row the run would not read anyway, all of them together (a page is
+/// decoded whole, so reading a few rows of a column may take its whole
+/// chunk): as much as the chunks of records in flight share
+/// ([`IN_FLIGHT_BYTES`], 64 MiB). Ten puzzles and one megabyte of junk
+/// among them average 100 KB a row, yet the column is looked at; so is a
+/// column of 150 solutions and 50 values of 900 KB of junk (45 MB): the
+/// solution column, checked on every row.
+const LONG_LOOK_BYTES: i64 = IN_FLIGHT_BYTES as i64;
 
 /// A column [`by_content`] did not read: its values are too long to be
 /// looked at in bounded memory.
@@ -507,35 +521,69 @@ const LONG_LOOK_BYTES: i64 = FILL_BYTES as i64;
 struct Unread {
     /// The 0-based column.
     column: usize,
-    /// Its bytes in the first row group (the footer's uncompressed size).
+    /// Its bytes in the row groups looked at (the footer's uncompressed
+    /// sizes).
     bytes: i64,
-    /// The first row group's rows.
+    /// The rows of the row groups looked at.
     rows: i64,
 }
 
-/// The top-level columns of `group` [`by_content`] reads, ascending, and
-/// those it does not read for their length: of the columns not `never` a
-/// puzzle (named as a solution or status), those of no more than
-/// [`GRID_ROW_BYTES`] a row on average are read, and of the longer ones,
-/// in order, those that fit in what is left of [`LONG_LOOK_BYTES`].
-fn grid_candidates(
-    group: &RowGroupMetaData,
-    never: impl Fn(usize) -> bool,
-) -> (Vec<usize>, Vec<Unread>) {
-    let schema = group.schema_descr();
-    let roots = schema.root_schema().get_fields().len();
+/// The first row groups of `groups` that hold [`ROWS_LOOKED_AT`] rows
+/// (all of them when they hold fewer): a first row group of a few rows,
+/// or none, as pyarrow writes with a small `row_group_size`, is not all
+/// that is looked at.
+fn groups_looked_at(groups: &[RowGroupMetaData]) -> usize {
+    let mut rows = 0_i64;
+    let wanted = i64::try_from(ROWS_LOOKED_AT).unwrap_or(i64::MAX);
+    groups
+        .iter()
+        .take_while(|group| {
+            let more = rows < wanted;
+            rows = rows.saturating_add(group.num_rows().max(0));
+            more
+        })
+        .count()
+}
+
+/// Each top-level column's bytes in `groups` (the footer's uncompressed
+/// sizes), and their rows.
+fn column_bytes(groups: &[RowGroupMetaData], roots: usize) -> (Vec<i64>, i64) {
     let mut bytes = vec![0_i64; roots];
-    for (leaf, column) in group.columns().iter().enumerate() {
-        if let Some(sum) = bytes.get_mut(schema.get_column_root_idx(leaf)) {
-            *sum = sum.saturating_add(column.uncompressed_size().max(0));
+    let mut rows = 0_i64;
+    for group in groups {
+        let schema = group.schema_descr();
+        for (leaf, column) in group.columns().iter().enumerate() {
+            if let Some(sum) = bytes.get_mut(schema.get_column_root_idx(leaf)) {
+                *sum = sum.saturating_add(column.uncompressed_size().max(0));
+            }
         }
+        rows = rows.saturating_add(group.num_rows().max(0));
     }
-    let rows = group.num_rows().max(1);
+    (bytes, rows)
+}
+
+/// The top-level columns [`by_content`] reads in `groups` (those looked
+/// at), ascending, and those it does not read for their length: of the
+/// columns not `never` a puzzle (named as a solution or status), those
+/// the run reads anyway (`always`: kept, or named as the puzzle column)
+/// and those of no more than [`GRID_ROW_BYTES`] a row on average are
+/// read, and of the longer ones, in order, those that fit in what is left
+/// of [`LONG_LOOK_BYTES`].
+fn grid_candidates(
+    groups: &[RowGroupMetaData],
+    never: impl Fn(usize) -> bool,
+    always: impl Fn(usize) -> bool,
+) -> (Vec<usize>, Vec<Unread>) {
+    let Some(first) = groups.first() else {
+        return (Vec::new(), Vec::new());
+    };
+    let roots = first.schema_descr().root_schema().get_fields().len();
+    let (bytes, rows) = column_bytes(groups, roots);
     let mut left = LONG_LOOK_BYTES;
     let mut read = Vec::new();
     let mut unread = Vec::new();
     for (column, &bytes) in bytes.iter().enumerate().filter(|&(i, _)| !never(i)) {
-        if bytes / rows <= GRID_ROW_BYTES {
+        if always(column) || bytes / rows.max(1) <= GRID_ROW_BYTES {
             read.push(column);
         } else if bytes <= left {
             left -= bytes;
@@ -544,7 +592,7 @@ fn grid_candidates(
             unread.push(Unread {
                 column,
                 bytes,
-                rows: group.num_rows(),
+                rows,
             });
         }
     }
@@ -564,13 +612,25 @@ struct Looked {
 }
 
 impl Looked {
-    /// Where the choice was made, for a message: `rows 1-1000` (the first
-    /// row group's rows when no column was read).
+    /// Where the choice was made, for a message: `rows 1-1000` (the rows
+    /// of the row groups looked at when no column was read).
     fn place(&self) -> String {
         match self.unread.first() {
             Some(unread) if self.rows == 0 => format!("rows 1-{}", unread.rows),
             _ => format!("rows 1-{}", self.rows),
         }
+    }
+
+    /// What a column not read is, for a message: `'board' is not read
+    /// (20000891 bytes in its first 10 rows, over 64 KiB a row)`.
+    fn not_read(unread: &Unread, name: impl Fn(usize) -> String) -> String {
+        format!(
+            "'{}' is not read ({} bytes in its first {} rows, over {} KiB a row)",
+            name(unread.column),
+            unread.bytes,
+            unread.rows,
+            GRID_ROW_BYTES >> 10
+        )
     }
 
     /// Why the puzzle column is unclear when a column was not read and
@@ -609,37 +669,54 @@ impl Looked {
             parts.push("no column read holds puzzles".to_string());
         }
         for unread in &self.unread {
-            parts.push(format!(
-                "'{}' is not read ({} bytes in its first {} rows, over {} KiB a row)",
-                name(unread.column),
-                unread.bytes,
-                unread.rows,
-                GRID_ROW_BYTES >> 10
-            ));
+            parts.push(Looked::not_read(unread, &name));
         }
         parts.join(", ")
+    }
+
+    /// The warning of an input whose solutions may be in a column not read
+    /// (named by `name`), when no other column is its solution column:
+    /// that column is not checked, and `--keep` reads it. `None` when
+    /// every column was read.
+    fn unchecked(&self, path: &str, name: impl Fn(usize) -> String) -> Option<String> {
+        let first = self.unread.first()?;
+        let unread: Vec<String> = self
+            .unread
+            .iter()
+            .map(|u| Looked::not_read(u, &name))
+            .collect();
+        Some(format!(
+            "sudoku-batch: warning: {path}: no solution is checked: no column read holds \
+             complete grids, and {}; --keep {} reads it whatever its length, as the solution \
+             column if it holds complete grids",
+            unread.join(", "),
+            name(first.column)
+        ))
     }
 }
 
 /// What each column (named `names`) shows in the first
-/// [`ROWS_LOOKED_AT`] rows (fewer when they are long: a batch's bytes,
-/// [`batch_rows`]), for [`choose`], and how many rows that is: never a
-/// puzzle for a column named as a solution or status, nor for one whose
-/// values are too long to be read in bounded memory
-/// ([`grid_candidates`]); these columns are not read, and those not read
-/// for their length are listed. Nothing for a file with no rows.
+/// [`ROWS_LOOKED_AT`] rows, from the first row group on (fewer when they
+/// are long: a batch's bytes, on average), for [`choose`], and how many
+/// rows that is: never a puzzle for a column named as a solution or
+/// status, nor for one whose values are too long to be read in bounded
+/// memory ([`grid_candidates`]) unless the run reads it anyway
+/// (`always`); these columns are not read, and those not read for their
+/// length are listed. Nothing for a file with no rows.
 fn by_content(
     file: &ParquetFile,
     metadata: &ArrowReaderMetadata,
     names: &[String],
+    always: impl Fn(usize) -> bool,
 ) -> Result<Looked, parquet::errors::ParquetError> {
-    if metadata.metadata().num_row_groups() == 0 {
+    let groups = metadata.metadata().row_groups();
+    let groups = &groups[..groups_looked_at(groups)];
+    let never = |i: usize| names.get(i).is_some_and(|n| choose::never_puzzle(n));
+    let (read, unread) = grid_candidates(groups, never, always);
+    let mut seen = vec![Seen::Other; names.len()];
+    if groups.is_empty() {
         return Ok(Looked::default());
     }
-    let group = metadata.metadata().row_group(0);
-    let never = |i: usize| names.get(i).is_some_and(|n| choose::never_puzzle(n));
-    let (read, unread) = grid_candidates(group, never);
-    let mut seen = vec![Seen::Other; names.len()];
     if read.is_empty() {
         return Ok(Looked {
             seen,
@@ -647,34 +724,52 @@ fn by_content(
             unread,
         });
     }
-    let look = batch_rows(group, &read, ROWS_LOOKED_AT);
-    let builder =
-        ParquetRecordBatchReaderBuilder::new_with_metadata(file.clone(), metadata.clone());
+    let (bytes, rows) = column_bytes(groups, names.len());
+    let read_bytes: i64 = read.iter().filter_map(|&i| bytes.get(i)).sum();
+    let row_bytes = usize::try_from(read_bytes / rows.max(1))
+        .unwrap_or(usize::MAX)
+        .max(1);
+    let look = (FILL_BYTES / row_bytes).clamp(1, ROWS_LOOKED_AT);
+    // Text read as views of the pages, as the run reads it: a long kept
+    // column is then looked at in the memory the run takes for it.
+    let viewed = as_views(metadata, [None; 3], &read);
+    let builder = ParquetRecordBatchReaderBuilder::new_with_metadata(
+        file.clone(),
+        viewed.unwrap_or_else(|| metadata.clone()),
+    );
     let mask = ProjectionMask::roots(builder.parquet_schema(), read.iter().copied());
-    let mut rows = builder
-        .with_row_groups(vec![0])
+    let batches = builder
+        .with_row_groups((0..groups.len()).collect())
         .with_projection(mask)
         .with_batch_size(look)
         .with_limit(look)
         .build()?;
-    let Some(batch) = rows.next().transpose()? else {
-        return Ok(Looked::default());
-    };
-    if batch.num_rows() == 0 {
+    let sizes = SizeOptions::default();
+    let mut looked = 0;
+    let mut shown = vec![Seen::Empty; read.len()];
+    for batch in batches {
+        let batch = batch?;
+        for (k, column) in batch.columns().iter().enumerate().take(read.len()) {
+            shown[k] = (0..batch.num_rows())
+                .map(|row| choose::seen_value(&value_at(column.as_ref(), row), &sizes))
+                .fold(shown[k], Seen::and);
+        }
+        looked += batch.num_rows();
+        if looked >= look {
+            break;
+        }
+    }
+    if looked == 0 {
         return Ok(Looked::default());
     }
-    let sizes = SizeOptions::default();
     for (k, &i) in read.iter().enumerate() {
-        let (Some(column), Some(seen)) = (batch.columns().get(k), seen.get_mut(i)) else {
-            continue;
-        };
-        *seen = (0..batch.num_rows())
-            .map(|row| choose::seen_value(&value_at(column.as_ref(), row), &sizes))
-            .fold(Seen::Empty, Seen::and);
+        if let Some(seen) = seen.get_mut(i) {
+            *seen = shown[k];
+        }
     }
     Ok(Looked {
         seen,
-        rows: batch.num_rows(),
+        rows: looked,
         unread,
     })
 }
@@ -821,40 +916,62 @@ mod tests {
         let columns = |(read, unread): (Vec<usize>, Vec<Unread>)| {
             (read, unread.iter().map(|u| u.column).collect::<Vec<_>>())
         };
-        // A megabyte a row is no grid; ten bytes may be.
-        let long = group_of_notes(40, 1 << 20);
-        let (read, unread) = grid_candidates(&long, |_| false);
+        let none = |_: usize| false;
+        // A megabyte a row is no grid; ten bytes may be. 80 MiB of notes
+        // are more than the look reads of long values.
+        let long = [group_of_notes(80, 1 << 20)];
+        let (read, unread) = grid_candidates(&long, none, none);
         assert_eq!(read, [0]);
         assert_eq!(unread.len(), 1);
-        assert_eq!((unread[0].column, unread[0].rows), (1, 40));
-        assert!(unread[0].bytes >= 40 << 20, "{unread:?}");
+        assert_eq!((unread[0].column, unread[0].rows), (1, 80));
+        assert!(unread[0].bytes >= 80 << 20, "{unread:?}");
         assert_eq!(
-            columns(grid_candidates(&long, |i| i == 1)),
+            columns(grid_candidates(&long, |i| i == 1, none)),
             ([0].into(), [].into())
         );
-        let short = group_of_notes(100, 10);
+        // Kept, or named as the puzzle column, they are read: the run
+        // reads them anyway.
         assert_eq!(
-            columns(grid_candidates(&short, |_| false)),
+            columns(grid_candidates(&long, none, |i| i == 1)),
+            ([0, 1].into(), [].into())
+        );
+        let short = [group_of_notes(100, 10)];
+        assert_eq!(
+            columns(grid_candidates(&short, none, none)),
             ([0, 1].into(), [].into())
         );
         assert_eq!(
-            columns(grid_candidates(&short, |i| i == 0)),
+            columns(grid_candidates(&short, |i| i == 0, none)),
             ([1].into(), [].into())
         );
-        // Long values on few rows are read while they fit in a batch's
-        // bytes: ten puzzles beside one megabyte of junk are looked at.
-        let few = group_of_notes(10, 1 << 20);
+        // Long values on few rows are read while they fit in what the
+        // chunks in flight hold: ten puzzles beside one megabyte of junk
+        // are looked at, and so are 40 MiB of them.
+        for rows in [10, 40] {
+            let few = [group_of_notes(rows, 1 << 20)];
+            assert_eq!(
+                columns(grid_candidates(&few, none, none)),
+                ([0, 1].into(), [].into()),
+                "{rows} rows"
+            );
+        }
+        // Over several row groups, their bytes together.
+        let groups = [group_of_notes(40, 1 << 20), group_of_notes(40, 1 << 20)];
         assert_eq!(
-            columns(grid_candidates(&few, |_| false)),
-            ([0, 1].into(), [].into())
+            columns(grid_candidates(&groups, none, none)),
+            ([0].into(), [1].into())
+        );
+        assert_eq!(
+            columns(grid_candidates(&[], none, none)),
+            ([].into(), [].into())
         );
 
         // A puzzle column named as none, after a column of long notes: the
         // notes are not read (their first page's header is spoilt, so a
         // read of them fails), and the puzzles are found and read.
         let text = "n".repeat(1 << 20);
-        let notes: StringArray = (0..20).map(|_| Some(text.as_str())).collect();
-        let puzzles: StringArray = (0..20).map(|_| Some(P)).collect();
+        let notes: StringArray = (0..70).map(|_| Some(text.as_str())).collect();
+        let puzzles: StringArray = (0..70).map(|_| Some(P)).collect();
         let columns: Vec<(&str, ArrayRef)> =
             vec![("note", Arc::new(notes)), ("board", Arc::new(puzzles))];
         let batch = RecordBatch::try_from_iter(columns).unwrap();
@@ -875,28 +992,29 @@ mod tests {
         let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
         let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
         let names = ["note".to_string(), "board".to_string()];
-        let looked = by_content(&file, &metadata, &names).unwrap();
-        assert_eq!(looked.seen, [Seen::Other, Seen::Puzzle(20)]);
-        assert_eq!(looked.rows, 20);
+        let looked = by_content(&file, &metadata, &names, |_| false).unwrap();
+        assert_eq!(looked.seen, [Seen::Other, Seen::Puzzle(70)]);
+        assert_eq!(looked.rows, 70);
         assert_eq!(looked.unread.len(), 1);
         let mut unkept = reader_keeping_nothing(&path);
         let records: Vec<Record> = std::iter::from_fn(|| unkept.next_record())
             .map(Result::unwrap)
             .collect();
-        assert_eq!(records.len(), 20);
+        assert_eq!(records.len(), 70);
         assert!(records.iter().all(|r| r.puzzle.is_ok()));
-        // Kept, the notes are read: the spoilt page says so.
+        // Kept, the notes are read, by the look too: the spoilt page says
+        // so.
         let keep = Keep::Columns(vec![Column::Name("note".into())]);
-        let mut kept =
-            ParquetReader::new(File::open(&path).unwrap(), None, &keep, "p".into(), None).unwrap();
-        assert!(kept.next_record().is_some_and(|r| r.is_err()));
+        let kept = ParquetReader::new(File::open(&path).unwrap(), None, &keep, "p".into(), None);
+        let e = kept.map_or_else(Some, |mut r| r.next_record().and_then(Result::err));
+        assert!(matches!(e, Some(InputError::Parquet { .. })), "{e:?}");
     }
 
     #[test]
     fn a_column_not_read_is_never_passed_over_for_one_of_no_puzzles() {
         // Solutions, then puzzles with one value of junk too long to read
-        // in a batch's bytes: the solutions are not taken for the puzzles.
-        let junk = "j".repeat(FILL_BYTES + 1);
+        // in bounded memory: the solutions are not taken for the puzzles.
+        let junk = "j".repeat(IN_FLIGHT_BYTES + 1);
         let targets: StringArray = (0..10).map(|_| Some(S)).collect();
         let boards: StringArray = (0..10)
             .map(|i| Some(if i == 4 { junk.as_str() } else { P }))
@@ -945,6 +1063,74 @@ mod tests {
         assert_eq!(records.len(), 10);
         assert!(records[4].puzzle.is_err() && records[5].puzzle.is_ok());
         assert!(records[5].solution.is_some());
+        // Kept, the column is looked at whatever its length, and chosen.
+        let keep = Keep::Columns(vec![Column::Name("board".into())]);
+        let mut kept =
+            ParquetReader::new(File::open(&path).unwrap(), None, &keep, "p".into(), None).unwrap();
+        let records: Vec<Record> = std::iter::from_fn(|| kept.next_record())
+            .map(Result::unwrap)
+            .collect();
+        assert!(records[4].puzzle.is_err() && records[5].puzzle.is_ok());
+        assert!(records[5].solution.is_some());
+    }
+
+    #[test]
+    fn a_solution_column_not_read_is_named_in_a_warning() {
+        let names = |i: usize| ["puzzle", "target"][i].to_string();
+        let looked = Looked {
+            seen: vec![Seen::Puzzle(3), Seen::Other],
+            rows: 3,
+            unread: vec![Unread {
+                column: 1,
+                bytes: 90 << 20,
+                rows: 3,
+            }],
+        };
+        assert_eq!(
+            looked.unchecked("p.parquet", names).as_deref(),
+            Some(
+                "sudoku-batch: warning: p.parquet: no solution is checked: no column read \
+                 holds complete grids, and 'target' is not read (94371840 bytes in its first 3 \
+                 rows, over 64 KiB a row); --keep target reads it whatever its length, as the \
+                 solution column if it holds complete grids"
+            )
+        );
+        assert_eq!(Looked::default().unchecked("p.parquet", names), None);
+    }
+
+    #[test]
+    fn the_look_goes_on_past_a_first_row_group_of_a_few_rows() {
+        let groups = |rows: &[usize]| -> Vec<RowGroupMetaData> {
+            rows.iter().map(|&n| group_of_notes(n, 10)).collect()
+        };
+        assert_eq!(groups_looked_at(&groups(&[600, 600, 600])), 2);
+        assert_eq!(groups_looked_at(&groups(&[1000, 5])), 1);
+        assert_eq!(groups_looked_at(&groups(&[1, 5, 2000, 7])), 3);
+        assert_eq!(groups_looked_at(&[]), 0);
+
+        // Solutions beside puzzles missing from the first 5 rows, in row
+        // groups of 5: the puzzles are seen in the groups after.
+        let targets: StringArray = (0..40).map(|_| Some(S)).collect();
+        let boards: StringArray = (0..40).map(|i| (i >= 5).then_some(P)).collect();
+        let columns: Vec<(&str, ArrayRef)> =
+            vec![("target", Arc::new(targets)), ("board", Arc::new(boards))];
+        let batch = RecordBatch::try_from_iter(columns).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("late_boards.parquet");
+        let props = WriterProperties::builder()
+            .set_max_row_group_row_count(Some(5))
+            .build();
+        let mut writer =
+            ArrowWriter::try_new(File::create(&path).unwrap(), batch.schema(), Some(props))
+                .unwrap();
+        writer.write(&batch).unwrap();
+        assert_eq!(writer.close().unwrap().num_row_groups(), 8);
+        let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
+        let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
+        let names = ["target".to_string(), "board".to_string()];
+        let looked = by_content(&file, &metadata, &names, |_| false).unwrap();
+        assert_eq!(looked.seen, [Seen::Complete, Seen::Puzzle(35)]);
+        assert_eq!(looked.rows, 40);
     }
 
     #[test]
@@ -1111,7 +1297,11 @@ mod tests {
             let file = ParquetFile::new(File::open(&path).unwrap()).unwrap();
             let metadata = ArrowReaderMetadata::load(&file, ArrowReaderOptions::new()).unwrap();
             let names = ["id".to_string(), "cells".to_string()];
-            let chosen = choose::choose(&by_content(&file, &metadata, &names).unwrap().seen);
+            let chosen = choose::choose(
+                &by_content(&file, &metadata, &names, |_| false)
+                    .unwrap()
+                    .seen,
+            );
             assert_eq!(chosen, Choice::Column(1), "{how}");
         }
     }
