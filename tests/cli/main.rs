@@ -41,6 +41,7 @@ mod notations;
 mod one_reading;
 mod pandas_csv;
 mod parquet_compression;
+mod parquet_first_look;
 mod pipeline;
 mod puzzle_column;
 mod rate;
