@@ -90,6 +90,9 @@ fn run_observed_until(
     // no output may be an input by another name.
     let format = config.output_format()?;
     config.file_guard().check()?;
+    // A read-only results file is refused as the shell's `>` refuses it,
+    // not replaced by a file renamed over it.
+    config.output.refuse_unwritable()?;
     // What runs of the same results file killed outright before their
     // first row left beside it.
     for leftover in ResultsWriter::leftovers(&config.output) {

@@ -3,7 +3,9 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::error::Error;
 use crate::output::format::Compression;
+use crate::output::replace;
 
 /// The name that means stdin or stdout.
 pub const STDIO: &str = "-";
@@ -42,5 +44,27 @@ impl Destination {
             Destination::Stdout => Path::new(STDIO),
             Destination::File { path, .. } => path,
         }
+    }
+
+    /// Refuses an existing results file that this user may not write (a
+    /// read-only file, `chmod 444`), before anything is written: it would
+    /// otherwise be replaced by a new file renamed over it, which needs
+    /// only the directory's permission, where the shell's `>`, a
+    /// `--summary-json` file and `--resume` refuse it. A file not there
+    /// yet, stdout, devices and pipes pass.
+    ///
+    /// # Errors
+    /// [`Error::Write`] naming the file, saying it is not writable and left
+    /// as it was.
+    pub fn refuse_unwritable(&self) -> Result<(), Error> {
+        let Destination::File { path, .. } = self else {
+            return Ok(());
+        };
+        replace::writable(path).map_err(|e| {
+            Error::write("results", path, e).noting(&format!(
+                "{} is not writable for this user, and is left as it was",
+                path.display()
+            ))
+        })
     }
 }

@@ -85,13 +85,23 @@ impl StagedFile {
     }
 
     /// Renames the temporary file over the target: the target now holds
-    /// what was written. Call it once everything is written and flushed.
+    /// what was written. Where the rename is refused though the target may
+    /// be written (a sticky directory, a mount point:
+    /// [`replace::in_place_after`]), the target is cut and what was written
+    /// copied into it instead. Call it once everything is written and
+    /// flushed.
     ///
     /// # Errors
-    /// The rename failed: the temporary file is removed, and the target is
-    /// left as it was.
+    /// The rename failed and the target cannot be written in place either:
+    /// the temporary file is removed, and the target is left as it was.
     pub(crate) fn commit(mut self) -> io::Result<()> {
-        let renamed = std::fs::rename(&self.temporary, &self.target);
+        let renamed = match std::fs::rename(&self.temporary, &self.target) {
+            #[cfg(unix)]
+            Err(renamed) if replace::in_place_after(&renamed) => {
+                replace::write_in_place(&self.temporary, &self.target, renamed).map(drop)
+            }
+            renamed => renamed,
+        };
         // A rename that failed leaves the temporary file for `drop`.
         self.settled = renamed.is_ok();
         renamed

@@ -76,10 +76,21 @@ const TAG: &str = "results";
 /// it at the first row, or when the run ends; removed when dropped before
 /// that. Where no file can be created beside an existing one (a directory
 /// the user cannot write), a text table is written to an unnamed file
-/// elsewhere until then ([`Fresh::elsewhere`]).
+/// elsewhere until then ([`Fresh::elsewhere`]); where the rename is
+/// refused though the file may be written (a sticky directory, a mount
+/// point), the table is written into it in place then
+/// ([`replace::in_place_after`]).
 struct Fresh {
     /// Where the table is written until it is published.
     place: Place,
+    /// The writer's descriptors of the file the table is written to until
+    /// it is published: its sink's, and Parquet's second handle for salvage
+    /// ([`ParquetRows::spare_descriptor`]); each made a duplicate of the
+    /// target's when the table goes on in the target itself (a table
+    /// written elsewhere, or one whose rename was refused), so that the
+    /// writer goes on there.
+    #[cfg(unix)]
+    sinks: Vec<std::os::fd::RawFd>,
     /// The file it replaces (where a symbolic link leads), or creates.
     target: PathBuf,
     /// The target was there when the run started.
@@ -105,61 +116,48 @@ struct Elsewhere {
     target: File,
     /// A second handle on the unnamed file, to read what was written.
     written: File,
-    /// The writer's descriptors of the unnamed file: its sink's, and
-    /// Parquet's second handle for salvage ([`ParquetRows::spare_descriptor`]):
-    /// each made a duplicate of the target's at the first row, so that the
-    /// writer goes on in the target.
-    sinks: Vec<std::os::fd::RawFd>,
 }
 
 #[cfg(unix)]
 impl Elsewhere {
-    /// Cuts the target and copies into it what was written so far; then,
-    /// while the sink is still open (`sink_open`), points the writer's
-    /// descriptors at the target, where it goes on from the copy's end.
-    /// Nothing may write to them meanwhile: a text table is written on
-    /// this thread, and Parquet's file thread has written nothing before
-    /// the first row group (its start waits in a buffer).
-    fn publish(&self, sink_open: bool) -> io::Result<()> {
-        use std::os::fd::AsRawFd;
-        use std::os::unix::fs::FileExt;
-
-        self.target.set_len(0)?;
-        let mut buffer = vec![0; 64 << 10];
-        let mut at = 0;
-        loop {
-            let read = self.written.read_at(&mut buffer, at)?;
-            if read == 0 {
-                break;
-            }
-            self.target.write_all_at(&buffer[..read], at)?;
-            at += read as u64;
-        }
-        (&self.target).seek(SeekFrom::Start(at))?;
-        if !sink_open {
-            return Ok(());
-        }
-        let target = self.target.as_raw_fd();
-        for &sink in &self.sinks {
-            // SAFETY: `sink` is an open descriptor of the writer's (the
-            // caller says so), made a duplicate of the target's open
-            // descriptor in one step; it stays closed on exec, as std
-            // opens it.
-            #[cfg(target_os = "linux")]
-            let made = unsafe { libc::dup3(target, sink, libc::O_CLOEXEC) };
-            #[cfg(not(target_os = "linux"))]
-            let made = unsafe {
-                match libc::dup2(target, sink) {
-                    -1 => -1,
-                    _ => libc::fcntl(sink, libc::F_SETFD, libc::FD_CLOEXEC),
-                }
-            };
-            if made == -1 {
-                return Err(io::Error::last_os_error());
-            }
-        }
+    /// Cuts the target and copies into it what was written so far, the
+    /// target's offset left at the copy's end.
+    fn publish(&self) -> io::Result<()> {
+        let end = replace::copy_over(&self.written, &self.target)?;
+        (&self.target).seek(SeekFrom::Start(end))?;
         Ok(())
     }
+}
+
+/// Points each of the writer's descriptors `sinks` at `target` (made a
+/// duplicate of its descriptor), so that the writer goes on in `target`
+/// from its offset. Nothing may write to them meanwhile: a text table is
+/// written on this thread, and Parquet's file thread has written nothing
+/// before the first row group (its start waits in a buffer).
+#[cfg(unix)]
+fn point_at(target: &File, sinks: &[std::os::fd::RawFd]) -> io::Result<()> {
+    use std::os::fd::AsRawFd;
+
+    let target = target.as_raw_fd();
+    for &sink in sinks {
+        // SAFETY: `sink` is an open descriptor of the writer's (the
+        // caller says so), made a duplicate of the target's open
+        // descriptor in one step; it stays closed on exec, as std
+        // opens it.
+        #[cfg(target_os = "linux")]
+        let made = unsafe { libc::dup3(target, sink, libc::O_CLOEXEC) };
+        #[cfg(not(target_os = "linux"))]
+        let made = unsafe {
+            match libc::dup2(target, sink) {
+                -1 => -1,
+                _ => libc::fcntl(sink, libc::F_SETFD, libc::FD_CLOEXEC),
+            }
+        };
+        if made == -1 {
+            return Err(io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 impl Fresh {
@@ -201,6 +199,8 @@ impl Fresh {
         }
         let fresh = Fresh {
             place: Place::Beside(temporary),
+            #[cfg(unix)]
+            sinks: vec![std::os::fd::AsRawFd::as_raw_fd(&file)],
             target,
             existed: old.is_some(),
             published: false,
@@ -227,10 +227,10 @@ impl Fresh {
         let elsewhere = Elsewhere {
             target: kept,
             written: file.try_clone().ok()?,
-            sinks: vec![file.as_raw_fd()],
         };
         let fresh = Fresh {
             place: Place::Elsewhere(elsewhere),
+            sinks: vec![file.as_raw_fd()],
             target,
             existed: true,
             published: false,
@@ -249,7 +249,9 @@ impl Fresh {
     /// Renames the temporary file over the one it replaces (or to the name
     /// of the one it creates); the old file's pages are freed on a
     /// short-lived thread beside the run, as [`replace::create`] frees them.
-    /// A table written elsewhere is copied into its target instead, and
+    /// A table written elsewhere is copied into its target instead, as is
+    /// one whose rename is refused though the target may be written (a
+    /// sticky directory, a mount point: [`replace::in_place_after`]), and
     /// the writer's sink pointed at the target while it is open
     /// (`sink_open`: at the first row, not once the writer has ended).
     fn publish(&mut self, sink_open: bool) -> io::Result<()> {
@@ -259,15 +261,31 @@ impl Fresh {
         match &self.place {
             Place::Beside(temporary) => {
                 let old = File::open(&self.target).ok();
-                std::fs::rename(temporary, &self.target)?;
-                if let Some(old) = old {
-                    let _ = std::thread::Builder::new()
-                        .name("old-output".into())
-                        .spawn(move || drop(old));
+                match std::fs::rename(temporary, &self.target) {
+                    Ok(()) => {
+                        if let Some(old) = old {
+                            let _ = std::thread::Builder::new()
+                                .name("old-output".into())
+                                .spawn(move || drop(old));
+                        }
+                    }
+                    #[cfg(unix)]
+                    Err(renamed) if replace::in_place_after(&renamed) => {
+                        let target = replace::write_in_place(temporary, &self.target, renamed)?;
+                        if sink_open {
+                            point_at(&target, &self.sinks)?;
+                        }
+                    }
+                    Err(renamed) => return Err(renamed),
                 }
             }
             #[cfg(unix)]
-            Place::Elsewhere(elsewhere) => elsewhere.publish(sink_open)?,
+            Place::Elsewhere(elsewhere) => {
+                elsewhere.publish()?;
+                if sink_open {
+                    point_at(&elsewhere.target, &self.sinks)?;
+                }
+            }
         }
         self.published = true;
         Ok(())
@@ -295,9 +313,17 @@ struct Staged {
 }
 
 impl Staged {
-    /// Puts the temporary file in the place of the one it continues.
+    /// Puts the temporary file in the place of the one it continues: renamed
+    /// over it, or copied into it where the rename is refused though the
+    /// file may be written ([`replace::in_place_after`]).
     fn rename(&self) -> io::Result<()> {
-        std::fs::rename(&self.temporary, &self.target)
+        match std::fs::rename(&self.temporary, &self.target) {
+            #[cfg(unix)]
+            Err(renamed) if replace::in_place_after(&renamed) => {
+                replace::write_in_place(&self.temporary, &self.target, renamed).map(drop)
+            }
+            renamed => renamed,
+        }
     }
 
     /// Removes the temporary file, leaving the one it continues as it was;
@@ -377,17 +403,11 @@ impl ResultsWriter {
                 let rows = ParquetRows::create(sink, shape, parquet)
                     .map_err(|e| parquet_error(e, destination.name()))?;
                 // Its second handle, for salvage, goes on in the target
-                // too once a table written elsewhere is published.
+                // too once a table written elsewhere, or in place, is
+                // published.
                 #[cfg(unix)]
-                if let (
-                    Some(Fresh {
-                        place: Place::Elsewhere(elsewhere),
-                        ..
-                    }),
-                    Some(spare),
-                ) = (&mut fresh, rows.spare_descriptor())
-                {
-                    elsewhere.sinks.push(spare);
+                if let (Some(fresh), Some(spare)) = (&mut fresh, rows.spare_descriptor()) {
+                    fresh.sinks.push(spare);
                 }
                 return Ok(ResultsWriter {
                     body: Body::Parquet(Box::new(rows)),
@@ -629,7 +649,10 @@ impl ResultsWriter {
     /// [`ResultsWriter::create`]); nothing for any other file.
     ///
     /// # Errors
-    /// [`Error::Write`] when the rename fails.
+    /// [`Error::Write`] when the rename fails and the file cannot be
+    /// written in place either (where the rename is refused though the
+    /// file may be written, as in a sticky directory or at a mount point,
+    /// the table goes on in the file itself).
     pub fn publish(&mut self) -> Result<(), Error> {
         match &mut self.fresh {
             Some(fresh) => fresh

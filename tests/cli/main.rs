@@ -39,6 +39,8 @@ mod mismatch;
 mod nine_from_zero;
 mod notations;
 mod one_reading;
+#[cfg(unix)]
+mod output_permissions;
 mod pandas_csv;
 mod parquet_compression;
 mod parquet_first_look;

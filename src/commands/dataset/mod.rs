@@ -296,17 +296,20 @@ impl RunArgs {
 
 /// Refuses an output that is one of `inputs` (`--against` corpora too) by
 /// any name, stdin and stdout included (see [`FileGuard`]): creating it
-/// would truncate the input before it is read.
+/// would truncate the input before it is read; and an existing output this
+/// user may not write ([`Destination::refuse_unwritable`]).
 ///
 /// # Errors
-/// [`Error::Guard`] naming both.
+/// [`Error::Guard`] naming both; [`Error::Write`] for an output that may
+/// not be written.
 pub fn refuse_overwriting(output: &Destination, inputs: &[PathBuf]) -> Result<(), Error> {
     let mut guard = FileGuard::new();
     for input in inputs {
         guard.reads("input", input);
     }
     guard.writes("-o", output.name());
-    Ok(guard.check()?)
+    guard.check()?;
+    output.refuse_unwritable()
 }
 
 /// Opened inputs, ready to read.

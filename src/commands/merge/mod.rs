@@ -600,7 +600,8 @@ fn merge_error(path: &Path, cause: impl std::fmt::Display) -> Error {
 }
 
 /// Refuses an output that is one of the files the merge reads, by any
-/// name (see [`FileGuard`]).
+/// name (see [`FileGuard`]), and an existing `-o` this user may not write
+/// ([`Destination::refuse_unwritable`]).
 fn refuse_overwriting(args: &MergeArgs) -> Result<(), Error> {
     let mut guard = FileGuard::new();
     for path in &args.results {
@@ -616,7 +617,8 @@ fn refuse_overwriting(args: &MergeArgs) -> Result<(), Error> {
     if let Some(summary) = &args.summary_json {
         guard.writes("--summary-json", summary);
     }
-    Ok(guard.check()?)
+    guard.check()?;
+    Destination::from_arg(Some(&args.output)).refuse_unwritable()
 }
 
 /// (input rank, line): a record of the inputs.
