@@ -16,7 +16,8 @@
 //! puzzle, a long number); a column of complete grids (of any size and
 //! numbering) is chosen only when no other column could hold puzzles
 //! instead: when one is empty (or null, or a placeholder of a missing
-//! value: [`field::missing`]) where it is a complete grid, which one holds
+//! value or a spreadsheet error: [`field::no_data`]) where it is a
+//! complete grid, which one holds
 //! the puzzles is unclear and the input is refused, naming the columns and
 //! `--column`. With no column named as a solution, the first other column
 //! of complete grids is the solution column ([`solution_column`]).
@@ -90,7 +91,7 @@ pub fn seen_text(field: &[u8], sizes: &SizeOptions) -> Seen {
             || field::near_puzzle(field)
             || sized::could_be_record(field, sizes)
     };
-    if field.is_empty() || field::missing(field) {
+    if field.is_empty() || field::no_data(field) {
         Seen::Empty
     } else if !looks() {
         Seen::Other

@@ -64,20 +64,57 @@ pub fn solution(field: &[u8]) -> Option<Grid> {
 
 /// Values data tools write for a missing value, compared without case:
 /// R's `NA`, pandas' `nan`, `None` and `<NA>`, SQL's `NULL`, a
-/// spreadsheet's `#N/A`, and the `?`, `-` and `x` of hand-made tables.
-const MISSING: [&str; 14] = [
-    "na", "n/a", "#n/a", "nan", "none", "null", "nil", "<na>", "nat", "?", "-", "--", "x", "#null!",
+/// spreadsheet's `#N/A` and `#NULL!`, the `?`, `-` and `x` of hand-made
+/// tables, and the rest of pandas' default NA strings (`#NA`, `#N/A N/A`,
+/// `-nan`, and C runtimes' `1.#IND`, `-1.#QNAN`...).
+const MISSING: [&str; 21] = [
+    "na", "n/a", "#n/a", "nan", "none", "null", "nil", "<na>", "nat", "?", "-", "--", "x",
+    "#null!", "#na", "#n/a n/a", "-nan", "1.#ind", "-1.#ind", "1.#qnan", "-1.#qnan",
 ];
+
+/// The longest value in [`MISSING`]: a longer field is none.
+const MISSING_LEN: usize = 8;
 
 /// True for a field that marks a missing value ([`MISSING`]): no puzzle
 /// and no solution, as an empty field is none. Choosing the puzzle
 /// column counts it as empty, and a row holding it as its puzzle is
 /// `malformed` saying so ([`error`]).
 pub fn missing(field: &[u8]) -> bool {
-    field.len() <= 6
+    field.len() <= MISSING_LEN
         && MISSING
             .iter()
             .any(|m| field.eq_ignore_ascii_case(m.as_bytes()))
+}
+
+/// True for the error value a spreadsheet exports in a cell whose formula
+/// failed (which no data tool reads as missing): Excel's `#DIV/0!`,
+/// `#VALUE!`, `#REF!`, `#NAME?`, `#NUM!`, `#SPILL!`, `#CALC!`, `#FIELD!`,
+/// `#BLOCKED!`, `#CONNECT!`, `#BUSY!`, `#UNKNOWN!` and `#GETTING_DATA`,
+/// Google Sheets' `#ERROR!`, and any other of their shape, compared without case: `#`, a letter, letters, digits, `/` or
+/// `_`, and a closing `!` or `?`, 16 bytes at most. (`#N/A` and `#NULL!`
+/// are [`missing`] values.) Such a field is no puzzle and no solution, and
+/// a row holding it is `malformed` saying so ([`error`]); a line that is
+/// only one is a value, never a `#` comment
+/// ([`super::lines::is_skipped`]).
+pub fn spreadsheet_error(field: &[u8]) -> bool {
+    if field.eq_ignore_ascii_case(b"#getting_data") {
+        return true;
+    }
+    let Some([b'#', first, middle @ .., b'!' | b'?']) = (field.len() <= 16).then_some(field) else {
+        return false;
+    };
+    first.is_ascii_alphabetic()
+        && middle
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'/' | b'_'))
+}
+
+/// True for a field that holds a spreadsheet's or a data tool's value for
+/// no data: a placeholder of a missing value ([`missing`]) or a formula's
+/// error ([`spreadsheet_error`]). Choosing the puzzle column counts it as
+/// empty.
+pub fn no_data(field: &[u8]) -> bool {
+    missing(field) || spreadsheet_error(field)
 }
 
 /// What an expected-status field (a `status` column or key) says: the
@@ -293,6 +330,12 @@ pub fn error(field: &[u8]) -> String {
             String::from_utf8_lossy(field)
         );
     }
+    if spreadsheet_error(field) {
+        return format!(
+            "spreadsheet error value '{}'",
+            String::from_utf8_lossy(field)
+        );
+    }
     if spreadsheet_number(field) {
         return format!(
             "looks like a spreadsheet number ({}): leading zeros lost",
@@ -431,6 +474,59 @@ fn printable_char(bytes: &[u8]) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spreadsheet_errors_and_pandas_placeholders_hold_no_data() {
+        for value in [
+            "#VALUE!",
+            "#REF!",
+            "#DIV/0!",
+            "#NAME?",
+            "#NUM!",
+            "#SPILL!",
+            "#CALC!",
+            "#FIELD!",
+            "#BLOCKED!",
+            "#CONNECT!",
+            "#BUSY!",
+            "#UNKNOWN!",
+            "#GETTING_DATA",
+            "#ERROR!",
+            "#value!",
+            "#foo!",
+        ] {
+            let field = value.as_bytes();
+            assert!(
+                spreadsheet_error(field) && no_data(field) && !missing(field),
+                "{value}"
+            );
+            assert_eq!(error(field), format!("spreadsheet error value '{value}'"));
+        }
+        for placeholder in [
+            "#N/A", "#NULL!", "#NA", "#N/A N/A", "-1.#IND", "-1.#QNAN", "1.#IND", "1.#QNAN", "-NaN",
+        ] {
+            assert!(missing(placeholder.as_bytes()), "{placeholder}");
+            assert!(no_data(placeholder.as_bytes()), "{placeholder}");
+        }
+        assert!(MISSING.iter().all(|m| m.len() <= MISSING_LEN));
+        // Comments and values of other shapes.
+        for other in [
+            "#",
+            "#!",
+            "#?",
+            "#####",
+            "#hardest",
+            "#2",
+            "#1!",
+            "# REF!",
+            "#REF! x",
+            "REF!",
+            "#GETTING_DATA_LONGER!",
+            "#N/A N/A N/A",
+        ] {
+            assert!(!no_data(other.as_bytes()), "{other}");
+        }
+    }
 
     #[test]
     fn a_status_is_read_in_any_case_with_spaces_around_it() {

@@ -31,19 +31,38 @@ pub fn too_long(cap: usize) -> String {
 }
 
 /// True for a line to skip whatever the layout: blank (only whitespace), a
-/// `#` comment, or a lone DOS end-of-file byte. A line that is only a
-/// spreadsheet's placeholder of a missing value (`#N/A`, `#NULL!`:
-/// [`field::missing`]) is a value, not a comment: a column pasted from a
-/// spreadsheet holds one where a value is missing, and skipping it would
-/// drop its row (and shift every `--solutions` pairing after it).
+/// `#` comment, or a lone DOS end-of-file byte. A `#` line that is a
+/// spreadsheet's value ([`spreadsheet_value`]) is a value, not a comment.
 pub fn is_skipped(line: &[u8]) -> bool {
     match line.iter().position(|b| !b.is_ascii_whitespace()) {
         None => true,
         Some(i) => {
             let rest = &line[i..];
-            (rest[0] == b'#' && !field::missing(rest.trim_ascii_end())) || rest == b"\x1A"
+            (rest[0] == b'#' && !spreadsheet_value(rest)) || rest == b"\x1A"
         }
     }
+}
+
+/// True for a `#` line (leading whitespace trimmed) that a spreadsheet or
+/// a data tool wrote as a value, not a comment: the line, or its first
+/// field up to a `,`, `;`, `|` or tab, is a placeholder of a missing
+/// value (`#N/A`, `#NULL!`, pandas' `#NA`, `#N/A N/A`: [`field::missing`])
+/// or a formula's error value (`#REF!`, `#DIV/0!`, `#NAME?`, any `#`, word
+/// and `!` or `?` with no space: [`field::spreadsheet_error`]). A column
+/// exported from a spreadsheet holds one where its value is missing or
+/// failed, and a one-column file is then a line of it alone: skipping it
+/// would drop its row (and shift every `--solutions` pairing after it). A
+/// comment has words after a space (`# from magictour`), is `#` alone or
+/// a rule of them, or is a word without a closing `!` or `?` (`#hardest`):
+/// those stay comments.
+pub fn spreadsheet_value(line: &[u8]) -> bool {
+    let line = line.trim_ascii();
+    let first = line
+        .split(|b| matches!(b, b',' | b';' | b'|' | b'\t'))
+        .next()
+        .unwrap_or_default()
+        .trim_ascii();
+    field::no_data(line) || field::no_data(first)
 }
 
 /// True for a text line to pass over: one [`is_skipped`] skips, unless it

@@ -8,7 +8,10 @@
 //! is kept as the reason (the record's check becomes `mismatch`), so one
 //! junk line never stops the run. A placeholder of a missing value (`NA`,
 //! `#N/A`, as R and spreadsheets write one) gives no solution, as a blank
-//! does. `#` comment lines, and header lines before the first solution
+//! does; a spreadsheet's error value (`#REF!`) is that record's reason.
+//! A `#` line that is such a value is none of the `#` comment lines
+//! ([`lines::spreadsheet_value`]). `#` comment lines, and header lines
+//! before the first solution
 //! (text with nothing like a grid in it), are skipped; a `#` line that is
 //! a record of the file is none (CSV: [`skipped`]; a text line of
 //! delimited fields: [`lines::skipped`]), and in CSV a `#` line of the
@@ -268,7 +271,7 @@ impl<R: BufRead> SolutionsReader<R> {
                     && field::is_text(bytes)
                     && !fields.clone().any(|f| likely(&f))
                     && !likely(&bytes.trim_ascii())
-                    && !field::missing(bytes.trim_ascii())
+                    && !field::no_data(bytes.trim_ascii())
                 {
                     continue; // a title or column names
                 }
@@ -402,9 +405,10 @@ fn split_csv(bytes: &[u8], delimiter: u8, record: &mut ByteRecord) -> bool {
 /// True for a first CSV record (`bytes`, split into `record`) that may be
 /// a header: text with no field that looks like a grid, that is not one
 /// grid's values ([`is_spread`]), and that is not one placeholder of a
-/// missing value (`NA`: [`field::missing`]), which stands for its record.
+/// missing value or spreadsheet error (`NA`, `#REF!`: [`field::no_data`]),
+/// which stands for its record.
 fn header_like(bytes: &[u8], record: &ByteRecord) -> bool {
-    let placeholder = record.len() == 1 && record.get(0).is_some_and(field::missing);
+    let placeholder = record.len() == 1 && record.get(0).is_some_and(field::no_data);
     field::is_text(bytes)
         && !is_spread(record.len(), record.iter())
         && !placeholder
@@ -572,6 +576,23 @@ mod tests {
         // other `#` lines are comments.
         let data = format!("#N/A\n# comment\n{S}\nNA\n{S}\n");
         assert_eq!(read(&data, false), [(1, None), ok(3), (4, None), ok(5)]);
+        // A spreadsheet's error value is its record's reason, pandas'
+        // `#NA` no solution, CSV or text, first line or not.
+        let error = |line, v| {
+            let why =
+                format!("solutions file line {line}: not a grid: spreadsheet error value '{v}'");
+            (line, Some(Err(why)))
+        };
+        let data = format!("#REF!\n# comment\n{S}\n#NA\n#DIV/0!\n{S}\n");
+        let want = [
+            error(1, "#REF!"),
+            ok(3),
+            (4, None),
+            error(5, "#DIV/0!"),
+            ok(6),
+        ];
+        assert_eq!(read(&data, false), want);
+        assert_eq!(read(&data, true), want);
     }
 
     #[test]

@@ -119,6 +119,69 @@ fn a_spreadsheet_placeholder_is_a_line_of_its_own_not_a_comment() {
 }
 
 #[test]
+fn a_spreadsheet_error_or_pandas_placeholder_is_a_line_of_its_own() {
+    // A column exported with formula errors and pandas' NA strings: each
+    // its row, saying so; a `#` rule, a word and words after a space stay
+    // comments.
+    let data = format!(
+        "puzzle\r\n{P}\r\n#VALUE!\r\n#N/A N/A\r\n#\r\n#####\r\n#hardest\r\n# From x\r\n\
+         #NA\r\n-1.#IND\r\n#div/0!\r\n#GETTING_DATA\r\n{Q}\r\n"
+    );
+    let missing = |v: &str| format!("'{v}' marks a missing value, not a puzzle");
+    let error = |v: &str| format!("spreadsheet error value '{v}'");
+    let want = |na: &str| {
+        vec![
+            ok(2, P),
+            (3, Err(error("#VALUE!"))),
+            (4, Err(missing(na))),
+            (9, Err(missing("#NA"))),
+            (10, Err(missing("-1.#IND"))),
+            (11, Err(error("#div/0!"))),
+            (12, Err(error("#GETTING_DATA"))),
+            ok(13, Q),
+        ]
+    };
+    // CSV takes the field whole; text lines the line's first word.
+    assert_eq!(brief(&read("x.csv", &data)), want("#N/A N/A"));
+    assert_eq!(brief(&read("x.txt", &data)), want("#N/A"));
+}
+
+#[test]
+fn a_hash_line_is_a_value_when_it_or_its_first_field_is_a_spreadsheets() {
+    // Values: alone, or first before a delimiter, whatever else follows.
+    for value in [
+        "#REF!",
+        "  #N/A N/A \r",
+        "#VALUE!,x",
+        "#REF!;x;y",
+        "#NAME?\t1",
+        "#NA|x",
+    ] {
+        assert!(lines::spreadsheet_value(value.as_bytes()), "{value:?}");
+        assert!(!lines::is_skipped(value.as_bytes()), "{value:?}");
+        let sizes = SizeOptions::default();
+        assert!(!lines::skipped(value.as_bytes(), None, &sizes), "{value:?}");
+        assert!(
+            !csv::skipped(value.as_bytes(), b',', Some(3), &sizes),
+            "{value:?}"
+        );
+    }
+    // Comments: words after a space (a first word ending in `!` too), `#`
+    // alone or a rule of them, a word without a closing `!` or `?`.
+    for comment in [
+        "# From x",
+        "#wow! nice",
+        "#",
+        "#####",
+        "#hardest",
+        "#1!",
+        "#x, y",
+    ] {
+        assert!(lines::is_skipped(comment.as_bytes()), "{comment:?}");
+    }
+}
+
+#[test]
 fn a_hash_line_of_a_delimited_text_file_holding_a_record_is_one() {
     // An id `#2` before a puzzle: a record; a puzzle commented out, whole
     // or with its fields, or a comment with a comma: comments.
