@@ -4,7 +4,9 @@
 //! record, and pandas and Python's `csv` read it as one: every such record
 //! was skipped as a comment (rows gone, exit 0), a header `#,quizzes,...`
 //! too (then `--keep quizzes` named no column), and in a `--solutions`
-//! file every pairing after it shifted.
+//! file every pairing after it shifted. A spreadsheet's error value
+//! (`#REF!`) or pandas' NA string (`#NA`) alone on a line is a value too:
+//! a one-column export holds one where a formula failed.
 
 use std::collections::HashMap;
 use std::process::Output;
@@ -388,4 +390,173 @@ fn a_comment_before_a_csv_without_a_header_is_no_header() {
         kept(&out, "# id"),
         [row("2", "solved", "1"), row("3", "solved", "2")]
     );
+}
+
+/// The error values spreadsheets write for a failed formula, and the `#`
+/// placeholders pandas reads as missing (`#N/A` and `#NULL!` were values
+/// already).
+const ERRORS: [&str; 15] = [
+    "#VALUE!",
+    "#REF!",
+    "#DIV/0!",
+    "#NAME?",
+    "#NUM!",
+    "#SPILL!",
+    "#CALC!",
+    "#GETTING_DATA",
+    "#FIELD!",
+    "#BLOCKED!",
+    "#CONNECT!",
+    "#BUSY!",
+    "#UNKNOWN!",
+    "#ERROR!",
+    "#value!",
+];
+const NA_STRINGS: [&str; 6] = [
+    "#NA", "#N/A N/A", "-1.#IND", "-1.#QNAN", "1.#IND", "1.#QNAN",
+];
+
+#[test]
+fn spreadsheet_error_values_alone_on_a_line_are_rows() {
+    // trial61 F1-6: three puzzles, each followed by an Excel error value,
+    // were 3 rows, exit 0, and `check` ok; pandas reads 6 records. Now 6
+    // rows, 3 malformed saying why: exit 1.
+    let scratch = Scratch::new();
+    let p: Vec<String> = kaggle(3).into_iter().map(|(p, _)| p).collect();
+    let data = format!(
+        "puzzle\r\n{}\r\n#VALUE!\r\n{}\r\n#REF!\r\n{}\r\n#DIV/0!\r\n",
+        p[0], p[1], p[2]
+    );
+    let error = |v: &str| format!("spreadsheet error value '{v}'");
+    let wanted = [
+        ("2", "solved", String::new()),
+        ("3", "malformed", error("#VALUE!")),
+        ("4", "solved", String::new()),
+        ("5", "malformed", error("#REF!")),
+        ("6", "solved", String::new()),
+        ("7", "malformed", error("#DIV/0!")),
+    ];
+    for name in ["xq2.csv", "xq2.txt"] {
+        let file = scratch.file(name, data.as_bytes());
+        let (exit, rows) = same_from_stdin(&file, &[]);
+        assert_eq!(exit, 1, "{name}");
+        let got: Vec<(&str, &str, String)> = rows
+            .iter()
+            .map(|r| (&r["line"][..], &r["status"][..], r["message"].clone()))
+            .collect();
+        assert_eq!(got, wanted, "{name}");
+        let checked = run_subcommand("check", &[&file]);
+        assert_eq!(code(&checked), 1, "{name}");
+        assert!(
+            stderr(&checked).contains("3 failures in 6 puzzles"),
+            "{name}: {}",
+            stderr(&checked)
+        );
+    }
+}
+
+#[test]
+fn every_spreadsheet_value_is_a_row_and_comments_stay_comments() {
+    // Each error value and NA string after a puzzle, first alone, then
+    // first in a line of fields; `#`, a rule of them, a word and words
+    // after a space stay comments (top95's and the 17-clue file's).
+    let scratch = Scratch::new();
+    let p = &kaggle(1)[0].0;
+    let values: Vec<&str> = ERRORS.iter().chain(&NA_STRINGS).copied().collect();
+    let mut text = format!("# From magictour\n#\n#####\n#hardest\n{p}\n");
+    for value in &values {
+        text += &format!("{value}\n{p}\n");
+    }
+    let file = scratch.file("one_column.txt", text.as_bytes());
+    let (exit, rows) = same_from_stdin(&file, &[]);
+    assert_eq!(exit, 1);
+    assert_eq!(rows.len(), 1 + 2 * values.len());
+    for (i, value) in values.iter().enumerate() {
+        let row = &rows[1 + 2 * i];
+        assert_eq!(row["line"], (6 + 2 * i).to_string(), "{value}");
+        assert_eq!(row["status"], "malformed", "{value}");
+        let placeholder = NA_STRINGS.contains(value);
+        // Text lines split `#N/A N/A` on its space: the first word.
+        let named = if *value == "#N/A N/A" { "#N/A" } else { value };
+        assert_eq!(
+            row["message"],
+            if placeholder {
+                format!("'{named}' marks a missing value, not a puzzle")
+            } else {
+                format!("spreadsheet error value '{named}'")
+            }
+        );
+        assert_eq!(rows[2 + 2 * i]["status"], "solved", "{value}");
+    }
+    // In a CSV of two columns, a line of the value alone or first.
+    let mut csv = format!("puzzle,note\n{p},a\n");
+    for value in &values {
+        csv += &format!("{value}\n{value},x,y\n{p},b\n");
+    }
+    // (Their messages differ: a CSV file's name the field count, text
+    // lines from stdin the value.)
+    let file = scratch.file("two_columns.csv", csv.as_bytes());
+    let piped = solve_stdin(&["-", "-o", "-"], csv.as_bytes());
+    for rows in [
+        solve_rows(&[&file], 1),
+        crate::common::rows(&stdout(&piped)),
+    ] {
+        let statuses: Vec<&str> = rows.iter().map(|r| &r.status[..]).collect();
+        let mut wanted = vec!["solved"];
+        for _ in &values {
+            wanted.extend(["malformed", "malformed", "solved"]);
+        }
+        assert_eq!(statuses, wanted);
+    }
+}
+
+#[test]
+fn spreadsheet_values_of_a_solutions_file_shift_no_pairing() {
+    // A one-column `--solutions` export: a placeholder stands for its
+    // record (nothing to check), an error value is its record's mismatch
+    // saying so, and every later solution is its own record's.
+    let scratch = Scratch::new();
+    let pairs = kaggle(5);
+    let (p, s): (Vec<&str>, Vec<&str>) = pairs.iter().map(|(p, s)| (&p[..], &s[..])).unzip();
+    let input = scratch.file("p.txt", format!("{}\n", p.join("\n")).as_bytes());
+    for (name, text) in [
+        (
+            "s.txt",
+            format!("#REF!\n{}\n#NA\n{}\n#DIV/0!\n", s[1], s[3]),
+        ),
+        (
+            "s.csv",
+            format!(
+                "solution\r\n#REF!\r\n{}\r\n#NA\r\n{}\r\n#DIV/0!\r\n",
+                s[1], s[3]
+            ),
+        ),
+    ] {
+        let file = scratch.file(name, text.as_bytes());
+        let rows = solve_rows(&[&input, "--solutions", &file], 1);
+        assert_eq!(
+            row_checks(&rows),
+            [
+                (1, "solved", "mismatch"),
+                (2, "solved", "ok"),
+                (3, "solved", ""),
+                (4, "solved", "ok"),
+                (5, "solved", "mismatch"),
+            ],
+            "{name}"
+        );
+        let first = if name == "s.csv" { 2 } else { 1 };
+        assert_eq!(
+            rows[0].message,
+            format!("solutions file line {first}: not a grid: spreadsheet error value '#REF!'"),
+            "{name}"
+        );
+        let output = solve_stdin(&[&input, "--solutions", "-", "-o", "-"], text.as_bytes());
+        assert_eq!(code(&output), 1, "{}", stderr(&output));
+        assert_eq!(
+            row_checks(&rows),
+            row_checks(&crate::common::rows(&stdout(&output))),
+            "{name} from stdin"
+        );
+    }
 }
