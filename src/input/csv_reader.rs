@@ -3,10 +3,11 @@
 //! rules of [`super::csv`].
 
 use super::ahead::Ahead;
-use super::choose::Seen;
+use super::choose::{self, Seen};
 use super::field;
 use super::frame::{Framer, MAX_TABLE_RECORD};
 use super::keep::{self, Keep};
+use super::lines::unmark_first_name;
 use super::record_batch::{unterminated, Parser, RecordBatch};
 use super::sized::{Numbering, SizeOptions, Vote};
 use super::{Column, InputError, Record};
@@ -16,6 +17,11 @@ use std::sync::Arc;
 
 use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::csv::*;
+
+/// The name of the column of row names that R's `write.table` writes
+/// first in every row and not in its header: empty, as R's `write.csv`
+/// and pandas' `to_csv` name it.
+const ROW_NAMES: &str = "";
 
 /// Records from a CSV input.
 pub struct CsvReader<R> {
@@ -107,51 +113,58 @@ impl<R: BufRead> CsvReader<R> {
             }
             return Ok(false);
         }
+        Self::name_columns(rules, name, &names_of(rec))?;
+        Ok(true)
+    }
+
+    /// Finds the columns the header's `names` name: the puzzle's (or
+    /// `--column`'s), the solution's, the status's, the kept ones.
+    fn name_columns(rules: &mut CsvRules, name: &str, names: &[String]) -> Result<(), InputError> {
         // A name is matched past spaces and quotes around it: a header
         // written `"puzzle", "solution"` has the field ` "solution"`.
-        let find = |names: &[&str]| {
-            rec.iter().position(|f| {
+        let find = |wanted: &[&str]| {
+            names.iter().position(|f| {
                 let f = f.trim_ascii();
                 let f = f
-                    .strip_prefix(b"\"")
-                    .and_then(|f| f.strip_suffix(b"\""))
+                    .strip_prefix('"')
+                    .and_then(|f| f.strip_suffix('"'))
                     .unwrap_or(f);
-                names.iter().any(|n| f.eq_ignore_ascii_case(n.as_bytes()))
+                wanted.iter().any(|n| f.eq_ignore_ascii_case(n))
             })
         };
-        let names: Vec<String> = rec
-            .iter()
-            .map(|f| String::from_utf8_lossy(f).into_owned())
-            .collect();
         rules.cols.puzzle = match &rules.column {
-            Some(Column::Name(column)) => match keep::find_name(&names, column, name)? {
+            Some(Column::Name(column)) => match keep::find_name(names, column, name)? {
                 Some(i) => Some(i),
                 None => {
                     return Err(InputError::UnknownColumn {
                         path: name.into(),
                         column: column.clone(),
-                        header: Some(header_text(rec)),
+                        header: Some(header_text(names)),
                     })
                 }
             },
-            Some(Column::Index(n)) if *n > rec.len() => {
+            Some(Column::Index(n)) if *n > names.len() => {
                 return Err(InputError::UnknownColumn {
                     path: name.into(),
                     column: n.to_string(),
-                    header: Some(header_text(rec)),
+                    header: Some(header_text(names)),
                 })
             }
             Some(Column::Index(n)) => Some(n.saturating_sub(1)),
             None => find(&PUZZLE_NAMES),
         };
         if rules.cols.puzzle.is_none() {
-            rules.cols.cells = numbered_cells(&names);
+            rules.cols.cells = numbered_cells(names);
         }
         rules.cols.solution = find(&SOLUTION_NAMES);
         rules.cols.status = find(&[STATUS_NAME]);
-        rules.cols.header_fields = Some(rec.filled_len());
-        rules.settle_kept(&names, name)?;
-        Ok(true)
+        rules.cols.header_fields = Some(
+            names
+                .iter()
+                .rposition(|n| !n.is_empty())
+                .map_or(0, |i| i + 1),
+        );
+        rules.settle_kept(names, name)
     }
 
     /// True for a first record that may be a header: text (`text`) with
@@ -192,13 +205,10 @@ impl<R: BufRead> CsvReader<R> {
         if !Self::may_be_header(rules, field::is_text_any(&line), &header) {
             return Ok(None);
         }
-        Self::header(rules, name, true, &header)?;
-        Ok(Some(
-            header
-                .iter()
-                .map(|f| String::from_utf8_lossy(f).into_owned())
-                .collect(),
-        ))
+        let mut names = names_of(&header);
+        unmark_first_name(&mut names);
+        Self::name_columns(rules, name, &names)?;
+        Ok(Some(names))
     }
 
     /// The next record, `None` at the end of the input.
@@ -245,10 +255,7 @@ impl<R: BufRead> CsvReader<R> {
                     Ok(Some(names)) => self.names = names,
                     Ok(None) => match Self::header(&mut self.rules, &self.name, text, &rec) {
                         Ok(true) => {
-                            self.names = rec
-                                .iter()
-                                .map(|f| String::from_utf8_lossy(f).into_owned())
-                                .collect();
+                            self.names = names_of(&rec);
                             self.mind_stray_quotes();
                             continue;
                         }
@@ -316,6 +323,7 @@ impl<R: BufRead> CsvReader<R> {
     /// numbering of its grids ([`Numbering::of`] the records read alone
     /// and in each numbering), so that no record is read in another.
     fn look_ahead(&mut self) -> Result<(), InputError> {
+        self.name_rows()?;
         let mut seen: Vec<Seen> = Vec::new();
         let mut lines = (0, 0);
         let mut votes = Vec::new();
@@ -357,6 +365,52 @@ impl<R: BufRead> CsvReader<R> {
         Ok(())
     }
 
+    /// Reads the records as R's `write.table` writes them, each row's
+    /// name first and no name for that column in the header, when every
+    /// record read ahead says so: each has one field more than the header
+    /// (one at least not empty there, so that records ending in a
+    /// delimiter are not taken for it) and a first field that is no
+    /// puzzle or grid. The header then names the fields after the first,
+    /// which is the column [`ROW_NAMES`]. A header short of one name for
+    /// only some records is left as it is: those records are malformed.
+    fn name_rows(&mut self) -> Result<(), InputError> {
+        let Some(header) = self.rules.cols.header_fields else {
+            return Ok(());
+        };
+        if header == 0 || header != self.names.len() || self.rules.cols.cells.is_some() {
+            return Ok(());
+        }
+        let mut filled = false;
+        for (frame, bytes) in self.ahead.records() {
+            if frame.too_long || frame.open_quote || self.rules.skips(bytes) {
+                continue;
+            }
+            let Some(rec) = self.scratch.split(bytes, false, self.rules.delimiter) else {
+                return Ok(());
+            };
+            let named = rec
+                .get(0)
+                .is_some_and(|f| choose::seen_text(f, &self.rules.sizes) == Seen::Other);
+            if rec.len() != header + 1 || !named {
+                return Ok(());
+            }
+            filled |= rec.filled_len() == header + 1;
+        }
+        if !filled {
+            return Ok(());
+        }
+        let mut names = Vec::with_capacity(header + 1);
+        names.push(ROW_NAMES.to_owned());
+        names.append(&mut self.names);
+        self.rules.cols = Columns {
+            fields: Some(header + 1),
+            ..Columns::default()
+        };
+        Self::name_columns(&mut self.rules, &self.name, &names)?;
+        self.names = names;
+        Ok(())
+    }
+
     /// Tells the framer what a record of the file is, as far as it is known
     /// (its field count, once the first record is read; its puzzle column,
     /// once a header names it or the records read ahead show it; the
@@ -395,12 +449,17 @@ impl<R: BufRead> CsvReader<R> {
     }
 }
 
-/// The header's text for an error message, shortened.
-fn header_text(record: &Fields<'_>) -> String {
-    let names: Vec<String> = record
+/// The names of a header's fields (trimmed, as [`Fields::iter`] gives
+/// them).
+fn names_of(record: &Fields<'_>) -> Vec<String> {
+    record
         .iter()
         .map(|f| String::from_utf8_lossy(f).into_owned())
-        .collect();
+        .collect()
+}
+
+/// The header's names as read, for an error message, shortened.
+fn header_text(names: &[String]) -> String {
     let mut text = names.join(",");
     if text.len() > 80 {
         let mut cut = 77;
@@ -421,6 +480,7 @@ mod tests {
     use sudoku_core::solver::Status;
 
     use crate::input::tests::{P, S};
+    use crate::kept::KeptValue;
 
     fn read(data: &str, column: Option<Column>) -> Result<Vec<Record>, InputError> {
         let mut r = CsvReader::new(data.as_bytes(), column, "t.csv".into(), b',', Keep::Nothing);
@@ -452,6 +512,64 @@ mod tests {
         assert_eq!((got[0].line, got[0].puzzle.clone()), (3, Ok(grid(P))));
         assert_eq!(got[0].solution, Some(grid(S)));
         assert_eq!((got[1].line, got[1].solution), (5, None));
+    }
+
+    /// The records of `data` and the names of the columns `--keep`
+    /// `columns` keeps.
+    fn kept(data: &str, columns: &[Column]) -> Result<(Vec<Record>, Vec<String>), InputError> {
+        let keep = Keep::Columns(columns.to_vec());
+        let mut r = CsvReader::new(data.as_bytes(), None, "t.csv".into(), b',', keep);
+        let records = std::iter::from_fn(|| r.next_record()).collect::<Result<_, _>>()?;
+        let names = r.kept_columns().into_iter().map(|c| c.name).collect();
+        Ok((records, names))
+    }
+
+    #[test]
+    fn numpy_s_header_mark_is_no_part_of_the_first_name() {
+        let data = format!("# id,puzzle,solution\n1,{P},{S}\n");
+        let (got, names) = kept(&data, &[Column::Name("id".into())]).unwrap();
+        assert_eq!(summary(&got), [(2, Ok(grid(P).to_line()), true)]);
+        assert_eq!(names, ["id"]);
+        // An unknown name: the names as read.
+        let err = kept(&data, &[Column::Name("# id".into())])
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("(the header is id,puzzle,solution)"), "{err}");
+    }
+
+    #[test]
+    fn r_row_names_are_the_first_field_when_every_record_has_one() {
+        let data = format!("puzzle,solution\n1,{P},{S}\nsecond,{P},\n");
+        let (got, names) = kept(&data, &[Column::Index(1), Column::Name("solution".into())])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(
+            summary(&got),
+            [
+                (2, Ok(grid(P).to_line()), true),
+                (3, Ok(grid(P).to_line()), false)
+            ]
+        );
+        assert_eq!(names, ["", "solution"]);
+        assert_eq!(got[1].kept[0], KeptValue::Text("second".into()));
+        // One record short of the extra field: the header is the file's.
+        let data = format!("puzzle,solution\n1,{P},{S}\n{P},{S}\n");
+        let got = read(&data, None).unwrap();
+        assert_eq!(got[0].puzzle, Err("3 fields, but the header has 2".into()));
+        assert!(got[1].puzzle.is_ok());
+        // Every record ending in a delimiter: no row names.
+        let data = format!("puzzle,solution\n{P},{S},\n{P},,\n");
+        let got = read(&data, None).unwrap();
+        assert_eq!(
+            summary(&got),
+            [
+                (2, Ok(grid(P).to_line()), true),
+                (3, Ok(grid(P).to_line()), false)
+            ]
+        );
+        // A puzzle first is no row name.
+        let data = format!("puzzle\n{P},{S}\n");
+        let got = read(&data, None).unwrap();
+        assert_eq!(got[0].puzzle, Err("2 fields, but the header has 1".into()));
     }
 
     #[test]

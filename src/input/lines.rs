@@ -123,6 +123,18 @@ pub fn header_shaped<'a>(fields: impl IntoIterator<Item = &'a [u8]>) -> bool {
     count >= 2 && (!name.iter().any(u8::is_ascii_whitespace) || names_grid)
 }
 
+/// Takes the mark `numpy.savetxt` writes before its header (its
+/// `comments`, `# ` by default) off a header's first name: `# id,puzzle`
+/// names the columns `id` and `puzzle`. A `#` with no space after it
+/// (`#`, `#id`) is part of the name.
+pub fn unmark_first_name(names: &mut [String]) {
+    if let Some(first) = names.first_mut() {
+        if let Some(name) = first.strip_prefix("# ") {
+            *first = name.trim_ascii_start().to_owned();
+        }
+    }
+}
+
 /// True for a `#` line of text shaped like a header ([`header_shaped`]),
 /// its fields cut by the first of `,`, `;`, `|` and tab in it:
 /// `#,quizzes,solutions` or `#<TAB>quizzes<TAB>...` as a spreadsheet
@@ -683,10 +695,11 @@ impl LineRules {
         let header = self.header.as_deref()?;
         let mut fields = Vec::new();
         self.field_rule().split(header, &mut fields);
-        let names: Vec<String> = fields
+        let mut names: Vec<String> = fields
             .iter()
             .map(|&(s, e)| String::from_utf8_lossy(&header[s..e]).into_owned())
             .collect();
+        unmark_first_name(&mut names);
         (names.len() == count && names.iter().all(|n| !n.is_empty())).then_some(names)
     }
 

@@ -390,6 +390,9 @@ impl Input {
                 let as_csv = unnamed
                     && (tabbed
                         || starts_quoted_csv(&prefix, sizes)
+                        || first_lines(&prefix, sizes)
+                            .next()
+                            .is_some_and(quoted_spaced)
                         || starts_numbered_header(&prefix, sizes));
                 source = Box::new(Cursor::new(prefix).chain(source));
                 if let Detected::Grid { line, side } = detected {
@@ -712,6 +715,8 @@ fn sniff_delimiter(source: &mut Source) -> io::Result<(Vec<u8>, u8)> {
         let line = &prefix[..end.unwrap_or(prefix.len())];
         Some(if first_separator(line) == Some(b'\t') {
             b'\t'
+        } else if quoted_spaced(line) {
+            b' '
         } else if line.contains(&b',') {
             b','
         } else {
@@ -721,6 +726,26 @@ fn sniff_delimiter(source: &mut Source) -> io::Result<(Vec<u8>, u8)> {
                 .unwrap_or(b',')
         })
     })
+}
+
+/// True for a line of two or more values in double quotes, each after
+/// one space (`"puzzle" "solution"`): the header R's `write.table` writes
+/// by default (`sep = " "`, `quote = TRUE`). Such a file is read as CSV
+/// separated by spaces, its quotes taken off as CSV's are; as text lines
+/// every puzzle was malformed for its quote.
+fn quoted_spaced(line: &[u8]) -> bool {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let mut values = 0;
+    for value in line.split(|&b| b == b' ') {
+        let inner = value
+            .strip_prefix(b"\"")
+            .and_then(|v| v.strip_suffix(b"\""));
+        if inner.is_none_or(|inner| inner.contains(&b'"')) {
+            return false;
+        }
+        values += 1;
+    }
+    values >= 2
 }
 
 /// The first of `,`, `;`, tab and `|` in `line` outside double quotes.

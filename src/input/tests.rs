@@ -218,6 +218,41 @@ fn a_hash_line_shaped_like_a_header_is_told_from_a_comment() {
 }
 
 #[test]
+fn numpy_and_r_headers_from_stdin_and_txt() {
+    // numpy.savetxt's `# ` before its header, tab-separated, as text
+    // lines: `--keep id` finds the first column.
+    let opts = ReadOptions {
+        keep: Keep::Columns(vec![Column::Name("id".into())]),
+        ..ReadOptions::default()
+    };
+    let data = format!("# id\tpuzzle\tsolution\n7\t{P}\t{S}\n");
+    let got = read_with("-", data.as_bytes(), &opts).unwrap();
+    assert_eq!(brief(&got), [ok(2, P)]);
+    assert_eq!(got[0].kept, [KeptValue::Text("7".into())]);
+    let mut names = vec!["#  id".to_string(), "puzzle".to_string()];
+    lines::unmark_first_name(&mut names);
+    assert_eq!(names, ["id", "puzzle"]);
+    let mut names = vec!["#id".to_string(), "#".to_string()];
+    lines::unmark_first_name(&mut names);
+    assert_eq!(names, ["#id", "#"]);
+    // R's write.table(df) with every default: quoted values separated by
+    // spaces, row names first; from stdin, a `.txt` and a `.csv` alike.
+    let data = format!("\"puzzle\" \"solution\"\n\"1\" \"{P}\" \"{S}\"\n\"2\" \"{P}\" \"\"\n");
+    for name in ["-", "r.txt", "r.csv"] {
+        let got = read_with(name, data.as_bytes(), &ReadOptions::default()).unwrap();
+        assert_eq!(brief(&got), [ok(2, P), ok(3, P)], "{name}");
+        assert!(
+            got[0].solution.is_some() && got[1].solution.is_none(),
+            "{name}"
+        );
+    }
+    // Values in quotes with a `,` beside them are no such header.
+    let data = format!("\"puzzle\", \"solution\"\n\"{P}\", \"{S}\"\n");
+    let got = read_with("-", data.as_bytes(), &ReadOptions::default()).unwrap();
+    assert_eq!(brief(&got), [ok(2, P)]);
+}
+
+#[test]
 fn lines_after_the_last_puzzle_are_malformed() {
     let data = format!("{P}\n{Q}\n\nVery Hard\n30%\n");
     assert_eq!(

@@ -46,6 +46,7 @@ mod parquet_compression;
 mod parquet_first_look;
 mod pipeline;
 mod puzzle_column;
+mod r_numpy_headers;
 mod rate;
 mod reader;
 mod repeated_kept;
