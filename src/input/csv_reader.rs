@@ -39,6 +39,11 @@ pub struct CsvReader<R> {
     name: String,
     /// The header's names, when it has one (for messages).
     names: Vec<String>,
+    /// A column `--column` or `--keep` names that the header has not,
+    /// until the records read ahead tell whether the header is short of
+    /// a name for their first field ([`CsvReader::name_rows`]): the
+    /// refusal, unless they are.
+    unknown: Option<InputError>,
     /// The rules, shared with the workers, once settled.
     parser: Option<Arc<Parser>>,
 }
@@ -71,6 +76,7 @@ impl<R: BufRead> CsvReader<R> {
             hash_header: None,
             name,
             names: Vec::new(),
+            unknown: None,
             parser: None,
         };
         // The header is framed minding stray quotes too, before any field
@@ -216,10 +222,15 @@ impl<R: BufRead> CsvReader<R> {
         loop {
             let frame = match self.ahead.next(&mut self.framer) {
                 Ok(Some(frame)) => frame,
-                Ok(None) => return None,
+                Ok(None) => return self.unknown.take().map(Err),
                 Err(e) => return Some(Err(self.error(e))),
             };
             if frame.too_long {
+                // A refusal waiting on the records read ahead comes before
+                // any row.
+                if let Some(e) = self.unknown.take() {
+                    return Some(Err(e));
+                }
                 self.first = false;
                 return Some(Ok(Record::new(
                     frame.line,
@@ -237,6 +248,9 @@ impl<R: BufRead> CsvReader<R> {
                 continue;
             }
             if frame.open_quote {
+                if let Some(e) = self.unknown.take() {
+                    return Some(Err(e));
+                }
                 self.first = false;
                 return Some(Ok(unterminated(&frame, self.framer.limit())));
             }
@@ -264,6 +278,12 @@ impl<R: BufRead> CsvReader<R> {
                             if let Err(e) = self.rules.settle_kept(&names, &self.name) {
                                 return Some(Err(e));
                             }
+                        }
+                        Err(e @ InputError::UnknownColumn { .. }) => {
+                            self.names = names_of(&rec);
+                            self.unknown = Some(e);
+                            self.mind_stray_quotes();
+                            continue;
                         }
                         Err(e) => return Some(Err(e)),
                     },
@@ -373,12 +393,35 @@ impl<R: BufRead> CsvReader<R> {
     /// puzzle or grid. The header then names the fields after the first,
     /// which is the column [`ROW_NAMES`]. A header short of one name for
     /// only some records is left as it is: those records are malformed.
+    /// A column the header does not name (`--keep 3`, `--column 3` past
+    /// it) is refused here unless the header is read so and names it.
     fn name_rows(&mut self) -> Result<(), InputError> {
-        let Some(header) = self.rules.cols.header_fields else {
-            return Ok(());
+        let unknown = self.unknown.take();
+        if !self.rows_named() {
+            return unknown.map_or(Ok(()), Err);
+        }
+        let mut names = Vec::with_capacity(self.names.len() + 1);
+        names.push(ROW_NAMES.to_owned());
+        names.append(&mut self.names);
+        self.rules.cols = Columns {
+            fields: Some(names.len()),
+            ..Columns::default()
         };
-        if header == 0 || header != self.names.len() || self.rules.cols.cells.is_some() {
-            return Ok(());
+        Self::name_columns(&mut self.rules, &self.name, &names)?;
+        self.names = names;
+        Ok(())
+    }
+
+    /// True when the records read ahead are R's rows under a header short
+    /// of their row names' column ([`CsvReader::name_rows`]).
+    fn rows_named(&mut self) -> bool {
+        let names = &self.names;
+        let header = names.len();
+        if header == 0 || names.last().is_some_and(String::is_empty) {
+            return false;
+        }
+        if self.rules.cols.cells.is_some() {
+            return false;
         }
         let mut filled = false;
         for (frame, bytes) in self.ahead.records() {
@@ -386,29 +429,17 @@ impl<R: BufRead> CsvReader<R> {
                 continue;
             }
             let Some(rec) = self.scratch.split(bytes, false, self.rules.delimiter) else {
-                return Ok(());
+                return false;
             };
             let named = rec
                 .get(0)
                 .is_some_and(|f| choose::seen_text(f, &self.rules.sizes) == Seen::Other);
             if rec.len() != header + 1 || !named {
-                return Ok(());
+                return false;
             }
             filled |= rec.filled_len() == header + 1;
         }
-        if !filled {
-            return Ok(());
-        }
-        let mut names = Vec::with_capacity(header + 1);
-        names.push(ROW_NAMES.to_owned());
-        names.append(&mut self.names);
-        self.rules.cols = Columns {
-            fields: Some(header + 1),
-            ..Columns::default()
-        };
-        Self::name_columns(&mut self.rules, &self.name, &names)?;
-        self.names = names;
-        Ok(())
+        filled
     }
 
     /// Tells the framer what a record of the file is, as far as it is known
@@ -551,8 +582,13 @@ mod tests {
         );
         assert_eq!(names, ["", "solution"]);
         assert_eq!(got[1].kept[0], KeptValue::Text("second".into()));
-        // One record short of the extra field: the header is the file's.
+        let (_, names) = kept(&data, &[Column::Index(3)]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(names, ["solution"]);
+        // One record short of the extra field: the header is the file's,
+        // and a third column none of it.
         let data = format!("puzzle,solution\n1,{P},{S}\n{P},{S}\n");
+        let err = kept(&data, &[Column::Index(3)]).unwrap_err().to_string();
+        assert!(err.contains("no column named '3'"), "{err}");
         let got = read(&data, None).unwrap();
         assert_eq!(got[0].puzzle, Err("3 fields, but the header has 2".into()));
         assert!(got[1].puzzle.is_ok());

@@ -137,6 +137,9 @@ fn r_write_table_row_names_are_a_column_before_the_header_s() {
         let out = solve_stdout(&[&file, "--keep", "solution,1", "-o", "-"], 0);
         assert_eq!(csv_table(&out).1[0]["input_solution"], s1, "{name}");
         assert_eq!(csv_table(&out).1[1][""], "2", "{name}");
+        // By number, every field counts, the row names first.
+        let out = solve_stdout(&[&file, "--keep", "3", "-o", "-"], 0);
+        assert_eq!(csv_table(&out).1[0]["input_solution"], s1, "{name}");
         let stdin = solve_stdin(&["-", "-o", "-"], text.as_bytes());
         assert_eq!(code(&stdin), 0, "{name} from stdin: {}", stderr(&stdin));
     }
@@ -158,6 +161,15 @@ fn a_header_short_of_a_name_for_only_some_records_is_no_row_names_header() {
         "{rows:?}"
     );
     assert_eq!(rows[0].message, "3 fields, but the header has 2");
+    // A third field is no column of such a file: refused before any row.
+    let refused = solve(&[&short, "--keep", "3", "-o", "-"]);
+    assert_eq!(code(&refused), 2);
+    assert!(stdout(&refused).is_empty());
+    assert!(
+        stderr(&refused).contains("no column named '3' (the header is puzzle,solution)"),
+        "{}",
+        stderr(&refused)
+    );
     // Every record ending in a delimiter: an empty last field, no row
     // names.
     let trailing = scratch.file(
@@ -167,6 +179,7 @@ fn a_header_short_of_a_name_for_only_some_records_is_no_row_names_header() {
     let rows = solve_rows(&[&trailing, "-o", "-"], 0);
     assert_eq!(statuses(&rows), [(2, "solved"), (3, "solved")]);
     assert_eq!(rows[0].check, "ok");
+    assert_eq!(code(&solve(&[&trailing, "--keep", "3", "-o", "-"])), 2);
     // A puzzle first and the solution after it, under a header naming
     // only the puzzle: the puzzle is no row name.
     let unnamed = scratch.file(
