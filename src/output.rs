@@ -29,6 +29,7 @@
 //! bar ([`progress`]), the HTML charts ([`plot`]), and a results CSV read
 //! back for `--resume` and `merge` ([`read_back`]).
 
+pub(crate) mod claim;
 mod csv;
 mod destination;
 mod discard;

@@ -15,6 +15,7 @@ use crate::job::pipeline::{self, Batch, Ending, Settings, Source, CHUNK_RECORDS}
 use crate::job::resume::{self, Kept, Matching};
 use crate::job::shard;
 use crate::kept::KeptColumn;
+use crate::output::claim;
 use crate::output::progress::{Progress, ProgressOptions};
 use crate::output::rating::RatingColumns;
 use crate::output::stats::{RunInfo, RunOptions, Summary, Tally};
@@ -93,6 +94,10 @@ fn run_observed_until(
     // A read-only results file is refused as the shell's `>` refuses it,
     // not replaced by a file renamed over it.
     config.output.refuse_unwritable()?;
+    // One run writes a results file at a time.
+    if let Destination::File { path, .. } = &config.output {
+        claim::refuse_if_written(path)?;
+    }
     // What runs of the same results file killed outright before their
     // first row left beside it.
     for leftover in ResultsWriter::leftovers(&config.output) {

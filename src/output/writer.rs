@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::error::Error;
+use crate::output::claim::{self, Claim};
 use crate::output::csv::CsvRows;
 use crate::output::destination::Destination;
 use crate::output::discard::{is_null_device, Discarded};
@@ -64,6 +65,11 @@ pub struct ResultsWriter {
     /// A results file that replaces an existing one, written under a
     /// temporary name until its first row ([`ResultsWriter::publish`]).
     fresh: Option<Fresh>,
+    /// The results file this writer writes, checked at its end to be
+    /// still where its name leads ([`Claim::check`]); `None` for stdout,
+    /// devices, and a continued Parquet file (renamed into place at the
+    /// end).
+    claim: Option<Claim>,
 }
 
 /// The tag of a results file's temporary name (`.NAME.results-PID.partial`).
@@ -96,6 +102,9 @@ struct Fresh {
     /// The target was there when the run started.
     existed: bool,
     published: bool,
+    /// The claim of the target, written in place when the rename over it
+    /// was refused: the run's rows are there, not in its temporary file.
+    in_place: Option<Claim>,
 }
 
 /// Where a [`Fresh`] table is written until it is published.
@@ -204,6 +213,7 @@ impl Fresh {
             target,
             existed: old.is_some(),
             published: false,
+            in_place: None,
         };
         Some((fresh, file))
     }
@@ -223,6 +233,9 @@ impl Fresh {
             return None;
         }
         let kept = OpenOptions::new().write(true).open(&target).ok()?;
+        // Locked, as a temporary file beside it would be: other runs keep
+        // off a file this one writes (`claim::refuse_if_written`).
+        resumed::lock(&kept);
         let file = tempfile::tempfile().ok()?;
         let elsewhere = Elsewhere {
             target: kept,
@@ -234,8 +247,20 @@ impl Fresh {
             target,
             existed: true,
             published: false,
+            in_place: None,
         };
         Some((fresh, file))
+    }
+
+    /// The claim of the run writing this table to `file` (see
+    /// [`Fresh::beside`], [`Fresh::elsewhere`]): the file that becomes the
+    /// target, which is `file` beside it, or the target itself elsewhere.
+    fn claim(&self, file: &File) -> Option<Claim> {
+        match &self.place {
+            Place::Beside(_) => Claim::of(&self.target, file),
+            #[cfg(unix)]
+            Place::Elsewhere(elsewhere) => Claim::of(&self.target, &elsewhere.target),
+        }
     }
 
     /// What became of the target when the run failed before its first row.
@@ -272,6 +297,9 @@ impl Fresh {
                     #[cfg(unix)]
                     Err(renamed) if replace::in_place_after(&renamed) => {
                         let target = replace::write_in_place(temporary, &self.target, renamed)?;
+                        // Locked and claimed as the temporary file was.
+                        resumed::lock(&target);
+                        self.in_place = Claim::of(&self.target, &target);
                         if sink_open {
                             point_at(&target, &self.sinks)?;
                         }
@@ -380,6 +408,8 @@ impl ResultsWriter {
             },
             Destination::Stdout => (None, None),
         };
+        let claim = fresh.as_ref().zip(file.as_ref());
+        let claim = claim.and_then(|(fresh, file)| fresh.claim(file));
         let sink = match (destination, file) {
             (_, Some(file)) if members => Ok(Sink::File(file)),
             (_, Some(file)) => Sink::to_file(file, compression),
@@ -389,6 +419,10 @@ impl ResultsWriter {
             _ => Sink::create(destination),
         }
         .map_err(|e| Error::write("results", destination.name(), e))?;
+        let claim = match fresh {
+            Some(_) => claim,
+            None => in_place(destination, &sink),
+        };
         let (rows, header): (Arc<dyn RowFormat>, Vec<u8>) = match format {
             OutputFormat::Csv => {
                 let rows = CsvRows::new(shape, delimiter);
@@ -418,6 +452,7 @@ impl ResultsWriter {
                     csv: false,
                     staged: None,
                     fresh,
+                    claim,
                 });
             }
         };
@@ -428,6 +463,7 @@ impl ResultsWriter {
         let mut writer = ResultsWriter::start(sink, rows, destination, &header, true)?;
         writer.csv = format == OutputFormat::Csv;
         writer.fresh = fresh;
+        writer.claim = claim;
         Ok(writer)
     }
 
@@ -455,6 +491,8 @@ impl ResultsWriter {
             .truncate(false)
             .open(path)
             .map_err(error)?;
+        claim::lock_in_place(&file, path)?;
+        let claim = Claim::of(path, &file);
         let len = file.metadata().map_err(error)?.len();
         // Nothing kept (an empty file, or one cut inside its header or
         // first row): the file is emptied now and its header written, so
@@ -489,6 +527,7 @@ impl ResultsWriter {
             ResultsWriter::start(Sink::File(file), rows, &destination, &header, keep == 0)?;
         writer.cut_at = (keep > 0 && len > keep).then_some(keep);
         writer.csv = format == OutputFormat::Csv;
+        writer.claim = claim;
         Ok(writer)
     }
 
@@ -556,6 +595,7 @@ impl ResultsWriter {
             csv: false,
             staged: Some(staged),
             fresh: None,
+            claim: None,
         })
     }
 
@@ -633,6 +673,7 @@ impl ResultsWriter {
             csv: true,
             staged: None,
             fresh: None,
+            claim: None,
         };
         if !header.is_empty() {
             match writer.write_text(&header) {
@@ -965,10 +1006,17 @@ impl ResultsWriter {
             };
             failed(Error::write("results", name, e), note, None)
         })?;
+        let mut claim = self.claim;
         if let Some(mut fresh) = self.fresh {
             // The sink is finished (closed) by now.
             fresh
                 .publish(false)
+                .map_err(|e| failed(Error::write("results", name, e), None, None))?;
+            claim = fresh.in_place.take().or(claim);
+        }
+        if let Some(claim) = &claim {
+            claim
+                .check()
                 .map_err(|e| failed(Error::write("results", name, e), None, None))?;
         }
         match &self.staged {
@@ -996,6 +1044,19 @@ struct Failed {
     error: Error,
     note: Option<String>,
     tally: Option<Box<Tally>>,
+}
+
+/// The claim of a run writing its results file in place (a file of
+/// several links, one with no room beside it that is not written elsewhere
+/// first): the file is locked as a temporary file beside it would be, so
+/// that other runs keep off it; `None` for stdout and devices.
+fn in_place(destination: &Destination, sink: &Sink) -> Option<Claim> {
+    let Destination::File { path, .. } = destination else {
+        return None;
+    };
+    let file = sink.regular_file()?;
+    resumed::lock(file);
+    Claim::of(path, file)
 }
 
 /// What a `.zst` results file `path` holds after a failed write.

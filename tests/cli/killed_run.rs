@@ -91,26 +91,35 @@ fn a_partial_file_of_a_live_process_is_left_alone() {
     let pairs = kaggle(2);
     let given = scratch.file("given.csv", format!("puzzle\n{}\n", pairs[0].0).as_bytes());
     let out = scratch.path("r.csv");
-    // This test's own process: alive, so its file may be being written.
+    // This test's own process: alive, so its file may be being written,
+    // but unlocked (a file system without locks): named, and the run goes
+    // on.
     let live = scratch.file(
         &format!(".r.csv.results-{}.partial", std::process::id()),
         b"being written\n",
     );
-    // A run waiting for its input: alive, its file locked.
-    let (child, waiting) = waiting_run("solve", &out, &pairs[1].0);
     for command in ["solve", "check", "rate"] {
         let output = run_subcommand(command, &[&given, "-o", &out, "--quiet"]);
         assert_eq!(code(&output), 0, "{command}: {}", stderr(&output));
         let said = stderr(&output);
-        for path in [&live, &waiting] {
-            let named = format!("warning: {path} is another run's temporary file of {out}");
-            assert_eq!(times(&said, &named), 1, "{command}: {said}");
-            assert!(Path::new(path).exists(), "{command}");
-        }
+        let named = format!("warning: {live} is another run's temporary file of {out}");
+        assert_eq!(times(&said, &named), 1, "{command}: {said}");
         assert!(!said.contains("removed"), "{command}: {said}");
         let (_, rows) = csv_table(&read_output(&out));
         assert_eq!(rows.len(), 1, "{command}");
         assert_eq!(rows[0]["status"], "solved", "{command}");
+    }
+    // A run waiting for its input: alive, its file locked; another run
+    // into the same file is refused (tests/cli/same_output.rs).
+    let (child, waiting) = waiting_run("solve", &out, &pairs[1].0);
+    for command in ["solve", "check", "rate"] {
+        let output = run_subcommand(command, &[&given, "-o", &out, "--quiet"]);
+        assert_eq!(code(&output), 2, "{command}: {}", stderr(&output));
+        let said = stderr(&output);
+        let named = format!("the lock of its temporary file {waiting}); nothing was written");
+        assert_eq!(times(&said, &named), 1, "{command}: {said}");
+        assert!(!said.contains("removed"), "{command}: {said}");
+        assert!(Path::new(&waiting).exists(), "{command}");
     }
     assert_eq!(std::fs::read(&live).expect("kept"), b"being written\n");
     kill(child);

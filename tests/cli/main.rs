@@ -60,6 +60,7 @@ mod round4_rate;
 mod round4_read;
 mod round4_refused;
 mod round4_zero_lists;
+mod same_output;
 mod shard;
 mod sizes;
 mod solutions_quote;

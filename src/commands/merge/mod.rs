@@ -57,6 +57,7 @@ use self::summary::{MergedSummary, RunFacts, ShardSummary, Times};
 use crate::commands::flags::LayoutArgs;
 use crate::error::{Error, Verdict};
 use crate::input::{self, inputs_of, InputError, Record, SizedRecord};
+use crate::output::claim;
 use crate::output::format::{choose, OutputFormat};
 use crate::output::read_back::{
     delimiter_name, file_column, header_delimiter, parse_row, Columns, RecordReader, Row,
@@ -219,6 +220,10 @@ fn merge(
         }
     }
     refuse_overwriting(args)?;
+    // One run writes a results file at a time.
+    if let Destination::File { path, .. } = Destination::from_arg(Some(&args.output)) {
+        claim::refuse_if_written(&path)?;
+    }
     // Before any reading: two inputs named alike would take each other's rows.
     let given = input::input_names(&args.inputs)?;
     let summaries = args
