@@ -23,6 +23,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::Error;
+use crate::output::resumed::partials_beside;
 
 /// Refuses to write the results file `path` when another run is writing
 /// it: the file itself is locked (a run that has written its first row,
@@ -114,30 +115,10 @@ fn locked_partial(path: &Path) -> Option<(PathBuf, u32)> {
         Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path).ok()?,
         _ => path.to_path_buf(),
     };
-    let name = target.file_name()?.to_str()?;
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let prefix = format!(".{name}.");
-    let mut found: Vec<(PathBuf, u32)> = std::fs::read_dir(dir)
-        .ok()?
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let file_name = entry.file_name();
-            let middle = file_name
-                .to_str()?
-                .strip_prefix(&prefix)?
-                .strip_suffix(".partial")?;
-            let (tag, pid) = middle.split_once('-')?;
-            if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_lowercase()) {
-                return None;
-            }
-            Some((entry.path(), pid.parse().ok()?))
-        })
-        .collect();
-    found.sort();
-    found.into_iter().find(|(partial, _)| locked(partial))
+    partials_beside(&target)
+        .into_iter()
+        .filter_map(|partial| Some((partial.path, partial.pid?)))
+        .find(|(partial, _)| locked(partial))
 }
 
 /// The results file a run writes, as it was when the run opened it: the

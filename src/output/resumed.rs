@@ -17,7 +17,6 @@
 //! ([`super::staged`]) are locked and looked for the same way
 //! ([`leftovers_of`]).
 
-use std::ffi::OsString;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
@@ -53,40 +52,10 @@ pub(crate) fn leftovers(target: &Path, ours: &Path) -> Vec<String> {
 /// `target` beside it, but `ours`, as [`leftovers`] does for resumes:
 /// `writer` names such a run in the messages (`resume`, `merge`).
 pub(crate) fn leftovers_of(target: &Path, ours: &Path, tag: &str, writer: &str) -> Vec<String> {
-    let Some(name) = target.file_name() else {
-        return Vec::new();
-    };
-    let dir = match target.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    let mut prefix = OsString::from(".");
-    prefix.push(name);
-    prefix.push(format!(".{tag}"));
-    let prefix = prefix.to_string_lossy().into_owned();
-    let mut found: Vec<(PathBuf, Option<u32>)> = entries
-        .filter_map(Result::ok)
-        .filter_map(|entry| {
-            let file_name = entry.file_name();
-            let middle = file_name
-                .to_str()?
-                .strip_prefix(&prefix)?
-                .strip_suffix(".partial")?;
-            let pid = match middle {
-                "" => None,
-                _ => Some(middle.strip_prefix('-')?.parse::<u32>().ok()?),
-            };
-            Some((entry.path(), pid))
-        })
-        .filter(|(path, _)| path.file_name() != ours.file_name())
-        .collect();
-    found.sort();
-    found
+    partials_beside(target)
         .into_iter()
-        .map(|(path, pid)| {
+        .filter(|partial| partial.tag == tag && partial.path.file_name() != ours.file_name())
+        .map(|Partial { path, pid, .. }| {
             let shown = path.display();
             let results = target.display();
             match pid {
@@ -108,6 +77,57 @@ pub(crate) fn leftovers_of(target: &Path, ours: &Path, tag: &str, writer: &str) 
             }
         })
         .collect()
+}
+
+/// A temporary file beside a results file, `.NAME.TAG-PID.partial`: what
+/// a run writing the file (TAG: `results`, `resume`, `merge`) made.
+pub(crate) struct Partial {
+    pub(crate) path: PathBuf,
+    /// The word after the results file's name.
+    pub(crate) tag: String,
+    /// The process id in the name (`None` in a name without one).
+    pub(crate) pid: Option<u32>,
+}
+
+/// The temporary files beside `target` named for it, `.NAME.TAG-PID.partial`
+/// or `.NAME.TAG.partial` (TAG a lowercase word), in the order of their
+/// paths; none where the directory cannot be read.
+pub(crate) fn partials_beside(target: &Path) -> Vec<Partial> {
+    let Some(name) = target.file_name().and_then(|name| name.to_str()) else {
+        return Vec::new();
+    };
+    let dir = match target.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let prefix = format!(".{name}.");
+    let mut found: Vec<Partial> = entries
+        .filter_map(Result::ok)
+        .filter_map(|entry| {
+            let file_name = entry.file_name();
+            let middle = file_name
+                .to_str()?
+                .strip_prefix(&prefix)?
+                .strip_suffix(".partial")?;
+            let (tag, pid) = match middle.split_once('-') {
+                Some((tag, pid)) => (tag, Some(pid.parse::<u32>().ok()?)),
+                None => (middle, None),
+            };
+            if tag.is_empty() || !tag.bytes().all(|b| b.is_ascii_lowercase()) {
+                return None;
+            }
+            Some(Partial {
+                path: entry.path(),
+                tag: tag.to_owned(),
+                pid,
+            })
+        })
+        .collect();
+    found.sort_by(|a, b| a.path.cmp(&b.path));
+    found
 }
 
 /// True when the resume that wrote `path` is provably gone: no process
