@@ -747,45 +747,27 @@ impl<R: Read> Framer<R> {
             line.extend_from_slice(&chunk[..length.min(room)]);
             let ending = content.map(|k| chunk[k]);
             self.consume(piece);
-            if scan.state == Scan::Stray {
-                // Closed by a stray quote on this line: the line is read
-                // again from its start.
+            // Closed by a stray quote on this line, or a whole line that
+            // reads as a record: the line is read again from its start.
+            let stray = match (end, ending) {
+                _ if scan.state == Scan::Stray => true,
+                (Some(_), Some(_)) => self.reads_as_a_record(&line, false),
+                (None, Some(_)) => self.reads_as_a_record(&line, true),
+                _ => false,
+            };
+            if stray {
                 line.extend(ending);
                 return Ok(self.unterminated_past_cap(start, out, base, first_unkept, here, line));
             }
             match (end, ending) {
+                // The record ends with this line.
                 (Some(_), Some(ending)) => {
-                    // The record ends with this line.
-                    if self.reads_as_a_record(&line, false) {
-                        line.push(ending);
-                        return Ok(self.unterminated_past_cap(
-                            start,
-                            out,
-                            base,
-                            first_unkept,
-                            here,
-                            line,
-                        ));
-                    }
                     self.after_cr = ending == b'\r';
                     self.line += scan.breaks + 1;
                     return Ok(over_lines(start, scan.breaks));
                 }
-                (None, Some(ending)) => {
-                    // A line end inside a quoted field: the line is whole.
-                    if self.reads_as_a_record(&line, true) {
-                        line.push(ending);
-                        return Ok(self.unterminated_past_cap(
-                            start,
-                            out,
-                            base,
-                            first_unkept,
-                            here,
-                            line,
-                        ));
-                    }
-                    line.clear();
-                }
+                // A line end inside a quoted field: the line is whole.
+                (None, Some(_)) => line.clear(),
                 _ => {}
             }
         }
