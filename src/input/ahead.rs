@@ -20,16 +20,6 @@ pub const AHEAD_RECORDS: usize = 1000;
 /// few MiB, not a gigabyte.
 pub const AHEAD_BYTES: usize = 4 << 20;
 
-/// The records looked at, from line `first` to line `last`, as a message
-/// names them: `line 2`, `lines 2-1001`.
-pub fn place(first: u64, last: u64) -> String {
-    if first == last {
-        format!("line {first}")
-    } else {
-        format!("lines {first}-{last}")
-    }
-}
-
 /// Records read ahead of their turn, handed out again in order before the
 /// framer's next ones.
 #[derive(Default)]

@@ -373,7 +373,7 @@ impl<R: BufRead> CsvReader<R> {
             }
             if pass == 0 {
                 if lines.0 != 0 {
-                    let place = super::ahead::place(lines.0, lines.1);
+                    let place = super::frame::place(lines.0, lines.1);
                     Self::settle(&mut self.rules, &self.names, &self.name, &seen, place)?;
                 }
                 if self.rules.sizes.symbols.is_some() {
@@ -506,7 +506,7 @@ fn header_text(names: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::lines::too_long;
+    use crate::input::frame::too_long;
     use sudoku_core::grid::Grid;
     use sudoku_core::solver::Status;
 

@@ -27,8 +27,6 @@ use std::ops::{Deref, DerefMut};
 
 use memchr::{memchr, memchr2, memchr3, memrchr2};
 
-use super::ahead::place;
-use super::lines::too_long;
 use crate::process::simd;
 
 /// Longest record kept of text lines and grids, in bytes, not counting its
@@ -224,6 +222,22 @@ impl DerefMut for RecordBytes {
     fn deref_mut(&mut self) -> &mut [u8] {
         &mut self.buf[..self.len]
     }
+}
+
+/// The records looked at, from line `first` to line `last`, as a message
+/// names them: `line 2`, `lines 2-1001`.
+pub fn place(first: u64, last: u64) -> String {
+    if first == last {
+        format!("line {first}")
+    } else {
+        format!("lines {first}-{last}")
+    }
+}
+
+/// The message of a record over the length cap, `cap` bytes
+/// ([`super::MAX_RECORD`] for text lines).
+pub fn too_long(cap: usize) -> String {
+    format!("line too long (over {cap} bytes)")
 }
 
 /// The block of bytes read from the source and not yet consumed.

@@ -15,8 +15,8 @@ use std::io::BufRead;
 use memchr::memchr2;
 use sudoku_core::grid::{Grid, ParseError, CELLS};
 
+use super::frame::too_long;
 use super::frame::{Framer, MAX_RECORD};
-use super::lines::too_long;
 use super::sized::{self, SizeOptions};
 use super::{InputError, Record};
 use sudoku_core::sizes::Shape;

@@ -277,7 +277,7 @@ pub(super) fn looked_keys<'a>(
             Choice::Unclear { complete, empty } => {
                 return Err(InputError::PuzzleColumnUnclear {
                     path: name.into(),
-                    place: super::ahead::place(lines.0, lines.1),
+                    place: super::frame::place(lines.0, lines.1),
                     columns: choose::describe(&complete, &empty, |i| keys[i].clone()),
                 })
             }

@@ -3,8 +3,9 @@
 //! rules of [`super::jsonl`].
 
 use super::ahead::Ahead;
+use super::frame::too_long;
 use super::frame::{Framer, MAX_TABLE_RECORD};
-use super::lines::{is_skipped, too_long};
+use super::lines::is_skipped;
 use super::record_batch::{Parser, RecordBatch};
 use super::sized::{Numbering, Vote};
 use super::{Column, InputError, Record, SizeOptions};

@@ -5,7 +5,7 @@ use sudoku_core::grid::{Grid, CELLS};
 
 use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES};
 use super::field;
-use super::frame::MAX_RECORD;
+use super::frame::{too_long, MAX_RECORD};
 use super::keep::{self, Keep};
 use super::sized::{self, SizeOptions, SizedRecord};
 use super::{Column, InputError, Record};
@@ -22,12 +22,6 @@ fn is_separator(b: u8) -> bool {
 #[inline]
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | 0x0B | 0x0C)
-}
-
-/// The message of a record over the length cap, `cap` bytes
-/// ([`super::MAX_RECORD`] for text lines).
-pub fn too_long(cap: usize) -> String {
-    format!("line too long (over {cap} bytes)")
 }
 
 /// True for a line to skip whatever the layout: blank (only whitespace), a

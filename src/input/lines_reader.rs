@@ -3,7 +3,7 @@
 //! rules of [`super::lines`].
 
 use super::ahead::Ahead;
-use super::frame::Framer;
+use super::frame::{too_long, Framer};
 use super::keep::Keep;
 use super::record_batch::{Parser, RecordBatch, Scratch};
 use super::sized::{Numbering, SizeOptions, Vote};
