@@ -154,7 +154,7 @@ pub use self::open::{
 };
 pub(crate) use self::parquet_reader::batch_rows;
 pub use self::record_batch::{
-    Parsed, Parser, PlainRecord, RecordBatch, RecordStream, Scratch, FILL_BYTES,
+    Parsed, Parser, PlainRecord, RecordBatch, RecordStream, Scratch, FILL_BYTES, IN_FLIGHT_BYTES,
 };
 pub use self::sized::{SizeOptions, SizedRecord};
 pub use self::value::Value;

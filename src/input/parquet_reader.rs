@@ -29,10 +29,9 @@ use super::choose::{PUZZLE_NAMES, SOLUTION_NAMES, STATUS_NAME};
 use super::keep::Keep;
 use super::parquet::{value_at, Table, TableRules};
 use super::parquet_file::ParquetFile;
-use super::record_batch::{RecordBatch as Batch, FILL_BYTES};
+use super::record_batch::{RecordBatch as Batch, FILL_BYTES, IN_FLIGHT_BYTES};
 use super::sized::{Numbering, Vote};
 use super::{Column, InputError, Record, SizeOptions};
-use crate::job::pipeline::IN_FLIGHT_BYTES;
 use crate::kept::KeptColumn;
 
 /// Rows per Arrow batch, at most ([`batch_rows`]).

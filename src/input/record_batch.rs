@@ -195,6 +195,17 @@ enum Item {
 /// thousands of records take gigabytes.
 pub const FILL_BYTES: usize = 16 << 20;
 
+/// Bytes of records that the chunks in flight hold at most, together
+/// (each a window's share: `crate::job::pipeline::chunk_bytes`): four
+/// chunks of [`FILL_BYTES`], the window of one or two workers. Long records
+/// (a kept note of a megabyte) fill a chunk by bytes long before its count
+/// of records, and every record's note is held again as its row or its
+/// result while the chunk is in flight: a chunk of [`FILL_BYTES`] each
+/// made the run's memory grow with the workers (`-j 4`'s window of 8
+/// chunks took 150 MB more than `-j 2`'s 4). Short records never come
+/// near it (a chunk of 2,048 Kaggle records is 330 KB).
+pub const IN_FLIGHT_BYTES: usize = 4 * FILL_BYTES;
+
 /// A run of records in input order, each either parsed or raw bytes with
 /// the parser for them. Reused from chunk to chunk: [`RecordBatch::clear`]
 /// keeps the buffers.

@@ -51,7 +51,7 @@ use super::difference::Difference;
 use crate::error::Error;
 use crate::input::sized::with_boxes;
 use crate::input::{
-    InputError, Parsed, PlainRecord, Record, RecordBatch, RecordStream, Scratch, FILL_BYTES,
+    InputError, Parsed, PlainRecord, Record, RecordBatch, RecordStream, Scratch, IN_FLIGHT_BYTES,
 };
 use crate::job::rating::rate_result;
 use crate::job::solved::{check_solution, solve_record, Solved};
@@ -75,17 +75,6 @@ pub const CHUNK_RECORDS: usize = 2048;
 pub fn window(threads: usize) -> usize {
     threads.saturating_mul(2).clamp(4, 16)
 }
-
-/// Bytes of records that the chunks in flight hold at most, together
-/// (each a [`window`]'s share, [`chunk_bytes`]): four chunks of
-/// [`FILL_BYTES`], the window of one or two workers. Long records (a kept
-/// note of a megabyte) fill a chunk by bytes long before its count of
-/// records, and every record's note is held again as its row or its
-/// result while the chunk is in flight: a chunk of [`FILL_BYTES`] each
-/// made the run's memory grow with the workers (`-j 4`'s window of 8
-/// chunks took 150 MB more than `-j 2`'s 4). Short records never come
-/// near it (a chunk of 2,048 Kaggle records is 330 KB).
-pub const IN_FLIGHT_BYTES: usize = 4 * FILL_BYTES;
 
 /// Bytes of records at which a chunk is full for `threads` workers
 /// ([`RecordBatch::set_fill_bytes`]): [`IN_FLIGHT_BYTES`] shared among
@@ -1421,6 +1410,7 @@ mod tests {
     use std::path::PathBuf;
 
     use super::*;
+    use crate::input::FILL_BYTES;
     use crate::job::solved::tests::{record, PUZZLE};
 
     fn source(records: Vec<Result<Record, InputError>>) -> Source {
