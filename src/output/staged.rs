@@ -118,14 +118,14 @@ impl Drop for StagedFile {
 }
 
 #[cfg(all(test, unix))]
-mod tests {
+pub(crate) mod tests {
     use std::fs;
     use std::io::Write;
 
     use super::*;
 
     /// The names in `dir`, sorted.
-    fn names(dir: &Path) -> Vec<String> {
+    pub(crate) fn names(dir: &Path) -> Vec<String> {
         let mut names: Vec<String> = fs::read_dir(dir)
             .unwrap()
             .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())

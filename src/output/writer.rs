@@ -1116,16 +1116,7 @@ mod tests {
     use std::io::Write;
 
     use super::*;
-
-    /// The names in `dir`, sorted.
-    fn names(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = fs::read_dir(dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
+    use crate::output::staged::tests::names;
 
     #[test]
     fn a_missing_file_appears_only_when_published_and_never_when_dropped_first() {
