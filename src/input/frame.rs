@@ -425,6 +425,17 @@ impl<R: Read> Framer<R> {
         &self.buf
     }
 
+    /// The next bytes to read ([`fill`]): those replayed, or held while
+    /// a record is read again, else the block's.
+    fn fill(&mut self) -> io::Result<&[u8]> {
+        fill(
+            &self.replay,
+            self.resume.is_some(),
+            &mut self.src,
+            &mut self.block,
+        )
+    }
+
     fn consume(&mut self, n: usize) {
         if self.replay.is_empty() {
             self.block.pos += n;
@@ -440,12 +451,7 @@ impl<R: Read> Framer<R> {
     fn skip_bom(&mut self) -> io::Result<usize> {
         let mut matched = 0;
         loop {
-            let chunk = fill(
-                &self.replay,
-                self.resume.is_some(),
-                &mut self.src,
-                &mut self.block,
-            )?;
+            let chunk = self.fill()?;
             let len = chunk.len();
             let n = chunk
                 .iter()
@@ -556,16 +562,8 @@ impl<R: Read> Framer<R> {
         let base = out.len();
         // Bytes kept of a record: the cap, plus one to tell a record over it.
         let keep = self.cap + 1;
-        if std::mem::take(&mut self.after_cr)
-            && fill(
-                &self.replay,
-                self.resume.is_some(),
-                &mut self.src,
-                &mut self.block,
-            )?
-            .first()
-                == Some(&b'\n')
-        {
+        let (csv, delimiter) = (self.csv, self.delimiter);
+        if std::mem::take(&mut self.after_cr) && self.fill()?.first() == Some(&b'\n') {
             self.consume(1);
         }
         if self.replay.is_empty() {
@@ -592,12 +590,7 @@ impl<R: Read> Framer<R> {
             }
         }
         loop {
-            let chunk = fill(
-                &self.replay,
-                self.resume.is_some(),
-                &mut self.src,
-                &mut self.block,
-            )?;
+            let chunk = self.fill()?;
             if chunk.is_empty() {
                 break;
             }
@@ -614,7 +607,7 @@ impl<R: Read> Framer<R> {
                 chunk.len().min(keep - total as usize)
             };
             let part = &chunk[..window];
-            let end = if self.csv && !over {
+            let end = if csv && !over {
                 // Most records hold no quote: then the first line end is
                 // the record's end, found in one pass.
                 let fresh = total == 0 && state == (Scan::Field { start: true });
@@ -623,7 +616,7 @@ impl<R: Read> Framer<R> {
                     _ => scan_csv(
                         &mut state,
                         part,
-                        self.delimiter,
+                        delimiter,
                         &mut inner_breaks,
                         &mut inner_cr,
                     ),
@@ -732,12 +725,7 @@ impl<R: Read> Framer<R> {
         let delimiter = self.delimiter;
         loop {
             let here = start + scan.breaks;
-            let chunk = fill(
-                &self.replay,
-                self.resume.is_some(),
-                &mut self.src,
-                &mut self.block,
-            )?;
+            let chunk = self.fill()?;
             if chunk.is_empty() {
                 // The input ends: inside the quote (unterminated), or
                 // after it closed.
